@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+// OfflineKit: resumable, verified offline downloads for Swift on Linux and Apple platforms.
+
+import PackageDescription
+
+let package = Package(
+  name: "OfflineKit",
+  platforms: [.macOS(.v15), .iOS(.v18)],
+  products: [
+    .library(name: "OfflineKit", targets: ["OfflineKit"]),
+    .library(name: "OfflineHTTP", targets: ["OfflineHTTP"]),
+    .library(name: "OfflineStore", targets: ["OfflineStore"]),
+    .executable(name: "offline", targets: ["offline"]),
+  ],
+  targets: [
+    // C shims: typed wrappers for what Swift cannot call (variadic functions, macros).
+    .systemLibrary(
+      name: "CCurl",
+      pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+    ),
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+    .systemLibrary(
+      name: "CCrypto",
+      pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+    ),
+
+    // Single-purpose modules.
+    .target(name: "OfflineHTTP", dependencies: ["CCurl"]),
+    .target(name: "OfflineStore", dependencies: ["CSQLite"]),
+
+    // The public face.
+    .target(name: "OfflineKit", dependencies: ["OfflineHTTP", "OfflineStore", "CCrypto"]),
+
+    // The command-line tool: commands as a library so tests can drive them, and a thin main.
+    .target(name: "OfflineCLI", dependencies: ["OfflineKit"]),
+    .executableTarget(name: "offline", dependencies: ["OfflineCLI"]),
+
+    // Tests: real nginx, our own fault server, temporary directories.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+    .testTarget(name: "OfflineHTTPTests", dependencies: ["OfflineHTTP", "TestSupport"]),
+    .testTarget(name: "OfflineStoreTests", dependencies: ["OfflineStore", "TestSupport"]),
+    .testTarget(name: "OfflineKitTests", dependencies: ["OfflineKit", "TestSupport"]),
+    .testTarget(
+      name: "OfflineCLITests",
+      dependencies: ["OfflineCLI", "offline", "TestSupport"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,160 @@
+import Foundation
+import OfflineHTTP
+import OfflineKit
+import OfflineStore
+
+/// `offline get`: download one URL into a file, resuming what an earlier run left.
+struct GetCommand: Sendable {
+  static let usage =
+    "offline [--store <dir>] get <url> [-o <path>] [--sha256 <hex>] [--quiet] [--json]"
+
+  static let help = HelpText(
+    overview: "Download a file for offline use, resuming where an earlier run stopped.",
+    usage: usage,
+    arguments: [("<url>", "The http or https URL to download.")],
+    options: [
+      (
+        "-o, --output <path>",
+        "Where to put the file. A folder (existing, or ending in /)"
+          + " gets the name from the URL. Default: the URL's last path component, made safe,"
+          + " in the current folder."
+      ),
+      (
+        "--sha256 <hex>",
+        "The SHA-256 the file must have; a file that does not match is"
+          + " not kept."
+      ),
+      (
+        "--ca-file <pem>",
+        "Trust the CA certificates in this PEM file (instead of the"
+          + " system's)."
+      ),
+      (
+        "--stall-timeout <s>",
+        "Give up on a connection after this many seconds without"
+          + " data (default 30); the download resumes on the next attempt."
+      ),
+      ("--retries <n>", "Attempts in a row without progress before failing (default 5)."),
+      ("--force", "Replace a file at the output path that offline did not download."),
+      ("-q, --quiet", "Print nothing but errors."),
+      ("--json", "Print one JSON object per event on standard output."),
+      ("-h, --help", "Show help information."),
+    ],
+    footer: """
+      Running the same command again resumes a partial download; on a file that is already
+      complete and verified it says so and downloads nothing.
+
+      EXIT CODES: 0 complete and verified, 1 failed, 64 usage error, 130 stopped by
+      SIGINT, 143 stopped by SIGTERM (partial data and the journal are kept).
+      """)
+
+  var url: URL
+  var output: String?
+  var sha256: String?
+  var caFile: String?
+  var stallTimeout: Int = 30
+  var retries: Int = 5
+  var force = false
+  var quiet = false
+  var json = false
+  var showHelp = false
+
+  static func parse(_ arguments: [String]) throws(UsageError) -> GetCommand {
+    var scanner = ArgumentScanner(arguments, usage: usage)
+    var urlText: String?
+    var command = GetCommand(url: URL(fileURLWithPath: "/"))
+    while let item = scanner.next() {
+      switch item {
+      case .positional(let text):
+        guard urlText == nil else {
+          throw UsageError(message: "Unexpected argument '\(text)'.", usage: usage)
+        }
+        urlText = text
+      case .option(let name, let inline):
+        switch name {
+        case "-o", "--output": command.output = try scanner.value(for: name, inline: inline)
+        case "--sha256": command.sha256 = try scanner.value(for: name, inline: inline)
+        case "--ca-file": command.caFile = try scanner.value(for: name, inline: inline)
+        case "--stall-timeout":
+          command.stallTimeout = try positiveInteger(scanner.value(for: name, inline: inline), name)
+        case "--retries":
+          command.retries = try positiveInteger(scanner.value(for: name, inline: inline), name)
+        case "--force": command.force = true
+        case "-q", "--quiet": command.quiet = true
+        case "--json": command.json = true
+        case "-h", "--help":
+          command.showHelp = true
+          return command
+        default: throw scanner.unknown(name)
+        }
+      }
+    }
+    guard let urlText else { throw UsageError(message: "Missing URL.", usage: usage) }
+    guard let url = URL(string: urlText), let scheme = url.scheme?.lowercased(),
+      scheme == "http" || scheme == "https", url.host() != nil
+    else {
+      throw UsageError(message: "'\(urlText)' is not an http or https URL.", usage: usage)
+    }
+    if let sha = command.sha256, sha.count != 64 || !sha.allSatisfy(\.isHexDigit) {
+      throw UsageError(message: "--sha256 takes 64 hexadecimal digits.", usage: usage)
+    }
+    command.url = url
+    return command
+  }
+
+  private static func positiveInteger(_ text: String, _ name: String) throws(UsageError) -> Int {
+    guard let value = Int(text), value > 0 else {
+      throw UsageError(message: "\(name) takes a whole number above 0.", usage: usage)
+    }
+    return value
+  }
+
+  /// The absolute path of the file to write.
+  func destination(currentFolder: String = FileManager.default.currentDirectoryPath) -> String {
+    let name = LocalFileName.from(url)
+    guard let output else { return (currentFolder as NSString).appendingPathComponent(name) }
+    let absolute =
+      output.hasPrefix("/") ? output : (currentFolder as NSString).appendingPathComponent(output)
+    var isFolder: ObjCBool = false
+    if output.hasSuffix("/")
+      || (FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder)
+        && isFolder.boolValue)
+    {
+      return (absolute as NSString).appendingPathComponent(name)
+    }
+    return (absolute as NSString).standardizingPath
+  }
+
+  static func run(_ command: GetCommand, context: CommandContext) async -> Int32 {
+    let console = context.console
+    if command.showHelp {
+      console.out(help.render())
+      return ExitCode.success
+    }
+    let reporter = GetReporter(console: console, quiet: command.quiet, json: command.json)
+    let index: OfflineIndex
+    do {
+      index = try OfflineIndex(directory: context.storeDirectory)
+    } catch {
+      reporter.failed("The store at \(context.storeDirectory.path) cannot be opened: \(error)")
+      return ExitCode.failure
+    }
+    let transport = CurlTransport(
+      configuration: CurlTransport.Configuration(
+        stallTimeout: .seconds(command.stallTimeout), trustedCAFile: command.caFile))
+    let transfer = Transfer(
+      url: command.url, destination: command.destination(), journal: index.transfers,
+      transport: transport,
+      options: Transfer.Options(
+        expectedSHA256: command.sha256, maximumAttempts: command.retries,
+        replacesExistingFile: command.force))
+    do {
+      let outcome = try await transfer.run { reporter.report($0) }
+      reporter.finished(outcome)
+      return ExitCode.success
+    } catch {
+      reporter.failed(error)
+      return ExitCode.failure
+    }
+  }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import OfflineKit
+import Synchronization
+
+/// Shows a `get` to the user: a progress line on a terminal's standard error, messages for
+/// resumes, restarts and retries, and with `--json` one JSON object per event on standard
+/// output instead.
+final class GetReporter: Sendable {
+  private let console: Console
+  private let quiet: Bool
+  private let json: Bool
+  private let progressLineShown = Mutex(false)
+
+  init(console: Console, quiet: Bool, json: Bool) {
+    self.console = console
+    self.quiet = quiet
+    self.json = json
+  }
+
+  func report(_ event: Transfer.Event) {
+    if json {
+      console.out(JSONLine.encode(event))
+      return
+    }
+    guard !quiet else { return }
+    switch event {
+    case .requesting(let offset):
+      if offset > 0 { message("Resuming at \(ByteCount.format(offset)).") }
+    case .restarted(let reason):
+      message("Starting over from byte 0: \(Self.explain(reason)).")
+    case .retrying(let attempt, let delay, let error):
+      message("\(error) Retrying in \(Self.seconds(delay)) (attempt \(attempt + 1)).")
+    case .progress(let progress):
+      guard console.stderrIsTerminal else { return }
+      progressLineShown.withLock { $0 = true }
+      console.errRaw("\r" + ProgressLine.render(progress) + "\u{1B}[K")
+    case .verifying:
+      break
+    }
+  }
+
+  func finished(_ outcome: Transfer.Outcome) {
+    if json {
+      console.out(JSONLine.encode(outcome))
+      return
+    }
+    guard !quiet else { return }
+    endProgressLine()
+    let sha = outcome.sha256.map { ", SHA-256 \($0)" } ?? ""
+    if outcome.wasAlreadyComplete {
+      console.err(
+        "Already complete and verified: \(outcome.destination) (\(ByteCount.format(outcome.length))\(sha))."
+      )
+    } else {
+      console.err("Saved \(outcome.destination) (\(ByteCount.format(outcome.length))\(sha)).")
+    }
+  }
+
+  func failed(_ error: Transfer.Error) {
+    if json { console.out(JSONLine.encode(error)) }
+    failed("\(error)")
+  }
+
+  func failed(_ message: String) {
+    endProgressLine()
+    console.err("Error: \(message)")
+  }
+
+  private func message(_ text: String) {
+    endProgressLine()
+    console.err(text)
+  }
+
+  private func endProgressLine() {
+    let shown = progressLineShown.withLock { shown in
+      defer { shown = false }
+      return shown
+    }
+    if shown { console.errRaw("\n") }
+  }
+
+  static func explain(_ reason: Transfer.RestartReason) -> String {
+    switch reason {
+    case .noValidator: "the server gave no ETag or Last-Modified to resume safely"
+    case .resourceChanged: "the remote file changed since the partial download"
+    case .rangesIgnored: "the server ignores ranges and sent the whole file"
+    case .rangeMismatch: "the server sent other bytes than asked"
+    case .lengthChanged: "the remote file's length changed"
+    case .unknownPartialFile: "the partial file has no journal, so it cannot be trusted"
+    }
+  }
+
+  static func seconds(_ duration: Duration) -> String {
+    let (whole, atto) = duration.components
+    return String(format: "%.1f s", Double(whole) + Double(atto) / 1e18)
+  }
+}
+
+/// Human-readable byte counts in binary units (KiB, MiB, GiB), as curl and aria2 show them.
+enum ByteCount {
+  static func format(_ bytes: Int64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+    var value = Double(bytes)
+    var unit = 0
+    while value >= 1024, unit < units.count - 1 {
+      value /= 1024
+      unit += 1
+    }
+    return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+  }
+}
+
+/// The progress line: bytes, percent, speed and time left.
+enum ProgressLine {
+  static func render(_ progress: TransferProgress) -> String {
+    var parts = [ByteCount.format(progress.bytes)]
+    if let total = progress.total {
+      parts[0] += " / " + ByteCount.format(total)
+    }
+    if let fraction = progress.fractionCompleted {
+      parts.append(String(format: "%3.0f%%", fraction * 100))
+    }
+    parts.append(ByteCount.format(Int64(progress.bytesPerSecond)) + "/s")
+    if let left = progress.secondsRemaining, left.isFinite, left < 360_000 {
+      let seconds = Int(left.rounded())
+      parts.append(
+        String(format: "%d:%02d:%02d left", seconds / 3600, seconds / 60 % 60, seconds % 60))
+    }
+    return parts.joined(separator: "  ")
+  }
+}

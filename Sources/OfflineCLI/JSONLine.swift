@@ -1,0 +1,52 @@
+import Foundation
+import OfflineKit
+
+/// One JSON object per line for `--json`, with an `event` field naming what happened.
+enum JSONLine {
+  static func encode(_ event: Transfer.Event) -> String {
+    switch event {
+    case .requesting(let offset):
+      return object(["event": "requesting", "offset": offset])
+    case .restarted(let reason):
+      return object(["event": "restarted", "reason": reason.rawValue])
+    case .retrying(let attempt, let delay, let error):
+      let (seconds, atto) = delay.components
+      return object([
+        "event": "retrying", "attempt": attempt,
+        "delaySeconds": Double(seconds) + Double(atto) / 1e18,
+        "message": error.description,
+      ])
+    case .progress(let progress):
+      var fields: [String: Any] = [
+        "event": "progress", "bytes": progress.bytes,
+        "bytesPerSecond": progress.bytesPerSecond.rounded(),
+      ]
+      if let total = progress.total { fields["total"] = total }
+      if let left = progress.secondsRemaining, left.isFinite { fields["secondsRemaining"] = left }
+      return object(fields)
+    case .verifying:
+      return object(["event": "verifying"])
+    }
+  }
+
+  static func encode(_ outcome: Transfer.Outcome) -> String {
+    var fields: [String: Any] = [
+      "event": "finished", "path": outcome.destination, "bytes": outcome.length,
+      "alreadyComplete": outcome.wasAlreadyComplete, "bytesReceived": outcome.bytesReceived,
+    ]
+    if let sha = outcome.sha256 { fields["sha256"] = sha }
+    return object(fields)
+  }
+
+  static func encode(_ error: Transfer.Error) -> String {
+    object(["event": "error", "message": error.description])
+  }
+
+  private static func object(_ fields: [String: Any]) -> String {
+    guard
+      let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]),
+      let text = String(data: data, encoding: .utf8)
+    else { return "{\"event\":\"error\",\"message\":\"unencodable event\"}" }
+    return text
+  }
+}

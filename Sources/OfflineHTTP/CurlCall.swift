@@ -1,0 +1,232 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One request in flight on a ``CurlMultiLoop``: its easy handle, the response being parsed,
+/// the redirects taken so far, and the continuation to resume when it ends.
+///
+/// `@unchecked Sendable` is sound because the caller sets `continuation` before submitting
+/// the call, and from submission on only the loop's thread reads or writes any other member
+/// (libcurl runs the callbacks below on that thread too).
+final class CurlCall: @unchecked Sendable {
+  private static let nextID = IDCounter()
+
+  let id: UInt64
+  let request: HTTPRequest
+  let delegate: any HTTPResponseDelegate
+  let configuration: CurlTransport.Configuration
+  var continuation: CheckedContinuation<Result<HTTPResponseHead, HTTPError>, Never>?
+
+  private(set) var currentURL: URL
+  private(set) var redirectCount = 0
+  private(set) var easy: UnsafeMutableRawPointer?
+  private var headerList: UnsafeMutablePointer<curl_slist>?
+  private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+
+  // The response being parsed.
+  private var version = "HTTP/1.1"
+  private var fields: [HTTPHeaders.Field] = []
+  private(set) var receivedAnyHeader = false
+  private(set) var finalHead: HTTPResponseHead?
+  private(set) var redirectLocation: String?
+  private var disposition = HTTPBodyDisposition.receive
+  private(set) var stoppedByDelegate = false
+  private(set) var delegateError: (any Error & Sendable)?
+  private(set) var protocolError: String?
+
+  init(
+    request: HTTPRequest, delegate: any HTTPResponseDelegate,
+    configuration: CurlTransport.Configuration
+  ) {
+    self.id = Self.nextID.next()
+    self.request = request
+    self.delegate = delegate
+    self.configuration = configuration
+    self.currentURL = request.url
+    errorBuffer.initialize(to: 0)
+  }
+
+  deinit {
+    releaseEasy()
+    errorBuffer.deallocate()
+  }
+
+  /// libcurl's message for the last failure, if it wrote one.
+  var curlMessage: String? {
+    let text = String(cString: errorBuffer)
+    return text.isEmpty ? nil : text
+  }
+
+  /// Makes a fresh easy handle for `currentURL`. Called on the loop's thread.
+  func makeEasy() -> UnsafeMutableRawPointer? {
+    releaseEasy()
+    resetResponse()
+    guard let handle = curl_easy_init() else { return nil }
+    easy = handle
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    let config = configuration
+    _ = ok_easy_setopt_str(handle, CURLOPT_URL, currentURL.absoluteString)
+    _ = ok_easy_setopt_str(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+    _ = ok_easy_setopt_str(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+    _ = ok_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+    _ = ok_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+    _ = ok_easy_setopt_long(handle, CURLOPT_HTTP_CONTENT_DECODING, 0)
+    _ = ok_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, config.receiveBufferSize)
+    _ = ok_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, config.connectTimeout.milliseconds)
+    _ = ok_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+    _ = ok_easy_setopt_long(
+      handle, CURLOPT_LOW_SPEED_TIME, max(1, config.stallTimeout.milliseconds / 1000))
+    _ = ok_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
+    let httpVersion = config.allowsHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1
+    _ = ok_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(httpVersion))
+    _ = ok_easy_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
+    _ = ok_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
+    _ = ok_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+    if let caFile = config.trustedCAFile {
+      _ = ok_easy_setopt_str(handle, CURLOPT_CAINFO, caFile)
+    }
+    if request.method == .head {
+      _ = ok_easy_setopt_long(handle, CURLOPT_NOBODY, 1)
+    }
+    _ = ok_easy_setopt_str(
+      handle, CURLOPT_USERAGENT, request.headers["User-Agent"] ?? config.userAgent)
+    var list: UnsafeMutablePointer<curl_slist>?
+    if request.headers["Accept-Encoding"] == nil {
+      list = curl_slist_append(list, "Accept-Encoding: identity")
+    }
+    for field in request.headers
+    where field.name.caseInsensitiveCompare("User-Agent") != .orderedSame {
+      list = curl_slist_append(list, "\(field.name): \(field.value)")
+    }
+    headerList = list
+    _ = ok_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
+    _ = ok_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
+    _ = ok_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, CurlCall.writeCallback)
+    _ = ok_easy_setopt_ptr(handle, CURLOPT_WRITEDATA, context)
+    _ = ok_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, CurlCall.headerCallback)
+    _ = ok_easy_setopt_ptr(handle, CURLOPT_HEADERDATA, context)
+    return handle
+  }
+
+  /// Frees the easy handle and its header list. The caller removed it from the multi handle.
+  func releaseEasy() {
+    if let easy { curl_easy_cleanup(easy) }
+    easy = nil
+    if let headerList { curl_slist_free_all(headerList) }
+    headerList = nil
+  }
+
+  /// Moves to the redirect target, or throws when the policy refuses it.
+  func followRedirect() throws(HTTPError) {
+    guard let location = redirectLocation else {
+      throw HTTPError(.protocolViolation, url: currentURL, detail: "redirect without Location")
+    }
+    currentURL = try configuration.redirects.nextURL(
+      from: currentURL, location: location, hops: redirectCount)
+    redirectCount += 1
+  }
+
+  private func resetResponse() {
+    version = "HTTP/1.1"
+    fields = []
+    receivedAnyHeader = false
+    finalHead = nil
+    redirectLocation = nil
+    disposition = .receive
+    errorBuffer[0] = 0
+  }
+
+  // MARK: - Callbacks (on the loop's thread)
+
+  private func didReceiveHeaderLine(_ line: Substring) -> Bool {
+    receivedAnyHeader = true
+    if finalHead != nil || redirectLocation != nil { return true }  // trailers
+    if line.hasPrefix("HTTP/") {
+      version = String(line.prefix { $0 != " " })
+      fields = []
+      return true
+    }
+    if line.isEmpty {
+      return didReceiveEndOfHead()
+    }
+    guard let colon = line.firstIndex(of: ":") else { return true }  // obsolete folding
+    let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+    let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    fields.append(HTTPHeaders.Field(name: name, value: value))
+    return true
+  }
+
+  private func didReceiveEndOfHead() -> Bool {
+    var status = 0
+    _ = ok_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+    if (100..<200).contains(status) {
+      fields = []
+      return true
+    }
+    let headers = HTTPHeaders(fields)
+    if RedirectPolicy.redirectStatuses.contains(status), let location = headers["Location"] {
+      redirectLocation = location
+      return true
+    }
+    let head = HTTPResponseHead(status: status, headers: headers, url: currentURL, version: version)
+    finalHead = head
+    disposition = delegate.didReceiveHead(head)
+    if disposition == .stop {
+      stoppedByDelegate = true
+      return false
+    }
+    return true
+  }
+
+  private func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    if redirectLocation != nil || disposition == .discard { return true }
+    guard finalHead != nil else {
+      protocolError = "body before a complete head"
+      return false
+    }
+    do {
+      try delegate.didReceiveBodyPart(bytes)
+      return true
+    } catch {
+      delegateError = error
+      return false
+    }
+  }
+
+  private static let headerCallback: ok_data_callback = { pointer, size, count, context in
+    let length = size * count
+    guard let pointer, let context else { return 0 }
+    let call = Unmanaged<CurlCall>.fromOpaque(context).takeUnretainedValue()
+    let raw = UnsafeRawBufferPointer(start: pointer, count: length)
+    var line = Substring(decoding: raw, as: UTF8.self)
+    while line.last == "\n" || line.last == "\r" || line.last == "\r\n" { line = line.dropLast() }
+    return call.didReceiveHeaderLine(line) ? length : 0
+  }
+
+  private static let writeCallback: ok_data_callback = { pointer, size, count, context in
+    let length = size * count
+    guard let context else { return 0 }
+    let call = Unmanaged<CurlCall>.fromOpaque(context).takeUnretainedValue()
+    return call.didReceiveBody(UnsafeRawBufferPointer(start: pointer, count: length)) ? length : 0
+  }
+}
+
+/// Hands out increasing identifiers from any thread.
+private final class IDCounter: Sendable {
+  private let value = Mutex<UInt64>(0)
+
+  func next() -> UInt64 {
+    value.withLock {
+      $0 += 1
+      return $0
+    }
+  }
+}
+
+extension Duration {
+  /// The duration in whole milliseconds, as libcurl's `long` options take it.
+  var milliseconds: Int {
+    let (seconds, attoseconds) = components
+    return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+  }
+}

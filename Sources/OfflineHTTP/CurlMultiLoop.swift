@@ -1,0 +1,177 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One libcurl multi handle and the thread that drives it.
+///
+/// Other threads talk to it only through ``submit(_:)``, ``cancel(_:)`` and ``shutdown()``,
+/// which queue a command and wake the thread (`curl_multi_wakeup`). Everything else,
+/// including every libcurl callback, happens on the loop's thread.
+final class CurlMultiLoop: Sendable {
+  private enum Command {
+    case add(CurlCall)
+    case cancel(UInt64)
+  }
+
+  private struct Inbox {
+    var commands: [Command] = []
+    var cancelledBeforeStart: Set<UInt64> = []
+    var stopping = false
+  }
+
+  /// The multi handle. Only the loop's thread uses it, except `curl_multi_wakeup`, which
+  /// libcurl documents as callable from any thread.
+  private let multi: SendableHandle
+  private let inbox = Mutex(Inbox())
+  private let finished = DispatchSemaphore(value: 0)
+
+  init(configuration: CurlTransport.Configuration) {
+    CurlGlobal.initializeOnce()
+    multi = SendableHandle(curl_multi_init())
+    _ = ok_multi_setopt_long(multi.pointer, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+    let thread = Thread { [self] in run() }
+    thread.name = "OfflineKit.curl"
+    thread.start()
+  }
+
+  func submit(_ call: CurlCall) {
+    enqueue(.add(call))
+  }
+
+  func cancel(_ id: UInt64) {
+    enqueue(.cancel(id))
+  }
+
+  /// Stops the thread, failing whatever is still in flight as cancelled, and waits for it.
+  func shutdown() {
+    inbox.withLock { $0.stopping = true }
+    curl_multi_wakeup(multi.pointer)
+    finished.wait()
+    curl_multi_cleanup(multi.pointer)
+  }
+
+  private func enqueue(_ command: Command) {
+    inbox.withLock { $0.commands.append(command) }
+    curl_multi_wakeup(multi.pointer)
+  }
+
+  // MARK: - The loop's thread
+
+  private func run() {
+    var active: [UnsafeMutableRawPointer: CurlCall] = [:]
+    while true {
+      let (commands, stopping) = inbox.withLock { state in
+        defer { state.commands = [] }
+        return (state.commands, state.stopping)
+      }
+      if stopping {
+        for call in active.values { finish(call, .failure(cancelled(call)), active: &active) }
+        finished.signal()
+        return
+      }
+      for command in commands { handle(command, active: &active) }
+      var running: Int32 = 0
+      curl_multi_perform(multi.pointer, &running)
+      var remaining: Int32 = 0
+      while let message = curl_multi_info_read(multi.pointer, &remaining) {
+        guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+          let call = active[easy]
+        else { continue }
+        completed(call, code: ok_msg_result(message), active: &active)
+      }
+      curl_multi_poll(multi.pointer, nil, 0, 1000, nil)
+    }
+  }
+
+  private func handle(_ command: Command, active: inout [UnsafeMutableRawPointer: CurlCall]) {
+    switch command {
+    case .add(let call):
+      let cancelledEarly = inbox.withLock { $0.cancelledBeforeStart.remove(call.id) != nil }
+      if cancelledEarly {
+        call.resume(.failure(cancelled(call)))
+      } else {
+        start(call, active: &active)
+      }
+    case .cancel(let id):
+      if let call = active.values.first(where: { $0.id == id }) {
+        finish(call, .failure(cancelled(call)), active: &active)
+      } else {
+        inbox.withLock { _ = $0.cancelledBeforeStart.insert(id) }
+      }
+    }
+  }
+
+  private func start(_ call: CurlCall, active: inout [UnsafeMutableRawPointer: CurlCall]) {
+    guard let easy = call.makeEasy() else {
+      call.resume(.failure(HTTPError(.other, url: call.currentURL, detail: "curl_easy_init")))
+      return
+    }
+    active[easy] = call
+    curl_multi_add_handle(multi.pointer, easy)
+  }
+
+  private func completed(
+    _ call: CurlCall, code: CURLcode, active: inout [UnsafeMutableRawPointer: CurlCall]
+  ) {
+    if code == CURLE_OK, call.redirectLocation != nil {
+      detach(call, active: &active)
+      do {
+        try call.followRedirect()
+        start(call, active: &active)
+      } catch {
+        call.resume(.failure(error))
+      }
+      return
+    }
+    finish(call, CurlOutcome.result(of: call, code: code), active: &active)
+  }
+
+  private func finish(
+    _ call: CurlCall, _ result: Result<HTTPResponseHead, HTTPError>,
+    active: inout [UnsafeMutableRawPointer: CurlCall]
+  ) {
+    detach(call, active: &active)
+    call.resume(result)
+  }
+
+  private func detach(_ call: CurlCall, active: inout [UnsafeMutableRawPointer: CurlCall]) {
+    if let easy = call.easy {
+      curl_multi_remove_handle(multi.pointer, easy)
+      active[easy] = nil
+    }
+    call.releaseEasy()
+  }
+
+  private func cancelled(_ call: CurlCall) -> HTTPError {
+    HTTPError(.cancelled, url: call.currentURL)
+  }
+}
+
+extension CurlCall {
+  /// Resumes the waiting task once; later calls do nothing.
+  func resume(_ result: Result<HTTPResponseHead, HTTPError>) {
+    continuation?.resume(returning: result)
+    continuation = nil
+  }
+}
+
+/// A C handle that is safe to share because only thread-safe functions are called on it
+/// from more than one thread (see ``CurlMultiLoop``).
+struct SendableHandle: @unchecked Sendable {
+  let pointer: UnsafeMutableRawPointer?
+
+  init(_ pointer: UnsafeMutableRawPointer?) {
+    self.pointer = pointer
+  }
+}
+
+/// `curl_global_init`, once per process, before any thread uses libcurl.
+enum CurlGlobal {
+  private static let initialized: Bool = {
+    curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+  }()
+
+  static func initializeOnce() {
+    _ = initialized
+  }
+}

@@ -1,0 +1,95 @@
+import CCurl
+import Foundation
+
+/// An ``HTTPTransporting`` on libcurl: one multi handle driven by one thread of its own.
+///
+/// Every request of one transport shares that thread and libcurl's connection cache, so
+/// connections are reused and, over TLS to servers that offer it, requests to one host are
+/// multiplexed on one HTTP/2 connection. Bodies are handed to the delegate on that thread
+/// as they arrive; see ``HTTPResponseDelegate`` for the backpressure this gives.
+///
+/// ```swift
+/// let transport = CurlTransport()
+/// let head = try await transport.perform(HTTPRequest(url: url), delegate: sink)
+/// ```
+///
+/// Cancelling the task that awaits ``perform(_:delegate:)`` stops that transfer at once.
+public final class CurlTransport: HTTPTransporting {
+  /// Settings for every request of a transport.
+  public struct Configuration: Sendable, Equatable {
+    /// How long to wait for a connection (TCP and TLS) before giving up.
+    public var connectTimeout: Duration
+    /// How long a transfer may go without receiving one byte before it fails as stalled.
+    public var stallTimeout: Duration
+    /// Which redirects are followed.
+    public var redirects: RedirectPolicy
+    /// A PEM file of CA certificates to trust instead of the system's (like curl's
+    /// `--cacert`), for servers with a private CA. Verification itself is never switched off.
+    public var trustedCAFile: String?
+    /// libcurl's receive buffer. 512 KiB measured about twice as fast as the 16 KiB default.
+    public var receiveBufferSize: Int
+    /// The `User-Agent` sent unless a request sets its own.
+    public var userAgent: String
+    /// Whether HTTP/2 is offered to https servers (it is never used over plain http).
+    public var allowsHTTP2: Bool
+
+    /// Creates a configuration with the defaults.
+    public init(
+      connectTimeout: Duration = .seconds(15),
+      stallTimeout: Duration = .seconds(30),
+      redirects: RedirectPolicy = RedirectPolicy(),
+      trustedCAFile: String? = nil,
+      receiveBufferSize: Int = 512 * 1024,
+      userAgent: String = "OfflineKit/\(OfflineHTTPVersion.string)",
+      allowsHTTP2: Bool = true
+    ) {
+      self.connectTimeout = connectTimeout
+      self.stallTimeout = stallTimeout
+      self.redirects = redirects
+      self.trustedCAFile = trustedCAFile
+      self.receiveBufferSize = receiveBufferSize
+      self.userAgent = userAgent
+      self.allowsHTTP2 = allowsHTTP2
+    }
+  }
+
+  /// The settings every request of this transport uses.
+  public let configuration: Configuration
+  private let loop: CurlMultiLoop
+
+  /// Creates a transport and starts its network thread.
+  public init(configuration: Configuration = Configuration()) {
+    self.configuration = configuration
+    self.loop = CurlMultiLoop(configuration: configuration)
+  }
+
+  deinit {
+    loop.shutdown()
+  }
+
+  /// Carries out `request`; see ``HTTPTransporting/perform(_:delegate:)``.
+  public func perform(_ request: HTTPRequest, delegate: any HTTPResponseDelegate)
+    async throws(HTTPError) -> HTTPResponseHead
+  {
+    let scheme = request.url.scheme?.lowercased() ?? ""
+    guard scheme == "http" || scheme == "https" else {
+      throw HTTPError(.unsupportedScheme(scheme.isEmpty ? "none" : scheme), url: request.url)
+    }
+    let call = CurlCall(request: request, delegate: delegate, configuration: configuration)
+    let result = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        call.continuation = continuation
+        loop.submit(call)
+      }
+    } onCancel: {
+      loop.cancel(call.id)
+    }
+    return try result.get()
+  }
+}
+
+/// The version of OfflineKit's HTTP layer, sent in the `User-Agent`.
+public enum OfflineHTTPVersion {
+  /// The version string, for example "0.1.0".
+  public static let string = "0.1.0"
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// Why an HTTP request produced no complete response.
+///
+/// The description is a sentence a user can act on. URLs in it are redacted: user
+/// information and query strings, which often carry tokens, are never shown.
+public struct HTTPError: Error, Sendable, CustomStringConvertible {
+  /// The kind of failure, for callers that decide what to do next.
+  public enum Kind: Sendable, Equatable {
+    /// The URL's scheme is not http or https.
+    case unsupportedScheme(String)
+    /// The host name could not be resolved.
+    case cannotResolveHost
+    /// No connection could be made (refused, unreachable, or the connect timeout passed).
+    case cannotConnect
+    /// The connection closed before the whole body arrived (including a body shorter than
+    /// its `Content-Length`).
+    case connectionLost
+    /// No byte arrived for longer than the stall timeout.
+    case stalled
+    /// The server's TLS certificate did not verify, or the TLS handshake failed.
+    case tlsFailure
+    /// A redirect pointed somewhere the policy does not follow (another scheme, or https to
+    /// http).
+    case redirectRefused(to: String)
+    /// More redirects than the policy allows (a loop, for example).
+    case tooManyRedirects(Int)
+    /// The response could not be parsed as HTTP.
+    case protocolViolation
+    /// The delegate threw from a body callback; the error is in ``underlying``.
+    case delegateFailed
+    /// The calling task was cancelled.
+    case cancelled
+    /// Any other libcurl failure.
+    case other
+  }
+
+  /// The kind of failure.
+  public var kind: Kind
+  /// The URL being requested when it failed.
+  public var url: URL
+  /// The libcurl result code, when libcurl reported the failure.
+  public var curlCode: Int?
+  /// libcurl's own message, when it gave one.
+  public var detail: String?
+  /// The delegate's error for ``Kind-swift.enum/delegateFailed``.
+  public var underlying: (any Error & Sendable)?
+
+  /// Creates an error.
+  public init(
+    _ kind: Kind, url: URL, curlCode: Int? = nil, detail: String? = nil,
+    underlying: (any Error & Sendable)? = nil
+  ) {
+    self.kind = kind
+    self.url = url
+    self.curlCode = curlCode
+    self.detail = detail
+    self.underlying = underlying
+  }
+
+  /// Whether trying again later may succeed (connection trouble, stalls), as opposed to a
+  /// failure that will repeat (a refused redirect, a certificate that does not verify).
+  public var isTransient: Bool {
+    switch kind {
+    case .cannotResolveHost, .cannotConnect, .connectionLost, .stalled, .other: true
+    default: false
+    }
+  }
+
+  /// A sentence a user can act on.
+  public var description: String {
+    let where_ = url.redactedForDisplay
+    let suffix = detail.map { " (\($0))" } ?? ""
+    switch kind {
+    case .unsupportedScheme(let scheme):
+      return "Only http and https URLs can be downloaded, not \(scheme): \(where_)."
+    case .cannotResolveHost:
+      return "Could not resolve the host of \(where_)\(suffix); check the name and the network."
+    case .cannotConnect:
+      return "Could not connect to \(where_)\(suffix); is the server up and reachable?"
+    case .connectionLost:
+      return "The connection to \(where_) closed before the whole body arrived\(suffix)."
+    case .stalled:
+      return "No data arrived from \(where_) for too long\(suffix)."
+    case .tlsFailure:
+      return "The TLS connection to \(where_) could not be verified\(suffix)."
+        + " Pass the server's CA file if it is a private CA."
+    case .redirectRefused(let target):
+      return "Refused to follow a redirect from \(where_) to \(target):"
+        + " only http and https are followed, and never from https to http."
+    case .tooManyRedirects(let count):
+      return "Stopped after \(count) redirects from \(where_); the server may be in a loop."
+    case .protocolViolation:
+      return "The response from \(where_) is not valid HTTP\(suffix)."
+    case .delegateFailed:
+      let inner = underlying.map { "\($0)" } ?? "unknown error"
+      return "Writing the body from \(where_) failed: \(inner)"
+    case .cancelled:
+      return "The request to \(where_) was cancelled."
+    case .other:
+      return "The request to \(where_) failed\(suffix)."
+    }
+  }
+}
+
+extension URL {
+  /// The URL without user information or query, safe to show in messages and logs.
+  public var redactedForDisplay: String {
+    guard var parts = URLComponents(url: self, resolvingAgainstBaseURL: false) else {
+      return "(unprintable URL)"
+    }
+    parts.user = nil
+    parts.password = nil
+    let hadQuery = parts.query != nil
+    parts.query = nil
+    parts.fragment = nil
+    return (parts.string ?? "(unprintable URL)") + (hadQuery ? "?…" : "")
+  }
+}

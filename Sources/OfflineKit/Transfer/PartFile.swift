@@ -1,0 +1,139 @@
+import Foundation
+
+/// The `.part` file a transfer writes into, with a write buffer in front of it.
+///
+/// Opened without following symbolic links (a link planted at the path is refused, never
+/// written through) and only when it is a regular file. Body parts arrive in small pieces;
+/// they are gathered into large writes so the kernel sees few system calls.
+///
+/// Not thread-safe: the owner calls it from one thread at a time.
+final class PartFile {
+  let path: String
+  let descriptor: Int32
+  private let buffer: UnsafeMutableRawBufferPointer
+  private var buffered = 0
+  /// Bytes handed to the kernel (they survive a crash of this process).
+  private(set) var flushedLength: Int64
+
+  /// Opens or creates the part file at `path`.
+  init(path: String, bufferSize: Int = 256 * 1024) throws(TransferFileError) {
+    let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      close(fd)
+      throw TransferFileError(.open, errno: EINVAL, path: path)
+    }
+    self.path = path
+    self.descriptor = fd
+    self.flushedLength = Int64(info.st_size)
+    self.buffer = .allocate(byteCount: bufferSize, alignment: 4096)
+  }
+
+  deinit {
+    close(descriptor)
+    buffer.deallocate()
+  }
+
+  /// Every byte appended so far, including those still in the buffer.
+  var length: Int64 { flushedLength + Int64(buffered) }
+
+  /// Appends bytes at the end, writing through when the buffer fills.
+  func append(_ bytes: UnsafeRawBufferPointer) throws(TransferFileError) {
+    var remaining = bytes
+    while !remaining.isEmpty {
+      if buffered == buffer.count { try flush() }
+      let count = min(remaining.count, buffer.count - buffered)
+      (buffer.baseAddress! + buffered).copyMemory(from: remaining.baseAddress!, byteCount: count)
+      buffered += count
+      remaining = UnsafeRawBufferPointer(rebasing: remaining[count...])
+    }
+  }
+
+  /// Hands the buffered bytes to the kernel.
+  func flush() throws(TransferFileError) {
+    var start = 0
+    while start < buffered {
+      let wrote = pwrite(
+        descriptor, buffer.baseAddress! + start, buffered - start, off_t(flushedLength))
+      if wrote < 0, errno == EINTR { continue }
+      guard wrote > 0 else {
+        let code = wrote < 0 ? errno : EIO
+        // Keep what did reach the file consistent with the buffer: drop the rest.
+        buffer.baseAddress!.copyMemory(
+          from: buffer.baseAddress! + start, byteCount: buffered - start)
+        buffered -= start
+        throw TransferFileError(.write, errno: code, path: path)
+      }
+      start += wrote
+      flushedLength += Int64(wrote)
+    }
+    buffered = 0
+  }
+
+  /// Cuts the file to `length` bytes, dropping anything buffered.
+  func truncate(to length: Int64) throws(TransferFileError) {
+    buffered = 0
+    guard ftruncate(descriptor, off_t(length)) == 0 else {
+      throw TransferFileError(.truncate, errno: errno, path: path)
+    }
+    flushedLength = length
+  }
+
+  /// Flushes and waits until the data is on stable storage.
+  func synchronize() throws(TransferFileError) {
+    try flush()
+    guard fdatasync(descriptor) == 0 else {
+      throw TransferFileError(.sync, errno: errno, path: path)
+    }
+  }
+}
+
+/// File-system steps around a part file that are not about its bytes.
+enum FileSteps {
+  /// The size of the regular file at `path`, nil when there is none (a link counts as none).
+  static func regularFileSize(_ path: String) -> Int64? {
+    var info = stat()
+    guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return Int64(info.st_size)
+  }
+
+  /// Whether anything at all (file, link, folder) is at `path`.
+  static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+  }
+
+  /// Moves `source` to `destination` in one step and makes the move durable.
+  static func renameDurably(_ source: String, to destination: String) throws(TransferFileError) {
+    guard rename(source, destination) == 0 else {
+      throw TransferFileError(.rename, errno: errno, path: destination)
+    }
+    let folder = (destination as NSString).deletingLastPathComponent
+    let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if fd >= 0 {
+      fsync(fd)
+      close(fd)
+    }
+  }
+
+  /// Creates `folder` and its parents when missing.
+  static func createFolder(_ folder: String) throws(TransferFileError) {
+    do {
+      try FileManager.default.createDirectory(
+        atPath: folder, withIntermediateDirectories: true)
+    } catch {
+      throw TransferFileError(.createDirectory, errno: EACCES, path: folder)
+    }
+  }
+
+  /// The SHA-256 of a whole regular file, as lowercase hex.
+  static func sha256(ofFile path: String) throws(TransferFileError) -> String {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { throw TransferFileError(.read, errno: errno, path: path) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw TransferFileError(.read, errno: errno, path: path) }
+    return try SHA256.hex(ofFile: fd, length: Int64(info.st_size))
+  }
+}

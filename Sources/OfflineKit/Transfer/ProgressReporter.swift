@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+
+/// Sends a transfer's progress events from its own task while a request runs, so user code
+/// never runs on the network thread. The rate is smoothed (an exponential moving average
+/// over the ticks) so the time left does not jump about.
+final class ProgressReporter: Sendable {
+  private let sink: TransferSink
+  private let interval: Duration
+  private let onEvent: @Sendable (Transfer.Event) -> Void
+  private let state = Mutex(State())
+
+  private struct State {
+    var lastBytes: Int64?
+    var lastTime = ContinuousClock.now
+    var rate: Double = 0
+  }
+
+  init(
+    sink: TransferSink, interval: Duration, onEvent: @escaping @Sendable (Transfer.Event) -> Void
+  ) {
+    self.sink = sink
+    self.interval = interval
+    self.onEvent = onEvent
+  }
+
+  /// Reports every `interval` until the task is cancelled.
+  func run() async {
+    reportNow()
+    while !Task.isCancelled {
+      do {
+        try await Task.sleep(for: interval)
+      } catch {
+        return
+      }
+      reportNow()
+    }
+  }
+
+  /// Reports a pending start-over, then the current progress.
+  func reportNow() {
+    if let reason = sink.pendingRestart.withLock({ pending in
+      defer { pending = nil }
+      return pending
+    }) {
+      state.withLock { $0.lastBytes = nil }
+      onEvent(.restarted(Transfer.RestartReason(reason)))
+    }
+    let bytes = sink.progressBytes.load(ordering: .relaxed)
+    let total = sink.progressTotal.load(ordering: .relaxed)
+    let rate = state.withLock { state -> Double in
+      let now = ContinuousClock.now
+      defer {
+        state.lastBytes = bytes
+        state.lastTime = now
+      }
+      guard let last = state.lastBytes else { return state.rate }
+      let elapsed =
+        Double((now - state.lastTime).components.attoseconds) / 1e18
+        + Double((now - state.lastTime).components.seconds)
+      guard elapsed > 0.05 else { return state.rate }
+      let instant = Double(max(0, bytes - last)) / elapsed
+      state.rate = state.rate == 0 ? instant : state.rate * 0.7 + instant * 0.3
+      return state.rate
+    }
+    onEvent(
+      .progress(
+        TransferProgress(bytes: bytes, total: total < 0 ? nil : total, bytesPerSecond: rate)))
+  }
+}

@@ -1,0 +1,64 @@
+import CCrypto
+import Foundation
+
+/// An incremental SHA-256 over libcrypto's EVP interface.
+///
+/// Not thread-safe: one owner feeds it in order.
+final class SHA256 {
+  private let context: OpaquePointer
+
+  init() {
+    context = EVP_MD_CTX_new()
+    EVP_DigestInit_ex(context, EVP_sha256(), nil)
+  }
+
+  deinit {
+    EVP_MD_CTX_free(context)
+  }
+
+  func update(_ bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+    EVP_DigestUpdate(context, base, bytes.count)
+  }
+
+  /// Starts over, forgetting every byte fed so far.
+  func reset() {
+    EVP_DigestInit_ex(context, EVP_sha256(), nil)
+  }
+
+  /// The digest of every byte fed so far, as lowercase hex. Feeding may not continue after.
+  func finalizeHex() -> String {
+    var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+    var length: UInt32 = 0
+    EVP_DigestFinal_ex(context, &digest, &length)
+    return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+  }
+
+  /// The SHA-256 of the first `length` bytes of an open file, read in large blocks.
+  static func hex(ofFile descriptor: Int32, length: Int64) throws(TransferFileError) -> String {
+    let hasher = SHA256()
+    try hasher.feed(fromFile: descriptor, length: length)
+    return hasher.finalizeHex()
+  }
+
+  /// Feeds the first `length` bytes of an open file.
+  func feed(fromFile descriptor: Int32, length: Int64) throws(TransferFileError) {
+    let blockSize = 1 << 20
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
+    defer { buffer.deallocate() }
+    var position: Int64 = 0
+    while position < length {
+      let want = Int(min(Int64(blockSize), length - position))
+      let got = pread(descriptor, buffer.baseAddress, want, off_t(position))
+      if got < 0, errno == EINTR { continue }
+      guard got > 0 else { throw TransferFileError(.read, errno: got < 0 ? errno : EIO) }
+      update(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
+      position += Int64(got)
+    }
+  }
+
+  /// Whether `text` is 64 hex digits (any case).
+  static func isValidHex(_ text: String) -> Bool {
+    text.utf8.count == 64 && text.allSatisfy(\.isHexDigit)
+  }
+}

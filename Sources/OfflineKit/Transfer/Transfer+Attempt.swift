@@ -1,0 +1,171 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+
+extension Transfer {
+  /// One attempt: open the part, work out where it stands, and request until the file is
+  /// whole or a request fails. `received` counts body bytes that arrived, even on failure.
+  func attempt(onEvent: @escaping @Sendable (Event) -> Void, received: inout Int64)
+    async throws(Transfer.Error) -> Outcome
+  {
+    let sink = try openSink(onEvent: onEvent)
+    defer {
+      _ = sink.checkpointer.drain()
+      try? sink.part.flush()
+    }
+    var primed = false
+    while true {
+      var request = HTTPRequest(url: url)
+      switch sink.machine.start() {
+      case .verify:
+        return try finish(sink, primed: primed, onEvent: onEvent)
+      case .requestWhole(let discarding):
+        if let discarding {
+          try emptyPart(sink, reason: discarding, onEvent: onEvent)
+        }
+      case .requestRange(let offset, let ifRange):
+        if let hasher = sink.hasher, !primed {
+          try fileStep { () throws(TransferFileError) in
+            try hasher.feed(fromFile: sink.part.descriptor, length: offset)
+          }
+          primed = true
+        }
+        request.headers.add(name: "Range", value: "bytes=\(offset)-")
+        request.headers.add(name: "If-Range", value: ifRange)
+      }
+      onEvent(.requesting(offset: sink.machine.offset))
+      sink.willSendRequest()
+      let result = await performReportingProgress(request, sink: sink, onEvent: onEvent)
+      received = sink.bytesReceived
+      if case .failure(let error) = result { throw error }
+      if let problem = sink.headFailure { throw failure(from: problem) }
+      switch sink.headAction {
+      case .append, .writeFromStart:
+        primed = true  // the hasher saw every byte from 0, or was reset with the part
+        return try finish(sink, primed: primed, onEvent: onEvent)
+      case .discardThenVerify:
+        return try finish(sink, primed: primed, onEvent: onEvent)
+      case .discardThenRestart(let reason):
+        try emptyPart(sink, reason: reason, onEvent: onEvent)
+        sink.machine.didDiscardPart(reason)
+        primed = false
+      case .fail(let status):
+        let retryAfter = sink.lastHead?.headers["Retry-After"].flatMap {
+          RetryAfter.delay(from: $0)
+        }
+        throw failure(.status(status, retryAfter: retryAfter))
+      case .failProtocol(let what):
+        throw failure(.protocolViolation(what))
+      case nil:
+        throw failure(.protocolViolation("no response arrived"))
+      }
+    }
+  }
+
+  /// Opens the part file and reconciles it with the journal: bytes that belong to another
+  /// URL, or that have no journal at all, are dropped; after a reboot, bytes past the
+  /// durable offset are dropped too.
+  private func openSink(onEvent: @escaping @Sendable (Event) -> Void) throws(Transfer.Error)
+    -> TransferSink
+  {
+    let folder = (destination as NSString).deletingLastPathComponent
+    try fileStep { () throws(TransferFileError) in try FileSteps.createFolder(folder) }
+    let part = try fileStep { () throws(TransferFileError) in try PartFile(path: partPath) }
+    var record = try indexStep { () throws(StoreError) in
+      try journal.record(forDestination: destination)
+    }
+    var onDisk = part.flushedLength
+    if let existing = record, existing.url != url.absoluteString {
+      record = nil
+    }
+    if record == nil, onDisk > 0 {
+      try fileStep { () throws(TransferFileError) in try part.truncate(to: 0) }
+      onDisk = 0
+      onEvent(.restarted(.unknownPartialFile))
+    }
+    if let existing = record, existing.bootID == nil || existing.bootID != BootIdentity.current {
+      let durable = min(onDisk, existing.durableOffset)
+      if durable < onDisk {
+        try fileStep { () throws(TransferFileError) in try part.truncate(to: durable) }
+        onDisk = durable
+      }
+    }
+    var current =
+      record ?? TransferRecord(destination: destination, url: url.absoluteString)
+    current.phase = .active
+    current.expectedSHA256 = options.expectedSHA256
+    current.bootID = BootIdentity.current
+    current.durableOffset = min(current.durableOffset, onDisk)
+    if record == nil { current.etag = nil; current.lastModified = nil; current.totalLength = nil }
+    let saved = current
+    try indexStep { () throws(StoreError) in try journal.save(saved) }
+    let machine = TransferStateMachine(
+      offset: onDisk,
+      validators: Validators(etag: current.etag, lastModified: current.lastModified),
+      totalLength: current.totalLength)
+    let needsHash = options.expectedSHA256 != nil || options.computesSHA256
+    return TransferSink(
+      machine: machine, part: part, hasher: needsHash ? SHA256() : nil, journal: journal,
+      record: saved, checkpointInterval: options.checkpointInterval)
+  }
+
+  private func emptyPart(
+    _ sink: TransferSink, reason: TransferStateMachine.RestartReason,
+    onEvent: @Sendable (Event) -> Void
+  ) throws(Transfer.Error) {
+    try fileStep { () throws(TransferFileError) in try sink.emptyPart() }
+    onEvent(.restarted(RestartReason(reason)))
+  }
+
+  /// Runs one request while a side task reports progress; progress stops before this returns.
+  private func performReportingProgress(
+    _ request: HTTPRequest, sink: TransferSink, onEvent: @escaping @Sendable (Event) -> Void
+  ) async -> Result<HTTPResponseHead, Transfer.Error> {
+    let reporter = ProgressReporter(
+      sink: sink, interval: options.progressInterval, onEvent: onEvent)
+    let ticker = Task { await reporter.run() }
+    defer { ticker.cancel() }
+    do {
+      let head = try await transport.perform(request, delegate: sink)
+      ticker.cancel()
+      await ticker.value
+      reporter.reportNow()
+      return .success(head)
+    } catch {
+      ticker.cancel()
+      await ticker.value
+      try? sink.part.flush()
+      if error.kind == .cancelled { return .failure(failure(.cancelled)) }
+      if error.kind == .delegateFailed, let fileError = error.underlying as? TransferFileError {
+        return .failure(failure(.file(fileError)))
+      }
+      return .failure(failure(.network(error)))
+    }
+  }
+
+  @discardableResult
+  func fileStep<T>(_ body: () throws(TransferFileError) -> T) throws(Transfer.Error) -> T {
+    do {
+      return try body()
+    } catch {
+      var located = error
+      if located.path == nil { located.path = partPath }
+      throw failure(.file(located))
+    }
+  }
+
+  @discardableResult
+  func indexStep<T>(_ body: () throws(StoreError) -> T) throws(Transfer.Error) -> T {
+    do {
+      return try body()
+    } catch {
+      throw failure(.index(error))
+    }
+  }
+
+  private func failure(from error: any Swift.Error) -> Transfer.Error {
+    if let error = error as? TransferFileError { return failure(.file(error)) }
+    if let error = error as? StoreError { return failure(.index(error)) }
+    return failure(.protocolViolation("\(error)"))
+  }
+}

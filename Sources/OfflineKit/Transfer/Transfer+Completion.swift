@@ -1,0 +1,103 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+
+extension Transfer {
+  /// The outcome when an earlier run already finished this download and the file is still
+  /// intact; also finishes a run that crashed between renaming the file and recording it.
+  /// Throws when something OfflineKit did not download is in the way.
+  func completedEarlier() throws(Transfer.Error) -> Outcome? {
+    let record = try indexStep { () throws(StoreError) in
+      try journal.record(forDestination: destination)
+    }
+    let onDisk = FileSteps.regularFileSize(destination)
+    guard var record, record.url == url.absoluteString else {
+      if FileSteps.exists(destination), !options.replacesExistingFile, record == nil {
+        throw failure(.destinationExists)
+      }
+      return nil
+    }
+    let partLength = FileSteps.regularFileSize(partPath)
+    let finishedRename =
+      record.phase == .finishing && partLength == nil && onDisk != nil
+      && onDisk == record.totalLength
+    guard record.phase == .complete || finishedRename, let length = onDisk,
+      record.totalLength == nil || record.totalLength == length
+    else {
+      return nil
+    }
+    if let expected = options.expectedSHA256 ?? (options.computesSHA256 ? record.sha256 : nil) {
+      if record.sha256 != expected {
+        let actual = try fileStep { () throws(TransferFileError) in
+          try FileSteps.sha256(ofFile: destination)
+        }
+        guard actual == expected else { return nil }
+        record.sha256 = actual
+      }
+    }
+    record.phase = .complete
+    record.totalLength = length
+    let saved = record
+    try indexStep { () throws(StoreError) in try journal.save(saved) }
+    return Outcome(
+      destination: destination, length: length, sha256: record.sha256, wasAlreadyComplete: true,
+      bytesReceived: 0)
+  }
+
+  /// Checks the whole part (length, then checksum), records the intent to finish, renames the
+  /// part into place and records the file as complete. A checksum mismatch drops the part
+  /// and its journal, so the next run starts clean.
+  func finish(_ sink: TransferSink, primed: Bool, onEvent: @Sendable (Event) -> Void)
+    throws(Transfer.Error) -> Outcome
+  {
+    onEvent(.verifying)
+    if let problem = sink.checkpointer.drain() {
+      throw failure(
+        .file(problem as? TransferFileError ?? TransferFileError(.sync, errno: EIO)))
+    }
+    try fileStep { () throws(TransferFileError) in try sink.part.synchronize() }
+    let length = sink.part.flushedLength
+    if let total = sink.machine.totalLength, total != length {
+      if length > total {
+        try fileStep { () throws(TransferFileError) in try sink.emptyPart() }
+        throw failure(.lengthMismatch(expected: total, actual: length))
+      }
+      throw failure(
+        .network(
+          HTTPError(.connectionLost, url: url, detail: "\(total - length) bytes missing")))
+    }
+    var sha: String?
+    if let hasher = sink.hasher {
+      if !primed {
+        try fileStep { () throws(TransferFileError) in
+          try hasher.feed(fromFile: sink.part.descriptor, length: length)
+        }
+      }
+      sha = hasher.finalizeHex()
+    }
+    var record =
+      try indexStep { () throws(StoreError) in
+        try journal.record(forDestination: destination)
+      } ?? TransferRecord(destination: destination, url: url.absoluteString)
+    if let expected = options.expectedSHA256, let sha, sha != expected {
+      try fileStep { () throws(TransferFileError) in try sink.emptyPart() }
+      try indexStep { () throws(StoreError) in try journal.remove(destination: destination) }
+      throw failure(.checksumMismatch(expected: expected, actual: sha))
+    }
+    record.phase = .finishing
+    record.totalLength = length
+    record.durableOffset = length
+    record.sha256 = sha
+    let finishing = record
+    try indexStep { () throws(StoreError) in try journal.save(finishing) }
+    try fileStep { () throws(TransferFileError) in
+      try FileSteps.renameDurably(partPath, to: destination)
+    }
+    record.phase = .complete
+    let complete = record
+    try indexStep { () throws(StoreError) in try journal.save(complete) }
+    return Outcome(
+      destination: destination, length: length, sha256: sha, wasAlreadyComplete: false,
+      bytesReceived: sink.bytesReceived)
+  }
+}

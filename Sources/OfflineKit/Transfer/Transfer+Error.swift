@@ -1,0 +1,118 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+
+extension Transfer {
+  /// Why a transfer did not complete. The description is a sentence a user can act on; URLs
+  /// in it are redacted.
+  public struct Error: Swift.Error, Sendable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Kind: Sendable {
+      /// No complete response: see the ``HTTPError``.
+      case network(HTTPError)
+      /// The server answered with an HTTP error status.
+      case status(Int, retryAfter: Duration?)
+      /// The server broke the range protocol (a `Content-Range` that does not start where
+      /// asked, repeatedly).
+      case protocolViolation(String)
+      /// The finished file's length is not the length the server announced.
+      case lengthMismatch(expected: Int64, actual: Int64)
+      /// The finished file's SHA-256 is not the one expected.
+      case checksumMismatch(expected: String, actual: String)
+      /// Reading or writing a local file failed.
+      case file(TransferFileError)
+      /// The index database failed.
+      case index(StoreError)
+      /// Something that OfflineKit did not download is at the destination.
+      case destinationExists
+      /// The expected checksum is not 64 hex digits.
+      case invalidChecksum(String)
+      /// The transfer was cancelled; the partial data and the journal are kept.
+      case cancelled
+    }
+
+    /// The kind of failure.
+    public var kind: Kind
+    /// The URL being downloaded.
+    public var url: URL
+    /// The final file's path.
+    public var destination: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, url: URL, destination: String) {
+      self.kind = kind
+      self.url = url
+      self.destination = destination
+    }
+
+    /// Whether trying again may succeed: connection trouble, a stall, 408, 429 and 5xx.
+    public var isTransient: Bool {
+      switch kind {
+      case .network(let error): error.isTransient
+      case .status(let code, _): code == 408 || code == 429 || (500...599).contains(code)
+      default: false
+      }
+    }
+
+    /// Whether the disk ran out of space; the transfer resumes once space is freed.
+    public var isOutOfSpace: Bool {
+      if case .file(let error) = kind { return error.isOutOfSpace }
+      return false
+    }
+
+    /// A sentence a user can act on.
+    public var description: String {
+      let link = url.redactedForDisplay
+      switch kind {
+      case .network(let error):
+        return error.description
+      case .status(let code, _):
+        return "The server answered \(code) \(HTTPStatusText.phrase(code)) for \(link)."
+      case .protocolViolation(let what):
+        return "Gave up on \(link): \(what)."
+      case .lengthMismatch(let expected, let actual):
+        return "The download of \(link) has \(actual) bytes where the server announced"
+          + " \(expected); the partial file was kept and the next run resumes it."
+      case .checksumMismatch(let expected, let actual):
+        return "The SHA-256 of \(link) is \(actual), not the expected \(expected);"
+          + " the file was not kept as complete."
+      case .file(let error):
+        let path = error.path ?? destination
+        if error.isOutOfSpace {
+          return "The disk is full while writing \(path); free space and run again to resume."
+        }
+        return "Could not \(error.operation.rawValue) \(path): \(error.reason)."
+      case .index(let error):
+        return "The download index failed: \(error)"
+      case .destinationExists:
+        return "\(destination) already exists and was not downloaded by OfflineKit;"
+          + " remove it, or choose another output path."
+      case .invalidChecksum(let text):
+        return "\"\(text)\" is not a SHA-256: it must be 64 hexadecimal digits."
+      case .cancelled:
+        return "The download of \(link) was stopped; run it again to resume."
+      }
+    }
+  }
+}
+
+/// Reason phrases for the HTTP status codes a download meets, for messages.
+enum HTTPStatusText {
+  static func phrase(_ code: Int) -> String {
+    switch code {
+    case 400: "Bad Request"
+    case 401: "Unauthorized"
+    case 403: "Forbidden"
+    case 404: "Not Found"
+    case 408: "Request Timeout"
+    case 410: "Gone"
+    case 416: "Range Not Satisfiable"
+    case 429: "Too Many Requests"
+    case 500: "Internal Server Error"
+    case 502: "Bad Gateway"
+    case 503: "Service Unavailable"
+    case 504: "Gateway Timeout"
+    default: "(HTTP status)"
+    }
+  }
+}

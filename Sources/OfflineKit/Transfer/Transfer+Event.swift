@@ -1,0 +1,84 @@
+extension Transfer {
+  /// Why bytes already on disk were thrown away and the download started from byte 0.
+  public enum RestartReason: String, Sendable, Equatable {
+    /// The stored download has no strong validator to resume it safely.
+    case noValidator
+    /// The remote file changed since the partial download (a new ETag or date).
+    case resourceChanged
+    /// The server ignores ranges and sent the whole file.
+    case rangesIgnored
+    /// The server answered a range request with other bytes than asked.
+    case rangeMismatch
+    /// The remote file's length changed.
+    case lengthChanged
+    /// The partial file was written by another download, or its journal was lost.
+    case unknownPartialFile
+
+    init(_ reason: TransferStateMachine.RestartReason) {
+      switch reason {
+      case .noValidator: self = .noValidator
+      case .resourceChanged: self = .resourceChanged
+      case .rangesIgnored: self = .rangesIgnored
+      case .rangeMismatch: self = .rangeMismatch
+      case .lengthChanged: self = .lengthChanged
+      }
+    }
+  }
+
+  /// What a running transfer reports. Delivered on the task that runs the transfer, never on
+  /// the network thread, in order.
+  public enum Event: Sendable {
+    /// A request went out; `offset` is where the body will be appended (0 for a fresh start).
+    case requesting(offset: Int64)
+    /// Bytes on disk were thrown away and the download starts from byte 0.
+    case restarted(Transfer.RestartReason)
+    /// Progress, at most about four times a second, never moving backwards except after
+    /// a `restarted` event.
+    case progress(TransferProgress)
+    /// A transient failure; the next attempt starts after `delay`.
+    case retrying(attempt: Int, delay: Duration, error: Transfer.Error)
+    /// Every byte arrived; the length and checksum are being checked.
+    case verifying
+  }
+
+  /// How a transfer ended.
+  public struct Outcome: Sendable, Equatable {
+    /// The final file.
+    public var destination: String
+    /// Its length in bytes.
+    public var length: Int64
+    /// Its SHA-256 as lowercase hex, when it was computed.
+    public var sha256: String?
+    /// Whether the file was already complete and verified, so nothing was downloaded.
+    public var wasAlreadyComplete: Bool
+    /// Body bytes received by this run (bytes fetched again after a restart count too).
+    public var bytesReceived: Int64
+  }
+}
+
+/// A snapshot of a transfer's progress.
+public struct TransferProgress: Sendable, Equatable {
+  /// Bytes of the file on disk.
+  public var bytes: Int64
+  /// The file's length, when the server stated it.
+  public var total: Int64?
+  /// A smoothed rate over the last seconds, in bytes per second.
+  public var bytesPerSecond: Double
+  /// The time left at that rate, when the total is known and the rate is above zero.
+  public var secondsRemaining: Double? {
+    guard let total, bytesPerSecond > 0 else { return nil }
+    return Double(max(0, total - bytes)) / bytesPerSecond
+  }
+  /// The fraction done, from 0 to 1, when the total is known.
+  public var fractionCompleted: Double? {
+    guard let total, total > 0 else { return nil }
+    return min(1, Double(bytes) / Double(total))
+  }
+
+  /// Creates a snapshot.
+  public init(bytes: Int64, total: Int64?, bytesPerSecond: Double) {
+    self.bytes = bytes
+    self.total = total
+    self.bytesPerSecond = bytesPerSecond
+  }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+
+/// One resumable, verified download of one URL into one file.
+///
+/// Bytes go to `<destination>.part`; the journal (``TransferJournal``) records what they are
+/// (URL, validators, length) before any is written, so a later run — after a crash, Ctrl-C,
+/// or a cut connection — resumes with `Range` and `If-Range` instead of starting over, and
+/// never appends bytes of a changed file to old ones. When every byte is there the length is
+/// checked, and the SHA-256 when one is expected; then the file is synced and renamed into
+/// place in one step. A file is never at `destination` unless it is complete.
+///
+/// ```swift
+/// let transfer = Transfer(url: url, destination: "/data/movie.mp4",
+///                         journal: index.transfers, transport: CurlTransport())
+/// let outcome = try await transfer.run { event in print(event) }
+/// ```
+///
+/// Transient failures (connection lost, stalls, 408, 429, 5xx) are retried with exponential
+/// backoff, honouring `Retry-After`; the count of attempts starts over whenever bytes arrive.
+/// Cancelling the task stops the download at once, keeping the partial file and its journal.
+public struct Transfer: Sendable {
+  /// How a transfer behaves.
+  public struct Options: Sendable, Equatable {
+    /// The SHA-256 the file must have, as 64 hex digits; nil to check only the length.
+    public var expectedSHA256: String?
+    /// Computes the SHA-256 even when none is expected (it is then in the outcome).
+    public var computesSHA256: Bool
+    /// Attempts in a row that may fail without receiving a byte before the transfer fails.
+    public var maximumAttempts: Int
+    /// The wait before the first retry; it doubles for each retry after.
+    public var initialRetryDelay: Duration
+    /// The longest wait between attempts, also the cap on a server's `Retry-After`.
+    public var maximumRetryDelay: Duration
+    /// How often received bytes are synced to disk and recorded as durable.
+    public var checkpointInterval: Duration
+    /// How often progress events are sent while bytes arrive.
+    public var progressInterval: Duration
+    /// Whether a file already at the destination that OfflineKit did not download may be
+    /// replaced.
+    public var replacesExistingFile: Bool
+
+    /// Creates options with the defaults.
+    public init(
+      expectedSHA256: String? = nil, computesSHA256: Bool = false, maximumAttempts: Int = 5,
+      initialRetryDelay: Duration = .milliseconds(500), maximumRetryDelay: Duration = .seconds(30),
+      checkpointInterval: Duration = .seconds(1), progressInterval: Duration = .milliseconds(250),
+      replacesExistingFile: Bool = false
+    ) {
+      self.expectedSHA256 = expectedSHA256?.lowercased()
+      self.computesSHA256 = computesSHA256
+      self.maximumAttempts = maximumAttempts
+      self.initialRetryDelay = initialRetryDelay
+      self.maximumRetryDelay = maximumRetryDelay
+      self.checkpointInterval = checkpointInterval
+      self.progressInterval = progressInterval
+      self.replacesExistingFile = replacesExistingFile
+    }
+  }
+
+  /// What is downloaded.
+  public let url: URL
+  /// The absolute path of the final file.
+  public let destination: String
+  /// The behaviour.
+  public let options: Options
+  let journal: TransferJournal
+  let transport: any HTTPTransporting
+
+  /// The file bytes are written into until the download is complete.
+  public var partPath: String { destination + ".part" }
+
+  /// Creates a transfer; nothing happens until ``run(onEvent:)``.
+  public init(
+    url: URL, destination: String, journal: TransferJournal, transport: any HTTPTransporting,
+    options: Options = Options()
+  ) {
+    self.url = url
+    self.destination = destination
+    self.journal = journal
+    self.transport = transport
+    self.options = options
+  }
+
+  /// Downloads until the file is complete and verified, resuming what an earlier run left.
+  ///
+  /// - Parameter onEvent: called on the running task with each ``Event``, in order.
+  /// - Returns: the outcome; `wasAlreadyComplete` is set when the file was already complete
+  ///   and verified and nothing was downloaded.
+  /// - Throws: ``Error``; the partial file and its journal are kept unless the error says
+  ///   otherwise (a checksum mismatch drops them).
+  public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in })
+    async throws(Transfer.Error) -> Outcome
+  {
+    if let expected = options.expectedSHA256, !SHA256.isValidHex(expected) {
+      throw failure(.invalidChecksum(expected))
+    }
+    if let outcome = try completedEarlier() { return outcome }
+    var failedAttempts = 0
+    var receivedTotal: Int64 = 0
+    while true {
+      var received: Int64 = 0
+      do {
+        var outcome = try await attempt(onEvent: onEvent, received: &received)
+        outcome.bytesReceived = receivedTotal + received
+        return outcome
+      } catch {
+        receivedTotal += received
+        guard error.isTransient, !Task.isCancelled else { throw error }
+        failedAttempts = received > 0 ? 1 : failedAttempts + 1
+        guard failedAttempts < options.maximumAttempts else { throw error }
+        let delay = retryDelay(after: failedAttempts, error: error)
+        onEvent(.retrying(attempt: failedAttempts, delay: delay, error: error))
+        do {
+          try await Task.sleep(for: delay)
+        } catch {
+          throw failure(.cancelled)
+        }
+      }
+    }
+  }
+
+  func failure(_ kind: Error.Kind) -> Error {
+    Error(kind, url: url, destination: destination)
+  }
+
+  private func retryDelay(after attempt: Int, error: Error) -> Duration {
+    if case .status(_, let retryAfter?) = error.kind {
+      return min(retryAfter, options.maximumRetryDelay)
+    }
+    let base = options.initialRetryDelay * (1 << min(attempt - 1, 16))
+    let jittered = base * Double.random(in: 0.75...1.25)
+    return min(jittered, options.maximumRetryDelay)
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+import Synchronization
+
+/// Receives the responses of one transfer: asks the state machine what each head means,
+/// writes the body into the part file, feeds the checksum, and checkpoints the journal.
+///
+/// `@unchecked Sendable` is sound because the mutable members are touched by one thread at a
+/// time: the transfer's task before and after each request, the transport's network thread
+/// during it (the request's completion orders the two). Only `progressBytes` is read from
+/// other threads, and it is atomic.
+final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
+  var machine: TransferStateMachine
+  let part: PartFile
+  let hasher: SHA256?
+  let checkpointer: DurableCheckpointer
+  private let journal: TransferJournal
+  private let record: TransferRecord
+  private let checkpointInterval: Duration
+
+  /// The decision for the last head received, nil before a head arrives.
+  private(set) var headAction: TransferStateMachine.HeadAction?
+  /// The last head received.
+  private(set) var lastHead: HTTPResponseHead?
+  /// A failure while acting on a head (emptying the part, saving validators).
+  private(set) var headFailure: (any Error & Sendable)?
+  /// Body bytes written by this run, for progress; readable from any thread.
+  let progressBytes = Atomic<Int64>(0)
+  /// The complete length once known, -1 before; readable from any thread.
+  let progressTotal = Atomic<Int64>(-1)
+  /// A start-over decided on the network thread that the transfer has not reported yet.
+  let pendingRestart = Mutex<TransferStateMachine.RestartReason?>(nil)
+  /// Body bytes written since this sink was made, start-overs included.
+  private(set) var bytesReceived: Int64 = 0
+  private var lastCheckpoint = ContinuousClock.now
+  private var partsSinceClockCheck = 0
+
+  init(
+    machine: TransferStateMachine, part: PartFile, hasher: SHA256?, journal: TransferJournal,
+    record: TransferRecord, checkpointInterval: Duration
+  ) {
+    self.machine = machine
+    self.part = part
+    self.hasher = hasher
+    self.journal = journal
+    self.record = record
+    self.checkpointInterval = checkpointInterval
+    self.checkpointer = DurableCheckpointer(
+      descriptor: part.descriptor, journal: journal, destination: record.destination,
+      bootID: BootIdentity.current)
+    progressBytes.store(machine.offset, ordering: .relaxed)
+    progressTotal.store(machine.totalLength ?? -1, ordering: .relaxed)
+  }
+
+  /// Prepares for the next request.
+  func willSendRequest() {
+    headAction = nil
+    lastHead = nil
+    headFailure = nil
+  }
+
+  func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
+    lastHead = head
+    let action = machine.didReceiveHead(head)
+    headAction = action
+    progressTotal.store(machine.totalLength ?? -1, ordering: .relaxed)
+    switch action {
+    case .append:
+      saveValidators()
+      return headFailure == nil ? .receive : .stop
+    case .writeFromStart(let reason):
+      pendingRestart.withLock { $0 = reason }
+      do {
+        try emptyPart()
+        saveValidators()
+      } catch {
+        headFailure = error
+      }
+      return headFailure == nil ? .receive : .stop
+    case .discardThenVerify, .discardThenRestart:
+      return .discard
+    case .fail, .failProtocol:
+      return .stop
+    }
+  }
+
+  func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {
+    try part.append(bytes)
+    hasher?.update(bytes)
+    machine.didWrite(bytes.count)
+    bytesReceived += Int64(bytes.count)
+    progressBytes.store(machine.offset, ordering: .relaxed)
+    partsSinceClockCheck += 1
+    if partsSinceClockCheck >= 32 {
+      partsSinceClockCheck = 0
+      let now = ContinuousClock.now
+      if now - lastCheckpoint >= checkpointInterval {
+        lastCheckpoint = now
+        try part.flush()
+        checkpointer.requestCheckpoint(upTo: part.flushedLength)
+      }
+    }
+  }
+
+  /// Empties the part and forgets its checksum, for a start-over.
+  func emptyPart() throws(TransferFileError) {
+    _ = checkpointer.drain()  // no checkpoint of the old bytes may land after this
+    try part.truncate(to: 0)
+    hasher?.reset()
+    progressBytes.store(0, ordering: .relaxed)
+  }
+
+  /// Records the validators and length the bytes in the part now belong to. Called before
+  /// any byte of a new representation is written, so the journal never pairs old bytes with
+  /// new validators.
+  private func saveValidators() {
+    var updated = record
+    updated.etag = machine.validators.etag
+    updated.lastModified = machine.validators.lastModified
+    updated.totalLength = machine.totalLength
+    updated.durableOffset = min(record.durableOffset, machine.offset)
+    updated.bootID = BootIdentity.current
+    do {
+      try journal.save(updated)
+    } catch {
+      headFailure = error
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// The offline index of one store: `index.sqlite` in the store's directory, and the tables on it.
+///
+/// Each feature keeps its own list of migrations (``TransferJournal/migrations`` today) and
+/// applies it when the index opens, so a new feature adds a table by adding a list.
+///
+/// ```swift
+/// let index = try OfflineIndex(directory: URL(filePath: "/var/lib/app/offline"))
+/// let unfinished = try index.transfers.all().filter { $0.phase != .complete }
+/// ```
+public final class OfflineIndex: Sendable {
+  /// The name of the database file inside ``directory``.
+  public static let fileName = "index.sqlite"
+
+  /// The directory that holds the index.
+  public let directory: URL
+  /// The connection to `index.sqlite`.
+  public let database: Database
+  /// The download journal.
+  public let transfers: TransferJournal
+
+  /// Opens the index in `directory`, creating the directory (mode 0700) and the database as
+  /// needed, and applies every feature's migrations.
+  ///
+  /// - Parameters:
+  ///   - directory: A file URL of the store's directory.
+  ///   - busyTimeout: How long a statement waits for another process's lock before it fails with
+  ///     ``StoreError/Kind/busy``.
+  /// - Throws: ``StoreError/Kind/cannotOpen`` when the directory cannot be created,
+  ///   ``StoreError/Kind/notADatabase`` when `index.sqlite` is some other file (it is left as
+  ///   it was), and any error of ``Database/init(path:busyTimeout:)`` or the migrations.
+  public init(directory: URL, busyTimeout: Duration = .seconds(5)) throws(StoreError) {
+    let path = directory.appending(path: Self.fileName).path(percentEncoded: false)
+    do {
+      try FileManager.default.createDirectory(
+        at: directory, withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw StoreError(
+        kind: .cannotOpen,
+        message: "cannot create the directory \(directory.path(percentEncoded: false)): "
+          + error.localizedDescription,
+        sql: nil, path: path)
+    }
+    self.directory = directory
+    self.database = try Database(path: path, busyTimeout: busyTimeout)
+    self.transfers = try TransferJournal(database: database)
+  }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// What the journal knows about one download: where it goes, how far it got, how to resume it.
+///
+/// The journal is the truth: ``durableOffset`` never exceeds the bytes of the `.part` file that
+/// are known to be on disk, so a resume after a crash starts there and never trusts bytes that
+/// were still in a cache.
+public struct TransferRecord: Sendable, Equatable {
+  /// Where the download stands.
+  public enum Phase: String, Sendable {
+    /// Bytes are being (or will be) written to the `.part` file.
+    case active
+    /// Every byte is on disk; the file is being verified and renamed into place.
+    case finishing
+    /// The file is verified and at ``TransferRecord/destination``.
+    case complete
+  }
+
+  /// The absolute path of the final file; the record's key.
+  public var destination: String
+  /// The URL the bytes come from.
+  public var url: String
+  /// Where the download stands.
+  public var phase: Phase
+  /// The bytes of the `.part` file known to be fsynced to disk.
+  public var durableOffset: Int64
+  /// The kernel boot id during which the `.part` file was last written.
+  ///
+  /// After a reboot, bytes written but not fsynced may be lost; comparing boot ids tells whether
+  /// the file can be trusted past ``durableOffset``.
+  public var bootID: String?
+  /// The full length of the resource, when the server said it.
+  public var totalLength: Int64?
+  /// The entity tag the server sent, used as `If-Range` validator on resume.
+  public var etag: String?
+  /// The `Last-Modified` header the server sent, the fallback validator.
+  public var lastModified: String?
+  /// The SHA-256 the user expects the file to have, lowercase hex.
+  public var expectedSHA256: String?
+  /// The SHA-256 of the complete file, lowercase hex, once known.
+  public var sha256: String?
+  /// When the record last changed; the journal sets it on every write, to the millisecond.
+  public var updatedAt: Date
+
+  /// Creates a record; a new download starts ``Phase/active`` at offset 0.
+  public init(
+    destination: String, url: String, phase: Phase = .active, durableOffset: Int64 = 0,
+    bootID: String? = nil, totalLength: Int64? = nil, etag: String? = nil,
+    lastModified: String? = nil, expectedSHA256: String? = nil, sha256: String? = nil,
+    updatedAt: Date = Date()
+  ) {
+    self.destination = destination
+    self.url = url
+    self.phase = phase
+    self.durableOffset = durableOffset
+    self.bootID = bootID
+    self.totalLength = totalLength
+    self.etag = etag
+    self.lastModified = lastModified
+    self.expectedSHA256 = expectedSHA256
+    self.sha256 = sha256
+    self.updatedAt = updatedAt
+  }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import OfflineKit
+import Testing
+
+@Suite struct LocalFileNameTests {
+  @Test func usesTheLastPathComponent() {
+    #expect(LocalFileName.from(URL(string: "http://h/a/b/movie.mp4?token=x")!) == "movie.mp4")
+  }
+
+  @Test func anEncodedTraversalStaysOneHarmlessName() {
+    let url = URL(string: "http://h/%2e%2e%2f%2e%2e%2fetc%2fpasswd")!
+    let name = LocalFileName.from(url)
+    #expect(!name.contains("/"))
+    #expect(name != ".." && name != ".")
+  }
+
+  @Test func dotsAndEmptyPathsGetTheFallbackName() {
+    #expect(LocalFileName.from(URL(string: "http://h/")!) == LocalFileName.fallback)
+    #expect(LocalFileName.from(URL(string: "http://h")!) == LocalFileName.fallback)
+    #expect(LocalFileName.sanitized("..") == LocalFileName.fallback)
+    #expect(LocalFileName.sanitized(".") == LocalFileName.fallback)
+  }
+
+  @Test func controlCharactersAndBackslashesAreReplaced() {
+    #expect(LocalFileName.sanitized("a\u{1}b\\c\nd") == "a_b_c_d")
+  }
+
+  @Test func longNamesAreCutKeepingTheExtension() {
+    let name = LocalFileName.sanitized(String(repeating: "x", count: 400) + ".mp4")
+    #expect(name.utf8.count <= LocalFileName.maximumLength)
+    #expect(name.hasSuffix(".mp4"))
+  }
+}

@@ -1,0 +1,32 @@
+extension NginxServer {
+  /// How the generated nginx configuration differs from the plain static file server.
+  public struct Options: Sendable {
+    /// Emits `max_ranges N;`; `0` makes nginx ignore `Range` and answer 200 with the full body.
+    public var maxRanges: Int?
+    /// Emits `limit_rate` with this value, such as `"40m"` (bytes per second, per connection).
+    public var limitRate: String?
+    /// Serves HTTPS and HTTP/2 with a fresh self-signed certificate for 127.0.0.1 and
+    /// `localhost`; see `NginxServer.certificatePath`.
+    public var tls: Bool
+    /// Raw configuration text inserted into the `server` block, such as
+    /// `location = /away { return 302 ftp://x; }`.
+    public var extraLocations: String
+    /// Emits `etag on;` or `etag off;`.
+    public var etag: Bool
+
+    /// Creates options; the defaults give a plain HTTP/1.1 server with range support.
+    public init(
+      maxRanges: Int? = nil,
+      limitRate: String? = nil,
+      tls: Bool = false,
+      extraLocations: String = "",
+      etag: Bool = true
+    ) {
+      self.maxRanges = maxRanges
+      self.limitRate = limitRate
+      self.tls = tls
+      self.extraLocations = extraLocations
+      self.etag = etag
+    }
+  }
+}

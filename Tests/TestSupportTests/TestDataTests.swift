@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import TestSupport
+
+@Suite struct TestDataTests {
+  @Test func bytesAreDeterministicAndPrefixStable() {
+    let a = TestData.bytes(count: 1000, seed: 3)
+    #expect(a == TestData.bytes(count: 1000, seed: 3))
+    #expect(a != TestData.bytes(count: 1000, seed: 4))
+    #expect(TestData.bytes(count: 13, seed: 3) == a.prefix(13))
+    #expect(TestData.bytes(count: 0).isEmpty)
+  }
+
+  @Test func writeFileWritesTheSameBytesAcrossChunks() throws {
+    let dir = try TemporaryDirectory()
+    let count = TestData.chunkSize * 2 + 5
+    try TestData.writeFile(at: dir.file("a.bin"), count: count, seed: 9)
+    let written = try Data(contentsOf: dir.file("a.bin"))
+    #expect(written == TestData.bytes(count: count, seed: 9))
+  }
+
+  @Test func sha256MatchesKnownDigests() throws {
+    #expect(
+      try TestData.sha256Hex(of: Data())
+        == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(
+      try TestData.sha256Hex(of: Data("abc".utf8))
+        == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+  }
+
+  @Test func sha256OfFileEqualsSha256OfItsData() throws {
+    let dir = try TemporaryDirectory()
+    try TestData.writeFile(at: dir.file("a.bin"), count: 100_000)
+    let expected = try TestData.sha256Hex(of: TestData.bytes(count: 100_000))
+    #expect(try TestData.sha256Hex(of: dir.file("a.bin")) == expected)
+  }
+
+  @Test func generates256MiBQuickly() {
+    let clock = ContinuousClock()
+    var data = Data()
+    let elapsed = clock.measure { data = TestData.bytes(count: 256 << 20, seed: 5) }
+    #expect(data.count == 256 << 20)
+    #expect(elapsed < .seconds(3), "took \(elapsed)")
+  }
+}
