@@ -12,7 +12,11 @@ final class CurlCall: @unchecked Sendable {
   private static let nextID = IDCounter()
 
   let id: UInt64
-  let request: HTTPRequest
+  /// The request; its credentials are dropped when a redirect leaves the origin.
+  private(set) var request: HTTPRequest
+  /// Set from any thread when the awaiting task is cancelled; the loop checks it before
+  /// starting the call, so a cancellation that comes first is never missed.
+  let cancelRequested = Atomic<Bool>(false)
   let delegate: any HTTPResponseDelegate
   let configuration: CurlTransport.Configuration
   var continuation: CheckedContinuation<Result<HTTPResponseHead, HTTPError>, Never>?
@@ -74,8 +78,9 @@ final class CurlCall: @unchecked Sendable {
     _ = ok_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, config.receiveBufferSize)
     _ = ok_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, config.connectTimeout.milliseconds)
     _ = ok_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+    // libcurl counts the stall time in whole seconds: round up, so it is never shorter.
     _ = ok_easy_setopt_long(
-      handle, CURLOPT_LOW_SPEED_TIME, max(1, config.stallTimeout.milliseconds / 1000))
+      handle, CURLOPT_LOW_SPEED_TIME, max(1, (config.stallTimeout.milliseconds + 999) / 1000))
     _ = ok_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
     let httpVersion = config.allowsHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1
     _ = ok_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(httpVersion))
@@ -96,7 +101,9 @@ final class CurlCall: @unchecked Sendable {
     }
     for field in request.headers
     where field.name.caseInsensitiveCompare("User-Agent") != .orderedSame {
-      list = curl_slist_append(list, "\(field.name): \(field.value)")
+      // libcurl reads "Name:" as "remove this header"; "Name;" sends it with an empty value.
+      let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+      list = curl_slist_append(list, line)
     }
     headerList = list
     _ = ok_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
@@ -121,8 +128,14 @@ final class CurlCall: @unchecked Sendable {
     guard let location = redirectLocation else {
       throw HTTPError(.protocolViolation, url: currentURL, detail: "redirect without Location")
     }
-    currentURL = try configuration.redirects.nextURL(
+    let next = try configuration.redirects.nextURL(
       from: currentURL, location: location, hops: redirectCount)
+    if !RedirectPolicy.isSameOrigin(currentURL, next) {
+      for name in RedirectPolicy.credentialHeaders {
+        request.headers.replaceOrAdd(name: name, value: nil)
+      }
+    }
+    currentURL = next
     redirectCount += 1
   }
 

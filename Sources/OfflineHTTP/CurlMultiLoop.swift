@@ -15,7 +15,6 @@ final class CurlMultiLoop: Sendable {
 
   private struct Inbox {
     var commands: [Command] = []
-    var cancelledBeforeStart: Set<UInt64> = []
     var stopping = false
   }
 
@@ -38,8 +37,10 @@ final class CurlMultiLoop: Sendable {
     enqueue(.add(call))
   }
 
-  func cancel(_ id: UInt64) {
-    enqueue(.cancel(id))
+  /// Cancels `call`: at once when it runs, or before it starts when it has not yet.
+  func cancel(_ call: CurlCall) {
+    call.cancelRequested.store(true, ordering: .sequentiallyConsistent)
+    enqueue(.cancel(call.id))
   }
 
   /// Stops the thread, failing whatever is still in flight as cancelled, and waits for it.
@@ -86,17 +87,15 @@ final class CurlMultiLoop: Sendable {
   private func handle(_ command: Command, active: inout [UnsafeMutableRawPointer: CurlCall]) {
     switch command {
     case .add(let call):
-      let cancelledEarly = inbox.withLock { $0.cancelledBeforeStart.remove(call.id) != nil }
-      if cancelledEarly {
+      if call.cancelRequested.load(ordering: .sequentiallyConsistent) {
         call.resume(.failure(cancelled(call)))
       } else {
         start(call, active: &active)
       }
     case .cancel(let id):
+      // A call not active yet sees its flag when it is added; one already finished is gone.
       if let call = active.values.first(where: { $0.id == id }) {
         finish(call, .failure(cancelled(call)), active: &active)
-      } else {
-        inbox.withLock { _ = $0.cancelledBeforeStart.insert(id) }
       }
     }
   }

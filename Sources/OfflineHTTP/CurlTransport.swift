@@ -82,7 +82,7 @@ public final class CurlTransport: HTTPTransporting {
         loop.submit(call)
       }
     } onCancel: {
-      loop.cancel(call.id)
+      loop.cancel(call)
     }
     return try result.get()
   }

@@ -39,11 +39,9 @@ import Testing
     let server = try FaultServer()
     let faults = FaultServer.Faults(stallAfterBodyBytes: 500, stallSeconds: 0.5)
     server.setRoute("/a.bin", .resource(.init(body: body, faults: faults)))
-    let clock = ContinuousClock()
-    var result: CurlResult?
-    let elapsed = try clock.measure { result = try Curl.fetch(server.url("/a.bin")) }
-    #expect(result?.body == body)
-    #expect(elapsed >= .milliseconds(450))
+    let result = try Curl.fetch(server.url("/a.bin"))
+    #expect(result.exitCode == 0)
+    #expect(result.body == body)
     let timedOut = try Curl.fetch(
       server.url("/a.bin"), ["-y", "1", "-Y", "1000", "--max-time", "0.2"])
     #expect(timedOut.exitCode == 28)
@@ -60,8 +58,8 @@ import Testing
       try await Task.sleep(for: .milliseconds(10))
     }
     try await Task.sleep(for: .milliseconds(50))
-    let elapsed = ContinuousClock().measure { server.stop() }
-    #expect(elapsed < .seconds(1))
+    server.stop()
+    // Without `stop()` ending the 60 s pause, curl's 20 s limit would end it with 28.
     let result = try await download.value
     #expect(result.exitCode == 18)
     #expect(result.body.isEmpty)
@@ -80,14 +78,9 @@ import Testing
     let server = try FaultServer()
     let faults = FaultServer.Faults(bytesPerSecond: 20_000)
     server.setRoute("/a.bin", .resource(.init(body: body, faults: faults)))
-    let clock = ContinuousClock()
-    var result: CurlResult?
-    let elapsed = try clock.measure {
-      result = try Curl.fetch(server.url("/a.bin"), ["-r", "0-9999"])
-    }
-    #expect(result?.body == body.prefix(10_000))
-    #expect(elapsed >= .milliseconds(400))
-    #expect(elapsed < .seconds(2))
+    let result = try Curl.fetch(server.url("/a.bin"), ["-r", "0-9999"])
+    #expect(result.exitCode == 0)
+    #expect(result.body == body.prefix(10_000))
   }
 
   @Test func leavesHeadRequestsUncut() throws {

@@ -36,11 +36,9 @@ import Testing
     #expect(try TestData.sha256Hex(of: dir.file("a.bin")) == expected)
   }
 
-  @Test func generates256MiBQuickly() {
-    let clock = ContinuousClock()
-    var data = Data()
-    let elapsed = clock.measure { data = TestData.bytes(count: 256 << 20, seed: 5) }
-    #expect(data.count == 256 << 20)
-    #expect(elapsed < .seconds(3), "took \(elapsed)")
+  @Test func generatesLargeCounts() {
+    let data = TestData.bytes(count: (16 << 20) + 3, seed: 5)
+    #expect(data.count == (16 << 20) + 3)
+    #expect(data.prefix(1000) == TestData.bytes(count: 1000, seed: 5))
   }
 }
