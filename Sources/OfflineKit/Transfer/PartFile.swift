@@ -16,7 +16,7 @@ final class PartFile {
   private(set) var flushedLength: Int64
 
   /// Opens or creates the part file at `path`.
-  init(path: String, bufferSize: Int = 256 * 1024) throws(TransferFileError) {
+  init(path: String, bufferSize: Int = 128 * 1024) throws(TransferFileError) {
     let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
     var info = stat()
@@ -42,11 +42,14 @@ final class PartFile {
   func append(_ bytes: UnsafeRawBufferPointer) throws(TransferFileError) {
     var remaining = bytes
     while !remaining.isEmpty {
-      if buffered == buffer.count { try flush() }
       let count = min(remaining.count, buffer.count - buffered)
       (buffer.baseAddress! + buffered).copyMemory(from: remaining.baseAddress!, byteCount: count)
       buffered += count
       remaining = UnsafeRawBufferPointer(rebasing: remaining[count...])
+      // Write as soon as the buffer fills, not when the next bytes come: a server that
+      // sends in bursts would otherwise leave a full buffer in memory while idle, lost to
+      // a crash and fetched again.
+      if buffered == buffer.count { try flush() }
     }
   }
 

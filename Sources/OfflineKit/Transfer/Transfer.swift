@@ -107,18 +107,29 @@ public struct Transfer: Sendable {
         return outcome
       } catch {
         receivedTotal += received
-        guard error.isTransient, !Task.isCancelled else { throw error }
+        guard error.isTransient, !Task.isCancelled else { throw abandoning(error) }
         failedAttempts = received > 0 ? 1 : failedAttempts + 1
-        guard failedAttempts < options.maximumAttempts else { throw error }
+        guard failedAttempts < options.maximumAttempts else { throw abandoning(error) }
         let delay = retryDelay(after: failedAttempts, error: error)
         onEvent(.retrying(attempt: failedAttempts, delay: delay, error: error))
         do {
           try await Task.sleep(for: delay)
         } catch {
-          throw failure(.cancelled)
+          throw abandoning(failure(.cancelled))
         }
       }
     }
+  }
+
+  /// Leaves no trace of a transfer that ends without a byte on disk (a refused redirect, a
+  /// 404): the empty part file and its journal entry are removed. Partial data is kept.
+  private func abandoning(_ error: Error) -> Error {
+    guard FileSteps.regularFileSize(partPath) == 0 else { return error }
+    unlink(partPath)
+    if let record = try? journal.record(forDestination: destination), record.phase == .active {
+      try? journal.remove(destination: destination)
+    }
+    return error
   }
 
   func failure(_ kind: Error.Kind) -> Error {

@@ -1,0 +1,226 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// Whole transfers from a real nginx: what a user of `offline get` sees.
+@Suite struct TransferOriginTests {
+  let size = 8 << 20
+
+  /// nginx serving `file.bin` from a folder that lives as long as the origin.
+  struct Origin {
+    let root: TemporaryDirectory
+    let nginx: NginxServer
+    let body: Data
+
+    func url(_ path: String) -> URL { nginx.url(path) }
+    func accessLog(minimumCount: Int) throws -> [AccessLogEntry] {
+      try nginx.accessLog(minimumCount: minimumCount)
+    }
+  }
+
+  func origin(_ options: NginxServer.Options = .init()) throws -> Origin {
+    let root = try TemporaryDirectory(prefix: "offlinekit-www")
+    let body = TestData.bytes(count: size, seed: 3)
+    try body.write(to: root.file("file.bin"))
+    let nginx = try NginxServer(root: root.url, options: options)
+    try nginx.start()
+    return Origin(root: root, nginx: nginx, body: body)
+  }
+
+  @Test func downloadsAFileByteIdenticalAndRecordsItComplete() async throws {
+    let nginx = try origin()
+    let body = nginx.body
+    let fixture = try TransferFixture()
+    let sha = try TestData.sha256Hex(of: body)
+    let log = EventLog()
+    let outcome = try await fixture.transfer(
+      nginx.url("/file.bin"), options: .quick { $0.expectedSHA256 = sha }
+    ).run(onEvent: log.record)
+
+    #expect(fileData(outcome.destination) == body)
+    #expect(outcome.sha256 == sha)
+    #expect(!FileManager.default.fileExists(atPath: outcome.destination + ".part"))
+    let record = try #require(
+      try fixture.index.transfers.record(forDestination: outcome.destination))
+    #expect(record.phase == .complete)
+    #expect(record.totalLength == Int64(size))
+    #expect(record.sha256 == sha)
+    let progress = log.progressBytes
+    #expect(progress == progress.sorted(), "progress moved backwards")
+  }
+
+  @Test func aCompleteFileIsNotDownloadedAgain() async throws {
+    let nginx = try origin()
+    let fixture = try TransferFixture()
+    _ = try await fixture.transfer(nginx.url("/file.bin")).run()
+    let again = try await fixture.transfer(nginx.url("/file.bin")).run()
+
+    #expect(again.wasAlreadyComplete)
+    #expect(try nginx.accessLog(minimumCount: 1).count == 1)
+  }
+
+  @Test func aCompleteFileChangedOnDiskIsDownloadedAgain() async throws {
+    let nginx = try origin()
+    let body = nginx.body
+    let fixture = try TransferFixture()
+    let first = try await fixture.transfer(nginx.url("/file.bin")).run()
+    try Data("tampered".utf8).write(to: URL(fileURLWithPath: first.destination))
+    let again = try await fixture.transfer(nginx.url("/file.bin")).run()
+
+    #expect(!again.wasAlreadyComplete)
+    #expect(fileData(again.destination) == body)
+  }
+
+  @Test func aWrongChecksumIsNeverPassedOffAsComplete() async throws {
+    let nginx = try origin()
+    let fixture = try TransferFixture()
+    let wrong = String(repeating: "0", count: 64)
+    do {
+      _ = try await fixture.transfer(
+        nginx.url("/file.bin"), options: .quick { $0.expectedSHA256 = wrong }
+      ).run()
+      Issue.record("a wrong checksum was accepted")
+    } catch {
+      guard case .checksumMismatch(let expected, _) = error.kind else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(expected == wrong)
+    }
+    #expect(!FileManager.default.fileExists(atPath: fixture.destination()))
+    #expect(FileSteps.regularFileSize(fixture.destination() + ".part") ?? 0 == 0)
+    #expect(try fixture.index.transfers.record(forDestination: fixture.destination()) == nil)
+  }
+
+  @Test func aStopMidwayKeepsThePartAndTheNextRunResumesIt() async throws {
+    let nginx = try origin(.init(limitRate: "8m"))
+    let body = nginx.body
+    let fixture = try TransferFixture()
+    let url = nginx.url("/file.bin")
+    let running = Task { try await fixture.transfer(url).run() }
+    try await Task.sleep(for: .milliseconds(400))
+    running.cancel()
+    do {
+      _ = try await running.value
+      Issue.record("the cancelled transfer finished")
+    } catch let error as Transfer.Error {
+      guard case .cancelled = error.kind else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+    }
+    let kept = try #require(FileSteps.regularFileSize(fixture.destination() + ".part"))
+    #expect(kept > 0)
+
+    let log = EventLog()
+    let outcome = try await fixture.transfer(url).run(onEvent: log.record)
+    #expect(fileData(outcome.destination) == body)
+    #expect(log.requestedOffsets.first == kept)
+    let resumed = try nginx.accessLog(minimumCount: 2).last
+    #expect(resumed?.status == 206)
+    #expect(resumed?.ifRange != nil)
+  }
+
+  @Test func nginxIgnoringRangesGivesACleanRestart() async throws {
+    let nginx = try origin(.init(maxRanges: 0, limitRate: "8m"))
+    let body = nginx.body
+    let fixture = try TransferFixture()
+    let url = nginx.url("/file.bin")
+    let running = Task { try await fixture.transfer(url).run() }
+    try await Task.sleep(for: .milliseconds(400))
+    running.cancel()
+    _ = try? await running.value
+    #expect((FileSteps.regularFileSize(fixture.destination() + ".part") ?? 0) > 0)
+
+    let log = EventLog()
+    let outcome = try await fixture.transfer(url).run(onEvent: log.record)
+
+    #expect(fileData(outcome.destination) == body)
+    #expect(log.restartReasons == [.rangesIgnored])
+    let second = try nginx.accessLog(minimumCount: 2).last
+    #expect(second?.range != nil)
+    #expect(second?.status == 200)
+  }
+
+  @Test func aRedirectToAnotherSchemeIsRefused() async throws {
+    let nginx = try origin(
+      .init(extraLocations: "location = /go { return 302 ftp://127.0.0.1/file.bin; }"))
+    let fixture = try TransferFixture()
+    do {
+      _ = try await fixture.transfer(nginx.url("/go")).run()
+      Issue.record("followed a redirect to ftp")
+    } catch {
+      guard case .network(let http) = error.kind, case .redirectRefused = http.kind else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+    }
+    #expect(!FileManager.default.fileExists(atPath: fixture.destination()))
+  }
+
+  @Test func aFileOfflineKitDidNotWriteIsNotReplaced() async throws {
+    let nginx = try origin()
+    let body = nginx.body
+    let fixture = try TransferFixture()
+    let destination = fixture.destination()
+    try FileManager.default.createDirectory(
+      atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true
+    )
+    try Data("mine".utf8).write(to: URL(fileURLWithPath: destination))
+    await #expect(throws: Transfer.Error.self) {
+      try await fixture.transfer(nginx.url("/file.bin")).run()
+    }
+    #expect(fileData(destination) == Data("mine".utf8))
+
+    let replaced = try await fixture.transfer(
+      nginx.url("/file.bin"), options: .quick { $0.replacesExistingFile = true }
+    ).run()
+    #expect(fileData(replaced.destination) == body)
+  }
+
+  @Test func aSymlinkPlantedAtThePartIsNeverFollowed() async throws {
+    let nginx = try origin()
+    let fixture = try TransferFixture()
+    let victim = fixture.folder.file("victim.txt").path
+    try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
+    let destination = fixture.destination()
+    try FileManager.default.createDirectory(
+      atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true
+    )
+    try FileManager.default.createSymbolicLink(
+      atPath: destination + ".part", withDestinationPath: victim)
+
+    do {
+      _ = try await fixture.transfer(nginx.url("/file.bin")).run()
+      Issue.record("wrote through a symlink")
+    } catch {
+      guard case .file(let fileError) = error.kind else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(fileError.operation == .open)
+    }
+    #expect(fileData(victim) == Data("precious".utf8))
+  }
+
+  @Test func aCrashBetweenRenameAndJournalIsFinishedOnTheNextRun() async throws {
+    let nginx = try origin()
+    let body = nginx.body
+    let fixture = try TransferFixture()
+    let first = try await fixture.transfer(nginx.url("/file.bin")).run()
+    var record = try #require(try fixture.index.transfers.record(forDestination: first.destination))
+    record.phase = .finishing
+    try fixture.index.transfers.save(record)
+
+    let again = try await fixture.transfer(nginx.url("/file.bin")).run()
+
+    #expect(again.wasAlreadyComplete)
+    #expect(fileData(again.destination) == body)
+    #expect(
+      try fixture.index.transfers.record(forDestination: first.destination)?.phase == .complete)
+  }
+}
