@@ -1,0 +1,39 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `offline` as a user at a terminal meets it: help, usage errors, exit codes, output.
+@Suite struct CommandLineTests {
+  @Test func helpIsThereOnEveryLevel() throws {
+    for arguments in [["--help"], ["-h"], ["get", "--help"], ["help", "get"], ["help"]] {
+      let result = try OfflineBinary.run(arguments)
+      #expect(result.status == 0, "\(arguments)")
+      #expect(result.stdoutText.contains("OVERVIEW:"), "\(arguments)")
+      #expect(result.stdoutText.contains("USAGE:"), "\(arguments)")
+    }
+    let get = try OfflineBinary.run(["get", "--help"]).stdoutText
+    for option in ["--output", "--sha256", "--quiet", "--json", "<url>"] {
+      #expect(get.contains(option))
+    }
+  }
+
+  @Test func usageMistakesExit64WithAnErrorAndTheUsage() throws {
+    let cases: [[String]] = [
+      [], ["frobnicate"], ["--bogus"], ["get"], ["get", "--nope", "http://x/"],
+      ["get", "ftp://example.test/file"], ["get", "http://x/", "--sha256", "abc"],
+      ["get", "http://x/", "-o"], ["--store"],
+    ]
+    for arguments in cases {
+      let result = try OfflineBinary.run(arguments)
+      #expect(result.status == 64, "\(arguments)")
+      #expect(result.stderrText.hasPrefix("Error: "), "\(arguments)")
+      #expect(result.stderrText.contains("Usage: "), "\(arguments)")
+    }
+  }
+
+  @Test func versionIsPrinted() throws {
+    let result = try OfflineBinary.run(["--version"])
+    #expect(result.status == 0)
+    #expect(result.stdoutText.hasPrefix("offline "))
+  }
+}

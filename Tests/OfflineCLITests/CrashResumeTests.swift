@@ -1,0 +1,37 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// SIGKILL at random moments, as a crash or an out-of-memory kill would strike: every rerun
+/// of the same command resumes, the final file is byte-identical, and little is fetched twice.
+@Suite struct CrashResumeTests {
+  @Test func randomKillsLoseNothingAndRefetchLittle() throws {
+    let size = 64 << 20
+    let setup = try GetCommandTests.Setup(size: size, options: .init(limitRate: "16m"))
+    let sha = try TestData.sha256Hex(of: setup.body)
+    let url = setup.nginx.url("/file.bin").absoluteString
+    let output = setup.out.appending(path: "file.bin").path
+    let arguments = ["get", url, "-o", output, "--sha256", sha, "--quiet"]
+    var generator = SystemRandomNumberGenerator()
+    var kills = 0
+    for _ in 0..<12 {
+      let process = try OfflineBinary.start(arguments, store: setup.store)
+      usleep(UInt32.random(in: 100_000...350_000, using: &generator))
+      if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+        kills += 1
+      }
+      _ = process.waitBounded(seconds: 10)
+    }
+    #expect(kills >= 10)
+
+    let last = try OfflineBinary.run(["--store", setup.store.path] + arguments, timeout: 120)
+    #expect(last.status == 0, "\(last.stderrText)")
+    #expect(FileManager.default.contents(atPath: output) == setup.body)
+
+    let sent = try setup.nginx.accessLog(minimumCount: 1).reduce(Int64(0)) { $0 + $1.bodyBytesSent }
+    let refetched = sent - Int64(size)
+    // Each kill may lose what sat in socket buffers and our write buffer, never whole ranges.
+    #expect(refetched < Int64(size) / 8, "fetched \(refetched) bytes twice over \(kills) kills")
+  }
+}

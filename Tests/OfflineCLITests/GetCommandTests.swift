@@ -1,0 +1,134 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `offline get` end to end against nginx and our fault server.
+@Suite struct GetCommandTests {
+  struct Setup {
+    let folder: TemporaryDirectory
+    let www: URL
+    let nginx: NginxServer
+    let body: Data
+    var store: URL { folder.url.appending(path: "store") }
+    var out: URL { folder.url.appending(path: "out") }
+
+    init(size: Int = 4 << 20, options: NginxServer.Options = .init()) throws {
+      folder = try TemporaryDirectory()
+      www = folder.url.appending(path: "www")
+      try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
+      body = TestData.bytes(count: size, seed: 11)
+      try body.write(to: www.appending(path: "file.bin"))
+      try FileManager.default.createDirectory(
+        at: folder.url.appending(path: "out"), withIntermediateDirectories: true)
+      nginx = try NginxServer(root: www, options: options)
+      try nginx.start()
+    }
+  }
+
+  @Test func downloadsIntoTheCurrentFolderByDefaultAndSaysSoOnARerun() throws {
+    let setup = try Setup()
+    let sha = try TestData.sha256Hex(of: setup.body)
+    let url = setup.nginx.url("/file.bin").absoluteString
+    let first = try OfflineBinary.run(
+      ["get", url, "--sha256", sha], store: setup.store, in: setup.out)
+    #expect(first.status == 0, "\(first.stderrText)")
+    #expect(
+      FileManager.default.contents(atPath: setup.out.appending(path: "file.bin").path) == setup.body
+    )
+
+    let second = try OfflineBinary.run(
+      ["get", url, "--sha256", sha], store: setup.store, in: setup.out)
+    #expect(second.status == 0)
+    #expect(second.stderrText.contains("Already complete and verified"))
+    #expect(try setup.nginx.accessLog(minimumCount: 1).count == 1)
+  }
+
+  @Test func jsonPrintsOneObjectPerEvent() throws {
+    let setup = try Setup()
+    let url = setup.nginx.url("/file.bin").absoluteString
+    let result = try OfflineBinary.run([
+      "--store", setup.store.path, "get", url, "-o", setup.out.path + "/", "--json",
+    ])
+    #expect(result.status == 0)
+    let objects = try result.stdoutText.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+    }
+    let names = objects.compactMap { $0["event"] as? String }
+    #expect(names.first == "requesting")
+    #expect(names.last == "finished")
+    #expect(names.contains("progress"))
+    #expect(objects.last?["bytes"] as? Int == setup.body.count)
+  }
+
+  @Test func aWrongChecksumExits1AndKeepsNothingAsComplete() throws {
+    let setup = try Setup()
+    let url = setup.nginx.url("/file.bin").absoluteString
+    let result = try OfflineBinary.run([
+      "--store", setup.store.path, "get", url, "-o", setup.out.path + "/x.bin",
+      "--sha256", String(repeating: "ab", count: 32),
+    ])
+    #expect(result.status == 1)
+    #expect(result.stderrText.contains("Error: "))
+    #expect(result.stderrText.contains("SHA-256"))
+    #expect(!FileManager.default.fileExists(atPath: setup.out.appending(path: "x.bin").path))
+  }
+
+  @Test func aRedirectToANonHTTPSchemeIsRefused() throws {
+    let setup = try Setup(
+      options: .init(extraLocations: "location = /go { return 301 file:///etc/passwd; }"))
+    let result = try OfflineBinary.run([
+      "--store", setup.store.path, "get", setup.nginx.url("/go").absoluteString, "-o",
+      setup.out.path + "/",
+    ])
+    #expect(result.status == 1)
+    #expect(result.stderrText.contains("Refused to follow a redirect"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: setup.out.path).isEmpty)
+  }
+
+  @Test func aHostileNameInTheURLStaysInsideTheOutputFolder() throws {
+    let server = try FaultServer()
+    let path = "/%2e%2e%2f%2e%2e%2fescaped.txt"
+    server.setRoute(path, .resource(.init(body: Data("payload".utf8))))
+    let folder = try TemporaryDirectory()
+    let out = folder.url.appending(path: "a/b/out")
+    try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+    let result = try OfflineBinary.run([
+      "--store", folder.url.appending(path: "store").path, "get", server.url(path).absoluteString,
+      "-o", out.path + "/",
+    ])
+    #expect(result.status == 0, "\(result.stderrText)")
+    let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+    #expect(names.count == 1)
+    #expect(names.allSatisfy { !$0.contains("/") && $0 != ".." })
+    #expect(
+      !FileManager.default.fileExists(atPath: folder.url.appending(path: "a/escaped.txt").path))
+    #expect(!FileManager.default.fileExists(atPath: folder.url.appending(path: "escaped.txt").path))
+  }
+
+  @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+  func aSignalStopsCleanlyAndTheSameCommandResumes(signal: Int32, code: Int32) throws {
+    let setup = try Setup(size: 16 << 20, options: .init(limitRate: "8m"))
+    let url = setup.nginx.url("/file.bin").absoluteString
+    let output = setup.out.appending(path: "file.bin").path
+    let process = try OfflineBinary.start(
+      ["get", url, "-o", output, "--quiet"], store: setup.store)
+    let deadline = Date().addingTimeInterval(20)
+    while (try? FileManager.default.attributesOfItem(atPath: output + ".part")[.size] as? Int ?? 0)
+      ?? 0 < 1 << 20,
+      Date() < deadline
+    {
+      usleep(20_000)
+    }
+    kill(process.processIdentifier, signal)
+    #expect(process.waitBounded(seconds: 10) == code)
+    let kept =
+      try FileManager.default.attributesOfItem(atPath: output + ".part")[.size] as? Int ?? 0
+    #expect(kept > 0)
+
+    let rerun = try OfflineBinary.run(
+      ["--store", setup.store.path, "get", url, "-o", output, "--json"], timeout: 60)
+    #expect(rerun.status == 0)
+    #expect(rerun.stdoutText.contains("\"offset\":\(kept)"))
+    #expect(FileManager.default.contents(atPath: output) == setup.body)
+  }
+}
