@@ -153,7 +153,11 @@ struct GetCommand: Sendable {
       reporter.finished(outcome)
       return ExitCode.success
     } catch {
-      reporter.failed(error)
+      if case .cancelled = error.kind {
+        reporter.stopped()
+      } else {
+        reporter.failed(error)
+      }
       return ExitCode.failure
     }
   }

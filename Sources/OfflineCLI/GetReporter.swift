@@ -61,6 +61,14 @@ final class GetReporter: Sendable {
     failed("\(error)")
   }
 
+  /// A signal stopped the download: not an error, the next run resumes.
+  func stopped() {
+    if json { console.out(JSONLine.stopped) }
+    guard !quiet else { return }
+    endProgressLine()
+    console.err("Stopped; the partial data is kept. Run the same command again to resume.")
+  }
+
   func failed(_ message: String) {
     endProgressLine()
     console.err("Error: \(message)")

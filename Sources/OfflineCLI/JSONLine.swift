@@ -42,6 +42,8 @@ enum JSONLine {
     object(["event": "error", "message": error.description])
   }
 
+  static let stopped = #"{"event":"stopped"}"#
+
   private static func object(_ fields: [String: Any]) -> String {
     guard
       let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]),
