@@ -22,6 +22,34 @@ struct TransferFixture {
     folder.url.appending(path: "out").appending(path: name).path
   }
 
+  /// Leaves `bytes` in the part file as an earlier run would, with the journal entry of
+  /// that run (written in this boot) unless `journalETag` is nil.
+  func seedPart(_ bytes: Data, url: URL, journalETag: String? = "\"v1\"") throws {
+    let destination = destination()
+    try FileManager.default.createDirectory(
+      atPath: (destination as NSString).deletingLastPathComponent,
+      withIntermediateDirectories: true)
+    try bytes.write(to: URL(fileURLWithPath: destination + ".part"))
+    guard let journalETag else { return }
+    try index.transfers.save(
+      TransferRecord(
+        destination: destination, url: url.absoluteString, bootID: BootIdentity.current,
+        etag: journalETag))
+  }
+
+  /// Starts a transfer of `url`, cancels it after `delay`, and returns how it ended.
+  func cancelMidway(_ url: URL, after delay: Duration) async throws -> Transfer.Error? {
+    let running = Task { try await transfer(url).run() }
+    try await Task.sleep(for: delay)
+    running.cancel()
+    do {
+      _ = try await running.value
+      return nil
+    } catch let error as Transfer.Error {
+      return error
+    }
+  }
+
   /// Fast retries so tests of transient faults do not wait.
   static let quickRetries = Transfer.Options(
     initialRetryDelay: .milliseconds(20), maximumRetryDelay: .seconds(2))

@@ -101,17 +101,10 @@ import Testing
     let body = nginx.body
     let fixture = try TransferFixture()
     let url = nginx.url("/file.bin")
-    let running = Task { try await fixture.transfer(url).run() }
-    try await Task.sleep(for: .milliseconds(400))
-    running.cancel()
-    do {
-      _ = try await running.value
-      Issue.record("the cancelled transfer finished")
-    } catch let error as Transfer.Error {
-      guard case .cancelled = error.kind else {
-        Issue.record("unexpected \(error)")
-        return
-      }
+    let stop = try await fixture.cancelMidway(url, after: .milliseconds(400))
+    guard case .cancelled = stop?.kind else {
+      Issue.record("the transfer did not stop as cancelled: \(String(describing: stop))")
+      return
     }
     let kept = try #require(FileSteps.regularFileSize(fixture.destination() + ".part"))
     #expect(kept > 0)
@@ -130,10 +123,7 @@ import Testing
     let body = nginx.body
     let fixture = try TransferFixture()
     let url = nginx.url("/file.bin")
-    let running = Task { try await fixture.transfer(url).run() }
-    try await Task.sleep(for: .milliseconds(400))
-    running.cancel()
-    _ = try? await running.value
+    _ = try await fixture.cancelMidway(url, after: .milliseconds(400))
     #expect((FileSteps.regularFileSize(fixture.destination() + ".part") ?? 0) > 0)
 
     let log = EventLog()

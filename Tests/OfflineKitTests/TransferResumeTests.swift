@@ -105,14 +105,7 @@ import Testing
     server.setRoute("/f", .resource(.init(body: body)))
     let fixture = try TransferFixture()
     let destination = fixture.destination()
-    try FileManager.default.createDirectory(
-      atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true
-    )
-    try body.write(to: URL(fileURLWithPath: destination + ".part"))
-    try fixture.index.transfers.save(
-      TransferRecord(
-        destination: destination, url: server.url("/f").absoluteString,
-        bootID: BootIdentity.current, etag: "\"v1\""))
+    try fixture.seedPart(body, url: server.url("/f"))
 
     let outcome = try await fixture.transfer(server.url("/f")).run()
 
@@ -125,15 +118,7 @@ import Testing
     let server = try FaultServer()
     server.setRoute("/f", .resource(.init(body: body)))
     let fixture = try TransferFixture()
-    let destination = fixture.destination()
-    try FileManager.default.createDirectory(
-      atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true
-    )
-    try (body + Data(count: 100)).write(to: URL(fileURLWithPath: destination + ".part"))
-    try fixture.index.transfers.save(
-      TransferRecord(
-        destination: destination, url: server.url("/f").absoluteString,
-        bootID: BootIdentity.current, etag: "\"v1\""))
+    try fixture.seedPart(body + Data(count: 100), url: server.url("/f"))
     let log = EventLog()
 
     let outcome = try await fixture.transfer(server.url("/f")).run(onEvent: log.record)
@@ -146,11 +131,8 @@ import Testing
     let server = try FaultServer()
     server.setRoute("/f", .resource(.init(body: body)))
     let fixture = try TransferFixture()
-    let destination = fixture.destination()
-    try FileManager.default.createDirectory(
-      atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true
-    )
-    try Data(repeating: 0xAA, count: 1000).write(to: URL(fileURLWithPath: destination + ".part"))
+    try fixture.seedPart(
+      Data(repeating: 0xAA, count: 1000), url: server.url("/f"), journalETag: nil)
     let log = EventLog()
 
     let outcome = try await fixture.transfer(server.url("/f")).run(onEvent: log.record)
@@ -164,15 +146,13 @@ import Testing
     let server = try FaultServer()
     server.setRoute("/f", .resource(.init(body: body)))
     let fixture = try TransferFixture()
-    let destination = fixture.destination()
-    try FileManager.default.createDirectory(
-      atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true
-    )
-    try body.prefix(2 << 20).write(to: URL(fileURLWithPath: destination + ".part"))
-    try fixture.index.transfers.save(
-      TransferRecord(
-        destination: destination, url: server.url("/f").absoluteString, durableOffset: 1 << 20,
-        bootID: "an-earlier-boot", totalLength: Int64(body.count), etag: "\"v1\""))
+    try fixture.seedPart(body.prefix(2 << 20), url: server.url("/f"))
+    var record = try #require(
+      try fixture.index.transfers.record(forDestination: fixture.destination()))
+    record.bootID = "an-earlier-boot"
+    record.durableOffset = 1 << 20
+    record.totalLength = Int64(body.count)
+    try fixture.index.transfers.save(record)
 
     let outcome = try await fixture.transfer(server.url("/f")).run()
 
