@@ -146,7 +146,10 @@ struct GetCommand: Sendable {
       url: command.url, destination: command.destination(), journal: index.transfers,
       transport: transport,
       options: Transfer.Options(
-        expectedSHA256: command.sha256, maximumAttempts: command.retries,
+        expectedSHA256: command.sha256,
+        retry: RetryPolicy(
+          maximumAttempts: command.retries, initialDelay: .milliseconds(500),
+          maximumDelay: .seconds(30)),
         replacesExistingFile: command.force))
     do {
       let outcome = try await transfer.run { reporter.report($0) }

@@ -22,7 +22,10 @@ public enum OfflineTool {
       ("--version", "Show the version."),
       ("-h, --help", "Show help information."),
     ],
-    subcommands: [("get", GetCommand.help.overview)],
+    subcommands: [
+      ("get", GetCommand.help.overview), ("add", AddCommand.help.overview),
+      ("ls", ListCommand.help.overview), ("run", RunCommand.help.overview),
+    ] + ContentCommand.Verb.allCases.map { ($0.rawValue, $0.abstract) },
     footer: "See 'offline help <subcommand>' for detailed help.")
 
   /// Runs the tool with `arguments` (without the program name) and returns the exit code.
@@ -64,6 +67,15 @@ public enum OfflineTool {
           switch subcommand {
           case "get":
             return await GetCommand.run(try GetCommand.parse(rest), context: context)
+          case "add":
+            return await AddCommand.run(try AddCommand.parse(rest), context: context)
+          case "ls":
+            return await ListCommand.run(try ListCommand.parse(rest), context: context)
+          case "run":
+            return await RunCommand.run(try RunCommand.parse(rest), context: context)
+          case let verb where ContentCommand.Verb(rawValue: verb) != nil:
+            let command = try ContentCommand.parse(ContentCommand.Verb(rawValue: verb)!, rest)
+            return await ContentCommand.run(command, context: context)
           case "help":
             return showHelp(for: rest.first, console: console)
           default:
@@ -86,6 +98,14 @@ public enum OfflineTool {
       console.out(help.render())
     case "get":
       console.out(GetCommand.help.render())
+    case "add":
+      console.out(AddCommand.help.render())
+    case "ls":
+      console.out(ListCommand.help.render())
+    case "run":
+      console.out(RunCommand.help.render())
+    case let verb? where ContentCommand.Verb(rawValue: verb) != nil:
+      console.out(ContentCommand.Verb(rawValue: verb)!.help.render())
     case let other?:
       console.err("Error: Unknown subcommand '\(other)'.")
       return ExitCode.usage

@@ -19,6 +19,8 @@ public final class OfflineIndex: Sendable {
   public let database: Database
   /// The download journal.
   public let transfers: TransferJournal
+  /// The contents of the store.
+  public let contents: ContentTable
 
   /// Opens the index in `directory`, creating the directory (mode 0700) and the database as
   /// needed, and applies every feature's migrations.
@@ -46,5 +48,6 @@ public final class OfflineIndex: Sendable {
     self.directory = directory
     self.database = try Database(path: path, busyTimeout: busyTimeout)
     self.transfers = try TransferJournal(database: database)
+    self.contents = try ContentTable(database: database)
   }
 }

@@ -37,10 +37,15 @@ struct TransferFixture {
         etag: journalETag))
   }
 
-  /// Starts a transfer of `url`, cancels it after `delay`, and returns how it ended.
+  /// Starts a transfer of `url`, cancels it once `delay` has passed and some bytes are in
+  /// the part file (waiting at most 20 s for them), and returns how it ended.
   func cancelMidway(_ url: URL, after delay: Duration) async throws -> Transfer.Error? {
     let running = Task { try await transfer(url).run() }
     try await Task.sleep(for: delay)
+    let part = destination() + ".part"
+    for _ in 0..<400 where (FileSteps.regularFileSize(part) ?? 0) == 0 {
+      try await Task.sleep(for: .milliseconds(50))
+    }
     running.cancel()
     do {
       _ = try await running.value
@@ -52,7 +57,7 @@ struct TransferFixture {
 
   /// Fast retries so tests of transient faults do not wait.
   static let quickRetries = Transfer.Options(
-    initialRetryDelay: .milliseconds(20), maximumRetryDelay: .seconds(2))
+    retry: RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .seconds(2)))
 
   func transfer(
     _ url: URL, to destination: String? = nil, options: Transfer.Options = quickRetries

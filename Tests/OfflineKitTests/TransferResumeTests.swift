@@ -35,7 +35,7 @@ import Testing
     server.setRoute(
       "/f", .resource(.init(body: body, faults: .init(cutAfterBodyBytes: 1 << 20))))
     let fixture = try TransferFixture()
-    let once = Options.quick { $0.maximumAttempts = 1 }
+    let once = Options.quick { $0.retry.maximumAttempts = 1 }
     await #expect(throws: Transfer.Error.self) {
       try await fixture.transfer(server.url("/f"), options: once).run()
     }
@@ -68,7 +68,7 @@ import Testing
     let server = try FaultServer()
     server.setRoute("/f", .resource(.init(body: body, faults: .init(declaredExtraLength: 1000))))
     let fixture = try TransferFixture()
-    let once = Options.quick { $0.maximumAttempts = 1 }
+    let once = Options.quick { $0.retry.maximumAttempts = 1 }
     do {
       _ = try await fixture.transfer(server.url("/f"), options: once).run()
       Issue.record("a short body was accepted")
@@ -202,7 +202,7 @@ import Testing
     let server = try FaultServer()
     server.setRoute("/f", .status(code: 503))
     let fixture = try TransferFixture()
-    let three = Options.quick { $0.maximumAttempts = 3 }
+    let three = Options.quick { $0.retry.maximumAttempts = 3 }
     await #expect(throws: Transfer.Error.self) {
       try await fixture.transfer(server.url("/f"), options: three).run()
     }

@@ -111,8 +111,7 @@ import Testing
     let saved = try journal.save(sample())
     let reopened = try OfflineIndex(directory: directory.url)
     #expect(try reopened.transfers.all() == [saved])
-    #expect(
-      try Migrator().appliedMigrations(in: reopened.database)
-        == TransferJournal.migrations.map(\.name))
+    let applied = try Migrator().appliedMigrations(in: reopened.database)
+    #expect(TransferJournal.migrations.map(\.name).allSatisfy(applied.contains))
   }
 }

@@ -54,6 +54,12 @@ extension Transfer {
       }
     }
 
+    /// The wait a server asked for with `Retry-After`, if it did.
+    public var retryAfter: Duration? {
+      if case .status(_, let after) = kind { return after }
+      return nil
+    }
+
     /// Whether the disk ran out of space; the transfer resumes once space is freed.
     public var isOutOfSpace: Bool {
       if case .file(let error) = kind { return error.isOutOfSpace }

@@ -27,12 +27,8 @@ public struct Transfer: Sendable {
     public var expectedSHA256: String?
     /// Computes the SHA-256 even when none is expected (it is then in the outcome).
     public var computesSHA256: Bool
-    /// Attempts in a row that may fail without receiving a byte before the transfer fails.
-    public var maximumAttempts: Int
-    /// The wait before the first retry; it doubles for each retry after.
-    public var initialRetryDelay: Duration
-    /// The longest wait between attempts, also the cap on a server's `Retry-After`.
-    public var maximumRetryDelay: Duration
+    /// When transient failures are tried again; `retry.maximumAttempts` 1 never retries.
+    public var retry: RetryPolicy
     /// How often received bytes are synced to disk and recorded as durable.
     public var checkpointInterval: Duration
     /// How often progress events are sent while bytes arrive.
@@ -43,16 +39,15 @@ public struct Transfer: Sendable {
 
     /// Creates options with the defaults.
     public init(
-      expectedSHA256: String? = nil, computesSHA256: Bool = false, maximumAttempts: Int = 5,
-      initialRetryDelay: Duration = .milliseconds(500), maximumRetryDelay: Duration = .seconds(30),
+      expectedSHA256: String? = nil, computesSHA256: Bool = false,
+      retry: RetryPolicy = RetryPolicy(
+        initialDelay: .milliseconds(500), maximumDelay: .seconds(30)),
       checkpointInterval: Duration = .seconds(1), progressInterval: Duration = .milliseconds(250),
       replacesExistingFile: Bool = false
     ) {
       self.expectedSHA256 = expectedSHA256?.lowercased()
       self.computesSHA256 = computesSHA256
-      self.maximumAttempts = maximumAttempts
-      self.initialRetryDelay = initialRetryDelay
-      self.maximumRetryDelay = maximumRetryDelay
+      self.retry = retry
       self.checkpointInterval = checkpointInterval
       self.progressInterval = progressInterval
       self.replacesExistingFile = replacesExistingFile
@@ -109,7 +104,7 @@ public struct Transfer: Sendable {
         receivedTotal += received
         guard error.isTransient, !Task.isCancelled else { throw abandoning(error) }
         failedAttempts = received > 0 ? 1 : failedAttempts + 1
-        guard failedAttempts < options.maximumAttempts else { throw abandoning(error) }
+        guard failedAttempts < options.retry.maximumAttempts else { throw abandoning(error) }
         let delay = retryDelay(after: failedAttempts, error: error)
         onEvent(.retrying(attempt: failedAttempts, delay: delay, error: error))
         do {
@@ -137,11 +132,7 @@ public struct Transfer: Sendable {
   }
 
   private func retryDelay(after attempt: Int, error: Error) -> Duration {
-    if case .status(_, let retryAfter?) = error.kind {
-      return min(retryAfter, options.maximumRetryDelay)
-    }
-    let base = options.initialRetryDelay * (1 << min(attempt - 1, 16))
-    let jittered = base * Double.random(in: 0.75...1.25)
-    return min(jittered, options.maximumRetryDelay)
+    options.retry.delay(afterFailures: attempt, retryAfter: error.retryAfter)
   }
+
 }

@@ -51,7 +51,9 @@ extension NginxServer {
     if let maxRanges = options.maxRanges { http.append("max_ranges \(maxRanges);") }
 
     var server = [
-      options.tls ? "listen 127.0.0.1:\(port) ssl http2;" : "listen 127.0.0.1:\(port);",
+      options.tls
+        ? "listen \(options.listenAddress):\(port) ssl http2;"
+        : "listen \(options.listenAddress):\(port);",
       "server_name localhost;",
       "root \(quoted(root));",
       "autoindex off;",

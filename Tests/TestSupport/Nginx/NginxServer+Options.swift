@@ -13,6 +13,11 @@ extension NginxServer {
     public var extraLocations: String
     /// Emits `etag on;` or `etag off;`.
     public var etag: Bool
+    /// The IPv4 address nginx listens on, probed for readiness and used in `baseURL`.
+    public var listenAddress: String
+    /// A command that runs nginx, such as `["/usr/sbin/ip", "netns", "exec", "okt-1-1"]`;
+    /// it must exec nginx in place so the process it starts is nginx. Empty runs nginx directly.
+    public var launcher: [String]
 
     /// Creates options; the defaults give a plain HTTP/1.1 server with range support.
     public init(
@@ -20,13 +25,17 @@ extension NginxServer {
       limitRate: String? = nil,
       tls: Bool = false,
       extraLocations: String = "",
-      etag: Bool = true
+      etag: Bool = true,
+      listenAddress: String = "127.0.0.1",
+      launcher: [String] = []
     ) {
       self.maxRanges = maxRanges
       self.limitRate = limitRate
       self.tls = tls
       self.extraLocations = extraLocations
       self.etag = etag
+      self.listenAddress = listenAddress
+      self.launcher = launcher
     }
   }
 }

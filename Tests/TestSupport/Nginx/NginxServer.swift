@@ -62,9 +62,9 @@ public final class NginxServer: Sendable {
   /// The port nginx listens on (it may change during `start()` if the first one was taken).
   public var port: Int { state.withLock { $0.port } }
 
-  /// `http://127.0.0.1:PORT`, or `https://` with TLS.
+  /// `http://127.0.0.1:PORT` (or the listen address of the options), or `https://` with TLS.
   public var baseURL: URL {
-    URL(string: "\(options.tls ? "https" : "http")://127.0.0.1:\(port)")!
+    URL(string: "\(options.tls ? "https" : "http")://\(options.listenAddress):\(port)")!
   }
 
   /// The URL of `path` on this server; `path` should start with `/` and may have a query.
@@ -91,10 +91,12 @@ public final class NginxServer: Sendable {
     }
   }
 
-  /// Stops nginx gracefully (`SIGQUIT`); after 5 s kills it and its workers (`SIGKILL`).
+  /// Stops nginx: gracefully (`SIGQUIT`, requests in flight finish) or at once (`SIGTERM`,
+  /// connections are closed, as when an origin goes away); after 5 s kills it and its
+  /// workers (`SIGKILL`).
   ///
   /// Safe to call more than once; `deinit` calls it too.
-  public func stop() {
+  public func stop(graceful: Bool = true) {
     let (running, exited) = state.withLock { state in
       defer {
         state.process = nil
@@ -104,7 +106,7 @@ public final class NginxServer: Sendable {
     }
     guard let running, let exited else { return }
     let pid = running.processIdentifier
-    kill(pid, SIGQUIT)
+    kill(pid, graceful ? SIGQUIT : SIGTERM)
     if exited.wait(timeout: .now() + 5) == .timedOut {
       for child in Self.children(of: pid) { kill(child, SIGKILL) }
       kill(pid, SIGKILL)
@@ -150,10 +152,13 @@ public final class NginxServer: Sendable {
     defer { try? stderr.close() }
 
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-    process.arguments = [
-      "-p", layout.prefix.path, "-c", layout.configuration.path, "-e", layout.errorLog.path,
-    ]
+    let command =
+      options.launcher + [
+        "/usr/sbin/nginx",
+        "-p", layout.prefix.path, "-c", layout.configuration.path, "-e", layout.errorLog.path,
+      ]
+    process.executableURL = URL(fileURLWithPath: command[0])
+    process.arguments = Array(command.dropFirst())
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
     process.standardError = stderr
@@ -177,12 +182,19 @@ public final class NginxServer: Sendable {
           reason: "it exited with status \(process.terminationStatus)", log: errorLog())
       }
       let hasPidFile = FileManager.default.fileExists(atPath: layout.pidFile.path)
-      if hasPidFile && Socket.accepts(port: port) { return }
+      if hasPidFile && accepts(port: port) { return }
       usleep(5_000)
     }
     stop()
     throw TestSupportError.nginxDidNotStart(
       reason: "port \(port) accepted no connection within 10 s", log: errorLog())
+  }
+
+  /// Whether nginx accepts connections on its listen address and `port` now.
+  private func accepts(port: Int) -> Bool {
+    options.listenAddress == "127.0.0.1"
+      ? Socket.accepts(port: port)
+      : TCPProbe.accepts(address: options.listenAddress, port: port, timeout: 1)
   }
 
   /// The processes whose parent is `pid` (nginx workers), read from `/proc`.

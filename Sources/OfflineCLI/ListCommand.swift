@@ -1,0 +1,104 @@
+import Foundation
+import OfflineKit
+
+/// `offline ls`: every content of the store with its state and progress.
+struct ListCommand: Sendable {
+  static let usage = "offline [--store <dir>] ls [--json]"
+
+  static let help = HelpText(
+    overview: "List the store's contents: id, state, progress, why it waits, title and URL.",
+    usage: usage,
+    arguments: [],
+    options: [
+      (
+        "--json",
+        "Print a JSON array of objects (id, url, title, state, bytes, total, path,"
+          + " reason, lastError)."
+      ),
+      ("-h, --help", "Show help information."),
+    ])
+
+  var json = false
+  var showHelp = false
+
+  static func parse(_ arguments: [String]) throws(UsageError) -> ListCommand {
+    var scanner = ArgumentScanner(arguments, usage: usage)
+    var command = ListCommand()
+    while let item = scanner.next() {
+      switch item {
+      case .positional(let text):
+        throw UsageError(message: "Unexpected argument '\(text)'.", usage: usage)
+      case .option(let name, _):
+        switch name {
+        case "--json": command.json = true
+        case "-h", "--help": command.showHelp = true
+        default: throw scanner.unknown(name)
+        }
+      }
+    }
+    return command
+  }
+
+  static func run(_ command: ListCommand, context: CommandContext) async -> Int32 {
+    let console = context.console
+    if command.showHelp {
+      console.out(help.render())
+      return ExitCode.success
+    }
+    do throws(OfflineError) {
+      let manager = try ManagerAccess.open(context)
+      let snapshots = try await manager.snapshots()
+      console.out(command.json ? json(snapshots) : table(snapshots))
+      return ExitCode.success
+    } catch {
+      return ManagerAccess.fail(error, console)
+    }
+  }
+
+  static func json(_ snapshots: [OfflineContent.Snapshot]) -> String {
+    let objects: [[String: Any]] = snapshots.map { item in
+      var object: [String: Any] = [
+        "id": item.id, "url": item.url.absoluteString, "state": item.state.rawValue,
+        "bytes": item.bytes, "path": item.fileURL.path, "priority": item.priority,
+      ]
+      object["title"] = item.title
+      object["total"] = item.total
+      object["totalIsEstimate"] = item.total == nil ? nil : item.totalIsEstimate
+      object["reason"] = item.state == .downloading ? item.waitReason?.name : nil
+      object["lastError"] = item.lastError
+      return object
+    }
+    guard
+      let data = try? JSONSerialization.data(
+        withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]),
+      let text = String(data: data, encoding: .utf8)
+    else { return "[]" }
+    return text
+  }
+
+  static func table(_ snapshots: [OfflineContent.Snapshot]) -> String {
+    var lines = [row("ID", "STATE", "PROGRESS", "REASON", "TITLE / URL")]
+    for item in snapshots {
+      var progress = ByteCount.format(item.bytes)
+      if let total = item.total { progress += " / " + ByteCount.format(total) }
+      let reason = item.state == .downloading ? (item.waitReason?.name ?? "running") : ""
+      let name = item.title ?? item.url.absoluteString
+      lines.append(row(item.id, item.state.rawValue, progress, reason, name))
+      if let error = item.lastError, item.state != .downloaded {
+        lines.append("    last error: \(error)")
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private static func row(_ columns: String...) -> String {
+    let widths = [10, 14, 24, 9]
+    var line = ""
+    for (index, column) in columns.enumerated() {
+      line +=
+        index < widths.count
+        ? column.padding(toLength: widths[index], withPad: " ", startingAt: 0) + " " : column
+    }
+    return line
+  }
+}

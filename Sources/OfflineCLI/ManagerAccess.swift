@@ -1,0 +1,26 @@
+import Foundation
+import OfflineKit
+
+/// Opening the store's ``OfflineManager`` for a queue command, and reporting its errors.
+enum ManagerAccess {
+  /// Opens the manager, warning on standard error when a damaged index was moved aside.
+  static func open(
+    _ context: CommandContext, parallel: Int = 3
+  ) throws(OfflineError) -> OfflineManager {
+    let manager = try OfflineManager(
+      directory: context.storeDirectory,
+      configuration: OfflineManager.Configuration(parallelDownloads: parallel))
+    if let moved = manager.quarantinedIndex {
+      context.console.err(
+        "Warning: the index was damaged; it was moved to \(moved.path) and a fresh one made."
+          + " Downloaded files were kept.")
+    }
+    return manager
+  }
+
+  /// Prints an error the user can act on and returns exit code 1.
+  static func fail(_ error: OfflineError, _ console: Console) -> Int32 {
+    console.err("Error: \(error)")
+    return ExitCode.failure
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import OfflineKit
+
+/// `offline run`: work the queue until nothing is left to do.
+struct RunCommand: Sendable {
+  static let usage = "offline [--store <dir>] run [--parallel <n>] [--quiet]"
+
+  static let help = HelpText(
+    overview: "Download the queued contents until nothing is left to do.",
+    usage: usage,
+    arguments: [],
+    options: [
+      ("--parallel <n>", "Downloads at once (default 3)."),
+      ("-q, --quiet", "Print nothing but errors."),
+      ("-h, --help", "Show help information."),
+    ],
+    footer: """
+      Contents waiting for the network, for disk space or for a retry count as left to do.
+      'pause', 'resume', 'cancel', 'add' and 'rm' given in another terminal take effect
+      within a second. SIGINT (Ctrl-C) or SIGTERM suspends what is running, keeping its
+      partial data, and exits 130 (143); 'offline resume ID' queues it again.
+      """)
+
+  var parallel = 3
+  var quiet = false
+  var showHelp = false
+
+  static func parse(_ arguments: [String]) throws(UsageError) -> RunCommand {
+    var scanner = ArgumentScanner(arguments, usage: usage)
+    var command = RunCommand()
+    while let item = scanner.next() {
+      switch item {
+      case .positional(let text):
+        throw UsageError(message: "Unexpected argument '\(text)'.", usage: usage)
+      case .option(let name, let inline):
+        switch name {
+        case "--parallel":
+          guard let value = Int(try scanner.value(for: name, inline: inline)), value > 0 else {
+            throw UsageError(message: "--parallel takes a whole number above 0.", usage: usage)
+          }
+          command.parallel = value
+        case "-q", "--quiet": command.quiet = true
+        case "-h", "--help":
+          command.showHelp = true
+          return command
+        default: throw scanner.unknown(name)
+        }
+      }
+    }
+    return command
+  }
+
+  static func run(_ command: RunCommand, context: CommandContext) async -> Int32 {
+    let console = context.console
+    if command.showHelp {
+      console.out(help.render())
+      return ExitCode.success
+    }
+    do throws(OfflineError) {
+      let manager = try ManagerAccess.open(context, parallel: command.parallel)
+      let printer = command.quiet ? nil : Task { await printEvents(of: manager, console) }
+      defer { printer?.cancel() }
+      try await manager.runUntilIdle()
+      if Task.isCancelled {
+        await manager.stop(suspendingRunning: true)
+        return ExitCode.failure
+      }
+      await manager.stop(suspendingRunning: false)
+      let failed = try await manager.snapshots().filter {
+        $0.state == .suspended && $0.lastError != nil
+      }
+      return failed.isEmpty ? ExitCode.success : ExitCode.failure
+    } catch {
+      return ManagerAccess.fail(error, console)
+    }
+  }
+
+  private static func printEvents(of manager: OfflineManager, _ console: Console) async {
+    for await (id, event) in await manager.allEvents() {
+      switch event {
+      case .finished:
+        let path = (try? await manager.snapshot(id: id))?.fileURL.path ?? ""
+        console.err("\(id): finished \(path)")
+      case .error(let error):
+        console.err("\(id): \(error)")
+      case .waiting(let reason?):
+        console.err("\(id): waiting (\(reason.name))")
+      case .suspended:
+        console.err("\(id): suspended")
+      case .canceled:
+        console.err("\(id): canceled")
+      default:
+        break
+      }
+    }
+  }
+}

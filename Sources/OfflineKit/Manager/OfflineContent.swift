@@ -1,0 +1,154 @@
+import Foundation
+
+/// One content of an ``OfflineManager``: a source URL, its state, its events, and the local
+/// file once downloaded.
+///
+/// A handle: cheap to copy around, every call goes to the manager. Calls that the state
+/// machine does not allow (see ``OfflineState``) throw ``OfflineError`` and change nothing.
+///
+/// ```swift
+/// let content = try await manager.content(for: OfflineSource(url: url, title: "Trailer"))
+/// try await content.download()
+/// for await event in content.events {
+///   if case .finished = event { play(try await content.offlineSource!) }
+/// }
+/// ```
+public struct OfflineContent: Sendable, Identifiable {
+  /// The stable id.
+  public let id: String
+  let manager: OfflineManager
+
+  /// Where the content stands, read from the index.
+  public var snapshot: Snapshot {
+    get async throws(OfflineError) { try await manager.snapshot(id: id) }
+  }
+
+  /// The current state.
+  public var state: OfflineState {
+    get async throws(OfflineError) { try await snapshot.state }
+  }
+
+  /// The local file to play or open, when the content is downloaded; nil otherwise.
+  public var offlineSource: URL? {
+    get async throws(OfflineError) {
+      let current = try await snapshot
+      return current.state == .downloaded ? current.fileURL : nil
+    }
+  }
+
+  /// Queues the download (notDownloaded → downloading).
+  public func download(_ config: DownloadConfig = DownloadConfig()) async throws(OfflineError) {
+    try await manager.perform(.download, id: id, config: config)
+  }
+
+  /// Pauses, keeping partial data (downloading → suspended).
+  public func suspend() async throws(OfflineError) {
+    try await manager.perform(.suspend, id: id)
+  }
+
+  /// Goes on where it stopped (suspended → downloading).
+  public func resume() async throws(OfflineError) {
+    try await manager.perform(.resume, id: id)
+  }
+
+  /// Stops and deletes every partial byte (downloading or suspended → canceling →
+  /// notDownloaded). Returns once the state is `canceling`; the `canceled` event follows when
+  /// the data is gone.
+  public func cancel() async throws(OfflineError) {
+    try await manager.perform(.cancel, id: id)
+  }
+
+  /// Deletes the downloaded file (downloaded → notDownloaded).
+  public func deleteOfflineData() async throws(OfflineError) {
+    try await manager.perform(.delete, id: id)
+  }
+
+  /// A new stream of this content's events, for one subscriber. The first element is the
+  /// current state (`stateChanged`), so a late subscriber knows where things stand. The
+  /// stream ends when the subscriber stops iterating or the manager closes.
+  public var events: AsyncStream<Event> {
+    get async { await manager.events(for: id) }
+  }
+}
+
+extension OfflineContent {
+  /// A content as the index has it at one moment.
+  public struct Snapshot: Sendable, Equatable {
+    /// The stable id.
+    public var id: String
+    /// The source URL.
+    public var url: URL
+    /// A title for people.
+    public var title: String?
+    /// The app's own data.
+    public var metadata: String?
+    /// The state.
+    public var state: OfflineState
+    /// Bytes on disk at the last report.
+    public var bytes: Int64
+    /// The total, when known or estimated.
+    public var total: Int64?
+    /// Whether ``total`` is an estimate.
+    public var totalIsEstimate: Bool
+    /// Why a download is not moving, when it is not.
+    public var waitReason: WaitReason?
+    /// The last error, as a sentence.
+    public var lastError: String?
+    /// Where the file is (or will be) on disk.
+    public var fileURL: URL
+    /// The queue priority.
+    public var priority: Int
+  }
+
+  /// What happens to a content, in order.
+  public enum Event: Sendable {
+    /// The state changed (also the first event of every stream: the current state).
+    case stateChanged(OfflineState)
+    /// Bytes arrived. Never moves backwards.
+    case progress(OfflineProgress)
+    /// The download is not moving for this reason (nil: it moves again).
+    case waiting(WaitReason?)
+    /// The file is complete and verified.
+    case finished
+    /// The download was paused, by a call or after failing for good.
+    case suspended
+    /// The download goes on after a pause.
+    case resumed
+    /// The cancel finished: every partial byte is deleted.
+    case canceled
+    /// A failure the user can act on (the content is suspended with it).
+    case error(OfflineError)
+  }
+}
+
+/// A content's progress.
+public struct OfflineProgress: Sendable, Equatable {
+  /// Bytes on disk.
+  public var bytes: Int64
+  /// The total, when known or estimated.
+  public var total: Int64?
+  /// Whether ``total`` is an estimate that may still change.
+  public var totalIsEstimate: Bool
+  /// A smoothed rate, in bytes per second.
+  public var bytesPerSecond: Double
+
+  /// Creates a progress value.
+  public init(bytes: Int64, total: Int64?, totalIsEstimate: Bool, bytesPerSecond: Double) {
+    self.bytes = bytes
+    self.total = total
+    self.totalIsEstimate = totalIsEstimate
+    self.bytesPerSecond = bytesPerSecond
+  }
+
+  /// The time left at the current rate, when the total is known and the rate above zero.
+  public var secondsRemaining: Double? {
+    guard let total, bytesPerSecond > 0 else { return nil }
+    return Double(max(0, total - bytes)) / bytesPerSecond
+  }
+
+  /// The fraction done, from 0 to 1, when the total is known.
+  public var fractionCompleted: Double? {
+    guard let total, total > 0 else { return nil }
+    return min(1, Double(bytes) / Double(total))
+  }
+}

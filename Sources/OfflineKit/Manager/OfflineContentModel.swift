@@ -1,0 +1,101 @@
+import Foundation
+import Observation
+
+/// One content as a view model for SwiftUI-style UIs: observable state and progress, and the
+/// actions, kept up to date from the content's events.
+///
+/// The download manager that app tutorials write by hand, done once: it follows the content
+/// from the moment it is made, including changes made by other processes or other views.
+///
+/// ```swift
+/// @State var model = OfflineContentModel(content: content)
+/// Button(model.isDownloaded ? "Delete" : "Download") {
+///   Task { model.isDownloaded ? await model.deleteOfflineData() : await model.download() }
+/// }
+/// ProgressView(value: model.fractionCompleted ?? 0)
+/// ```
+///
+/// Lives on the main actor; the events are consumed by a task that ends with the model.
+@MainActor
+@Observable
+public final class OfflineContentModel {
+  /// The content.
+  public let content: OfflineContent
+  /// The state.
+  public private(set) var state: OfflineState = .notDownloaded
+  /// The latest progress.
+  public private(set) var progress: OfflineProgress?
+  /// Why a download is not moving, when it is not.
+  public private(set) var waitReason: WaitReason?
+  /// The last error, as a sentence a user can act on.
+  public private(set) var lastError: String?
+  @ObservationIgnored private var listener: Task<Void, Never>?
+
+  /// Whether the content is queued or downloading.
+  public var isDownloading: Bool { state == .downloading }
+  /// Whether the file is complete and verified on disk.
+  public var isDownloaded: Bool { state == .downloaded }
+  /// The fraction done, when the total is known.
+  public var fractionCompleted: Double? {
+    state == .downloaded ? 1 : progress?.fractionCompleted
+  }
+
+  /// Follows `content` from now on.
+  public init(content: OfflineContent) {
+    self.content = content
+    listener = Task { [weak self] in
+      for await event in await content.events {
+        guard let self else { return }
+        self.apply(event)
+      }
+    }
+  }
+
+  isolated deinit {
+    listener?.cancel()
+  }
+
+  /// Queues the download.
+  public func download(_ config: DownloadConfig = DownloadConfig()) async {
+    await act { try await self.content.download(config) }
+  }
+
+  /// Pauses, keeping partial data.
+  public func suspend() async { await act { try await self.content.suspend() } }
+
+  /// Goes on after a pause.
+  public func resume() async { await act { try await self.content.resume() } }
+
+  /// Stops and deletes partial data.
+  public func cancel() async { await act { try await self.content.cancel() } }
+
+  /// Deletes the downloaded file.
+  public func deleteOfflineData() async { await act { try await self.content.deleteOfflineData() } }
+
+  private func act(_ action: @escaping () async throws -> Void) async {
+    do {
+      try await action()
+      lastError = nil
+    } catch {
+      lastError = "\(error)"
+    }
+  }
+
+  private func apply(_ event: OfflineContent.Event) {
+    switch event {
+    case .stateChanged(let new):
+      state = new
+      if new != .downloading { waitReason = nil }
+      if new == .notDownloaded { progress = nil }
+    case .progress(let value):
+      progress = value
+      waitReason = nil
+    case .waiting(let reason):
+      waitReason = reason
+    case .error(let error):
+      lastError = error.description
+    case .finished, .suspended, .resumed, .canceled:
+      break
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import OfflineStore
+
+/// Why a call on the offline manager or a content failed. The description is a sentence a
+/// user can act on.
+public struct OfflineError: Error, Sendable, CustomStringConvertible {
+  /// The kind of failure.
+  public enum Kind: Sendable {
+    /// The call is not allowed in the content's state; nothing changed.
+    case invalidTransition(OfflineAction, from: OfflineState)
+    /// No content has this id.
+    case unknownContent(String)
+    /// A content with this id exists already, for another URL.
+    case duplicateID(String)
+    /// The URL is not an http or https URL.
+    case invalidURL(String)
+    /// The id has characters an id cannot have (it names a folder in the store).
+    case invalidID(String)
+    /// The download failed.
+    case transfer(Transfer.Error)
+    /// The index failed.
+    case index(StoreError)
+    /// Another process works this store's queue.
+    case storeBusy(String)
+  }
+
+  /// The kind of failure.
+  public var kind: Kind
+  /// The content concerned, when there is one.
+  public var contentID: String?
+
+  /// Creates an error.
+  public init(_ kind: Kind, contentID: String? = nil) {
+    self.kind = kind
+    self.contentID = contentID
+  }
+
+  /// A short name of the kind, for programs (`--json`, the index).
+  public var kindName: String {
+    switch kind {
+    case .invalidTransition: "invalidTransition"
+    case .unknownContent: "unknownContent"
+    case .duplicateID: "duplicateID"
+    case .invalidURL: "invalidURL"
+    case .invalidID: "invalidID"
+    case .transfer(let error):
+      switch error.kind {
+      case .network: "network"
+      case .status(let code, _): "http\(code)"
+      case .checksumMismatch: "checksumMismatch"
+      case .lengthMismatch: "lengthMismatch"
+      case .file(let file): file.isOutOfSpace ? "storage" : "file"
+      default: "transfer"
+      }
+    case .index: "index"
+    case .storeBusy: "storeBusy"
+    }
+  }
+
+  /// A sentence a user can act on.
+  public var description: String {
+    let subject = contentID.map { "content \($0)" } ?? "the content"
+    switch kind {
+    case .invalidTransition(let action, let state):
+      return "Cannot \(Self.verb(action)) \(subject): it is \(state.rawValue)."
+    case .unknownContent(let id):
+      return "No content has the id \(id); 'offline ls' lists them."
+    case .duplicateID(let id):
+      return "The id \(id) is taken by another URL; choose another id."
+    case .invalidURL(let text):
+      return "'\(text)' is not an http or https URL."
+    case .invalidID(let id):
+      return "'\(id)' cannot be an id: use up to 64 letters, digits, '.', '_' and '-',"
+        + " not starting with '.'."
+    case .transfer(let error):
+      return error.description
+    case .index(let error):
+      return "The index failed: \(error)"
+    case .storeBusy(let detail):
+      return detail
+    }
+  }
+
+  private static func verb(_ action: OfflineAction) -> String {
+    switch action {
+    case .download: "download"
+    case .suspend: "pause"
+    case .resume: "resume"
+    case .cancel: "cancel"
+    case .delete: "delete the offline data of"
+    case .finish: "finish"
+    case .fail: "fail"
+    case .finishCancel: "finish canceling"
+    }
+  }
+}

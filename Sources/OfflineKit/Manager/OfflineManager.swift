@@ -1,0 +1,283 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+
+/// The offline contents of one store directory: a persistent queue, the state of every
+/// content, its events, and the downloads.
+///
+/// Open one manager per store. Opening recovers from whatever a crash left: a cancel half
+/// done is finished, a deletion half done is finished, downloads that were running continue
+/// when the queue runs. The queue runs while ``start()`` is in effect (or during
+/// ``runUntilIdle()``), in one process at a time: that process holds the store's runner lock.
+/// Other processes (the `offline` CLI, say) may add, pause, resume, cancel and delete at the
+/// same time; the runner notices within its poll interval.
+///
+/// ```swift
+/// let manager = try OfflineManager(directory: storeURL)
+/// let content = try await manager.content(for: OfflineSource(url: movieURL, title: "Movie"))
+/// try await content.download()
+/// await manager.start()
+/// ```
+public actor OfflineManager {
+  /// How the manager schedules downloads.
+  public struct Configuration: Sendable {
+    /// Downloads running at once.
+    public var parallelDownloads: Int
+    /// When failed downloads are tried again.
+    public var retry: RetryPolicy
+    /// How often the runner looks for changes made by other processes, due retries, the
+    /// network and free space.
+    public var pollInterval: Duration
+    /// Free space to leave on the disk; a download whose size is known waits (reason
+    /// `storage`) until this much would remain after it.
+    public var minimumFreeSpace: Int64
+    /// The HTTP transport; a ``CurlTransport`` when nil.
+    public var transport: (any HTTPTransporting)?
+    /// Tells whether a host can be reached (reason `network`).
+    public var reachability: any Reachable
+
+    /// Creates a configuration with the defaults.
+    public init(
+      parallelDownloads: Int = 3, retry: RetryPolicy = RetryPolicy(),
+      pollInterval: Duration = .milliseconds(250), minimumFreeSpace: Int64 = 64 << 20,
+      transport: (any HTTPTransporting)? = nil, reachability: any Reachable = Reachability()
+    ) {
+      self.parallelDownloads = max(1, parallelDownloads)
+      self.retry = retry
+      self.pollInterval = pollInterval
+      self.minimumFreeSpace = minimumFreeSpace
+      self.transport = transport
+      self.reachability = reachability
+    }
+  }
+
+  /// The store directory.
+  public nonisolated let directory: URL
+  /// The configuration.
+  public nonisolated let configuration: Configuration
+  /// Where a damaged index was moved when the manager opened a fresh one, if it did.
+  public nonisolated let quarantinedIndex: URL?
+  nonisolated let index: OfflineIndex
+  nonisolated let transport: any HTTPTransporting
+  var hub = EventHub()
+  var running: [String: RunningDownload] = [:]
+  var stopping: Set<String> = []
+  var runnerLock: RunnerLock?
+  var scheduler: Task<Void, Never>?
+  var lastExternalChange: Int64 = 0
+  var knownStates: [String: OfflineState] = [:]
+
+  /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
+  ///
+  /// A damaged index (not a database, or corrupt) is moved aside (``quarantinedIndex``) and
+  /// a fresh one made; downloaded files are never deleted.
+  ///
+  /// - Throws: ``OfflineError`` when the index cannot be opened (locked by another process
+  ///   past the timeout, or the directory is not writable).
+  public init(directory: URL, configuration: Configuration = Configuration())
+    throws(OfflineError)
+  {
+    self.directory = directory
+    self.configuration = configuration
+    do {
+      let opened = try OfflineIndex.openQuarantiningDamage(directory: directory)
+      self.index = opened.index
+      self.quarantinedIndex = opened.quarantined
+    } catch {
+      throw OfflineError(.index(error))
+    }
+    self.transport = configuration.transport ?? CurlTransport()
+    if let lock = RunnerLock(directory: directory) {
+      try Recovery(index: index, directory: directory).run()
+      _ = lock
+    }
+  }
+
+  /// The content for `source`: the existing one with the source's id (or, without an id,
+  /// the first with its URL), else a new one in `notDownloaded`.
+  ///
+  /// - Throws: ``OfflineError`` `duplicateID` when the id belongs to another URL,
+  ///   `invalidURL` for a URL that is not http or https.
+  public func content(for source: OfflineSource) throws(OfflineError) -> OfflineContent {
+    try contents(for: [source]).first!
+  }
+
+  /// The contents for `sources`, creating the new ones in one transaction (fast for many).
+  public func contents(for sources: [OfflineSource]) throws(OfflineError) -> [OfflineContent] {
+    try makeContents(for: sources, queueing: nil)
+  }
+
+  /// Adds `sources` and queues their downloads: new contents are created already in
+  /// `downloading`, in one transaction (10,000 at once are fine); existing ones in
+  /// `notDownloaded` are queued; the others are left as they are.
+  public func add(_ sources: [OfflineSource], config: DownloadConfig = DownloadConfig())
+    async throws(OfflineError) -> [OfflineContent]
+  {
+    let contents = try makeContents(for: sources, queueing: config)
+    for content in contents where try snapshot(id: content.id).state == .notDownloaded {
+      try await perform(.download, id: content.id, config: config)
+    }
+    pump()
+    return contents
+  }
+
+  private func makeContents(for sources: [OfflineSource], queueing config: DownloadConfig?)
+    throws(OfflineError) -> [OfflineContent]
+  {
+    var result: [OfflineContent] = []
+    var fresh: [ContentRecord] = []
+    var takenIDs = Set<String>()
+    var batchByURL: [String: String] = [:]
+    for source in sources {
+      let scheme = source.url.scheme?.lowercased()
+      guard scheme == "http" || scheme == "https", source.url.host() != nil else {
+        throw OfflineError(.invalidURL(source.url.absoluteString))
+      }
+      if let id = source.id, !ContentFiles.isValidID(id) {
+        throw OfflineError(.invalidID(id), contentID: id)
+      }
+      if let existing = try existingRecord(for: source) {
+        result.append(OfflineContent(id: existing.id, manager: self))
+        continue
+      }
+      let key = source.url.absoluteString
+      if let earlier = batchByURL[key], source.id == nil || source.id == earlier {
+        result.append(OfflineContent(id: earlier, manager: self))  // twice in one batch
+        continue
+      }
+      var id = source.id ?? ""
+      if source.id == nil { id = try unusedID(besides: takenIDs) }
+      guard !takenIDs.contains(id) else { throw OfflineError(.duplicateID(id), contentID: id) }
+      takenIDs.insert(id)
+      batchByURL[key] = batchByURL[key] ?? id
+      var record = ContentRecord(
+        id: id, url: source.url.absoluteString, title: source.title, metadata: source.metadata,
+        fileName: LocalFileName.from(source.url), state: OfflineState.notDownloaded.rawValue)
+      if let config {
+        record.state = OfflineState.downloading.rawValue
+        record.waitReason = WaitReason.queued.name
+        record.priority = config.priority
+        record.expectedSHA256 = config.expectedSHA256
+      }
+      fresh.append(record)
+      result.append(OfflineContent(id: id, manager: self))
+    }
+    if !fresh.isEmpty {
+      try indexStep { try index.contents.insert(fresh) }
+    }
+    return result
+  }
+
+  /// The content with `id`, or nil.
+  public func content(id: String) throws(OfflineError) -> OfflineContent? {
+    try indexStep { try index.contents.record(id: id) }.map {
+      OfflineContent(id: $0.id, manager: self)
+    }
+  }
+
+  /// Every content in queue order.
+  public func snapshots() throws(OfflineError) -> [OfflineContent.Snapshot] {
+    try indexStep { try index.contents.all() }.map(snapshot(of:))
+  }
+
+  /// The content with `id` as the index has it now.
+  public func snapshot(id: String) throws(OfflineError) -> OfflineContent.Snapshot {
+    guard let record = try indexStep({ try index.contents.record(id: id) }) else {
+      throw OfflineError(.unknownContent(id), contentID: id)
+    }
+    return snapshot(of: record)
+  }
+
+  /// Removes a content in `notDownloaded` from the store altogether.
+  public func forget(id: String) throws(OfflineError) {
+    let record = try indexStep { try index.contents.record(id: id) }
+    guard let record else { throw OfflineError(.unknownContent(id), contentID: id) }
+    let state = OfflineState(rawValue: record.state) ?? .notDownloaded
+    guard state == .notDownloaded, !record.pendingCleanup else {
+      throw OfflineError(.invalidTransition(.delete, from: state), contentID: id)
+    }
+    try indexStep { try index.contents.remove(id: id) }
+  }
+
+  /// A new stream of the events of content `id`; see ``OfflineContent/events``.
+  func events(for id: String) -> AsyncStream<OfflineContent.Event> {
+    let current =
+      (try? index.contents.record(id: id)).flatMap { $0 }
+      .flatMap { OfflineState(rawValue: $0.state) } ?? .notDownloaded
+    return hub.subscribe(id: id, current: current) { [weak self] token in
+      Task { await self?.unsubscribe(id: id, token: token) }
+    }
+  }
+
+  private func unsubscribe(id: String, token: UUID) {
+    hub.unsubscribe(id: id, token: token)
+  }
+
+  /// A new stream of the events of every content, each with its content's id, for one
+  /// subscriber (a queue view, say). It starts with the next event.
+  public func allEvents() -> AsyncStream<(String, OfflineContent.Event)> {
+    hub.subscribeAll { [weak self] token in
+      Task { await self?.unsubscribeAll(token: token) }
+    }
+  }
+
+  private func unsubscribeAll(token: UUID) {
+    hub.unsubscribeAll(token: token)
+  }
+
+  private func existingRecord(for source: OfflineSource) throws(OfflineError) -> ContentRecord? {
+    if let id = source.id {
+      guard let record = try indexStep({ try index.contents.record(id: id) }) else { return nil }
+      guard record.url == source.url.absoluteString else {
+        throw OfflineError(.duplicateID(id), contentID: id)
+      }
+      return record
+    }
+    return try indexStep { try index.contents.record(url: source.url.absoluteString) }
+  }
+
+  nonisolated func snapshot(of record: ContentRecord) -> OfflineContent.Snapshot {
+    OfflineContent.Snapshot(
+      id: record.id, url: URL(string: record.url) ?? directory, title: record.title,
+      metadata: record.metadata, state: OfflineState(rawValue: record.state) ?? .notDownloaded,
+      bytes: record.bytes, total: record.total, totalIsEstimate: record.totalIsEstimate,
+      waitReason: WaitReason(name: record.waitReason, retryAt: record.retryAt),
+      lastError: record.lastError, fileURL: fileURL(of: record), priority: record.priority)
+  }
+
+  /// Where the file of `record` lives: `content/<id>/<file name>` in the store.
+  nonisolated func fileURL(of record: ContentRecord) -> URL {
+    files.folder(id: record.id).appending(path: record.fileName)
+  }
+
+  /// The files of the store's contents.
+  nonisolated var files: ContentFiles { ContentFiles(index: index, directory: directory) }
+
+  private func unusedID(besides taken: Set<String>) throws(OfflineError) -> String {
+    while true {
+      let id = Self.newID()
+      if !taken.contains(id), try indexStep({ try index.contents.record(id: id) }) == nil {
+        return id
+      }
+    }
+  }
+
+  static func newID() -> String {
+    let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
+    return String((0..<8).map { _ in alphabet.randomElement()! })
+  }
+}
+
+/// Runs an index call, turning its error into an ``OfflineError``.
+@discardableResult
+func indexStep<T>(_ body: () throws -> T) throws(OfflineError) -> T {
+  do {
+    return try body()
+  } catch let error as StoreError {
+    throw OfflineError(.index(error))
+  } catch let error as OfflineError {
+    throw error
+  } catch {
+    throw OfflineError(.index(StoreError(code: 1, message: "\(error)", path: "")))
+  }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// What to make available offline: a URL, and how the app knows it.
+public struct OfflineSource: Sendable, Equatable {
+  /// The http or https URL of the file.
+  public var url: URL
+  /// A stable id of the app's choosing; generated when nil.
+  public var id: String?
+  /// A title for people.
+  public var title: String?
+  /// The app's own data (JSON by convention), kept with the content.
+  public var metadata: String?
+
+  /// Creates a source.
+  public init(url: URL, id: String? = nil, title: String? = nil, metadata: String? = nil) {
+    self.url = url
+    self.id = id
+    self.title = title
+    self.metadata = metadata
+  }
+}
+
+/// How one content is downloaded.
+public struct DownloadConfig: Sendable, Equatable {
+  /// The SHA-256 the file must have, as 64 hex digits.
+  public var expectedSHA256: String?
+  /// Higher runs first; equal priorities run in the order they were queued.
+  public var priority: Int
+
+  /// Creates a configuration.
+  public init(expectedSHA256: String? = nil, priority: Int = 0) {
+    self.expectedSHA256 = expectedSHA256?.lowercased()
+    self.priority = priority
+  }
+}
+
+/// Why a content in ``OfflineState/downloading`` is not moving.
+public enum WaitReason: Sendable, Equatable {
+  /// Behind the parallel limit.
+  case queued
+  /// No network: the host is unreachable from here. Goes on by itself when it is back.
+  case network
+  /// Not enough free disk space. Goes on by itself when there is.
+  case storage
+  /// A retry after a transient failure is due at this time.
+  case retry(at: Date)
+
+  /// The name stored in the index and shown by `offline ls`.
+  public var name: String {
+    switch self {
+    case .queued: "queued"
+    case .network: "network"
+    case .storage: "storage"
+    case .retry: "retry"
+    }
+  }
+
+  init?(name: String?, retryAt: Date?) {
+    switch name {
+    case "queued": self = .queued
+    case "network": self = .network
+    case "storage": self = .storage
+    case "retry": self = .retry(at: retryAt ?? Date())
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import OfflineStore
+
+/// Brings a store back to states that can go on, after a crash at any moment.
+///
+/// - `canceling`: the partial data is deleted and the content becomes `notDownloaded`.
+/// - a cleanup intent (recorded with a delete or a cancel): the files are deleted, then the
+///   intent cleared.
+/// - `downloading`: left as it is; it continues when the queue runs.
+///
+/// Only the holder of the runner lock runs it, so no download is writing meanwhile.
+struct Recovery {
+  let index: OfflineIndex
+  let directory: URL
+
+  func run() throws(OfflineError) {
+    let records = try indexStep {
+      try index.contents.needingRecovery(state: OfflineState.canceling.rawValue)
+    }
+    for record in records {
+      try ContentFiles(index: index, directory: directory).delete(record)
+      try indexStep {
+        try index.contents.update(id: record.id) { record in
+          // The files are gone: whatever the state said, nothing is downloaded now.
+          record.state = OfflineState.notDownloaded.rawValue
+          record.bytes = 0
+          record.pendingCleanup = false
+          record.waitReason = nil
+        }
+      }
+    }
+  }
+}
+
+/// The files of one content: its folder in the store, and the transfer journal's entry for
+/// its file.
+struct ContentFiles {
+  let index: OfflineIndex
+  let directory: URL
+
+  func folder(id: String) -> URL {
+    directory.appending(path: "content").appending(path: id, directoryHint: .isDirectory)
+  }
+
+  /// Whether `id` can name a folder inside `content/` and nothing else: letters, digits,
+  /// `.`, `_` and `-`, at most 64 of them, not starting with a dot.
+  static func isValidID(_ id: String) -> Bool {
+    !id.isEmpty && id.utf8.count <= 64 && !id.hasPrefix(".")
+      && id.unicodeScalars.allSatisfy {
+        ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
+          || $0 == "." || $0 == "_" || $0 == "-"
+      }
+  }
+
+  func destination(of record: ContentRecord) -> String {
+    folder(id: record.id).appending(path: record.fileName).path
+  }
+
+  /// Deletes the content's folder (the file, its `.part`) and its journal entry. Only the
+  /// content's own folder is touched; nothing outside it is ever deleted.
+  func delete(_ record: ContentRecord) throws(OfflineError) {
+    guard Self.isValidID(record.id) else { return }  // never a path outside content/
+    let path = folder(id: record.id).path
+    if FileManager.default.fileExists(atPath: path) {
+      do {
+        try FileManager.default.removeItem(atPath: path)
+      } catch {
+        throw OfflineError(
+          .transfer(
+            Transfer.Error(
+              .file(TransferFileError(.truncate, errno: EACCES, path: path)),
+              url: URL(string: record.url) ?? directory, destination: destination(of: record))),
+          contentID: record.id)
+      }
+    }
+    try indexStep { try index.transfers.remove(destination: destination(of: record)) }
+  }
+}

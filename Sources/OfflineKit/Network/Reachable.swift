@@ -1,0 +1,32 @@
+/// Something that can tell whether a host can be reached over the network right now.
+///
+/// `Reachability` is the implementation that asks the kernel; tests and other platforms can
+/// stand in their own.
+public protocol Reachable: Sendable {
+  /// Whether `host` can be reached now, or why not.
+  ///
+  /// Implementations answer quickly and send no packet: this is a look at local state, not a
+  /// probe of the remote host.
+  ///
+  /// - Parameter host: A numeric IPv4 or IPv6 address, `localhost`, or a host name.
+  func isReachable(host: String) -> Reachability.Status
+}
+
+extension Reachable {
+  /// Returns once `host` is reachable, asking `isReachable(host:)` every `pollInterval`.
+  ///
+  /// Asks once right away, so it returns at once when the host is reachable already. Runs on
+  /// the caller's executor and only sleeps between questions.
+  ///
+  /// - Parameters:
+  ///   - host: The host to wait for, as for `isReachable(host:)`.
+  ///   - pollInterval: How long to sleep between two questions.
+  /// - Throws: `CancellationError` as soon as the calling task is cancelled.
+  public func waitUntilReachable(host: String, pollInterval: Duration = .seconds(1)) async throws {
+    while true {
+      try Task.checkCancellation()
+      if isReachable(host: host) == .reachable { return }
+      try await Task.sleep(for: pollInterval)
+    }
+  }
+}

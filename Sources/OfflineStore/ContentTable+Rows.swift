@@ -1,0 +1,47 @@
+import Foundation
+
+extension ContentTable {
+  static func arguments(_ record: ContentRecord) -> [SQLValue] {
+    [
+      .text(record.id), .text(record.url), SQLValue(record.title), SQLValue(record.metadata),
+      .text(record.fileName), .text(record.state), .integer(Int64(record.priority)),
+      .integer(record.sequence), .integer(record.bytes), SQLValue(record.total),
+      .integer(record.totalIsEstimate ? 1 : 0), SQLValue(record.expectedSHA256),
+      SQLValue(record.lastError), SQLValue(record.lastErrorKind), SQLValue(record.waitReason),
+      .integer(Int64(record.retryCount)), SQLValue(record.retryAt.map(milliseconds)),
+      .integer(record.pendingCleanup ? 1 : 0), .integer(milliseconds(record.createdAt)),
+      .integer(milliseconds(record.updatedAt)),
+    ]
+  }
+
+  static func record(from row: Row) throws(StoreError) -> ContentRecord {
+    ContentRecord(
+      id: try row.string("id"), url: try row.string("url"), title: try row.stringOrNil("title"),
+      metadata: try row.stringOrNil("metadata"), fileName: try row.string("file_name"),
+      state: try row.string("state"), priority: Int(try row.int64("priority")),
+      sequence: try row.int64("sequence"), bytes: try row.int64("bytes"),
+      total: try row.int64OrNil("total"), totalIsEstimate: try row.int64("total_is_estimate") != 0,
+      expectedSHA256: try row.stringOrNil("expected_sha256"),
+      lastError: try row.stringOrNil("last_error"),
+      lastErrorKind: try row.stringOrNil("last_error_kind"),
+      waitReason: try row.stringOrNil("wait_reason"),
+      retryCount: Int(try row.int64("retry_count")),
+      retryAt: try row.int64OrNil("retry_at").map(date(milliseconds:)),
+      pendingCleanup: try row.int64("pending_cleanup") != 0,
+      createdAt: date(milliseconds: try row.int64("created_at")),
+      updatedAt: date(milliseconds: try row.int64("updated_at")))
+  }
+
+  static func milliseconds(_ date: Date) -> Int64 {
+    Int64((date.timeIntervalSince1970 * 1000).rounded())
+  }
+
+  static func date(milliseconds: Int64) -> Date {
+    Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+  }
+
+  /// `date` as the table stores it, so records read back compare equal.
+  static func rounded(_ date: Date) -> Date {
+    self.date(milliseconds: milliseconds(date))
+  }
+}

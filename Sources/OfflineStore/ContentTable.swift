@@ -1,0 +1,195 @@
+import Foundation
+
+/// The contents of a store, in the `contents` table: what the offline manager downloads,
+/// keeps and deletes.
+///
+/// Safe to share: every call goes through the ``Database`` lock, and read-modify-write
+/// changes run in one transaction (``update(id:_:)``), so two processes working on one store
+/// never lose each other's changes.
+public final class ContentTable: Sendable {
+  /// The migrations of the table, in order; append, never edit.
+  public static let migrations: [Migration] = [
+    Migration("contents.v1.create") { connection throws(StoreError) in
+      try connection.execute(
+        """
+        CREATE TABLE contents (
+          id TEXT PRIMARY KEY NOT NULL,
+          url TEXT NOT NULL,
+          title TEXT,
+          metadata TEXT,
+          file_name TEXT NOT NULL,
+          state TEXT NOT NULL CHECK (state IN
+            ('notDownloaded', 'downloading', 'suspended', 'downloaded', 'canceling')),
+          priority INTEGER NOT NULL DEFAULT 0,
+          sequence INTEGER NOT NULL,
+          bytes INTEGER NOT NULL DEFAULT 0 CHECK (bytes >= 0),
+          total INTEGER,
+          total_is_estimate INTEGER NOT NULL DEFAULT 0,
+          expected_sha256 TEXT,
+          last_error TEXT,
+          last_error_kind TEXT,
+          wait_reason TEXT,
+          retry_count INTEGER NOT NULL DEFAULT 0,
+          retry_at INTEGER,
+          pending_cleanup INTEGER NOT NULL DEFAULT 0,
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX contents_queue ON contents (state, priority DESC, sequence);
+        CREATE INDEX contents_sequence ON contents (sequence);
+        CREATE INDEX contents_url ON contents (url);
+        """)
+    }
+  ]
+
+  /// The database the table lives in.
+  public let database: Database
+
+  /// Opens the table in `database`, applying its ``migrations`` if needed.
+  public init(database: Database) throws(StoreError) {
+    self.database = database
+    try Migrator(Self.migrations).migrate(database)
+  }
+
+  /// Adds `records` in one transaction, numbering their ``ContentRecord/sequence`` after every
+  /// record already there, in the order given.
+  ///
+  /// - Returns: The records as stored.
+  /// - Throws: ``StoreError/Kind/constraint`` when an id is taken (and nothing is added).
+  @discardableResult
+  public func insert(_ records: [ContentRecord]) throws(StoreError) -> [ContentRecord] {
+    let result = try database.writeTransaction { connection throws(StoreError) -> [ContentRecord] in
+      let last = try connection.query("SELECT COALESCE(MAX(sequence), 0) AS last FROM contents")
+      var sequence = try last.first?.int64("last") ?? 0
+      var stored: [ContentRecord] = []
+      stored.reserveCapacity(records.count)
+      for var record in records {
+        sequence += 1
+        record.sequence = sequence
+        record.updatedAt = Self.rounded(Date())
+        record.createdAt = Self.rounded(record.createdAt)
+        try connection.execute(Self.insertSQL, Self.arguments(record))
+        stored.append(record)
+      }
+      return stored
+    }
+    return try result.get()
+  }
+
+  /// The record with `id`, or nil.
+  public func record(id: String) throws(StoreError) -> ContentRecord? {
+    try database.query("SELECT * FROM contents WHERE id = ?", [.text(id)])
+      .first.map { row throws(StoreError) in try Self.record(from: row) }
+  }
+
+  /// Every record in queue order (``ContentRecord/sequence``).
+  public func all() throws(StoreError) -> [ContentRecord] {
+    try database.query("SELECT * FROM contents ORDER BY sequence")
+      .map { row throws(StoreError) in try Self.record(from: row) }
+  }
+
+  /// The records in `state`, highest priority first, then first added first.
+  public func records(inState state: String) throws(StoreError) -> [ContentRecord] {
+    try database.query(
+      "SELECT * FROM contents WHERE state = ? ORDER BY priority DESC, sequence", [.text(state)]
+    ).map { row throws(StoreError) in try Self.record(from: row) }
+  }
+
+  /// The first record (in queue order) whose URL is `url`, or nil.
+  public func record(url: String) throws(StoreError) -> ContentRecord? {
+    try database.query(
+      "SELECT * FROM contents WHERE url = ? ORDER BY sequence LIMIT 1", [.text(url)]
+    )
+    .first.map { row throws(StoreError) in try Self.record(from: row) }
+  }
+
+  /// Up to `limit` records in `state` that may start now: not waiting for a retry due after
+  /// `now`; highest priority first, then first added first.
+  public func runnable(state: String, now: Date, limit: Int) throws(StoreError) -> [ContentRecord] {
+    try database.query(
+      """
+      SELECT * FROM contents WHERE state = ?
+        AND (wait_reason IS NOT 'retry' OR retry_at IS NULL OR retry_at <= ?)
+      ORDER BY priority DESC, sequence LIMIT ?
+      """, [.text(state), .integer(Self.milliseconds(now)), .integer(Int64(limit))]
+    ).map { row throws(StoreError) in try Self.record(from: row) }
+  }
+
+  /// How many records are in `state`.
+  public func count(inState state: String) throws(StoreError) -> Int {
+    Int(
+      try database.query("SELECT COUNT(*) AS n FROM contents WHERE state = ?", [.text(state)])
+        .first?.int64("n") ?? 0)
+  }
+
+  /// The records that carry a cleanup intent or sit in `state`, for recovery after a crash.
+  public func needingRecovery(state: String) throws(StoreError) -> [ContentRecord] {
+    try database.query(
+      "SELECT * FROM contents WHERE pending_cleanup = 1 OR state = ? ORDER BY sequence",
+      [.text(state)]
+    ).map { row throws(StoreError) in try Self.record(from: row) }
+  }
+
+  /// Reads the record with `id`, lets `body` change it, and writes it back, in one
+  /// transaction. When `body` throws, nothing is written and the error is rethrown.
+  ///
+  /// - Returns: The record as stored, or nil when there is no record with `id`.
+  ///
+  /// With `movingToEnd`, the record also gets the next ``ContentRecord/sequence``: it goes
+  /// to the end of the queue, behind everything queued before it.
+  @discardableResult
+  public func update(
+    id: String, movingToEnd: Bool = false, _ body: (inout ContentRecord) throws -> Void
+  ) throws -> ContentRecord? {
+    try database.transaction { connection -> ContentRecord? in
+      let rows = try connection.query("SELECT * FROM contents WHERE id = ?", [.text(id)])
+      guard let row = rows.first else { return nil }
+      var record = try Self.record(from: row)
+      try body(&record)
+      if movingToEnd {
+        let last = try connection.query("SELECT MAX(sequence) AS last FROM contents")
+        record.sequence = (try last.first?.int64OrNil("last") ?? 0) + 1
+      }
+      record.id = id
+      record.updatedAt = Self.rounded(Date())
+      try connection.execute(Self.upsertSQL, Self.arguments(record))
+      return record
+    }
+  }
+
+  /// Records progress: the hot path, one cached `UPDATE`. Does nothing for an unknown id.
+  public func updateProgress(id: String, bytes: Int64, total: Int64?, totalIsEstimate: Bool)
+    throws(StoreError)
+  {
+    try database.execute(
+      """
+      UPDATE contents SET bytes = ?, total = ?, total_is_estimate = ?, updated_at = ?
+      WHERE id = ?
+      """,
+      [
+        .integer(bytes), SQLValue(total), .integer(totalIsEstimate ? 1 : 0),
+        .integer(Self.milliseconds(Date())), .text(id),
+      ])
+  }
+
+  /// Deletes the record with `id`; does nothing when there is none.
+  public func remove(id: String) throws(StoreError) {
+    try database.execute("DELETE FROM contents WHERE id = ?", [.text(id)])
+  }
+
+  /// A number that changes whenever another connection (another process) commits a change
+  /// to the database (`PRAGMA data_version`): poll it to notice changes made elsewhere.
+  public func externalChangeCounter() throws(StoreError) -> Int64 {
+    try database.query("PRAGMA data_version").first?.int64("data_version") ?? 0
+  }
+
+  private static let insertSQL = upsertSQL.replacingOccurrences(
+    of: "INSERT OR REPLACE", with: "INSERT")
+
+  private static let upsertSQL = """
+    INSERT OR REPLACE INTO contents (id, url, title, metadata, file_name, state, priority,
+      sequence, bytes, total, total_is_estimate, expected_sha256, last_error, last_error_kind,
+      wait_reason, retry_count, retry_at, pending_cleanup, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """
+}

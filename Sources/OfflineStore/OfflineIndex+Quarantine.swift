@@ -1,0 +1,34 @@
+import Foundation
+
+extension OfflineIndex {
+  /// Opens the index in `directory`; when the file there is damaged (not a database, or
+  /// corrupt), moves it and its `-wal` and `-shm` files aside as
+  /// `index.sqlite.damaged-<time>` and opens a fresh index instead. Nothing is deleted.
+  ///
+  /// - Returns: The index, and where the damaged file went when it was moved.
+  /// - Throws: Any other ``StoreError`` (a lock held by another process past the timeout, a
+  ///   directory that cannot be created), and errors of the fresh index.
+  public static func openQuarantiningDamage(
+    directory: URL, busyTimeout: Duration = .seconds(5)
+  ) throws(StoreError) -> (index: OfflineIndex, quarantined: URL?) {
+    do {
+      return (try OfflineIndex(directory: directory, busyTimeout: busyTimeout), nil)
+    } catch {
+      guard error.kind == .notADatabase || error.kind == .corrupt else { throw error }
+    }
+    let original = directory.appending(path: fileName)
+    let stamp = Int(Date().timeIntervalSince1970)
+    let moved = directory.appending(path: "\(fileName).damaged-\(stamp)")
+    for suffix in ["", "-wal", "-shm"] {
+      let from = original.path + suffix
+      guard FileManager.default.fileExists(atPath: from) else { continue }
+      guard rename(from, moved.path + suffix) == 0 else {
+        throw StoreError(
+          kind: .cannotOpen,
+          message: "cannot move the damaged index aside: \(String(cString: strerror(errno)))",
+          sql: nil, path: from)
+      }
+    }
+    return (try OfflineIndex(directory: directory, busyTimeout: busyTimeout), moved)
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// The observable per-content model follows the content and carries out its actions.
+@MainActor
+@Suite struct ContentModelTests {
+  @Test func followsADownloadToTheEndAndDeletesIt() async throws {
+    let root = try TemporaryDirectory(prefix: "offlinekit-www")
+    let body = TestData.bytes(count: 2 << 20, seed: 31)
+    try body.write(to: root.file("clip.mp4"))
+    let nginx = try NginxServer(root: root.url)
+    try nginx.start()
+    let store = try TemporaryDirectory()
+    let manager = try OfflineManager(
+      directory: store.url, configuration: .init(pollInterval: .milliseconds(50)))
+    let content = try await manager.content(for: OfflineSource(url: nginx.url("/clip.mp4")))
+    let model = OfflineContentModel(content: content)
+    try await manager.start()
+
+    await model.download()
+    #expect(await eventually { model.isDownloaded })
+    #expect(model.fractionCompleted == 1)
+    #expect(!model.isDownloading)
+    #expect(model.lastError == nil)
+
+    await model.suspend()  // not allowed when downloaded: the model says why
+    #expect(model.lastError?.contains("downloaded") == true)
+
+    await model.deleteOfflineData()
+    #expect(await eventually { model.state == .notDownloaded })
+    #expect(try await content.offlineSource == nil)
+    await manager.stop(suspendingRunning: false)
+  }
+
+  private func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<400 where !condition() {
+      try? await Task.sleep(for: .milliseconds(25))
+    }
+    return condition()
+  }
+}

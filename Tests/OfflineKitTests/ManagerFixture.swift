@@ -1,0 +1,195 @@
+import Foundation
+import OfflineStore
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// A store in a temporary folder and an offline manager on it, with fast polling and retries
+/// so tests of the queue never wait long.
+struct ManagerFixture {
+  let folder: TemporaryDirectory
+  let store: URL
+  let manager: OfflineManager
+
+  init(parallelDownloads: Int = 3) throws {
+    folder = try TemporaryDirectory(prefix: "offlinekit-manager")
+    store = folder.url.appending(path: "store", directoryHint: .isDirectory)
+    manager = try OfflineManager(
+      directory: store, configuration: Self.configuration(parallelDownloads: parallelDownloads))
+  }
+
+  /// Polls every 50 ms, retries after 50 to 200 ms, three attempts, no free-space floor.
+  static func configuration(parallelDownloads: Int = 3) -> OfflineManager.Configuration {
+    OfflineManager.Configuration(
+      parallelDownloads: parallelDownloads,
+      retry: RetryPolicy(
+        maximumAttempts: 3, initialDelay: .milliseconds(50), maximumDelay: .milliseconds(200)),
+      pollInterval: .milliseconds(50), minimumFreeSpace: 0)
+  }
+
+  /// A new manager on the same store, as the next launch of the app would open it.
+  func reopened() throws -> OfflineManager {
+    try OfflineManager(directory: store, configuration: Self.configuration())
+  }
+
+  /// `<store>/content/<id>`.
+  func contentFolder(_ id: String) -> URL {
+    store.appending(path: "content").appending(path: id, directoryHint: .isDirectory)
+  }
+
+  /// The transfer journal's entries that belong to content `id`.
+  func journalEntries(of id: String) throws -> [TransferRecord] {
+    let prefix = contentFolder(id).path
+    return try OfflineIndex(directory: store).transfers.all().filter {
+      $0.destination.hasPrefix(prefix)
+    }
+  }
+
+  /// Runs `body` with the queue started, and stops it (leaving downloads as they are) even
+  /// when `body` throws.
+  func running<T>(_ body: () async throws -> T) async throws -> T {
+    try await manager.start()
+    do {
+      let result = try await body()
+      await manager.stop(suspendingRunning: false)
+      return result
+    } catch {
+      await manager.stop(suspendingRunning: false)
+      throw error
+    }
+  }
+}
+
+/// nginx serving generated files from a folder that lives as long as the origin.
+struct ManagerOrigin {
+  let root: TemporaryDirectory
+  let nginx: NginxServer
+
+  /// Serves `files` (name → size; the bytes are `TestData.bytes(count:seed:)` with the
+  /// name's position as the seed).
+  init(files: [String: Int] = ["file.bin": 256 << 10], options: NginxServer.Options = .init())
+    throws
+  {
+    root = try TemporaryDirectory(prefix: "offlinekit-www")
+    for (name, size) in files {
+      try Self.body(of: name, size: size).write(to: root.file(name))
+    }
+    nginx = try NginxServer(root: root.url, options: options)
+    try nginx.start()
+  }
+
+  static func body(of name: String, size: Int) -> Data {
+    TestData.bytes(count: size, seed: UInt64(name.utf8.reduce(0) { $0 &+ Int($1) }))
+  }
+
+  func url(_ name: String) -> URL { nginx.url("/" + name) }
+
+  func body(_ name: String) -> Data? { FileManager.default.contents(atPath: root.file(name).path) }
+}
+
+/// Collects the events of one stream, in order, while the test goes on.
+final class EventRecorder: Sendable {
+  private let storage = Locked<[OfflineContent.Event]>([])
+  private let task: Task<Void, Never>
+
+  init(_ stream: AsyncStream<OfflineContent.Event>) {
+    let storage = self.storage
+    task = Task {
+      for await event in stream { storage.withLock { $0.append(event) } }
+    }
+  }
+
+  deinit { task.cancel() }
+
+  var events: [OfflineContent.Event] { storage.withLock { $0 } }
+
+  /// The events as short names, such as `state:downloading`, `progress`, `finished`.
+  var names: [String] { events.map(\.name) }
+
+  /// Waits (at most `timeout`) until an event satisfies `match`.
+  func waitFor(
+    timeout: Duration = .seconds(15), _ match: (OfflineContent.Event) -> Bool
+  ) async -> Bool {
+    await eventually(timeout: timeout) { self.events.contains(where: match) }
+  }
+}
+
+extension OfflineContent.Event {
+  /// A short name for comparing orders of events.
+  var name: String {
+    switch self {
+    case .stateChanged(let state): "state:\(state.rawValue)"
+    case .progress: "progress"
+    case .waiting(let reason): "waiting:\(reason?.name ?? "nil")"
+    case .finished: "finished"
+    case .suspended: "suspended"
+    case .resumed: "resumed"
+    case .canceled: "canceled"
+    case .error: "error"
+    }
+  }
+
+  /// The bytes of a progress event; nil for the other events.
+  var progressBytes: Int64? {
+    if case .progress(let progress) = self { return progress.bytes }
+    return nil
+  }
+}
+
+/// A value behind a lock that escaping closures can share.
+final class Locked<Value: Sendable>: Sendable {
+  private let mutex: Mutex<Value>
+
+  init(_ value: Value) { mutex = Mutex(value) }
+
+  func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
+}
+
+/// Polls `condition` every 20 ms until it holds or `timeout` passes; returns whether it held.
+func eventually(
+  timeout: Duration = .seconds(15), _ condition: () async throws -> Bool
+) async rethrows -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if try await condition() { return true }
+    try? await Task.sleep(for: .milliseconds(20))
+  }
+  return try await condition()
+}
+
+/// Runs `manager.runUntilIdle()`, giving up (and cancelling it) after `timeout`; returns
+/// whether it came back by itself.
+func runUntilIdle(_ manager: OfflineManager, timeout: Duration = .seconds(15)) async throws
+  -> Bool
+{
+  let done = Locked(false)
+  let work = Task {
+    defer { done.withLock { $0 = true } }
+    try await manager.runUntilIdle()
+  }
+  let idle = await eventually(timeout: timeout) { done.withLock { $0 } }
+  if !idle { work.cancel() }
+  try await work.value
+  return idle
+}
+
+/// Expects `call` to be refused with `invalidTransition(action, from: state)`.
+func expectInvalidTransition(
+  _ action: OfflineAction, from state: OfflineState,
+  sourceLocation: SourceLocation = #_sourceLocation,
+  _ call: () async throws(OfflineError) -> Void
+) async {
+  do {
+    try await call()
+    Issue.record("\(action) in \(state) was accepted", sourceLocation: sourceLocation)
+  } catch {
+    guard case .invalidTransition(let refused, let from) = error.kind else {
+      Issue.record("\(action) in \(state) threw \(error)", sourceLocation: sourceLocation)
+      return
+    }
+    #expect(refused == action, sourceLocation: sourceLocation)
+    #expect(from == state, sourceLocation: sourceLocation)
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// The queue: how many downloads run at once, and which goes first.
+@Suite struct OfflineManagerQueueTests {
+  @Test func pastTheParallelLimitAContentWaitsQueued() async throws {
+    let origin = try ManagerOrigin(
+      files: ["a.bin": 4 << 20, "b.bin": 4 << 20], options: .init(limitRate: "1m"))
+    let fixture = try ManagerFixture(parallelDownloads: 1)
+    let manager = fixture.manager
+    let first = try await manager.content(for: OfflineSource(url: origin.url("a.bin"), id: "a"))
+    let second = try await manager.content(for: OfflineSource(url: origin.url("b.bin"), id: "b"))
+    let recorder = EventRecorder(await first.events)
+    try await first.download()
+    try await second.download()
+    try await fixture.running {
+      #expect(await recorder.waitFor { ($0.progressBytes ?? 0) > 0 })
+      let waiting = try await second.snapshot
+      #expect(waiting.state == .downloading)
+      #expect(waiting.waitReason == .queued)
+      #expect(waiting.bytes == 0)
+      #expect(try await first.snapshot.waitReason == nil)
+      #expect(
+        !FileManager.default.fileExists(atPath: fixture.contentFolder("b").path + "/b.bin.part"))
+    }
+  }
+
+  @Test func aHigherPriorityContentQueuedLaterStartsFirst() async throws {
+    let origin = try ManagerOrigin(
+      files: ["low.bin": 256 << 10, "high.bin": 256 << 10], options: .init(limitRate: "2m"))
+    let fixture = try ManagerFixture(parallelDownloads: 1)
+    let manager = fixture.manager
+    let low = try await manager.content(for: OfflineSource(url: origin.url("low.bin"), id: "low"))
+    let high = try await manager.content(
+      for: OfflineSource(url: origin.url("high.bin"), id: "high"))
+    let finished = Locked<[String]>([])
+    let all = await manager.allEvents()
+    let listener = Task {
+      for await (id, event) in all where event.name == "finished" {
+        finished.withLock { $0.append(id) }
+      }
+    }
+    defer { listener.cancel() }
+    try await low.download()
+    try await high.download(DownloadConfig(priority: 5))
+    try await fixture.running {
+      #expect(await eventually { finished.withLock { $0.count } == 2 })
+    }
+    #expect(finished.withLock { $0 } == ["high", "low"])
+    let log = try origin.nginx.accessLog(minimumCount: 2)
+    #expect(log.map(\.uri) == ["/high.bin", "/low.bin"])
+  }
+
+  /// Pins a bug: `DownloadConfig.priority` promises that equal priorities run in the order
+  /// they were queued, but the queue orders them by when the contents were created.
+  @Test func equalPrioritiesRunInTheOrderTheyWereQueued() async throws {
+    let origin = try ManagerOrigin(files: ["first.bin": 256 << 10, "second.bin": 256 << 10])
+    let fixture = try ManagerFixture(parallelDownloads: 1)
+    let manager = fixture.manager
+    let created = try await manager.content(
+      for: OfflineSource(url: origin.url("first.bin"), id: "created-first"))
+    let queued = try await manager.content(
+      for: OfflineSource(url: origin.url("second.bin"), id: "queued-first"))
+    try await queued.download()
+    try await created.download()
+    let done = try await fixture.running {
+      try await eventually { try await created.state == .downloaded }
+    }
+    #expect(done)
+    let log = try origin.nginx.accessLog(minimumCount: 2)
+    #expect(log.map(\.uri) == ["/second.bin", "/first.bin"])
+  }
+}

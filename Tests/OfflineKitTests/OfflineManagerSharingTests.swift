@@ -1,0 +1,72 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// Two managers on one store, as an app and the `offline` CLI would be: the one that is not
+/// the runner changes states, the runner follows within its poll interval.
+@Suite struct OfflineManagerSharingTests {
+  /// A store with a slow file, the fixture's manager as the caller, and a second manager on
+  /// the same store as the runner.
+  struct Shared {
+    let origin: ManagerOrigin
+    let fixture: ManagerFixture
+    let runner: OfflineManager
+    let caller: OfflineContent
+    let watched: EventRecorder
+
+    init() async throws {
+      origin = try ManagerOrigin(files: ["file.bin": 4 << 20], options: .init(limitRate: "1m"))
+      fixture = try ManagerFixture()
+      runner = try fixture.reopened()
+      caller = try await fixture.manager.content(
+        for: OfflineSource(url: origin.url("file.bin"), id: "file"))
+      let ran = try #require(try await runner.content(id: "file"))
+      watched = EventRecorder(await ran.events)
+    }
+  }
+
+  @Test func aCancelFromAnotherManagerIsFinishedByTheRunner() async throws {
+    let shared = try await Shared()
+    let fixture = shared.fixture
+    try await shared.runner.start()
+    try await shared.caller.download()
+    #expect(await shared.watched.waitFor { ($0.progressBytes ?? 0) > 0 })
+
+    try await shared.caller.cancel()
+    #expect(try await eventually { try await shared.caller.state == .notDownloaded })
+    #expect(await shared.watched.waitFor { $0.name == "canceled" })
+    await shared.runner.stop(suspendingRunning: false)
+
+    #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder("file").path))
+    #expect(try fixture.journalEntries(of: "file").isEmpty)
+    #expect(try await shared.caller.snapshot.bytes == 0)
+  }
+
+  @Test func aPauseFromAnotherManagerStopsTheRunnerAndResumeGoesOn() async throws {
+    let shared = try await Shared()
+    let fixture = shared.fixture
+    try await shared.runner.start()
+    try await shared.caller.download()
+    #expect(await shared.watched.waitFor { ($0.progressBytes ?? 0) > 0 })
+
+    try await shared.caller.suspend()
+    #expect(await shared.watched.waitFor { $0.name == "suspended" })
+    let part = fixture.contentFolder("file").appending(path: "file.bin.part").path
+    #expect(FileManager.default.fileExists(atPath: part))
+    #expect(try await shared.caller.state == .suspended)
+
+    try await shared.caller.resume()
+    #expect(await shared.watched.waitFor { $0.name == "resumed" })
+    #expect(await shared.watched.waitFor { $0.name == "finished" })
+    await shared.runner.stop(suspendingRunning: false)
+
+    #expect(try await shared.caller.state == .downloaded)
+    let file = try #require(try await shared.caller.offlineSource)
+    #expect(FileManager.default.contents(atPath: file.path) == shared.origin.body("file.bin"))
+    let log = try shared.origin.nginx.accessLog(minimumCount: 2)
+    #expect(log.count == 2)
+    #expect(log.last?.range != nil, "the resumed request had no Range")
+  }
+}

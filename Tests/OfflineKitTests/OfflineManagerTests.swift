@@ -1,0 +1,135 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// The offline manager end to end against nginx: download, pause, resume, cancel, delete.
+@Suite struct OfflineManagerTests {
+  /// Waits until the recorded events report bytes received.
+  static func waitForBytes(_ recorder: EventRecorder) async -> Bool {
+    await recorder.waitFor { ($0.progressBytes ?? 0) > 0 }
+  }
+
+  @Test func aDownloadEndsDownloadedWithItsEventsInOrderAndTheServersBytes() async throws {
+    let origin = try ManagerOrigin(files: ["file.bin": 1 << 20], options: .init(limitRate: "2m"))
+    let fixture = try ManagerFixture()
+    let content = try await fixture.manager.content(
+      for: OfflineSource(url: origin.url("file.bin"), id: "file"))
+    let recorder = EventRecorder(await content.events)
+    try await content.download()
+    try await fixture.running {
+      #expect(await recorder.waitFor { $0.name == "finished" })
+    }
+
+    let names = recorder.names
+    #expect(names.first == "state:notDownloaded")
+    let order = ["state:downloading", "progress", "state:downloaded", "finished"]
+    let positions = order.map { names.firstIndex(of: $0) }
+    #expect(!positions.contains(nil), "events: \(names)")
+    let found = positions.compactMap { $0 }
+    #expect(found == found.sorted(), "events out of order: \(names)")
+    let bytes = recorder.events.compactMap(\.progressBytes)
+    #expect(bytes == bytes.sorted(), "progress moved backwards: \(bytes)")
+
+    let file = try #require(try await content.offlineSource)
+    #expect(file == fixture.contentFolder("file").appending(path: "file.bin"))
+    #expect(file.isFileURL)
+    #expect(FileManager.default.contents(atPath: file.path) == origin.body("file.bin"))
+    #expect(try await content.snapshot.bytes == 1 << 20)
+
+    var late = await content.events.makeAsyncIterator()
+    #expect(await late.next()?.name == "state:downloaded")
+  }
+
+  @Test func suspendKeepsThePartAndResumeGoesOnWithARangeRequest() async throws {
+    let origin = try ManagerOrigin(files: ["file.bin": 4 << 20], options: .init(limitRate: "1m"))
+    let fixture = try ManagerFixture()
+    let content = try await fixture.manager.content(
+      for: OfflineSource(url: origin.url("file.bin"), id: "file"))
+    let recorder = EventRecorder(await content.events)
+    try await content.download()
+    try await fixture.running {
+      #expect(await Self.waitForBytes(recorder))
+      try await content.suspend()
+      #expect(try await content.state == .suspended)
+      #expect(await recorder.waitFor { $0.name == "suspended" })
+      let part = fixture.contentFolder("file").appending(path: "file.bin.part").path
+      let kept = try FileManager.default.attributesOfItem(atPath: part)[.size] as? Int ?? 0
+      #expect(kept > 0)
+      #expect(try await content.offlineSource == nil)
+
+      try await content.resume()
+      #expect(try await content.state == .downloading)
+      #expect(await recorder.waitFor { $0.name == "resumed" })
+      #expect(await recorder.waitFor { $0.name == "finished" })
+    }
+    #expect(try await content.state == .downloaded)
+    let file = try #require(try await content.offlineSource)
+    #expect(FileManager.default.contents(atPath: file.path) == origin.body("file.bin"))
+    let log = try origin.nginx.accessLog(minimumCount: 2)
+    #expect(log.count == 2)
+    #expect(log.last?.range != nil, "the resumed request had no Range")
+    #expect(log.last?.status == 206)
+  }
+
+  @Test(arguments: [false, true])
+  func cancelDeletesEveryPartialByte(afterSuspending: Bool) async throws {
+    let origin = try ManagerOrigin(files: ["file.bin": 4 << 20], options: .init(limitRate: "1m"))
+    let fixture = try ManagerFixture()
+    let content = try await fixture.manager.content(
+      for: OfflineSource(url: origin.url("file.bin"), id: "file"))
+    let recorder = EventRecorder(await content.events)
+    try await content.download()
+    try await fixture.running {
+      #expect(await Self.waitForBytes(recorder))
+      if afterSuspending {
+        try await content.suspend()
+        #expect(try await content.state == .suspended)
+      }
+      try await content.cancel()
+      #expect(try await eventually { try await content.state == .notDownloaded })
+      #expect(await recorder.waitFor { $0.name == "canceled" })
+    }
+    #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder("file").path))
+    #expect(try fixture.journalEntries(of: "file").isEmpty)
+    #expect(try await content.snapshot.bytes == 0)
+  }
+
+  @Test func deleteRemovesTheFileAndTheContentCanBeDownloadedAgain() async throws {
+    let origin = try ManagerOrigin()
+    let fixture = try ManagerFixture()
+    let content = try await fixture.manager.content(
+      for: OfflineSource(url: origin.url("file.bin"), id: "file"))
+    try await fixture.running {
+      try await content.download()
+      #expect(try await eventually { try await content.state == .downloaded })
+      let file = try #require(try await content.offlineSource)
+
+      try await content.deleteOfflineData()
+      #expect(try await content.state == .notDownloaded)
+      #expect(try await content.offlineSource == nil)
+      #expect(!FileManager.default.fileExists(atPath: file.path))
+      #expect(try fixture.journalEntries(of: "file").isEmpty)
+
+      try await content.download()
+      #expect(try await eventually { try await content.state == .downloaded })
+      #expect(FileManager.default.contents(atPath: file.path) == origin.body("file.bin"))
+    }
+  }
+
+  @Test func twoSubscribersBothHearFinished() async throws {
+    let origin = try ManagerOrigin()
+    let fixture = try ManagerFixture()
+    let content = try await fixture.manager.content(
+      for: OfflineSource(url: origin.url("file.bin"), id: "file"))
+    let first = EventRecorder(await content.events)
+    let second = EventRecorder(await content.events)
+    try await content.download()
+    try await fixture.running {
+      #expect(await first.waitFor { $0.name == "finished" })
+      #expect(await second.waitFor { $0.name == "finished" })
+    }
+    #expect(first.names.filter { $0 != "progress" } == second.names.filter { $0 != "progress" })
+  }
+}

@@ -1,0 +1,79 @@
+import Testing
+
+@testable import OfflineKit
+
+/// The transition table of `OfflineState`, without I/O.
+@Suite struct OfflineStateMachineTests {
+  /// The rows of the table in `OfflineState.swift`: (from, call, to).
+  static let rows: [(OfflineState, OfflineAction, OfflineState)] = [
+    (.notDownloaded, .download, .downloading),
+    (.downloading, .suspend, .suspended),
+    (.suspended, .resume, .downloading),
+    (.downloading, .cancel, .canceling),
+    (.suspended, .cancel, .canceling),
+    (.canceling, .finishCancel, .notDownloaded),
+    (.downloading, .finish, .downloaded),
+    (.downloading, .fail, .suspended),
+    (.downloaded, .delete, .notDownloaded),
+  ]
+
+  @Test func downloadQueuesANotDownloadedContent() throws {
+    #expect(try OfflineStateMachine.state(after: .download, from: .notDownloaded) == .downloading)
+  }
+
+  @Test func suspendPausesADownload() throws {
+    #expect(try OfflineStateMachine.state(after: .suspend, from: .downloading) == .suspended)
+  }
+
+  @Test func resumeGoesOnWithASuspendedContent() throws {
+    #expect(try OfflineStateMachine.state(after: .resume, from: .suspended) == .downloading)
+  }
+
+  @Test(arguments: [OfflineState.downloading, .suspended])
+  func cancelStartsCanceling(from state: OfflineState) throws {
+    #expect(try OfflineStateMachine.state(after: .cancel, from: state) == .canceling)
+  }
+
+  @Test func aFinishedCancelLeavesNothingDownloaded() throws {
+    #expect(
+      try OfflineStateMachine.state(after: .finishCancel, from: .canceling) == .notDownloaded)
+  }
+
+  @Test func aCompletedTransferIsDownloaded() throws {
+    #expect(try OfflineStateMachine.state(after: .finish, from: .downloading) == .downloaded)
+  }
+
+  @Test func aFailureForGoodSuspends() throws {
+    #expect(try OfflineStateMachine.state(after: .fail, from: .downloading) == .suspended)
+  }
+
+  @Test func deleteRemovesADownloadedContent() throws {
+    #expect(try OfflineStateMachine.state(after: .delete, from: .downloaded) == .notDownloaded)
+  }
+
+  @Test func everyCallOutsideTheTableIsRejectedNamingTheCallAndTheState() {
+    var rejected = 0
+    for action in OfflineAction.allCases {
+      for state in OfflineState.allCases {
+        let row = Self.rows.first { $0.0 == state && $0.1 == action }
+        do {
+          let after = try OfflineStateMachine.state(after: action, from: state)
+          #expect(row != nil, "\(action) in \(state) was accepted (→ \(after))")
+          #expect(after == row?.2, "\(action) in \(state)")
+        } catch {
+          rejected += 1
+          #expect(row == nil, "\(action) in \(state) was rejected: \(error)")
+          guard case .invalidTransition(let refused, let from) = error.kind else {
+            Issue.record("\(action) in \(state) threw \(error)")
+            continue
+          }
+          #expect(refused == action)
+          #expect(from == state)
+          #expect(error.description.contains(state.rawValue))
+        }
+      }
+    }
+    #expect(
+      rejected == OfflineAction.allCases.count * OfflineState.allCases.count - Self.rows.count)
+  }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// A download that cannot go on waits, with a reason, and goes on by itself; an origin that
+/// is gone is retried with backoff, then the content is suspended with its last error.
+@Suite(.serialized) struct WaitingTests {
+  let size = 12 << 20
+
+  func manager(_ store: URL, attempts: Int) throws -> OfflineManager {
+    try OfflineManager(
+      directory: store,
+      configuration: .init(
+        parallelDownloads: 1,
+        retry: RetryPolicy(
+          maximumAttempts: attempts, initialDelay: .milliseconds(100),
+          maximumDelay: .milliseconds(300)),
+        pollInterval: .milliseconds(100)))
+  }
+
+  /// Polls `condition` every 50 ms for at most `seconds`.
+  func eventually(_ seconds: Double, _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      if try await condition() { return true }
+      try? await Task.sleep(for: .milliseconds(50))
+    }
+    return try await condition()
+  }
+
+  @Test(.enabled(if: NetworkNamespace.isSupported))
+  func aLinkThatGoesDownMakesTheDownloadWaitForTheNetworkWithoutSpendingRetries() async throws {
+    let namespace = try NetworkNamespace()
+    let root = try TemporaryDirectory(prefix: "offlinekit-www")
+    let body = TestData.bytes(count: size, seed: 21)
+    try body.write(to: root.file("file.bin"))
+    let nginx = try NginxServer(root: root.url, options: .init(limitRate: "2m").inside(namespace))
+    try nginx.start()
+    let store = try TemporaryDirectory()
+    let manager = try manager(store.url, attempts: 2)
+    let content = try await manager.content(for: OfflineSource(url: nginx.url("/file.bin")))
+    try await content.download()
+    try await manager.start()
+
+    #expect(try await eventually(20) { try await content.snapshot.bytes > 1 << 20 })
+    try namespace.setLink(up: false)
+    #expect(try await eventually(10) { try await content.snapshot.waitReason == .network })
+    // Longer than two attempts with 100-300 ms backoff would take: the budget is not spent.
+    try await Task.sleep(for: .seconds(2))
+    let waiting = try await content.snapshot
+    #expect(waiting.state == .downloading)
+    #expect(waiting.waitReason == .network)
+
+    try namespace.setLink(up: true)
+    #expect(try await eventually(40) { try await content.state == .downloaded })
+    let file = try #require(try await content.offlineSource)
+    #expect(FileManager.default.contents(atPath: file.path) == body)
+    await manager.stop(suspendingRunning: false)
+  }
+
+  @Test func aStoppedOriginIsRetriedThenSuspendedAndResumeFinishesLater() async throws {
+    let root = try TemporaryDirectory(prefix: "offlinekit-www")
+    let body = TestData.bytes(count: size, seed: 22)
+    try body.write(to: root.file("file.bin"))
+    let nginx = try NginxServer(root: root.url, options: .init(limitRate: "2m"))
+    try nginx.start()
+    let store = try TemporaryDirectory()
+    let manager = try manager(store.url, attempts: 3)
+    let content = try await manager.content(for: OfflineSource(url: nginx.url("/file.bin")))
+    let events = await content.events
+    try await content.download()
+    try await manager.start()
+
+    #expect(try await eventually(20) { try await content.snapshot.bytes > 1 << 20 })
+    nginx.stop(graceful: false)
+    #expect(try await eventually(30) { try await content.state == .suspended })
+    let suspended = try await content.snapshot
+    #expect(suspended.lastError != nil)
+    #expect(FileManager.default.fileExists(atPath: suspended.fileURL.path + ".part"))
+
+    try nginx.start()
+    try await content.resume()
+    #expect(try await eventually(40) { try await content.state == .downloaded })
+    let file = try #require(try await content.offlineSource)
+    #expect(FileManager.default.contents(atPath: file.path) == body)
+    await manager.stop(suspendingRunning: false)
+
+    var retries = 0
+    var sawError = false
+    for await event in events {
+      if case .waiting(.retry?) = event { retries += 1 }
+      if case .error = event { sawError = true }
+      if case .finished = event { break }
+    }
+    #expect(retries >= 1, "retried with backoff before suspending")
+    #expect(sawError)
+    let resumed = try nginx.accessLog(minimumCount: 2).last
+    #expect(resumed?.range != nil, "the resume asked for the rest, not the whole file")
+  }
+}
