@@ -20,7 +20,7 @@ struct AddCommand: Sendable {
       ("-h, --help", "Show help information."),
     ],
     footer: "A URL already in the store is not added twice: its id is printed, and it is queued"
-      + " again if it is not downloaded.")
+      + " again when it is notDownloaded (a suspended one waits for 'offline resume').")
 
   var urls: [String] = []
   var id: String?

@@ -78,7 +78,9 @@ struct ContentCommand: Sendable {
       case .path:
         let snapshot = try await content.snapshot
         guard snapshot.state == .downloaded else {
-          console.err("Error: content \(command.id) is \(snapshot.state.rawValue), not downloaded.")
+          console.err(
+            "Error: Cannot print the path of content \(command.id): it is \(snapshot.state.rawValue)."
+          )
           return ExitCode.failure
         }
         console.out(snapshot.fileURL.path)

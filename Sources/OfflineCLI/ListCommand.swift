@@ -55,22 +55,39 @@ struct ListCommand: Sendable {
     }
   }
 
-  static func json(_ snapshots: [OfflineContent.Snapshot]) -> String {
-    let objects: [[String: Any]] = snapshots.map { item in
-      var object: [String: Any] = [
-        "id": item.id, "url": item.url.absoluteString, "state": item.state.rawValue,
-        "bytes": item.bytes, "path": item.fileURL.path, "priority": item.priority,
-      ]
-      object["title"] = item.title
-      object["total"] = item.total
-      object["totalIsEstimate"] = item.total == nil ? nil : item.totalIsEstimate
-      object["reason"] = item.state == .downloading ? item.waitReason?.name : nil
-      object["lastError"] = item.lastError
-      return object
+  /// One content in `ls --json`; optional fields are left out when unknown.
+  struct Entry: Encodable {
+    let id: String
+    let url: String
+    let title: String?
+    let state: String
+    let bytes: Int64
+    let total: Int64?
+    let totalIsEstimate: Bool?
+    let path: String
+    let priority: Int
+    let reason: String?
+    let lastError: String?
+
+    init(_ item: OfflineContent.Snapshot) {
+      id = item.id
+      url = item.url.absoluteString
+      title = item.title
+      state = item.state.rawValue
+      bytes = item.bytes
+      total = item.total
+      totalIsEstimate = item.total == nil ? nil : item.totalIsEstimate
+      path = item.fileURL.path
+      priority = item.priority
+      reason = item.state == .downloading ? item.waitReason?.name : nil
+      lastError = item.lastError
     }
-    guard
-      let data = try? JSONSerialization.data(
-        withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]),
+  }
+
+  static func json(_ snapshots: [OfflineContent.Snapshot]) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(snapshots.map(Entry.init)),
       let text = String(data: data, encoding: .utf8)
     else { return "[]" }
     return text

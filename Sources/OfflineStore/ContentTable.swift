@@ -39,7 +39,12 @@ public final class ContentTable: Sendable {
         CREATE INDEX contents_sequence ON contents (sequence);
         CREATE INDEX contents_url ON contents (url);
         """)
-    }
+    },
+    Migration("contents.v2.cleanup-index") { connection throws(StoreError) in
+      // Opening a store looks for cleanup intents; without this it reads every row.
+      try connection.execute(
+        "CREATE INDEX contents_cleanup ON contents (pending_cleanup) WHERE pending_cleanup = 1")
+    },
   ]
 
   /// The database the table lives in.
@@ -125,8 +130,10 @@ public final class ContentTable: Sendable {
   /// The records that carry a cleanup intent or sit in `state`, for recovery after a crash.
   public func needingRecovery(state: String) throws(StoreError) -> [ContentRecord] {
     try database.query(
-      "SELECT * FROM contents WHERE pending_cleanup = 1 OR state = ? ORDER BY sequence",
-      [.text(state)]
+      """
+      SELECT * FROM contents WHERE pending_cleanup = 1
+      UNION SELECT * FROM contents WHERE state = ? ORDER BY sequence
+      """, [.text(state)]
     ).map { row throws(StoreError) in try Self.record(from: row) }
   }
 

@@ -64,7 +64,7 @@ extension OfflineManager {
 
   private func becomeRunner() throws(OfflineError) {
     if runnerLock != nil { return }
-    guard let lock = RunnerLock(directory: directory) else {
+    guard let lock = RunnerLock(directory: directory, patience: .seconds(3)) else {
       let holder = RunnerLock.holder(in: directory).map { " (process \($0))" } ?? ""
       throw OfflineError(
         .storeBusy("Another process\(holder) is running the queue of \(directory.path)."))

@@ -262,9 +262,15 @@ public actor OfflineManager {
     }
   }
 
+  /// Eight characters from an alphabet without look-alikes (40 random bits, one draw).
   static func newID() -> String {
     let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
-    return String((0..<8).map { _ in alphabet.randomElement()! })
+    var bits = UInt64.random(in: 0...UInt64.max)
+    return String(
+      (0..<8).map { _ in
+        defer { bits >>= 5 }
+        return alphabet[Int(bits & 31)]
+      })
   }
 }
 

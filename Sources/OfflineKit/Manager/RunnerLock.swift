@@ -9,14 +9,21 @@ import Foundation
 final class RunnerLock: Sendable {
   private let descriptor: Int32
 
-  /// Takes the lock without waiting; nil when another process holds it.
-  init?(directory: URL) {
+  /// Takes the lock, trying for at most `patience`; nil when another process holds it.
+  ///
+  /// Commands that are not the runner take it for a few milliseconds (to finish a cancel
+  /// or a crash's leftovers), so a runner waits a little instead of failing at once.
+  init?(directory: URL, patience: Duration = .zero) {
     let path = directory.appending(path: "runner.lock").path
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard fd >= 0 else { return nil }
-    guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-      close(fd)
-      return nil
+    let deadline = ContinuousClock.now + patience
+    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+      guard ContinuousClock.now < deadline else {
+        close(fd)
+        return nil
+      }
+      usleep(20_000)
     }
     descriptor = fd
     let pid = "\(getpid())\n"

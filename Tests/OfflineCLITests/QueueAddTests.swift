@@ -1,0 +1,93 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `offline add` and what `offline ls --json` shows of what it added.
+@Suite struct QueueAddTests {
+  @Test func addingAURLAgainPrintsTheSameID() throws {
+    let fixture = try QueueFixture()
+    let first = try fixture.addOne([fixture.url("small.bin")])
+    let second = try fixture.addOne([fixture.url("small.bin")])
+    #expect(first == second)
+    #expect(try fixture.list().map(\.id) == [first])
+  }
+
+  @Test func addingANotDownloadedURLAgainQueuesItUnderItsID() throws {
+    let fixture = try QueueFixture()
+    let id = try fixture.addOne([fixture.url("small.bin")])
+    #expect(try fixture.offline(["cancel", id]).status == 0)
+    #expect(try fixture.entry(id)?.state == "notDownloaded")
+
+    #expect(try fixture.addOne([fixture.url("small.bin")]) == id)
+    let queued = try #require(try fixture.entry(id))
+    #expect(queued.state == "downloading")
+    #expect(queued.reason == "queued")
+  }
+
+  // Pins a bug: `OfflineManager.add` looks each URL up in the index before the new records
+  // are inserted, so a URL given twice in one call (or twice in an `-i` list) became two
+  // contents with two ids.
+  @Test func oneAddGivenTheSameURLTwicePrintsOneIDTwice() throws {
+    let fixture = try QueueFixture()
+    let ids = try fixture.add([fixture.url("small.bin"), fixture.url("small.bin")])
+    #expect(ids.count == 2)
+    #expect(Set(ids).count == 1, "one URL got the ids \(ids)")
+    #expect(try fixture.list().count == 1)
+  }
+
+  @Test func addFromAFileOfThreeURLsPrintsThreeIDsInOrder() throws {
+    let fixture = try QueueFixture()
+    let urls = ["a.bin", "b.bin", "c.bin"].map(fixture.url)
+    let list = fixture.folder.file("urls.txt")
+    try ("# three files\n" + urls.joined(separator: "\n") + "\n\n").write(
+      to: list, atomically: true, encoding: .utf8)
+
+    let ids = try fixture.add(["-i", list.path])
+    #expect(ids.count == 3)
+    #expect(Set(ids).count == 3)
+    let listed = try fixture.list()
+    #expect(listed.map(\.id) == ids)
+    #expect(listed.map(\.url) == urls)
+    #expect(listed.allSatisfy { $0.state == "downloading" && $0.reason == "queued" })
+  }
+
+  @Test func addKeepsTheGivenIDAndTitle() throws {
+    let fixture = try QueueFixture()
+    let id = try fixture.addOne([fixture.url("small.bin"), "--id", "movie-1", "--title", "Movie"])
+    #expect(id == "movie-1")
+    #expect(try fixture.entry("movie-1")?.title == "Movie")
+  }
+
+  @Test func listJSONHasTheKnownFieldsOnly() throws {
+    let fixture = try QueueFixture()
+    let id = try fixture.addOne([fixture.url("small.bin"), "--title", "Small"])
+    let queued = try #require(try fixture.entry(id))
+    #expect(queued.keys.isSuperset(of: ["id", "url", "state", "bytes", "path", "reason", "title"]))
+    #expect(!queued.keys.contains("total"))
+    #expect(!queued.keys.contains("lastError"))
+    #expect(queued.url == fixture.url("small.bin"))
+    #expect(queued.bytes == 0)
+    #expect(queued.path.hasPrefix(fixture.contentFolder(id).path))
+
+    #expect(try fixture.offline(["run", "--quiet"]).status == 0)
+    let done = try #require(try fixture.entry(id))
+    #expect(done.keys.isSuperset(of: ["id", "url", "state", "bytes", "path", "total", "title"]))
+    #expect(!done.keys.contains("reason"))
+    #expect(done.total == fixture.small.count)
+    #expect(done.title == "Small")
+
+    let missing = try fixture.addOne([fixture.url("missing.bin")])
+    #expect(try fixture.offline(["run", "--quiet"]).status == 1)
+    let failed = try #require(try fixture.entry(missing))
+    #expect(failed.keys.isSuperset(of: ["id", "url", "state", "bytes", "path", "lastError"]))
+    #expect(!failed.keys.contains("title"))
+  }
+
+  @Test func aURLThatIsNotHTTPIsRefusedAndNothingIsAdded() throws {
+    let fixture = try QueueFixture()
+    let result = try fixture.offline(["add", fixture.url("small.bin"), "ftp://127.0.0.1/x"])
+    #expect(result.status == 64)
+    #expect(result.stderrText.contains("ftp://127.0.0.1/x"))
+    #expect(try fixture.list().isEmpty)
+  }
+}

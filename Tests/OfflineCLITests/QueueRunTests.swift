@@ -1,0 +1,96 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `offline run` working the queue while other processes change it, and stopping on SIGINT.
+@Suite struct QueueRunTests {
+  @Test func aRunningRunDownloadsWhatAnotherProcessAdds() throws {
+    let fixture = try QueueFixture(limitRate: "1m")
+    let slow = try fixture.addOne([fixture.url("large.bin")])
+    let run = try fixture.startRun()
+    defer { run.killIfRunning() }
+    _ = try fixture.waitForPart(of: slow, moreThan: 0)
+
+    let added = try fixture.addOne([fixture.url("small.bin")])
+    let done = try fixture.waitFor(added, state: "downloaded", seconds: 20)
+    #expect(done?.state == "downloaded")
+    #expect(run.isRunning)
+    if let done {
+      #expect(FileManager.default.contents(atPath: done.path) == fixture.small)
+    }
+
+    #expect(try fixture.offline(["cancel", slow]).status == 0)
+    #expect(run.waitBounded(seconds: 10) == 0)
+  }
+
+  @Test func sigintSuspendsKeepingPartialDataAndResumeFinishesWithARangeRequest() throws {
+    let fixture = try QueueFixture(limitRate: "1m")
+    let id = try fixture.addOne([fixture.url("large.bin")])
+    let run = try fixture.startRun()
+    defer { run.killIfRunning() }
+    _ = try fixture.waitForPart(of: id, moreThan: 512 << 10)
+
+    kill(run.processIdentifier, SIGINT)
+    #expect(run.waitBounded(seconds: 10) == 130)
+    let stopped = try #require(try fixture.entry(id))
+    #expect(stopped.state == "suspended")
+    let kept = try #require(fixture.partSize(stopped))
+    #expect(kept > 0)
+
+    #expect(try fixture.offline(["resume", id]).status == 0)
+    let rerun = try fixture.offline(["run", "--quiet"], timeout: 40)
+    #expect(rerun.status == 0, "\(rerun.stderrText)")
+    let done = try #require(try fixture.entry(id))
+    #expect(done.state == "downloaded")
+    #expect(FileManager.default.contents(atPath: done.path) == fixture.large)
+    #expect(fixture.partSize(done) == nil)
+
+    let requests = try fixture.nginx.accessLog(minimumCount: 2)
+    #expect(requests.count == 2)
+    #expect(requests.first?.range == nil)
+    let resumed = try #require(requests.last)
+    #expect(resumed.status == 206)
+    let start = resumed.range.flatMap { Int($0.dropFirst("bytes=".count).prefix { $0 != "-" }) }
+    #expect(start != nil && start! > 0 && start! <= kept, "Range: \(resumed.range ?? "none")")
+    #expect(Int(resumed.bodyBytesSent) == fixture.large.count - (start ?? 0))
+  }
+
+  @Test func aSecondRunOnTheSameStoreIsRefusedWhileOneWorks() throws {
+    let fixture = try QueueFixture(limitRate: "1m")
+    let id = try fixture.addOne([fixture.url("large.bin")])
+    let run = try fixture.startRun()
+    defer { run.killIfRunning() }
+    _ = try fixture.waitForPart(of: id, moreThan: 0)
+
+    let second = try fixture.offline(["run", "--quiet"])
+    #expect(second.status == 1)
+    #expect(second.stderrText.contains("\(run.processIdentifier)"), "\(second.stderrText)")
+
+    #expect(try fixture.offline(["cancel", id]).status == 0)
+    #expect(run.waitBounded(seconds: 10) == 0)
+  }
+
+  // Pins a bug: opening the store (`OfflineManager.init`, so every `ls`, `add`, `pause`...)
+  // takes the runner lock for its crash recovery, so an `offline run` starting at that moment
+  // failed with "Another process is running the queue" although no process was running it.
+  @Test func aRunIsNotRefusedBecauseAnotherCommandIsOpeningTheStore() throws {
+    let fixture = try QueueFixture()
+    let id = try fixture.addOne([fixture.url("small.bin")])
+    #expect(try fixture.offline(["pause", id]).status == 0)
+    let listing = try Process.run(
+      URL(fileURLWithPath: "/bin/sh"),
+      arguments: [
+        "-c",
+        "end=$(($(date +%s) + 10)); while [ $(date +%s) -lt $end ]; do"
+          + " '\(OfflineBinary.path)' --store '\(fixture.store.path)' ls >/dev/null; done",
+      ])
+    defer { listing.killIfRunning() }
+
+    var refusals: [String] = []
+    for _ in 0..<60 where refusals.isEmpty && listing.isRunning {
+      let run = try fixture.offline(["run", "--quiet"])
+      if run.status != 0 { refusals.append(run.stderrText) }
+    }
+    #expect(refusals.isEmpty, "a run was refused: \(refusals)")
+  }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A store and an nginx serving `small.bin` (256 KiB) and `large.bin` (8 MiB), driven through
+/// the `offline` queue commands as a user drives them. Keep the fixture alive for the whole
+/// test: its temporary folder and nginx go when it does.
+final class QueueFixture {
+  let folder: TemporaryDirectory
+  let nginx: NginxServer
+  let small: Data
+  let large: Data
+  var store: URL { folder.url.appending(path: "store") }
+
+  /// Starts nginx; `limitRate` (such as `"1m"`, per connection) makes `large.bin` slow.
+  init(limitRate: String? = nil) throws {
+    folder = try TemporaryDirectory(prefix: "offlinekit-queue")
+    let www = folder.url.appending(path: "www")
+    try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
+    small = TestData.bytes(count: 256 << 10, seed: 21)
+    large = TestData.bytes(count: 8 << 20, seed: 22)
+    try small.write(to: www.appending(path: "small.bin"))
+    try large.write(to: www.appending(path: "large.bin"))
+    nginx = try NginxServer(root: www, options: .init(limitRate: limitRate))
+    try nginx.start()
+  }
+
+  func url(_ name: String) -> String { nginx.url("/" + name).absoluteString }
+
+  /// Runs `offline --store STORE ARGUMENTS` to the end (bounded).
+  func offline(_ arguments: [String], timeout: Double = 30) throws -> ProcessRunner.Output {
+    try OfflineBinary.run(["--store", store.path] + arguments, timeout: timeout)
+  }
+
+  /// Runs `offline add ARGUMENTS`, requires exit 0 and returns the printed ids.
+  func add(_ arguments: [String]) throws -> [String] {
+    let result = try offline(["add"] + arguments)
+    try #require(result.status == 0, "add failed: \(result.stderrText)")
+    return result.stdoutText.split(whereSeparator: \.isNewline).map(String.init)
+  }
+
+  /// Adds one URL and returns its id.
+  func addOne(_ arguments: [String]) throws -> String {
+    let ids = try add(arguments)
+    try #require(ids.count == 1, "add printed \(ids)")
+    return ids[0]
+  }
+
+  /// `offline ls --json`, parsed.
+  func list() throws -> [ListedContent] {
+    let result = try offline(["ls", "--json"])
+    try #require(result.status == 0, "ls failed: \(result.stderrText)")
+    let array = try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]]
+    return try #require(array, "ls --json printed \(result.stdoutText)").map(ListedContent.init)
+  }
+
+  /// The listed content with `id`, or nil.
+  func entry(_ id: String) throws -> ListedContent? {
+    try list().first { $0.id == id }
+  }
+
+  /// Polls `ls --json` until content `id` is in `state`, at most `seconds`; returns its
+  /// last listing.
+  @discardableResult
+  func waitFor(_ id: String, state: String, seconds: Double = 20) throws -> ListedContent? {
+    var last: ListedContent?
+    _ = try Self.poll(seconds: seconds) {
+      last = try entry(id)
+      return last?.state == state
+    }
+    return last
+  }
+
+  /// Where the runs started by ``startRun()`` write their standard error.
+  var runLog: URL { folder.url.appending(path: "run.log") }
+
+  /// Starts `offline run` in another process, its standard error appended to ``runLog``.
+  func startRun() throws -> Process {
+    if !FileManager.default.fileExists(atPath: runLog.path) {
+      try Data().write(to: runLog)
+    }
+    let log = try FileHandle(forWritingTo: runLog)
+    defer { try? log.close() }
+    try log.seekToEnd()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: OfflineBinary.path)
+    process.arguments = ["--store", store.path, "run"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = log
+    try process.run()
+    return process
+  }
+
+  /// What the runs wrote so far, for failure messages.
+  var runLogText: String { (try? String(contentsOf: runLog, encoding: .utf8)) ?? "" }
+
+  /// The size of the `.part` file of `entry`, or nil when there is none.
+  func partSize(_ entry: ListedContent) -> Int? {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: entry.path + ".part")
+    return (attributes?[.size] as? NSNumber)?.intValue
+  }
+
+  /// Waits (bounded) until the `.part` of content `id` (its file named `file`) holds more
+  /// than `bytes`. It looks at the file only: a command opening the store while `offline run`
+  /// starts could make that run fail (see `QueueRunTests`).
+  func waitForPart(of id: String, file: String = "large.bin", moreThan bytes: Int) throws -> Int {
+    let part = contentFolder(id).appending(path: file + ".part").path
+    var size = 0
+    _ = Self.poll(seconds: 20) {
+      let attributes = try? FileManager.default.attributesOfItem(atPath: part)
+      size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+      return size > bytes
+    }
+    try #require(size > bytes, "\(part) stayed at \(size) bytes; run: \(runLogText)")
+    return size
+  }
+
+  /// The content's folder, `<store>/content/<id>`.
+  func contentFolder(_ id: String) -> URL {
+    store.appending(path: "content").appending(path: id)
+  }
+
+  /// Calls `condition` every 50 ms until it holds or `seconds` pass; returns whether it held.
+  static func poll(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while true {
+      if try condition() { return true }
+      if Date() >= deadline { return false }
+      usleep(50_000)
+    }
+  }
+}
+
+/// One object of `offline ls --json`.
+struct ListedContent {
+  let object: [String: Any]
+
+  var keys: Set<String> { Set(object.keys) }
+  var id: String { object["id"] as? String ?? "" }
+  var url: String { object["url"] as? String ?? "" }
+  var state: String { object["state"] as? String ?? "" }
+  var path: String { object["path"] as? String ?? "" }
+  var bytes: Int? { (object["bytes"] as? NSNumber)?.intValue }
+  var total: Int? { (object["total"] as? NSNumber)?.intValue }
+  var reason: String? { object["reason"] as? String }
+  var lastError: String? { object["lastError"] as? String }
+  var title: String? { object["title"] as? String }
+}
+
+extension Process {
+  /// Kills the process if a failed expectation left it running.
+  func killIfRunning() {
+    if isRunning {
+      kill(processIdentifier, SIGKILL)
+      waitUntilExit()
+    }
+  }
+}
