@@ -107,11 +107,15 @@ enum FileSteps {
     return lstat(path, &info) == 0
   }
 
-  /// Moves `source` to `destination` in one step and makes the move durable.
-  static func renameDurably(_ source: String, to destination: String) throws(TransferFileError) {
+  /// Moves `source` to `destination` in one step and, when `durably`, syncs the folder so
+  /// the move survives a power cut.
+  static func renameIntoPlace(_ source: String, to destination: String, durably: Bool)
+    throws(TransferFileError)
+  {
     guard rename(source, destination) == 0 else {
       throw TransferFileError(.rename, errno: errno, path: destination)
     }
+    guard durably else { return }
     let folder = (destination as NSString).deletingLastPathComponent
     let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if fd >= 0 {

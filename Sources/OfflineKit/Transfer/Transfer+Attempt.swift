@@ -32,15 +32,27 @@ extension Transfer {
         }
         request.headers.add(name: "Range", value: "bytes=\(offset)-")
         request.headers.add(name: "If-Range", value: ifRange)
+      case .requestSlice(let first, let last, let ifRange, let discarding):
+        if let discarding {
+          try emptyPart(sink, reason: discarding, onEvent: onEvent)
+        }
+        if let hasher = sink.hasher, !primed {
+          try fileStep { () throws(TransferFileError) in
+            try hasher.feed(fromFile: sink.part.descriptor, length: sink.machine.offset)
+          }
+          primed = true
+        }
+        request.headers.add(name: "Range", value: "bytes=\(first)-\(last)")
+        if let ifRange { request.headers.add(name: "If-Range", value: ifRange) }
       }
       onEvent(.requesting(offset: sink.machine.offset))
       sink.willSendRequest()
       let result = await performReportingProgress(request, sink: sink, onEvent: onEvent)
       received = sink.bytesReceived
-      if case .failure(let error) = result { throw error }
+      if case .failure(let error) = result, !sink.sliceCompleted { throw error }
       if let problem = sink.headFailure { throw failure(from: problem) }
       switch sink.headAction {
-      case .append, .writeFromStart:
+      case .append, .writeFromStart, .writeSlice:
         primed = true  // the hasher saw every byte from 0, or was reset with the part
         return try finish(sink, primed: primed, onEvent: onEvent)
       case .discardThenVerify:
@@ -102,7 +114,7 @@ extension Transfer {
     let machine = TransferStateMachine(
       offset: onDisk,
       validators: Validators(etag: current.etag, lastModified: current.lastModified),
-      totalLength: current.totalLength)
+      totalLength: current.totalLength, slice: options.slice)
     let needsHash = options.expectedSHA256 != nil || options.computesSHA256
     return TransferSink(
       machine: machine, part: part, hasher: needsHash ? SHA256() : nil, journal: journal,

@@ -22,7 +22,8 @@ extension Transfer {
       record.phase == .finishing && partLength == nil && onDisk != nil
       && onDisk == record.totalLength
     guard record.phase == .complete || finishedRename, let length = onDisk,
-      record.totalLength == nil || record.totalLength == length
+      record.totalLength == nil || record.totalLength == length,
+      options.syncsEachFile || record.bootID == BootIdentity.current
     else {
       return nil
     }
@@ -55,7 +56,9 @@ extension Transfer {
       throw failure(
         .file(problem as? TransferFileError ?? TransferFileError(.sync, errno: EIO)))
     }
-    try fileStep { () throws(TransferFileError) in try sink.part.synchronize() }
+    try fileStep { () throws(TransferFileError) in
+      options.syncsEachFile ? try sink.part.synchronize() : try sink.part.flush()
+    }
     let length = sink.part.flushedLength
     if let total = sink.machine.totalLength, total != length {
       if length > total {
@@ -91,7 +94,7 @@ extension Transfer {
     let finishing = record
     try indexStep { () throws(StoreError) in try journal.save(finishing) }
     try fileStep { () throws(TransferFileError) in
-      try FileSteps.renameDurably(partPath, to: destination)
+      try FileSteps.renameIntoPlace(partPath, to: destination, durably: options.syncsEachFile)
     }
     record.phase = .complete
     let complete = record

@@ -36,6 +36,13 @@ public struct Transfer: Sendable {
     /// Whether a file already at the destination that OfflineKit did not download may be
     /// replaced.
     public var replacesExistingFile: Bool
+    /// Only these bytes of the resource, when set (an HLS byte-range segment, say): the file
+    /// holds exactly `slice.length` bytes, from the resource's byte `slice.offset` on.
+    public var slice: Slice?
+    /// Whether the file is fsynced before it is renamed into place. An owner that syncs many
+    /// files at once afterwards (`syncfs`) turns it off; a file finished that way counts as
+    /// complete only within the same boot.
+    public var syncsEachFile: Bool
 
     /// Creates options with the defaults.
     public init(
@@ -43,7 +50,7 @@ public struct Transfer: Sendable {
       retry: RetryPolicy = RetryPolicy(
         initialDelay: .milliseconds(500), maximumDelay: .seconds(30)),
       checkpointInterval: Duration = .seconds(1), progressInterval: Duration = .milliseconds(250),
-      replacesExistingFile: Bool = false
+      replacesExistingFile: Bool = false, slice: Slice? = nil, syncsEachFile: Bool = true
     ) {
       self.expectedSHA256 = expectedSHA256?.lowercased()
       self.computesSHA256 = computesSHA256
@@ -51,6 +58,22 @@ public struct Transfer: Sendable {
       self.checkpointInterval = checkpointInterval
       self.progressInterval = progressInterval
       self.replacesExistingFile = replacesExistingFile
+      self.slice = slice
+      self.syncsEachFile = syncsEachFile
+    }
+  }
+
+  /// A byte range of a resource: `length` bytes from `offset` on.
+  public struct Slice: Sendable, Equatable, Hashable {
+    /// The first byte, counted from 0.
+    public var offset: Int64
+    /// How many bytes.
+    public var length: Int64
+
+    /// Creates a slice.
+    public init(offset: Int64, length: Int64) {
+      self.offset = offset
+      self.length = length
     }
   }
 

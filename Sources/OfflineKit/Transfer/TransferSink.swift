@@ -33,6 +33,10 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   let pendingRestart = Mutex<TransferStateMachine.RestartReason?>(nil)
   /// Body bytes written since this sink was made, start-overs included.
   private(set) var bytesReceived: Int64 = 0
+  /// Body bytes still to skip before the slice starts (a 200 to a slice request).
+  private var skipRemaining: Int64 = 0
+  /// Set when a slice transfer has every byte it wanted and stopped the body.
+  private(set) var sliceCompleted = false
   private var lastCheckpoint = ContinuousClock.now
   private var partsSinceClockCheck = 0
 
@@ -58,7 +62,12 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     headAction = nil
     lastHead = nil
     headFailure = nil
+    skipRemaining = 0
+    sliceCompleted = false
   }
+
+  /// Thrown from a body callback to stop a response once the slice is complete.
+  struct SliceComplete: Error {}
 
   func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
     lastHead = head
@@ -68,6 +77,16 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     switch action {
     case .append:
       saveValidators()
+      return headFailure == nil ? .receive : .stop
+    case .writeSlice(let skip, let reason):
+      skipRemaining = skip
+      pendingRestart.withLock { $0 = reason }
+      do {
+        try emptyPart()
+        saveValidators()
+      } catch {
+        headFailure = error
+      }
       return headFailure == nil ? .receive : .stop
     case .writeFromStart(let reason):
       pendingRestart.withLock { $0 = reason }
@@ -85,12 +104,27 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     }
   }
 
-  func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {
+  func didReceiveBodyPart(_ received: UnsafeRawBufferPointer) throws {
+    var bytes = received
+    if skipRemaining > 0 {
+      let skipped = Int(min(Int64(bytes.count), skipRemaining))
+      skipRemaining -= Int64(skipped)
+      bytes = UnsafeRawBufferPointer(rebasing: bytes[skipped...])
+    }
+    if let slice = machine.slice {
+      let wanted = Int(max(0, min(Int64(bytes.count), slice.length - machine.offset)))
+      bytes = UnsafeRawBufferPointer(rebasing: bytes[..<wanted])
+    }
+    guard !bytes.isEmpty else {
+      try stopIfSliceComplete()
+      return
+    }
     try part.append(bytes)
     hasher?.update(bytes)
     machine.didWrite(bytes.count)
     bytesReceived += Int64(bytes.count)
     progressBytes.store(machine.offset, ordering: .relaxed)
+    try stopIfSliceComplete()
     partsSinceClockCheck += 1
     if partsSinceClockCheck >= 32 {
       partsSinceClockCheck = 0
@@ -101,6 +135,12 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
         checkpointer.requestCheckpoint(upTo: part.flushedLength)
       }
     }
+  }
+
+  private func stopIfSliceComplete() throws {
+    guard let slice = machine.slice, machine.offset >= slice.length else { return }
+    sliceCompleted = true
+    throw SliceComplete()
   }
 
   /// Empties the part and forgets its checksum, for a start-over.

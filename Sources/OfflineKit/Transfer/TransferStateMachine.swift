@@ -27,6 +27,9 @@ struct TransferStateMachine: Sendable {
     case requestWhole(discardingPart: RestartReason?)
     /// Request the bytes from `offset` on, if the file still matches `ifRange`.
     case requestRange(offset: Int64, ifRange: String)
+    /// Request bytes `first...last` of the resource (a slice transfer), with `If-Range` when
+    /// resuming; when `discardingPart` is set, empty the part file first.
+    case requestSlice(first: Int64, last: Int64, ifRange: String?, discardingPart: RestartReason?)
     /// The part already holds every byte: verify it.
     case verify
   }
@@ -37,6 +40,9 @@ struct TransferStateMachine: Sendable {
     case append
     /// Empty the part file, then write the body from byte 0.
     case writeFromStart(restartReason: RestartReason?)
+    /// A slice transfer got the whole resource (a 200): empty the part, then write only the
+    /// slice's bytes, skipping the first `skip` bytes of the body.
+    case writeSlice(skip: Int64, restartReason: RestartReason?)
     /// Read the body without writing it; then verify the part, which is whole.
     case discardThenVerify
     /// Read the body without writing it; then start over with a request for the whole file.
@@ -57,16 +63,23 @@ struct TransferStateMachine: Sendable {
   /// Bytes in the part file (written or about to be written in order).
   private(set) var offset: Int64
   private(set) var restarts = 0
+  /// The slice of the resource this transfer fetches, nil for the whole resource.
+  let slice: Transfer.Slice?
+  /// The offset asked for, in the resource's bytes.
   private var requestedOffset: Int64 = 0
 
-  init(offset: Int64, validators: Validators, totalLength: Int64?) {
+  init(
+    offset: Int64, validators: Validators, totalLength: Int64?, slice: Transfer.Slice? = nil
+  ) {
     self.offset = offset
     self.validators = validators
-    self.totalLength = totalLength
+    self.slice = slice
+    self.totalLength = slice?.length ?? totalLength
   }
 
   /// Decides the next request from what is on disk.
   mutating func start() -> StartAction {
+    if let slice { return startSlice(slice) }
     if offset > 0, let total = totalLength, offset == total {
       return .verify
     }
@@ -84,6 +97,7 @@ struct TransferStateMachine: Sendable {
 
   /// Decides what the response's body is for.
   mutating func didReceiveHead(_ head: HTTPResponseHead) -> HeadAction {
+    if let slice { return didReceiveSliceHead(head, slice) }
     switch head.status {
     case 200:
       let fresh = Validators(head)
@@ -137,5 +151,49 @@ struct TransferStateMachine: Sendable {
       return .failProtocol("the server answered range requests inconsistently")
     }
     return .discardThenRestart(reason)
+  }
+
+  // MARK: - Slices
+
+  private mutating func startSlice(_ slice: Transfer.Slice) -> StartAction {
+    if offset == slice.length { return .verify }
+    var discarding: RestartReason?
+    if offset > slice.length {
+      discarding = .lengthChanged
+    } else if offset > 0, validators.ifRangeValue == nil {
+      discarding = .noValidator
+    }
+    if discarding != nil { offset = 0 }
+    requestedOffset = slice.offset + offset
+    return .requestSlice(
+      first: requestedOffset, last: slice.offset + slice.length - 1,
+      ifRange: offset > 0 ? validators.ifRangeValue : nil, discardingPart: discarding)
+  }
+
+  private mutating func didReceiveSliceHead(_ head: HTTPResponseHead, _ slice: Transfer.Slice)
+    -> HeadAction
+  {
+    switch head.status {
+    case 200:
+      let fresh = Validators(head)
+      let resumed = requestedOffset > slice.offset
+      let reason: RestartReason? =
+        resumed ? (fresh == validators ? .rangesIgnored : .resourceChanged) : nil
+      if let length = head.contentLength, length < slice.offset + slice.length {
+        return .failProtocol("the file is shorter than the byte range the playlist names")
+      }
+      validators = fresh
+      offset = 0
+      return .writeSlice(skip: slice.offset, restartReason: reason)
+    case 206:
+      guard let header = head.headers["Content-Range"],
+        case .satisfied(let first, let last, _)? = ContentRange(header), first == requestedOffset,
+        last == slice.offset + slice.length - 1
+      else { return discardOrFail(.rangeMismatch) }
+      if offset == 0 { validators = Validators(head) }
+      return .append
+    default:
+      return head.status == 416 ? discardOrFail(.lengthChanged) : .fail(status: head.status)
+    }
   }
 }
