@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "OfflineKit", targets: ["OfflineKit"]),
     .library(name: "OfflineHTTP", targets: ["OfflineHTTP"]),
     .library(name: "OfflineStore", targets: ["OfflineStore"]),
+    .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
     .executable(name: "offline", targets: ["offline"]),
   ],
   targets: [
@@ -24,6 +25,7 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
+    .systemLibrary(name: "CSystem"),
     .systemLibrary(
       name: "CCrypto",
       pkgConfig: "libcrypto",
@@ -31,11 +33,13 @@ let package = Package(
     ),
 
     // Single-purpose modules.
+    .target(name: "HLSPlaylist"),
     .target(name: "OfflineHTTP", dependencies: ["CCurl"]),
     .target(name: "OfflineStore", dependencies: ["CSQLite"]),
 
     // The public face.
-    .target(name: "OfflineKit", dependencies: ["OfflineHTTP", "OfflineStore", "CCrypto"]),
+    .target(
+      name: "OfflineKit", dependencies: ["HLSPlaylist", "OfflineHTTP", "OfflineStore", "CCrypto", "CSystem"]),
 
     // The command-line tool: commands as a library so tests can drive them, and a thin main.
     .target(name: "OfflineCLI", dependencies: ["OfflineKit"]),
@@ -44,6 +48,7 @@ let package = Package(
     // Tests: real nginx, our own fault server, temporary directories.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+    .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"]),
     .testTarget(name: "OfflineHTTPTests", dependencies: ["OfflineHTTP", "TestSupport"]),
     .testTarget(name: "OfflineStoreTests", dependencies: ["OfflineStore", "TestSupport"]),
     .testTarget(name: "OfflineKitTests", dependencies: ["OfflineKit", "TestSupport"]),

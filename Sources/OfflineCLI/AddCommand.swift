@@ -5,7 +5,7 @@ import OfflineKit
 struct AddCommand: Sendable {
   static let usage =
     "offline [--store <dir>] add <url>... [--id <id>] [--title <title>] [--sha256 <hex>]"
-    + " [--priority <n>] [-i <file>]"
+    + " [--priority <n>] [-i <file>] [--variant <v>] [--audio <a>] [--subtitles <s>]"
 
   static let help = HelpText(
     overview: "Queue URLs for download and print their ids; 'offline run' downloads them.",
@@ -17,7 +17,8 @@ struct AddCommand: Sendable {
       ("--sha256 <hex>", "The SHA-256 the file must have (with one URL only)."),
       ("--priority <n>", "Higher runs first (default 0); equal priorities run in order added."),
       ("-i, --input <file>", "Read URLs from a file, one per line ('-' for standard input)."),
-      ("-h, --help", "Show help information."),
+    ] + StreamOptions.help + [
+      ("-h, --help", "Show help information.")
     ],
     footer: "A URL already in the store is not added twice: its id is printed, and it is queued"
       + " again when it is notDownloaded (a suspended one waits for 'offline resume').")
@@ -29,6 +30,7 @@ struct AddCommand: Sendable {
   var priority = 0
   var input: String?
   var showHelp = false
+  var hls = HLSOptions()
 
   static func parse(_ arguments: [String]) throws(UsageError) -> AddCommand {
     var scanner = ArgumentScanner(arguments, usage: usage)
@@ -47,6 +49,9 @@ struct AddCommand: Sendable {
           }
           command.priority = value
         case "-i", "--input": command.input = try scanner.value(for: name, inline: inline)
+        case "--variant", "--audio", "--subtitles":
+          try StreamOptions.parse(
+            name, try scanner.value(for: name, inline: inline), into: &command.hls, usage: usage)
         case "-h", "--help":
           command.showHelp = true
           return command
@@ -95,7 +100,8 @@ struct AddCommand: Sendable {
     }
     do throws(OfflineError) {
       let manager = try ManagerAccess.open(context)
-      let config = DownloadConfig(expectedSHA256: command.sha256, priority: command.priority)
+      let config = DownloadConfig(
+        expectedSHA256: command.sha256, priority: command.priority, hls: command.hls)
       let contents = try await manager.add(sources, config: config)
       console.out(contents.map(\.id).joined(separator: "\n"))
       return ExitCode.success

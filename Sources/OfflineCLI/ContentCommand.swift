@@ -6,6 +6,7 @@ import OfflineKit
 struct ContentCommand: Sendable {
   enum Verb: String, CaseIterable, Sendable {
     case pause, resume, cancel, rm, download, forget, path
+    case renewKeys = "renew-keys"
 
     var abstract: String {
       switch self {
@@ -15,7 +16,8 @@ struct ContentCommand: Sendable {
       case .rm: "Delete a downloaded content's file (downloaded -> notDownloaded)."
       case .download: "Queue a content that is not downloaded (notDownloaded -> downloading)."
       case .forget: "Remove a content that is not downloaded from the store."
-      case .path: "Print the path of a downloaded content's file."
+      case .path: "Print the path of a downloaded content's file (index.m3u8 for a stream)."
+      case .renewKeys: "Fetch a downloaded stream's keys again, without its segments."
       }
     }
 
@@ -72,6 +74,9 @@ struct ContentCommand: Sendable {
       case .download: try await content.download()
       case .rm: try await content.deleteOfflineData()
       case .forget: try await manager.forget(id: command.id)
+      case .renewKeys:
+        let count = try await content.renewKeys()
+        console.err("Renewed \(count) key\(count == 1 ? "" : "s") of \(command.id).")
       case .cancel:
         try await content.cancel()
         try await waitWhileCanceling(content, console: console)

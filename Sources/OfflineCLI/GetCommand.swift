@@ -6,12 +6,19 @@ import OfflineStore
 /// `offline get`: download one URL into a file, resuming what an earlier run left.
 struct GetCommand: Sendable {
   static let usage =
-    "offline [--store <dir>] get <url> [-o <path>] [--sha256 <hex>] [--quiet] [--json]"
+    "offline [--store <dir>] get <url> [-o <path>] [--sha256 <hex>] [--variant <v>] [--audio <a>]"
+    + " [--subtitles <s>] [--quiet] [--json]"
 
   static let help = HelpText(
     overview: "Download a file for offline use, resuming where an earlier run stopped.",
     usage: usage,
-    arguments: [("<url>", "The http or https URL to download.")],
+    arguments: [
+      (
+        "<url>",
+        "The http or https URL to download. An HLS playlist (.m3u8) becomes a folder"
+          + " with an offline playlist, index.m3u8, that players play without a network."
+      )
+    ],
     options: [
       (
         "-o, --output <path>",
@@ -36,6 +43,7 @@ struct GetCommand: Sendable {
       ),
       ("--retries <n>", "Attempts in a row without progress before failing (default 5)."),
       ("--force", "Replace a file at the output path that offline did not download."),
+    ] + StreamOptions.help + [
       ("-q, --quiet", "Print nothing but errors."),
       ("--json", "Print one JSON object per event on standard output."),
       ("-h, --help", "Show help information."),
@@ -58,6 +66,7 @@ struct GetCommand: Sendable {
   var quiet = false
   var json = false
   var showHelp = false
+  var hls = HLSOptions()
 
   static func parse(_ arguments: [String]) throws(UsageError) -> GetCommand {
     var scanner = ArgumentScanner(arguments, usage: usage)
@@ -80,6 +89,9 @@ struct GetCommand: Sendable {
         case "--retries":
           command.retries = try positiveInteger(scanner.value(for: name, inline: inline), name)
         case "--force": command.force = true
+        case "--variant", "--audio", "--subtitles":
+          try StreamOptions.parse(
+            name, try scanner.value(for: name, inline: inline), into: &command.hls, usage: usage)
         case "-q", "--quiet": command.quiet = true
         case "--json": command.json = true
         case "-h", "--help":
@@ -142,6 +154,11 @@ struct GetCommand: Sendable {
     let transport = CurlTransport(
       configuration: CurlTransport.Configuration(
         stallTimeout: .seconds(command.stallTimeout), trustedCAFile: command.caFile))
+    if HLSDownload.isPlaylistURL(command.url) {
+      return await GetStreamRunner(
+        command: command, index: index, transport: transport, reporter: reporter
+      ).run()
+    }
     let transfer = Transfer(
       url: command.url, destination: command.destination(), journal: index.transfers,
       transport: transport,

@@ -10,6 +10,7 @@ final class GetReporter: Sendable {
   private let quiet: Bool
   private let json: Bool
   private let progressLineShown = Mutex(false)
+  private let streamRate = RateEstimator()
 
   init(console: Console, quiet: Bool, json: Bool) {
     self.console = console
@@ -53,6 +54,40 @@ final class GetReporter: Sendable {
       )
     } else {
       console.err("Saved \(outcome.destination) (\(ByteCount.format(outcome.length))\(sha)).")
+    }
+  }
+
+  /// Progress of a stream: like a file's, with segments and an estimated total marked `~`.
+  func reportStream(_ progress: HLSDownload.Progress) {
+    let rate = streamRate.update(bytes: progress.bytes)
+    if json {
+      console.out(JSONLine.encode(progress, bytesPerSecond: rate))
+      return
+    }
+    guard !quiet, console.stderrIsTerminal else { return }
+    progressLineShown.withLock { $0 = true }
+    var line = ProgressLine.render(
+      TransferProgress(bytes: progress.bytes, total: progress.total, bytesPerSecond: rate))
+    if progress.totalIsEstimate { line = line.replacingOccurrences(of: " / ", with: " / ~") }
+    console.errRaw(
+      "\r\(line)  (\(progress.segmentsDone)/\(progress.segmentsPlanned) segments)\u{1B}[K")
+  }
+
+  /// A stream is on disk.
+  func finishedStream(_ index: URL, alreadyComplete: Bool, outcome: HLSDownload.Outcome? = nil) {
+    if json {
+      console.out(
+        JSONLine.encodeStream(index: index, alreadyComplete: alreadyComplete, outcome: outcome))
+      return
+    }
+    guard !quiet else { return }
+    endProgressLine()
+    if alreadyComplete {
+      console.err("Already complete: \(index.path)")
+    } else if let outcome {
+      console.err(
+        "Saved \(index.path) (\(outcome.segments) segments, \(ByteCount.format(outcome.bytes)),"
+          + String(format: " %.1f s).", outcome.duration))
     }
   }
 

@@ -42,6 +42,28 @@ enum JSONLine {
     object(["event": "error", "message": error.description])
   }
 
+  static func encode(_ progress: HLSDownload.Progress, bytesPerSecond: Double) -> String {
+    object([
+      "event": "progress", "bytes": progress.bytes, "total": progress.total,
+      "totalIsEstimate": progress.totalIsEstimate, "segmentsDone": progress.segmentsDone,
+      "segmentsPlanned": progress.segmentsPlanned, "bytesPerSecond": bytesPerSecond.rounded(),
+    ])
+  }
+
+  static func encodeStream(index: URL, alreadyComplete: Bool, outcome: HLSDownload.Outcome?)
+    -> String
+  {
+    var fields: [String: Any] = [
+      "event": "finished", "path": index.path, "alreadyComplete": alreadyComplete,
+    ]
+    if let outcome {
+      fields["bytes"] = outcome.bytes
+      fields["segments"] = outcome.segments
+      fields["duration"] = outcome.duration
+    }
+    return object(fields)
+  }
+
   static let stopped = #"{"event":"stopped"}"#
 
   private static func object(_ fields: [String: Any]) -> String {

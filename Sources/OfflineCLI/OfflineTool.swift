@@ -25,6 +25,8 @@ public enum OfflineTool {
     subcommands: [
       ("get", GetCommand.help.overview), ("add", AddCommand.help.overview),
       ("ls", ListCommand.help.overview), ("run", RunCommand.help.overview),
+      ("info", InfoCommand.help.overview),
+      ("cache", CacheCommand.help.overview),
     ] + ContentCommand.Verb.allCases.map { ($0.rawValue, $0.abstract) },
     footer: "See 'offline help <subcommand>' for detailed help.")
 
@@ -73,6 +75,10 @@ public enum OfflineTool {
             return await ListCommand.run(try ListCommand.parse(rest), context: context)
           case "run":
             return await RunCommand.run(try RunCommand.parse(rest), context: context)
+          case "info":
+            return await InfoCommand.run(try InfoCommand.parse(rest), context: context)
+          case "cache":
+            return await CacheCommand.run(try CacheCommand.parse(rest), context: context)
           case let verb where ContentCommand.Verb(rawValue: verb) != nil:
             let command = try ContentCommand.parse(ContentCommand.Verb(rawValue: verb)!, rest)
             return await ContentCommand.run(command, context: context)
@@ -104,6 +110,10 @@ public enum OfflineTool {
       console.out(ListCommand.help.render())
     case "run":
       console.out(RunCommand.help.render())
+    case "info":
+      console.out(InfoCommand.help.render())
+    case "cache":
+      console.out(CacheCommand.help.render())
     case let verb? where ContentCommand.Verb(rawValue: verb) != nil:
       console.out(ContentCommand.Verb(rawValue: verb)!.help.render())
     case let other?:

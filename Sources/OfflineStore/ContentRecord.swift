@@ -27,6 +27,8 @@ public struct ContentRecord: Sendable, Equatable {
   public var totalIsEstimate: Bool
   /// The SHA-256 the file must have, as lowercase hex.
   public var expectedSHA256: String?
+  /// How to download it (for a stream: which variant and renditions), as JSON.
+  public var options: String?
   /// The last error, as a sentence for people.
   public var lastError: String?
   /// The kind of the last error, for programs.
@@ -49,7 +51,8 @@ public struct ContentRecord: Sendable, Equatable {
   public init(
     id: String, url: String, title: String? = nil, metadata: String? = nil, fileName: String,
     state: String, priority: Int = 0, sequence: Int64 = 0, bytes: Int64 = 0, total: Int64? = nil,
-    totalIsEstimate: Bool = false, expectedSHA256: String? = nil, lastError: String? = nil,
+    totalIsEstimate: Bool = false, expectedSHA256: String? = nil, options: String? = nil,
+    lastError: String? = nil,
     lastErrorKind: String? = nil, waitReason: String? = nil, retryCount: Int = 0,
     retryAt: Date? = nil, pendingCleanup: Bool = false, createdAt: Date = Date(),
     updatedAt: Date = Date()
@@ -66,6 +69,7 @@ public struct ContentRecord: Sendable, Equatable {
     self.total = total
     self.totalIsEstimate = totalIsEstimate
     self.expectedSHA256 = expectedSHA256
+    self.options = options
     self.lastError = lastError
     self.lastErrorKind = lastErrorKind
     self.waitReason = waitReason

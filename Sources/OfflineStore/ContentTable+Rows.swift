@@ -10,7 +10,7 @@ extension ContentTable {
       SQLValue(record.lastError), SQLValue(record.lastErrorKind), SQLValue(record.waitReason),
       .integer(Int64(record.retryCount)), SQLValue(record.retryAt.map(milliseconds)),
       .integer(record.pendingCleanup ? 1 : 0), .integer(milliseconds(record.createdAt)),
-      .integer(milliseconds(record.updatedAt)),
+      .integer(milliseconds(record.updatedAt)), SQLValue(record.options),
     ]
   }
 
@@ -22,6 +22,7 @@ extension ContentTable {
       sequence: try row.int64("sequence"), bytes: try row.int64("bytes"),
       total: try row.int64OrNil("total"), totalIsEstimate: try row.int64("total_is_estimate") != 0,
       expectedSHA256: try row.stringOrNil("expected_sha256"),
+      options: try row.stringOrNil("options"),
       lastError: try row.stringOrNil("last_error"),
       lastErrorKind: try row.stringOrNil("last_error_kind"),
       waitReason: try row.stringOrNil("wait_reason"),

@@ -45,6 +45,9 @@ public final class ContentTable: Sendable {
       try connection.execute(
         "CREATE INDEX contents_cleanup ON contents (pending_cleanup) WHERE pending_cleanup = 1")
     },
+    Migration("contents.v3.options") { connection throws(StoreError) in
+      try connection.execute("ALTER TABLE contents ADD COLUMN options TEXT")
+    },
   ]
 
   /// The database the table lives in.
@@ -196,7 +199,7 @@ public final class ContentTable: Sendable {
   private static let upsertSQL = """
     INSERT OR REPLACE INTO contents (id, url, title, metadata, file_name, state, priority,
       sequence, bytes, total, total_is_estimate, expected_sha256, last_error, last_error_kind,
-      wait_reason, retry_count, retry_at, pending_cleanup, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      wait_reason, retry_count, retry_at, pending_cleanup, created_at, updated_at, options)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
 }

@@ -21,6 +21,8 @@ public final class OfflineIndex: Sendable {
   public let transfers: TransferJournal
   /// The contents of the store.
   public let contents: ContentTable
+  /// The entries of the file cache.
+  public let cache: CacheTable
 
   /// Opens the index in `directory`, creating the directory (mode 0700) and the database as
   /// needed, and applies every feature's migrations.
@@ -49,5 +51,6 @@ public final class OfflineIndex: Sendable {
     self.database = try Database(path: path, busyTimeout: busyTimeout)
     self.transfers = try TransferJournal(database: database)
     self.contents = try ContentTable(database: database)
+    self.cache = try CacheTable(database: database)
   }
 }

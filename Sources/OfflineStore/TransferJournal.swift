@@ -110,6 +110,15 @@ public final class TransferJournal: Sendable {
     try database.execute("DELETE FROM transfers WHERE destination = ?", [.text(destination)])
   }
 
+  /// Deletes the records of every destination inside `folder` (its path, without a trailing
+  /// slash): the pieces of a stream, say.
+  public func remove(under folder: String) throws(StoreError) {
+    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    try database.execute(
+      "DELETE FROM transfers WHERE substr(destination, 1, ?) = ?",
+      [.integer(Int64(prefix.unicodeScalars.count)), .text(prefix)])
+  }
+
   /// Every record, least recently updated first.
   public func all() throws(StoreError) -> [TransferRecord] {
     try database.query("SELECT * FROM transfers ORDER BY updated_at, destination")

@@ -1,7 +1,7 @@
 import Foundation
 import OfflineStore
-import Testing
 import TestSupport
+import Testing
 
 @testable import OfflineKit
 

@@ -128,6 +128,7 @@ extension OfflineContent.Event {
     case .resumed: "resumed"
     case .canceled: "canceled"
     case .error: "error"
+    case .keysRenewed: "keysRenewed"
     }
   }
 

@@ -36,6 +36,25 @@ public struct OfflineContent: Sendable, Identifiable {
     }
   }
 
+  /// The local playlist or file to play, when downloaded. For an HLS stream,
+  /// `restrictedToAssetCache` true lists only what was downloaded (`index.m3u8`); false keeps
+  /// the variants and renditions that were not downloaded, with their remote URLs
+  /// (`index-remote.m3u8`). A plain file is the same either way.
+  public func offlineSource(restrictedToAssetCache: Bool) async throws(OfflineError) -> URL? {
+    guard let local = try await offlineSource else { return nil }
+    guard !restrictedToAssetCache, local.lastPathComponent == "index.m3u8" else { return local }
+    return local.deletingLastPathComponent().appending(path: "index-remote.m3u8")
+  }
+
+  /// Fetches the keys of a downloaded HLS stream again (rotated or expiring key URLs)
+  /// without downloading segments; sends `keysRenewed`.
+  ///
+  /// - Returns: How many keys were renewed.
+  @discardableResult
+  public func renewKeys() async throws(OfflineError) -> Int {
+    try await manager.renewKeys(id: id)
+  }
+
   /// Queues the download (notDownloaded → downloading).
   public func download(_ config: DownloadConfig = DownloadConfig()) async throws(OfflineError) {
     try await manager.perform(.download, id: id, config: config)
@@ -118,6 +137,8 @@ extension OfflineContent {
     case canceled
     /// A failure the user can act on (the content is suspended with it).
     case error(OfflineError)
+    /// The keys of an HLS stream were fetched again.
+    case keysRenewed(count: Int)
   }
 }
 

@@ -94,7 +94,7 @@ public final class OfflineContentModel {
       waitReason = reason
     case .error(let error):
       lastError = error.description
-    case .finished, .suspended, .resumed, .canceled:
+    case .finished, .suspended, .resumed, .canceled, .keysRenewed:
       break
     }
   }

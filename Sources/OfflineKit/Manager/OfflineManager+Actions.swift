@@ -18,6 +18,7 @@ extension OfflineManager {
       case .download:
         record.priority = config.priority
         record.expectedSHA256 = config.expectedSHA256
+        record.options = config.encodedOptions
         record.bytes = 0
         fallthrough
       case .resume:

@@ -6,28 +6,19 @@ extension OfflineManager {
   /// Starts the transfer of `record` in a task of its own. Its events come back to the actor
   /// in order through a stream; its end through ``didEnd(_:outcome:)``.
   func launch(_ record: ContentRecord, url: URL, host: String) {
-    let transfer = Transfer(
-      url: url, destination: files.destination(of: record), journal: index.transfers,
-      transport: transport,
-      options: Transfer.Options(
-        expectedSHA256: record.expectedSHA256, retry: RetryPolicy(maximumAttempts: 1),
-        replacesExistingFile: true))
     let id = record.id
+    let work = url.isHLSPlaylist ? streamWork(record, url: url) : fileWork(record, url: url)
     let task = Task { [weak self] in
-      let (events, sink) = AsyncStream.makeStream(of: Transfer.Event.self)
-      let work = Task { () -> Result<Transfer.Outcome, Transfer.Error> in
+      let (events, sink) = AsyncStream.makeStream(of: OfflineProgress.self)
+      let job = Task { () -> Result<Transfer.Outcome, Transfer.Error> in
         defer { sink.finish() }
-        do throws(Transfer.Error) {
-          return .success(try await transfer.run { sink.yield($0) })
-        } catch {
-          return .failure(error)
-        }
+        return await work { sink.yield($0) }
       }
       await withTaskCancellationHandler {
-        for await event in events { await self?.didReceive(event, for: id) }
-        await self?.didEnd(id, outcome: await work.value)
+        for await progress in events { await self?.didProgress(progress, for: id) }
+        await self?.didEnd(id, outcome: await job.value)
       } onCancel: {
-        work.cancel()
+        job.cancel()
       }
     }
     running[id] = RunningDownload(task: task, host: host)
@@ -35,21 +26,76 @@ extension OfflineManager {
     setWaitReason(nil, for: record)
   }
 
+  typealias Work =
+    @Sendable (@escaping @Sendable (OfflineProgress) -> Void) async -> Result<
+      Transfer.Outcome, Transfer.Error
+    >
+
+  /// One file: one ``Transfer``; the manager does the retrying.
+  private func fileWork(_ record: ContentRecord, url: URL) -> Work {
+    let transfer = Transfer(
+      url: url, destination: files.destination(of: record), journal: index.transfers,
+      transport: transport,
+      options: Transfer.Options(
+        expectedSHA256: record.expectedSHA256, retry: RetryPolicy(maximumAttempts: 1),
+        replacesExistingFile: true))
+    return { report in
+      do throws(Transfer.Error) {
+        return .success(
+          try await transfer.run { event in
+            guard case .progress(let progress) = event else { return }
+            report(
+              OfflineProgress(
+                bytes: progress.bytes, total: progress.total, totalIsEstimate: false,
+                bytesPerSecond: progress.bytesPerSecond))
+          })
+      } catch {
+        return .failure(error)
+      }
+    }
+  }
+
+  /// An HLS stream: an ``HLSDownload`` into the content's folder, which retries each
+  /// segment itself before failing.
+  private func streamWork(_ record: ContentRecord, url: URL) -> Work {
+    let download = HLSDownload(
+      url: url, folder: files.folder(id: record.id),
+      options: DownloadConfig.hlsOptions(from: record.options), journal: index.transfers,
+      transport: transport,
+      retry: RetryPolicy(
+        maximumAttempts: 3, initialDelay: .milliseconds(500), maximumDelay: .seconds(5)))
+    return { report in
+      let rate = RateEstimator()
+      do throws(Transfer.Error) {
+        let outcome = try await download.run { progress in
+          report(
+            OfflineProgress(
+              bytes: progress.bytes, total: progress.total,
+              totalIsEstimate: progress.totalIsEstimate,
+              bytesPerSecond: rate.update(bytes: progress.bytes)))
+        }
+        return .success(
+          Transfer.Outcome(
+            destination: outcome.index.path, length: outcome.bytes, sha256: nil,
+            wasAlreadyComplete: false, bytesReceived: outcome.bytes))
+      } catch {
+        return .failure(error)
+      }
+    }
+  }
+
   /// A transfer's event: progress goes to subscribers (never backwards) and, once a second,
   /// to the index so other processes see it.
-  func didReceive(_ event: Transfer.Event, for id: String) {
-    guard var download = running[id], case .progress(let progress) = event else { return }
-    let sent = hub.sendProgress(
-      OfflineProgress(
-        bytes: progress.bytes, total: progress.total, totalIsEstimate: false,
-        bytesPerSecond: progress.bytesPerSecond), to: id)
+  func didProgress(_ progress: OfflineProgress, for id: String) {
+    guard var download = running[id] else { return }
+    let sent = hub.sendProgress(progress, to: id)
     download.lastBytes = progress.bytes
     if download.startBytes == nil { download.startBytes = progress.bytes }
     let now = ContinuousClock.now
     if now - download.lastSaved >= .seconds(1) {
       download.lastSaved = now
       try? index.contents.updateProgress(
-        id: id, bytes: sent.bytes, total: progress.total, totalIsEstimate: false)
+        id: id, bytes: sent.bytes, total: progress.total, totalIsEstimate: progress.totalIsEstimate)
     }
     running[id] = download
   }
@@ -115,5 +161,22 @@ extension OfflineManager {
     }
     hub.send(.error(failure), to: id)
     hub.send(.suspended, to: id)
+  }
+
+  /// Fetches the keys of HLS content `id` again; see ``OfflineContent/renewKeys()``.
+  func renewKeys(id: String) async throws(OfflineError) -> Int {
+    let record = try indexStep { try index.contents.record(id: id) }
+    guard let record, let url = URL(string: record.url) else {
+      throw OfflineError(.unknownContent(id), contentID: id)
+    }
+    let download = HLSDownload(
+      url: url, folder: files.folder(id: id), journal: index.transfers, transport: transport)
+    do {
+      let count = try await download.renewKeys()
+      hub.send(.keysRenewed(count: count), to: id)
+      return count
+    } catch {
+      throw OfflineError(.transfer(error), contentID: id)
+    }
   }
 }

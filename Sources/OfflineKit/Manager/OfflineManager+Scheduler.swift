@@ -141,8 +141,13 @@ extension OfflineManager {
   private func hasSpace(for record: ContentRecord) -> Bool {
     let folder = files.folder(id: record.id)
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    guard let available = StorageSpace.available(at: folder.path) else { return true }
     let remaining = max(0, (record.total ?? 0) - record.bytes)
+    if let quota = configuration.storeQuota, let usage = try? index.cache.storeUsage(),
+      usage.totalBytes + remaining > quota
+    {
+      return false
+    }
+    guard let available = StorageSpace.available(at: folder.path) else { return true }
     return available - remaining >= configuration.minimumFreeSpace
   }
 

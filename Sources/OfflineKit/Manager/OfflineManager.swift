@@ -35,12 +35,16 @@ public actor OfflineManager {
     public var transport: (any HTTPTransporting)?
     /// Tells whether a host can be reached (reason `network`).
     public var reachability: any Reachable
+    /// The most bytes the store (offline content and ``FileCache`` entries) may hold; a
+    /// download waits (reason `storage`) while it would go over. Nil for no quota.
+    public var storeQuota: Int64?
 
     /// Creates a configuration with the defaults.
     public init(
       parallelDownloads: Int = 3, retry: RetryPolicy = RetryPolicy(),
       pollInterval: Duration = .milliseconds(250), minimumFreeSpace: Int64 = 64 << 20,
-      transport: (any HTTPTransporting)? = nil, reachability: any Reachable = Reachability()
+      transport: (any HTTPTransporting)? = nil, reachability: any Reachable = Reachability(),
+      storeQuota: Int64? = nil
     ) {
       self.parallelDownloads = max(1, parallelDownloads)
       self.retry = retry
@@ -48,6 +52,7 @@ public actor OfflineManager {
       self.minimumFreeSpace = minimumFreeSpace
       self.transport = transport
       self.reachability = reachability
+      self.storeQuota = storeQuota
     }
   }
 
@@ -152,12 +157,14 @@ public actor OfflineManager {
       batchByURL[key] = batchByURL[key] ?? id
       var record = ContentRecord(
         id: id, url: source.url.absoluteString, title: source.title, metadata: source.metadata,
-        fileName: LocalFileName.from(source.url), state: OfflineState.notDownloaded.rawValue)
+        fileName: source.url.isHLSPlaylist ? "index.m3u8" : LocalFileName.from(source.url),
+        state: OfflineState.notDownloaded.rawValue)
       if let config {
         record.state = OfflineState.downloading.rawValue
         record.waitReason = WaitReason.queued.name
         record.priority = config.priority
         record.expectedSHA256 = config.expectedSHA256
+        record.options = config.encodedOptions
       }
       fresh.append(record)
       result.append(OfflineContent(id: id, manager: self))

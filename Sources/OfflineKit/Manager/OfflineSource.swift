@@ -26,11 +26,31 @@ public struct DownloadConfig: Sendable, Equatable {
   public var expectedSHA256: String?
   /// Higher runs first; equal priorities run in the order they were queued.
   public var priority: Int
+  /// For an HLS stream: which variant and renditions.
+  public var hls: HLSOptions
 
   /// Creates a configuration.
-  public init(expectedSHA256: String? = nil, priority: Int = 0) {
+  public init(expectedSHA256: String? = nil, priority: Int = 0, hls: HLSOptions = HLSOptions()) {
     self.expectedSHA256 = expectedSHA256?.lowercased()
     self.priority = priority
+    self.hls = hls
+  }
+
+  /// `hls` as the index stores it.
+  var encodedOptions: String? {
+    (try? JSONEncoder().encode(hls)).flatMap { String(data: $0, encoding: .utf8) }
+  }
+
+  /// The HLS options stored in the index, or the defaults.
+  static func hlsOptions(from text: String?) -> HLSOptions {
+    text.flatMap { try? JSONDecoder().decode(HLSOptions.self, from: Data($0.utf8)) } ?? HLSOptions()
+  }
+}
+
+extension URL {
+  /// Whether the URL names an HLS playlist (`.m3u8` or `.m3u`).
+  var isHLSPlaylist: Bool {
+    ["m3u8", "m3u"].contains(pathExtension.lowercased())
   }
 }
 

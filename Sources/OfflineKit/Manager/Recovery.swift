@@ -73,6 +73,9 @@ struct ContentFiles {
           contentID: record.id)
       }
     }
-    try indexStep { try index.transfers.remove(destination: destination(of: record)) }
+    try indexStep {
+      try index.transfers.remove(destination: destination(of: record))
+      try index.transfers.remove(under: folder(id: record.id).path)
+    }
   }
 }

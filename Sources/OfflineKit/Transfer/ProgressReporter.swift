@@ -8,13 +8,7 @@ final class ProgressReporter: Sendable {
   private let sink: TransferSink
   private let interval: Duration
   private let onEvent: @Sendable (Transfer.Event) -> Void
-  private let state = Mutex(State())
-
-  private struct State {
-    var lastBytes: Int64?
-    var lastTime = ContinuousClock.now
-    var rate: Double = 0
-  }
+  private let rate = RateEstimator()
 
   init(
     sink: TransferSink, interval: Duration, onEvent: @escaping @Sendable (Transfer.Event) -> Void
@@ -43,28 +37,14 @@ final class ProgressReporter: Sendable {
       defer { pending = nil }
       return pending
     }) {
-      state.withLock { $0.lastBytes = nil }
+      rate.reset()
       onEvent(.restarted(Transfer.RestartReason(reason)))
     }
     let bytes = sink.progressBytes.load(ordering: .relaxed)
     let total = sink.progressTotal.load(ordering: .relaxed)
-    let rate = state.withLock { state -> Double in
-      let now = ContinuousClock.now
-      defer {
-        state.lastBytes = bytes
-        state.lastTime = now
-      }
-      guard let last = state.lastBytes else { return state.rate }
-      let elapsed =
-        Double((now - state.lastTime).components.attoseconds) / 1e18
-        + Double((now - state.lastTime).components.seconds)
-      guard elapsed > 0.05 else { return state.rate }
-      let instant = Double(max(0, bytes - last)) / elapsed
-      state.rate = state.rate == 0 ? instant : state.rate * 0.7 + instant * 0.3
-      return state.rate
-    }
     onEvent(
       .progress(
-        TransferProgress(bytes: bytes, total: total < 0 ? nil : total, bytesPerSecond: rate)))
+        TransferProgress(
+          bytes: bytes, total: total < 0 ? nil : total, bytesPerSecond: rate.update(bytes: bytes))))
   }
 }

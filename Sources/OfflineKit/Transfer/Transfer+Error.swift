@@ -27,6 +27,9 @@ extension Transfer {
       case destinationExists
       /// The expected checksum is not 64 hex digits.
       case invalidChecksum(String)
+      /// A playlist or key is not what offline playback needs (a live stream, a key that is not
+      /// 16 bytes, a DRM key format, a URI that is not http or https); the text says which.
+      case invalidMedia(String)
       /// The transfer was cancelled; the partial data and the journal are kept.
       case cancelled
     }
@@ -95,6 +98,8 @@ extension Transfer {
           + " remove it, or choose another output path."
       case .invalidChecksum(let text):
         return "\"\(text)\" is not a SHA-256: it must be 64 hexadecimal digits."
+      case .invalidMedia(let what):
+        return "Cannot make \(link) available offline: \(what)."
       case .cancelled:
         return "The download of \(link) was stopped; run it again to resume."
       }

@@ -1,0 +1,27 @@
+// libFuzzer entry point for HLSPlaylist. Built by `scripts/fuzz playlist`, compiled in one
+// module with the HLSPlaylist sources, so no import is needed.
+//
+// Any input may fail to parse; an input that parses must write back to text that parses to
+// the same playlist, and writing that again must give the same text. Anything else traps,
+// and libFuzzer saves the input as a crash artifact.
+
+/// Checks one input: parse, then write and parse again.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+  let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
+  guard let playlist = try? PlaylistParser.parse(text) else { return 0 }
+  let written = PlaylistWriter.write(playlist)
+  let reparsed: Playlist
+  do {
+    reparsed = try PlaylistParser.parse(written)
+  } catch {
+    fatalError("The written playlist does not parse (\(error)):\n\(written)")
+  }
+  guard reparsed == playlist else {
+    fatalError("Writing and parsing again changed the playlist:\n\(written)")
+  }
+  guard PlaylistWriter.write(reparsed) == written else {
+    fatalError("Writing the playlist again gave other text:\n\(written)")
+  }
+  return 0
+}

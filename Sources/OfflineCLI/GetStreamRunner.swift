@@ -1,0 +1,47 @@
+import Foundation
+import OfflineHTTP
+import OfflineKit
+import OfflineStore
+
+/// `offline get` of an HLS playlist: the stream into a folder with an offline playlist.
+struct GetStreamRunner {
+  let command: GetCommand
+  let index: OfflineIndex
+  let transport: CurlTransport
+  let reporter: GetReporter
+
+  /// The folder: `-o` as given, else the stream's name in the current folder.
+  var folder: URL {
+    let current = FileManager.default.currentDirectoryPath
+    guard let output = command.output else {
+      return URL(fileURLWithPath: current).appending(path: HLSDownload.folderName(for: command.url))
+    }
+    return URL(fileURLWithPath: output.hasPrefix("/") ? output : current + "/" + output)
+      .standardizedFileURL
+  }
+
+  func run() async -> Int32 {
+    let download = HLSDownload(
+      url: command.url, folder: folder, options: command.hls, journal: index.transfers,
+      transport: transport,
+      retry: RetryPolicy(
+        maximumAttempts: command.retries, initialDelay: .milliseconds(500),
+        maximumDelay: .seconds(30)))
+    if download.isComplete {
+      reporter.finishedStream(download.indexURL(), alreadyComplete: true)
+      return ExitCode.success
+    }
+    do {
+      let outcome = try await download.run { reporter.reportStream($0) }
+      reporter.finishedStream(outcome.index, alreadyComplete: false, outcome: outcome)
+      return ExitCode.success
+    } catch {
+      if case .cancelled = error.kind {
+        reporter.stopped()
+      } else {
+        reporter.failed(error)
+      }
+      return ExitCode.failure
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+
+extension FileCache {
+  /// Why the cache could not serve a file. The description is a sentence a user can act on;
+  /// URLs in it are redacted.
+  public struct Error: Swift.Error, Sendable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Kind: Sendable {
+      /// The URL is not an http or https URL.
+      case invalidURL(String)
+      /// The download failed (network, HTTP status, length, file): see the ``Transfer/Error``.
+      case transfer(Transfer.Error)
+      /// Revalidating a stale copy failed on the network, not for want of a connection.
+      case network(HTTPError)
+      /// The server answered an error status to a revalidation.
+      case status(Int, url: URL)
+      /// The disk is full: the write stopped; nothing was kept as complete.
+      case outOfSpace(path: String)
+      /// The download of `needed` bytes would leave less free space than the configured
+      /// minimum (`available` bytes are free).
+      case insufficientSpace(needed: Int64, available: Int64)
+      /// The store quota leaves no room for the file, even with the cache emptied.
+      case quotaExceeded(quota: Int64, needed: Int64, pinned: Int64)
+      /// A local file operation failed.
+      case file(TransferFileError)
+      /// The index failed.
+      case index(StoreError)
+    }
+
+    /// The kind of failure.
+    public var kind: Kind
+
+    /// Creates an error.
+    public init(_ kind: Kind) {
+      self.kind = kind
+    }
+
+    /// Whether the store ran out of room: disk full, too little free space, or the quota.
+    public var isStorageFull: Bool {
+      switch kind {
+      case .outOfSpace, .insufficientSpace, .quotaExceeded: true
+      case .transfer(let error): error.isStorageFull
+      case .index(let error): error.kind == .full
+      default: false
+      }
+    }
+
+    /// A sentence a user can act on.
+    public var description: String {
+      switch kind {
+      case .invalidURL(let text):
+        return "'\(text)' is not an http or https URL."
+      case .transfer(let error):
+        return error.description
+      case .network(let error):
+        return error.description
+      case .status(let code, let url):
+        return "The server answered \(code) \(HTTPStatusText.phrase(code)) for"
+          + " \(url.redactedForDisplay)."
+      case .outOfSpace(let path):
+        return "The disk is full while writing \(path); nothing was kept as complete."
+          + " Free space (or run 'offline cache clear') and try again."
+      case .insufficientSpace(let needed, let available):
+        return "Not enough free space for a download of \(needed) bytes: \(available) bytes"
+          + " are free and the cache keeps a minimum free; free some space and try again."
+      case .quotaExceeded(let quota, let needed, let pinned):
+        return "The store's quota of \(quota) bytes leaves no room for \(needed) more bytes:"
+          + " offline content takes \(pinned); delete some content or raise the quota."
+      case .file(let error):
+        return "Could not \(error.operation.rawValue) \(error.path ?? "a cache file"):"
+          + " \(error.reason)."
+      case .index(let error):
+        return "The cache index failed: \(error)"
+      }
+    }
+  }
+}

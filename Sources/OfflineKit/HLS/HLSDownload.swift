@@ -1,0 +1,182 @@
+import Foundation
+import HLSPlaylist
+import OfflineHTTP
+import OfflineStore
+
+/// Downloads an HLS stream into a folder for offline playback: the chosen variant and
+/// renditions, every segment, init section and key, and offline playlists with relative
+/// local URIs that real players play (`index.m3u8`).
+///
+/// Every segment is its own resumable ``Transfer`` in the journal, so a rerun after a crash
+/// fetches only what is missing. A segment that fails is retried, never skipped: the
+/// download fails naming it, and `index.m3u8` is written only when every piece is on disk
+/// with its length. KEYFORMATs that cannot be served offline are refused before any segment
+/// or key is fetched.
+public struct HLSDownload: Sendable {
+  /// How a download went.
+  public struct Outcome: Sendable, Equatable {
+    /// The offline playlist: `index.m3u8` in the folder.
+    public var index: URL
+    /// Bytes of segments, init sections and keys on disk.
+    public var bytes: Int64
+    /// Pieces (segments and init sections) on disk.
+    public var segments: Int
+    /// The stream's duration in seconds.
+    public var duration: Double
+  }
+
+  /// Progress of a download: bytes against an estimate that becomes exact as sizes arrive.
+  public struct Progress: Sendable, Equatable {
+    /// Bytes on disk.
+    public var bytes: Int64
+    /// The total, estimated from `BANDWIDTH` × duration until every size is known.
+    public var total: Int64
+    /// Whether ``total`` is still an estimate.
+    public var totalIsEstimate: Bool
+    /// Pieces complete.
+    public var segmentsDone: Int
+    /// Pieces planned.
+    public var segmentsPlanned: Int
+  }
+
+  /// The stream's playlist URL.
+  public let url: URL
+  /// The folder the offline copy goes to (the content's folder).
+  public let folder: URL
+  /// What to download.
+  public let options: HLSOptions
+  let journal: TransferJournal?
+  let transport: any HTTPTransporting
+  /// Retries of each piece (a failed segment is retried, never skipped).
+  let retry: RetryPolicy
+
+  /// Creates a download; nothing happens until ``run(onProgress:)``.
+  public init(
+    url: URL, folder: URL, options: HLSOptions = HLSOptions(), journal: TransferJournal?,
+    transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy()
+  ) {
+    self.url = url
+    self.folder = folder
+    self.options = options
+    self.journal = journal
+    self.transport = transport
+    self.retry = retry
+  }
+
+  /// The offline playlist: `index.m3u8`, or with `restrictedToAssetCache` false
+  /// `index-remote.m3u8`, which keeps what was not downloaded with its remote URLs.
+  public func indexURL(restrictedToAssetCache: Bool = true) -> URL {
+    folder.appending(path: restrictedToAssetCache ? "index.m3u8" : "index-remote.m3u8")
+  }
+
+  /// Whether an earlier run finished: the offline playlist is written only then.
+  public var isComplete: Bool {
+    FileManager.default.fileExists(atPath: indexURL().path)
+      && FileManager.default.fileExists(atPath: folder.appending(path: HLSManifest.fileName).path)
+  }
+
+  /// Whether `url` names an HLS playlist (`.m3u8` or `.m3u`).
+  public static func isPlaylistURL(_ url: URL) -> Bool { url.isHLSPlaylist }
+
+  /// A folder name for a stream: the playlist's name, or its folder's when the name says
+  /// nothing (`master`, `index`, `playlist`, `prog_index`).
+  public static func folderName(for url: URL) -> String {
+    let stem = url.deletingPathExtension().lastPathComponent
+    let generic = ["master", "index", "playlist", "prog_index", "main", ""]
+    let parent = url.deletingLastPathComponent().lastPathComponent
+    let name =
+      generic.contains(stem.lowercased()) && !parent.isEmpty && parent != "/" ? parent : stem
+    return LocalFileName.sanitized(name.isEmpty ? "stream" : name)
+  }
+
+  /// Downloads what is missing and writes the offline playlists.
+  ///
+  /// - Parameter onProgress: called from the running task, about four times a second.
+  /// - Throws: ``Transfer/Error``: `invalidMedia` for a live stream, a DRM key, a key that is
+  ///   not 16 bytes or a URI that is not http(s); the error of the first segment that failed
+  ///   after its retries; `cancelled` when the task is cancelled.
+  public func run(onProgress: @escaping @Sendable (Progress) -> Void = { _ in })
+    async throws(Transfer.Error) -> Outcome
+  {
+    guard journal != nil else { throw failure("no journal to record the segments in") }
+    let plan = try await makePlan()
+    try HLSManifest(entryURL: url, keys: plan.keys).write(in: folder)
+    let keyBytes = try await HLSKeyStore(folder: folder, fetch: fetcher).fetchMissing(plan.keys)
+    let bytes = try await HLSPieceRunner(download: self, plan: plan).run(onProgress: onProgress)
+    try HLSOfflineFiles(folder: folder).write(plan)
+    return Outcome(
+      index: indexURL(), bytes: bytes + keyBytes, segments: plan.pieces.count,
+      duration: plan.duration)
+  }
+
+  /// Fetches the keys again (rotated or expiring key URLs) without touching segments.
+  ///
+  /// - Returns: How many keys were renewed.
+  public func renewKeys() async throws(Transfer.Error) -> Int {
+    let manifest = try HLSManifest.read(in: folder, url: url)
+    return try await HLSKeyStore(folder: folder, fetch: fetcher).fetchAll(manifest.keys)
+  }
+
+  var fetcher: MemoryFetch { MemoryFetch(transport: transport, retry: retry) }
+
+  /// Fetches the entry playlist and the chosen media playlists, and plans the download.
+  func makePlan() async throws(Transfer.Error) -> HLSPlan {
+    let entry = try await playlist(at: url)
+    switch entry {
+    case .media(let media):
+      return try HLSPlanner.plan(
+        entryURL: url,
+        sources: [HLSPlanner.Source(folder: "", url: url, playlist: media, bandwidth: 2_000_000)],
+        master: nil)
+    case .master(let master):
+      guard let selection = HLSSelection.choose(from: master, options: options) else {
+        throw failure("the master playlist has no variant")
+      }
+      var sources: [HLSPlanner.Source] = []
+      let variantURL = try HLSURI.resolve(selection.variant.uri, against: url, what: "variant")
+      sources.append(
+        HLSPlanner.Source(
+          folder: "video", url: variantURL, playlist: try await mediaPlaylist(at: variantURL),
+          bandwidth: selection.variant.bandwidth))
+      let chosen = selection.audio + selection.subtitles
+      for rendition in chosen {
+        guard let uri = rendition.uri,
+          let folder = HLSMasterRewriter.folder(for: rendition, among: chosen)
+        else { continue }
+        let renditionURL = try HLSURI.resolve(uri, against: url, what: "rendition")
+        sources.append(
+          HLSPlanner.Source(
+            folder: folder, url: renditionURL, playlist: try await mediaPlaylist(at: renditionURL),
+            bandwidth: rendition.type == .audio ? 128_000 : 8_000))
+      }
+      return try HLSPlanner.plan(entryURL: url, sources: sources, master: (master, selection))
+    }
+  }
+
+  private func mediaPlaylist(at url: URL) async throws(Transfer.Error) -> MediaPlaylist {
+    guard case .media(let media) = try await playlist(at: url) else {
+      throw failure("\(url.redactedForDisplay) is a master playlist where a media playlist belongs")
+    }
+    return media
+  }
+
+  func fetchPlaylist(at url: URL) async throws(Transfer.Error) -> Playlist {
+    try await playlist(at: url)
+  }
+
+  private func playlist(at url: URL) async throws(Transfer.Error) -> Playlist {
+    let data = try await fetcher.data(from: url, limit: 16 << 20, destination: folder.path)
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw failure("\(url.redactedForDisplay) is not a playlist (not UTF-8 text)")
+    }
+    do {
+      return try PlaylistParser.parse(text)
+    } catch {
+      throw failure("\(url.redactedForDisplay) is not a valid playlist (\(error))")
+    }
+  }
+
+  func failure(_ what: String) -> Transfer.Error {
+    Transfer.Error(.invalidMedia(what), url: url, destination: folder.path)
+  }
+}

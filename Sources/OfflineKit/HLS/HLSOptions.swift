@@ -1,0 +1,84 @@
+/// Which parts of an HLS stream to make available offline, and how fast.
+///
+/// The choices follow what commercial player SDKs offer: a variant by `highest`, `lowest`, or
+/// a minimum bitrate (the lowest variant at or above it, else the highest); audio and
+/// subtitle renditions by language, the default one, all, or (subtitles) none.
+public struct HLSOptions: Sendable, Equatable, Codable {
+  /// How the video variant is chosen.
+  public enum VariantChoice: Sendable, Equatable, Codable {
+    /// The variant with the highest `BANDWIDTH`.
+    case highest
+    /// The variant with the lowest `BANDWIDTH`.
+    case lowest
+    /// The lowest variant whose `BANDWIDTH` is at least this many bits per second, else the
+    /// highest.
+    case minimumBitrate(Int)
+  }
+
+  /// How audio or subtitle renditions are chosen.
+  public enum RenditionChoice: Sendable, Equatable, Codable {
+    /// Those whose `LANGUAGE` matches one of these (`en` matches `en-US`), in this order;
+    /// the default one when none matches.
+    case languages([String])
+    /// The one marked `DEFAULT=YES` (else the first).
+    case `default`
+    /// Every rendition of the variant's group.
+    case all
+    /// None.
+    case none
+  }
+
+  /// The video variant.
+  public var variant: VariantChoice
+  /// The audio renditions.
+  public var audio: RenditionChoice
+  /// The subtitle renditions.
+  public var subtitles: RenditionChoice
+  /// Segments downloaded at once.
+  public var parallelSegments: Int
+
+  /// Creates options; by default the highest variant, the default audio, no subtitles and 8
+  /// segments at once.
+  public init(
+    variant: VariantChoice = .highest, audio: RenditionChoice = .default,
+    subtitles: RenditionChoice = .none, parallelSegments: Int = 8
+  ) {
+    self.variant = variant
+    self.audio = audio
+    self.subtitles = subtitles
+    self.parallelSegments = max(1, parallelSegments)
+  }
+}
+
+extension HLSOptions.VariantChoice {
+  /// Parses `highest`, `lowest` or a bitrate in bits per second (`800000`, `800k`, `2M`).
+  public init?(argument: String) {
+    switch argument.lowercased() {
+    case "highest": self = .highest
+    case "lowest": self = .lowest
+    default:
+      let text = argument.lowercased()
+      let scale: Int = text.hasSuffix("k") ? 1000 : text.hasSuffix("m") ? 1_000_000 : 1
+      let digits = scale == 1 ? text : String(text.dropLast())
+      guard let value = Int(digits), value > 0 else { return nil }
+      self = .minimumBitrate(value * scale)
+    }
+  }
+}
+
+extension HLSOptions.RenditionChoice {
+  /// Parses `default`, `all`, `none` or a comma-separated list of languages.
+  public init?(argument: String) {
+    switch argument.lowercased() {
+    case "default": self = .default
+    case "all": self = .all
+    case "none": self = .none
+    default:
+      let languages = argument.split(separator: ",").map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }.filter { !$0.isEmpty }
+      guard !languages.isEmpty else { return nil }
+      self = .languages(languages)
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import HLSPlaylist
+
+/// Everything one HLS download fetches and writes: the pieces (segments, init sections),
+/// the keys, and the offline playlists that point at them with relative local URIs.
+struct HLSPlan: Sendable {
+  /// One file to fetch: a whole resource, or a slice of one (byte-range segments, merged
+  /// when adjacent).
+  struct Piece: Sendable, Hashable {
+    var remote: URL
+    /// The path inside the content folder, for example `video/s00007.ts`.
+    var local: String
+    var slice: Transfer.Slice?
+    var estimatedBytes: Int64
+  }
+
+  /// One key to fetch once and keep (mode 0600) for offline playback.
+  struct KeyFile: Sendable, Hashable, Codable {
+    var remote: URL
+    /// The path inside the content folder, for example `keys/k0.key`.
+    var local: String
+  }
+
+  /// One media playlist to write.
+  struct MediaFile: Sendable {
+    /// The path inside the content folder, for example `audio-fr/playlist.m3u8`.
+    var local: String
+    var playlist: MediaPlaylist
+  }
+
+  var pieces: [Piece] = []
+  var keys: [KeyFile] = []
+  var mediaFiles: [MediaFile] = []
+  /// `index.m3u8`: only what is downloaded.
+  var index: Playlist
+  /// `index-remote.m3u8`: what was not downloaded stays, with its remote URLs.
+  var indexWithRemote: Playlist
+  var duration: Double = 0
+
+  /// The sum of the pieces' estimated sizes.
+  var estimatedBytes: Int64 { pieces.reduce(0) { $0 + $1.estimatedBytes } }
+}
+
+/// Resolving a playlist's URIs against where it came from, refusing what is not http(s).
+enum HLSURI {
+  static func resolve(_ uri: String, against base: URL, what: String) throws(Transfer.Error) -> URL
+  {
+    guard let url = URL(string: uri, relativeTo: base)?.absoluteURL,
+      let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+      url.host() != nil
+    else {
+      throw Transfer.Error(
+        .invalidMedia("the \(what) URI \"\(uri.prefix(200))\" is not an http or https URL"),
+        url: base, destination: "")
+    }
+    return url
+  }
+
+  /// A short, safe file extension from a URL's path (`ts`, `m4s`, `vtt`), else `bin`.
+  static func fileExtension(of url: URL, fallback: String = "bin") -> String {
+    let ext = url.pathExtension.lowercased()
+    let safe =
+      !ext.isEmpty && ext.count <= 5
+      && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    return safe ? ext : fallback
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import OfflineHTTP
+import Synchronization
+
+/// Fetches a small resource (a playlist, a key) into memory, refusing anything larger than a
+/// cap so a hostile server cannot fill the memory.
+struct MemoryFetch: Sendable {
+  let transport: any HTTPTransporting
+  let retry: RetryPolicy
+
+  /// The body of `url`, retried on transient failures.
+  ///
+  /// - Throws: ``Transfer/Error`` for network failures, HTTP error statuses and bodies over
+  ///   `limit` bytes.
+  func data(from url: URL, limit: Int, destination: String) async throws(Transfer.Error) -> Data {
+    var failures = 0
+    while true {
+      do {
+        return try await once(url, limit: limit, destination: destination)
+      } catch {
+        failures += 1
+        guard error.isTransient, failures < retry.maximumAttempts, !Task.isCancelled else {
+          throw error
+        }
+        let delay = retry.delay(afterFailures: failures, retryAfter: error.retryAfter)
+        do {
+          try await Task.sleep(for: delay)
+        } catch {
+          throw Transfer.Error(.cancelled, url: url, destination: destination)
+        }
+      }
+    }
+  }
+
+  private func once(_ url: URL, limit: Int, destination: String) async throws(Transfer.Error)
+    -> Data
+  {
+    let sink = Collector(limit: limit)
+    let head: HTTPResponseHead
+    do {
+      head = try await transport.perform(HTTPRequest(url: url), delegate: sink)
+    } catch {
+      if error.kind == .cancelled {
+        throw Transfer.Error(.cancelled, url: url, destination: destination)
+      }
+      if error.kind == .delegateFailed {
+        throw Transfer.Error(
+          .invalidMedia("\(url.redactedForDisplay) is larger than \(limit) bytes"), url: url,
+          destination: destination)
+      }
+      throw Transfer.Error(.network(error), url: url, destination: destination)
+    }
+    guard head.status == 200 else {
+      let retryAfter = head.headers["Retry-After"].flatMap { RetryAfter.delay(from: $0) }
+      throw Transfer.Error(
+        .status(head.status, retryAfter: retryAfter), url: url, destination: destination)
+    }
+    return sink.data
+  }
+}
+
+/// Collects a body in memory up to a limit.
+///
+/// `@unchecked Sendable`: the transport calls it on one thread, and the caller reads `data`
+/// only after `perform` returned.
+private final class Collector: HTTPResponseDelegate, @unchecked Sendable {
+  struct TooLarge: Error {}
+  let limit: Int
+  var data = Data()
+
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
+    head.status == 200 ? .receive : .discard
+  }
+
+  func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {
+    guard data.count + bytes.count <= limit else { throw TooLarge() }
+    data.append(contentsOf: bytes)
+  }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+extension CacheTable {
+  /// One cached file as the index stores it. `OfflineKit` names the file after ``key``.
+  public struct Entry: Sendable, Equatable {
+    /// The cache key: a hash of the URL, or of a custom key.
+    public var key: String
+    /// The URL the file was downloaded from.
+    public var url: String
+    /// The file's length in bytes.
+    public var size: Int64
+    /// The `ETag` the server sent with it, for revalidation.
+    public var etag: String?
+    /// The `Last-Modified` the server sent with it, for revalidation.
+    public var lastModified: String?
+    /// When the file was downloaded or last confirmed unchanged by the server.
+    public var validatedAt: Date
+    /// When the file was last served.
+    public var lastUsedAt: Date
+
+    /// Creates an entry; both dates default to now (rounded to the milliseconds stored).
+    public init(
+      key: String, url: String, size: Int64, etag: String? = nil, lastModified: String? = nil,
+      validatedAt: Date = Date(), lastUsedAt: Date = Date()
+    ) {
+      self.key = key
+      self.url = url
+      self.size = size
+      self.etag = etag
+      self.lastModified = lastModified
+      self.validatedAt = CacheTable.rounded(validatedAt)
+      self.lastUsedAt = CacheTable.rounded(lastUsedAt)
+    }
+  }
+
+  /// What a store holds, in bytes, as its index knows it.
+  public struct StoreUsage: Sendable, Equatable {
+    /// The cache's files.
+    public var cacheBytes: Int64
+    /// The offline contents' files, downloaded or partial.
+    public var contentBytes: Int64
+
+    /// Everything.
+    public var totalBytes: Int64 { cacheBytes + contentBytes }
+  }
+
+  static func arguments(_ entry: Entry) -> [SQLValue] {
+    [
+      .text(entry.key), .text(entry.url), .integer(entry.size), SQLValue(entry.etag),
+      SQLValue(entry.lastModified), .integer(milliseconds(entry.validatedAt)),
+      .integer(milliseconds(entry.lastUsedAt)),
+    ]
+  }
+
+  static func entry(from row: Row) throws(StoreError) -> Entry {
+    Entry(
+      key: try row.string("key"), url: try row.string("url"), size: try row.int64("size"),
+      etag: try row.stringOrNil("etag"), lastModified: try row.stringOrNil("last_modified"),
+      validatedAt: date(milliseconds: try row.int64("validated_at")),
+      lastUsedAt: date(milliseconds: try row.int64("last_used_at")))
+  }
+
+  static func milliseconds(_ date: Date) -> Int64 {
+    Int64((date.timeIntervalSince1970 * 1000).rounded())
+  }
+
+  static func date(milliseconds: Int64) -> Date {
+    Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+  }
+
+  /// `date` as the table stores it, so entries read back compare equal.
+  static func rounded(_ date: Date) -> Date {
+    self.date(milliseconds: milliseconds(date))
+  }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// HLS through the command line: `get` of a playlist, `info`, the queue with `path` and
+/// `renew-keys`, bad streams refused, and SIGKILLs that never make a segment come twice.
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+struct StreamCommandTests {
+  struct Origin {
+    let www: TemporaryDirectory
+    let files: HLSFixtureFiles
+    let nginx: NginxServer
+    var url: String { files.url(on: nginx).absoluteString }
+  }
+
+  func origin(_ kind: HLSFixture, segments: Int? = nil, limitRate: String? = nil) throws -> Origin {
+    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
+    let files = try kind.make(in: www.url, segmentDuration: 1, segmentCount: segments)
+    let nginx = try NginxServer(root: files.folder, options: .init(limitRate: limitRate))
+    try nginx.start()
+    return Origin(www: www, files: files, nginx: nginx)
+  }
+
+  @Test func getWritesAPlayableFolderAndARerunDownloadsNothing() throws {
+    let origin = try origin(.tsVariants)
+    let work = try TemporaryDirectory()
+    let out = work.url.appending(path: "movie").path
+    let store = work.url.appending(path: "store").path
+    let first = try OfflineBinary.run(
+      ["--store", store, "get", origin.url, "-o", out, "--variant", "lowest"])
+    #expect(first.status == 0, "\(first.stderrText)")
+    let requests = try origin.nginx.accessLog(minimumCount: 1).count
+    origin.nginx.stop(graceful: false)
+    let decoded = try FFmpeg.decode(out + "/index.m3u8")
+    #expect(decoded.errors.isEmpty)
+    #expect(abs(decoded.duration - origin.files.duration) < 0.6)
+
+    try origin.nginx.start()
+    let again = try OfflineBinary.run(["--store", store, "get", origin.url, "-o", out])
+    #expect(again.status == 0)
+    #expect(again.stderrText.contains("Already complete"))
+    #expect(try origin.nginx.accessLog().count == requests)
+  }
+
+  @Test func infoListsVariantsAndEncryption() throws {
+    let origin = try origin(.renditions)
+    let info = try OfflineBinary.run(["info", origin.url])
+    #expect(info.status == 0, "\(info.stderrText)")
+    #expect(info.stdoutText.contains("Variants"))
+    #expect(info.stdoutText.contains("Audio"))
+    #expect(info.stdoutText.contains("fr"))
+    let encrypted = try self.origin(.aes128Rotating)
+    #expect(try OfflineBinary.run(["info", encrypted.url]).stdoutText.contains("AES-128"))
+  }
+
+  @Test func theQueueDownloadsAStreamAndRenewsItsKeys() throws {
+    let origin = try origin(.aes128Rotating)
+    let work = try TemporaryDirectory()
+    let store = work.url.appending(path: "store").path
+    let added = try OfflineBinary.run(["--store", store, "add", origin.url, "--id", "movie"])
+    #expect(added.status == 0)
+    let run = try OfflineBinary.run(["--store", store, "run", "--quiet"])
+    #expect(run.status == 0, "\(run.stderrText)")
+    let path = try OfflineBinary.run(["--store", store, "path", "movie"]).stdoutText
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(path.hasSuffix("/index.m3u8"))
+    let before = try origin.nginx.accessLog(minimumCount: 1).count
+    let renewed = try OfflineBinary.run(["--store", store, "renew-keys", "movie"])
+    #expect(renewed.status == 0, "\(renewed.stderrText)")
+    let after = try origin.nginx.accessLog(minimumCount: before + 1)
+    #expect(after.dropFirst(before).allSatisfy { $0.uri.hasSuffix(".key") })
+    origin.nginx.stop(graceful: false)
+    #expect(try FFmpeg.decode(path).errors.isEmpty)
+  }
+
+  @Test func liveStreamsAndShortKeysAreRefusedBeforeAnySegment() throws {
+    let origin = try origin(.aes128Rotating)
+    let playlist = origin.files.entryFile
+    let text = try String(contentsOf: playlist, encoding: .utf8)
+    try text.replacingOccurrences(of: "#EXT-X-ENDLIST", with: "")
+      .replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD", with: "")
+      .write(to: playlist, atomically: true, encoding: .utf8)
+    let work = try TemporaryDirectory()
+    let live = try OfflineBinary.run([
+      "--store", work.url.appending(path: "s").path, "get", origin.url, "-o",
+      work.url.appending(path: "live").path,
+    ])
+    #expect(live.status == 1)
+    #expect(live.stderrText.contains("live"))
+
+    try text.write(to: playlist, atomically: true, encoding: .utf8)
+    try Data(count: 15).write(to: origin.files.keys[0])
+    let short = try OfflineBinary.run([
+      "--store", work.url.appending(path: "s").path, "get", origin.url, "-o",
+      work.url.appending(path: "short").path,
+    ])
+    #expect(short.status == 1)
+    #expect(short.stderrText.contains("15 bytes"))
+    let log = try origin.nginx.accessLog(minimumCount: 2)
+    #expect(!log.contains { $0.uri.hasSuffix(".ts") }, "no segment was fetched")
+  }
+
+  @Test func killsDuringAStreamNeverFetchASegmentTwice() throws {
+    let origin = try origin(.manySegments, segments: 60, limitRate: "200k")
+    let work = try TemporaryDirectory()
+    let store = work.url.appending(path: "store").path
+    let out = work.url.appending(path: "movie").path
+    let arguments = ["get", origin.url, "-o", out, "--quiet"]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<10 {
+      let process = try OfflineBinary.start(arguments, store: URL(fileURLWithPath: store))
+      usleep(UInt32.random(in: 150_000...600_000, using: &generator))
+      kill(process.processIdentifier, SIGKILL)
+      _ = process.waitBounded(seconds: 10)
+    }
+    let last = try OfflineBinary.run(["--store", store] + arguments, timeout: 120)
+    #expect(last.status == 0, "\(last.stderrText)")
+    let log = try origin.nginx.accessLog(minimumCount: 1)
+    var whole: [String: Int] = [:]
+    for entry in log where entry.uri.hasSuffix(".ts") && entry.status == 200 {
+      whole[entry.uri, default: 0] += 1
+    }
+    #expect(
+      whole.values.allSatisfy { $0 == 1 },
+      "a segment on disk was fetched again: \(whole.filter { $0.value > 1 })")
+    origin.nginx.stop(graceful: false)
+    let decoded = try FFmpeg.decode(out + "/index.m3u8")
+    #expect(decoded.errors.isEmpty)
+    #expect(abs(decoded.duration - origin.files.duration) < 0.6)
+  }
+}

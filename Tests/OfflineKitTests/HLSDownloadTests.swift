@@ -1,0 +1,89 @@
+import Foundation
+import HLSPlaylist
+import OfflineHTTP
+import OfflineStore
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// Real streams made with ffmpeg, served by nginx, downloaded, then played from disk with
+/// the origin stopped: the offline playlist must decode without an error, for as long as
+/// the source.
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+struct HLSDownloadTests {
+  struct Downloaded {
+    let www: TemporaryDirectory
+    let folder: TemporaryDirectory
+    let outcome: HLSDownload.Outcome
+    let fixture: HLSFixtureFiles
+    let nginx: NginxServer
+  }
+
+  func download(
+    _ kind: HLSFixture, options: HLSOptions = HLSOptions(), segments: Int? = nil
+  ) async throws -> Downloaded {
+    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
+    let fixture = try kind.make(in: www.url, segmentCount: segments)
+    let nginx = try NginxServer(root: fixture.folder)
+    try nginx.start()
+    let store = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: store.url.appending(path: "store"))
+    let download = HLSDownload(
+      url: fixture.url(on: nginx), folder: store.url.appending(path: "content"), options: options,
+      journal: index.transfers, transport: CurlTransport())
+    let outcome = try await download.run()
+    nginx.stop(graceful: false)
+    return Downloaded(www: www, folder: store, outcome: outcome, fixture: fixture, nginx: nginx)
+  }
+
+  func expectPlaysOffline(_ result: Downloaded, _ comment: Comment? = nil) throws {
+    let decoded = try FFmpeg.decode(result.outcome.index.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    #expect(abs(decoded.duration - result.fixture.duration) < 0.6, "\(decoded.duration)")
+  }
+
+  @Test(arguments: [HLSFixture.tsVariants, .fmp4, .aes128Rotating, .renditions, .byteRange])
+  func aStreamPlaysFromDiskWithTheOriginStopped(kind: HLSFixture) async throws {
+    let result = try await download(kind, options: HLSOptions(audio: .all, subtitles: .all))
+    try expectPlaysOffline(result)
+    let text = try String(contentsOf: result.outcome.index, encoding: .utf8)
+    #expect(!text.contains("http://"), "index.m3u8 lists only local files")
+  }
+
+  @Test func keysAreStoredPrivatelyAndTheIVRuleIsKept() async throws {
+    let result = try await download(.aes128Rotating)
+    let keys = result.outcome.index.deletingLastPathComponent().appending(path: "keys")
+    let files = try FileManager.default.contentsOfDirectory(atPath: keys.path)
+    #expect(files.count == result.fixture.keys.count)
+    for file in files {
+      let attributes = try FileManager.default.attributesOfItem(
+        atPath: keys.appending(path: file).path)
+      #expect((attributes[.posixPermissions] as? Int) == 0o600)
+      #expect((attributes[.size] as? Int) == 16)
+    }
+    let media = try String(contentsOf: result.outcome.index, encoding: .utf8)
+    let source = try String(contentsOf: result.fixture.entryFile, encoding: .utf8)
+    #expect(media.contains("#EXT-X-MEDIA-SEQUENCE:7") == source.contains("#EXT-X-MEDIA-SEQUENCE:7"))
+    let sourceIVs = source.components(separatedBy: "IV=").count
+    #expect(media.components(separatedBy: "IV=").count == sourceIVs)
+  }
+
+  @Test func theLowestVariantAndOneLanguageAreChosen() async throws {
+    let result = try await download(
+      .renditions,
+      options: HLSOptions(variant: .lowest, audio: .languages(["fr"]), subtitles: .none))
+    try expectPlaysOffline(result)
+    guard
+      case .master(let master) = try PlaylistParser.parse(
+        String(contentsOf: result.outcome.index, encoding: .utf8))
+    else {
+      Issue.record("index.m3u8 is not a master playlist")
+      return
+    }
+    #expect(master.variants.count == 1)
+    #expect(
+      master.renditions.filter { $0.type == .audio && $0.uri != nil }.map(\.language) == ["fr"])
+    #expect(master.renditions.allSatisfy { $0.type != .subtitles })
+  }
+}

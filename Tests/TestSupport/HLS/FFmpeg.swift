@@ -1,0 +1,120 @@
+import Foundation
+
+/// Runs the `ffmpeg` and `ffprobe` command-line tools: the reference HLS client of the tests.
+///
+/// Every call allows the protocols `file`, `http`, `tcp` and `crypto`, so one input string can
+/// be a local playlist path or an `http://` URL on a test server, with or without AES-128.
+///
+/// ```swift
+/// let result = try FFmpeg.decode(nginx.url("/master.m3u8").absoluteString)
+/// #expect(result.errors.isEmpty)
+/// #expect(abs(result.duration - 6) < 0.5)
+/// ```
+public enum FFmpeg {
+  /// The protocols every call allows (`-protocol_whitelist`).
+  public static let protocols = "file,http,tcp,crypto"
+
+  /// The path of `ffmpeg`, or `nil` when it is not installed.
+  public static let ffmpegPath = find("ffmpeg")
+  /// The path of `ffprobe`, or `nil` when it is not installed.
+  public static let ffprobePath = find("ffprobe")
+
+  /// Whether both `ffmpeg` and `ffprobe` are installed; use it with `.enabled(if:)`.
+  public static var isAvailable: Bool { ffmpegPath != nil && ffprobePath != nil }
+
+  /// Decodes `input` fully, as `ffmpeg -v error -i INPUT -f null -` does.
+  ///
+  /// The duration comes from the last `-progress` report (`out_time_us` of the block that
+  /// ends with `progress=end`): the end time of what actually went through the decoders,
+  /// with the input's start time (1.4 s for ffmpeg's MPEG-TS) already taken off. `ffprobe`
+  /// on a playlist only adds up the `#EXTINF` durations and reads no segment, so it cannot
+  /// tell whether the media are there, decrypt or decode.
+  ///
+  /// ffmpeg picks its default streams: the best video and the best audio, which for a
+  /// master playlist means the highest variant and one audio rendition.
+  ///
+  /// - Parameters:
+  ///   - input: A local playlist or media path, or a URL.
+  ///   - timeout: Seconds before ffmpeg is killed and the call throws.
+  /// - Returns: What ffmpeg printed on stderr (empty when the decode was clean, or a line
+  ///   with the exit status when it failed silently) and the decoded duration in seconds
+  ///   (0 when ffmpeg failed before it reported one).
+  /// - Throws: `TestSupportError.processTimedOut`, or `.unexpectedOutput` when a clean run
+  ///   printed no progress report.
+  public static func decode(_ input: String, timeout: Double = 120) throws -> (
+    errors: String, duration: Double
+  ) {
+    // Debian's ffmpeg 5.1 refuses local HLS files with other extensions than its media list
+    // (such as `key0.key`); the option exists only for the HLS demuxer.
+    let playlistOptions = input.contains(".m3u8") ? ["-allowed_extensions", "ALL"] : []
+    let output = try run(
+      ["-v", "error"] + playlistOptions
+        + ["-i", input, "-f", "null", "-", "-progress", "pipe:1", "-nostats"],
+      timeout: timeout)
+    var errors = output.stderrText.trimmingCharacters(in: .whitespacesAndNewlines)
+    if output.status != 0 && errors.isEmpty {
+      errors = "ffmpeg exited with status \(output.status)."
+    }
+    let microseconds = output.stdoutText.split(separator: "\n").last {
+      $0.hasPrefix("out_time_us=")
+    }.flatMap { Double($0.dropFirst("out_time_us=".count)) }
+    guard let microseconds else {
+      if !errors.isEmpty { return (errors, 0) }
+      throw TestSupportError.unexpectedOutput(
+        command: "ffmpeg -i \(input) -f null -", output: output.stdoutText)
+    }
+    return (errors, microseconds / 1_000_000)
+  }
+
+  /// ffprobe's duration of a playlist or media file (for a playlist: the sum of `#EXTINF`).
+  ///
+  /// - Throws: `TestSupportError.processFailed` when ffprobe fails, or `.unexpectedOutput`
+  ///   when it prints no number.
+  public static func probeDuration(_ input: String) throws -> Double {
+    let arguments = [
+      "-v", "error", "-protocol_whitelist", protocols, "-show_entries", "format=duration",
+      "-of", "default=noprint_wrappers=1:nokey=1", input,
+    ]
+    let output = try ProcessRunner.checked(ffprobePath ?? "ffprobe", arguments, timeout: 60)
+    let text = output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let duration = Double(text) else {
+      throw TestSupportError.unexpectedOutput(command: "ffprobe \(input)", output: text)
+    }
+    return duration
+  }
+
+  /// Runs `ffmpeg -nostdin -protocol_whitelist … arguments` and returns what it left behind;
+  /// a non-zero exit status is not an error here.
+  public static func run(_ arguments: [String], timeout: Double = 120) throws
+    -> ProcessRunner.Output
+  {
+    try ProcessRunner.run(
+      ffmpegPath ?? "ffmpeg", ["-nostdin", "-protocol_whitelist", protocols] + arguments,
+      timeout: timeout)
+  }
+
+  /// Runs `ffmpeg -v error -y arguments` like `run(_:timeout:)` and throws
+  /// `TestSupportError.processFailed` with its stderr unless it exits with status 0.
+  @discardableResult
+  static func checked(_ arguments: [String], timeout: Double = 120) throws
+    -> ProcessRunner.Output
+  {
+    let output = try run(["-v", "error", "-y"] + arguments, timeout: timeout)
+    guard output.status == 0 else {
+      throw TestSupportError.processFailed(
+        command: (["ffmpeg"] + arguments).joined(separator: " "),
+        status: output.status, stderr: output.stderrText)
+    }
+    return output
+  }
+
+  /// The first executable named `name` on `PATH` or in the usual install directories.
+  private static func find(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    let directories =
+      path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"]
+    return directories.map { "\($0)/\(name)" }.first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+  }
+}
