@@ -53,8 +53,9 @@ run_one() {
     ffmpeg) /usr/bin/time -v -o "$timing" ffmpeg -nostdin -v error -i "$url" -c copy "$out/movie.ts"
       target="$out/movie.ts" ;;
   esac
-  local seconds
-  seconds=$(ffmpeg -nostdin -v error -allowed_extensions ALL -i "$target" -f null - -progress pipe:1 -nostats 2>/dev/null \
+  local seconds extra=()
+  [[ $target == *.m3u8 ]] && extra=(-allowed_extensions ALL)
+  seconds=$(ffmpeg -nostdin -v error "${extra[@]}" -i "$target" -f null - -progress pipe:1 -nostats 2>/dev/null \
     | awk -F= '/^out_time_us=/{t=$2} END{printf "%.1f", t/1e6}' || true)
   echo -e "$tool\t$round\t$timing\t$seconds" >>"$results"
   rm -rf "$out"
