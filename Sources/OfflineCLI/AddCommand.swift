@@ -16,6 +16,7 @@ struct AddCommand: Sendable {
       ("--title <title>", "A title to show in 'offline ls' (with one URL only)."),
       ("--sha256 <hex>", "The SHA-256 the file must have (with one URL only)."),
       ("--priority <n>", "Higher runs first (default 0); equal priorities run in order added."),
+      ("--connections <n>", "Fetch each large file over n connections (default 1)."),
       ("-i, --input <file>", "Read URLs from a file, one per line ('-' for standard input)."),
     ] + StreamOptions.help + [
       ("-h, --help", "Show help information.")
@@ -31,6 +32,7 @@ struct AddCommand: Sendable {
   var input: String?
   var showHelp = false
   var hls = HLSOptions()
+  var connections = 1
 
   static func parse(_ arguments: [String]) throws(UsageError) -> AddCommand {
     var scanner = ArgumentScanner(arguments, usage: usage)
@@ -49,6 +51,11 @@ struct AddCommand: Sendable {
           }
           command.priority = value
         case "-i", "--input": command.input = try scanner.value(for: name, inline: inline)
+        case "--connections":
+          guard let value = Int(try scanner.value(for: name, inline: inline)), value > 0 else {
+            throw UsageError(message: "--connections takes a whole number above 0.", usage: usage)
+          }
+          command.connections = value
         case "--variant", "--audio", "--subtitles":
           try StreamOptions.parse(
             name, try scanner.value(for: name, inline: inline), into: &command.hls, usage: usage)
@@ -101,7 +108,8 @@ struct AddCommand: Sendable {
     do throws(OfflineError) {
       let manager = try ManagerAccess.open(context)
       let config = DownloadConfig(
-        expectedSHA256: command.sha256, priority: command.priority, hls: command.hls)
+        expectedSHA256: command.sha256, priority: command.priority, hls: command.hls,
+        connections: command.connections)
       let contents = try await manager.add(sources, config: config)
       console.out(contents.map(\.id).joined(separator: "\n"))
       return ExitCode.success

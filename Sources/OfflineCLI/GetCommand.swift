@@ -42,6 +42,11 @@ struct GetCommand: Sendable {
           + " data (default 30); the download resumes on the next attempt."
       ),
       ("--retries <n>", "Attempts in a row without progress before failing (default 5)."),
+      (
+        "--connections <n>",
+        "Fetch a large file (8 MiB and more) over n connections, in ranges"
+          + " written in place (default 1; helps against per-connection speed limits)."
+      ),
       ("--force", "Replace a file at the output path that offline did not download."),
     ] + StreamOptions.help + [
       ("-q, --quiet", "Print nothing but errors."),
@@ -62,6 +67,7 @@ struct GetCommand: Sendable {
   var caFile: String?
   var stallTimeout: Int = 30
   var retries: Int = 5
+  var connections: Int = 1
   var force = false
   var quiet = false
   var json = false
@@ -88,6 +94,8 @@ struct GetCommand: Sendable {
           command.stallTimeout = try positiveInteger(scanner.value(for: name, inline: inline), name)
         case "--retries":
           command.retries = try positiveInteger(scanner.value(for: name, inline: inline), name)
+        case "--connections":
+          command.connections = try positiveInteger(scanner.value(for: name, inline: inline), name)
         case "--force": command.force = true
         case "--variant", "--audio", "--subtitles":
           try StreamOptions.parse(
@@ -167,7 +175,7 @@ struct GetCommand: Sendable {
         retry: RetryPolicy(
           maximumAttempts: command.retries, initialDelay: .milliseconds(500),
           maximumDelay: .seconds(30)),
-        replacesExistingFile: command.force))
+        replacesExistingFile: command.force, connections: command.connections))
     do {
       let outcome = try await transfer.run { reporter.report($0) }
       reporter.finished(outcome)

@@ -42,7 +42,7 @@ public final class TransferJournal: Sendable {
   /// Opens the journal in `database`, applying its ``migrations`` if needed.
   public init(database: Database) throws(StoreError) {
     self.database = database
-    try Migrator(Self.migrations).migrate(database)
+    try Migrator(Self.migrations + Self.rangeMigrations).migrate(database)
   }
 
   /// The record for `destination`, or nil when the journal has none.
@@ -105,18 +105,20 @@ public final class TransferJournal: Sendable {
     return !rows.isEmpty
   }
 
-  /// Deletes the record for `destination`; does nothing when there is none.
+  /// Deletes the record for `destination` (and its ranges); does nothing when there is none.
   public func remove(destination: String) throws(StoreError) {
     try database.execute("DELETE FROM transfers WHERE destination = ?", [.text(destination)])
+    try database.execute("DELETE FROM transfer_ranges WHERE destination = ?", [.text(destination)])
   }
 
   /// Deletes the records of every destination inside `folder` (its path, without a trailing
   /// slash): the pieces of a stream, say.
   public func remove(under folder: String) throws(StoreError) {
     let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    let arguments: [SQLValue] = [.integer(Int64(prefix.unicodeScalars.count)), .text(prefix)]
+    try database.execute("DELETE FROM transfers WHERE substr(destination, 1, ?) = ?", arguments)
     try database.execute(
-      "DELETE FROM transfers WHERE substr(destination, 1, ?) = ?",
-      [.integer(Int64(prefix.unicodeScalars.count)), .text(prefix)])
+      "DELETE FROM transfer_ranges WHERE substr(destination, 1, ?) = ?", arguments)
   }
 
   /// Every record, least recently updated first.

@@ -38,7 +38,8 @@ extension OfflineManager {
       transport: transport,
       options: Transfer.Options(
         expectedSHA256: record.expectedSHA256, retry: RetryPolicy(maximumAttempts: 1),
-        replacesExistingFile: true))
+        replacesExistingFile: true,
+        connections: DownloadConfig.stored(from: record.options).connections ?? 1))
     return { report in
       do throws(Transfer.Error) {
         return .success(
@@ -60,7 +61,7 @@ extension OfflineManager {
   private func streamWork(_ record: ContentRecord, url: URL) -> Work {
     let download = HLSDownload(
       url: url, folder: files.folder(id: record.id),
-      options: DownloadConfig.hlsOptions(from: record.options), journal: index.transfers,
+      options: DownloadConfig.stored(from: record.options).hls, journal: index.transfers,
       transport: transport,
       retry: RetryPolicy(
         maximumAttempts: 3, initialDelay: .milliseconds(500), maximumDelay: .seconds(5)))
@@ -108,6 +109,7 @@ extension OfflineManager {
     defer { pump() }
     switch outcome {
     case .success(let result):
+      CrashPoint.reach(.finishBeforeDownloaded)
       _ = try? transition(id: id, .finish) { record in
         record.bytes = result.length
         record.total = result.length

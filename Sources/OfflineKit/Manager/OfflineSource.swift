@@ -28,22 +28,36 @@ public struct DownloadConfig: Sendable, Equatable {
   public var priority: Int
   /// For an HLS stream: which variant and renditions.
   public var hls: HLSOptions
+  /// Connections for one large file (see ``Transfer/Options/connections``).
+  public var connections: Int
 
   /// Creates a configuration.
-  public init(expectedSHA256: String? = nil, priority: Int = 0, hls: HLSOptions = HLSOptions()) {
+  public init(
+    expectedSHA256: String? = nil, priority: Int = 0, hls: HLSOptions = HLSOptions(),
+    connections: Int = 1
+  ) {
     self.expectedSHA256 = expectedSHA256?.lowercased()
     self.priority = priority
     self.hls = hls
+    self.connections = max(1, connections)
   }
 
-  /// `hls` as the index stores it.
+  /// What the index stores besides the checksum and the priority.
+  struct Stored: Codable {
+    var hls: HLSOptions
+    var connections: Int?
+  }
+
+  /// The options as the index stores them.
   var encodedOptions: String? {
-    (try? JSONEncoder().encode(hls)).flatMap { String(data: $0, encoding: .utf8) }
+    (try? JSONEncoder().encode(Stored(hls: hls, connections: connections)))
+      .flatMap { String(data: $0, encoding: .utf8) }
   }
 
-  /// The HLS options stored in the index, or the defaults.
-  static func hlsOptions(from text: String?) -> HLSOptions {
-    text.flatMap { try? JSONDecoder().decode(HLSOptions.self, from: Data($0.utf8)) } ?? HLSOptions()
+  /// The options stored in the index, or the defaults.
+  static func stored(from text: String?) -> Stored {
+    text.flatMap { try? JSONDecoder().decode(Stored.self, from: Data($0.utf8)) }
+      ?? Stored(hls: HLSOptions(), connections: 1)
   }
 }
 

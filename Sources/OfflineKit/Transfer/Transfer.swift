@@ -39,6 +39,10 @@ public struct Transfer: Sendable {
     /// Only these bytes of the resource, when set (an HLS byte-range segment, say): the file
     /// holds exactly `slice.length` bytes, from the resource's byte `slice.offset` on.
     public var slice: Slice?
+    /// Connections for one large file (ranges written in place, see ``SegmentedTransfer``);
+    /// 1 fetches it in one request. Files under 8 MiB, slices and servers without ranges
+    /// always get one.
+    public var connections: Int
     /// Whether the file is fsynced before it is renamed into place. An owner that syncs many
     /// files at once afterwards (`syncfs`) turns it off; a file finished that way counts as
     /// complete only within the same boot.
@@ -50,7 +54,8 @@ public struct Transfer: Sendable {
       retry: RetryPolicy = RetryPolicy(
         initialDelay: .milliseconds(500), maximumDelay: .seconds(30)),
       checkpointInterval: Duration = .seconds(1), progressInterval: Duration = .milliseconds(250),
-      replacesExistingFile: Bool = false, slice: Slice? = nil, syncsEachFile: Bool = true
+      replacesExistingFile: Bool = false, slice: Slice? = nil, syncsEachFile: Bool = true,
+      connections: Int = 1
     ) {
       self.expectedSHA256 = expectedSHA256?.lowercased()
       self.computesSHA256 = computesSHA256
@@ -60,6 +65,7 @@ public struct Transfer: Sendable {
       self.replacesExistingFile = replacesExistingFile
       self.slice = slice
       self.syncsEachFile = syncsEachFile
+      self.connections = max(1, connections)
     }
   }
 
@@ -114,6 +120,17 @@ public struct Transfer: Sendable {
     if let expected = options.expectedSHA256, !SHA256.isValidHex(expected) {
       throw failure(.invalidChecksum(expected))
     }
+    if options.connections > 1, options.slice == nil {
+      return try await SegmentedTransfer(transfer: self, connections: options.connections)
+        .run(onEvent: onEvent)
+    }
+    return try await runSingle(onEvent: onEvent)
+  }
+
+  /// The download over one connection.
+  func runSingle(onEvent: @escaping @Sendable (Event) -> Void) async throws(Transfer.Error)
+    -> Outcome
+  {
     if let outcome = try completedEarlier() { return outcome }
     var failedAttempts = 0
     var receivedTotal: Int64 = 0

@@ -1,0 +1,123 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+
+extension SegmentedTransfer {
+  /// Runs the connections until every range is written, checkpointing the ranges every
+  /// second (fsync first, so a recorded `next` never runs ahead of the disk).
+  func fetchAll(
+    _ board: RangeBoard, fd: Int32, total: Int64, validator: String,
+    onEvent: @escaping @Sendable (Transfer.Event) -> Void
+  ) async throws {
+    let ticker = Task {
+      let rate = RateEstimator()
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .seconds(1))
+        checkpoint(board, fd: fd)
+        let written = board.written
+        onEvent(
+          .progress(
+            TransferProgress(
+              bytes: written, total: total, bytesPerSecond: rate.update(bytes: written))))
+      }
+    }
+    defer { ticker.cancel() }
+    do {
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for _ in 0..<connections {
+          group.addTask { try await connection(board, fd: fd, validator: validator) }
+        }
+        try await group.waitForAll()
+      }
+    } catch {
+      ticker.cancel()
+      checkpoint(board, fd: fd)  // a stop keeps every byte already written
+      if error is CancellationError { throw transfer.failure(.cancelled) }
+      throw error
+    }
+    ticker.cancel()
+    if !board.isComplete { throw transfer.failure(.protocolViolation("ranges left unfinished")) }
+  }
+
+  /// One connection: claims ranges until none is left, retrying transient failures.
+  private func connection(_ board: RangeBoard, fd: Int32, validator: String) async throws {
+    while let slot = board.claim() {
+      var failures = 0
+      while board.range(slot).remaining > 0 {
+        try Task.checkCancellation()
+        let sink = RangeSink(board: board, slot: slot, descriptor: fd)
+        let range = board.range(slot)
+        var request = HTTPRequest(url: transfer.url)
+        request.headers.add(name: "Range", value: "bytes=\(range.next)-\(range.end - 1)")
+        request.headers.add(name: "If-Range", value: validator)
+        do throws(HTTPError) {
+          _ = try await transfer.transport.perform(request, delegate: sink)
+        } catch {
+          if sink.rangeDone { break }
+          if error.kind == .cancelled { throw transfer.failure(.cancelled) }
+          if let failure = sink.writeFailure { throw transfer.failure(.file(failure)) }
+          let wrapped = transfer.failure(.network(error))
+          failures = sink.received > 0 ? 1 : failures + 1
+          guard error.isTransient, failures < transfer.options.retry.maximumAttempts else {
+            board.release(slot)
+            throw wrapped
+          }
+          try await Task.sleep(
+            for: transfer.options.retry.delay(afterFailures: failures, retryAfter: nil))
+          continue
+        }
+        if !sink.accepted { throw Inconsistent() }
+      }
+      board.release(slot)
+    }
+  }
+
+  private func checkpoint(_ board: RangeBoard, fd: Int32) {
+    let ranges = board.snapshot()
+    guard fdatasync(fd) == 0 else { return }
+    try? journal.saveRanges(ranges, forDestination: destination)
+  }
+
+  /// Syncs, checks the length and the checksum over the whole file, then renames into place.
+  func finish(fd: Int32, total: Int64, onEvent: @Sendable (Transfer.Event) -> Void)
+    throws(Transfer.Error) -> Transfer.Outcome
+  {
+    onEvent(.verifying)
+    guard fdatasync(fd) == 0 else {
+      throw transfer.failure(.file(TransferFileError(.sync, errno: errno, path: transfer.partPath)))
+    }
+    var sha: String?
+    if transfer.options.expectedSHA256 != nil || transfer.options.computesSHA256 {
+      sha = try transfer.fileStep { () throws(TransferFileError) in
+        try SHA256.hex(ofFile: fd, length: total)
+      }
+    }
+    if let expected = transfer.options.expectedSHA256, let sha, sha != expected {
+      unlink(transfer.partPath)
+      try transfer.indexStep { () throws(StoreError) in try journal.remove(destination: destination)
+      }
+      throw transfer.failure(.checksumMismatch(expected: expected, actual: sha))
+    }
+    var record =
+      (try? journal.record(forDestination: destination))?.flatMap { $0 }
+      ?? TransferRecord(destination: destination, url: transfer.url.absoluteString)
+    record.phase = .finishing
+    record.totalLength = total
+    record.durableOffset = total
+    record.sha256 = sha
+    let finishing = record
+    try transfer.indexStep { () throws(StoreError) in
+      try journal.save(finishing)
+      try journal.saveRanges([], forDestination: destination)
+    }
+    try transfer.fileStep { () throws(TransferFileError) in
+      try FileSteps.renameIntoPlace(transfer.partPath, to: destination, durably: true)
+    }
+    record.phase = .complete
+    let complete = record
+    try transfer.indexStep { () throws(StoreError) in try journal.save(complete) }
+    return Transfer.Outcome(
+      destination: destination, length: total, sha256: sha, wasAlreadyComplete: false,
+      bytesReceived: total)
+  }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+
+/// A large file fetched over several connections: split into ranges written in place at
+/// their offsets in one part file, each range journalled, so a crash or a pause resumes every
+/// range where it stood; idle connections take half of the slowest range. The final checksum
+/// covers the whole file. A server without ranges, or without a validator that keeps the
+/// ranges consistent, gets one connection (``Transfer``'s own path).
+struct SegmentedTransfer {
+  let transfer: Transfer
+  let connections: Int
+
+  /// Files smaller than this are not split.
+  static let minimumSize: Int64 = 8 << 20
+
+  var journal: TransferJournal { transfer.journal }
+  var destination: String { transfer.destination }
+
+  /// Marks a response that the ranges cannot go on with (a 200, another range): start over
+  /// on one connection.
+  struct Inconsistent: Error {}
+
+  func run(onEvent: @escaping @Sendable (Transfer.Event) -> Void) async throws(Transfer.Error)
+    -> Transfer.Outcome
+  {
+    if let outcome = try transfer.completedEarlier() { return outcome }
+    guard let (board, fd, total, validator) = try await prepare(onEvent: onEvent) else {
+      return try await transfer.runSingle(onEvent: onEvent)
+    }
+    defer { close(fd) }
+    onEvent(.requesting(offset: board.written))
+    do {
+      try await fetchAll(board, fd: fd, total: total, validator: validator, onEvent: onEvent)
+    } catch let error as Transfer.Error {
+      throw error
+    } catch {
+      // The server changed its mind about ranges or the file: one connection, from zero.
+      try transfer.indexStep { () throws(StoreError) in try journal.remove(destination: destination)
+      }
+      unlink(transfer.partPath)
+      onEvent(.restarted(.rangeMismatch))
+      return try await transfer.runSingle(onEvent: onEvent)
+    }
+    return try finish(fd: fd, total: total, onEvent: onEvent)
+  }
+
+  /// The ranges to fetch: resumed from the journal, or planned after a one-byte probe that
+  /// tells the length and the validator. Nil when the file should not be split.
+  private func prepare(onEvent: @Sendable (Transfer.Event) -> Void) async throws(Transfer.Error)
+    -> (RangeBoard, Int32, Int64, String)?
+  {
+    let record = try transfer.indexStep { () throws(StoreError) in
+      try journal.record(forDestination: destination)
+    }
+    let saved = try transfer.indexStep { () throws(StoreError) in
+      try journal.ranges(forDestination: destination)
+    }
+    if let record, record.url == transfer.url.absoluteString, record.phase == .active,
+      let total = record.totalLength, !saved.isEmpty,
+      let validator = Validators(etag: record.etag, lastModified: record.lastModified).ifRangeValue,
+      FileSteps.regularFileSize(transfer.partPath) == total
+    {
+      let fd = try openPart(length: nil)
+      return (RangeBoard(saved), fd, total, validator)
+    }
+    guard let probe = try await probe(), probe.total >= Self.minimumSize,
+      let validator = probe.validators.ifRangeValue
+    else { return nil }
+    let fd = try openPart(length: probe.total)
+    var fresh = TransferRecord(destination: destination, url: transfer.url.absoluteString)
+    fresh.totalLength = probe.total
+    fresh.etag = probe.validators.etag
+    fresh.lastModified = probe.validators.lastModified
+    fresh.expectedSHA256 = transfer.options.expectedSHA256
+    fresh.bootID = BootIdentity.current
+    let plan = Self.split(probe.total, into: connections)
+    let toSave = fresh
+    try transfer.indexStep { () throws(StoreError) in
+      try journal.save(toSave)
+      try journal.saveRanges(plan, forDestination: destination)
+    }
+    return (RangeBoard(plan), fd, probe.total, validator)
+  }
+
+  /// `total` bytes in `count` ranges of about equal size.
+  static func split(_ total: Int64, into count: Int) -> [TransferRange] {
+    let size = max(1, total / Int64(max(1, count)))
+    var ranges: [TransferRange] = []
+    var start: Int64 = 0
+    while start < total {
+      let end = ranges.count == count - 1 ? total : min(total, start + size)
+      ranges.append(TransferRange(start: start, end: end, next: start))
+      start = end
+    }
+    return ranges
+  }
+
+  private func openPart(length: Int64?) throws(Transfer.Error) -> Int32 {
+    let folder = (destination as NSString).deletingLastPathComponent
+    try transfer.fileStep { () throws(TransferFileError) in try FileSteps.createFolder(folder) }
+    let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (length == nil ? 0 : O_TRUNC)
+    let fd = open(transfer.partPath, flags, 0o644)
+    guard fd >= 0 else {
+      throw transfer.failure(.file(TransferFileError(.open, errno: errno, path: transfer.partPath)))
+    }
+    if let length, ftruncate(fd, off_t(length)) != 0 {
+      let code = errno
+      close(fd)
+      throw transfer.failure(
+        .file(TransferFileError(.truncate, errno: code, path: transfer.partPath)))
+    }
+    return fd
+  }
+
+  /// One byte, to learn the length, the validator and whether ranges are served.
+  private func probe() async throws(Transfer.Error) -> (total: Int64, validators: Validators)? {
+    var request = HTTPRequest(url: transfer.url)
+    request.headers.add(name: "Range", value: "bytes=0-0")
+    let sink = ProbeSink()
+    let head: HTTPResponseHead
+    do throws(HTTPError) {
+      head = try await transfer.transport.perform(request, delegate: sink)
+    } catch {
+      if error.kind == .cancelled { throw transfer.failure(.cancelled) }
+      throw transfer.failure(.network(error))
+    }
+    guard head.status == 206, let header = head.headers["Content-Range"],
+      let total = ContentRange(header)?.completeLength
+    else {
+      if head.status >= 400, head.status != 416 {
+        throw transfer.failure(.status(head.status, retryAfter: nil))
+      }
+      return nil
+    }
+    return (total, Validators(head))
+  }
+}
+
+/// Reads a probe's head and skips its one-byte body.
+private final class ProbeSink: HTTPResponseDelegate, @unchecked Sendable {
+  func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
+    head.status == 206 ? .discard : .stop
+  }
+
+  func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {}
+}

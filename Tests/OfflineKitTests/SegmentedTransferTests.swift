@@ -1,0 +1,107 @@
+import Foundation
+import OfflineStore
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// One large file over several connections, in ranges written in place.
+@Suite struct SegmentedTransferTests {
+  let size = 24 << 20
+
+  func origin(_ options: NginxServer.Options) throws -> (TemporaryDirectory, NginxServer, Data) {
+    let root = try TemporaryDirectory(prefix: "offlinekit-www")
+    let body = TestData.bytes(count: size, seed: 51)
+    try body.write(to: root.file("big.bin"))
+    let nginx = try NginxServer(root: root.url, options: options)
+    try nginx.start()
+    return (root, nginx, body)
+  }
+
+  let four = Options.quick { $0.connections = 4 }
+
+  @Test func fourConnectionsFetchDisjointRangesIntoOneFile() async throws {
+    let (root, nginx, body) = try origin(.init(limitRate: "8m"))
+    defer { withExtendedLifetime(root) {} }
+    let fixture = try TransferFixture()
+    let sha = try TestData.sha256Hex(of: body)
+    let outcome = try await fixture.transfer(
+      nginx.url("/big.bin"),
+      options: .quick {
+        $0.connections = 4
+        $0.expectedSHA256 = sha
+      }
+    ).run()
+    #expect(fileData(outcome.destination) == body)
+    #expect(outcome.sha256 == sha)
+    let ranged = try nginx.accessLog(minimumCount: 5).filter {
+      $0.status == 206 && $0.range != "bytes=0-0"
+    }
+    #expect(ranged.count >= 4)
+    #expect(ranged.allSatisfy { $0.ifRange != nil })
+    #expect(try fixture.index.transfers.ranges(forDestination: outcome.destination).isEmpty)
+  }
+
+  @Test func aStopResumesEveryRangeWhereItStood() async throws {
+    let (root, nginx, body) = try origin(.init(limitRate: "1m"))
+    defer { withExtendedLifetime(root) {} }
+    let fixture = try TransferFixture()
+    let url = nginx.url("/big.bin")
+    let running = Task { try await fixture.transfer(url, options: four).run() }
+    try await Task.sleep(for: .milliseconds(1500))
+    running.cancel()
+    _ = try? await running.value
+    let saved = try fixture.index.transfers.ranges(forDestination: fixture.destination())
+    #expect(saved.contains { $0.next > $0.start }, "progress was journalled")
+
+    let outcome = try await fixture.transfer(url, options: four).run()
+    #expect(fileData(outcome.destination) == body)
+    let log = try nginx.accessLog(minimumCount: 6)
+    let sent = log.reduce(Int64(0)) { $0 + $1.bodyBytesSent }
+    #expect(sent < Int64(size) + Int64(size) / 4, "resumed ranges, not the whole file: \(sent)")
+  }
+
+  @Test func aServerWithoutRangesGetsOneConnection() async throws {
+    let (root, nginx, body) = try origin(.init(maxRanges: 0))
+    defer { withExtendedLifetime(root) {} }
+    let fixture = try TransferFixture()
+    let outcome = try await fixture.transfer(nginx.url("/big.bin"), options: four).run()
+    #expect(fileData(outcome.destination) == body)
+    let full = try nginx.accessLog(minimumCount: 2).filter { $0.bodyBytesSent == Int64(size) }
+    #expect(full.count == 1)
+  }
+
+  @Test func aCutRangeIsRetriedFromWhereItStopped() async throws {
+    let body = TestData.bytes(count: size, seed: 52)
+    let server = try FaultServer()
+    server.setRoute(
+      "/big.bin",
+      .resource(.init(body: body, faults: .init(cutAfterBodyBytes: 1 << 20, cutResponses: 3))))
+    let fixture = try TransferFixture()
+    let outcome = try await fixture.transfer(server.url("/big.bin"), options: four).run()
+    #expect(fileData(outcome.destination) == body)
+  }
+
+  @Test func aChangedFileBetweenRunsStartsOverOnOneConnection() async throws {
+    let body = TestData.bytes(count: size, seed: 53)
+    let server = try FaultServer()
+    server.setRoute(
+      "/big.bin",
+      .resource(.init(body: body, faults: .init(cutAfterBodyBytes: 1 << 20, cutResponses: 5))))
+    let fixture = try TransferFixture()
+    let once = Options.quick {
+      $0.connections = 4
+      $0.retry.maximumAttempts = 1
+    }
+    await #expect(throws: Transfer.Error.self) {
+      try await fixture.transfer(server.url("/big.bin"), options: once).run()
+    }
+    let changed = TestData.bytes(count: size, seed: 54)
+    server.setRoute("/big.bin", .resource(.init(body: changed, etag: "\"v2\"")))
+    let log = EventLog()
+    let outcome = try await fixture.transfer(server.url("/big.bin"), options: four).run(
+      onEvent: log.record)
+    #expect(fileData(outcome.destination) == changed)
+    #expect(log.restartReasons.contains(.rangeMismatch))
+  }
+}
