@@ -16,7 +16,8 @@ struct AddCommand: Sendable {
       ("--title <title>", "A title to show in 'offline ls' (with one URL only)."),
       ("--sha256 <hex>", "The SHA-256 the file must have (with one URL only)."),
       ("--priority <n>", "Higher runs first (default 0); equal priorities run in order added."),
-      ("--connections <n>", "Fetch each large file over n connections (default 1)."),
+      ("--connections <n>", "Fetch each large file over n connections (default: one, eight"
+        + " when one connection is slow on a file of 64 MiB or more)."),
       ("-i, --input <file>", "Read URLs from a file, one per line ('-' for standard input)."),
     ] + StreamOptions.help + [
       ("-h, --help", "Show help information.")
@@ -32,7 +33,7 @@ struct AddCommand: Sendable {
   var input: String?
   var showHelp = false
   var hls = HLSOptions()
-  var connections = 1
+  var connections = 0
 
   static func parse(_ arguments: [String]) throws(UsageError) -> AddCommand {
     var scanner = ArgumentScanner(arguments, usage: usage)

@@ -67,7 +67,7 @@ struct GetCommand: Sendable {
   var caFile: String?
   var stallTimeout: Int = 30
   var retries: Int = 5
-  var connections: Int = 1
+  var connections: Int = 0
   var force = false
   var quiet = false
   var json = false

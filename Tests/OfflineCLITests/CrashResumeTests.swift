@@ -34,4 +34,27 @@ import Testing
     // Each kill may lose what sat in socket buffers and our write buffer, never whole ranges.
     #expect(refetched < Int64(size) / 8, "fetched \(refetched) bytes twice over \(kills) kills")
   }
+
+  /// The same with four connections: each range resumes where the killed process left it
+  /// (the mapped progress file), so little is fetched twice here too.
+  @Test func randomKillsOfASegmentedDownloadRefetchLittle() throws {
+    let size = 48 << 20
+    let setup = try GetCommandTests.Setup(size: size, options: .init(limitRate: "4m"))
+    let sha = try TestData.sha256Hex(of: setup.body)
+    let url = setup.nginx.url("/file.bin").absoluteString
+    let output = setup.out.appending(path: "file.bin").path
+    let arguments = ["get", url, "-o", output, "--sha256", sha, "--connections", "4", "--quiet"]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<10 {
+      let process = try OfflineBinary.start(arguments, store: setup.store)
+      usleep(UInt32.random(in: 200_000...500_000, using: &generator))
+      kill(process.processIdentifier, SIGKILL)
+      _ = process.waitBounded(seconds: 10)
+    }
+    let last = try OfflineBinary.run(["--store", setup.store.path] + arguments, timeout: 120)
+    #expect(last.status == 0, "\(last.stderrText)")
+    #expect(FileManager.default.contents(atPath: output) == setup.body)
+    let sent = try setup.nginx.accessLog(minimumCount: 1).reduce(Int64(0)) { $0 + $1.bodyBytesSent }
+    #expect(sent - Int64(size) < Int64(size) / 8, "fetched \(sent - Int64(size)) bytes twice")
+  }
 }

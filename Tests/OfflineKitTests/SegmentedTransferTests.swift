@@ -104,4 +104,22 @@ import Testing
     #expect(fileData(outcome.destination) == changed)
     #expect(log.restartReasons.contains(.rangeMismatch))
   }
+
+  @Test func aSlowSingleConnectionOnALargeFileSwitchesToSeveral() async throws {
+    let root = try TemporaryDirectory(prefix: "offlinekit-www")
+    defer { withExtendedLifetime(root) {} }
+    let body = TestData.bytes(count: 96 << 20, seed: 55)
+    try body.write(to: root.file("big.bin"))
+    let nginx = try NginxServer(root: root.url, options: .init(limitRate: "8m"))
+    try nginx.start()
+    let fixture = try TransferFixture()
+    let log = EventLog()
+    let outcome = try await fixture.transfer(
+      nginx.url("/big.bin"), options: .quick { $0.connections = 0 }
+    ).run(onEvent: log.record)
+    #expect(fileData(outcome.destination) == body)
+    #expect(log.requestedOffsets.count == 2, "one connection first, then the ranges")
+    let ranged = try nginx.accessLog(minimumCount: 3).filter { $0.status == 206 }
+    #expect(ranged.count >= 4)
+  }
 }

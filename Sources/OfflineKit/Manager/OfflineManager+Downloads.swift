@@ -39,7 +39,7 @@ extension OfflineManager {
       options: Transfer.Options(
         expectedSHA256: record.expectedSHA256, retry: RetryPolicy(maximumAttempts: 1),
         replacesExistingFile: true,
-        connections: DownloadConfig.stored(from: record.options).connections ?? 1))
+        connections: DownloadConfig.stored(from: record.options).connections ?? 0))
     return { report in
       do throws(Transfer.Error) {
         return .success(

@@ -28,18 +28,18 @@ public struct DownloadConfig: Sendable, Equatable {
   public var priority: Int
   /// For an HLS stream: which variant and renditions.
   public var hls: HLSOptions
-  /// Connections for one large file (see ``Transfer/Options/connections``).
+  /// Connections for one large file (see ``Transfer/Options/connections``); 0 chooses.
   public var connections: Int
 
   /// Creates a configuration.
   public init(
     expectedSHA256: String? = nil, priority: Int = 0, hls: HLSOptions = HLSOptions(),
-    connections: Int = 1
+    connections: Int = 0
   ) {
     self.expectedSHA256 = expectedSHA256?.lowercased()
     self.priority = priority
     self.hls = hls
-    self.connections = max(1, connections)
+    self.connections = max(0, connections)
   }
 
   /// What the index stores besides the checksum and the priority.
@@ -57,7 +57,7 @@ public struct DownloadConfig: Sendable, Equatable {
   /// The options stored in the index, or the defaults.
   static func stored(from text: String?) -> Stored {
     text.flatMap { try? JSONDecoder().decode(Stored.self, from: Data($0.utf8)) }
-      ?? Stored(hls: HLSOptions(), connections: 1)
+      ?? Stored(hls: HLSOptions(), connections: 0)
   }
 }
 

@@ -5,81 +5,101 @@ import Synchronization
 ///
 /// A connection claims an idle range with bytes left; when none is left it takes the second
 /// half of the busy range with the most left (the range's end moves back to the split), so
-/// the last seconds are not spent waiting on one slow connection.
+/// the last seconds are not spent waiting on one slow connection. Every change is also
+/// stored at once in the mapped progress file, when there is one (``RangeProgressMap``).
 final class RangeBoard: Sendable {
   private struct Slot {
     var range: TransferRange
     var busy = false
   }
 
+  /// The slots, and the map that mirrors them; both touched only under the lock.
+  private struct State: @unchecked Sendable {
+    var slots: [Slot]
+    let map: RangeProgressMap?
+
+    func mirror(_ slot: Int) {
+      let range = slots[slot].range
+      map?.store(slot: slot, start: range.start, end: range.end, next: range.next)
+    }
+  }
+
   /// A range is split only when each half keeps at least this many bytes.
   let minimumSplit: Int64
-  private let slots: Mutex<[Slot]>
+  private let state: Mutex<State>
 
-  init(_ ranges: [TransferRange], minimumSplit: Int64 = 2 << 20) {
+  init(_ ranges: [TransferRange], map: RangeProgressMap? = nil, minimumSplit: Int64 = 2 << 20) {
     self.minimumSplit = minimumSplit
-    self.slots = Mutex(ranges.map { Slot(range: $0) })
+    let initial = State(slots: ranges.map { Slot(range: $0) }, map: map)
+    map?.clear()
+    for slot in ranges.indices { initial.mirror(slot) }
+    self.state = Mutex(initial)
   }
 
   /// Claims a range to fetch, or nil when every byte is claimed or written.
   func claim() -> Int? {
-    slots.withLock { slots in
-      if let idle = slots.indices.first(where: { !slots[$0].busy && slots[$0].range.remaining > 0 })
-      {
-        slots[idle].busy = true
+    state.withLock { state in
+      if let idle = state.slots.indices.first(where: {
+        !state.slots[$0].busy && state.slots[$0].range.remaining > 0
+      }) {
+        state.slots[idle].busy = true
         return idle
       }
       guard
-        let victim = slots.indices.filter({ slots[$0].busy })
-          .max(by: { slots[$0].range.remaining < slots[$1].range.remaining }),
-        slots[victim].range.remaining >= 2 * minimumSplit
+        let victim = state.slots.indices.filter({ state.slots[$0].busy })
+          .max(by: { state.slots[$0].range.remaining < state.slots[$1].range.remaining }),
+        state.slots[victim].range.remaining >= 2 * minimumSplit
       else { return nil }
-      let range = slots[victim].range
+      let range = state.slots[victim].range
       let middle = range.next + range.remaining / 2
-      slots[victim].range.end = middle
-      slots.append(
+      state.slots[victim].range.end = middle
+      state.slots.append(
         Slot(range: TransferRange(start: middle, end: range.end, next: middle), busy: true))
-      return slots.count - 1
+      state.mirror(victim)
+      state.mirror(state.slots.count - 1)
+      return state.slots.count - 1
     }
   }
 
   /// The range of `slot` now (its end may move back when another connection takes half).
   func range(_ slot: Int) -> TransferRange {
-    slots.withLock { $0[slot].range }
+    state.withLock { $0.slots[slot].range }
   }
 
   /// How many of `count` bytes arriving for `slot` belong to it, and where they go.
   func placement(_ slot: Int, count: Int) -> (offset: Int64, count: Int) {
-    slots.withLock { slots in
-      let range = slots[slot].range
+    state.withLock { state in
+      let range = state.slots[slot].range
       return (range.next, Int(min(Int64(count), range.remaining)))
     }
   }
 
-  /// Records that `count` bytes of `slot` are written.
+  /// Records that `count` bytes of `slot` are written (call after the write returned).
   func didWrite(_ slot: Int, count: Int) {
-    slots.withLock { slots in
-      slots[slot].range.next = min(slots[slot].range.end, slots[slot].range.next + Int64(count))
+    state.withLock { state in
+      let range = state.slots[slot].range
+      state.slots[slot].range.next = min(range.end, range.next + Int64(count))
+      state.mirror(slot)
     }
   }
 
   /// Lets another connection claim `slot` (after a failure, or when it is complete).
   func release(_ slot: Int) {
-    slots.withLock { $0[slot].busy = false }
+    state.withLock { $0.slots[slot].busy = false }
   }
 
   /// Every range as it stands, in file order.
   func snapshot() -> [TransferRange] {
-    slots.withLock { $0.map(\.range) }.sorted { $0.start < $1.start }
+    state.withLock { $0.slots.map(\.range) }.sorted { $0.start < $1.start }
   }
 
   /// Bytes written so far.
   var written: Int64 {
-    slots.withLock { $0.reduce(0) { $0 + ($1.range.next - $1.range.start) } }
+    state.withLock { $0.slots.reduce(0) { $0 + ($1.range.next - $1.range.start) } }
   }
 
   /// Whether every byte is written.
   var isComplete: Bool {
-    slots.withLock { $0.allSatisfy { $0.range.remaining == 0 } }
+    state.withLock { $0.slots.allSatisfy { $0.range.remaining == 0 } }
   }
 }

@@ -94,6 +94,7 @@ extension SegmentedTransfer {
     }
     if let expected = transfer.options.expectedSHA256, let sha, sha != expected {
       unlink(transfer.partPath)
+      unlink(mapPath)
       try transfer.indexStep { () throws(StoreError) in try journal.remove(destination: destination)
       }
       throw transfer.failure(.checksumMismatch(expected: expected, actual: sha))
@@ -113,6 +114,7 @@ extension SegmentedTransfer {
     try transfer.fileStep { () throws(TransferFileError) in
       try FileSteps.renameIntoPlace(transfer.partPath, to: destination, durably: true)
     }
+    unlink(mapPath)
     record.phase = .complete
     let complete = record
     try transfer.indexStep { () throws(StoreError) in try journal.save(complete) }

@@ -62,7 +62,16 @@ struct SegmentedTransfer {
       FileSteps.regularFileSize(transfer.partPath) == total
     {
       let fd = try openPart(length: nil)
-      return (RangeBoard(saved), fd, total, validator)
+      let map = RangeProgressMap(path: mapPath)
+      // Within the boot that wrote them, the mapped positions are the truth (a killed
+      // process's writes are in the page cache); after a reboot only the fsynced journal is.
+      var ranges = saved
+      if record.bootID == BootIdentity.current, let live = map?.read(), !live.isEmpty,
+        live.allSatisfy({ $0.start <= $0.next && $0.next <= $0.end && $0.end <= total })
+      {
+        ranges = live.map { TransferRange(start: $0.start, end: $0.end, next: $0.next) }
+      }
+      return (RangeBoard(ranges, map: map), fd, total, validator)
     }
     guard let probe = try await probe(), probe.total >= Self.minimumSize,
       let validator = probe.validators.ifRangeValue
@@ -80,8 +89,11 @@ struct SegmentedTransfer {
       try journal.save(toSave)
       try journal.saveRanges(plan, forDestination: destination)
     }
-    return (RangeBoard(plan), fd, probe.total, validator)
+    return (RangeBoard(plan, map: RangeProgressMap(path: mapPath)), fd, probe.total, validator)
   }
+
+  /// The mapped progress file beside the part.
+  var mapPath: String { transfer.partPath + ".ranges" }
 
   /// `total` bytes in `count` ranges of about equal size.
   static func split(_ total: Int64, into count: Int) -> [TransferRange] {

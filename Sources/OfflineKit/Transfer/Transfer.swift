@@ -40,8 +40,9 @@ public struct Transfer: Sendable {
     /// holds exactly `slice.length` bytes, from the resource's byte `slice.offset` on.
     public var slice: Slice?
     /// Connections for one large file (ranges written in place, see ``SegmentedTransfer``);
-    /// 1 fetches it in one request. Files under 8 MiB, slices and servers without ranges
-    /// always get one.
+    /// 1 fetches it in one request; 0 chooses: one connection, switching to eight when the
+    /// file is large and one connection slow (under 50 MB/s after two seconds). Files under
+    /// 8 MiB, slices and servers without ranges always get one.
     public var connections: Int
     /// Whether the file is fsynced before it is renamed into place. An owner that syncs many
     /// files at once afterwards (`syncfs`) turns it off; a file finished that way counts as
@@ -65,7 +66,7 @@ public struct Transfer: Sendable {
       self.replacesExistingFile = replacesExistingFile
       self.slice = slice
       self.syncsEachFile = syncsEachFile
-      self.connections = max(1, connections)
+      self.connections = max(0, connections)
     }
   }
 
@@ -123,6 +124,9 @@ public struct Transfer: Sendable {
     if options.connections > 1, options.slice == nil {
       return try await SegmentedTransfer(transfer: self, connections: options.connections)
         .run(onEvent: onEvent)
+    }
+    if options.connections == 0, options.slice == nil {
+      return try await AdaptiveTransfer(transfer: self).run(onEvent: onEvent)
     }
     return try await runSingle(onEvent: onEvent)
   }
