@@ -1,5 +1,7 @@
 # Shared helpers for the benchmark scripts (sourced, not run).
-# Provides: ensure_tools, ensure_offline_bin, make_data_file, start_nginx, machine_info, sha256_of.
+# Provides: ensure_tools, ensure_offline_bin, make_data_file, start_nginx, machine_info, sha256_of;
+# for suite.sh also free_port, ensure_suite_tools, sha256_cached, make_small_files,
+# make_hls_stream, make_aes_hls_stream, make_test_cert.
 
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd "$bench_dir/.." && pwd)"
@@ -22,14 +24,16 @@ ensure_tools() {
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
-# Sets $offline to $OFFLINE_BIN, or builds the CLI in release mode into .build-bench.
+# Sets $offline to $OFFLINE_BIN, or builds the CLI in release mode into $OFFLINE_SCRATCH
+# (default .build-bench).
 ensure_offline_bin() {
+  local scratch=${OFFLINE_SCRATCH:-.build-bench}
   if [ -n "${OFFLINE_BIN:-}" ]; then
     offline="$OFFLINE_BIN"
   else
-    log "Building offline (release, --scratch-path .build-bench)..."
-    (cd "$repo_dir" && swift build -c release --product offline --scratch-path .build-bench >&2)
-    offline="$repo_dir/.build-bench/release/offline"
+    log "Building offline (release, --scratch-path $scratch)..."
+    (cd "$repo_dir" && swift build -c release --product offline --scratch-path "$scratch" >&2)
+    offline="$repo_dir/$scratch/release/offline"
   fi
   [ -x "$offline" ] || { log "no executable at $offline"; exit 2; }
 }
@@ -61,17 +65,19 @@ print(h.hexdigest())
 PY
 }
 
-# start_nginx WORKDIR WWWROOT EXTRA_SERVER_DIRECTIVES -> sets $nginx_pid and $port.
-# Logs "$body_bytes_sent $status" per request to WORKDIR/access.log.
+# start_nginx WORKDIR WWWROOT EXTRA_SERVER_DIRECTIVES [EXTRA_HTTP_DIRECTIVES]
+# -> sets $nginx_pid and $port. Logs "$body_bytes_sent $status" per request to
+# WORKDIR/access.log. The optional EXTRA_HTTP_DIRECTIVES go in the http block (a second
+# server, say).
 start_nginx() {
-  local work=$1 root=$2 extra=$3
-  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  local work=$1 root=$2 extra=$3 extra_http=${4:-}
+  port=$(free_port)
   local user_line=""
   [ "$(id -u)" -eq 0 ] && user_line="user root;"
   cat >"$work/nginx.conf" <<CONF
 daemon off; worker_processes 1; $user_line
 pid $work/nginx.pid; error_log $work/error.log;
-events { worker_connections 64; }
+events { worker_connections 256; }
 http {
   log_format bytes '\$body_bytes_sent \$status';
   access_log $work/access.log bytes;
@@ -79,6 +85,7 @@ http {
   client_body_temp_path $work/t1; proxy_temp_path $work/t2; fastcgi_temp_path $work/t3;
   uwsgi_temp_path $work/t4; scgi_temp_path $work/t5;
   server { listen 127.0.0.1:$port; root $root; $extra }
+  $extra_http
 }
 CONF
   /usr/sbin/nginx -p "$work" -c "$work/nginx.conf" &
@@ -106,4 +113,132 @@ machine_info() {
   echo "- kernel: $(uname -sr)"
   echo "- curl: $(curl --version | head -1)"
   echo "- nginx: $(/usr/sbin/nginx -v 2>&1 | sed 's/^nginx version: //')"
+}
+
+# free_port -> a TCP port on 127.0.0.1 that was free a moment ago.
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Installs what suite.sh needs: apt-get nginx-light, curl, wget, aria2, ffmpeg, time, openssl,
+# python3 (those missing), pip yt-dlp and matplotlib (if not importable).
+ensure_suite_tools() {
+  local missing=()
+  [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+  command -v curl >/dev/null || missing+=(curl)
+  command -v wget >/dev/null || missing+=(wget)
+  command -v aria2c >/dev/null || missing+=(aria2)
+  command -v ffmpeg >/dev/null || missing+=(ffmpeg)
+  command -v openssl >/dev/null || missing+=(openssl)
+  [ -x /usr/bin/time ] || missing+=(time)
+  command -v python3 >/dev/null || missing+=(python3 python3-pip)
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "Installing: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+  local pips=()
+  command -v yt-dlp >/dev/null || pips+=(yt-dlp)
+  python3 -c 'import matplotlib' 2>/dev/null || pips+=(matplotlib)
+  if [ ${#pips[@]} -gt 0 ]; then
+    log "pip install: ${pips[*]}"
+    python3 -m pip install -q "${pips[@]}" >&2 \
+      || python3 -m pip install -q --break-system-packages "${pips[@]}" >&2
+    hash -r
+  fi
+}
+
+# sha256_cached FILE -> its SHA-256, kept in FILE.sha256 while that is newer than FILE.
+sha256_cached() {
+  local f=$1
+  if [ ! -f "$f.sha256" ] || [ "$f" -nt "$f.sha256" ]; then
+    sha256_of "$f" >"$f.sha256.tmp" && mv "$f.sha256.tmp" "$f.sha256"
+  fi
+  cat "$f.sha256"
+}
+
+# make_small_files COUNT KIB -> prints a cached folder of COUNT random files fNNNNN.bin of KIB
+# KiB each, with SHA256SUMS ("hex  name" lines) beside them.
+make_small_files() {
+  local count=$1 kib=$2 dir="$bench_dir/data/small-${1}x${2}KiB"
+  if [ ! -f "$dir/SHA256SUMS" ]; then
+    log "Generating $dir..."
+    rm -rf "$dir" && mkdir -p "$dir"
+    python3 -c '
+import hashlib, os, sys
+d, n, kib = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+lines = []
+for i in range(1, n + 1):
+    name = f"f{i:05d}.bin"
+    b = os.urandom(kib * 1024)
+    open(os.path.join(d, name), "wb").write(b)
+    lines.append(f"{hashlib.sha256(b).hexdigest()}  {name}\n")
+open(os.path.join(d, "SHA256SUMS.tmp"), "w").writelines(lines)
+os.rename(os.path.join(d, "SHA256SUMS.tmp"), os.path.join(d, "SHA256SUMS"))
+' "$dir" "$count" "$kib"
+  fi
+  echo "$dir"
+}
+
+# make_hls_stream SEGMENTS -> prints a cached folder with index.m3u8 and SEGMENTS one-second
+# H.264 segments (320x180 testsrc2, 200 kbit/s), as hls-vs-ytdlp.sh makes them.
+make_hls_stream() {
+  local segments=$1 stream="$bench_dir/data/hls-$1"
+  if [ ! -f "$stream/index.m3u8" ]; then
+    log "Encoding a $segments-segment stream..."
+    rm -rf "$stream" && mkdir -p "$stream"
+    ffmpeg -nostdin -v error -f lavfi -i "testsrc2=size=320x180:rate=25:duration=$segments" \
+      -c:v libx264 -preset ultrafast -b:v 200k -force_key_frames 'expr:gte(t,n_forced*1)' \
+      -sc_threshold 0 -f hls -hls_time 1 -hls_playlist_type vod \
+      -hls_segment_filename "$stream/seg%d.ts" "$stream/index.m3u8"
+  fi
+  echo "$stream"
+}
+
+# make_aes_hls_stream SEGMENTS -> prints a cached folder with an AES-128 stream: the segments
+# of make_hls_stream encrypted with `openssl enc -aes-128-cbc` under one key (key.bin), the
+# IV left implicit (the media sequence number, RFC 8216 section 5.2); playlist written here.
+make_aes_hls_stream() {
+  local segments=$1 dir="$bench_dir/data/hls-aes-$1"
+  if [ ! -f "$dir/index.m3u8" ]; then
+    local plain key i line
+    plain=$(make_hls_stream "$segments")
+    log "Encrypting $segments segments (AES-128-CBC)..."
+    rm -rf "$dir" && mkdir -p "$dir"
+    head -c 16 /dev/urandom >"$dir/key.bin"
+    key=$(od -An -tx1 "$dir/key.bin" | tr -d ' \n')
+    {
+      echo "#EXTM3U"
+      echo "#EXT-X-VERSION:3"
+      echo "#EXT-X-TARGETDURATION:$(sed -n 's/^#EXT-X-TARGETDURATION://p' "$plain/index.m3u8")"
+      echo "#EXT-X-MEDIA-SEQUENCE:0"
+      echo "#EXT-X-PLAYLIST-TYPE:VOD"
+      echo '#EXT-X-KEY:METHOD=AES-128,URI="key.bin"'
+      i=0
+      while IFS= read -r line; do
+        case $line in
+          "#EXTINF:"*) echo "$line" ;;
+          seg*.ts)
+            openssl enc -aes-128-cbc -K "$key" -iv "$(printf '%032x' "$i")" \
+              -in "$plain/$line" -out "$dir/enc$i.ts"
+            echo "enc$i.ts"
+            i=$((i + 1)) ;;
+        esac
+      done <"$plain/index.m3u8"
+      echo "#EXT-X-ENDLIST"
+    } >"$dir/index.m3u8.tmp"
+    mv "$dir/index.m3u8.tmp" "$dir/index.m3u8"
+  fi
+  echo "$dir"
+}
+
+# make_test_cert DIR -> DIR/cert.pem and DIR/key.pem: a self-signed P-256 certificate for
+# 127.0.0.1 (subjectAltName IP:127.0.0.1), valid 7 days; it is its own CA.
+make_test_cert() {
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 7 \
+    -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+    -keyout "$1/key.pem" -out "$1/cert.pem" 2>/dev/null
 }

@@ -16,8 +16,11 @@ struct AddCommand: Sendable {
       ("--title <title>", "A title to show in 'offline ls' (with one URL only)."),
       ("--sha256 <hex>", "The SHA-256 the file must have (with one URL only)."),
       ("--priority <n>", "Higher runs first (default 0); equal priorities run in order added."),
-      ("--connections <n>", "Fetch each large file over n connections (default: one, eight"
-        + " when one connection is slow on a file of 64 MiB or more)."),
+      (
+        "--connections <n>",
+        "Fetch each large file over n connections (default: one, eight"
+          + " when one connection is slow on a file of 64 MiB or more)."
+      ),
       ("-i, --input <file>", "Read URLs from a file, one per line ('-' for standard input)."),
     ] + StreamOptions.help + [
       ("-h, --help", "Show help information.")

@@ -45,9 +45,11 @@ extension OfflineManager {
       hub.resetProgress(of: id)
       pump()
     case .cancel:
+      CrashPoint.reach(.cancelAfterCanceling)
       await stopRunning(id)
       try finishCleanupIfRunner(id, canceled: true)
     case .delete:
+      CrashPoint.reach(.deleteAfterIntent)
       try finishCleanupIfRunner(id, canceled: false)
     default:
       _ = before
@@ -104,6 +106,7 @@ extension OfflineManager {
   func finishCleanup(_ id: String) throws(OfflineError) {
     guard let record = try indexStep({ try index.contents.record(id: id) }) else { return }
     try files.delete(record)
+    CrashPoint.reach(.cleanupAfterDeletingFiles)
     hub.resetProgress(of: id)
     if record.state == OfflineState.canceling.rawValue {
       try transition(id: id, .finishCancel) { record in

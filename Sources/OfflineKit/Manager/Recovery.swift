@@ -19,6 +19,7 @@ struct Recovery {
     }
     for record in records {
       try ContentFiles(index: index, directory: directory).delete(record)
+      CrashPoint.reach(.recoveryAfterDeletingFiles)
       try indexStep {
         try index.contents.update(id: record.id) { record in
           // The files are gone: whatever the state said, nothing is downloaded now.

@@ -93,9 +93,11 @@ extension Transfer {
     record.sha256 = sha
     let finishing = record
     try indexStep { () throws(StoreError) in try journal.save(finishing) }
+    CrashPoint.reach(.transferAfterFinishing)
     try fileStep { () throws(TransferFileError) in
       try FileSteps.renameIntoPlace(partPath, to: destination, durably: options.syncsEachFile)
     }
+    CrashPoint.reach(.transferAfterRename)
     record.phase = .complete
     let complete = record
     try indexStep { () throws(StoreError) in try journal.save(complete) }

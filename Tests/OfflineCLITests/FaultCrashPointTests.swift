@@ -1,0 +1,126 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The process dies (`_exit(137)`, as a SIGKILL would end it) at each named step of the
+/// state changes, armed with `OFFLINEKIT_CRASH_POINT` (debug builds only); the next command
+/// must bring the content to a state that can go on, with nothing lost and nothing back
+/// from the dead. Rows "crash points" of docs/Reliability.md.
+@Suite struct FaultCrashPointTests {
+  /// Runs `offline --store STORE ARGUMENTS` with crash point `point` armed.
+  func crashing(
+    at point: String, _ fixture: QueueFixture, _ arguments: [String]
+  ) throws -> ProcessRunner.Output {
+    let quoted = (["--store", fixture.store.path] + arguments).map { "'" + $0 + "'" }
+    return try ProcessRunner.run(
+      "/bin/sh",
+      [
+        "-c",
+        "OFFLINEKIT_CRASH_POINT='\(point)' exec '\(OfflineBinary.path)' "
+          + quoted.joined(separator: " "),
+      ], timeout: 60)
+  }
+
+  /// A content of `large.bin` with part of it on disk, left `downloading` by a killed run.
+  func partlyDownloaded(_ fixture: QueueFixture) throws -> String {
+    let id = try fixture.addOne([fixture.url("large.bin")])
+    let run = try fixture.startRun()
+    defer { run.killIfRunning() }
+    _ = try fixture.waitForPart(of: id, moreThan: 128 << 10)
+    kill(run.processIdentifier, SIGKILL)
+    _ = run.waitBounded(seconds: 10)
+    return id
+  }
+
+  /// After a crash in a cancel, or in the cleanup that ends it: the next command finishes
+  /// the cancel, and a run afterwards brings nothing back.
+  @Test(arguments: ["cancel.afterCanceling", "cleanup.afterDeletingFiles"])
+  func aCancelCutShortIsFinishedByTheNextCommand(point: String) throws {
+    let fixture = try QueueFixture(limitRate: "1m")
+    let id = try partlyDownloaded(fixture)
+
+    let cancel = try crashing(at: point, fixture, ["cancel", id])
+    #expect(cancel.status == 137, "\(cancel.stderrText)")
+
+    #expect(try fixture.entry(id)?.state == "notDownloaded")
+    #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder(id).path))
+    #expect(try fixture.offline(["run", "--quiet"]).status == 0)
+    #expect(try fixture.entry(id)?.state == "notDownloaded")
+    #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder(id).path))
+  }
+
+  /// After a crash in `rm`, before or after its files went: the next command finishes the
+  /// delete; the file never comes back.
+  @Test(arguments: ["delete.afterIntent", "cleanup.afterDeletingFiles"])
+  func aDeleteCutShortIsFinishedByTheNextCommand(point: String) throws {
+    let fixture = try QueueFixture()
+    let id = try fixture.addOne([fixture.url("small.bin")])
+    #expect(try fixture.offline(["run", "--quiet"]).status == 0)
+    let file = try #require(try fixture.entry(id)).path
+
+    let rm = try crashing(at: point, fixture, ["rm", id])
+    #expect(rm.status == 137, "\(rm.stderrText)")
+
+    #expect(try fixture.entry(id)?.state == "notDownloaded")
+    #expect(!FileManager.default.fileExists(atPath: file))
+    #expect(try fixture.offline(["run", "--quiet"]).status == 0)
+    #expect(try fixture.entry(id)?.state == "notDownloaded")
+    #expect(!FileManager.default.fileExists(atPath: file))
+  }
+
+  /// After a crash between the transfer's end (file renamed, journal complete) and
+  /// `downloaded`: the content is still `downloading`, and the next run records it
+  /// downloaded from the verified file without fetching it again.
+  @Test func aFinishCutShortIsRecordedByTheNextRunWithoutRefetching() throws {
+    let fixture = try QueueFixture()
+    let sha = try TestData.sha256Hex(of: fixture.small)
+    let id = try fixture.addOne([fixture.url("small.bin"), "--sha256", sha])
+
+    let run = try crashing(at: "finish.beforeDownloaded", fixture, ["run", "--quiet"])
+    #expect(run.status == 137, "\(run.stderrText)")
+    let left = try #require(try fixture.entry(id))
+    #expect(left.state == "downloading")
+    #expect(FileManager.default.contents(atPath: left.path) == fixture.small)
+
+    let again = try fixture.offline(["run", "--quiet"])
+    #expect(again.status == 0, "\(again.stderrText)")
+    let done = try #require(try fixture.entry(id))
+    #expect(done.state == "downloaded")
+    #expect(try TestData.sha256Hex(of: URL(fileURLWithPath: done.path)) == sha)
+    let fetches = try fixture.nginx.accessLog().filter { $0.uri == "/small.bin" }
+    #expect(fetches.count == 1, "\(fetches)")
+  }
+
+  /// After a crash in start-up recovery, between deleting a canceled content's files and
+  /// recording it: the following start-up finishes the job.
+  @Test func aRecoveryCutShortIsFinishedByTheNextStartUp() throws {
+    let fixture = try QueueFixture(limitRate: "1m")
+    let id = try partlyDownloaded(fixture)
+    #expect(try crashing(at: "cancel.afterCanceling", fixture, ["cancel", id]).status == 137)
+
+    let list = try crashing(at: "recovery.afterDeletingFiles", fixture, ["ls"])
+    #expect(list.status == 137, "\(list.stderrText)")
+    #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder(id).path))
+
+    #expect(try fixture.entry(id)?.state == "notDownloaded")
+    #expect(try fixture.offline(["run", "--quiet"]).status == 0)
+    #expect(try fixture.entry(id)?.state == "notDownloaded")
+  }
+
+  /// Crash points inside `Transfer` (the journal says `finishing`, the rename not done; the
+  /// rename done, `complete` not recorded): the next `offline get` must finish the file
+  /// without fetching it again.
+  @Test(arguments: ["transfer.afterFinishing", "transfer.afterRename"])
+  func aFileCutShortAroundItsRenameIsFinishedByTheNextGet(point: String) throws {
+    let fixture = try QueueFixture()
+    let output = fixture.folder.url.appending(path: "out.bin").path
+    let sha = try TestData.sha256Hex(of: fixture.small)
+    let arguments = ["get", fixture.url("small.bin"), "-o", output, "--sha256", sha, "--quiet"]
+    #expect(try crashing(at: point, fixture, arguments).status == 137)
+
+    let again = try fixture.offline(arguments)
+    #expect(again.status == 0, "\(again.stderrText)")
+    #expect(FileManager.default.contents(atPath: output) == fixture.small)
+    #expect(try fixture.nginx.accessLog().filter { $0.uri == "/small.bin" }.count == 1)
+  }
+}
