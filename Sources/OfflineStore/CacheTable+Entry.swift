@@ -28,8 +28,8 @@ extension CacheTable {
       self.size = size
       self.etag = etag
       self.lastModified = lastModified
-      self.validatedAt = CacheTable.rounded(validatedAt)
-      self.lastUsedAt = CacheTable.rounded(lastUsedAt)
+      self.validatedAt = StoredTime.rounded(validatedAt)
+      self.lastUsedAt = StoredTime.rounded(lastUsedAt)
     }
   }
 
@@ -47,8 +47,8 @@ extension CacheTable {
   static func arguments(_ entry: Entry) -> [SQLValue] {
     [
       .text(entry.key), .text(entry.url), .integer(entry.size), SQLValue(entry.etag),
-      SQLValue(entry.lastModified), .integer(milliseconds(entry.validatedAt)),
-      .integer(milliseconds(entry.lastUsedAt)),
+      SQLValue(entry.lastModified), .integer(StoredTime.milliseconds(entry.validatedAt)),
+      .integer(StoredTime.milliseconds(entry.lastUsedAt)),
     ]
   }
 
@@ -56,20 +56,8 @@ extension CacheTable {
     Entry(
       key: try row.string("key"), url: try row.string("url"), size: try row.int64("size"),
       etag: try row.stringOrNil("etag"), lastModified: try row.stringOrNil("last_modified"),
-      validatedAt: date(milliseconds: try row.int64("validated_at")),
-      lastUsedAt: date(milliseconds: try row.int64("last_used_at")))
+      validatedAt: StoredTime.date(milliseconds: try row.int64("validated_at")),
+      lastUsedAt: StoredTime.date(milliseconds: try row.int64("last_used_at")))
   }
 
-  static func milliseconds(_ date: Date) -> Int64 {
-    Int64((date.timeIntervalSince1970 * 1000).rounded())
-  }
-
-  static func date(milliseconds: Int64) -> Date {
-    Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-  }
-
-  /// `date` as the table stores it, so entries read back compare equal.
-  static func rounded(_ date: Date) -> Date {
-    self.date(milliseconds: milliseconds(date))
-  }
 }

@@ -81,7 +81,7 @@ public final class CacheTable: Sendable {
       for (key, date) in uses {
         try connection.execute(
           "UPDATE cache_entries SET last_used_at = MAX(last_used_at, ?) WHERE key = ?",
-          [.integer(Self.milliseconds(date)), .text(key)])
+          [.integer(StoredTime.milliseconds(date)), .text(key)])
       }
     }.get()
   }

@@ -8,9 +8,9 @@ extension ContentTable {
       .integer(record.sequence), .integer(record.bytes), SQLValue(record.total),
       .integer(record.totalIsEstimate ? 1 : 0), SQLValue(record.expectedSHA256),
       SQLValue(record.lastError), SQLValue(record.lastErrorKind), SQLValue(record.waitReason),
-      .integer(Int64(record.retryCount)), SQLValue(record.retryAt.map(milliseconds)),
-      .integer(record.pendingCleanup ? 1 : 0), .integer(milliseconds(record.createdAt)),
-      .integer(milliseconds(record.updatedAt)), SQLValue(record.options),
+      .integer(Int64(record.retryCount)), SQLValue(record.retryAt.map(StoredTime.milliseconds)),
+      .integer(record.pendingCleanup ? 1 : 0), .integer(StoredTime.milliseconds(record.createdAt)),
+      .integer(StoredTime.milliseconds(record.updatedAt)), SQLValue(record.options),
     ]
   }
 
@@ -27,22 +27,10 @@ extension ContentTable {
       lastErrorKind: try row.stringOrNil("last_error_kind"),
       waitReason: try row.stringOrNil("wait_reason"),
       retryCount: Int(try row.int64("retry_count")),
-      retryAt: try row.int64OrNil("retry_at").map(date(milliseconds:)),
+      retryAt: try row.int64OrNil("retry_at").map(StoredTime.date(milliseconds:)),
       pendingCleanup: try row.int64("pending_cleanup") != 0,
-      createdAt: date(milliseconds: try row.int64("created_at")),
-      updatedAt: date(milliseconds: try row.int64("updated_at")))
+      createdAt: StoredTime.date(milliseconds: try row.int64("created_at")),
+      updatedAt: StoredTime.date(milliseconds: try row.int64("updated_at")))
   }
 
-  static func milliseconds(_ date: Date) -> Int64 {
-    Int64((date.timeIntervalSince1970 * 1000).rounded())
-  }
-
-  static func date(milliseconds: Int64) -> Date {
-    Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-  }
-
-  /// `date` as the table stores it, so records read back compare equal.
-  static func rounded(_ date: Date) -> Date {
-    self.date(milliseconds: milliseconds(date))
-  }
 }

@@ -74,8 +74,8 @@ public final class ContentTable: Sendable {
       for var record in records {
         sequence += 1
         record.sequence = sequence
-        record.updatedAt = Self.rounded(Date())
-        record.createdAt = Self.rounded(record.createdAt)
+        record.updatedAt = StoredTime.rounded(Date())
+        record.createdAt = StoredTime.rounded(record.createdAt)
         try connection.execute(Self.insertSQL, Self.arguments(record))
         stored.append(record)
       }
@@ -119,7 +119,7 @@ public final class ContentTable: Sendable {
       SELECT * FROM contents WHERE state = ?
         AND (wait_reason IS NOT 'retry' OR retry_at IS NULL OR retry_at <= ?)
       ORDER BY priority DESC, sequence LIMIT ?
-      """, [.text(state), .integer(Self.milliseconds(now)), .integer(Int64(limit))]
+      """, [.text(state), .integer(StoredTime.milliseconds(now)), .integer(Int64(limit))]
     ).map { row throws(StoreError) in try Self.record(from: row) }
   }
 
@@ -161,7 +161,7 @@ public final class ContentTable: Sendable {
         record.sequence = (try last.first?.int64OrNil("last") ?? 0) + 1
       }
       record.id = id
-      record.updatedAt = Self.rounded(Date())
+      record.updatedAt = StoredTime.rounded(Date())
       try connection.execute(Self.upsertSQL, Self.arguments(record))
       return record
     }
@@ -178,7 +178,7 @@ public final class ContentTable: Sendable {
       """,
       [
         .integer(bytes), SQLValue(total), .integer(totalIsEstimate ? 1 : 0),
-        .integer(Self.milliseconds(Date())), .text(id),
+        .integer(StoredTime.milliseconds(Date())), .text(id),
       ])
   }
 

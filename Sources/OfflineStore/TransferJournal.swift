@@ -60,8 +60,8 @@ public final class TransferJournal: Sendable {
   @discardableResult
   public func save(_ record: TransferRecord) throws(StoreError) -> TransferRecord {
     var stored = record
-    let now = Self.milliseconds(Date())
-    stored.updatedAt = Self.date(milliseconds: now)
+    let now = StoredTime.milliseconds(Date())
+    stored.updatedAt = StoredTime.date(milliseconds: now)
     try database.execute(
       """
       INSERT INTO transfers (destination, url, phase, durable_offset, boot_id, total_length, etag,
@@ -99,7 +99,7 @@ public final class TransferJournal: Sendable {
       WHERE destination = ? RETURNING 1
       """,
       [
-        .integer(durableOffset), SQLValue(bootID), .integer(Self.milliseconds(Date())),
+        .integer(durableOffset), SQLValue(bootID), .integer(StoredTime.milliseconds(Date())),
         .text(destination),
       ])
     return !rows.isEmpty
@@ -141,14 +141,7 @@ public final class TransferJournal: Sendable {
       lastModified: try row.stringOrNil("last_modified"),
       expectedSHA256: try row.stringOrNil("expected_sha256"),
       sha256: try row.stringOrNil("sha256"),
-      updatedAt: date(milliseconds: try row.int64("updated_at")))
+      updatedAt: StoredTime.date(milliseconds: try row.int64("updated_at")))
   }
 
-  private static func milliseconds(_ date: Date) -> Int64 {
-    Int64((date.timeIntervalSince1970 * 1000).rounded())
-  }
-
-  private static func date(milliseconds: Int64) -> Date {
-    Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-  }
 }
