@@ -28,7 +28,7 @@ extension FileCache {
         hash,
         HitTable.Hot(
           path: CacheKey.path(of: hash, in: directoryPath), size: entry.size,
-          staleAt: entry.validatedAt.addingTimeInterval(maximumAgeSeconds)))
+          staleAt: freshUntil(entry)))
     }
     if pendingUses.count >= Self.useBatchSize
       || ContinuousClock.now - lastUseFlush >= Self.useFlushInterval

@@ -160,9 +160,14 @@ extension FileCache {
 
   /// Whether `entry` is older than the maximum age.
   nonisolated func isStale(_ entry: CacheTable.Entry, now: Date = Date()) -> Bool {
-    let age = configuration.maximumAge.components
-    let seconds = Double(age.seconds) + Double(age.attoseconds) / 1e18
-    return now.timeIntervalSince(entry.validatedAt) >= seconds
+    now >= freshUntil(entry)
+  }
+
+  /// When `entry` stops being fresh. `validatedAt` is stored in whole milliseconds and may
+  /// have been rounded up: one is taken off, so an entry is never fresh past its age (and a
+  /// maximum age of 0 always revalidates).
+  nonisolated func freshUntil(_ entry: CacheTable.Entry) -> Date {
+    entry.validatedAt.addingTimeInterval(maximumAgeSeconds - 0.001)
   }
 }
 
