@@ -109,8 +109,10 @@ extension Transfer {
     current.bootID = BootIdentity.current
     current.durableOffset = min(current.durableOffset, onDisk)
     if record == nil { current.etag = nil; current.lastModified = nil; current.totalLength = nil }
+    // Not written yet: the head of the response writes the record (with the validators)
+    // before the first byte reaches the part, so a run that fails before that leaves the
+    // journal as it was, and a fresh piece of a stream costs one transaction less.
     let saved = current
-    try indexStep { () throws(StoreError) in try journal.save(saved) }
     let machine = TransferStateMachine(
       offset: onDisk,
       validators: Validators(etag: current.etag, lastModified: current.lastModified),

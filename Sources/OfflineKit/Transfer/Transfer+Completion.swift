@@ -92,7 +92,11 @@ extension Transfer {
     record.durableOffset = length
     record.sha256 = sha
     let finishing = record
-    try indexStep { () throws(StoreError) in try journal.save(finishing) }
+    if options.syncsEachFile {
+      // The intent to rename, for a crash between the rename and `complete`. A file that is
+      // not synced on its own (a stream's piece) is simply fetched again after such a crash.
+      try indexStep { () throws(StoreError) in try journal.save(finishing) }
+    }
     CrashPoint.reach(.transferAfterFinishing)
     try fileStep { () throws(TransferFileError) in
       try FileSteps.renameIntoPlace(partPath, to: destination, durably: options.syncsEachFile)
