@@ -80,23 +80,9 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
       return headFailure == nil ? .receive : .stop
     case .writeSlice(let skip, let reason):
       skipRemaining = skip
-      pendingRestart.withLock { $0 = reason }
-      do {
-        try emptyPart()
-        saveValidators()
-      } catch {
-        headFailure = error
-      }
-      return headFailure == nil ? .receive : .stop
+      return startOver(reason)
     case .writeFromStart(let reason):
-      pendingRestart.withLock { $0 = reason }
-      do {
-        try emptyPart()
-        saveValidators()
-      } catch {
-        headFailure = error
-      }
-      return headFailure == nil ? .receive : .stop
+      return startOver(reason)
     case .discardThenVerify, .discardThenRestart:
       return .discard
     case .fail, .failProtocol:
@@ -141,6 +127,18 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     guard let slice = machine.slice, machine.offset >= slice.length else { return }
     sliceCompleted = true
     throw SliceComplete()
+  }
+
+  /// Empties the part and records the new validators before the body's first byte.
+  private func startOver(_ reason: TransferStateMachine.RestartReason?) -> HTTPBodyDisposition {
+    pendingRestart.withLock { $0 = reason }
+    do {
+      try emptyPart()
+      saveValidators()
+    } catch {
+      headFailure = error
+    }
+    return headFailure == nil ? .receive : .stop
   }
 
   /// Empties the part and forgets its checksum, for a start-over.
