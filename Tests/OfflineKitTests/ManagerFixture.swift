@@ -49,6 +49,17 @@ struct ManagerFixture {
 
   /// Runs `body` with the queue started, and stops it (leaving downloads as they are) even
   /// when `body` throws.
+  /// Makes the content for `file` on `origin` with `id`, subscribes to its events, and
+  /// queues its download.
+  func startDownload(of origin: ManagerOrigin, _ file: String, id: String) async throws
+    -> (OfflineContent, EventRecorder)
+  {
+    let content = try await manager.content(for: OfflineSource(url: origin.url(file), id: id))
+    let recorder = EventRecorder(await content.events)
+    try await content.download()
+    return (content, recorder)
+  }
+
   func running<T>(_ body: () async throws -> T) async throws -> T {
     try await manager.start()
     do {

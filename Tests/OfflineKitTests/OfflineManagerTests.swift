@@ -14,10 +14,7 @@ import Testing
   @Test func aDownloadEndsDownloadedWithItsEventsInOrderAndTheServersBytes() async throws {
     let origin = try ManagerOrigin(files: ["file.bin": 1 << 20], options: .init(limitRate: "2m"))
     let fixture = try ManagerFixture()
-    let content = try await fixture.manager.content(
-      for: OfflineSource(url: origin.url("file.bin"), id: "file"))
-    let recorder = EventRecorder(await content.events)
-    try await content.download()
+    let (content, recorder) = try await fixture.startDownload(of: origin, "file.bin", id: "file")
     try await fixture.running {
       #expect(await recorder.waitFor { $0.name == "finished" })
     }
@@ -45,10 +42,7 @@ import Testing
   @Test func suspendKeepsThePartAndResumeGoesOnWithARangeRequest() async throws {
     let origin = try ManagerOrigin(files: ["file.bin": 4 << 20], options: .init(limitRate: "1m"))
     let fixture = try ManagerFixture()
-    let content = try await fixture.manager.content(
-      for: OfflineSource(url: origin.url("file.bin"), id: "file"))
-    let recorder = EventRecorder(await content.events)
-    try await content.download()
+    let (content, recorder) = try await fixture.startDownload(of: origin, "file.bin", id: "file")
     try await fixture.running {
       #expect(await Self.waitForBytes(recorder))
       try await content.suspend()
@@ -77,10 +71,7 @@ import Testing
   func cancelDeletesEveryPartialByte(afterSuspending: Bool) async throws {
     let origin = try ManagerOrigin(files: ["file.bin": 4 << 20], options: .init(limitRate: "1m"))
     let fixture = try ManagerFixture()
-    let content = try await fixture.manager.content(
-      for: OfflineSource(url: origin.url("file.bin"), id: "file"))
-    let recorder = EventRecorder(await content.events)
-    try await content.download()
+    let (content, recorder) = try await fixture.startDownload(of: origin, "file.bin", id: "file")
     try await fixture.running {
       #expect(await Self.waitForBytes(recorder))
       if afterSuspending {

@@ -112,10 +112,7 @@ import Testing
   @Test func aDownloadLeftRunningContinuesFromItsPartWithARangeRequest() async throws {
     let origin = try ManagerOrigin(files: ["file.bin": 4 << 20], options: .init(limitRate: "1m"))
     let fixture = try ManagerFixture()
-    let content = try await fixture.manager.content(
-      for: OfflineSource(url: origin.url("file.bin"), id: "file"))
-    let recorder = EventRecorder(await content.events)
-    try await content.download()
+    let (_, recorder) = try await fixture.startDownload(of: origin, "file.bin", id: "file")
     try await fixture.running {
       #expect(await recorder.waitFor { ($0.progressBytes ?? 0) > 0 })
     }
