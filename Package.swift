@@ -33,25 +33,32 @@ let package = Package(
     ),
 
     // Single-purpose modules.
+    .target(name: "OfflineLocks", dependencies: ["CSystem"]),
     .target(name: "HLSPlaylist"),
-    .target(name: "OfflineHTTP", dependencies: ["CCurl"]),
-    .target(name: "OfflineStore", dependencies: ["CSQLite"]),
+    .target(name: "OfflineHTTP", dependencies: ["CCurl", "OfflineLocks"]),
+    .target(name: "OfflineStore", dependencies: ["CSQLite", "OfflineLocks"]),
 
     // The public face.
     .target(
-      name: "OfflineKit", dependencies: ["HLSPlaylist", "OfflineHTTP", "OfflineStore", "CCrypto", "CSystem"]),
+      name: "OfflineKit",
+      dependencies: [
+        "HLSPlaylist", "OfflineHTTP", "OfflineStore", "OfflineLocks", "CCrypto", "CSystem",
+      ]
+    ),
 
     // The command-line tool: commands as a library so tests can drive them, and a thin main.
-    .target(name: "OfflineCLI", dependencies: ["OfflineKit"]),
+    .target(name: "OfflineCLI", dependencies: ["OfflineKit", "OfflineLocks"]),
     .executableTarget(name: "offline", dependencies: ["OfflineCLI"]),
 
     // Tests: real nginx, our own fault server, temporary directories.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["OfflineLocks"], path: "Tests/TestSupport"),
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"]),
-    .testTarget(name: "OfflineHTTPTests", dependencies: ["OfflineHTTP", "TestSupport"]),
+    .testTarget(
+      name: "OfflineHTTPTests", dependencies: ["OfflineHTTP", "OfflineLocks", "TestSupport"]),
     .testTarget(name: "OfflineStoreTests", dependencies: ["OfflineStore", "TestSupport"]),
-    .testTarget(name: "OfflineKitTests", dependencies: ["OfflineKit", "TestSupport"]),
+    .testTarget(
+      name: "OfflineKitTests", dependencies: ["OfflineKit", "OfflineLocks", "TestSupport"]),
     .testTarget(
       name: "OfflineCLITests",
       dependencies: ["OfflineCLI", "offline", "TestSupport"]

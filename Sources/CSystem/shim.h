@@ -1,5 +1,5 @@
 // Linux calls that glibc declares only with _GNU_SOURCE, which Swift's Glibc module does not
-// define. Nothing else lives here.
+// define. (sanitizer.h beside it holds the ThreadSanitizer annotations.)
 #ifndef OFFLINEKIT_CSYSTEM_SHIM_H
 #define OFFLINEKIT_CSYSTEM_SHIM_H
 

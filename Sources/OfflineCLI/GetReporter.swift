@@ -1,6 +1,6 @@
 import Foundation
 import OfflineKit
-import Synchronization
+import OfflineLocks
 
 /// Shows a `get` to the user: a progress line on a terminal's standard error, messages for
 /// resumes, restarts and retries, and with `--json` one JSON object per event on standard
@@ -9,7 +9,7 @@ final class GetReporter: Sendable {
   private let console: Console
   private let quiet: Bool
   private let json: Bool
-  private let progressLineShown = Mutex(false)
+  private let progressLineShown = Locked(false)
   private let streamRate = RateEstimator()
 
   init(console: Console, quiet: Bool, json: Bool) {

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import OfflineLocks
 import Synchronization
 
 /// One request in flight on a ``CurlMultiLoop``: its easy handle, the response being parsed,
@@ -226,7 +227,7 @@ final class CurlCall: @unchecked Sendable {
 
 /// Hands out increasing identifiers from any thread.
 private final class IDCounter: Sendable {
-  private let value = Mutex<UInt64>(0)
+  private let value = Locked<UInt64>(0)
 
   func next() -> UInt64 {
     value.withLock {

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import OfflineLocks
 import Synchronization
 
 /// One libcurl multi handle and the thread that drives it.
@@ -21,7 +22,7 @@ final class CurlMultiLoop: Sendable {
   /// The multi handle. Only the loop's thread uses it, except `curl_multi_wakeup`, which
   /// libcurl documents as callable from any thread.
   private let multi: SendableHandle
-  private let inbox = Mutex(Inbox())
+  private let inbox = Locked(Inbox())
   private let finished = DispatchSemaphore(value: 0)
 
   init(configuration: CurlTransport.Configuration) {
@@ -149,6 +150,7 @@ final class CurlMultiLoop: Sendable {
 extension CurlCall {
   /// Resumes the waiting task once; later calls do nothing.
   func resume(_ result: Result<HTTPResponseHead, HTTPError>) {
+    ThreadHandOff.release(self)
     continuation?.resume(returning: result)
     continuation = nil
   }

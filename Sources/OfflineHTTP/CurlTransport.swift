@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import OfflineLocks
 
 /// An ``HTTPTransporting`` on libcurl: one multi handle driven by one thread of its own.
 ///
@@ -84,6 +85,7 @@ public final class CurlTransport: HTTPTransporting {
     } onCancel: {
       loop.cancel(call)
     }
+    ThreadHandOff.acquire(call)  // what the delegate wrote on the network thread
     return try result.get()
   }
 }

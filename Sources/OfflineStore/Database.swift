@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import OfflineLocks
 import Synchronization
 
 // @unchecked Sendable is sound: `connection`, the only mutable state, is reached only while
@@ -26,7 +27,7 @@ import Synchronization
 public final class Database: @unchecked Sendable {
   /// The path of the database file.
   public let path: String
-  private let lock = Mutex<Void>(())
+  private let lock = Locked<Void>(())
   /// The thread holding `lock`, or 0; lets a reentrant call fail instead of deadlocking.
   private let lockOwner = Atomic<UInt>(0)
   private let connection: SQLiteConnection

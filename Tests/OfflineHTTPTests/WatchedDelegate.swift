@@ -1,6 +1,6 @@
 import Foundation
 import OfflineHTTP
-import Synchronization
+import OfflineLocks
 
 /// A test delegate that a test can read while the transfer runs: it counts body bytes and
 /// notes any callback that arrives after the test ``close()``d it.
@@ -11,7 +11,7 @@ final class WatchedDelegate: HTTPResponseDelegate {
     var callbacksAfterClose = 0
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// How many body bytes arrived so far.
   var byteCount: Int { state.withLock { $0.byteCount } }

@@ -1,6 +1,6 @@
 import Foundation
+import OfflineLocks
 import OfflineStore
-import Synchronization
 import TestSupport
 import Testing
 
@@ -148,15 +148,6 @@ extension OfflineContent.Event {
     if case .progress(let progress) = self { return progress.bytes }
     return nil
   }
-}
-
-/// A value behind a lock that escaping closures can share.
-final class Locked<Value: Sendable>: Sendable {
-  private let mutex: Mutex<Value>
-
-  init(_ value: Value) { mutex = Mutex(value) }
-
-  func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
 }
 
 /// Polls `condition` every 20 ms until it holds or `timeout` passes; returns whether it held.

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineLocks
 import TestSupport
 import Testing
 

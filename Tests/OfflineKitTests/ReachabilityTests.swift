@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OfflineLocks
 import TestSupport
 import Testing
 
@@ -73,7 +73,7 @@ import Testing
 
   /// Answers unreachable for the first `failures` questions, then reachable.
   final class Flaky: Reachable {
-    let asked = Mutex(0)
+    let asked = Locked(0)
     let failures: Int
     init(failures: Int) { self.failures = failures }
     func isReachable(host: String) -> Reachability.Status {

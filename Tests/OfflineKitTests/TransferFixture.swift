@@ -1,7 +1,7 @@
 import Foundation
 import OfflineHTTP
+import OfflineLocks
 import OfflineStore
-import Synchronization
 import TestSupport
 
 @testable import OfflineKit
@@ -70,7 +70,7 @@ struct TransferFixture {
 
 /// Collects a transfer's events for assertions.
 final class EventLog: Sendable {
-  private let storage = Mutex<[Transfer.Event]>([])
+  private let storage = Locked<[Transfer.Event]>([])
 
   var events: [Transfer.Event] { storage.withLock { $0 } }
 

@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import OfflineLocks
 
 /// Runs a cache download and stops it as soon as its length is known to exceed what the
 /// storage policy allows, so a too-large file never fills the disk.
 final class DownloadWatch: Sendable {
   private let limit: Int64?
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   private struct State {
     var task: Task<Result<Transfer.Outcome, Transfer.Error>, Never>?

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OfflineLocks
 
 /// The fresh entries a cache has served, readable from any task without a hop onto the
 /// ``FileCache`` actor: the hit path is a lock, a dictionary lookup and a file read.
@@ -22,7 +22,7 @@ final class HitTable: Sendable {
     var lastFlush = ContinuousClock.now
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
   private let limit: Int
 
   init(limit: Int) {

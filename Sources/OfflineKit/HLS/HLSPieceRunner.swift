@@ -1,7 +1,7 @@
 import CSystem
 import Foundation
 import HLSPlaylist
-import Synchronization
+import OfflineLocks
 
 /// Writes playlists as text.
 enum PlaylistWriterBridge {
@@ -96,14 +96,14 @@ final class Tally: Sendable {
     var remainingWhole = 0
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
   private let estimates: [Int64]
   private let isWhole: [Bool]
 
   init(plan: HLSPlan) {
     estimates = plan.pieces.map(\.estimatedBytes)
     isWhole = plan.pieces.map { $0.slice == nil }
-    state = Mutex(
+    state = Locked(
       State(
         remainingEstimate: plan.estimatedBytes,
         remainingWhole: plan.pieces.filter { $0.slice == nil }.count))

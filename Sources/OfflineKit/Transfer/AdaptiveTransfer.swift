@@ -1,4 +1,5 @@
 import Foundation
+import OfflineLocks
 import OfflineStore
 import Synchronization
 
@@ -18,7 +19,7 @@ struct AdaptiveTransfer {
   static let minimumRemaining: Int64 = 64 << 20
 
   private final class Watch: Sendable {
-    let progress = Mutex<TransferProgress?>(nil)
+    let progress = Locked<TransferProgress?>(nil)
     let switching = Atomic<Bool>(false)
   }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import OfflineLocks
 import OfflineStore
 import Synchronization
 
@@ -13,7 +14,7 @@ import Synchronization
 final class DurableCheckpointer: Sendable {
   private let queue = DispatchQueue(label: "OfflineKit.checkpoint")
   private let inFlight = Atomic<Bool>(false)
-  private let failure = Mutex<(any Error & Sendable)?>(nil)
+  private let failure = Locked<(any Error & Sendable)?>(nil)
   private let descriptor: Int32
   private let journal: TransferJournal
   private let destination: String

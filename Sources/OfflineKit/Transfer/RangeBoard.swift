@@ -1,5 +1,5 @@
+import OfflineLocks
 import OfflineStore
-import Synchronization
 
 /// The ranges of a segmented download and who is fetching which, shared by its connections.
 ///
@@ -26,14 +26,14 @@ final class RangeBoard: Sendable {
 
   /// A range is split only when each half keeps at least this many bytes.
   let minimumSplit: Int64
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   init(_ ranges: [TransferRange], map: RangeProgressMap? = nil, minimumSplit: Int64 = 2 << 20) {
     self.minimumSplit = minimumSplit
     let initial = State(slots: ranges.map { Slot(range: $0) }, map: map)
     map?.clear()
     for slot in ranges.indices { initial.mirror(slot) }
-    self.state = Mutex(initial)
+    self.state = Locked(initial)
   }
 
   /// Claims a range to fetch, or nil when every byte is claimed or written.

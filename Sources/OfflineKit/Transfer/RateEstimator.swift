@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OfflineLocks
 
 /// A smoothed transfer rate: an exponential moving average of the rate between updates, so
 /// the time left does not jump about. Safe to update from any thread.
@@ -13,7 +13,7 @@ public final class RateEstimator: Sendable {
     var rate: Double = 0
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// Records `bytes` (a running total) now and returns the smoothed rate in bytes per second.
   /// Updates closer than 50 ms to the previous one keep the rate as it was.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OfflineLocks
 
 #if canImport(Glibc)
   import Glibc
@@ -15,7 +15,7 @@ final class FaultServerCore: Sendable {
   /// The port the listener is bound to.
   let port: Int
   /// Everything the threads share.
-  let state = Mutex(State())
+  let state = Locked(State())
 
   struct State {
     var routes: [String: FaultServer.Behaviour] = [:]

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OfflineLocks
 
 #if canImport(Glibc)
   import Glibc
@@ -14,11 +14,11 @@ final class HLSFixtureCache: Sendable {
   /// One fixture: built at most once; its lock is held while it is built, so a second caller
   /// waits for the first instead of encoding again.
   private final class Entry: Sendable {
-    let built = Mutex<(folder: URL, product: HLSFixture.Product)?>(nil)
+    let built = Locked<(folder: URL, product: HLSFixture.Product)?>(nil)
   }
 
   private let root: URL
-  private let entries = Mutex<[String: Entry]>([:])
+  private let entries = Locked<[String: Entry]>([:])
 
   private init() {
     let name = "offlinekit-hls-fixtures-\(UUID().uuidString.prefix(8).lowercased())-\(getpid())"

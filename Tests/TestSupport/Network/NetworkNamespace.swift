@@ -1,4 +1,5 @@
 import Foundation
+import OfflineLocks
 import Synchronization
 
 #if canImport(Glibc)
@@ -34,7 +35,7 @@ public final class NetworkNamespace: Sendable {
   /// The namespace end's address, `10.213.X.2`; servers inside listen here.
   public let namespaceAddress: String
 
-  private let processes = Mutex<[Process]?>([])
+  private let processes = Locked<[Process]?>([])
 
   /// Whether this process can create namespaces: it runs as root and `ip netns add` works.
   ///

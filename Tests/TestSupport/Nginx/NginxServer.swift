@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OfflineLocks
 
 #if canImport(Glibc)
   import Glibc
@@ -29,7 +29,7 @@ public final class NginxServer: Sendable {
 
   private let directory: TemporaryDirectory
   private let layout: Layout
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   private struct State {
     var port: Int
@@ -54,7 +54,7 @@ public final class NginxServer: Sendable {
     } else {
       certificatePath = nil
     }
-    state = Mutex(State(port: try FreePort.make()))
+    state = Locked(State(port: try FreePort.make()))
   }
 
   deinit { stop() }
