@@ -101,7 +101,7 @@ final class CurlCall: @unchecked Sendable {
       list = curl_slist_append(list, "Accept-Encoding: identity")
     }
     for field in request.headers
-    where field.name.caseInsensitiveCompare("User-Agent") != .orderedSame {
+    where !field.name.equalsIgnoringASCIICase("User-Agent") {
       // libcurl reads "Name:" as "remove this header"; "Name;" sends it with an empty value.
       let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
       list = curl_slist_append(list, line)
@@ -164,8 +164,8 @@ final class CurlCall: @unchecked Sendable {
       return didReceiveEndOfHead()
     }
     guard let colon = line.firstIndex(of: ":") else { return true }  // obsolete folding
-    let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-    let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    let name = line[..<colon].trimmingHTTPWhitespace()
+    let value = line[line.index(after: colon)...].trimmingHTTPWhitespace()
     fields.append(HTTPHeaders.Field(name: name, value: value))
     return true
   }

@@ -30,12 +30,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
   /// The first value for `name`, compared case-insensitively.
   public subscript(name: String) -> String? {
-    fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value
   }
 
   /// Every value for `name`, in order.
   public func values(for name: String) -> [String] {
-    fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+    fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
   }
 
   /// Appends a field, keeping any earlier field of the same name.
@@ -45,7 +45,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
   /// Replaces every field named `name` with one field, or removes them all when `value` is nil.
   public mutating func replaceOrAdd(name: String, value: String?) {
-    fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
     if let value { fields.append(Field(name: name, value: value)) }
   }
 

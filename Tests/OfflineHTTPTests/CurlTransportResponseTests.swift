@@ -106,6 +106,18 @@ import Testing
     #expect(sent.first?.headers["accept-encoding"] == "identity")
   }
 
+  @Test func readsHeaderFieldsWithoutTheWhiteSpaceAroundThemAndWhateverTheirCase() async throws {
+    let server = try FaultServer()
+    defer { server.stop() }
+    server.setRoute(
+      "/a.bin",
+      .status(code: 200, headers: [("X-Padded", " \t spaced  value\t "), ("ETAG", "\"v7\"")]))
+    let head = try await CurlTransport().perform(
+      HTTPRequest(url: server.url("/a.bin")), delegate: RecordingDelegate())
+    #expect(head.headers["x-padded"] == "spaced  value")
+    #expect(head.headers["ETag"] == "\"v7\"")
+  }
+
   @Test func sendsAHeadRequestAndGetsNoBody() async throws {
     let nginx = try NginxFixture(files: ["a.bin": (size, 1)])
     let delegate = RecordingDelegate()

@@ -85,4 +85,18 @@ import Testing
     #expect(!error.description.contains("secret"))
     #expect(!error.description.contains("abc"))
   }
+
+  @Test func findsFieldsWhateverTheCaseOfTheirName() {
+    let headers: HTTPHeaders = ["Content-Length": "10", "ETAG": "\"a\"", "x-Ünïcode": "1"]
+    #expect(headers["content-length"] == "10")
+    #expect(headers["CONTENT-LENGTH"] == "10")
+    #expect(headers["etag"] == "\"a\"")
+    #expect(headers["x-Ünïcode"] == "1")
+    // Only ASCII letters fold: "[" and "{" differ by the same bit as "A" and "a".
+    let brackets: HTTPHeaders = ["x[": "1"]
+    #expect(brackets["x{"] == nil)
+    #expect(headers["content-lengt"] == nil)
+    #expect(headers["content-length2"] == nil)
+    #expect(headers.values(for: "etag") == ["\"a\""])
+  }
 }

@@ -75,8 +75,17 @@ final class PartFile {
   }
 
   /// Cuts the file to `length` bytes, dropping anything buffered.
+  ///
+  /// A file that already has that length is left alone: on ext4 a truncation marks the file
+  /// for writing back at `close` (the `auto_da_alloc` guard for truncate-and-rewrite), which
+  /// made closing each fresh, still empty HLS piece wait for its blocks to be allocated.
   func truncate(to length: Int64) throws(TransferFileError) {
     buffered = 0
+    var info = stat()
+    if fstat(descriptor, &info) == 0, Int64(info.st_size) == length {
+      flushedLength = length
+      return
+    }
     guard ftruncate(descriptor, off_t(length)) == 0 else {
       throw TransferFileError(.truncate, errno: errno, path: path)
     }

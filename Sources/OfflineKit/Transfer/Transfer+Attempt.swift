@@ -137,17 +137,14 @@ extension Transfer {
   ) async -> Result<HTTPResponseHead, Transfer.Error> {
     let reporter = ProgressReporter(
       sink: sink, interval: options.progressInterval, onEvent: onEvent)
-    let ticker = Task { await reporter.run() }
-    defer { ticker.cancel() }
+    sink.startProgress(after: options.progressInterval) { reporter.startTicking() }
     do {
       let head = try await transport.perform(request, delegate: sink)
-      ticker.cancel()
-      await ticker.value
+      await reporter.stop()
       reporter.reportNow()
       return .success(head)
     } catch {
-      ticker.cancel()
-      await ticker.value
+      await reporter.stop()
       try? sink.part.flush()
       if error.kind == .cancelled { return .failure(failure(.cancelled)) }
       if error.kind == .delegateFailed, let fileError = error.underlying as? TransferFileError {

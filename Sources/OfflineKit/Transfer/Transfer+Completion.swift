@@ -78,10 +78,8 @@ extension Transfer {
       }
       sha = hasher.finalizeHex()
     }
-    var record =
-      try indexStep { () throws(StoreError) in
-        try journal.record(forDestination: destination)
-      } ?? TransferRecord(destination: destination, url: url.absoluteString)
+    // What the sink saved is what the journal holds, except the durable offset, set below.
+    var record = sink.record
     if let expected = options.expectedSHA256, let sha, sha != expected {
       try fileStep { () throws(TransferFileError) in try sink.emptyPart() }
       try indexStep { () throws(StoreError) in try journal.remove(destination: destination) }

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineHTTP
+import OfflineLocks
 import OfflineStore
 import Synchronization
 
@@ -16,7 +17,9 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   let hasher: SHA256?
   let checkpointer: DurableCheckpointer
   private let journal: TransferJournal
-  private let record: TransferRecord
+  /// The journal record as this sink last saved it (or as the transfer found it). Only
+  /// the checkpointer writes the record meanwhile, and only its durable offset.
+  private(set) var record: TransferRecord
   private let checkpointInterval: Duration
 
   /// The decision for the last head received, nil before a head arrives.
@@ -30,7 +33,7 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   /// The complete length once known, -1 before; readable from any thread.
   let progressTotal = Atomic<Int64>(-1)
   /// A start-over decided on the network thread that the transfer has not reported yet.
-  let pendingRestart = Mutex<TransferStateMachine.RestartReason?>(nil)
+  let pendingRestart = Locked<TransferStateMachine.RestartReason?>(nil)
   /// Body bytes written since this sink was made, start-overs included.
   private(set) var bytesReceived: Int64 = 0
   /// Body bytes still to skip before the slice starts (a 200 to a slice request).
@@ -39,6 +42,9 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   private(set) var sliceCompleted = false
   private var lastCheckpoint = ContinuousClock.now
   private var partsSinceClockCheck = 0
+  /// Starts live progress reports once the request has received for a while; nil once called.
+  private var progressStarter: (@Sendable () -> Void)?
+  private var progressStartsAt = ContinuousClock.now
 
   init(
     machine: TransferStateMachine, part: PartFile, hasher: SHA256?, journal: TransferJournal,
@@ -55,6 +61,13 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
       bootID: BootIdentity.current)
     progressBytes.store(machine.offset, ordering: .relaxed)
     progressTotal.store(machine.totalLength ?? -1, ordering: .relaxed)
+  }
+
+  /// Has `start` called on the network thread when the next request is still receiving its
+  /// body `delay` from now, so a short request never starts a progress task.
+  func startProgress(after delay: Duration, _ start: @escaping @Sendable () -> Void) {
+    progressStartsAt = ContinuousClock.now + delay
+    progressStarter = start
   }
 
   /// Prepares for the next request.
@@ -91,6 +104,10 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   }
 
   func didReceiveBodyPart(_ received: UnsafeRawBufferPointer) throws {
+    if let start = progressStarter, ContinuousClock.now >= progressStartsAt {
+      progressStarter = nil
+      start()
+    }
     var bytes = received
     if skipRemaining > 0 {
       let skipped = Int(min(Int64(bytes.count), skipRemaining))
@@ -161,6 +178,7 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     updated.bootID = BootIdentity.current
     do {
       try journal.save(updated)
+      record = updated
     } catch {
       headFailure = error
     }
