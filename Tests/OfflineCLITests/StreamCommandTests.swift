@@ -131,6 +131,35 @@ struct StreamCommandTests {
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
   }
 
+  /// A piece of a stream renamed into place, the process dead before the journal said
+  /// `complete` (crash point `transfer.afterRename`): the next `get` keeps it. Pins a bug
+  /// found by the thread-sanitizer run, whose slowness widened that window: such a segment
+  /// was fetched again.
+  @Test func aSegmentRenamedJustBeforeACrashIsNotFetchedAgain() throws {
+    let origin = try origin(.manySegments, segments: 12)
+    let work = try TemporaryDirectory()
+    let store = work.url.appending(path: "store").path
+    let out = work.url.appending(path: "movie").path
+    let quoted = ["--store", store, "get", origin.url, "-o", out, "--quiet"].map { "'\($0)'" }
+    let crashed = try ProcessRunner.run(
+      "/bin/sh",
+      [
+        "-c",
+        "OFFLINEKIT_CRASH_POINT=transfer.afterRename exec '\(OfflineBinary.path)' "
+          + quoted.joined(separator: " "),
+      ], timeout: 60)
+    #expect(crashed.status == 137, "\(crashed.stderrText)")
+    let renamed = completeSegments(in: out)
+    #expect(renamed.count == 1, "exactly the piece renamed before the crash: \(renamed)")
+    let before = try origin.nginx.accessLog().count
+
+    let again = try OfflineBinary.run(["--store", store, "get", origin.url, "-o", out, "--quiet"])
+    #expect(again.status == 0, "\(again.stderrText)")
+    let fetched = try origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before).map(\.uri)
+    #expect(!fetched.contains { renamed.contains($0) }, "fetched again: \(fetched)")
+    #expect(completeSegments(in: out).count == 12)
+  }
+
   /// The remote paths of the segments complete in `folder` (local `s00012.ts` is the
   /// fixture's `/seg12.ts`; a `.part` is not complete).
   private func completeSegments(in folder: String) -> Set<String> {

@@ -18,8 +18,15 @@ extension Transfer {
       return nil
     }
     let partLength = FileSteps.regularFileSize(partPath)
+    // A piece of a stream records no `finishing` intent (it is not synced on its own). The
+    // record of its response was written while its part existed, so within the same boot a
+    // part that is gone and a file of the recorded length in its place mean the rename was
+    // done and the process died before recording `complete`.
+    let renamedPiece =
+      !options.syncsEachFile && record.phase == .active
+      && record.bootID == BootIdentity.current
     let finishedRename =
-      record.phase == .finishing && partLength == nil && onDisk != nil
+      (record.phase == .finishing || renamedPiece) && partLength == nil && onDisk != nil
       && onDisk == record.totalLength
     guard record.phase == .complete || finishedRename, let length = onDisk,
       record.totalLength == nil || record.totalLength == length,
