@@ -47,8 +47,22 @@ import Testing
     defer { withExtendedLifetime(root) {} }
     let fixture = try TransferFixture()
     let url = nginx.url("/big.bin")
-    let running = Task { try await fixture.transfer(url, options: four).run() }
+    let events = EventLog()
+    let running = Task {
+      try await fixture.transfer(url, options: four).run(onEvent: events.record)
+    }
+    // Stop once bytes have arrived (bounded: 20 s), not after a fixed time: under load the
+    // probe alone can take longer than any fixed pause.
     try await Task.sleep(for: .milliseconds(1500))
+    let arrived = { () -> Bool in
+      events.events.contains {
+        if case .progress(let progress) = $0 { return progress.bytes > 0 }
+        return false
+      }
+    }
+    for _ in 0..<400 where !arrived() {
+      try await Task.sleep(for: .milliseconds(50))
+    }
     running.cancel()
     _ = try? await running.value
     let saved = try fixture.index.transfers.ranges(forDestination: fixture.destination())
