@@ -58,7 +58,8 @@ run_one() {
   seconds=$(ffmpeg -nostdin -v error "${extra[@]}" -i "$target" -f null - -progress pipe:1 -nostats 2>/dev/null \
     | awk -F= '/^out_time_us=/{t=$2} END{printf "%.1f", t/1e6}' || true)
   echo -e "$tool\t$round\t$timing\t$seconds" >>"$results"
-  rm -rf "$out"
+  # Kept until the end: deleting 1000 files makes the next run's file creations slow on an
+  # ext4 without a journal (see suite.sh), which only the tools writing a file per segment pay.
   sync
 }
 
