@@ -150,7 +150,9 @@ struct StreamCommandTests {
       ], timeout: 60)
     #expect(crashed.status == 137, "\(crashed.stderrText)")
     let renamed = completeSegments(in: out)
-    #expect(renamed.count == 1, "exactly the piece renamed before the crash: \(renamed)")
+    // The piece that reached the crash point, and any other that was renamed in the same
+    // instant on another thread.
+    #expect(!renamed.isEmpty && renamed.count < 12, "renamed before the crash: \(renamed)")
     let before = try origin.nginx.accessLog().count
 
     let again = try OfflineBinary.run(["--store", store, "get", origin.url, "-o", out, "--quiet"])
