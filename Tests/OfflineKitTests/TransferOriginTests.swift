@@ -31,6 +31,29 @@ import Testing
     return Origin(root: root, nginx: nginx, body: body)
   }
 
+  /// Pins a leak: the sink and its progress reporter held each other, so every finished
+  /// transfer kept its part file open (and its buffer allocated) until the process ended;
+  /// a stream of thousands of segments would have run out of descriptors.
+  @Test func finishedTransfersLeaveNoDescriptorOpen() async throws {
+    let nginx = try origin()
+    try TestData.bytes(count: 10_000, seed: 4).write(to: nginx.root.file("small.bin"))
+    let fixture = try TransferFixture()
+    func openDescriptors() -> Int {
+      (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+    }
+    let before = openDescriptors()
+    for index in 0..<40 {
+      _ = try await fixture.transfer(
+        nginx.url("/small.bin"), to: fixture.destination("small-\(index).bin")
+      ).run()
+    }
+    // The network thread frees the last call a moment after `run()` returns: wait for it.
+    for _ in 0..<40 where openDescriptors() > before + 5 {
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    #expect(openDescriptors() <= before + 5, "before: \(before)")
+  }
+
   @Test func downloadsAFileByteIdenticalAndRecordsItComplete() async throws {
     let nginx = try origin()
     let body = nginx.body

@@ -137,7 +137,11 @@ extension Transfer {
   ) async -> Result<HTTPResponseHead, Transfer.Error> {
     let reporter = ProgressReporter(
       sink: sink, interval: options.progressInterval, onEvent: onEvent)
-    sink.startProgress(after: options.progressInterval) { reporter.startTicking() }
+    // Weak: the sink outlives the request only if something keeps it; a strong capture
+    // made a cycle that kept every sink, its part descriptor and its buffer, alive.
+    sink.startProgress(after: options.progressInterval) { [weak reporter] in
+      reporter?.startTicking()
+    }
     do {
       let head = try await transport.perform(request, delegate: sink)
       await reporter.stop()
