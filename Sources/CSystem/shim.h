@@ -9,11 +9,22 @@
 #endif
 #include <unistd.h>
 
+#include <fcntl.h>
+
 /// syncfs(2): flushes the file system that holds `fd` (fsync of every file written there).
 static inline int ok_syncfs(int fd) { return syncfs(fd); }
+
+/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writing the dirty pages of a range
+/// to the device and returns without waiting for them.
+static inline int ok_start_writeback(int fd, long long offset, long long count) {
+  return sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE);
+}
 #else
 #include <unistd.h>
 static inline int ok_syncfs(int fd) { (void)fd; sync(); return 0; }
+static inline int ok_start_writeback(int fd, long long offset, long long count) {
+  (void)fd; (void)offset; (void)count; return 0;
+}
 #endif
 
 #endif

@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 import OfflineHTTP
 
@@ -19,6 +20,8 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
   private(set) var rangeDone = false
   private(set) var writeFailure: TransferFileError?
   private(set) var received: Int64 = 0
+  /// Bytes of this response not yet handed to the kernel's write-back (see ``PartFile``).
+  private var unsubmitted: Int64 = 0
 
   init(board: RangeBoard, slot: Int, descriptor: Int32) {
     self.board = board
@@ -53,6 +56,12 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
       }
       board.didWrite(slot, count: count)
       received += Int64(count)
+      unsubmitted += Int64(count)
+      if unsubmitted >= PartFile.writebackStep {
+        let end = Int64(offset) + Int64(count)
+        _ = ok_start_writeback(descriptor, end - unsubmitted, unsubmitted)
+        unsubmitted = 0
+      }
     }
     if count < bytes.count || board.range(slot).remaining == 0 {
       rangeDone = true
