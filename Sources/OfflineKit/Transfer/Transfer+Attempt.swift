@@ -5,10 +5,12 @@ import OfflineStore
 extension Transfer {
   /// One attempt: open the part, work out where it stands, and request until the file is
   /// whole or a request fails. `received` counts body bytes that arrived, even on failure.
-  func attempt(onEvent: @escaping @Sendable (Event) -> Void, received: inout Int64)
-    async throws(Transfer.Error) -> Outcome
-  {
-    let sink = try openSink(onEvent: onEvent)
+  /// `record` is the journal's record when the caller has just read it (`.some(nil)`: none).
+  func attempt(
+    onEvent: @escaping @Sendable (Event) -> Void, received: inout Int64,
+    record: TransferRecord?? = nil
+  ) async throws(Transfer.Error) -> Outcome {
+    let sink = try openSink(onEvent: onEvent, record: record)
     defer {
       _ = sink.checkpointer.drain()
       try? sink.part.flush()
@@ -77,14 +79,19 @@ extension Transfer {
   /// Opens the part file and reconciles it with the journal: bytes that belong to another
   /// URL, or that have no journal at all, are dropped; after a reboot, bytes past the
   /// durable offset are dropped too.
-  private func openSink(onEvent: @escaping @Sendable (Event) -> Void) throws(Transfer.Error)
-    -> TransferSink
-  {
+  private func openSink(
+    onEvent: @escaping @Sendable (Event) -> Void, record known: TransferRecord??
+  ) throws(Transfer.Error) -> TransferSink {
     let folder = (destination as NSString).deletingLastPathComponent
     try fileStep { () throws(TransferFileError) in try FileSteps.createFolder(folder) }
     let part = try fileStep { () throws(TransferFileError) in try PartFile(path: partPath) }
-    var record = try indexStep { () throws(StoreError) in
-      try journal.record(forDestination: destination)
+    var record: TransferRecord?
+    if let known {
+      record = known
+    } else {
+      record = try indexStep { () throws(StoreError) in
+        try journal.record(forDestination: destination)
+      }
     }
     var onDisk = part.flushedLength
     if let existing = record, existing.url != url.absoluteString {

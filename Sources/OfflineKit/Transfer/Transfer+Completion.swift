@@ -7,9 +7,21 @@ extension Transfer {
   /// intact; also finishes a run that crashed between renaming the file and recording it.
   /// Throws when something OfflineKit did not download is in the way.
   func completedEarlier() throws(Transfer.Error) -> Outcome? {
-    let record = try indexStep { () throws(StoreError) in
+    try checkEarlierRun().outcome
+  }
+
+  /// ``completedEarlier()``, with the journal record it read. When there is no outcome it
+  /// wrote nothing, so the first attempt can start from that record instead of reading it
+  /// again (one index query less for each file and each piece of a stream).
+  func checkEarlierRun() throws(Transfer.Error) -> (outcome: Outcome?, record: TransferRecord?) {
+    let found = try indexStep { () throws(StoreError) in
       try journal.record(forDestination: destination)
     }
+    return (try completedEarlier(found), found)
+  }
+
+  private func completedEarlier(_ found: TransferRecord?) throws(Transfer.Error) -> Outcome? {
+    let record = found
     let onDisk = FileSteps.regularFileSize(destination)
     guard var record, record.url == url.absoluteString else {
       if FileSteps.exists(destination), !options.replacesExistingFile, record == nil {

@@ -135,13 +135,17 @@ public struct Transfer: Sendable {
   func runSingle(onEvent: @escaping @Sendable (Event) -> Void) async throws(Transfer.Error)
     -> Outcome
   {
-    if let outcome = try completedEarlier() { return outcome }
+    let earlier = try checkEarlierRun()
+    if let outcome = earlier.outcome { return outcome }
+    // The first attempt starts from the record just read; later ones read it again.
+    var known: TransferRecord?? = .some(earlier.record)
     var failedAttempts = 0
     var receivedTotal: Int64 = 0
     while true {
       var received: Int64 = 0
+      defer { known = nil }
       do {
-        var outcome = try await attempt(onEvent: onEvent, received: &received)
+        var outcome = try await attempt(onEvent: onEvent, received: &received, record: known)
         outcome.bytesReceived = receivedTotal + received
         return outcome
       } catch {
