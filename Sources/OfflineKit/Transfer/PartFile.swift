@@ -44,6 +44,9 @@ final class PartFile {
   /// Every byte appended so far, including those still in the buffer.
   var length: Int64 { flushedLength + Int64(buffered) }
 
+  /// Whether appending `count` bytes makes the buffer write to the file.
+  func fills(adding count: Int) -> Bool { buffered + count >= buffer.count }
+
   /// Appends bytes at the end, writing through when the buffer fills.
   func append(_ bytes: UnsafeRawBufferPointer) throws(TransferFileError) {
     var remaining = bytes

@@ -13,7 +13,7 @@ extension Transfer {
     let sink = try openSink(onEvent: onEvent, record: record)
     defer {
       _ = sink.checkpointer.drain()
-      try? sink.part.flush()
+      try? sink.flushPart()
     }
     var primed = false
     while true {
@@ -51,8 +51,9 @@ extension Transfer {
       sink.willSendRequest()
       let result = await performReportingProgress(request, sink: sink, onEvent: onEvent)
       received = sink.bytesReceived
-      if case .failure(let error) = result, !sink.sliceCompleted { throw error }
+      // A failed journal write stops the body too: say so, not what the transport saw.
       if let problem = sink.headFailure { throw failure(from: problem) }
+      if case .failure(let error) = result, !sink.sliceCompleted { throw error }
       switch sink.headAction {
       case .append, .writeFromStart, .writeSlice:
         primed = true  // the hasher saw every byte from 0, or was reset with the part
@@ -156,7 +157,7 @@ extension Transfer {
       return .success(head)
     } catch {
       await reporter.stop()
-      try? sink.part.flush()
+      try? sink.flushPart()
       if error.kind == .cancelled { return .failure(failure(.cancelled)) }
       if error.kind == .delegateFailed, let fileError = error.underlying as? TransferFileError {
         return .failure(failure(.file(fileError)))

@@ -84,6 +84,8 @@ extension Transfer {
         try fileStep { () throws(TransferFileError) in try sink.emptyPart() }
         throw failure(.lengthMismatch(expected: total, actual: length))
       }
+      // Keep what arrived for the next attempt: its record goes with it.
+      try indexStep { () throws(StoreError) in try sink.writePendingRecord() }
       throw failure(
         .network(
           HTTPError(.connectionLost, url: url, detail: "\(total - length) bytes missing")))
@@ -97,7 +99,8 @@ extension Transfer {
       }
       sha = hasher.finalizeHex()
     }
-    // What the sink saved is what the journal holds, except the durable offset, set below.
+    // The record the sink wrote, or noted without writing when the whole body stayed in the
+    // buffer until now: the next write below records it with its final state.
     var record = sink.record
     if let expected = options.expectedSHA256, let sha, sha != expected {
       try fileStep { () throws(TransferFileError) in try sink.emptyPart() }
@@ -110,9 +113,13 @@ extension Transfer {
     record.sha256 = sha
     let finishing = record
     if options.syncsEachFile {
-      // The intent to rename, for a crash between the rename and `complete`. A file that is
-      // not synced on its own (a stream's piece) is simply fetched again after such a crash.
+      // The intent to rename, for a crash between the rename and `complete`.
       try indexStep { () throws(StoreError) in try journal.save(finishing) }
+      sink.recordWritten(finishing)
+    } else {
+      // A piece of a stream records no intent; its response's record, written before the
+      // rename, is what tells `completedEarlier` that a rename was done before a crash.
+      try indexStep { () throws(StoreError) in try sink.writePendingRecord() }
     }
     CrashPoint.reach(.transferAfterFinishing)
     try fileStep { () throws(TransferFileError) in
