@@ -1,4 +1,3 @@
-import CSystem
 import Synchronization
 
 /// A value that one thread at a time may read or change: a `Mutex` that ThreadSanitizer
@@ -32,10 +31,9 @@ public final class Locked<Value: ~Copyable>: Sendable {
   public func withLock<Result: ~Copyable, E: Error>(
     _ body: (inout sending Value) throws(E) -> sending Result
   ) throws(E) -> sending Result {
-    let address = Unmanaged.passUnretained(self).toOpaque()
-    return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
-      ok_tsan_acquire(address)
-      defer { ok_tsan_release(address) }
+    try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
+      ThreadHandOff.acquire(self)
+      defer { ThreadHandOff.release(self) }
       return try body(&value)
     }
   }

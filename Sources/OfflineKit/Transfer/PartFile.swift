@@ -1,4 +1,3 @@
-import CSystem
 import Foundation
 
 /// The `.part` file a transfer writes into, with a write buffer in front of it.
@@ -15,10 +14,7 @@ final class PartFile {
   private var buffered = 0
   /// Bytes handed to the kernel (they survive a crash of this process).
   private(set) var flushedLength: Int64
-  /// Where the kernel was last asked to start writing the file out (see ``flush()``).
-  private var writebackStart: Int64 = 0
-  /// How many handed bytes make the kernel start writing them out.
-  static let writebackStep: Int64 = 8 << 20
+  private var writeBehind: WriteBehind
 
   /// Opens or creates the part file at `path`.
   init(path: String, bufferSize: Int = 128 * 1024) throws(TransferFileError) {
@@ -32,7 +28,7 @@ final class PartFile {
     self.path = path
     self.descriptor = fd
     self.flushedLength = Int64(info.st_size)
-    self.writebackStart = Int64(info.st_size)
+    self.writeBehind = WriteBehind(descriptor: fd, from: Int64(info.st_size))
     self.buffer = .allocate(byteCount: bufferSize, alignment: 4096)
   }
 
@@ -62,16 +58,10 @@ final class PartFile {
     }
   }
 
-  /// Hands the buffered bytes to the kernel, and every ``writebackStep`` bytes asks it to
-  /// start writing them to the device without waiting (`sync_file_range`), so the disk works
-  /// while the network does and the `fdatasync` before the rename has little left to write.
+  /// Hands the buffered bytes to the kernel, starting their write-back every few megabytes
+  /// (``WriteBehind``).
   func flush() throws(TransferFileError) {
-    defer {
-      if flushedLength - writebackStart >= Self.writebackStep {
-        _ = ok_start_writeback(descriptor, writebackStart, flushedLength - writebackStart)
-        writebackStart = flushedLength
-      }
-    }
+    defer { writeBehind.wrote(upTo: flushedLength) }
     var start = 0
     while start < buffered {
       let wrote = pwrite(
@@ -101,14 +91,14 @@ final class PartFile {
     var info = stat()
     if fstat(descriptor, &info) == 0, Int64(info.st_size) == length {
       flushedLength = length
-      writebackStart = min(writebackStart, length)
+      writeBehind.cut(to: length)
       return
     }
     guard ftruncate(descriptor, off_t(length)) == 0 else {
       throw TransferFileError(.truncate, errno: errno, path: path)
     }
     flushedLength = length
-    writebackStart = min(writebackStart, length)
+    writeBehind.cut(to: length)
   }
 
   /// Flushes and waits until the data is on stable storage.

@@ -1,4 +1,3 @@
-import CSystem
 import Foundation
 import OfflineHTTP
 
@@ -20,14 +19,14 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
   private(set) var rangeDone = false
   private(set) var writeFailure: TransferFileError?
   private(set) var received: Int64 = 0
-  /// Bytes of this response not yet handed to the kernel's write-back (see ``PartFile``).
-  private var unsubmitted: Int64 = 0
+  private var writeBehind: WriteBehind
 
   init(board: RangeBoard, slot: Int, descriptor: Int32) {
     self.board = board
     self.slot = slot
     self.descriptor = descriptor
     self.expectedStart = board.range(slot).next
+    self.writeBehind = WriteBehind(descriptor: descriptor, from: expectedStart)
   }
 
   func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
@@ -56,12 +55,7 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
       }
       board.didWrite(slot, count: count)
       received += Int64(count)
-      unsubmitted += Int64(count)
-      if unsubmitted >= PartFile.writebackStep {
-        let end = Int64(offset) + Int64(count)
-        _ = ok_start_writeback(descriptor, end - unsubmitted, unsubmitted)
-        unsubmitted = 0
-      }
+      writeBehind.wrote(upTo: offset + Int64(count))
     }
     if count < bytes.count || board.range(slot).remaining == 0 {
       rangeDone = true

@@ -20,8 +20,7 @@ extension Transfer {
     return (try completedEarlier(found), found)
   }
 
-  private func completedEarlier(_ found: TransferRecord?) throws(Transfer.Error) -> Outcome? {
-    let record = found
+  private func completedEarlier(_ record: TransferRecord?) throws(Transfer.Error) -> Outcome? {
     let onDisk = FileSteps.regularFileSize(destination)
     guard var record, record.url == url.absoluteString else {
       if FileSteps.exists(destination), !options.replacesExistingFile, record == nil {
