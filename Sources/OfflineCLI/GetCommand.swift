@@ -181,12 +181,7 @@ struct GetCommand: Sendable {
       reporter.finished(outcome)
       return ExitCode.success
     } catch {
-      if case .cancelled = error.kind {
-        reporter.stopped()
-      } else {
-        reporter.failed(error)
-      }
-      return ExitCode.failure
+      return reporter.ended(with: error)
     }
   }
 }

@@ -91,6 +91,17 @@ final class GetReporter: Sendable {
     }
   }
 
+  /// Shows how a `get` that threw ended (stopped by a signal, or failed) and returns its
+  /// exit status.
+  func ended(with error: Transfer.Error) -> Int32 {
+    if case .cancelled = error.kind {
+      stopped()
+    } else {
+      failed(error)
+    }
+    return ExitCode.failure
+  }
+
   func failed(_ error: Transfer.Error) {
     if json { console.out(JSONLine.encode(error)) }
     failed("\(error)")

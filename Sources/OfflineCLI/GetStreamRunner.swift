@@ -36,12 +36,7 @@ struct GetStreamRunner {
       reporter.finishedStream(outcome.index, alreadyComplete: false, outcome: outcome)
       return ExitCode.success
     } catch {
-      if case .cancelled = error.kind {
-        reporter.stopped()
-      } else {
-        reporter.failed(error)
-      }
-      return ExitCode.failure
+      return reporter.ended(with: error)
     }
   }
 }
