@@ -33,6 +33,7 @@ enum JSONLine {
     var fields: [String: Any] = [
       "event": "finished", "path": outcome.destination, "bytes": outcome.length,
       "alreadyComplete": outcome.wasAlreadyComplete, "bytesReceived": outcome.bytesReceived,
+      "check": outcome.check.rawValue,
     ]
     if let sha = outcome.sha256 { fields["sha256"] = sha }
     return object(fields)
