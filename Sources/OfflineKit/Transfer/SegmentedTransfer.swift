@@ -38,8 +38,10 @@ struct SegmentedTransfer {
       // The server changed its mind about ranges or the file: one connection, from zero.
       try transfer.indexStep { () throws(StoreError) in try journal.remove(destination: destination)
       }
-      // Emptied, not removed: the destination's lock is on this file.
+      // Emptied, not removed: the destination's lock is on this file. The map described
+      // the abandoned ranges.
       truncate(transfer.partPath, 0)
+      unlink(mapPath)
       onEvent(.restarted(.rangeMismatch))
       return try await transfer.runSingle(onEvent: onEvent)
     }
