@@ -3,6 +3,8 @@ extension PlaylistParser {
   static func parseMaster(_ lines: ArraySlice<Line>) throws(PlaylistError) -> MasterPlaylist {
     var master = MasterPlaylist()
     var pending: (line: Int, variant: Variant)?
+    var single = SingleTags(SingleTags.master)
+    var groups = RenditionGroups()
     for line in lines {
       switch line.kind {
       case .blank, .comment:
@@ -18,6 +20,7 @@ extension PlaylistParser {
         pending = nil
       case .tag(let name, let value):
         if let pending { throw streamInfWithoutURI(pending.line) }
+        try single.note(name, line: line.number)
         switch name {
         case "EXTM3U":
           continue
@@ -33,7 +36,9 @@ extension PlaylistParser {
           master.iFrameVariants.append(try iFrameVariant(&attributes))
         case "EXT-X-MEDIA":
           var attributes = try AttributeList(value ?? "", line: line.number, tag: String(name))
-          master.renditions.append(try rendition(&attributes))
+          let rendition = try rendition(&attributes)
+          try groups.add(rendition, line: line.number)
+          master.renditions.append(rendition)
         case "EXT-X-SESSION-KEY":
           var attributes = try AttributeList(value ?? "", line: line.number, tag: String(name))
           master.sessionKeys.append(try key(&attributes))

@@ -19,6 +19,7 @@ extension PlaylistParser {
   /// Parses the lines after `#EXTM3U` of a media playlist (RFC 8216 §4.3.3, §4.3.2).
   static func parseMedia(_ lines: ArraySlice<Line>) throws(PlaylistError) -> MediaPlaylist {
     var state = MediaState()
+    var single = SingleTags(SingleTags.media)
     for line in lines {
       switch line.kind {
       case .blank, .comment:
@@ -26,6 +27,7 @@ extension PlaylistParser {
       case .uri:
         try appendSegment(uri: line, to: &state)
       case .tag(let name, let value):
+        try single.note(name, line: line.number)
         try apply(tag: name, value: value, line: line, to: &state)
       }
     }
@@ -69,9 +71,11 @@ extension PlaylistParser {
       state.playlist.targetDuration = try integerValue(line, name, value)
       state.hasTargetDuration = true
     case "EXT-X-MEDIA-SEQUENCE":
+      try requireNoSegmentYet(name, line, state)
       state.playlist.mediaSequence = try integerValue(line, name, value)
       state.mediaSequenceLine = line.number
     case "EXT-X-DISCONTINUITY-SEQUENCE":
+      try requireNoSegmentYet(name, line, state)
       state.playlist.discontinuitySequence = try integerValue(line, name, value)
     case "EXT-X-PLAYLIST-TYPE":
       let text = value?.trimmingBlanks ?? ""
@@ -127,6 +131,20 @@ extension PlaylistParser {
       } else {
         state.playlist.unknownTags.append(String(line.text))
       }
+    }
+  }
+
+  /// RFC 8216 §4.3.3.2 and §4.3.3.3: the sequence numbers come before the first segment (its
+  /// `EXTINF`); one further down would renumber the segments above it, and with them the
+  /// implicit AES-128 IVs.
+  private static func requireNoSegmentYet(_ name: Substring, _ line: Line, _ state: MediaState)
+    throws(PlaylistError)
+  {
+    guard state.playlist.segments.isEmpty, state.info == nil else {
+      throw PlaylistError(
+        line: line.number,
+        message: "\(name) must come before the first segment, not after it: it would renumber "
+          + "the segments above it.")
     }
   }
 
