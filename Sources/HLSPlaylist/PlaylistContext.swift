@@ -13,7 +13,9 @@
 /// ```
 public struct PlaylistContext: Sendable, Equatable {
   /// The URI the playlist was requested with, query included; nil when unknown, and then a
-  /// `QUERYPARAM` definition fails.
+  /// `QUERYPARAM` definition fails. A `QUERYPARAM` variable's value is the parameter's value
+  /// as written in this URI, percent-encoding kept, so that a token substituted into another
+  /// URI means there what it meant here.
   public var uri: String?
   /// The variables of the multivariant playlist that led to this media playlist, by name
   /// (its `ParsedPlaylist.variables`); nil when the playlist was not reached through one, and

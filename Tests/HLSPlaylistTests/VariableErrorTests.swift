@@ -97,6 +97,17 @@ import Testing
     #expect(parseError(text)?.line == 5)
   }
 
+  /// A short playlist that references a long value many times must not grow without bound.
+  @Test func substitutionPastTheSizeLimitFails() {
+    let value = String(repeating: "a", count: 1 << 20)
+    let references = String(repeating: "{$v}", count: 65)
+    let text =
+      header + "#EXT-X-DEFINE:NAME=\"v\",VALUE=\"\(value)\"\n#EXTINF:1,\n\(references)\n"
+    let error = parseError(text)
+    #expect(error?.line == 5)
+    #expect(error?.message.contains("64 MiB") == true, "\(error?.message ?? "")")
+  }
+
   @Test func errorsNeverShowAVariablesValue() {
     let text =
       header + "#EXT-X-DEFINE:NAME=\"secret\",VALUE=\"s3cr3t-token\"\n"
