@@ -82,9 +82,9 @@ extension Transfer {
     }
   }
 
-  /// Opens the part file and reconciles it with the journal: bytes that belong to another
-  /// URL, or that have no journal at all, are dropped; after a reboot, bytes past the
-  /// durable offset are dropped too.
+  /// Opens the part file and reconciles it with the journal as ``TransferStart`` decides:
+  /// bytes that belong to another URL, or that have no journal at all, are dropped; after a
+  /// reboot, bytes past the durable offset are dropped too.
   private func openSink(
     onEvent: @escaping @Sendable (Event) -> Void, record known: TransferRecord??, restarts: Int
   ) throws(Transfer.Error) -> TransferSink {
@@ -99,35 +99,16 @@ extension Transfer {
         try journal.record(forDestination: destination)
       }
     }
-    var onDisk = part.flushedLength
-    if let existing = record, existing.url != url.absoluteString {
-      record = nil
+    let start = TransferStart(
+      record: record, partLength: part.flushedLength, destination: destination,
+      url: url.absoluteString, expectedSHA256: options.expectedSHA256,
+      bootID: BootIdentity.current)
+    if start.keptLength < part.flushedLength {
+      try fileStep { () throws(TransferFileError) in try part.truncate(to: start.keptLength) }
     }
-    if record == nil, onDisk > 0 {
-      try fileStep { () throws(TransferFileError) in try part.truncate(to: 0) }
-      onDisk = 0
-      onEvent(.restarted(.unknownPartialFile))
-    }
-    if let existing = record, existing.bootID == nil || existing.bootID != BootIdentity.current {
-      let durable = min(onDisk, existing.durableOffset)
-      if durable < onDisk {
-        try fileStep { () throws(TransferFileError) in try part.truncate(to: durable) }
-        onDisk = durable
-      }
-    }
-    var current =
-      record ?? TransferRecord(destination: destination, url: url.absoluteString)
-    current.phase = .active
-    current.fileIdentity = nil
-    current.expectedSHA256 = options.expectedSHA256
-    current.bootID = BootIdentity.current
-    current.durableOffset = min(current.durableOffset, onDisk)
-    if record == nil {
-      current.etag = nil
-      current.lastModified = nil
-      current.totalLength = nil
-      current.contentEncoding = nil
-    }
+    if let reason = start.restart { onEvent(.restarted(reason)) }
+    let onDisk = start.keptLength
+    let current = start.record
     // Not written yet: the head of the response writes the record (with the validators)
     // before the first byte reaches the part, so a run that fails before that leaves the
     // journal as it was, and a fresh piece of a stream costs one transaction less.
@@ -136,7 +117,7 @@ extension Transfer {
       offset: onDisk,
       validators: Validators(etag: current.etag, lastModified: current.lastModified),
       totalLength: current.totalLength, slice: options.slice,
-      encoding: onDisk > 0 ? current.contentEncoding : nil, restarts: restarts)
+      encoding: current.contentEncoding, restarts: restarts)
     let needsHash = options.expectedSHA256 != nil || options.computesSHA256
     return TransferSink(
       machine: machine, part: part, hasher: needsHash ? SHA256() : nil, journal: journal,
