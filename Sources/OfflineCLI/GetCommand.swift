@@ -97,7 +97,7 @@ struct GetCommand: Sendable {
         case "--connections":
           command.connections = try positiveInteger(scanner.value(for: name, inline: inline), name)
         case "--force": command.force = true
-        case "--variant", "--audio", "--subtitles":
+        case _ where StreamOptions.names.contains(name):
           try StreamOptions.parse(
             name, try scanner.value(for: name, inline: inline), into: &command.hls, usage: usage)
         case "-q", "--quiet": command.quiet = true

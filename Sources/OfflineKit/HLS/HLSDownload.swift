@@ -8,9 +8,10 @@ import OfflineStore
 /// local URIs that real players play (`index.m3u8`).
 ///
 /// Every segment is its own resumable ``Transfer`` in the journal, so a rerun after a crash
-/// fetches only what is missing. A segment that fails is retried, never skipped: the
-/// download fails naming it, and `index.m3u8` is written only when every piece is on disk
-/// with its length. KEYFORMATs that cannot be served offline are refused before any segment
+/// fetches only what is missing. A piece that fails is retried in the same run
+/// (``HLSOptions/pieceRetries``, see ``HLSPieceRetry``), never skipped: when its retries run
+/// out the download fails naming it, and `index.m3u8` is written only when every piece is on
+/// disk with its length. KEYFORMATs that cannot be served offline are refused before any segment
 /// or key is fetched.
 public struct HLSDownload: Sendable {
   /// How a download went.
@@ -101,7 +102,7 @@ public struct HLSDownload: Sendable {
     guard journal != nil else { throw failure("no journal to record the segments in") }
     let plan = try await makePlan()
     try HLSManifest(entryURL: url, keys: plan.keys).write(in: folder)
-    let keyBytes = try await HLSKeyStore(folder: folder, fetch: fetcher).fetchMissing(plan.keys)
+    let keyBytes = try await keyStore.fetchMissing(plan.keys)
     let bytes = try await HLSPieceRunner(download: self, plan: plan).run(onProgress: onProgress)
     try HLSOfflineFiles(folder: folder).write(plan)
     return Outcome(
@@ -114,10 +115,15 @@ public struct HLSDownload: Sendable {
   /// - Returns: How many keys were renewed.
   public func renewKeys() async throws(Transfer.Error) -> Int {
     let manifest = try HLSManifest.read(in: folder, url: url)
-    return try await HLSKeyStore(folder: folder, fetch: fetcher).fetchAll(manifest.keys)
+    return try await keyStore.fetchAll(manifest.keys)
   }
 
   var fetcher: MemoryFetch { MemoryFetch(transport: transport, retry: retry) }
+
+  /// How often each piece (media playlist, segment, init section, key) is tried again.
+  var pieceRetry: HLSPieceRetry { HLSPieceRetry(options) }
+
+  var keyStore: HLSKeyStore { HLSKeyStore(folder: folder, fetch: fetcher, retry: pieceRetry) }
 
   /// Fetches the entry playlist and the chosen media playlists, and plans the download.
   func makePlan() async throws(Transfer.Error) -> HLSPlan {
@@ -153,8 +159,12 @@ public struct HLSDownload: Sendable {
     }
   }
 
+  /// A media playlist named by the master: a piece, tried again like a segment.
   private func mediaPlaylist(at url: URL) async throws(Transfer.Error) -> MediaPlaylist {
-    guard case .media(let media) = try await playlist(at: url) else {
+    let fetched = try await pieceRetry.run(url: url, destination: folder.path) {
+      () async throws(Transfer.Error) -> Playlist in try await playlist(at: url)
+    }
+    guard case .media(let media) = fetched else {
       throw failure("\(url.redactedForDisplay) is a master playlist where a media playlist belongs")
     }
     return media

@@ -57,15 +57,19 @@ struct HLSPieceRunner: Sendable {
 
   private func fetch(_ index: Int, tally: Tally) async -> Result<Void, Transfer.Error> {
     let piece = plan.pieces[index]
+    let destination = download.folder.appending(path: piece.local).path
     let transfer = Transfer(
-      url: piece.remote, destination: download.folder.appending(path: piece.local).path,
+      url: piece.remote, destination: destination,
       journal: download.journal!, transport: download.transport,
       options: Transfer.Options(
         retry: download.retry, progressInterval: .milliseconds(250), replacesExistingFile: true,
         slice: piece.slice, syncsEachFile: false))
     do {
-      let outcome = try await transfer.run { event in
-        if case .progress(let progress) = event { tally.inFlight(index, bytes: progress.bytes) }
+      let outcome = try await download.pieceRetry.run(url: piece.remote, destination: destination) {
+        () async throws(Transfer.Error) -> Transfer.Outcome in
+        try await transfer.run { event in
+          if case .progress(let progress) = event { tally.inFlight(index, bytes: progress.bytes) }
+        }
       }
       tally.finished(index, length: outcome.length)
       return .success(())
