@@ -28,6 +28,11 @@ struct GetStreamRunner {
         maximumAttempts: command.retries, initialDelay: .milliseconds(500),
         maximumDelay: .seconds(30)))
     if download.isComplete {
+      do {
+        try download.upgradeOfflineFiles()  // keys named by an older version
+      } catch {
+        return reporter.ended(with: error)
+      }
       reporter.finishedStream(download.indexURL(), alreadyComplete: true)
       return ExitCode.success
     }

@@ -42,6 +42,27 @@ struct StreamCommandTests {
     #expect(try origin.nginx.accessLog().count == requests)
   }
 
+  /// Pins issue 11, item 6: a stream the previous version saved (keys at `keys/k0.key`) did
+  /// not play in stock ffmpeg; running the same `get` again upgrades it, fetching nothing.
+  @Test func aStreamSavedByThePreviousVersionPlaysAfterTheSameGet() throws {
+    let origin = try origin(.aes128Rotating)
+    let work = try TemporaryDirectory()
+    let out = work.url.appending(path: "movie")
+    let arguments = ["--store", work.url.appending(path: "store").path, "get", origin.url]
+    let first = try OfflineBinary.run(arguments + ["-o", out.path])
+    #expect(first.status == 0, "\(first.stderrText)")
+    try HLSLegacyFolder.downgrade(out)
+    origin.nginx.stop(graceful: false)
+    #expect(try FFmpeg.decode(out.path + "/index.m3u8").errors.contains("blocked"))
+
+    let again = try OfflineBinary.run(arguments + ["-o", out.path])
+    #expect(again.status == 0, "\(again.stderrText)")
+    #expect(again.stderrText.contains("Already complete"))
+    let decoded = try FFmpeg.decode(out.path + "/index.m3u8")
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    #expect(abs(decoded.duration - origin.files.duration) < 0.6)
+  }
+
   @Test func infoListsVariantsAndEncryption() throws {
     let origin = try origin(.renditions)
     let info = try OfflineBinary.run(["info", origin.url])

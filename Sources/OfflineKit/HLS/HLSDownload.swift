@@ -101,6 +101,7 @@ public struct HLSDownload: Sendable {
   {
     guard journal != nil else { throw failure("no journal to record the segments in") }
     let plan = try await makePlan()
+    try HLSKeyNames.upgrade(folder: folder, entryURL: url)  // keys fetched by an older version
     try HLSManifest(entryURL: url, keys: plan.keys).write(in: folder)
     let keyBytes = try await keyStore.fetchMissing(plan.keys)
     let bytes = try await HLSPieceRunner(download: self, plan: plan).run(onProgress: onProgress)
@@ -114,8 +115,22 @@ public struct HLSDownload: Sendable {
   ///
   /// - Returns: How many keys were renewed.
   public func renewKeys() async throws(Transfer.Error) -> Int {
+    try upgradeOfflineFiles()
     let manifest = try HLSManifest.read(in: folder, url: url)
     return try await keyStore.fetchAll(manifest.keys)
+  }
+
+  /// Brings a folder that an earlier version wrote up to date, so that stock players (ffmpeg,
+  /// mpv) play it: keys stored as `keys/k0.key` get names ffmpeg opens, and the offline
+  /// playlists point at them (see ``HLSKeyNames``). Every step is atomic; the folder plays
+  /// at each one. Cheap when there is nothing to do; call it before handing `index.m3u8` to a
+  /// player.
+  ///
+  /// - Returns: Whether anything changed.
+  /// - Throws: ``Transfer/Error`` with a `file` kind when a file cannot be written.
+  @discardableResult
+  public func upgradeOfflineFiles() throws(Transfer.Error) -> Bool {
+    try HLSKeyNames.upgrade(folder: folder, entryURL: url)
   }
 
   var fetcher: MemoryFetch { MemoryFetch(transport: transport, retry: retry) }

@@ -17,7 +17,8 @@ struct HLSPlan: Sendable {
   /// One key to fetch once and keep (mode 0600) for offline playback.
   struct KeyFile: Sendable, Hashable, Codable {
     var remote: URL
-    /// The path inside the content folder, for example `keys/k0.key`.
+    /// The path inside the content folder, for example `keys/k0.key.ts` (see
+    /// ``HLSKeyNames`` for why it ends in `.ts`).
     var local: String
   }
 

@@ -158,7 +158,7 @@ struct HLSPlanner {
             + " cannot be stored for offline playback"), url: base, destination: "")
     }
     let remote = try HLSURI.resolve(uri, against: base, what: "key")
-    let local = keyFiles[remote] ?? "keys/k\(keyFiles.count).key"
+    let local = keyFiles[remote] ?? HLSKeyNames.local(index: keyFiles.count)
     if keyFiles[remote] == nil {
       keyFiles[remote] = local
       plan.keys.append(HLSPlan.KeyFile(remote: remote, local: local))
