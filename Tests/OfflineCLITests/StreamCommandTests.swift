@@ -63,6 +63,20 @@ struct StreamCommandTests {
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
   }
 
+  /// Pins issue 11, item 13: "Saved … (1 segments …)" counted merged pieces, not segments.
+  @Test func savedCountsTheSegmentsOfAByteRangeStream() throws {
+    let origin = try origin(.byteRange)
+    let work = try TemporaryDirectory()
+    let source = try String(contentsOf: origin.files.entryFile, encoding: .utf8)
+    let segments = source.components(separatedBy: "#EXTINF").count - 1
+    let result = try OfflineBinary.run([
+      "--store", work.url.appending(path: "store").path, "get", origin.url, "-o",
+      work.url.appending(path: "movie").path,
+    ])
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(result.stderrText.contains("(\(segments) segments,"), "\(result.stderrText)")
+  }
+
   @Test func infoListsVariantsAndEncryption() throws {
     let origin = try origin(.renditions)
     let info = try OfflineBinary.run(["info", origin.url])

@@ -20,8 +20,16 @@ public struct HLSDownload: Sendable {
     public var index: URL
     /// Bytes of segments, init sections and keys on disk.
     public var bytes: Int64
-    /// Pieces (segments and init sections) on disk.
+    /// Media segments on disk, across the variant and its renditions; each byte range of a
+    /// single-file stream counts as one.
     public var segments: Int
+    /// Init sections (`EXT-X-MAP`) on disk.
+    public var initSections: Int
+    /// Keys on disk.
+    public var keys: Int
+    /// Files fetched for segments and init sections: adjacent byte ranges of one remote file
+    /// share one, so this can be fewer than ``segments``.
+    public var files: Int
     /// The stream's duration in seconds.
     public var duration: Double
   }
@@ -34,9 +42,9 @@ public struct HLSDownload: Sendable {
     public var total: Int64
     /// Whether ``total`` is still an estimate.
     public var totalIsEstimate: Bool
-    /// Pieces complete.
+    /// Media segments on disk (those of the files complete so far).
     public var segmentsDone: Int
-    /// Pieces planned.
+    /// Media segments planned.
     public var segmentsPlanned: Int
   }
 
@@ -107,7 +115,8 @@ public struct HLSDownload: Sendable {
     let bytes = try await HLSPieceRunner(download: self, plan: plan).run(onProgress: onProgress)
     try HLSOfflineFiles(folder: folder).write(plan)
     return Outcome(
-      index: indexURL(), bytes: bytes + keyBytes, segments: plan.pieces.count,
+      index: indexURL(), bytes: bytes + keyBytes, segments: plan.segmentCount,
+      initSections: plan.initSectionCount, keys: plan.keys.count, files: plan.pieces.count,
       duration: plan.duration)
   }
 

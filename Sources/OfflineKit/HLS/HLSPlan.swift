@@ -12,6 +12,9 @@ struct HLSPlan: Sendable {
     var local: String
     var slice: Transfer.Slice?
     var estimatedBytes: Int64
+    /// The media segments whose bytes this file holds: one for a whole segment, several
+    /// for merged byte ranges, 0 for an init section.
+    var segments = 0
   }
 
   /// One key to fetch once and keep (mode 0600) for offline playback.
@@ -37,6 +40,20 @@ struct HLSPlan: Sendable {
   /// `index-remote.m3u8`: what was not downloaded stays, with its remote URLs.
   var indexWithRemote: Playlist
   var duration: Double = 0
+
+  /// Media segments across the offline media playlists (a byte range counts one).
+  var segmentCount: Int { mediaFiles.reduce(0) { $0 + $1.playlist.segments.count } }
+
+  /// Distinct init sections (`EXT-X-MAP`) across the offline media playlists.
+  var initSectionCount: Int {
+    mediaFiles.reduce(0) { count, media in
+      var seen: [MapSection] = []
+      for map in media.playlist.segments.compactMap(\.map) where !seen.contains(map) {
+        seen.append(map)
+      }
+      return count + seen.count
+    }
+  }
 
   /// The sum of the pieces' estimated sizes.
   var estimatedBytes: Int64 { pieces.reduce(0) { $0 + $1.estimatedBytes } }

@@ -21,6 +21,8 @@ struct HLSPlanner {
   private var keyFiles: [URL: String] = [:]
   /// Local names already given, by folder and remote URL or interval.
   private var placed: [String: String] = [:]
+  /// The index in `plan.pieces` of each placed piece, by the same keys.
+  private var pieceIndex: [String: Int] = [:]
   private let entryURL: URL
 
   init(entryURL: URL, index: Playlist) {
@@ -70,7 +72,7 @@ struct HLSPlanner {
       let (local, range) = place(
         remote: remote, range: segment.byteRange, intervals: intervals,
         wholeName: String(format: "s%05d.", index) + HLSURI.fileExtension(of: remote),
-        folder: source.folder, estimate: estimate)
+        folder: source.folder, estimate: estimate, isSegment: true)
       media.segments[index].uri = local
       media.segments[index].byteRange = range
       if let key = segment.key {
@@ -98,30 +100,38 @@ struct HLSPlanner {
 
   /// Adds the piece holding `range` of `remote` (or the whole of it) and returns the URI the
   /// offline playlist uses, relative to the rendition's folder, with the range rebased.
+  /// `isSegment` counts a media segment in the piece (init sections are not).
   private mutating func place(
     remote: URL, range: ByteRange?, intervals: [URL: [Interval]], wholeName: String,
-    folder: String, estimate: Int64
+    folder: String, estimate: Int64, isSegment: Bool = false
   ) -> (String, ByteRange?) {
     if let range, let interval = intervals[remote]?.first(where: { $0.contains(range) }) {
       let key = path(folder, interval.name)
       if placed[key] == nil {
         placed[key] = interval.name
+        pieceIndex[key] = plan.pieces.count
         plan.pieces.append(
           HLSPlan.Piece(
             remote: remote, local: key,
             slice: Transfer.Slice(offset: interval.offset, length: interval.length),
             estimatedBytes: interval.length))
       }
+      if isSegment, let index = pieceIndex[key] { plan.pieces[index].segments += 1 }
       return (
         interval.name, ByteRange(length: range.length, offset: range.offset - interval.offset)
       )
     }
     let key = "\(folder)|\(remote.absoluteString)"
-    if let name = placed[key] { return (name, nil) }
+    if let name = placed[key] {
+      if isSegment, let index = pieceIndex[key] { plan.pieces[index].segments += 1 }
+      return (name, nil)
+    }
     placed[key] = wholeName
+    pieceIndex[key] = plan.pieces.count
     plan.pieces.append(
       HLSPlan.Piece(
-        remote: remote, local: path(folder, wholeName), slice: nil, estimatedBytes: estimate))
+        remote: remote, local: path(folder, wholeName), slice: nil, estimatedBytes: estimate,
+        segments: isSegment ? 1 : 0))
     return (wholeName, nil)
   }
 
