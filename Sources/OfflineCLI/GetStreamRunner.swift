@@ -39,9 +39,32 @@ struct GetStreamRunner {
     do {
       let outcome = try await download.run { reporter.reportStream($0) }
       reporter.finishedStream(outcome.index, alreadyComplete: false, outcome: outcome)
+      warn(outcome.warnings)
       return ExitCode.success
     } catch {
-      return reporter.ended(with: error)
+      if command.json { return reporter.ended(with: error) }
+      if case .cancelled = error.kind { return reporter.ended(with: error) }
+      // Server text and URLs (a playlist may name a 15 MB URI) made readable.
+      reporter.failed(TerminalText.message(error.description))
+      return ExitCode.failure
+    }
+  }
+
+  /// Shows what could not be included: a `Warning:` line each on standard error, or with
+  /// `--json` a `warning` event each on standard output.
+  private func warn(_ warnings: [HLSWarning]) {
+    let console = Console()
+    for warning in warnings {
+      if command.json {
+        let object = ["event": "warning", "message": warning.description]
+        if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
+          let line = String(data: data, encoding: .utf8)
+        {
+          console.out(line)
+        }
+      } else if !command.quiet {
+        console.err("Warning: " + TerminalText.message(warning.description) + ".")
+      }
     }
   }
 }

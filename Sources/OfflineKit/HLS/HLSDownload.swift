@@ -32,6 +32,9 @@ public struct HLSDownload: Sendable {
     public var files: Int
     /// The stream's duration in seconds.
     public var duration: Double
+    /// Renditions asked for that could not be included, and why (for example a variant
+    /// naming an audio group the master playlist does not define).
+    public var warnings: [HLSWarning] = []
   }
 
   /// Progress of a download: bytes against an estimate that becomes exact as sizes arrive.
@@ -117,7 +120,7 @@ public struct HLSDownload: Sendable {
     return Outcome(
       index: indexURL(), bytes: bytes + keyBytes, segments: plan.segmentCount,
       initSections: plan.initSectionCount, keys: plan.keys.count, files: plan.pieces.count,
-      duration: plan.duration)
+      duration: plan.duration, warnings: plan.warnings)
   }
 
   /// Fetches the keys again (rotated or expiring key URLs) without touching segments.

@@ -40,6 +40,8 @@ struct HLSPlan: Sendable {
   /// `index-remote.m3u8`: what was not downloaded stays, with its remote URLs.
   var indexWithRemote: Playlist
   var duration: Double = 0
+  /// Renditions asked for that could not be included, and why.
+  var warnings: [HLSWarning] = []
 
   /// Media segments across the offline media playlists (a byte range counts one).
   var segmentCount: Int { mediaFiles.reduce(0) { $0 + $1.playlist.segments.count } }

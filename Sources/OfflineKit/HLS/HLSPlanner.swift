@@ -42,6 +42,7 @@ struct HLSPlanner {
     }
     planner.plan.duration = duration
     if let (master, selection) = master {
+      planner.plan.warnings = selection.warnings
       let rewriter = HLSMasterRewriter(entryURL: entryURL, master: master, selection: selection)
       planner.plan.index = .master(try rewriter.offline(sources: sources, keepingRemote: false))
       planner.plan.indexWithRemote = .master(
