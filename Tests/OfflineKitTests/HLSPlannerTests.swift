@@ -63,7 +63,7 @@ import Testing
       plan.pieces.map(\.remote.absoluteString) == [
         "https://cdn.example/etc/passwd", "https://cdn.example/etc/shadow",
       ])
-    #expect(plan.pieces.map(\.local) == ["s00000.bin", "s00001.bin"])
+    #expect(plan.pieces.map(\.local) == ["s00000.ts", "s00001.ts"])
   }
 
   @Test func adjacentByteRangesOfOneFileBecomeOneSlice() throws {

@@ -75,13 +75,4 @@ enum HLSURI {
     }
     return url
   }
-
-  /// A short, safe file extension from a URL's path (`ts`, `m4s`, `vtt`), else `bin`.
-  static func fileExtension(of url: URL, fallback: String = "bin") -> String {
-    let ext = url.pathExtension.lowercased()
-    let safe =
-      !ext.isEmpty && ext.count <= 5
-      && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-    return safe ? ext : fallback
-  }
 }

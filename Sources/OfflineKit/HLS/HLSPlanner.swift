@@ -63,7 +63,8 @@ struct HLSPlanner {
             + " only complete (VOD) streams can be made available offline"),
         url: source.url, destination: "")
     }
-    let intervals = try mergedIntervals(media, base: source.url)
+    let subtitles = source.folder.hasPrefix("subtitles")
+    let intervals = try mergedIntervals(media, base: source.url, subtitles: subtitles)
     var mapNames: [MapSection: String] = [:]
     let bitsPerSecond = Double(max(source.bandwidth, 1))
     for index in media.segments.indices {
@@ -72,7 +73,9 @@ struct HLSPlanner {
       let estimate = Int64(bitsPerSecond / 8 * max(segment.duration, 0.001))
       let (local, range) = place(
         remote: remote, range: segment.byteRange, intervals: intervals,
-        wholeName: String(format: "s%05d.", index) + HLSURI.fileExtension(of: remote),
+        wholeName: String(format: "s%05d.", index)
+          + HLSURI.segmentExtension(
+            of: remote, fragmented: segment.map != nil, subtitles: subtitles),
         folder: source.folder, estimate: estimate, isSegment: true)
       media.segments[index].uri = local
       media.segments[index].byteRange = range
@@ -88,7 +91,7 @@ struct HLSPlanner {
           let (mapLocal, mapRange) = place(
             remote: mapRemote, range: map.byteRange, intervals: intervals,
             wholeName: "init\(mapNames.count)."
-              + HLSURI.fileExtension(of: mapRemote, fallback: "mp4"),
+              + HLSURI.initSectionExtension(of: mapRemote),
             folder: source.folder, estimate: 4096)
           mapNames[map] = mapLocal
           media.segments[index].map = MapSection(uri: mapLocal, byteRange: mapRange)
@@ -195,9 +198,10 @@ struct Interval: Sendable {
 extension HLSPlanner {
   /// The byte ranges of each remote file (segments and init sections), merged where they
   /// touch or overlap, up to ``maximumMergedBytes`` per request.
-  func mergedIntervals(_ media: MediaPlaylist, base: URL) throws(Transfer.Error) -> [URL:
-    [Interval]]
+  func mergedIntervals(_ media: MediaPlaylist, base: URL, subtitles: Bool = false)
+    throws(Transfer.Error) -> [URL: [Interval]]
   {
+    let fragmented = media.segments.contains { $0.map != nil }
     var ranges: [URL: [ByteRange]] = [:]
     for segment in media.segments {
       if let range = segment.byteRange {
@@ -220,7 +224,8 @@ extension HLSPlanner {
           last.length = max(last.end, range.end) - last.offset
           merged[merged.count - 1] = last
         } else {
-          let ext = HLSURI.fileExtension(of: url)
+          let ext = HLSURI.segmentExtension(
+            of: url, fragmented: fragmented, subtitles: subtitles)
           merged.append(
             Interval(
               offset: range.offset, length: range.length,
