@@ -12,8 +12,10 @@ import Foundation
 /// The stream's own URL is not a piece: like the URL of a plain file, a 404 there fails at
 /// once.
 public struct HLSPieceRetry: Sendable, Equatable {
-  /// The longest wait between two tries of a piece, also the cap on `Retry-After`.
-  public static let maximumDelay: Duration = .seconds(30)
+  /// The longest wait between two tries of a piece, also the cap on `Retry-After`: with the
+  /// defaults a piece that never comes fails the run after about 75 s of waiting
+  /// (1 + 2 + 4 + 8 + 6 × 10 s), not minutes.
+  public static let maximumDelay: Duration = .seconds(10)
 
   /// Retries after the first try.
   public var retries: Int
