@@ -67,6 +67,49 @@ import Testing
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(stream.hasIndex)
     #expect(stream.server.requests(for: "/v/seg1.ts").count == 3)
+    let retries = result.stderrText.split(separator: "\n").filter { $0.contains("Trying again") }
+    #expect(retries.count == 2, "\(result.stderrText)")
+    #expect(retries.allSatisfy { $0.contains("404") && $0.contains("/v/seg1.ts") }, "\(retries)")
+  }
+
+  /// Each retry is an event with `--json`.
+  @Test func retriesAreEventsInJSON() throws {
+    let stream = try Stream()
+    stream.server.setRoute(
+      "/v/seg0.ts",
+      .sequence([
+        .status(code: 503), .resource(.init(body: TestData.bytes(count: 30_000, seed: 0))),
+      ]))
+    let result = try stream.get(["--json", "--retries", "1"])
+    #expect(result.status == 0, "\(result.stderrText)")
+    let events = result.stdoutText.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    let retry = try #require(events.first { $0["event"] as? String == "retrying" })
+    #expect((retry["url"] as? String)?.hasSuffix("/v/seg0.ts") == true, "\(retry)")
+    #expect(retry["retry"] as? Int == 1)
+    #expect(retry["retries"] as? Int == 10)
+  }
+
+  /// Pins issue 11, item 8 through the queue: `add --piece-retries` is kept with the content,
+  /// and a segment that never comes suspends it, named, after that many retries.
+  @Test func theQueueKeepsThePieceRetriesGivenToAdd() throws {
+    let stream = try Stream()
+    stream.server.setRoute("/v/seg2.ts", .status(code: 404))
+    let store = ["--store", stream.store.path]
+    let added = try OfflineBinary.run(
+      store + [
+        "add", stream.server.url("/v/media.m3u8").absoluteString, "--id", "s",
+        "--piece-retries", "2", "--piece-retry-delay", "0.01",
+      ])
+    #expect(added.status == 0, "\(added.stderrText)")
+    _ = try OfflineBinary.run(store + ["run", "--quiet"])
+    #expect(stream.server.requests(for: "/v/seg2.ts").count == 3, "one try and 2 retries")
+    let listed = try OfflineBinary.run(store + ["ls", "--json"])
+    let entries = try #require(
+      try JSONSerialization.jsonObject(with: Data(listed.stdoutText.utf8)) as? [[String: Any]])
+    #expect(entries.first?["state"] as? String == "suspended", "\(entries)")
+    #expect((entries.first?["lastError"] as? String)?.contains("/v/seg2.ts") == true)
   }
 
   /// Pins issue 11, item 8: a segment that always answers 404 is tried `--piece-retries`

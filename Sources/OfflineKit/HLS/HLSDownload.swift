@@ -61,6 +61,9 @@ public struct HLSDownload: Sendable {
   let transport: any HTTPTransporting
   /// Retries of each piece (a failed segment is retried, never skipped).
   let retry: RetryPolicy
+  /// Called before a piece that failed is tried again (see ``HLSPieceRetry``), from the task
+  /// that fetches it, once per retry; nil ignores retries.
+  public var onPieceRetry: (@Sendable (PieceRetry) -> Void)?
 
   /// Creates a download; nothing happens until ``run(onProgress:)``.
   public init(
@@ -148,7 +151,7 @@ public struct HLSDownload: Sendable {
   var fetcher: MemoryFetch { MemoryFetch(transport: transport, retry: retry) }
 
   /// How often each piece (media playlist, segment, init section, key) is tried again.
-  var pieceRetry: HLSPieceRetry { HLSPieceRetry(options) }
+  var pieceRetry: HLSPieceRetry { HLSPieceRetry(options, onRetry: onPieceRetry) }
 
   var keyStore: HLSKeyStore { HLSKeyStore(folder: folder, fetch: fetcher, retry: pieceRetry) }
 

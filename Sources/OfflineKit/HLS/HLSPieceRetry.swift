@@ -11,7 +11,7 @@ import Foundation
 ///
 /// The stream's own URL is not a piece: like the URL of a plain file, a 404 there fails at
 /// once.
-public struct HLSPieceRetry: Sendable, Equatable {
+public struct HLSPieceRetry: Sendable {
   /// The longest wait between two tries of a piece, also the cap on `Retry-After`: with the
   /// defaults a piece that never comes fails the run after about 75 s of waiting
   /// (1 + 2 + 4 + 8 + 6 × 10 s), not minutes.
@@ -21,12 +21,17 @@ public struct HLSPieceRetry: Sendable, Equatable {
   public var retries: Int
   /// The wait before the first retry; it doubles after each one.
   public var initialDelay: Duration
+  /// Told about each retry before its wait.
+  public var onRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)?
 
   /// Creates a policy; `options` carries ``HLSOptions/pieceRetries`` and
   /// ``HLSOptions/pieceRetryDelay``.
-  public init(_ options: HLSOptions) {
+  public init(
+    _ options: HLSOptions, onRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)? = nil
+  ) {
     retries = options.pieceRetries
     initialDelay = options.pieceRetryDelay
+    self.onRetry = onRetry
   }
 
   /// Whether a piece that failed with `error` is tried again.
@@ -59,8 +64,12 @@ public struct HLSPieceRetry: Sendable, Equatable {
       } catch {
         guard Self.isRetryable(error), failures < retries, !Task.isCancelled else { throw error }
         failures += 1
+        let wait = delay(beforeRetry: failures, retryAfter: error.retryAfter)
+        onRetry?(
+          HLSDownload.PieceRetry(
+            url: url, retry: failures, retries: retries, delay: wait, error: error))
         do {
-          try await Task.sleep(for: delay(beforeRetry: failures, retryAfter: error.retryAfter))
+          try await Task.sleep(for: wait)
         } catch {
           throw Transfer.Error(.cancelled, url: url, destination: destination)
         }
