@@ -78,6 +78,23 @@ import Testing
     #expect((variants[1]["error"] as? String)?.contains("404") == true, "\(variants)")
   }
 
+  /// A media playlist that imports the master's variables (`EXT-X-DEFINE:IMPORT`) is read
+  /// with them: `info` on such a master shows no error on the variant's row.
+  @Test func infoReadsVariantsWithTheMastersVariables() throws {
+    setText(
+      "/v/master.m3u8",
+      "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:NAME=\"name\",VALUE=\"media\"\n"
+        + "#EXT-X-STREAM-INF:BANDWIDTH=500000\n{$name}.m3u8\n")
+    setText(
+      "/v/media.m3u8",
+      "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:IMPORT=\"name\"\n#EXT-X-TARGETDURATION:4\n"
+        + "#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:4.0,\n{$name}-0.ts\n#EXT-X-ENDLIST\n")
+    let text = try info("/v/master.m3u8")
+    #expect(text.status == 0, "\(text.stderrText)")
+    #expect(!text.stdoutText.contains("error"), "\(text.stdoutText)")
+    #expect(text.stdoutText.contains("4.0 s in 1 segments"), "\(text.stdoutText)")
+  }
+
   /// Pins issue 14: `get --audio all --subtitles all` of a master whose variant names groups
   /// it does not define exited 0 with only the video and no word.
   @Test func getWarnsAboutRenditionGroupsTheMasterDoesNotDefine() throws {

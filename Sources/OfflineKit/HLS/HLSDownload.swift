@@ -210,6 +210,14 @@ public struct HLSDownload: Sendable {
     try await playlist(at: url).playlist
   }
 
+  /// The playlist at `url` with the variables it defined, read with a master's `variables`
+  /// when it was reached through one (for `offline info`).
+  func fetchPlaylist(at url: URL, importing variables: [String: String]?)
+    async throws(Transfer.Error) -> ParsedPlaylist
+  {
+    try await playlist(at: url, importing: variables)
+  }
+
   /// Fetches and parses the playlist at `url`: its `EXT-X-DEFINE:QUERYPARAM` variables come
   /// from `url`, its `IMPORT` ones from `variables` (nil for a playlist not reached through a
   /// multivariant playlist).

@@ -37,7 +37,8 @@ public struct HLSInfo: Sendable {
   {
     let download = HLSDownload(
       url: url, folder: URL(fileURLWithPath: "/nonexistent"), journal: nil, transport: transport)
-    let entry = try await download.fetchPlaylist(at: url)
+    let parsed = try await download.fetchPlaylist(at: url, importing: nil)
+    let entry = parsed.playlist
     var info = HLSInfo(
       variants: [], variantErrors: [:], audio: [], subtitles: [], duration: 0, segments: 0,
       encryption: [], isLive: false)
@@ -56,8 +57,9 @@ public struct HLSInfo: Sendable {
         do throws(Transfer.Error) {
           let variantURL = try HLSURI.resolve(
             info.variants[index].uri, against: url, what: "variant")
-          guard case .media(let playlist) = try await download.fetchPlaylist(at: variantURL)
-          else {
+          let variant = try await download.fetchPlaylist(
+            at: variantURL, importing: parsed.variables)
+          guard case .media(let playlist) = variant.playlist else {
             throw download.failure(
               "\(variantURL.redactedForDisplay) is a master playlist where a media playlist belongs"
             )
