@@ -136,6 +136,31 @@ import Testing
     #expect(stream.server.requests(for: "/v/key.bin").count == 2)
   }
 
+  /// Which failures of a piece are tried again, one row each.
+  @Test(arguments: [
+    (403, true), (404, true), (408, true), (410, true), (429, true), (500, true), (503, true),
+    (400, false), (401, false), (416, false),
+  ])
+  func statusesThatAreTriedAgain(code: Int, retried: Bool) {
+    let error = Transfer.Error(.status(code, retryAfter: nil), url: Self.url, destination: "")
+    #expect(HLSPieceRetry.isRetryable(error) == retried)
+  }
+
+  @Test func connectionTroubleAndGarbledHeadsAreTriedAgainRefusalsAreNot() {
+    let retried: [HTTPError.Kind] = [.connectionLost, .stalled, .cannotConnect, .protocolViolation]
+    let final: [HTTPError.Kind] = [.tlsFailure, .redirectRefused(to: "file:///etc/passwd")]
+    for kind in retried + final {
+      let error = Transfer.Error(
+        .network(HTTPError(kind, url: Self.url)), url: Self.url, destination: "")
+      #expect(HLSPieceRetry.isRetryable(error) == retried.contains(kind), "\(kind)")
+    }
+    for kind: Transfer.Error.Kind in [.invalidMedia("15 bytes, not 16"), .cancelled] {
+      #expect(!HLSPieceRetry.isRetryable(Transfer.Error(kind, url: Self.url, destination: "")))
+    }
+  }
+
+  static let url = URL(string: "http://127.0.0.1/v/seg0.ts")!
+
   /// Stored options of an earlier version (without the piece fields) still decode.
   @Test func optionsStoredWithoutPieceRetriesDecodeWithTheDefaults() throws {
     let old =

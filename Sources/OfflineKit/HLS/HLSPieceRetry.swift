@@ -34,11 +34,16 @@ public struct HLSPieceRetry: Sendable {
     self.onRetry = onRetry
   }
 
-  /// Whether a piece that failed with `error` is tried again.
+  /// Whether a piece that failed with `error` is tried again: what ``Transfer/Error`` calls
+  /// transient (connection trouble, stalls, 408, 429, 5xx), 403, 404 and 410, and a response
+  /// that is not valid HTTP (a garbled head).
   public static func isRetryable(_ error: Transfer.Error) -> Bool {
     if error.isTransient { return true }
-    if case .status(let code, _) = error.kind { return [403, 404, 410].contains(code) }
-    return false
+    switch error.kind {
+    case .status(let code, _): return [403, 404, 410].contains(code)
+    case .network(let failure): return failure.kind == .protocolViolation
+    default: return false
+    }
   }
 
   /// The wait before retry number `retry` (from 1), or what `Retry-After` asked for.
