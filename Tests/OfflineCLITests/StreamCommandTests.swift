@@ -42,6 +42,41 @@ struct StreamCommandTests {
     #expect(try origin.nginx.accessLog().count == requests)
   }
 
+  /// Pins issue 11, item 6: a stream the previous version saved (keys at `keys/k0.key`) did
+  /// not play in stock ffmpeg; running the same `get` again upgrades it, fetching nothing.
+  @Test func aStreamSavedByThePreviousVersionPlaysAfterTheSameGet() throws {
+    let origin = try origin(.aes128Rotating)
+    let work = try TemporaryDirectory()
+    let out = work.url.appending(path: "movie")
+    let arguments = ["--store", work.url.appending(path: "store").path, "get", origin.url]
+    let first = try OfflineBinary.run(arguments + ["-o", out.path])
+    #expect(first.status == 0, "\(first.stderrText)")
+    try HLSLegacyFolder.downgrade(out)
+    origin.nginx.stop(graceful: false)
+    #expect(try FFmpeg.decode(out.path + "/index.m3u8").errors.contains("blocked"))
+
+    let again = try OfflineBinary.run(arguments + ["-o", out.path])
+    #expect(again.status == 0, "\(again.stderrText)")
+    #expect(again.stderrText.contains("Already complete"))
+    let decoded = try FFmpeg.decode(out.path + "/index.m3u8")
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    #expect(abs(decoded.duration - origin.files.duration) < 0.6)
+  }
+
+  /// Pins issue 11, item 13: "Saved … (1 segments …)" counted merged pieces, not segments.
+  @Test func savedCountsTheSegmentsOfAByteRangeStream() throws {
+    let origin = try origin(.byteRange)
+    let work = try TemporaryDirectory()
+    let source = try String(contentsOf: origin.files.entryFile, encoding: .utf8)
+    let segments = source.components(separatedBy: "#EXTINF").count - 1
+    let result = try OfflineBinary.run([
+      "--store", work.url.appending(path: "store").path, "get", origin.url, "-o",
+      work.url.appending(path: "movie").path,
+    ])
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(result.stderrText.contains("(\(segments) segments,"), "\(result.stderrText)")
+  }
+
   @Test func infoListsVariantsAndEncryption() throws {
     let origin = try origin(.renditions)
     let info = try OfflineBinary.run(["info", origin.url])
