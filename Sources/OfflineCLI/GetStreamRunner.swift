@@ -28,6 +28,7 @@ struct GetStreamRunner {
         maximumAttempts: command.retries, initialDelay: .milliseconds(500),
         maximumDelay: .seconds(30)))
     download.onPieceRetry = { [command] retry in Self.show(retry, command: command) }
+    download.waitsForOtherWriter = command.waitsForOtherWriter
     if download.isComplete {
       do {
         try download.upgradeOfflineFiles()  // keys named by an older version

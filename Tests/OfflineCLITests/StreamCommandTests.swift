@@ -210,3 +210,36 @@ struct StreamCommandTests {
       })
   }
 }
+
+extension StreamCommandTests {
+  // Pins issue 11, item 1 for streams: two gets of one stream into one folder raced on its
+  // keys, pieces and playlists. The second fails at once naming the first.
+  @Test func aSecondGetOfAStreamIntoTheSameFolderFailsAtOnce() async throws {
+    let origin = try origin(.manySegments, segments: 60, limitRate: "100k")
+    let work = try TemporaryDirectory()
+    let out = work.url.appending(path: "movie")
+    let first = try OfflineBinary.start(
+      ["get", origin.url, "-o", out.path, "--quiet"],
+      store: work.url.appending(path: "a"))
+    defer { first.killIfStillRunning() }
+    let started = QueueFixture.poll(seconds: 20) {
+      (try? FileManager.default.contentsOfDirectory(atPath: out.path).count) ?? 0 > 1
+    }
+    #expect(started)
+    let second = try OfflineBinary.run(
+      ["--store", work.url.appending(path: "b").path, "get", origin.url, "-o", out.path])
+
+    #expect(second.status == 1)
+    #expect(second.stderrText.contains("pid \(first.processIdentifier)"), "\(second.stderrText)")
+    #expect(second.stderrText.contains("downloading to \(out.path);"), "the folder, not a piece")
+    #expect(first.waitBounded(seconds: 60) == 0)
+    #expect(try FFmpeg.decode(out.path + "/index.m3u8").errors.isEmpty)
+  }
+}
+
+extension Process {
+  /// Kills the process when a test ends before it did.
+  fileprivate func killIfStillRunning() {
+    if isRunning { kill(processIdentifier, SIGKILL) }
+  }
+}

@@ -64,6 +64,9 @@ public struct HLSDownload: Sendable {
   /// Called before a piece that failed is tried again (see ``HLSPieceRetry``), from the task
   /// that fetches it, once per retry; nil ignores retries.
   public var onPieceRetry: (@Sendable (PieceRetry) -> Void)?
+  /// Whether to wait while another download of a stream writes the same folder (in this
+  /// process or another); false fails at once with ``Transfer/Error/Kind/destinationBusy(_:)``.
+  public var waitsForOtherWriter = false
 
   /// Creates a download; nothing happens until ``run(onProgress:)``.
   public init(
@@ -114,6 +117,10 @@ public struct HLSDownload: Sendable {
     async throws(Transfer.Error) -> Outcome
   {
     guard journal != nil else { throw failure("no journal to record the segments in") }
+    // One writer per folder: two runs of one stream would race on its keys and playlists.
+    let lock = try await DestinationLock.acquire(
+      folder: folder.path, for: url, waits: waitsForOtherWriter)
+    defer { withExtendedLifetime(lock) {} }
     let plan = try await makePlan()
     try HLSKeyNames.upgrade(folder: folder, entryURL: url)  // keys fetched by an older version
     try HLSManifest(entryURL: url, keys: plan.keys).write(in: folder)
