@@ -215,7 +215,7 @@ extension StreamCommandTests {
   // Pins issue 11, item 1 for streams: two gets of one stream into one folder raced on its
   // keys, pieces and playlists. The second fails at once naming the first.
   @Test func aSecondGetOfAStreamIntoTheSameFolderFailsAtOnce() async throws {
-    let origin = try origin(.manySegments, segments: 60, limitRate: "100k")
+    let origin = try origin(.manySegments, segments: 60, limitRate: "8k")
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "movie")
     let first = try OfflineBinary.start(
