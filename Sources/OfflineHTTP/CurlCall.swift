@@ -85,7 +85,12 @@ final class CurlCall: @unchecked Sendable {
     _ = ok_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
     let httpVersion = config.allowsHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1
     _ = ok_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(httpVersion))
-    _ = ok_easy_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
+    // Waiting for a connection to multiplex on only pays where one can (HTTP/2, offered
+    // over TLS). On plain http libcurl would park the request ("pending") until the other
+    // transfer to the host ended, whenever that one had no response head yet.
+    if config.allowsHTTP2, currentURL.scheme?.lowercased() == "https" {
+      _ = ok_easy_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
+    }
     _ = ok_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
     _ = ok_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
     if let caFile = config.trustedCAFile {

@@ -1,0 +1,82 @@
+import Foundation
+import OfflineHTTP
+import TestSupport
+import Testing
+
+/// Several transfers on one transport move at once: none waits for another's connection,
+/// and a delegate that takes its time holds back only its own transfer (issue 11, item 7).
+@Suite struct CurlTransportParallelTests {
+  /// Pins issue 11, item 7: with `CURLOPT_PIPEWAIT` on plain HTTP/1.1, a request to a host
+  /// whose first connection had not yet received its response head waited (libcurl's
+  /// "pending" state) until that other transfer ended, instead of opening a connection.
+  @Test func aRequestDoesNotWaitForAnotherRequestsConnectionToTheSameHost() async throws {
+    let server = try FaultServer()
+    defer { server.stop() }
+    let small = TestData.bytes(count: 64 << 10, seed: 3)
+    server.setRoute("/late", .delayed(seconds: 8, then: .resource(.init(body: small))))
+    server.setRoute("/quick", .resource(.init(body: small)))
+    let transport = CurlTransport()
+    let late = WatchedDelegate()
+    let first = Task {
+      try await transport.perform(HTTPRequest(url: server.url("/late")), delegate: late)
+    }
+    defer { first.cancel() }
+    let asked = await eventually { server.requests(for: "/late").count == 1 }
+    #expect(asked, "the first request reached the server")
+
+    let quick = RecordingDelegate()
+    let head = try await transport.perform(HTTPRequest(url: server.url("/quick")), delegate: quick)
+
+    #expect(head.status == 200)
+    #expect(quick.body == small)
+    #expect(late.byteCount == 0, "the quick request finished while the late one still waited")
+  }
+
+  /// Pins issue 11, item 7: three files from a rate-limited nginx all receive at once,
+  /// each on its own connection, their requests overlapping in nginx's log.
+  @Test func threeRateLimitedFilesAllReceiveAtOnceOnTheirOwnConnections() async throws {
+    let size = 12 << 20
+    let names = ["a.bin", "b.bin", "c.bin"]
+    var files: [String: (count: Int, seed: UInt64)] = [:]
+    for (index, name) in names.enumerated() { files[name] = (size, UInt64(index)) }
+    let nginx = try NginxFixture(
+      files: files, options: .init(limitRate: "10m", logsConnections: true))
+    let transport = CurlTransport()
+    let delegates = names.map { _ in WatchedDelegate() }
+    let tasks = zip(names, delegates).map { name, delegate in
+      Task {
+        try await transport.perform(HTTPRequest(url: nginx.url("/" + name)), delegate: delegate)
+      }
+    }
+    defer { for task in tasks { task.cancel() } }
+
+    // Once one of them has 4 MiB (0.4 s at the limit), every one must have bytes.
+    let underway = await eventually(timeout: .seconds(30)) {
+      delegates.contains { $0.byteCount >= 4 << 20 }
+    }
+    #expect(underway)
+    let counts = delegates.map(\.byteCount)
+    #expect(counts.allSatisfy { $0 > 0 }, "bytes per file when the first had 4 MiB: \(counts)")
+    for task in tasks { _ = try await task.value }
+
+    let log = try nginx.server.accessLog(minimumCount: 3)
+    #expect(log.count == 3)
+    #expect(Set(log.compactMap(\.connection)).count == 3, "one connection per file: \(log)")
+    #expect(log.allSatisfy { $0.connectionRequests == 1 }, "no file waited for a connection")
+    let starts = log.compactMap(\.startedAt)
+    let ends = log.compactMap(\.finishedAt)
+    #expect(
+      starts.count == 3 && starts.max()! < ends.min()!,
+      "every request started before any ended: starts \(starts), ends \(ends)")
+  }
+}
+
+/// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held.
+private func eventually(timeout: Duration = .seconds(15), _ condition: () -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if condition() { return true }
+    try? await Task.sleep(for: .milliseconds(10))
+  }
+  return condition()
+}
