@@ -76,7 +76,9 @@ public final class CurlTransport: HTTPTransporting {
     guard scheme == "http" || scheme == "https" else {
       throw HTTPError(.unsupportedScheme(scheme.isEmpty ? "none" : scheme), url: request.url)
     }
-    let call = CurlCall(request: request, delegate: delegate, configuration: configuration)
+    let call = CurlCall(
+      request: request, delegate: delegate, configuration: configuration
+    ) { [loop] id in loop.wake(id) }
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         call.continuation = continuation

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineHTTP
+import OfflineLocks
 import TestSupport
 import Testing
 
@@ -30,6 +31,31 @@ import Testing
     #expect(head.status == 200)
     #expect(quick.body == small)
     #expect(late.byteCount == 0, "the quick request finished while the late one still waited")
+  }
+
+  /// Pins issue 11, item 7: every delegate ran on the one network thread, so a delegate
+  /// waiting on its disk or its database stopped every other transfer of the transport.
+  @Test func aSlowDelegateHoldsBackOnlyItsOwnTransfer() async throws {
+    let nginx = try NginxFixture(files: ["slow.bin": (8 << 20, 1), "fast.bin": (2 << 20, 2)])
+    let transport = CurlTransport()
+    let slow = SlowDelegate(pausePerPart: .milliseconds(50))
+    let held = Task {
+      try await transport.perform(HTTPRequest(url: nginx.url("/slow.bin")), delegate: slow)
+    }
+    defer { held.cancel() }
+    let started = await eventually { slow.byteCount > 0 }
+    #expect(started, "the slow transfer is receiving")
+
+    let fast = RecordingDelegate(keepsBody: false)
+    let head = try await transport.perform(HTTPRequest(url: nginx.url("/fast.bin")), delegate: fast)
+
+    #expect(head.status == 200)
+    #expect(fast.byteCount == 2 << 20)
+    // Before, the fast transfer got a part only between two of the slow delegate's pauses,
+    // so the slow one had about as many bytes as the fast one (2 MiB) when it finished.
+    #expect(
+      slow.byteCount < 1 << 20,
+      "the slow delegate had \(slow.byteCount) bytes when the fast transfer finished")
   }
 
   /// Pins issue 11, item 7: three files from a rate-limited nginx all receive at once,
@@ -68,6 +94,26 @@ import Testing
     #expect(
       starts.count == 3 && starts.max()! < ends.min()!,
       "every request started before any ended: starts \(starts), ends \(ends)")
+  }
+}
+
+/// A delegate that sleeps in every body callback, like a slow disk, and whose byte count
+/// a test can read while the transfer runs.
+private final class SlowDelegate: HTTPResponseDelegate {
+  private let count = Locked(0)
+  private let pause: useconds_t
+
+  init(pausePerPart: Duration) {
+    pause = useconds_t(pausePerPart / .microseconds(1))
+  }
+
+  var byteCount: Int { count.withLock { $0 } }
+
+  func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition { .receive }
+
+  func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {
+    count.withLock { $0 += bytes.count }
+    usleep(pause)
   }
 }
 
