@@ -3,7 +3,7 @@ import OfflineKit
 
 /// `offline run`: work the queue until nothing is left to do.
 struct RunCommand: Sendable {
-  static let usage = "offline [--store <dir>] run [--parallel <n>] [--quiet]"
+  static let usage = "offline [--store <dir>] run [--parallel <n>] [--min-free <size>] [--quiet]"
 
   static let help = HelpText(
     overview: "Download the queued contents until nothing is left to do.",
@@ -11,6 +11,12 @@ struct RunCommand: Sendable {
     arguments: [],
     options: [
       ("--parallel <n>", "Downloads at once (default 3)."),
+      (
+        "--min-free <size>",
+        "Free space to keep on the disk, such as 0, 512K, 100M or 1G (default 64M). A"
+          + " download waits until its bytes fit with this much left; one that cannot fit"
+          + " even on the empty disk is suspended with the bytes it needs."
+      ),
       ("-q, --quiet", "Print nothing but errors."),
       ("-h, --help", "Show help information."),
     ],
@@ -22,6 +28,7 @@ struct RunCommand: Sendable {
       """)
 
   var parallel = 3
+  var minimumFreeSpace: Int64 = 64 << 20
   var quiet = false
   var showHelp = false
 
@@ -39,6 +46,12 @@ struct RunCommand: Sendable {
             throw UsageError(message: "--parallel takes a whole number above 0.", usage: usage)
           }
           command.parallel = value
+        case "--min-free":
+          guard let size = ByteSize.parse(try scanner.value(for: name, inline: inline)) else {
+            throw UsageError(
+              message: "--min-free takes a size, such as 0, 512K, 100M or 1G.", usage: usage)
+          }
+          command.minimumFreeSpace = size
         case "-q", "--quiet": command.quiet = true
         case "-h", "--help":
           command.showHelp = true
@@ -57,7 +70,8 @@ struct RunCommand: Sendable {
       return ExitCode.success
     }
     do throws(OfflineError) {
-      let manager = try ManagerAccess.open(context, parallel: command.parallel)
+      let manager = try ManagerAccess.open(
+        context, parallel: command.parallel, minimumFreeSpace: command.minimumFreeSpace)
       let printer = command.quiet ? nil : Task { await printEvents(of: manager, console) }
       defer { printer?.cancel() }
       try await manager.runUntilIdle()
@@ -75,8 +89,15 @@ struct RunCommand: Sendable {
     }
   }
 
+  /// Prints what happens to each content: a wait once per reason (the runner looks again
+  /// and again while a content waits, but only a new reason is news).
   private static func printEvents(of manager: OfflineManager, _ console: Console) async {
+    var lastWait: [String: String] = [:]
     for await (id, event) in await manager.allEvents() {
+      switch event {
+      case .waiting, .progress: break
+      default: lastWait[id] = nil  // a new state: the next wait is news again
+      }
       switch event {
       case .finished:
         let path = (try? await manager.snapshot(id: id))?.fileURL.path ?? ""
@@ -84,6 +105,8 @@ struct RunCommand: Sendable {
       case .error(let error):
         console.err("\(id): \(error)")
       case .waiting(let reason?):
+        guard lastWait[id] != reason.name else { break }
+        lastWait[id] = reason.name
         console.err("\(id): waiting (\(reason.name))")
       case .suspended:
         console.err("\(id): suspended")
