@@ -48,6 +48,10 @@ struct GetCommand: Sendable {
           + " written in place (default 1; helps against per-connection speed limits)."
       ),
       ("--force", "Replace a file at the output path that offline did not download."),
+      (
+        "--min-free <size>",
+        "Refuse to start unless the file fits leaving this much free (512K, 1G)."
+      ),
     ] + StreamOptions.help + [
       ("-q, --quiet", "Print nothing but errors."),
       ("--json", "Print one JSON object per event on standard output."),
@@ -73,6 +77,7 @@ struct GetCommand: Sendable {
   var json = false
   var showHelp = false
   var hls = HLSOptions()
+  var minimumFreeSpace: Int64?
 
   static func parse(_ arguments: [String]) throws(UsageError) -> GetCommand {
     var scanner = ArgumentScanner(arguments, usage: usage)
@@ -97,6 +102,11 @@ struct GetCommand: Sendable {
         case "--connections":
           command.connections = try positiveInteger(scanner.value(for: name, inline: inline), name)
         case "--force": command.force = true
+        case "--min-free":
+          command.minimumFreeSpace = ByteSize.parse(try scanner.value(for: name, inline: inline))
+          guard command.minimumFreeSpace != nil else {
+            throw UsageError(message: "--min-free takes a size, such as 512K or 1G.", usage: usage)
+          }
         case "--variant", "--audio", "--subtitles":
           try StreamOptions.parse(
             name, try scanner.value(for: name, inline: inline), into: &command.hls, usage: usage)
@@ -162,6 +172,13 @@ struct GetCommand: Sendable {
     let transport = CurlTransport(
       configuration: CurlTransport.Configuration(
         stallTimeout: .seconds(command.stallTimeout), trustedCAFile: command.caFile))
+    if let margin = command.minimumFreeSpace,
+      let problem = await FreeSpaceCheck.problem(
+        url: command.url, destination: command.destination(), margin: margin, transport: transport)
+    {
+      reporter.failed(problem)
+      return ExitCode.failure
+    }
     if HLSDownload.isPlaylistURL(command.url) {
       return await GetStreamRunner(
         command: command, index: index, transport: transport, reporter: reporter

@@ -33,6 +33,36 @@ struct SmallDiskRunTests {
     #expect(FileManager.default.contents(atPath: done.path) == fixture.small)
   }
 
+  /// Issue 11, item 11: `get --min-free` refuses, before writing anything, a file that
+  /// would leave less than the margin free or that the disk could never hold.
+  @Test func getWithMinFreeRefusesAFileThatWouldNotLeaveTheMargin() throws {
+    let fixture = try QueueFixture()
+    let out = fixture.folder.url.appending(path: "out")
+    try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+    let mount = try ProcessRunner.run(
+      "/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", out.path], timeout: 10)
+    try #require(mount.status == 0, "mount failed: \(mount.stderrText)")
+    defer { _ = try? ProcessRunner.run("/bin/umount", ["-l", out.path], timeout: 10) }
+    try Data(count: 1 << 20).write(to: out.appending(path: "junk.bin"))
+
+    let tooLarge = try fixture.offline(
+      ["get", fixture.url("large.bin"), "-o", out.path + "/", "--min-free", "0"])
+    #expect(tooLarge.status == 1)
+    #expect(
+      tooLarge.stderrText.contains("more bytes than the file system"), "\(tooLarge.stderrText)")
+    let tight = try fixture.offline(
+      ["get", fixture.url("small.bin"), "-o", out.path + "/", "--min-free", "1M"])
+    #expect(tight.status == 1)
+    #expect(tight.stderrText.contains("more bytes of free space"), "\(tight.stderrText)")
+    let written = try FileManager.default.contentsOfDirectory(atPath: out.path)
+    #expect(written == ["junk.bin"], "nothing was written: \(written)")
+
+    let fits = try fixture.offline(
+      ["get", fixture.url("small.bin"), "-o", out.path + "/", "--min-free", "512K"])
+    #expect(fits.status == 0, "\(fits.stderrText)")
+    #expect(FileManager.default.contents(atPath: out.path + "/small.bin") == fixture.small)
+  }
+
   /// `--min-free` takes sizes as `cache limit` does, and refuses anything else.
   @Test func minFreeRefusesWhatIsNotASize() throws {
     let fixture = try QueueFixture()

@@ -1,15 +1,19 @@
 import Foundation
 
 /// Free and total disk space, as `statvfs` reports them to an unprivileged writer.
-struct StorageSpace: Sendable, Equatable {
+///
+/// ```swift
+/// if let space = StorageSpace(at: folder.path), space.available < needed { … }
+/// ```
+public struct StorageSpace: Sendable, Equatable {
   /// Bytes a writer can still use.
-  var available: Int64
+  public var available: Int64
   /// Bytes a writer could use on the file system if it held nothing: its size less the
   /// blocks reserved for root.
-  var capacity: Int64
+  public var capacity: Int64
 
   /// The space of the file system holding `path`, nil when it cannot be read.
-  init?(at path: String) {
+  public init?(at path: String) {
     var info = statvfs()
     guard statvfs(path, &info) == 0 else { return nil }
     let block = Int64(info.f_frsize)
@@ -18,8 +22,8 @@ struct StorageSpace: Sendable, Equatable {
     capacity = (Int64(info.f_blocks) - max(0, reserved)) * block
   }
 
-  /// Creates a value, for tests.
-  init(available: Int64, capacity: Int64) {
+  /// Creates a value from known figures.
+  public init(available: Int64, capacity: Int64) {
     self.available = available
     self.capacity = capacity
   }
