@@ -105,7 +105,7 @@ struct RunCommand: Sendable {
       case .error(let error):
         console.err("\(id): \(error)")
       case .waiting(let reason?):
-        guard lastWait[id] != reason.name else { break }
+        guard lastWait[id] != reason.name, reason != .starting else { break }
         lastWait[id] = reason.name
         console.err("\(id): waiting (\(reason.name))")
       case .suspended:

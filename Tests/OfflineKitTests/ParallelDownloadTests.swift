@@ -65,6 +65,32 @@ import Testing
     }
   }
 
+  /// Pins issue 11, item 7: `ls` said `running` for downloads that had not received a byte;
+  /// until the first bytes come the reason is `starting`, then it is cleared (`running`).
+  @Test func aDownloadIsStartingUntilItsFirstBytesComeThenRunning() async throws {
+    let server = try FaultServer()
+    defer { server.stop() }
+    let body = TestData.bytes(count: 2 << 20, seed: 78)
+    let paced = FaultServer.Resource(body: body, faults: .init(bytesPerSecond: 1 << 20))
+    server.setRoute("/late.bin", .delayed(seconds: 2, then: .resource(paced)))
+    let fixture = try ManagerFixture()
+    let content = try await fixture.manager.content(
+      for: OfflineSource(url: server.url("/late.bin"), id: "late"))
+    let recorder = EventRecorder(await content.events)
+    try await content.download()
+
+    try await fixture.running {
+      let starting = await eventually { server.requests(for: "/late.bin").count == 1 }
+      #expect(starting)
+      let before = try await content.snapshot
+      #expect(before.waitReason == .starting, "\(String(describing: before.waitReason))")
+      #expect(before.bytes == 0)
+      #expect(await recorder.waitFor { ($0.progressBytes ?? 0) > 0 })
+      #expect(try await content.snapshot.waitReason == nil, "running once bytes come")
+      #expect(await recorder.waitFor { $0.name == "finished" })
+    }
+  }
+
   /// Item 7 asks that the ranges of one file still move together: four connections, four
   /// overlapping range requests, each on its own connection.
   @Test func theRangesOfOneFileMoveAtOnce() async throws {
