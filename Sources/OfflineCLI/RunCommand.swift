@@ -1,5 +1,6 @@
 import Foundation
 import OfflineKit
+import OfflineLocks
 
 /// `offline run`: work the queue until nothing is left to do.
 struct RunCommand: Sendable {
@@ -72,7 +73,10 @@ struct RunCommand: Sendable {
     do throws(OfflineError) {
       let manager = try ManagerAccess.open(
         context, parallel: command.parallel, minimumFreeSpace: command.minimumFreeSpace)
-      let printer = command.quiet ? nil : Task { await printEvents(of: manager, console) }
+      let earlier = try await failures(of: manager)
+      let printed = Locked<Set<String>>([])
+      let printer =
+        command.quiet ? nil : Task { await printEvents(of: manager, console, printed: printed) }
       defer { printer?.cancel() }
       try await manager.runUntilIdle()
       if Task.isCancelled {
@@ -80,8 +84,15 @@ struct RunCommand: Sendable {
         return ExitCode.failure
       }
       await manager.stop(suspendingRunning: false)
-      let failed = try await manager.snapshots().filter {
-        $0.state == .suspended && $0.lastError != nil
+      let failed = try await failures(of: manager)
+      if !command.quiet {
+        // A content can fail before the printer has subscribed, or just before the run
+        // ends: say what it did not.
+        let shown = printed.withLock { $0 }
+        for (id, error) in failed.sorted(by: { $0.key < $1.key })
+        where earlier[id] != error && !shown.contains(id) {
+          console.err("\(id): \(error)")
+        }
       }
       return failed.isEmpty ? ExitCode.success : ExitCode.failure
     } catch {
@@ -91,7 +102,20 @@ struct RunCommand: Sendable {
 
   /// Prints what happens to each content: a wait once per reason (the runner looks again
   /// and again while a content waits, but only a new reason is news).
-  private static func printEvents(of manager: OfflineManager, _ console: Console) async {
+  /// The suspended contents that carry an error, with it.
+  private static func failures(of manager: OfflineManager) async throws(OfflineError)
+    -> [String: String]
+  {
+    var result: [String: String] = [:]
+    for snapshot in try await manager.snapshots() where snapshot.state == .suspended {
+      if let error = snapshot.lastError { result[snapshot.id] = error }
+    }
+    return result
+  }
+
+  private static func printEvents(
+    of manager: OfflineManager, _ console: Console, printed: Locked<Set<String>>
+  ) async {
     var lastWait: [String: String] = [:]
     for await (id, event) in await manager.allEvents() {
       switch event {
@@ -103,6 +127,7 @@ struct RunCommand: Sendable {
         let path = (try? await manager.snapshot(id: id))?.fileURL.path ?? ""
         console.err("\(id): finished \(path)")
       case .error(let error):
+        printed.withLock { _ = $0.insert(id) }
         console.err("\(id): \(error)")
       case .waiting(let reason?):
         guard lastWait[id] != reason.name, reason != .starting else { break }
