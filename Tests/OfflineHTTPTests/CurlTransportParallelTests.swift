@@ -97,6 +97,50 @@ import Testing
   }
 }
 
+extension CurlTransportParallelTests {
+  /// Streams multiplexed on one HTTP/2 connection pause and go on independently (each waits
+  /// for its delegate's answer to the head, a slow one for its delegate): every body comes
+  /// whole, and the slow stream holds back none of the others.
+  @Test func streamsOnOneHTTP2ConnectionPauseAndGoOnIndependently() async throws {
+    let size = 4 << 20
+    var files: [String: (count: Int, seed: UInt64)] = ["slow.bin": (size, 90)]
+    for index in 0..<6 { files["f\(index).bin"] = (size, UInt64(index)) }
+    let nginx = try NginxFixture(files: files, options: .init(tls: true, logsConnections: true))
+    let caFile = try #require(nginx.server.certificatePath).path
+    let transport = CurlTransport(configuration: .init(trustedCAFile: caFile))
+    let slow = SlowDelegate(pausePerPart: .milliseconds(20))
+    let held = Task {
+      try await transport.perform(HTTPRequest(url: nginx.url("/slow.bin")), delegate: slow)
+    }
+    defer { held.cancel() }
+    #expect(await eventually { slow.byteCount > 0 })
+
+    let results = await withTaskGroup(of: (Int, RecordingDelegate, HTTPError?).self) { group in
+      for index in 0..<6 {
+        group.addTask {
+          let delegate = RecordingDelegate()
+          let outcome = await transport.outcome(
+            of: HTTPRequest(url: nginx.url("/f\(index).bin")), delegate: delegate)
+          if case .failure(let error) = outcome { return (index, delegate, error) }
+          return (index, delegate, nil)
+        }
+      }
+      var all: [(Int, RecordingDelegate, HTTPError?)] = []
+      for await result in group { all.append(result) }
+      return all
+    }
+
+    for (index, delegate, error) in results {
+      #expect(error == nil, "f\(index): \(error.map { "\($0)" } ?? "")")
+      #expect(delegate.head?.version == "HTTP/2")
+      #expect(delegate.body == TestData.bytes(count: size, seed: UInt64(index)), "f\(index)")
+    }
+    #expect(slow.byteCount < size, "the slow stream was still going when the others ended")
+    let log = try nginx.server.accessLog(minimumCount: 6)
+    #expect(Set(log.compactMap(\.connection)).count == 1, "one multiplexed connection")
+  }
+}
+
 /// A delegate that sleeps in every body callback, like a slow disk, and whose byte count
 /// a test can read while the transfer runs.
 private final class SlowDelegate: HTTPResponseDelegate {
