@@ -42,16 +42,13 @@ struct GetCommand: Sendable {
           + " data (default 30); the download resumes on the next attempt."
       ),
       ("--retries <n>", "Attempts in a row without progress before failing (default 5)."),
+      ("--min-free <size>", "Start only if the file fits leaving this much free (512K, 1G)."),
       (
         "--connections <n>",
         "Fetch a large file (8 MiB and more) over n connections, in ranges"
           + " written in place (default 1; helps against per-connection speed limits)."
       ),
       ("--force", "Replace a file at the output path that offline did not download."),
-      (
-        "--min-free <size>",
-        "Refuse to start unless the file fits leaving this much free (512K, 1G)."
-      ),
     ] + StreamOptions.help + [
       ("-q, --quiet", "Print nothing but errors."),
       ("--json", "Print one JSON object per event on standard output."),
@@ -99,14 +96,14 @@ struct GetCommand: Sendable {
           command.stallTimeout = try positiveInteger(scanner.value(for: name, inline: inline), name)
         case "--retries":
           command.retries = try positiveInteger(scanner.value(for: name, inline: inline), name)
-        case "--connections":
-          command.connections = try positiveInteger(scanner.value(for: name, inline: inline), name)
-        case "--force": command.force = true
         case "--min-free":
           command.minimumFreeSpace = ByteSize.parse(try scanner.value(for: name, inline: inline))
           guard command.minimumFreeSpace != nil else {
             throw UsageError(message: "--min-free takes a size, such as 512K or 1G.", usage: usage)
           }
+        case "--connections":
+          command.connections = try positiveInteger(scanner.value(for: name, inline: inline), name)
+        case "--force": command.force = true
         case "--variant", "--audio", "--subtitles":
           try StreamOptions.parse(
             name, try scanner.value(for: name, inline: inline), into: &command.hls, usage: usage)
