@@ -42,6 +42,7 @@ struct GetCommand: Sendable {
           + " data (default 30); the download resumes on the next attempt."
       ),
       ("--retries <n>", "Attempts in a row without progress before failing (default 5)."),
+      ("--min-free <size>", "Start only if the file fits leaving this much free (512K, 1G)."),
       (
         "--connections <n>",
         "Fetch a large file (8 MiB and more) over n connections (at most 32), in"
@@ -85,6 +86,7 @@ struct GetCommand: Sendable {
   var json = false
   var showHelp = false
   var hls = HLSOptions()
+  var minimumFreeSpace: Int64?
 
   /// The most connections `--connections` opens to one host.
   static let maximumConnections = 32
@@ -109,6 +111,11 @@ struct GetCommand: Sendable {
           command.stallTimeout = try positiveInteger(scanner.value(for: name, inline: inline), name)
         case "--retries":
           command.retries = try positiveInteger(scanner.value(for: name, inline: inline), name)
+        case "--min-free":
+          command.minimumFreeSpace = ByteSize.parse(try scanner.value(for: name, inline: inline))
+          guard command.minimumFreeSpace != nil else {
+            throw UsageError(message: "--min-free takes a size, such as 512K or 1G.", usage: usage)
+          }
         case "--connections":
           command.connections = try positiveInteger(scanner.value(for: name, inline: inline), name)
           guard command.connections <= maximumConnections else {
@@ -188,6 +195,13 @@ struct GetCommand: Sendable {
     let transport = CurlTransport(
       configuration: CurlTransport.Configuration(
         stallTimeout: .seconds(command.stallTimeout), trustedCAFile: command.caFile))
+    if let margin = command.minimumFreeSpace,
+      let problem = await FreeSpaceCheck.problem(
+        url: command.url, destination: command.destination(), margin: margin, transport: transport)
+    {
+      reporter.failed(problem)
+      return ExitCode.failure
+    }
     if HLSDownload.isPlaylistURL(command.url) {
       return await GetStreamRunner(
         command: command, index: index, transport: transport, reporter: reporter

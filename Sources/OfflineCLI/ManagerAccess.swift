@@ -5,11 +5,12 @@ import OfflineKit
 enum ManagerAccess {
   /// Opens the manager, warning on standard error when a damaged index was moved aside.
   static func open(
-    _ context: CommandContext, parallel: Int = 3
+    _ context: CommandContext, parallel: Int = 3, minimumFreeSpace: Int64 = 64 << 20
   ) throws(OfflineError) -> OfflineManager {
     let manager = try OfflineManager(
       directory: context.storeDirectory,
-      configuration: OfflineManager.Configuration(parallelDownloads: parallel))
+      configuration: OfflineManager.Configuration(
+        parallelDownloads: parallel, minimumFreeSpace: minimumFreeSpace))
     if let moved = manager.quarantinedIndex {
       context.console.err(
         "Warning: the index was damaged; it was moved to \(moved.path) and a fresh one made."

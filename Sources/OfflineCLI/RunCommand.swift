@@ -1,9 +1,10 @@
 import Foundation
 import OfflineKit
+import OfflineLocks
 
 /// `offline run`: work the queue until nothing is left to do.
 struct RunCommand: Sendable {
-  static let usage = "offline [--store <dir>] run [--parallel <n>] [--quiet]"
+  static let usage = "offline [--store <dir>] run [--parallel <n>] [--min-free <size>] [--quiet]"
 
   static let help = HelpText(
     overview: "Download the queued contents until nothing is left to do.",
@@ -11,6 +12,12 @@ struct RunCommand: Sendable {
     arguments: [],
     options: [
       ("--parallel <n>", "Downloads at once (default 3)."),
+      (
+        "--min-free <size>",
+        "Free space to keep on the disk, such as 0, 512K, 100M or 1G (default 64M). A"
+          + " download waits until its bytes fit with this much left; one that cannot fit"
+          + " even on the empty disk is suspended with the bytes it needs."
+      ),
       ("-q, --quiet", "Print nothing but errors."),
       ("-h, --help", "Show help information."),
     ],
@@ -22,6 +29,7 @@ struct RunCommand: Sendable {
       """)
 
   var parallel = 3
+  var minimumFreeSpace: Int64 = 64 << 20
   var quiet = false
   var showHelp = false
 
@@ -39,6 +47,12 @@ struct RunCommand: Sendable {
             throw UsageError(message: "--parallel takes a whole number above 0.", usage: usage)
           }
           command.parallel = value
+        case "--min-free":
+          guard let size = ByteSize.parse(try scanner.value(for: name, inline: inline)) else {
+            throw UsageError(
+              message: "--min-free takes a size, such as 0, 512K, 100M or 1G.", usage: usage)
+          }
+          command.minimumFreeSpace = size
         case "-q", "--quiet": command.quiet = true
         case "-h", "--help":
           command.showHelp = true
@@ -57,8 +71,12 @@ struct RunCommand: Sendable {
       return ExitCode.success
     }
     do throws(OfflineError) {
-      let manager = try ManagerAccess.open(context, parallel: command.parallel)
-      let printer = command.quiet ? nil : Task { await printEvents(of: manager, console) }
+      let manager = try ManagerAccess.open(
+        context, parallel: command.parallel, minimumFreeSpace: command.minimumFreeSpace)
+      let earlier = try await failures(of: manager)
+      let printed = Locked<Set<String>>([])
+      let printer =
+        command.quiet ? nil : Task { await printEvents(of: manager, console, printed: printed) }
       defer { printer?.cancel() }
       try await manager.runUntilIdle()
       if Task.isCancelled {
@@ -66,8 +84,15 @@ struct RunCommand: Sendable {
         return ExitCode.failure
       }
       await manager.stop(suspendingRunning: false)
-      let failed = try await manager.snapshots().filter {
-        $0.state == .suspended && $0.lastError != nil
+      let failed = try await failures(of: manager)
+      if !command.quiet {
+        // A content can fail before the printer has subscribed, or just before the run
+        // ends: say what it did not.
+        let shown = printed.withLock { $0 }
+        for (id, error) in failed.sorted(by: { $0.key < $1.key })
+        where earlier[id] != error && !shown.contains(id) {
+          console.err("\(id): \(error)")
+        }
       }
       return failed.isEmpty ? ExitCode.success : ExitCode.failure
     } catch {
@@ -75,15 +100,38 @@ struct RunCommand: Sendable {
     }
   }
 
-  private static func printEvents(of manager: OfflineManager, _ console: Console) async {
+  /// Prints what happens to each content: a wait once per reason (the runner looks again
+  /// and again while a content waits, but only a new reason is news).
+  /// The suspended contents that carry an error, with it.
+  private static func failures(of manager: OfflineManager) async throws(OfflineError)
+    -> [String: String]
+  {
+    var result: [String: String] = [:]
+    for snapshot in try await manager.snapshots() where snapshot.state == .suspended {
+      if let error = snapshot.lastError { result[snapshot.id] = error }
+    }
+    return result
+  }
+
+  private static func printEvents(
+    of manager: OfflineManager, _ console: Console, printed: Locked<Set<String>>
+  ) async {
+    var lastWait: [String: String] = [:]
     for await (id, event) in await manager.allEvents() {
+      switch event {
+      case .waiting, .progress: break
+      default: lastWait[id] = nil  // a new state: the next wait is news again
+      }
       switch event {
       case .finished:
         let path = (try? await manager.snapshot(id: id))?.fileURL.path ?? ""
         console.err("\(id): finished \(path)")
       case .error(let error):
+        printed.withLock { _ = $0.insert(id) }
         console.err("\(id): \(error)")
       case .waiting(let reason?):
+        guard lastWait[id] != reason.name, reason != .starting else { break }
+        lastWait[id] = reason.name
         console.err("\(id): waiting (\(reason.name))")
       case .suspended:
         console.err("\(id): suspended")

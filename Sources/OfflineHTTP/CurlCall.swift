@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// `@unchecked Sendable` is sound because the caller sets `continuation` before submitting
 /// the call, and from submission on only the loop's thread reads or writes any other member
-/// (libcurl runs the callbacks below on that thread too).
+/// (libcurl runs the callbacks below on that thread too), except `continuation`, which only
+/// the call's ``CurlDelivery`` queue touches from then on (it resumes it).
 final class CurlCall: @unchecked Sendable {
   private static let nextID = IDCounter()
 
@@ -18,7 +19,8 @@ final class CurlCall: @unchecked Sendable {
   /// Set from any thread when the awaiting task is cancelled; the loop checks it before
   /// starting the call, so a cancellation that comes first is never missed.
   let cancelRequested = Atomic<Bool>(false)
-  let delegate: any HTTPResponseDelegate
+  /// Hands the response to the delegate off the loop's thread.
+  let delivery: CurlDelivery
   let configuration: CurlTransport.Configuration
   var continuation: CheckedContinuation<Result<HTTPResponseHead, HTTPError>, Never>?
 
@@ -34,18 +36,31 @@ final class CurlCall: @unchecked Sendable {
   private(set) var receivedAnyHeader = false
   private(set) var finalHead: HTTPResponseHead?
   private(set) var redirectLocation: String?
-  private var disposition = HTTPBodyDisposition.receive
   private(set) var stoppedByDelegate = false
-  private(set) var delegateError: (any Error & Sendable)?
   private(set) var protocolError: String?
+  /// Bytes of header lines received on this handle.
+  private var headBytes = 0
+  /// Set when the head grew past ``maximumHeadBytes`` and was refused.
+  private(set) var headTooLarge = false
+  /// Set by the loop when it tries again after a head too large; the next handle takes a
+  /// fresh connection, and a second such head is the end.
+  var retriedTooLargeHead = false
 
+  /// The most bytes of header lines taken for one request (redirects and 1xx included);
+  /// beyond it the head is refused as too large. libcurl 7.88 limits only each line
+  /// (100 KB); newer ones the whole head (300 KB).
+  static let maximumHeadBytes = 256 << 10
+
+  /// - Parameter wake: Asks the loop to let the call with this id receive again, after
+  ///   its delivery paused it; called from the delivery queue.
   init(
     request: HTTPRequest, delegate: any HTTPResponseDelegate,
-    configuration: CurlTransport.Configuration
+    configuration: CurlTransport.Configuration, wake: @escaping @Sendable (UInt64) -> Void
   ) {
-    self.id = Self.nextID.next()
+    let id = Self.nextID.next()
+    self.id = id
     self.request = request
-    self.delegate = delegate
+    self.delivery = CurlDelivery(delegate: delegate) { wake(id) }
     self.configuration = configuration
     self.currentURL = request.url
     errorBuffer.initialize(to: 0)
@@ -83,9 +98,17 @@ final class CurlCall: @unchecked Sendable {
     _ = ok_easy_setopt_long(
       handle, CURLOPT_LOW_SPEED_TIME, max(1, (config.stallTimeout.milliseconds + 999) / 1000))
     _ = ok_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
+    if retriedTooLargeHead {
+      _ = ok_easy_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1)
+    }
     let httpVersion = config.allowsHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1
     _ = ok_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(httpVersion))
-    _ = ok_easy_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
+    // Waiting for a connection to multiplex on only pays where one can (HTTP/2, offered
+    // over TLS). On plain http libcurl would park the request ("pending") until the other
+    // transfer to the host ended, whenever that one had no response head yet.
+    if config.allowsHTTP2, currentURL.scheme?.lowercased() == "https" {
+      _ = ok_easy_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
+    }
     _ = ok_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
     _ = ok_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
     if let caFile = config.trustedCAFile {
@@ -146,15 +169,21 @@ final class CurlCall: @unchecked Sendable {
     receivedAnyHeader = false
     finalHead = nil
     redirectLocation = nil
-    disposition = .receive
+    headBytes = 0
+    headTooLarge = false
     errorBuffer[0] = 0
   }
 
   // MARK: - Callbacks (on the loop's thread)
 
-  private func didReceiveHeaderLine(_ line: Substring) -> Bool {
+  private func didReceiveHeaderLine(_ line: Substring, length: Int) -> Bool {
     receivedAnyHeader = true
     if finalHead != nil || redirectLocation != nil { return true }  // trailers
+    headBytes += length
+    if headBytes > Self.maximumHeadBytes {
+      headTooLarge = true
+      return false
+    }
     if line.hasPrefix("HTTP/") {
       version = String(line.prefix { $0 != " " })
       fields = []
@@ -184,26 +213,26 @@ final class CurlCall: @unchecked Sendable {
     }
     let head = HTTPResponseHead(status: status, headers: headers, url: currentURL, version: version)
     finalHead = head
-    disposition = delegate.didReceiveHead(head)
-    if disposition == .stop {
-      stoppedByDelegate = true
-      return false
-    }
+    delivery.deliverHead(head)
     return true
   }
 
-  private func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    if redirectLocation != nil || disposition == .discard { return true }
+  /// What the write callback returns for `bytes`: their count when taken, 0 to stop, or
+  /// `CURL_WRITEFUNC_PAUSE` while the delegate has not caught up.
+  private func didReceiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+    if redirectLocation != nil { return bytes.count }
     guard finalHead != nil else {
       protocolError = "body before a complete head"
-      return false
+      return 0
     }
-    do {
-      try delegate.didReceiveBodyPart(bytes)
-      return true
-    } catch {
-      delegateError = error
-      return false
+    switch delivery.take(bytes) {
+    case .taken:
+      return bytes.count
+    case .pause:
+      return ok_writefunc_pause()
+    case .stop:
+      if delivery.stopped { stoppedByDelegate = true }
+      return 0
     }
   }
 
@@ -214,14 +243,14 @@ final class CurlCall: @unchecked Sendable {
     let raw = UnsafeRawBufferPointer(start: pointer, count: length)
     var line = Substring(decoding: raw, as: UTF8.self)
     while line.last == "\n" || line.last == "\r" || line.last == "\r\n" { line = line.dropLast() }
-    return call.didReceiveHeaderLine(line) ? length : 0
+    return call.didReceiveHeaderLine(line, length: length) ? length : 0
   }
 
   private static let writeCallback: ok_data_callback = { pointer, size, count, context in
     let length = size * count
     guard let context else { return 0 }
     let call = Unmanaged<CurlCall>.fromOpaque(context).takeUnretainedValue()
-    return call.didReceiveBody(UnsafeRawBufferPointer(start: pointer, count: length)) ? length : 0
+    return call.didReceiveBody(UnsafeRawBufferPointer(start: pointer, count: length))
   }
 }
 

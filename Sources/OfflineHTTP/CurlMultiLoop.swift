@@ -5,13 +5,16 @@ import Synchronization
 
 /// One libcurl multi handle and the thread that drives it.
 ///
-/// Other threads talk to it only through ``submit(_:)``, ``cancel(_:)`` and ``shutdown()``,
-/// which queue a command and wake the thread (`curl_multi_wakeup`). Everything else,
-/// including every libcurl callback, happens on the loop's thread.
+/// Other threads talk to it only through ``submit(_:)``, ``cancel(_:)``, ``wake(_:)`` and
+/// ``shutdown()``, which queue a command and wake the thread (`curl_multi_wakeup`).
+/// Everything else, including every libcurl callback, happens on the loop's thread; the
+/// delegates do not: each call's ``CurlDelivery`` runs them on a queue of its own, so no
+/// delegate can hold up the other transfers.
 final class CurlMultiLoop: Sendable {
   private enum Command {
     case add(CurlCall)
     case cancel(UInt64)
+    case wake(UInt64)
   }
 
   private struct Inbox {
@@ -42,6 +45,11 @@ final class CurlMultiLoop: Sendable {
   func cancel(_ call: CurlCall) {
     call.cancelRequested.store(true, ordering: .sequentiallyConsistent)
     enqueue(.cancel(call.id))
+  }
+
+  /// Lets the call with `id` receive again after its delivery paused it.
+  func wake(_ id: UInt64) {
+    enqueue(.wake(id))
   }
 
   /// Stops the thread, failing whatever is still in flight as cancelled, and waits for it.
@@ -81,6 +89,8 @@ final class CurlMultiLoop: Sendable {
         else { continue }
         completed(call, code: ok_msg_result(message), active: &active)
       }
+      // What came in this turn reaches the delegates now, however little it is.
+      for call in active.values { call.delivery.flush() }
       curl_multi_poll(multi.pointer, nil, 0, 1000, nil)
     }
   }
@@ -89,7 +99,7 @@ final class CurlMultiLoop: Sendable {
     switch command {
     case .add(let call):
       if call.cancelRequested.load(ordering: .sequentiallyConsistent) {
-        call.resume(.failure(cancelled(call)))
+        conclude(call, .failure(cancelled(call)))
       } else {
         start(call, active: &active)
       }
@@ -98,12 +108,17 @@ final class CurlMultiLoop: Sendable {
       if let call = active.values.first(where: { $0.id == id }) {
         finish(call, .failure(cancelled(call)), active: &active)
       }
+    case .wake(let id):
+      if let call = active.values.first(where: { $0.id == id }), let easy = call.easy {
+        // May run the write callback at once, with the data libcurl held back.
+        curl_easy_pause(easy, CURLPAUSE_RECV_CONT | CURLPAUSE_SEND_CONT)
+      }
     }
   }
 
   private func start(_ call: CurlCall, active: inout [UnsafeMutableRawPointer: CurlCall]) {
     guard let easy = call.makeEasy() else {
-      call.resume(.failure(HTTPError(.other, url: call.currentURL, detail: "curl_easy_init")))
+      conclude(call, .failure(HTTPError(.other, url: call.currentURL, detail: "curl_easy_init")))
       return
     }
     active[easy] = call
@@ -119,11 +134,22 @@ final class CurlMultiLoop: Sendable {
         try call.followRedirect()
         start(call, active: &active)
       } catch {
-        call.resume(.failure(error))
+        conclude(call, .failure(error))
       }
       return
     }
-    finish(call, CurlOutcome.result(of: call, code: code), active: &active)
+    let outcome = CurlOutcome.result(of: call, code: code)
+    if case .failure(let error) = outcome, error.kind == .headersTooLarge,
+      !call.retriedTooLargeHead
+    {
+      // Once more on a fresh connection (the head may have been a passing fault, or bytes
+      // left on a reused connection); a second one is the end.
+      detach(call, active: &active)
+      call.retriedTooLargeHead = true
+      start(call, active: &active)
+      return
+    }
+    finish(call, outcome, active: &active)
   }
 
   private func finish(
@@ -131,7 +157,12 @@ final class CurlMultiLoop: Sendable {
     active: inout [UnsafeMutableRawPointer: CurlCall]
   ) {
     detach(call, active: &active)
-    call.resume(result)
+    conclude(call, result)
+  }
+
+  /// Resumes the waiting task with `result` once the delegate has had everything queued.
+  private func conclude(_ call: CurlCall, _ result: Result<HTTPResponseHead, HTTPError>) {
+    call.delivery.finish(result, url: call.currentURL) { call.resume($0) }
   }
 
   private func detach(_ call: CurlCall, active: inout [UnsafeMutableRawPointer: CurlCall]) {
@@ -148,7 +179,7 @@ final class CurlMultiLoop: Sendable {
 }
 
 extension CurlCall {
-  /// Resumes the waiting task once; later calls do nothing.
+  /// Resumes the waiting task once; later calls do nothing. Called on the delivery queue.
   func resume(_ result: Result<HTTPResponseHead, HTTPError>) {
     ThreadHandOff.release(self)
     continuation?.resume(returning: result)

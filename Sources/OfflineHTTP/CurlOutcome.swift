@@ -8,8 +8,12 @@ enum CurlOutcome {
     if let head = call.finalHead, code == CURLE_OK || call.stoppedByDelegate {
       return .success(head)
     }
-    if let error = call.delegateError {
-      return .failure(HTTPError(.delegateFailed, url: url, underlying: error))
+    // A delegate's own failure is told by CurlDelivery, which knows it last.
+    if call.headTooLarge || headRefusedByCurl(call, code: code) {
+      return .failure(
+        HTTPError(
+          .headersTooLarge, url: url, curlCode: Int(code.rawValue),
+          detail: "over \(CurlCall.maximumHeadBytes >> 10) KiB in all, or one line over 100 KB"))
     }
     if let problem = call.protocolError {
       return .failure(HTTPError(.protocolViolation, url: url, detail: problem))
@@ -21,6 +25,13 @@ enum CurlOutcome {
       HTTPError(
         kind(of: code, call: call), url: url, curlCode: Int(code.rawValue),
         detail: call.curlMessage ?? String(cString: curl_easy_strerror(code))))
+  }
+
+  /// Whether libcurl gave up on the head for its size: 7.88 says "Out of memory" for one
+  /// line over 100 KB; 8.6 and later say CURLE_TOO_LARGE (100) for a head over 300 KB.
+  private static func headRefusedByCurl(_ call: CurlCall, code: CURLcode) -> Bool {
+    guard call.finalHead == nil, call.receivedAnyHeader else { return false }
+    return code == CURLE_OUT_OF_MEMORY || code.rawValue == 100
   }
 
   private static func kind(of code: CURLcode, call: CurlCall) -> HTTPError.Kind {
@@ -39,8 +50,14 @@ enum CurlOutcome {
       CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
       return .tlsFailure
     case CURLE_UNSUPPORTED_PROTOCOL:
-      return .unsupportedScheme(call.currentURL.scheme ?? "none")
-    case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
+      // Every URL handed to libcurl is http or https (the transport and the redirect policy
+      // see to it), so libcurl says this of the reply: no status line, "Received HTTP/0.9
+      // when not allowed".
+      let scheme = call.currentURL.scheme?.lowercased() ?? "none"
+      return scheme == "http" || scheme == "https" ? .notHTTP : .unsupportedScheme(scheme)
+    case CURLE_WEIRD_SERVER_REPLY:
+      return .notHTTP
+    case CURLE_BAD_CONTENT_ENCODING:
       return .protocolViolation
     default:
       return .other

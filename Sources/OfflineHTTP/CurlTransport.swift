@@ -6,8 +6,9 @@ import OfflineLocks
 ///
 /// Every request of one transport shares that thread and libcurl's connection cache, so
 /// connections are reused and, over TLS to servers that offer it, requests to one host are
-/// multiplexed on one HTTP/2 connection. Bodies are handed to the delegate on that thread
-/// as they arrive; see ``HTTPResponseDelegate`` for the backpressure this gives.
+/// multiplexed on one HTTP/2 connection. Bodies are handed to each request's delegate on a
+/// queue of that request's own as they arrive, so a slow delegate holds back only its own
+/// transfer; see ``HTTPResponseDelegate`` for the backpressure this gives.
 ///
 /// ```swift
 /// let transport = CurlTransport()
@@ -76,7 +77,9 @@ public final class CurlTransport: HTTPTransporting {
     guard scheme == "http" || scheme == "https" else {
       throw HTTPError(.unsupportedScheme(scheme.isEmpty ? "none" : scheme), url: request.url)
     }
-    let call = CurlCall(request: request, delegate: delegate, configuration: configuration)
+    let call = CurlCall(
+      request: request, delegate: delegate, configuration: configuration
+    ) { [loop] id in loop.wake(id) }
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         call.continuation = continuation

@@ -27,6 +27,13 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     case tooManyRedirects(Int)
     /// The response could not be parsed as HTTP.
     case protocolViolation
+    /// The server did not answer with HTTP: no status line (another protocol, garbage, or
+    /// bytes left over on a reused connection). Worth another try.
+    case notHTTP
+    /// The response head was too large to take (more than 256 KiB of header lines, or one
+    /// line over libcurl's limit). The transport has already tried once more, on a fresh
+    /// connection, so trying again is not worth it.
+    case headersTooLarge
     /// The delegate threw from a body callback; the error is in ``underlying``.
     case delegateFailed
     /// The calling task was cancelled.
@@ -62,7 +69,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
   /// failure that will repeat (a refused redirect, a certificate that does not verify).
   public var isTransient: Bool {
     switch kind {
-    case .cannotResolveHost, .cannotConnect, .connectionLost, .stalled, .other: true
+    case .cannotResolveHost, .cannotConnect, .connectionLost, .stalled, .notHTTP, .other: true
     default: false
     }
   }
@@ -92,6 +99,11 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
       return "Stopped after \(count) redirects from \(where_); the server may be in a loop."
     case .protocolViolation:
       return "The response from \(where_) is not valid HTTP\(suffix)."
+    case .notHTTP:
+      return "The server at \(where_) did not answer with HTTP\(suffix)."
+    case .headersTooLarge:
+      return "The server at \(where_) sent response headers too large to take\(suffix),"
+        + " on a fresh connection too; gave up."
     case .delegateFailed:
       let inner = underlying.map { "\($0)" } ?? "unknown error"
       return "Writing the body from \(where_) failed: \(inner)"

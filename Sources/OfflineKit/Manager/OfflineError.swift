@@ -22,6 +22,9 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     case index(StoreError)
     /// Another process works this store's queue.
     case storeBusy(String)
+    /// The content cannot fit on the file system at `path` even if it held nothing else:
+    /// its size plus the free-space margin is `needed` bytes more than its `capacity`.
+    case insufficientCapacity(needed: Int64, capacity: Int64, path: String)
   }
 
   /// The kind of failure.
@@ -54,6 +57,7 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
       }
     case .index: "index"
     case .storeBusy: "storeBusy"
+    case .insufficientCapacity: "insufficientCapacity"
     }
   }
 
@@ -78,6 +82,11 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
       return "The index failed: \(error)"
     case .storeBusy(let detail):
       return detail
+    case .insufficientCapacity(let needed, let capacity, let path):
+      return "\(subject.prefix(1).uppercased() + subject.dropFirst()) needs \(needed) more bytes"
+        + " than the file system at \(path) holds (\(capacity) bytes), counting the free"
+        + " space to keep; freeing space will not help: lower the margin (--min-free) or"
+        + " use a larger disk."
     }
   }
 

@@ -23,7 +23,7 @@ extension OfflineManager {
     }
     running[id] = RunningDownload(task: task, host: host)
     knownStates[id] = .downloading
-    setWaitReason(nil, for: record)
+    setWaitReason(.starting, for: record)  // "running" only once bytes come
   }
 
   typealias Work =
@@ -89,6 +89,9 @@ extension OfflineManager {
   /// to the index so other processes see it.
   func didProgress(_ progress: OfflineProgress, for id: String) {
     guard var download = running[id] else { return }
+    if download.startBytes == nil, let record = try? index.contents.record(id: id) {
+      setWaitReason(nil, for: record)  // receiving: no longer "starting"
+    }
     let sent = hub.sendProgress(progress, to: id)
     download.lastBytes = progress.bytes
     if download.startBytes == nil { download.startBytes = progress.bytes }

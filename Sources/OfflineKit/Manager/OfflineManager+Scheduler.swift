@@ -121,6 +121,7 @@ extension OfflineManager {
       (try? index.contents.runnable(
         state: OfflineState.downloading.rawValue, now: Date(), limit: running.count + free * 4))
       ?? []
+    storageWaits.keepOnly(Set(candidates.map(\.id)).union(running.keys))
     var started = 0
     for record in candidates where running[record.id] == nil && !stopping.contains(record.id) {
       guard started < free else { break }
@@ -129,26 +130,82 @@ extension OfflineManager {
         setWaitReason(.network, for: record)
         continue
       }
-      if !hasSpace(for: record) {
+      switch space(for: record) {
+      case .fits:
+        storageWaits.launch(record.id, at: .now)
+        launch(record, url: url, host: host)
+        started += 1
+      case .wait:
         setWaitReason(.storage, for: record)
-        continue
+      case .notYetDue:
+        break
+      case .never(let error):
+        failForSpace(record, error)
       }
-      launch(record, url: url, host: host)
-      started += 1
     }
   }
 
-  private func hasSpace(for record: ContentRecord) -> Bool {
+  /// Whether a content may start, as far as disk space goes.
+  private enum SpaceVerdict {
+    case fits
+    /// Not enough space now; it waits (reason `storage`).
+    case wait
+    /// It waits for space and is not due to be looked at yet.
+    case notYetDue
+    /// It cannot fit even on the empty file system.
+    case never(OfflineError)
+  }
+
+  /// Looks at the space for `record`: its bytes still to come plus the free-space margin
+  /// must be available, and the store's quota must allow them. A content waiting for space
+  /// is looked at calmly (``StorageWaits``).
+  private func space(for record: ContentRecord) -> SpaceVerdict {
+    let now = ContinuousClock.now
+    let waiting = record.waitReason == WaitReason.storage.name
+    if waiting, !storageWaits.isDue(record.id, at: now) { return .notYetDue }
     let folder = files.folder(id: record.id)
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let space = StorageSpace(at: folder.path)
+    if waiting, storageWaits.wasLaunched(record.id) {
+      // Its download ran out of space since it started: wait until more is free.
+      storageWaits.ranOut(record.id, available: space?.available ?? 0, at: now)
+      return .notYetDue
+    }
+    if waiting, let space, storageWaits.stillFull(record.id, available: space.available) {
+      storageWaits.postpone(record.id, at: now)
+      return .notYetDue
+    }
+    let margin = configuration.minimumFreeSpace
+    if let space, (record.total ?? 0) + margin > space.capacity {
+      let needed = (record.total ?? 0) + margin - space.capacity
+      storageWaits.end(record.id)
+      return .never(
+        OfflineError(
+          .insufficientCapacity(needed: needed, capacity: space.capacity, path: folder.path),
+          contentID: record.id))
+    }
     let remaining = max(0, (record.total ?? 0) - record.bytes)
     if let quota = configuration.storeQuota, let usage = try? index.cache.storeUsage(),
       usage.totalBytes + remaining > quota
     {
-      return false
+      storageWaits.postpone(record.id, at: now)
+      return .wait
     }
-    guard let available = StorageSpace.available(at: folder.path) else { return true }
-    return available - remaining >= configuration.minimumFreeSpace
+    guard let space, space.available - remaining < margin else { return .fits }
+    storageWaits.postpone(record.id, at: now)
+    return .wait
+  }
+
+  /// Suspends `record` with `error`: it cannot fit on its disk, so waiting would be forever.
+  private func failForSpace(_ record: ContentRecord, _ error: OfflineError) {
+    _ = try? transition(id: record.id, .fail) { stored in
+      stored.waitReason = nil
+      stored.retryAt = nil
+      stored.lastError = error.description
+      stored.lastErrorKind = error.kindName
+    }
+    hub.send(.error(error), to: record.id)
+    hub.send(.suspended, to: record.id)
   }
 
   func setWaitReason(_ reason: WaitReason?, for record: ContentRecord) {

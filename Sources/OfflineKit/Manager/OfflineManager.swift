@@ -28,8 +28,10 @@ public actor OfflineManager {
     /// How often the runner looks for changes made by other processes, due retries, the
     /// network and free space.
     public var pollInterval: Duration
-    /// Free space to leave on the disk; a download whose size is known waits (reason
-    /// `storage`) until this much would remain after it.
+    /// Free space to leave on the disk (64 MiB by default); a download waits (reason
+    /// `storage`) until this much would remain after it, and one that could not leave this
+    /// much even on the empty file system is suspended with
+    /// ``OfflineError/Kind-swift.enum/insufficientCapacity(needed:capacity:path:)``.
     public var minimumFreeSpace: Int64
     /// The HTTP transport; a ``CurlTransport`` when nil.
     public var transport: (any HTTPTransporting)?
@@ -71,6 +73,7 @@ public actor OfflineManager {
   var scheduler: Task<Void, Never>?
   var lastExternalChange: Int64 = 0
   var knownStates: [String: OfflineState] = [:]
+  var storageWaits = StorageWaits()
 
   /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
   ///

@@ -78,6 +78,8 @@ public enum WaitReason: Sendable, Equatable {
   case storage
   /// A retry after a transient failure is due at this time.
   case retry(at: Date)
+  /// Started, and no bytes have come yet (connecting, or waiting for the response).
+  case starting
 
   /// The name stored in the index and shown by `offline ls`.
   public var name: String {
@@ -86,6 +88,7 @@ public enum WaitReason: Sendable, Equatable {
     case .network: "network"
     case .storage: "storage"
     case .retry: "retry"
+    case .starting: "starting"
     }
   }
 
@@ -95,6 +98,7 @@ public enum WaitReason: Sendable, Equatable {
     case "network": self = .network
     case "storage": self = .storage
     case "retry": self = .retry(at: retryAt ?? Date())
+    case "starting": self = .starting
     default: return nil
     }
   }

@@ -44,13 +44,3 @@ final class RunnerLock: Sendable {
     return pid.isEmpty ? nil : pid
   }
 }
-
-/// Free disk space, as `statvfs` reports it to an unprivileged writer.
-enum StorageSpace {
-  /// Bytes available at `path`, nil when it cannot be read.
-  static func available(at path: String) -> Int64? {
-    var info = statvfs()
-    guard statvfs(path, &info) == 0 else { return nil }
-    return Int64(info.f_bavail) * Int64(info.f_frsize)
-  }
-}

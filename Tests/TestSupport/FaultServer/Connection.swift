@@ -20,7 +20,17 @@ struct Connection {
 
     var reply = Reply.text(404, "Not Found\n")
     var faults = FaultServer.Faults()
-    switch Self.resolve(behaviour, index: index) {
+    var resolved = Self.resolve(behaviour, index: index)
+    while case .delayed(let seconds, let then)? = resolved {
+      guard core.pause(seconds) else { return false }
+      resolved = Self.resolve(then, index: index)
+    }
+    switch resolved {
+    case .raw(let bytes)?:
+      _ = bytes.withUnsafeBytes { Socket.sendAll(fd, $0) }
+      return false
+    case .hugeHeaders(let headerBytes, let body)?:
+      reply = .fixed(200, headers: Self.padding(headerBytes), body: body)
     case .resource(let resource)?:
       reply = .resource(resource, request: request)
       faults = resource.faults
@@ -28,7 +38,7 @@ struct Connection {
       reply = .status(code, headers: headers, body: body)
     case .redirect(let code, let location)?:
       reply = .text(code, "Redirecting to \(location)\n", headers: [("Location", location)])
-    case .sequence?, nil:
+    case .sequence?, .delayed?, nil:
       break
     }
 
@@ -60,6 +70,12 @@ struct Connection {
     let writer = BodyWriter(fd: fd, core: core, plan: plan)
     guard writer.send(reply.payload, range: reply.range) else { return false }
     return !closes
+  }
+
+  /// Header fields of about 1 KB each that add up to `bytes`.
+  private static func padding(_ bytes: Int) -> [(String, String)] {
+    let line = String(repeating: "p", count: 1000)
+    return (0..<max(1, bytes / 1024)).map { ("X-Padding-\($0)", line) }
   }
 
   /// Takes one of the route's cut allowances; false once `cutResponses` are used up.

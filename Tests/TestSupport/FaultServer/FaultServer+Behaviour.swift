@@ -12,6 +12,15 @@ extension FaultServer {
     /// The n-th request (counting from 0 since `setRoute`) gets element n; the last element
     /// answers every later request. For example "503 twice, then the file".
     case sequence([Behaviour])
+    /// Waits `seconds` before answering with `then` (the head arrives late; `stop()` ends
+    /// the wait early).
+    indirect case delayed(seconds: Double, then: Behaviour)
+    /// Sends `bytes` as they are, not an HTTP response, then closes: a server speaking
+    /// another protocol, or garbage where a status line belongs.
+    case raw(Data)
+    /// A 200 whose head carries `headerBytes` bytes of extra header fields (lines of about
+    /// 1 KB each, so no single line is too long), then `body`.
+    case hugeHeaders(headerBytes: Int, body: Data = Data("ok\n".utf8))
   }
 
   /// A downloadable entity.

@@ -20,11 +20,29 @@ public struct AccessLogEntry: Sendable, Equatable {
   public var acceptEncoding: String?
   /// The protocol, such as `HTTP/1.1` or `HTTP/2.0`.
   public var `protocol`: String
+  /// nginx's serial number of the connection the request came on, when the server was
+  /// started with `Options.logsConnections`.
+  public var connection: Int?
+  /// The request's number on its connection (1 for the first), with `logsConnections`.
+  public var connectionRequests: Int?
+  /// When nginx finished the request, in seconds since 1970, with `logsConnections`.
+  public var finishedAt: Double?
+  /// How long the request took from its first byte read to its last byte sent, in seconds,
+  /// with `logsConnections`.
+  public var duration: Double?
+
+  /// When nginx began the request (``finishedAt`` less ``duration``), with `logsConnections`.
+  public var startedAt: Double? {
+    guard let finishedAt, let duration else { return nil }
+    return finishedAt - duration
+  }
 
   /// Parses one line in the `NginxServer` log format, or returns `nil` if it does not fit.
   init?(line: Substring) {
     let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-    guard fields.count == 9, let status = Int(fields[2]), let sent = Int64(fields[3]) else {
+    guard fields.count == 9 || fields.count == 13, let status = Int(fields[2]),
+      let sent = Int64(fields[3])
+    else {
       return nil
     }
     func optional(_ value: String) -> String? { value == "-" ? nil : Self.unescaped(value) }
@@ -37,6 +55,12 @@ public struct AccessLogEntry: Sendable, Equatable {
     userAgent = optional(fields[6])
     acceptEncoding = optional(fields[7])
     `protocol` = fields[8]
+    if fields.count == 13 {
+      connection = Int(fields[9])
+      connectionRequests = Int(fields[10])
+      finishedAt = Double(fields[11])
+      duration = Double(fields[12])
+    }
   }
 
   /// Undoes nginx's `escape=default`, which writes `"`, backslash and control bytes as `\xHH`.

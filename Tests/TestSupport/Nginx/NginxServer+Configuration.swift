@@ -29,6 +29,12 @@ extension NginxServer {
     "$http_if_range", "$http_user_agent", "$http_accept_encoding", "$server_protocol",
   ].joined(separator: "\\t")
 
+  /// The fields `Options.logsConnections` adds after those of ``logFormat``.
+  static let connectionLogFields = [
+    "$connection", "$connection_requests", "$msec", "$request_time",
+  ]
+  .joined(separator: "\\t")
+
   /// The complete `nginx.conf` for serving `root` on `port` with `options`.
   static func configuration(
     root: URL, port: Int, options: Options, layout: Layout
@@ -36,7 +42,8 @@ extension NginxServer {
     var http: [String] = [
       "types { }",
       "default_type application/octet-stream;",
-      "log_format offlinekit escape=default '\(logFormat)';",
+      "log_format offlinekit escape=default '\(logFormat)"
+        + (options.logsConnections ? "\\t\(connectionLogFields)" : "") + "';",
       "access_log \(quoted(layout.accessLog)) offlinekit;",
       "client_body_temp_path \(quoted(layout.temp("client-body")));",
       "proxy_temp_path \(quoted(layout.temp("proxy")));",

@@ -18,6 +18,10 @@ extension NginxServer {
     /// A command that runs nginx, such as `["/usr/sbin/ip", "netns", "exec", "okt-1-1"]`;
     /// it must exec nginx in place so the process it starts is nginx. Empty runs nginx directly.
     public var launcher: [String]
+    /// Adds the connection serial number, the request's number on that connection, and the
+    /// request's end time and duration to each access-log line (`AccessLogEntry.connection`
+    /// and the fields after it), to see which requests shared a connection or overlapped.
+    public var logsConnections: Bool
 
     /// Creates options; the defaults give a plain HTTP/1.1 server with range support.
     public init(
@@ -27,7 +31,8 @@ extension NginxServer {
       extraLocations: String = "",
       etag: Bool = true,
       listenAddress: String = "127.0.0.1",
-      launcher: [String] = []
+      launcher: [String] = [],
+      logsConnections: Bool = false
     ) {
       self.maxRanges = maxRanges
       self.limitRate = limitRate
@@ -36,6 +41,7 @@ extension NginxServer {
       self.etag = etag
       self.listenAddress = listenAddress
       self.launcher = launcher
+      self.logsConnections = logsConnections
     }
   }
 }

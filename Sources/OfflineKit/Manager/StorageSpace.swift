@@ -1,0 +1,35 @@
+import Foundation
+
+/// Free and total disk space, as `statvfs` reports them to an unprivileged writer.
+///
+/// ```swift
+/// if let space = StorageSpace(at: folder.path), space.available < needed { … }
+/// ```
+public struct StorageSpace: Sendable, Equatable {
+  /// Bytes a writer can still use.
+  public var available: Int64
+  /// Bytes a writer could use on the file system if it held nothing: its size less the
+  /// blocks reserved for root.
+  public var capacity: Int64
+
+  /// The space of the file system holding `path`, nil when it cannot be read.
+  public init?(at path: String) {
+    var info = statvfs()
+    guard statvfs(path, &info) == 0 else { return nil }
+    let block = Int64(info.f_frsize)
+    available = Int64(info.f_bavail) * block
+    let reserved = Int64(info.f_bfree) - Int64(info.f_bavail)
+    capacity = (Int64(info.f_blocks) - max(0, reserved)) * block
+  }
+
+  /// Creates a value from known figures.
+  public init(available: Int64, capacity: Int64) {
+    self.available = available
+    self.capacity = capacity
+  }
+
+  /// Bytes available at `path`, nil when it cannot be read.
+  static func available(at path: String) -> Int64? {
+    StorageSpace(at: path)?.available
+  }
+}
