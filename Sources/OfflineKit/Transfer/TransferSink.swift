@@ -8,8 +8,9 @@ import Synchronization
 /// writes the body into the part file, feeds the checksum, and checkpoints the journal.
 ///
 /// `@unchecked Sendable` is sound because the mutable members are touched by one thread at a
-/// time: the transfer's task before and after each request, the transport's network thread
-/// during it (the request's completion orders the two). Only `progressBytes` is read from
+/// time: the transfer's task before and after each request, and during it the transport's
+/// delivery queue for the request (one callback at a time, not the network thread); the
+/// request's completion orders the two. Only `progressBytes` is read from
 /// other threads, and it is atomic.
 final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   var machine: TransferStateMachine
@@ -35,7 +36,7 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   let progressBytes = Atomic<Int64>(0)
   /// The complete length once known, -1 before; readable from any thread.
   let progressTotal = Atomic<Int64>(-1)
-  /// A start-over decided on the network thread that the transfer has not reported yet.
+  /// A start-over decided during a request that the transfer has not reported yet.
   let pendingRestart = Locked<TransferStateMachine.RestartReason?>(nil)
   /// Body bytes written since this sink was made, start-overs included.
   private(set) var bytesReceived: Int64 = 0
@@ -69,7 +70,7 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     progressTotal.store(machine.totalLength ?? -1, ordering: .relaxed)
   }
 
-  /// Has `start` called on the network thread when the next request is still receiving its
+  /// Has `start` called from the body callbacks when the next request is still receiving its
   /// body `delay` from now, so a short request never starts a progress task.
   func startProgress(after delay: Duration, _ start: @escaping @Sendable () -> Void) {
     progressStartsAt = ContinuousClock.now + delay
@@ -192,8 +193,9 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   /// buffer for the part, so it never pairs the part's bytes with validators they do not
   /// belong to. A body that never leaves the buffer before ``Transfer/finish`` (a small
   /// file) gets no write of its own: `finish` records it with its last state. The write was
-  /// made here, on the network thread, which stalled every other transfer for the length of
-  /// a transaction (15-20 % of a queue of 1000 small files).
+  /// made here, on the network thread (before delegates had a queue of their own), which
+  /// stalled every other transfer for the length of a transaction (15-20 % of a queue of
+  /// 1000 small files).
   private func saveValidators() {
     record.etag = machine.validators.etag
     record.lastModified = machine.validators.lastModified
