@@ -62,6 +62,9 @@ public actor OfflineManager {
   public nonisolated let configuration: Configuration
   /// Where a damaged index was moved when the manager opened a fresh one, if it did.
   public nonisolated let quarantinedIndex: URL?
+  /// What the rebuild from the contents' manifests did when the manager found the index
+  /// damaged and made a fresh one; nil when it did not.
+  public nonisolated let rebuildReport: RebuildReport?
   nonisolated let index: OfflineIndex
   nonisolated let transport: any HTTPTransporting
   var hub = EventHub()
@@ -75,7 +78,8 @@ public actor OfflineManager {
   /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
   ///
   /// A damaged index (not a database, or corrupt) is moved aside (``quarantinedIndex``) and
-  /// a fresh one made; downloaded files are never deleted.
+  /// a fresh one rebuilt from the contents' manifests (``rebuildReport``; see
+  /// ``rebuildFromManifests()``); downloaded files are never deleted.
   ///
   /// - Throws: ``OfflineError`` when the index cannot be opened (locked by another process
   ///   past the timeout, or the directory is not writable).
@@ -90,6 +94,12 @@ public actor OfflineManager {
       self.quarantinedIndex = opened.quarantined
     } catch {
       throw OfflineError(.index(error))
+    }
+    if quarantinedIndex != nil {
+      rebuildReport = try IndexRebuild(files: ContentFiles(index: index, directory: directory))
+        .run()
+    } else {
+      rebuildReport = nil
     }
     self.transport = configuration.transport ?? CurlTransport()
     if let lock = RunnerLock(directory: directory) {
@@ -157,7 +167,8 @@ public actor OfflineManager {
       batchByURL[key] = batchByURL[key] ?? id
       var record = ContentRecord(
         id: id, url: source.url.absoluteString, title: source.title, metadata: source.metadata,
-        fileName: source.url.isHLSPlaylist ? "index.m3u8" : LocalFileName.from(source.url),
+        fileName: source.url.isHLSPlaylist
+          ? "index.m3u8" : ContentManifest.contentFileName(LocalFileName.from(source.url)),
         state: OfflineState.notDownloaded.rawValue)
       if let config {
         record.state = OfflineState.downloading.rawValue
@@ -170,7 +181,8 @@ public actor OfflineManager {
       result.append(OfflineContent(id: id, manager: self))
     }
     if !fresh.isEmpty {
-      try indexStep { try index.contents.insert(fresh) }
+      let stored = try indexStep { try index.contents.insert(fresh) }
+      if config != nil { files.recordQueued(stored) }
     }
     return result
   }
