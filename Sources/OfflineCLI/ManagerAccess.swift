@@ -11,9 +11,17 @@ enum ManagerAccess {
       directory: context.storeDirectory,
       configuration: OfflineManager.Configuration(parallelDownloads: parallel))
     if let moved = manager.quarantinedIndex {
+      let restored = manager.rebuildReport?.restored ?? []
       context.console.err(
         "Warning: the index was damaged; it was moved to \(moved.path) and a fresh one made."
-          + " Downloaded files were kept.")
+          + " Downloaded files were kept; \(restored.count) contents were restored from their"
+          + " manifests.")
+      for item in restored where item.note != nil {
+        context.console.err("  \(item.id): \(item.note ?? "")")
+      }
+      for item in manager.rebuildReport?.skipped ?? [] {
+        context.console.err("  skipped \(item.path): \(item.reason)")
+      }
     }
     return manager
   }
