@@ -158,6 +158,42 @@ struct IndexRebuildTests {
     #expect(later.filter { $0.uri == "/c.bin" }.count == 1)
   }
 
+  /// A run SIGKILLed mid-download (the content `downloading`, its part without a manifest
+  /// journal entry), then the index lost: the content comes back queued, and the next run
+  /// starts its part over from 0 rather than trust bytes no journal vouches for. The price
+  /// is the part's bytes, fetched twice; the file ends byte-exact.
+  @Test func aDownloadKilledMidwayComesBackQueuedAndRestartsCleanly() throws {
+    let origin = try Origin()
+    try origin.add([origin.url("slow/large.bin"), "--id", "big"])
+    let run = Process()
+    run.executableURL = URL(fileURLWithPath: OfflineBinary.path)
+    run.arguments = ["--store", origin.store.path, "run", "--quiet"]
+    run.standardOutput = FileHandle.nullDevice
+    run.standardError = FileHandle.nullDevice
+    try run.run()
+    defer { run.killIfRunning() }
+    let part = origin.file("big", "large.bin.part").path
+    _ = QueueFixture.poll(seconds: 20) {
+      ((try? FileManager.default.attributesOfItem(atPath: part))?[.size] as? Int ?? 0) > 1 << 20
+    }
+    kill(run.processIdentifier, SIGKILL)
+    _ = run.waitBounded(seconds: 10)
+    let requestsBefore = try origin.nginx.accessLog(minimumCount: 1).count
+
+    try origin.damageIndex(truncating: false)
+
+    #expect(try origin.listing().entries["big"]?[1] == "downloading")
+    let again = try origin.offline(["run", "--quiet"], timeout: 60)
+    #expect(again.status == 0, "\(again.stderrText)")
+    #expect(
+      FileManager.default.contents(atPath: origin.file("big", "large.bin").path)
+        == origin.bodies["slow/large.bin"])
+    let later = try origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
+      requestsBefore)
+    #expect(later.count == 1)
+    #expect(later.first?.range == nil && later.first?.status == 200, "\(later)")
+  }
+
   /// A downloaded file truncated behind our back, then the index lost: its manifest's size
   /// does not check out, so it is not adopted as downloaded; it is queued again (with a note
   /// saying why) and the next run fetches it whole. The other content is adopted.
