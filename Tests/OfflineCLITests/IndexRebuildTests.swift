@@ -194,6 +194,28 @@ struct IndexRebuildTests {
     #expect(later.first?.range == nil && later.first?.status == 200, "\(later)")
   }
 
+  /// An index deleted by hand is not damage the store can see: a fresh one opens empty.
+  /// `ls --rebuild` puts the contents back from their manifests, on request.
+  @Test func lsRebuildPutsBackWhatAnIndexDeletedByHandLost() throws {
+    let origin = try Origin()
+    try origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
+    try #require(try origin.offline(["run", "--quiet"]).status == 0)
+    try origin.add([origin.url("c.bin"), "--id", "queued"])
+    let before = try origin.listing().entries
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(
+        atPath: origin.store.appending(path: "index.sqlite").path + suffix)
+    }
+    #expect(try origin.listing().entries.isEmpty)
+
+    let rebuilt = try origin.offline(["ls", "--json", "--rebuild"])
+
+    #expect(rebuilt.status == 0)
+    #expect(rebuilt.stderrText.contains("Restored 2 contents"), "\(rebuilt.stderrText)")
+    #expect(try origin.listing().entries == before)
+    #expect(try origin.offline(["ls", "--rebuild"]).stderrText.contains("Restored 0 contents"))
+  }
+
   /// A downloaded file truncated behind our back, then the index lost: its manifest's size
   /// does not check out, so it is not adopted as downloaded; it is queued again (with a note
   /// saying why) and the next run fetches it whole. The other content is adopted.
