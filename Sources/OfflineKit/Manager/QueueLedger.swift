@@ -27,8 +27,11 @@ struct QueueLedger {
   /// contents without a manifest (a rebuild cannot bring them back; nothing else changes).
   func append(_ manifests: [ContentManifest]) {
     guard !manifests.isEmpty else { return }
-    try? FileManager.default.createDirectory(
-      at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    if DurableFile.kind(folder.path) == .missing {
+      try? FileManager.default.createDirectory(
+        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      DurableFile.syncFolder(of: folder)  // the new folder's entry in content/
+    }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.withoutEscapingSlashes]
     var start = 0
