@@ -194,9 +194,9 @@ struct IndexRebuildTests {
     #expect(later.first?.range == nil && later.first?.status == 200, "\(later)")
   }
 
-  /// An index deleted by hand is not damage the store can see: a fresh one opens empty.
-  /// `ls --rebuild` puts the contents back from their manifests, on request.
-  @Test func lsRebuildPutsBackWhatAnIndexDeletedByHandLost() throws {
+  /// An index deleted by hand (or a rebuild cut short) leaves an empty index beside content
+  /// folders: the next command rebuilds it from the manifests by itself.
+  @Test func anIndexDeletedByHandIsRebuiltWhenTheStoreOpens() throws {
     let origin = try Origin()
     try origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
     try #require(try origin.offline(["run", "--quiet"]).status == 0)
@@ -206,7 +206,37 @@ struct IndexRebuildTests {
       try? FileManager.default.removeItem(
         atPath: origin.store.appending(path: "index.sqlite").path + suffix)
     }
-    #expect(try origin.listing().entries.isEmpty)
+
+    let after = try origin.listing()
+
+    #expect(after.stderr.contains("2 contents were restored"), "\(after.stderr)")
+    #expect(after.entries == before)
+  }
+
+  /// An older copy of the index put back (a backup): it is healthy and not empty, so
+  /// nothing happens by itself; `ls --rebuild` adopts what it lacks, once.
+  @Test func lsRebuildAdoptsWhatAnOlderIndexLacks() throws {
+    let origin = try Origin()
+    try origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
+    try #require(try origin.offline(["run", "--quiet"]).status == 0)
+    let index = origin.store.appending(path: "index.sqlite").path
+    let backup = origin.folder.url.appending(path: "backup").path
+    try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: true)
+    for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: index + suffix) {
+      try FileManager.default.copyItem(atPath: index + suffix, toPath: backup + "/i" + suffix)
+    }
+    try origin.add([origin.url("b.bin"), "--id", "b"])
+    try #require(try origin.offline(["run", "--quiet"]).status == 0)
+    try origin.add([origin.url("c.bin"), "--id", "queued", "--title", "Queued"])
+    let before = try origin.listing().entries
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: index + suffix)
+    }
+    for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: backup + "/i" + suffix)
+    {
+      try FileManager.default.copyItem(atPath: backup + "/i" + suffix, toPath: index + suffix)
+    }
+    #expect(try origin.listing().entries.keys.sorted() == ["a"])
 
     let rebuilt = try origin.offline(["ls", "--json", "--rebuild"])
 

@@ -73,7 +73,8 @@ struct IndexRebuild {
       report.restored.append(
         .init(id: record.id, state: OfflineState(rawValue: record.state)!, note: note))
     }
-    try indexStep { try files.index.contents.restore(records) }
+    let inserted = try indexStep { try files.index.contents.restore(records) }
+    report.restored.removeAll { !inserted.contains($0.id) }  // another process was first
     return report
   }
 

@@ -63,7 +63,8 @@ public actor OfflineManager {
   /// Where a damaged index was moved when the manager opened a fresh one, if it did.
   public nonisolated let quarantinedIndex: URL?
   /// What the rebuild from the contents' manifests did when the manager found the index
-  /// damaged and made a fresh one; nil when it did not.
+  /// damaged and made a fresh one, or found it empty beside content folders that have
+  /// manifests (an index deleted by hand, a rebuild cut short); nil when it did neither.
   public nonisolated let rebuildReport: RebuildReport?
   nonisolated let index: OfflineIndex
   nonisolated let transport: any HTTPTransporting
@@ -79,7 +80,8 @@ public actor OfflineManager {
   ///
   /// A damaged index (not a database, or corrupt) is moved aside (``quarantinedIndex``) and
   /// a fresh one rebuilt from the contents' manifests (``rebuildReport``; see
-  /// ``rebuildFromManifests()``); downloaded files are never deleted.
+  /// ``rebuildFromManifests()``); so is an empty index beside content folders. Downloaded
+  /// files are never deleted.
   ///
   /// - Throws: ``OfflineError`` when the index cannot be opened (locked by another process
   ///   past the timeout, or the directory is not writable).
@@ -95,9 +97,16 @@ public actor OfflineManager {
     } catch {
       throw OfflineError(.index(error))
     }
+    let opened = index
+    let contentFiles = ContentFiles(index: opened, directory: directory)
     if quarantinedIndex != nil {
-      rebuildReport = try IndexRebuild(files: ContentFiles(index: index, directory: directory))
-        .run()
+      rebuildReport = try IndexRebuild(files: contentFiles).run()
+    } else if try indexStep({ try opened.contents.isEmpty() }),
+      DurableFile.kind(contentFiles.contentFolder.path) == .directory
+    {
+      // An empty index beside content folders: deleted by hand, or a rebuild cut short.
+      let report = try IndexRebuild(files: contentFiles).run()
+      rebuildReport = report.restored.isEmpty ? nil : report
     } else {
       rebuildReport = nil
     }
