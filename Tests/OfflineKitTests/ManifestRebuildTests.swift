@@ -132,4 +132,38 @@ import Testing
     let states = try await fixture.manager.snapshots().map { "\($0.id):\($0.state.rawValue)" }
     #expect(Set(states) == ["known:downloading", "orphan:downloaded"])
   }
+
+  /// A store made before manifests existed (records written straight into the index, no
+  /// manifest anywhere) gets them when it is first opened, so a later damage loses nothing.
+  @Test func contentsFromBeforeManifestsGetThemWhenTheStoreFirstOpens() async throws {
+    let root = try TemporaryDirectory(prefix: "offlinekit-manifest")
+    let store = root.url.appending(path: "store")
+    do {
+      let index = try OfflineIndex(directory: store)
+      try index.contents.insert([
+        ContentRecord(
+          id: "old", url: url, title: "Old", fileName: "file.bin", state: "downloaded",
+          bytes: 4, total: 4),
+        ContentRecord(
+          id: "waiting", url: url + "?2", fileName: "file.bin", state: "downloading",
+          waitReason: "queued"),
+      ])
+      let folder = store.appending(path: "content/old")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try Data("1234".utf8).write(to: folder.appending(path: "file.bin"))
+    }
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: store.appending(path: "content/old/\(ContentManifest.fileName)").path))
+
+    _ = try OfflineManager(directory: store, configuration: ManagerFixture.configuration())
+    try TestData.bytes(count: 8 << 10, seed: 4).write(
+      to: store.appending(path: OfflineIndex.fileName))
+    let reopened = try OfflineManager(
+      directory: store, configuration: ManagerFixture.configuration())
+
+    #expect(reopened.quarantinedIndex != nil)
+    let states = try await reopened.snapshots().map { "\($0.id):\($0.state.rawValue)" }
+    #expect(states == ["old:downloaded", "waiting:downloading"])
+  }
 }

@@ -113,6 +113,7 @@ public actor OfflineManager {
     self.transport = configuration.transport ?? CurlTransport()
     if let lock = RunnerLock(directory: directory) {
       try Recovery(index: index, directory: directory).run()
+      ManifestBackfill(files: contentFiles).runIfNeeded()
       _ = lock
     }
   }
