@@ -1,15 +1,25 @@
 // libFuzzer entry point for HLSPlaylist. Built by `scripts/fuzz playlist`, compiled in one
 // module with the HLSPlaylist sources, so no import is needed.
 //
-// Any input may fail to parse; an input that parses must write back to text that parses to
-// the same playlist, and writing that again must give the same text. Anything else traps,
-// and libFuzzer saves the input as a crash artifact.
+// Any input may fail to parse. Inputs are parsed as if fetched from `context` (the same URI
+// and multivariant variables as `Fixtures.context` in Tests/HLSPlaylistTests), so
+// `EXT-X-DEFINE` with `IMPORT` and `QUERYPARAM` is reached too. An input that parses must
+// write back to text that parses, with no context, to the same playlist, and writing that
+// again must give the same text. Anything else traps, and libFuzzer saves the input as a
+// crash artifact.
+
+/// Where every input is taken to come from.
+let context = PlaylistContext(
+  uri: "https://origin.example.com/v/prog.m3u8?id=7&token=abc123&empty=",
+  multivariantVariables: ["cdn": "https://cdn.example.com/show", "title": "Big Buck Bunny"])
 
 /// Checks one input: parse, then write and parse again.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
-  guard let playlist = try? PlaylistParser.parse(text) else { return 0 }
+  guard let playlist = try? PlaylistParser.parse(text, context: context).playlist else {
+    return 0
+  }
   let written = PlaylistWriter.write(playlist)
   let reparsed: Playlist
   do {

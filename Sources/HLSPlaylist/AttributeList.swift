@@ -78,6 +78,11 @@ struct AttributeList {
     }
   }
 
+  /// Replaces the raw value of entry `index` (quotes included for a quoted string).
+  mutating func replaceRaw(at index: Int, with raw: String) {
+    entries[index].raw = Substring(raw)
+  }
+
   /// The last entry named `name`, marking the name as known.
   private mutating func entry(_ name: String) -> Entry? {
     known.insert(name)
@@ -94,6 +99,13 @@ struct AttributeList {
     guard let entry = entry(name) else { return nil }
     // Drop the quotes as bytes: as Characters, a quote and a combining mark after it are one.
     return String(entry.isQuoted ? Substring(entry.raw.utf8.dropFirst().dropLast()) : entry.raw)
+  }
+
+  /// The value of an attribute that must be a quoted string, without its quotes.
+  mutating func quotedString(_ name: String) throws(PlaylistError) -> String? {
+    guard let entry = entry(name) else { return nil }
+    guard entry.isQuoted else { throw error(name, "must be a quoted string") }
+    return String(Substring(entry.raw.utf8.dropFirst().dropLast()))
   }
 
   /// The raw value (quotes kept) of an attribute.

@@ -1,8 +1,12 @@
 extension PlaylistParser {
   /// Parses the lines after `#EXTM3U` of a master playlist (RFC 8216 §4.3.4).
-  static func parseMaster(_ lines: ArraySlice<Line>) throws(PlaylistError) -> MasterPlaylist {
+  static func parseMaster(_ lines: ArraySlice<Line>, _ variables: inout Variables)
+    throws(PlaylistError) -> MasterPlaylist
+  {
     var master = MasterPlaylist()
     var pending: (line: Int, variant: Variant)?
+    var single = SingleTags(SingleTags.master)
+    var groups = RenditionGroups()
     for line in lines {
       switch line.kind {
       case .blank, .comment:
@@ -13,36 +17,41 @@ extension PlaylistParser {
             line: line.number,
             message: "A URI line in a master playlist must follow an EXT-X-STREAM-INF tag.")
         }
-        variant.uri = String(line.text)
+        variant.uri = try uri(line, &variables)
         master.variants.append(variant)
         pending = nil
       case .tag(let name, let value):
         if let pending { throw streamInfWithoutURI(pending.line) }
+        try single.note(name, line: line.number)
         switch name {
         case "EXTM3U":
           continue
+        case "EXT-X-DEFINE":
+          try variables.define(value, line: line.number)
         case "EXT-X-VERSION":
           master.version = try integerValue(line, name, value)
         case "EXT-X-INDEPENDENT-SEGMENTS":
           master.independentSegments = true
         case "EXT-X-STREAM-INF":
-          var attributes = try AttributeList(value ?? "", line: line.number, tag: String(name))
-          pending = (line.number, try variant(&attributes))
+          var list = try attributes(value, line, name, &variables)
+          pending = (line.number, try variant(&list))
         case "EXT-X-I-FRAME-STREAM-INF":
-          var attributes = try AttributeList(value ?? "", line: line.number, tag: String(name))
-          master.iFrameVariants.append(try iFrameVariant(&attributes))
+          var list = try attributes(value, line, name, &variables)
+          master.iFrameVariants.append(try iFrameVariant(&list))
         case "EXT-X-MEDIA":
-          var attributes = try AttributeList(value ?? "", line: line.number, tag: String(name))
-          master.renditions.append(try rendition(&attributes))
+          var list = try attributes(value, line, name, &variables)
+          let rendition = try rendition(&list)
+          try groups.add(rendition, line: line.number)
+          master.renditions.append(rendition)
         case "EXT-X-SESSION-KEY":
-          var attributes = try AttributeList(value ?? "", line: line.number, tag: String(name))
-          master.sessionKeys.append(try key(&attributes))
+          var list = try attributes(value, line, name, &variables)
+          master.sessionKeys.append(try key(&list))
         case "EXTINF", "EXT-X-TARGETDURATION":
           throw PlaylistError(
             line: line.number,
             message: "\(name) belongs in a media playlist, but this playlist has master tags.")
         default:
-          master.unknownTags.append(String(line.text))
+          master.unknownTags.append(try unknownTag(line, name, value, &variables))
         }
       }
     }

@@ -17,16 +17,20 @@ extension PlaylistParser {
   }
 
   /// Parses the lines after `#EXTM3U` of a media playlist (RFC 8216 §4.3.3, §4.3.2).
-  static func parseMedia(_ lines: ArraySlice<Line>) throws(PlaylistError) -> MediaPlaylist {
+  static func parseMedia(_ lines: ArraySlice<Line>, _ variables: inout Variables)
+    throws(PlaylistError) -> MediaPlaylist
+  {
     var state = MediaState()
+    var single = SingleTags(SingleTags.media)
     for line in lines {
       switch line.kind {
       case .blank, .comment:
         continue
       case .uri:
-        try appendSegment(uri: line, to: &state)
+        try appendSegment(uri: uri(line, &variables), line: line, to: &state)
       case .tag(let name, let value):
-        try apply(tag: name, value: value, line: line, to: &state)
+        try single.note(name, line: line.number)
+        try apply(tag: name, value: value, line: line, to: &state, &variables)
       }
     }
     if let info = state.info {
@@ -55,23 +59,25 @@ extension PlaylistParser {
   }
 
   private static func apply(
-    tag name: Substring, value: Substring?, line: Line, to state: inout MediaState
+    tag name: Substring, value: Substring?, line: Line, to state: inout MediaState,
+    _ variables: inout Variables
   ) throws(PlaylistError) {
-    func attributes() throws(PlaylistError) -> AttributeList {
-      try AttributeList(value ?? "", line: line.number, tag: String(name))
-    }
     switch name {
     case "EXTM3U":
       return
+    case "EXT-X-DEFINE":
+      try variables.define(value, line: line.number)
     case "EXT-X-VERSION":
       state.playlist.version = try integerValue(line, name, value)
     case "EXT-X-TARGETDURATION":
       state.playlist.targetDuration = try integerValue(line, name, value)
       state.hasTargetDuration = true
     case "EXT-X-MEDIA-SEQUENCE":
+      try requireNoSegmentYet(name, line, state)
       state.playlist.mediaSequence = try integerValue(line, name, value)
       state.mediaSequenceLine = line.number
     case "EXT-X-DISCONTINUITY-SEQUENCE":
+      try requireNoSegmentYet(name, line, state)
       state.playlist.discontinuitySequence = try integerValue(line, name, value)
     case "EXT-X-PLAYLIST-TYPE":
       let text = value?.trimmingBlanks ?? ""
@@ -103,7 +109,7 @@ extension PlaylistParser {
       state.programDateTime = String(value ?? "")
     case "EXT-X-KEY":
       state.inSegments = true
-      var list = try attributes()
+      var list = try attributes(value, line, name, &variables)
       let key = try key(&list)
       state.keys = Key.applying([key], to: state.keys)
       guard state.keys.count <= Key.maximumFormatsInEffect else {
@@ -113,7 +119,7 @@ extension PlaylistParser {
       }
     case "EXT-X-MAP":
       state.inSegments = true
-      var list = try attributes()
+      var list = try attributes(value, line, name, &variables)
       guard let uri = list.string("URI") else { throw list.missing("URI") }
       var range: ByteRange?
       if let text = list.string("BYTERANGE") {
@@ -122,22 +128,36 @@ extension PlaylistParser {
       }
       state.map = MapSection(uri: uri, byteRange: range)
     default:
+      let tag = try unknownTag(line, name, value, &variables)
       if state.inSegments {
-        state.unknownTags.append(String(line.text))
+        state.unknownTags.append(tag)
       } else {
-        state.playlist.unknownTags.append(String(line.text))
+        state.playlist.unknownTags.append(tag)
       }
     }
   }
 
-  private static func appendSegment(uri line: Line, to state: inout MediaState)
+  /// RFC 8216 §4.3.3.2 and §4.3.3.3: the sequence numbers come before the first segment (its
+  /// `EXTINF`); one further down would renumber the segments above it, and with them the
+  /// implicit AES-128 IVs.
+  private static func requireNoSegmentYet(_ name: Substring, _ line: Line, _ state: MediaState)
+    throws(PlaylistError)
+  {
+    guard state.playlist.segments.isEmpty, state.info == nil else {
+      throw PlaylistError(
+        line: line.number,
+        message: "\(name) must come before the first segment, not after it: it would renumber "
+          + "the segments above it.")
+    }
+  }
+
+  private static func appendSegment(uri: String, line: Line, to state: inout MediaState)
     throws(PlaylistError)
   {
     guard let info = state.info else {
       throw PlaylistError(
         line: line.number, message: "A URI line in a media playlist must follow an EXTINF tag.")
     }
-    let uri = String(line.text)
     var range: ByteRange?
     if let pending = state.range {
       var offset = pending.offset

@@ -5,15 +5,36 @@
 /// a leading UTF-8 byte order mark is skipped; blank lines and comments (`#` not followed by
 /// `EXT`) are ignored; tags it does not model are kept verbatim.
 ///
+/// Variables (`EXT-X-DEFINE`, RFC 8216bis §4.3 and §4.4.2.3) are substituted while parsing,
+/// in URI lines, quoted-string values and hexadecimal-sequence values, so the playlist it
+/// returns holds resolved values and no `EXT-X-DEFINE`; a reference without a definition above
+/// it is an error. `IMPORT` and `QUERYPARAM` need to know where the playlist came from: pass
+/// a `PlaylistContext` to `parse(_:context:)`.
+///
 /// ```swift
 /// let playlist = try PlaylistParser.parse(text)
 /// let again = try PlaylistParser.parse(PlaylistWriter.write(playlist))  // == playlist
 /// ```
 public enum PlaylistParser {
-  /// Parses `text`, which must start with `#EXTM3U`, into a master or media playlist.
+  /// Parses `text`, which must start with `#EXTM3U`, into a master or media playlist read on
+  /// its own: `NAME`/`VALUE` variables are substituted, and an `IMPORT` or `QUERYPARAM`
+  /// definition fails (use `parse(_:context:)` for those).
   ///
   /// - Throws: `PlaylistError` for the first line that breaks a rule the parser checks.
   public static func parse(_ text: String) throws(PlaylistError) -> Playlist {
+    try parse(text, context: PlaylistContext()).playlist
+  }
+
+  /// Parses `text`, which must start with `#EXTM3U`, fetched as described by `context`: its
+  /// URI for `QUERYPARAM`, and for a media playlist the variables of the multivariant playlist
+  /// that led to it for `IMPORT`.
+  ///
+  /// - Returns: The playlist with every variable substituted, and the variables it defined
+  ///   (to pass on from a multivariant playlist to its media playlists).
+  /// - Throws: `PlaylistError` for the first line that breaks a rule the parser checks.
+  public static func parse(_ text: String, context: PlaylistContext) throws(PlaylistError)
+    -> ParsedPlaylist
+  {
     let lines = Line.split(text)
     guard let first = lines.first, first.text.utf8.starts(with: "#EXTM3U".utf8) else {
       throw PlaylistError(line: 1, message: "A playlist must start with #EXTM3U.")
@@ -23,7 +44,11 @@ public enum PlaylistParser {
       guard case .tag(let name, _) = line.kind else { return false }
       return masterTags.contains(name)
     }
-    return isMaster ? .master(try parseMaster(body)) : .media(try parseMedia(body))
+    var variables = Variables(context: context, isMultivariant: isMaster)
+    let playlist: Playlist =
+      isMaster
+      ? .master(try parseMaster(body, &variables)) : .media(try parseMedia(body, &variables))
+    return ParsedPlaylist(playlist: playlist, variables: variables.values)
   }
 
   /// Tags that only a master playlist carries (RFC 8216 §4.3.4).

@@ -6,6 +6,13 @@
 /// quoted and enumerated strings are not; an IV is `0x` and 32 uppercase hexadecimal digits;
 /// durations have the fewest digits that read back to the same `Double`.
 ///
+/// Variables: a parsed playlist holds the values its `EXT-X-DEFINE` variables resolved to,
+/// and the writer writes those values and no `EXT-X-DEFINE`. What it writes therefore parses
+/// on its own, with no `PlaylistContext` (an offline playlist names our own files, and a
+/// token that `QUERYPARAM` took from a URL is not copied into a definition), and reads back
+/// as the same playlist: for a text `t` parsed with context `c`,
+/// `parse(write(parse(t, context: c).playlist)) == parse(t, context: c).playlist`.
+///
 /// ```swift
 /// var media = try PlaylistParser.parse(text)  // .media(...)
 /// let offline = PlaylistWriter.write(media)

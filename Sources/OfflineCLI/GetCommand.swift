@@ -44,10 +44,21 @@ struct GetCommand: Sendable {
       ("--retries <n>", "Attempts in a row without progress before failing (default 5)."),
       (
         "--connections <n>",
-        "Fetch a large file (8 MiB and more) over n connections, in ranges"
-          + " written in place (default 1; helps against per-connection speed limits)."
+        "Fetch a large file (8 MiB and more) over n connections (at most 32), in"
+          + " ranges written in place (default: one, switching to eight when a file with 64 MiB"
+          + " or more left is slow on one connection; helps against per-connection limits)."
       ),
-      ("--force", "Replace a file at the output path that offline did not download."),
+      (
+        "--force",
+        "Replace a regular file (or a symbolic link: the link itself, never its target)"
+          + " at the output path that offline did not download. Folders, devices, FIFOs and"
+          + " sockets are never replaced."
+      ),
+      (
+        "--wait",
+        "When another download is writing the same output file, wait for it to end"
+          + " instead of failing at once."
+      ),
     ] + StreamOptions.help + [
       ("-q, --quiet", "Print nothing but errors."),
       ("--json", "Print one JSON object per event on standard output."),
@@ -69,10 +80,14 @@ struct GetCommand: Sendable {
   var retries: Int = 5
   var connections: Int = 0
   var force = false
+  var waitsForOtherWriter = false
   var quiet = false
   var json = false
   var showHelp = false
   var hls = HLSOptions()
+
+  /// The most connections `--connections` opens to one host.
+  static let maximumConnections = 32
 
   static func parse(_ arguments: [String]) throws(UsageError) -> GetCommand {
     var scanner = ArgumentScanner(arguments, usage: usage)
@@ -96,7 +111,13 @@ struct GetCommand: Sendable {
           command.retries = try positiveInteger(scanner.value(for: name, inline: inline), name)
         case "--connections":
           command.connections = try positiveInteger(scanner.value(for: name, inline: inline), name)
+          guard command.connections <= maximumConnections else {
+            throw UsageError(
+              message: "--connections takes at most \(maximumConnections) (one host gets no more"
+                + " than that many connections from one download).", usage: usage)
+          }
         case "--force": command.force = true
+        case "--wait": command.waitsForOtherWriter = true
         case "--variant", "--audio", "--subtitles":
           try StreamOptions.parse(
             name, try scanner.value(for: name, inline: inline), into: &command.hls, usage: usage)
@@ -129,20 +150,25 @@ struct GetCommand: Sendable {
     return value
   }
 
-  /// The absolute path of the file to write.
+  /// The absolute path of the file to write. The last component is never resolved as a
+  /// link: a symbolic link at the output path is replaced, not written through (Foundation's
+  /// `standardizingPath` resolves links, so only the folder goes through it).
   func destination(currentFolder: String = FileManager.default.currentDirectoryPath) -> String {
     let name = LocalFileName.from(url)
     guard let output else { return (currentFolder as NSString).appendingPathComponent(name) }
     let absolute =
       output.hasPrefix("/") ? output : (currentFolder as NSString).appendingPathComponent(output)
-    var isFolder: ObjCBool = false
-    if output.hasSuffix("/")
-      || (FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder)
-        && isFolder.boolValue)
-    {
-      return (absolute as NSString).appendingPathComponent(name)
+    var info = stat()
+    let isFolder = stat(absolute, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    if output.hasSuffix("/") || isFolder {
+      return ((absolute as NSString).standardizingPath as NSString).appendingPathComponent(name)
     }
-    return (absolute as NSString).standardizingPath
+    let last = (absolute as NSString).lastPathComponent
+    let folder = ((absolute as NSString).deletingLastPathComponent as NSString).standardizingPath
+    if last == "." || last == ".." {
+      return ((absolute as NSString).standardizingPath as NSString).appendingPathComponent(name)
+    }
+    return (folder as NSString).appendingPathComponent(last)
   }
 
   static func run(_ command: GetCommand, context: CommandContext) async -> Int32 {
@@ -175,7 +201,8 @@ struct GetCommand: Sendable {
         retry: RetryPolicy(
           maximumAttempts: command.retries, initialDelay: .milliseconds(500),
           maximumDelay: .seconds(30)),
-        replacesExistingFile: command.force, connections: command.connections))
+        replacesExistingFile: command.force, connections: command.connections,
+        waitsForOtherWriter: command.waitsForOtherWriter))
     do {
       let outcome = try await transfer.run { reporter.report($0) }
       reporter.finished(outcome)

@@ -49,9 +49,20 @@ final class GetReporter: Sendable {
     endProgressLine()
     let sha = outcome.sha256.map { ", SHA-256 \($0)" } ?? ""
     if outcome.wasAlreadyComplete {
-      console.err(
-        "Already complete and verified: \(outcome.destination) (\(ByteCount.format(outcome.length))\(sha))."
-      )
+      let size = ByteCount.format(outcome.length)
+      // "verified" only for bytes this run read and hashed.
+      switch outcome.check {
+      case .sha256:
+        console.err("Already complete and verified: \(outcome.destination) (\(size)\(sha)).")
+      case .unchangedSinceDownload:
+        console.err(
+          "Already complete: \(outcome.destination) (\(size)\(sha)), unchanged on disk since"
+            + " its download.")
+      case .length:
+        console.err(
+          "Already complete: \(outcome.destination) (\(size)); its length matches, but no"
+            + " checksum was recorded to check its bytes.")
+      }
     } else {
       console.err("Saved \(outcome.destination) (\(ByteCount.format(outcome.length))\(sha)).")
     }
@@ -104,6 +115,10 @@ final class GetReporter: Sendable {
 
   func failed(_ error: Transfer.Error) {
     if json { console.out(JSONLine.encode(error)) }
+    if case .destinationBusy = error.kind {
+      failed("\(error) Run it again when that one ends, or add --wait to wait for it.")
+      return
+    }
     failed("\(error)")
   }
 
@@ -139,8 +154,12 @@ final class GetReporter: Sendable {
     case .resourceChanged: "the remote file changed since the partial download"
     case .rangesIgnored: "the server ignores ranges and sent the whole file"
     case .rangeMismatch: "the server sent other bytes than asked"
-    case .lengthChanged: "the remote file's length changed"
+    case .lengthChanged: "the server stated another length for the file than before"
     case .unknownPartialFile: "the partial file has no journal, so it cannot be trusted"
+    case .encodingChanged:
+      "the server answered the resume in another content encoding than the bytes on disk"
+    case .completedFileChanged:
+      "the file was changed on disk since it was downloaded"
     }
   }
 

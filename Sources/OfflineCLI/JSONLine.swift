@@ -13,7 +13,7 @@ enum JSONLine {
       let (seconds, atto) = delay.components
       return object([
         "event": "retrying", "attempt": attempt,
-        "delaySeconds": Double(seconds) + Double(atto) / 1e18,
+        "delaySeconds": milliseconds(Double(seconds) + Double(atto) / 1e18),
         "message": error.description,
       ])
     case .progress(let progress):
@@ -22,7 +22,9 @@ enum JSONLine {
         "bytesPerSecond": progress.bytesPerSecond.rounded(),
       ]
       if let total = progress.total { fields["total"] = total }
-      if let left = progress.secondsRemaining, left.isFinite { fields["secondsRemaining"] = left }
+      if let left = progress.secondsRemaining, left.isFinite {
+        fields["secondsRemaining"] = milliseconds(left)
+      }
       return object(fields)
     case .verifying:
       return object(["event": "verifying"])
@@ -33,6 +35,7 @@ enum JSONLine {
     var fields: [String: Any] = [
       "event": "finished", "path": outcome.destination, "bytes": outcome.length,
       "alreadyComplete": outcome.wasAlreadyComplete, "bytesReceived": outcome.bytesReceived,
+      "check": outcome.check.rawValue,
     ]
     if let sha = outcome.sha256 { fields["sha256"] = sha }
     return object(fields)
@@ -59,12 +62,17 @@ enum JSONLine {
     if let outcome {
       fields["bytes"] = outcome.bytes
       fields["segments"] = outcome.segments
-      fields["duration"] = outcome.duration
+      fields["duration"] = milliseconds(outcome.duration)
     }
     return object(fields)
   }
 
   static let stopped = #"{"event":"stopped"}"#
+
+  /// Seconds rounded to the millisecond, so sums print as `433.48`, not `433.4800000000001`.
+  static func milliseconds(_ seconds: Double) -> Double {
+    (seconds * 1000).rounded() / 1000
+  }
 
   private static func object(_ fields: [String: Any]) -> String {
     guard

@@ -42,7 +42,8 @@ public final class TransferJournal: Sendable {
   /// Opens the journal in `database`, applying its ``migrations`` if needed.
   public init(database: Database) throws(StoreError) {
     self.database = database
-    try Migrator(Self.migrations + Self.rangeMigrations).migrate(database)
+    try Migrator(Self.migrations + Self.rangeMigrations + Self.identityMigrations).migrate(
+      database)
   }
 
   /// The record for `destination`, or nil when the journal has none.
@@ -65,19 +66,26 @@ public final class TransferJournal: Sendable {
     try database.execute(
       """
       INSERT INTO transfers (destination, url, phase, durable_offset, boot_id, total_length, etag,
-        last_modified, expected_sha256, sha256, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        last_modified, expected_sha256, sha256, content_encoding, file_size, file_mtime_ns,
+        file_inode, file_device, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (destination) DO UPDATE SET url = excluded.url, phase = excluded.phase,
         durable_offset = excluded.durable_offset, boot_id = excluded.boot_id,
         total_length = excluded.total_length, etag = excluded.etag,
         last_modified = excluded.last_modified, expected_sha256 = excluded.expected_sha256,
-        sha256 = excluded.sha256, updated_at = excluded.updated_at
+        sha256 = excluded.sha256, content_encoding = excluded.content_encoding,
+        file_size = excluded.file_size, file_mtime_ns = excluded.file_mtime_ns,
+        file_inode = excluded.file_inode, file_device = excluded.file_device,
+        updated_at = excluded.updated_at
       """,
       [
         .text(record.destination), .text(record.url), .text(record.phase.rawValue),
         .integer(record.durableOffset), SQLValue(record.bootID), SQLValue(record.totalLength),
         SQLValue(record.etag), SQLValue(record.lastModified), SQLValue(record.expectedSHA256),
-        SQLValue(record.sha256), .integer(now),
+        SQLValue(record.sha256), SQLValue(record.contentEncoding),
+        SQLValue(record.fileIdentity?.size), SQLValue(record.fileIdentity?.modificationNanoseconds),
+        SQLValue(record.fileIdentity?.inode), SQLValue(record.fileIdentity?.device),
+        .integer(now),
       ])
     return stored
   }
@@ -141,7 +149,17 @@ public final class TransferJournal: Sendable {
       lastModified: try row.stringOrNil("last_modified"),
       expectedSHA256: try row.stringOrNil("expected_sha256"),
       sha256: try row.stringOrNil("sha256"),
+      contentEncoding: try row.stringOrNil("content_encoding"),
+      fileIdentity: try identity(from: row),
       updatedAt: StoredTime.date(milliseconds: try row.int64("updated_at")))
+  }
+
+  private static func identity(from row: Row) throws(StoreError) -> FileIdentity? {
+    guard let size = try row.int64OrNil("file_size"),
+      let modified = try row.int64OrNil("file_mtime_ns"),
+      let inode = try row.int64OrNil("file_inode"), let device = try row.int64OrNil("file_device")
+    else { return nil }
+    return FileIdentity(size: size, modificationNanoseconds: modified, inode: inode, device: device)
   }
 
 }

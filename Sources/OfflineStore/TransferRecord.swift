@@ -39,6 +39,12 @@ public struct TransferRecord: Sendable, Equatable {
   public var expectedSHA256: String?
   /// The SHA-256 of the complete file, lowercase hex, once known.
   public var sha256: String?
+  /// The content coding of the bytes in the `.part` file as their response stated it (nil:
+  /// identity); a resume in another coding is never appended to them.
+  public var contentEncoding: String?
+  /// The identity of the complete file, recorded when it was renamed into place; nil before,
+  /// and for records written by versions that did not record it.
+  public var fileIdentity: FileIdentity?
   /// When the record last changed; the journal sets it on every write, to the millisecond.
   public var updatedAt: Date
 
@@ -47,7 +53,7 @@ public struct TransferRecord: Sendable, Equatable {
     destination: String, url: String, phase: Phase = .active, durableOffset: Int64 = 0,
     bootID: String? = nil, totalLength: Int64? = nil, etag: String? = nil,
     lastModified: String? = nil, expectedSHA256: String? = nil, sha256: String? = nil,
-    updatedAt: Date = Date()
+    contentEncoding: String? = nil, fileIdentity: FileIdentity? = nil, updatedAt: Date = Date()
   ) {
     self.destination = destination
     self.url = url
@@ -59,6 +65,8 @@ public struct TransferRecord: Sendable, Equatable {
     self.lastModified = lastModified
     self.expectedSHA256 = expectedSHA256
     self.sha256 = sha256
+    self.contentEncoding = contentEncoding
+    self.fileIdentity = fileIdentity
     self.updatedAt = updatedAt
   }
 }

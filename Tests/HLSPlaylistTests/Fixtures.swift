@@ -14,6 +14,8 @@ enum Fixtures {
     ("iframes-only", iFramesOnly),
     ("subtitles-vtt", subtitlesWebVTT),
     ("crlf-bom", crlfWithByteOrderMark),
+    ("variables-master", variablesMaster),
+    ("variables-media", variablesMedia),
   ]
 
   /// An Apple-style master playlist: AAC and Dolby audio groups, subtitles, closed

@@ -92,6 +92,20 @@ import Testing
     #expect(listed.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
   }
 
+  // Pins: after `cache limit 1K` a 1 MB entry stayed ("976.6 KiB of 1.0 KiB").
+  @Test func aFileLargerThanTheWholeLimitIsNotKept() async throws {
+    let fixture = try Fixture()
+    #expect(try fixture.offline(["cache", "limit", "50K"]).status == 0)
+    let get = try fixture.offline(["cache", "get", fixture.url("a.json")])
+    let stats = try fixture.offline(["cache", "stats", "--json"])
+    let summary = try JSONSerialization.jsonObject(with: stats.stdout) as? [String: Any]
+
+    #expect(get.status == 1)
+    #expect(get.stderrText.contains("more than the cache's size limit"), "\(get.stderrText)")
+    #expect(summary?["entries"] as? Int == 0)
+    #expect(summary?["bytes"] as? Int == 0)
+  }
+
   @Test func helpAndUsageErrors() async throws {
     let fixture = try Fixture()
     let help = try fixture.offline(["cache", "--help"])

@@ -39,7 +39,8 @@ import Testing
     let second = try OfflineBinary.run(
       ["get", url, "--sha256", sha], store: setup.store, in: setup.out)
     #expect(second.status == 0)
-    #expect(second.stderrText.contains("Already complete and verified"))
+    #expect(second.stderrText.contains("Already complete"))
+    #expect(second.stderrText.contains("unchanged on disk since its download"))
     #expect(try setup.nginx.accessLog(minimumCount: 1).count == 1)
   }
 

@@ -23,6 +23,9 @@ extension FileCache {
       case insufficientSpace(needed: Int64, available: Int64)
       /// The store quota leaves no room for the file, even with the cache emptied.
       case quotaExceeded(quota: Int64, needed: Int64, pinned: Int64)
+      /// The file (`size` bytes) is larger than the cache's whole size limit, so it is not
+      /// kept: a cache holds files up to its limit, never one over it.
+      case largerThanLimit(size: Int64, limit: Int64)
       /// A local file operation failed.
       case file(TransferFileError)
       /// The index failed.
@@ -40,7 +43,7 @@ extension FileCache {
     /// Whether the store ran out of room: disk full, too little free space, or the quota.
     public var isStorageFull: Bool {
       switch kind {
-      case .outOfSpace, .insufficientSpace, .quotaExceeded: true
+      case .outOfSpace, .insufficientSpace, .quotaExceeded, .largerThanLimit: true
       case .transfer(let error): error.isStorageFull
       case .index(let error): error.kind == .full
       default: false
@@ -68,6 +71,9 @@ extension FileCache {
       case .quotaExceeded(let quota, let needed, let pinned):
         return "The store's quota of \(quota) bytes leaves no room for \(needed) more bytes:"
           + " offline content takes \(pinned); delete some content or raise the quota."
+      case .largerThanLimit(let size, let limit):
+        return "The file is \(size) bytes, more than the cache's size limit of \(limit) bytes;"
+          + " it was not kept. Raise the limit to cache it."
       case .file(let error):
         return "Could not \(error.operation.rawValue) \(error.path ?? "a cache file"):"
           + " \(error.reason)."

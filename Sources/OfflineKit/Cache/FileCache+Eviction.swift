@@ -60,6 +60,12 @@ extension FileCache {
   /// Records `entry` (new or refreshed), then keeps the cache within its limit and the
   /// store within its quota, never evicting `entry` itself to do so.
   func store(_ entry: CacheTable.Entry) throws(FileCache.Error) {
+    // Pins: `cache limit 1K` kept a 1 MB entry ("976.6 KiB of 1.0 KiB"), since the entry
+    // being stored is never evicted.
+    guard entry.size <= sizeLimit else {
+      discard(entry.key)
+      throw Error(.largerThanLimit(size: entry.size, limit: sizeLimit))
+    }
     let previous = self.entry(for: entry.key)
     try indexCall { () throws(StoreError) in try index.cache.save(entry) }
     known[entry.key] = entry

@@ -50,7 +50,7 @@ extension FileCache {
       url: url, destination: path, journal: index.transfers, transport: transport,
       options: Transfer.Options(
         retry: configuration.retry, progressInterval: .milliseconds(50),
-        replacesExistingFile: true))
+        replacesExistingFile: true, waitsForOtherWriter: true))
     let watch = DownloadWatch(limit: allowance)
     let outcome: Transfer.Outcome
     switch await watch.run(transfer) {

@@ -121,8 +121,8 @@ public struct HLSDownload: Sendable {
 
   /// Fetches the entry playlist and the chosen media playlists, and plans the download.
   func makePlan() async throws(Transfer.Error) -> HLSPlan {
-    let entry = try await playlist(at: url)
-    switch entry {
+    let parsed = try await playlist(at: url)
+    switch parsed.playlist {
     case .media(let media):
       return try HLSPlanner.plan(
         entryURL: url,
@@ -136,7 +136,8 @@ public struct HLSDownload: Sendable {
       let variantURL = try HLSURI.resolve(selection.variant.uri, against: url, what: "variant")
       sources.append(
         HLSPlanner.Source(
-          folder: "video", url: variantURL, playlist: try await mediaPlaylist(at: variantURL),
+          folder: "video", url: variantURL,
+          playlist: try await mediaPlaylist(at: variantURL, importing: parsed.variables),
           bandwidth: selection.variant.bandwidth))
       let chosen = selection.audio + selection.subtitles
       for rendition in chosen {
@@ -146,31 +147,44 @@ public struct HLSDownload: Sendable {
         let renditionURL = try HLSURI.resolve(uri, against: url, what: "rendition")
         sources.append(
           HLSPlanner.Source(
-            folder: folder, url: renditionURL, playlist: try await mediaPlaylist(at: renditionURL),
+            folder: folder, url: renditionURL,
+            playlist: try await mediaPlaylist(at: renditionURL, importing: parsed.variables),
             bandwidth: rendition.type == .audio ? 128_000 : 8_000))
       }
       return try HLSPlanner.plan(entryURL: url, sources: sources, master: (master, selection))
     }
   }
 
-  private func mediaPlaylist(at url: URL) async throws(Transfer.Error) -> MediaPlaylist {
-    guard case .media(let media) = try await playlist(at: url) else {
+  /// The media playlist at `url`, reached through a multivariant playlist that defined
+  /// `variables` (for `EXT-X-DEFINE:IMPORT`).
+  private func mediaPlaylist(at url: URL, importing variables: [String: String])
+    async throws(Transfer.Error) -> MediaPlaylist
+  {
+    guard case .media(let media) = try await playlist(at: url, importing: variables).playlist
+    else {
       throw failure("\(url.redactedForDisplay) is a master playlist where a media playlist belongs")
     }
     return media
   }
 
   func fetchPlaylist(at url: URL) async throws(Transfer.Error) -> Playlist {
-    try await playlist(at: url)
+    try await playlist(at: url).playlist
   }
 
-  private func playlist(at url: URL) async throws(Transfer.Error) -> Playlist {
+  /// Fetches and parses the playlist at `url`: its `EXT-X-DEFINE:QUERYPARAM` variables come
+  /// from `url`, its `IMPORT` ones from `variables` (nil for a playlist not reached through a
+  /// multivariant playlist).
+  private func playlist(at url: URL, importing variables: [String: String]? = nil)
+    async throws(Transfer.Error) -> ParsedPlaylist
+  {
     let data = try await fetcher.data(from: url, limit: 16 << 20, destination: folder.path)
     guard let text = String(data: data, encoding: .utf8) else {
       throw failure("\(url.redactedForDisplay) is not a playlist (not UTF-8 text)")
     }
     do {
-      return try PlaylistParser.parse(text)
+      return try PlaylistParser.parse(
+        text,
+        context: PlaylistContext(uri: url.absoluteString, multivariantVariables: variables))
     } catch {
       throw failure("\(url.redactedForDisplay) is not a valid playlist (\(error))")
     }

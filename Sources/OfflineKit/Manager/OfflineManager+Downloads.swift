@@ -86,7 +86,7 @@ extension OfflineManager {
         return .success(
           Transfer.Outcome(
             destination: outcome.index.path, length: outcome.bytes, sha256: nil,
-            wasAlreadyComplete: false, bytesReceived: outcome.bytes))
+            wasAlreadyComplete: false, bytesReceived: outcome.bytes, check: .length))
       } catch {
         return .failure(error)
       }

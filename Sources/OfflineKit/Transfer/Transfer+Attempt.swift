@@ -6,12 +6,15 @@ extension Transfer {
   /// One attempt: open the part, work out where it stands, and request until the file is
   /// whole or a request fails. `received` counts body bytes that arrived, even on failure.
   /// `record` is the journal's record when the caller has just read it (`.some(nil)`: none).
+  /// `restarts` counts the start-overs after contradictions in this run, across attempts, so
+  /// a server that contradicts itself on every response runs out of them.
   func attempt(
     onEvent: @escaping @Sendable (Event) -> Void, received: inout Int64,
-    record: TransferRecord?? = nil
+    restarts: inout Int, record: TransferRecord?? = nil
   ) async throws(Transfer.Error) -> Outcome {
-    let sink = try openSink(onEvent: onEvent, record: record)
+    let sink = try openSink(onEvent: onEvent, record: record, restarts: restarts)
     defer {
+      restarts = sink.machine.restarts
       _ = sink.checkpointer.drain()
       try? sink.flushPart()
     }
@@ -53,7 +56,9 @@ extension Transfer {
       received = sink.bytesReceived
       // A failed journal write stops the body too: say so, not what the transport saw.
       if let problem = sink.headFailure { throw failure(from: problem) }
-      if case .failure(let error) = result, !sink.sliceCompleted { throw error }
+      if case .failure(let error) = result, !sink.sliceCompleted, !sink.rangeOverran {
+        throw error
+      }
       switch sink.headAction {
       case .append, .writeFromStart, .writeSlice:
         primed = true  // the hasher saw every byte from 0, or was reset with the part
@@ -77,11 +82,11 @@ extension Transfer {
     }
   }
 
-  /// Opens the part file and reconciles it with the journal: bytes that belong to another
-  /// URL, or that have no journal at all, are dropped; after a reboot, bytes past the
-  /// durable offset are dropped too.
+  /// Opens the part file and reconciles it with the journal as ``TransferStart`` decides:
+  /// bytes that belong to another URL, or that have no journal at all, are dropped; after a
+  /// reboot, bytes past the durable offset are dropped too.
   private func openSink(
-    onEvent: @escaping @Sendable (Event) -> Void, record known: TransferRecord??
+    onEvent: @escaping @Sendable (Event) -> Void, record known: TransferRecord??, restarts: Int
   ) throws(Transfer.Error) -> TransferSink {
     let folder = (destination as NSString).deletingLastPathComponent
     try fileStep { () throws(TransferFileError) in try FileSteps.createFolder(folder) }
@@ -94,29 +99,16 @@ extension Transfer {
         try journal.record(forDestination: destination)
       }
     }
-    var onDisk = part.flushedLength
-    if let existing = record, existing.url != url.absoluteString {
-      record = nil
+    let start = TransferStart(
+      record: record, partLength: part.flushedLength, destination: destination,
+      url: url.absoluteString, expectedSHA256: options.expectedSHA256,
+      bootID: BootIdentity.current)
+    if start.keptLength < part.flushedLength {
+      try fileStep { () throws(TransferFileError) in try part.truncate(to: start.keptLength) }
     }
-    if record == nil, onDisk > 0 {
-      try fileStep { () throws(TransferFileError) in try part.truncate(to: 0) }
-      onDisk = 0
-      onEvent(.restarted(.unknownPartialFile))
-    }
-    if let existing = record, existing.bootID == nil || existing.bootID != BootIdentity.current {
-      let durable = min(onDisk, existing.durableOffset)
-      if durable < onDisk {
-        try fileStep { () throws(TransferFileError) in try part.truncate(to: durable) }
-        onDisk = durable
-      }
-    }
-    var current =
-      record ?? TransferRecord(destination: destination, url: url.absoluteString)
-    current.phase = .active
-    current.expectedSHA256 = options.expectedSHA256
-    current.bootID = BootIdentity.current
-    current.durableOffset = min(current.durableOffset, onDisk)
-    if record == nil { current.etag = nil; current.lastModified = nil; current.totalLength = nil }
+    if let reason = start.restart { onEvent(.restarted(reason)) }
+    let onDisk = start.keptLength
+    let current = start.record
     // Not written yet: the head of the response writes the record (with the validators)
     // before the first byte reaches the part, so a run that fails before that leaves the
     // journal as it was, and a fresh piece of a stream costs one transaction less.
@@ -124,7 +116,8 @@ extension Transfer {
     let machine = TransferStateMachine(
       offset: onDisk,
       validators: Validators(etag: current.etag, lastModified: current.lastModified),
-      totalLength: current.totalLength, slice: options.slice)
+      totalLength: current.totalLength, slice: options.slice,
+      encoding: current.contentEncoding, restarts: restarts)
     let needsHash = options.expectedSHA256 != nil || options.computesSHA256
     return TransferSink(
       machine: machine, part: part, hasher: needsHash ? SHA256() : nil, journal: journal,

@@ -4,24 +4,28 @@ import OfflineStore
 
 extension Transfer {
   /// The outcome when an earlier run already finished this download and the file is still
-  /// intact; also finishes a run that crashed between renaming the file and recording it.
-  /// Throws when something OfflineKit did not download is in the way.
-  func completedEarlier() throws(Transfer.Error) -> Outcome? {
-    try checkEarlierRun().outcome
+  /// what it finished; also finishes a run that crashed between renaming the file and
+  /// recording it. Throws when something OfflineKit did not download is in the way.
+  func completedEarlier(onEvent: @Sendable (Event) -> Void) throws(Transfer.Error) -> Outcome? {
+    try checkEarlierRun(onEvent: onEvent).outcome
   }
 
-  /// ``completedEarlier()``, with the journal record it read. When there is no outcome it
-  /// wrote nothing, so the first attempt can start from that record instead of reading it
-  /// again (one index query less for each file and each piece of a stream).
-  func checkEarlierRun() throws(Transfer.Error) -> (outcome: Outcome?, record: TransferRecord?) {
+  /// ``completedEarlier(onEvent:)``, with the journal record it read. When there is no
+  /// outcome it wrote nothing, so the first attempt can start from that record instead of
+  /// reading it again (one index query less for each file and each piece of a stream).
+  func checkEarlierRun(onEvent: @Sendable (Event) -> Void) throws(Transfer.Error)
+    -> (outcome: Outcome?, record: TransferRecord?)
+  {
     let found = try indexStep { () throws(StoreError) in
       try journal.record(forDestination: destination)
     }
-    return (try completedEarlier(found), found)
+    return (try completedEarlier(found, onEvent: onEvent), found)
   }
 
-  private func completedEarlier(_ record: TransferRecord?) throws(Transfer.Error) -> Outcome? {
-    let onDisk = FileSteps.regularFileSize(destination)
+  private func completedEarlier(_ record: TransferRecord?, onEvent: @Sendable (Event) -> Void)
+    throws(Transfer.Error) -> Outcome?
+  {
+    let identity = FileIdentity(regularFileAt: destination)
     guard var record, record.url == url.absoluteString else {
       if FileSteps.exists(destination), !options.replacesExistingFile, record == nil {
         throw failure(.destinationExists)
@@ -37,30 +41,82 @@ extension Transfer {
       !options.syncsEachFile && record.phase == .active
       && record.bootID == BootIdentity.current
     let finishedRename =
-      (record.phase == .finishing || renamedPiece) && partLength == nil && onDisk != nil
-      && onDisk == record.totalLength
-    guard record.phase == .complete || finishedRename, let length = onDisk,
-      record.totalLength == nil || record.totalLength == length,
+      (record.phase == .finishing || renamedPiece) && (partLength ?? 0) == 0
+      && identity != nil && identity?.size == record.totalLength
+    guard record.phase == .complete || finishedRename, let identity,
+      record.totalLength == nil || record.totalLength == identity.size,
       options.syncsEachFile || record.bootID == BootIdentity.current
     else {
+      if record.phase == .complete, FileSteps.exists(destination) {
+        onEvent(.restarted(.completedFileChanged))
+      }
       return nil
     }
-    if let expected = options.expectedSHA256 ?? (options.computesSHA256 ? record.sha256 : nil) {
-      if record.sha256 != expected {
-        let actual = try fileStep { () throws(TransferFileError) in
-          try FileSteps.sha256(ofFile: destination)
-        }
-        guard actual == expected else { return nil }
-        record.sha256 = actual
-      }
+    guard let check = try checkCompleted(identity, &record, finishedRename: finishedRename) else {
+      onEvent(.restarted(.completedFileChanged))
+      return nil
     }
     record.phase = .complete
-    record.totalLength = length
+    record.totalLength = identity.size
     let saved = record
     try indexStep { () throws(StoreError) in try journal.save(saved) }
     return Outcome(
-      destination: destination, length: length, sha256: record.sha256, wasAlreadyComplete: true,
-      bytesReceived: 0)
+      destination: destination, length: identity.size, sha256: record.sha256,
+      wasAlreadyComplete: true, bytesReceived: 0, check: check)
+  }
+
+  /// How the complete file at the destination is known to hold the downloaded bytes, nil
+  /// when it does not (any more): an unchanged identity needs no reading; a changed or
+  /// unknown one is hashed when a checksum is known; a changed one without a checksum is not
+  /// trusted. Records the identity when the bytes were checked now or just renamed.
+  private func checkCompleted(
+    _ identity: FileIdentity, _ record: inout TransferRecord, finishedRename: Bool
+  ) throws(Transfer.Error) -> Outcome.Check? {
+    let expected = options.expectedSHA256 ?? record.sha256
+    if record.fileIdentity == identity,
+      options.expectedSHA256 == nil || options.expectedSHA256 == record.sha256
+    {
+      return .unchangedSinceDownload
+    }
+    guard let expected else {
+      // Without a checksum only an unknown identity (a record from an earlier version, or
+      // a rename just finished) is given the benefit of its length.
+      guard record.fileIdentity == nil else { return nil }
+      if finishedRename { record.fileIdentity = identity }
+      return .length
+    }
+    let actual = try fileStep { () throws(TransferFileError) in
+      try FileSteps.sha256(ofFile: destination)
+    }
+    guard actual == expected else { return nil }
+    record.sha256 = actual
+    record.fileIdentity = identity
+    return .sha256
+  }
+
+  /// Refuses a destination that is neither missing, a regular file nor a symbolic link (a
+  /// link is replaced, never written through). `--force` never replaces `/dev/null`.
+  func checkDestinationKind() throws(Transfer.Error) {
+    var info = stat()
+    guard lstat(destination, &info) == 0 else { return }
+    let kind: String
+    switch info.st_mode & S_IFMT {
+    case S_IFREG, S_IFLNK: return
+    case S_IFDIR: kind = "a folder"
+    case S_IFCHR, S_IFBLK: kind = "a device"
+    case S_IFIFO: kind = "a FIFO"
+    case S_IFSOCK: kind = "a socket"
+    default: kind = "a special file"
+    }
+    throw failure(.destinationNotAFile(kind))
+  }
+
+  /// Records the identity of the file just renamed into place, with `record`.
+  func recordComplete(_ record: inout TransferRecord) throws(Transfer.Error) {
+    record.phase = .complete
+    record.fileIdentity = FileIdentity(regularFileAt: destination)
+    let complete = record
+    try indexStep { () throws(StoreError) in try journal.save(complete) }
   }
 
   /// Checks the whole part (length, then checksum), records the intent to finish, renames the
@@ -121,15 +177,14 @@ extension Transfer {
       try indexStep { () throws(StoreError) in try sink.writePendingRecord() }
     }
     CrashPoint.reach(.transferAfterFinishing)
+    try checkDestinationKind()
     try fileStep { () throws(TransferFileError) in
       try FileSteps.renameIntoPlace(partPath, to: destination, durably: options.syncsEachFile)
     }
     CrashPoint.reach(.transferAfterRename)
-    record.phase = .complete
-    let complete = record
-    try indexStep { () throws(StoreError) in try journal.save(complete) }
+    try recordComplete(&record)
     return Outcome(
       destination: destination, length: length, sha256: sha, wasAlreadyComplete: false,
-      bytesReceived: sink.bytesReceived)
+      bytesReceived: sink.bytesReceived, check: sha == nil ? .length : .sha256)
   }
 }

@@ -25,6 +25,12 @@ extension Transfer {
       case index(StoreError)
       /// Something that OfflineKit did not download is at the destination.
       case destinationExists
+      /// Something other than a regular file or a symbolic link is at the destination (a
+      /// folder, a device, a FIFO, a socket: named in the text); it is never replaced.
+      case destinationNotAFile(String)
+      /// Another download (named when it could be found) is writing the same destination;
+      /// only one writer may hold a destination at a time.
+      case destinationBusy(LockHolder?)
       /// The expected checksum is not 64 hex digits.
       case invalidChecksum(String)
       /// A playlist or key is not what offline playback needs (a live stream, a key that is not
@@ -96,6 +102,13 @@ extension Transfer {
       case .destinationExists:
         return "\(destination) already exists and was not downloaded by OfflineKit;"
           + " remove it, or choose another output path."
+      case .destinationNotAFile(let what):
+        return "\(destination) is \(what), not a regular file; it is never replaced."
+          + " Choose another output path."
+      case .destinationBusy(let holder):
+        let who = holder.map { "Another process (\($0))" } ?? "Another process"
+        return "\(who) is downloading to \(destination); only one download may write a file"
+          + " at a time."
       case .invalidChecksum(let text):
         return "\"\(text)\" is not a SHA-256: it must be 64 hexadecimal digits."
       case .invalidMedia(let what):

@@ -13,6 +13,12 @@ extension Transfer {
     case lengthChanged
     /// The partial file was written by another download, or its journal was lost.
     case unknownPartialFile
+    /// The server answered a resume in a content encoding (gzip, say) other than the
+    /// identity bytes on disk, so its body cannot be appended.
+    case encodingChanged
+    /// The complete file was changed on disk since its download (its size, modification
+    /// time or inode differ, or its SHA-256 no longer matches), so it is downloaded again.
+    case completedFileChanged
 
     init(_ reason: TransferStateMachine.RestartReason) {
       switch reason {
@@ -21,6 +27,7 @@ extension Transfer {
       case .rangesIgnored: self = .rangesIgnored
       case .rangeMismatch: self = .rangeMismatch
       case .lengthChanged: self = .lengthChanged
+      case .encodingChanged: self = .encodingChanged
       }
     }
   }
@@ -49,10 +56,39 @@ extension Transfer {
     public var length: Int64
     /// Its SHA-256 as lowercase hex, when it was computed.
     public var sha256: String?
-    /// Whether the file was already complete and verified, so nothing was downloaded.
+    /// Whether the file was already complete, so nothing was downloaded; ``check`` says how
+    /// that is known.
     public var wasAlreadyComplete: Bool
     /// Body bytes received by this run (bytes fetched again after a restart count too).
     public var bytesReceived: Int64
+    /// How the bytes of the file are known to be right.
+    public var check: Check
+
+    /// How the bytes of a finished file were checked. Only ``sha256`` means they were read
+    /// and hashed by this run.
+    public enum Check: String, Sendable, Equatable {
+      /// This run computed the SHA-256 over every byte (and it matched the expected one,
+      /// when one was given).
+      case sha256
+      /// Only the length was checked: no SHA-256 was expected or recorded.
+      case length
+      /// Already complete and not read again: its size, modification time and inode are
+      /// those recorded when the download that checked it renamed it into place.
+      case unchangedSinceDownload
+    }
+
+    /// Creates an outcome.
+    public init(
+      destination: String, length: Int64, sha256: String?, wasAlreadyComplete: Bool,
+      bytesReceived: Int64, check: Check
+    ) {
+      self.destination = destination
+      self.length = length
+      self.sha256 = sha256
+      self.wasAlreadyComplete = wasAlreadyComplete
+      self.bytesReceived = bytesReceived
+      self.check = check
+    }
   }
 }
 

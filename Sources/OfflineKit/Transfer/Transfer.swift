@@ -44,6 +44,9 @@ public struct Transfer: Sendable {
     /// file is large and one connection slow (under 50 MB/s after two seconds). Files under
     /// 8 MiB, slices and servers without ranges always get one.
     public var connections: Int
+    /// Whether to wait while another download writes the same destination (in this process
+    /// or another); false fails at once with ``Error/Kind/destinationBusy(_:)``.
+    public var waitsForOtherWriter: Bool
     /// Whether the file is fsynced before it is renamed into place. An owner that syncs many
     /// files at once afterwards (`syncfs`) turns it off; a file finished that way counts as
     /// complete only within the same boot.
@@ -56,7 +59,7 @@ public struct Transfer: Sendable {
         initialDelay: .milliseconds(500), maximumDelay: .seconds(30)),
       checkpointInterval: Duration = .seconds(1), progressInterval: Duration = .milliseconds(250),
       replacesExistingFile: Bool = false, slice: Slice? = nil, syncsEachFile: Bool = true,
-      connections: Int = 1
+      connections: Int = 1, waitsForOtherWriter: Bool = false
     ) {
       self.expectedSHA256 = expectedSHA256?.lowercased()
       self.computesSHA256 = computesSHA256
@@ -67,6 +70,7 @@ public struct Transfer: Sendable {
       self.slice = slice
       self.syncsEachFile = syncsEachFile
       self.connections = max(0, connections)
+      self.waitsForOtherWriter = waitsForOtherWriter
     }
   }
 
@@ -110,6 +114,10 @@ public struct Transfer: Sendable {
 
   /// Downloads until the file is complete and verified, resuming what an earlier run left.
   ///
+  /// Only one transfer writes a destination at a time, across processes and stores: while
+  /// another holds it, this one fails at once with ``Error/Kind/destinationBusy(_:)``, or
+  /// waits when ``Options/waitsForOtherWriter`` is set.
+  ///
   /// - Parameter onEvent: called on the running task with each ``Event``, in order.
   /// - Returns: the outcome; `wasAlreadyComplete` is set when the file was already complete
   ///   and verified and nothing was downloaded.
@@ -121,6 +129,16 @@ public struct Transfer: Sendable {
     if let expected = options.expectedSHA256, !SHA256.isValidHex(expected) {
       throw failure(.invalidChecksum(expected))
     }
+    try checkDestinationKind()
+    let lock = try await DestinationLock.acquire(for: self, waits: options.waitsForOtherWriter)
+    defer { lock.release() }
+    return try await runLocked(onEvent: onEvent)
+  }
+
+  /// ``run(onEvent:)`` once this transfer is the destination's one writer.
+  private func runLocked(onEvent: @escaping @Sendable (Event) -> Void)
+    async throws(Transfer.Error) -> Outcome
+  {
     if options.connections > 1, options.slice == nil {
       return try await SegmentedTransfer(transfer: self, connections: options.connections)
         .run(onEvent: onEvent)
@@ -135,17 +153,19 @@ public struct Transfer: Sendable {
   func runSingle(onEvent: @escaping @Sendable (Event) -> Void) async throws(Transfer.Error)
     -> Outcome
   {
-    let earlier = try checkEarlierRun()
+    let earlier = try checkEarlierRun(onEvent: onEvent)
     if let outcome = earlier.outcome { return outcome }
     // The first attempt starts from the record just read; later ones read it again.
     var known: TransferRecord?? = .some(earlier.record)
     var failedAttempts = 0
     var receivedTotal: Int64 = 0
+    var restarts = 0
     while true {
       var received: Int64 = 0
       defer { known = nil }
       do {
-        var outcome = try await attempt(onEvent: onEvent, received: &received, record: known)
+        var outcome = try await attempt(
+          onEvent: onEvent, received: &received, restarts: &restarts, record: known)
         outcome.bytesReceived = receivedTotal + received
         return outcome
       } catch {

@@ -43,6 +43,9 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   private var skipRemaining: Int64 = 0
   /// Set when a slice transfer has every byte it wanted and stopped the body.
   private(set) var sliceCompleted = false
+  /// Set when a 206 sent more bytes than its `Content-Range` names: the body was stopped at
+  /// the range's end, and what came after was not written.
+  private(set) var rangeOverran = false
   private var lastCheckpoint = ContinuousClock.now
   private var partsSinceClockCheck = 0
   /// Starts live progress reports once the request has received for a while; nil once called.
@@ -80,7 +83,11 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     headFailure = nil
     skipRemaining = 0
     sliceCompleted = false
+    rangeOverran = false
   }
+
+  /// Thrown from a body callback to stop a 206 at the end of its `Content-Range`.
+  struct RangeOverrun: Error {}
 
   /// Thrown from a body callback to stop a response once the slice is complete.
   struct SliceComplete: Error {}
@@ -121,6 +128,14 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
       let wanted = Int(max(0, min(Int64(bytes.count), slice.length - machine.offset)))
       bytes = UnsafeRawBufferPointer(rebasing: bytes[..<wanted])
     }
+    var overran = false
+    if let limit = machine.writeLimit, machine.offset + Int64(bytes.count) > limit {
+      let wanted = Int(max(0, limit - machine.offset))
+      bytes = UnsafeRawBufferPointer(rebasing: bytes[..<wanted])
+      overran = true
+    }
+    defer { if overran { rangeOverran = true } }
+    if overran, bytes.isEmpty { throw RangeOverrun() }
     guard !bytes.isEmpty else {
       try stopIfSliceComplete()
       return
@@ -131,6 +146,7 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     machine.didWrite(bytes.count)
     bytesReceived += Int64(bytes.count)
     progressBytes.store(machine.offset, ordering: .relaxed)
+    if overran { throw RangeOverrun() }
     try stopIfSliceComplete()
     partsSinceClockCheck += 1
     if partsSinceClockCheck >= 32 {
@@ -182,6 +198,7 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     record.etag = machine.validators.etag
     record.lastModified = machine.validators.lastModified
     record.totalLength = machine.totalLength
+    record.contentEncoding = machine.encoding
     record.durableOffset = min(record.durableOffset, machine.offset)
     record.bootID = BootIdentity.current
     recordPending = true

@@ -71,6 +71,10 @@ extension FaultServer {
     public var contentRangeShift: Int
     /// Paces the body to about this many bytes per second.
     public var bytesPerSecond: Int?
+    /// Answers every 206 with `Content-Encoding: gzip` and a 10-byte gzip header as its
+    /// whole body (`Content-Length: 10`), while `Content-Range` names the range asked for:
+    /// a server that compresses ranges although asked for `identity`.
+    public var gzipRanges: Bool
 
     /// Creates faults; the defaults inject none.
     public init(
@@ -80,7 +84,8 @@ extension FaultServer {
       stallAfterBodyBytes: Int? = nil,
       stallSeconds: Double = 0,
       contentRangeShift: Int = 0,
-      bytesPerSecond: Int? = nil
+      bytesPerSecond: Int? = nil,
+      gzipRanges: Bool = false
     ) {
       self.cutAfterBodyBytes = cutAfterBodyBytes
       self.cutResponses = cutResponses
@@ -89,6 +94,7 @@ extension FaultServer {
       self.stallSeconds = stallSeconds
       self.contentRangeShift = contentRangeShift
       self.bytesPerSecond = bytesPerSecond
+      self.gzipRanges = gzipRanges
     }
 
     /// Whether these faults cut a response short.

@@ -45,6 +45,13 @@ extension Reply {
         status: 206, headers: headers + [("Content-Range", "bytes \(first)-\(last)/\(total)")],
         payload: resource.body, range: range)
       partial.isEntity = true
+      if resource.faults.gzipRanges {
+        let gzipHeader = Data([0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0x03])
+        partial.headers.append(("Content-Encoding", "gzip"))
+        partial.payload = gzipHeader
+        partial.range = 0..<gzipHeader.count
+        partial.isEntity = false
+      }
       return partial
     }
   }

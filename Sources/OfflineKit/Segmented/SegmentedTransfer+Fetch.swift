@@ -111,15 +111,14 @@ extension SegmentedTransfer {
       try journal.save(finishing)
       try journal.saveRanges([], forDestination: destination)
     }
+    try transfer.checkDestinationKind()
     try transfer.fileStep { () throws(TransferFileError) in
       try FileSteps.renameIntoPlace(transfer.partPath, to: destination, durably: true)
     }
     unlink(mapPath)
-    record.phase = .complete
-    let complete = record
-    try transfer.indexStep { () throws(StoreError) in try journal.save(complete) }
+    try transfer.recordComplete(&record)
     return Transfer.Outcome(
       destination: destination, length: total, sha256: sha, wasAlreadyComplete: false,
-      bytesReceived: total)
+      bytesReceived: total, check: sha == nil ? .length : .sha256)
   }
 }

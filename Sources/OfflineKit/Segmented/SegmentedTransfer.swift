@@ -24,7 +24,7 @@ struct SegmentedTransfer {
   func run(onEvent: @escaping @Sendable (Transfer.Event) -> Void) async throws(Transfer.Error)
     -> Transfer.Outcome
   {
-    if let outcome = try transfer.completedEarlier() { return outcome }
+    if let outcome = try transfer.completedEarlier(onEvent: onEvent) { return outcome }
     guard let (board, fd, total, validator) = try await prepare(onEvent: onEvent) else {
       return try await transfer.runSingle(onEvent: onEvent)
     }
@@ -38,7 +38,10 @@ struct SegmentedTransfer {
       // The server changed its mind about ranges or the file: one connection, from zero.
       try transfer.indexStep { () throws(StoreError) in try journal.remove(destination: destination)
       }
-      unlink(transfer.partPath)
+      // Emptied, not removed: the destination's lock is on this file. The map described
+      // the abandoned ranges.
+      truncate(transfer.partPath, 0)
+      unlink(mapPath)
       onEvent(.restarted(.rangeMismatch))
       return try await transfer.runSingle(onEvent: onEvent)
     }

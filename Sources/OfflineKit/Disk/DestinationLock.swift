@@ -1,0 +1,109 @@
+import Foundation
+
+/// The one writer of a destination: an exclusive `flock(2)` on its `.part` file, taken before
+/// anything reads or writes the part and held until the transfer ends.
+///
+/// Two processes (or two stores, or two transfers in one process) that download to the same
+/// path would otherwise share one part file: one empties it for a restart while the other
+/// appends at its own offset, and the file renamed into place has holes. The lock is on the
+/// part file itself, so it costs no extra file. A lock taken on a part that another writer
+/// renamed into place (or removed) meanwhile is on the wrong file: the path is checked to
+/// still name the locked inode, and the lock is taken again on the new part when it does not.
+///
+/// The lock is advisory: it keeps OfflineKit writers apart, not other programs.
+final class DestinationLock: Sendable {
+  /// The locked part file.
+  let partPath: String
+  private let descriptor: Int32
+
+  private init(partPath: String, descriptor: Int32) {
+    self.partPath = partPath
+    self.descriptor = descriptor
+  }
+
+  deinit { close(descriptor) }
+
+  /// How often a waiting writer tries the lock again.
+  static let pollInterval: Duration = .milliseconds(100)
+
+  /// Locks the part at `partPath`, creating it (and its folder) when missing.
+  ///
+  /// - Parameter waits: whether to wait while another writer holds it (polling, so the wait
+  ///   ends when the task is cancelled); otherwise it fails at once.
+  /// - Throws: ``Transfer/Error/Kind/destinationBusy(_:)`` naming the other writer,
+  ///   ``Transfer/Error/Kind/file(_:)`` when the part cannot be opened (a symbolic link or
+  ///   something other than a regular file at its path), or `.cancelled`.
+  static func acquire(for transfer: Transfer, waits: Bool) async throws(Transfer.Error)
+    -> DestinationLock
+  {
+    let partPath = transfer.partPath
+    let folder = (partPath as NSString).deletingLastPathComponent
+    try transfer.fileStep { () throws(TransferFileError) in try FileSteps.createFolder(folder) }
+    // Each turn without a wait means the part was renamed or removed under us: bounded.
+    var turnsWithoutWait = 0
+    while true {
+      let fd = try transfer.fileStep { () throws(TransferFileError) in try openPart(partPath) }
+      if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+        if namesSameFile(partPath, fd) {
+          return DestinationLock(partPath: partPath, descriptor: fd)
+        }
+        close(fd)
+        turnsWithoutWait += 1
+        if turnsWithoutWait > 1000 {
+          throw transfer.failure(.file(TransferFileError(.open, errno: EAGAIN, path: partPath)))
+        }
+        continue
+      }
+      let code = errno
+      guard code == EWOULDBLOCK || code == EINTR else {
+        close(fd)
+        throw transfer.failure(.file(TransferFileError(.open, errno: code, path: partPath)))
+      }
+      guard waits else {
+        let holder = LockHolder.find(lockedFile: fd)
+        close(fd)
+        throw transfer.failure(.destinationBusy(holder))
+      }
+      close(fd)
+      do {
+        try await Task.sleep(for: pollInterval)
+      } catch {
+        throw transfer.failure(.cancelled)
+      }
+    }
+  }
+
+  /// Ends the lock. An empty part (nothing was written, or the file was renamed into place
+  /// and this path is an empty file a waiting writer made) is removed first, while the lock
+  /// still keeps others out.
+  func release() {
+    if namesSameFile(partPath, descriptor), FileSteps.regularFileSize(partPath) == 0 {
+      unlink(partPath)
+    }
+  }
+
+  /// Opens (creating when missing) the part without following links and without blocking on
+  /// a FIFO, and only when it is a regular file.
+  private static func openPart(_ path: String) throws(TransferFileError) -> Int32 {
+    let fd = open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      close(fd)
+      throw TransferFileError(.open, errno: EINVAL, path: path)
+    }
+    return fd
+  }
+
+  /// Whether `path` still names the file open at `fd` (it was not renamed or removed).
+  private func namesSameFile(_ path: String, _ fd: Int32) -> Bool {
+    Self.namesSameFile(path, fd)
+  }
+
+  private static func namesSameFile(_ path: String, _ fd: Int32) -> Bool {
+    var open = stat()
+    var named = stat()
+    guard fstat(fd, &open) == 0, lstat(path, &named) == 0 else { return false }
+    return open.st_ino == named.st_ino && open.st_dev == named.st_dev
+  }
+}

@@ -1,0 +1,16 @@
+import Foundation
+import OfflineStore
+
+extension FileIdentity {
+  /// The identity of the regular file at `path`, nil when there is none (a link counts as
+  /// none: it is not followed).
+  init?(regularFileAt path: String) {
+    var info = stat()
+    guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    self.init(
+      size: Int64(info.st_size),
+      modificationNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000
+        + Int64(info.st_mtim.tv_nsec),
+      inode: Int64(bitPattern: UInt64(info.st_ino)), device: Int64(bitPattern: UInt64(info.st_dev)))
+  }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// File-system steps around a part file that are not about its bytes.
+enum FileSteps {
+  /// The size of the regular file at `path`, nil when there is none (a link counts as none).
+  static func regularFileSize(_ path: String) -> Int64? {
+    var info = stat()
+    guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return Int64(info.st_size)
+  }
+
+  /// Whether anything at all (file, link, folder) is at `path`.
+  static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+  }
+
+  /// Moves `source` to `destination` in one step and, when `durably`, syncs the folder so
+  /// the move survives a power cut.
+  static func renameIntoPlace(_ source: String, to destination: String, durably: Bool)
+    throws(TransferFileError)
+  {
+    guard rename(source, destination) == 0 else {
+      throw TransferFileError(.rename, errno: errno, path: destination)
+    }
+    guard durably else { return }
+    let folder = (destination as NSString).deletingLastPathComponent
+    let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if fd >= 0 {
+      fsync(fd)
+      close(fd)
+    }
+  }
+
+  /// Creates `folder` and its parents when missing.
+  static func createFolder(_ folder: String) throws(TransferFileError) {
+    do {
+      try FileManager.default.createDirectory(
+        atPath: folder, withIntermediateDirectories: true)
+    } catch {
+      throw TransferFileError(.createDirectory, errno: EACCES, path: folder)
+    }
+  }
+
+  /// The SHA-256 of a whole regular file, as lowercase hex.
+  static func sha256(ofFile path: String) throws(TransferFileError) -> String {
+    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { throw TransferFileError(.read, errno: errno, path: path) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw TransferFileError(.read, errno: errno, path: path) }
+    return try SHA256.hex(ofFile: fd, length: Int64(info.st_size))
+  }
+}
