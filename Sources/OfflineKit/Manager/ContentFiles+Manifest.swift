@@ -50,7 +50,11 @@ extension ContentFiles {
           path: String($0.destination.dropFirst(prefix.count)), url: $0.url,
           phase: $0.phase.rawValue, durableOffset: $0.durableOffset, bootID: $0.bootID,
           totalLength: $0.totalLength, etag: $0.etag, lastModified: $0.lastModified,
-          expectedSHA256: $0.expectedSHA256, sha256: $0.sha256)
+          expectedSHA256: $0.expectedSHA256, sha256: $0.sha256,
+          contentEncoding: $0.contentEncoding,
+          fileIdentity: $0.fileIdentity.map {
+            [$0.size, $0.modificationNanoseconds, $0.inode, $0.device]
+          })
       }
     }
     write(manifest, onlyIfFolderExists: true)

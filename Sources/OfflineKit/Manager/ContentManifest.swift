@@ -43,6 +43,11 @@ struct ContentManifest: Codable, Sendable, Equatable {
     var lastModified: String?
     var expectedSHA256: String?
     var sha256: String?
+    /// The content coding of the part's bytes (nil: identity), so a resume in another
+    /// coding is still never appended to them.
+    var contentEncoding: String?
+    /// The identity of a complete piece (size, modification time, inode, device).
+    var fileIdentity: [Int64]?
   }
 
   var format = Self.currentFormat

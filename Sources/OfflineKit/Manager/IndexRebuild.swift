@@ -118,7 +118,14 @@ struct IndexRebuild {
             phase: TransferRecord.Phase(rawValue: entry.phase) ?? .active,
             durableOffset: entry.durableOffset, bootID: entry.bootID,
             totalLength: entry.totalLength, etag: entry.etag, lastModified: entry.lastModified,
-            expectedSHA256: entry.expectedSHA256, sha256: entry.sha256))
+            expectedSHA256: entry.expectedSHA256, sha256: entry.sha256,
+            contentEncoding: entry.contentEncoding,
+            fileIdentity: entry.fileIdentity.flatMap { values in
+              values.count == 4
+                ? FileIdentity(
+                  size: values[0], modificationNanoseconds: values[1], inode: values[2],
+                  device: values[3]) : nil
+            }))
       }
       return (manifest.record(state: .suspended), nil)
     default:
