@@ -166,4 +166,42 @@ import Testing
     let states = try await reopened.snapshots().map { "\($0.id):\($0.state.rawValue)" }
     #expect(states == ["old:downloaded", "waiting:downloading"])
   }
+
+  /// A suspended content's manifest carries its parts' journal entries whole: validators,
+  /// offsets, boot id, the parts' content coding and a finished piece's file identity come
+  /// back after a rebuild, so the resume rules (never append another coding; an untouched
+  /// piece is complete) hold as if the journal had not been lost.
+  @Test func aSuspendedContentsJournalEntriesComeBackWhole() async throws {
+    let fixture = try ManagerFixture()
+    let content = try await fixture.manager.content(
+      for: OfflineSource(url: URL(string: url)!, id: "paused"))
+    try await content.download()
+    try await content.suspend()
+    let folder = fixture.contentFolder("paused")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data(count: 100).write(to: folder.appending(path: "file.bin.part"))
+    let entry = TransferRecord(
+      destination: folder.appending(path: "file.bin").path, url: url, durableOffset: 64,
+      bootID: "boot-1", totalLength: 1000, etag: "\"v1\"", lastModified: "yesterday",
+      contentEncoding: "gzip",
+      fileIdentity: FileIdentity(size: 5, modificationNanoseconds: 6, inode: 7, device: 8))
+    try OfflineIndex(directory: fixture.store).transfers.save(entry)
+    try await content.resume()
+    try await content.suspend()  // not running here: the manifest is written at once
+    try TestData.bytes(count: 8 << 10, seed: 5).write(
+      to: fixture.store.appending(path: OfflineIndex.fileName))
+    for suffix in ["-wal", "-shm"] {
+      try? FileManager.default.removeItem(
+        atPath: fixture.store.appending(path: OfflineIndex.fileName).path + suffix)
+    }
+
+    let reopened = try fixture.reopened()
+
+    #expect(reopened.quarantinedIndex != nil)
+    #expect(reopened.rebuildReport?.restored.map(\.id) == ["paused"])
+    #expect(try await reopened.snapshot(id: "paused").state == .suspended)
+    var restored = try #require(try fixture.journalEntries(of: "paused").first)
+    restored.updatedAt = entry.updatedAt
+    #expect(restored == entry)
+  }
 }
