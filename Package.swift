@@ -49,6 +49,10 @@ let package = Package(
     // The command-line tool: commands as a library so tests can drive them, and a thin main.
     .target(name: "OfflineCLI", dependencies: ["OfflineKit", "OfflineLocks"]),
     .executableTarget(name: "offline", dependencies: ["OfflineCLI"]),
+    // Measurements for benchmarks/, kept out of the shipping binary.
+    .executableTarget(
+      name: "offline-bench", dependencies: ["OfflineKit", "OfflineStore"],
+      path: "Sources/offline-bench"),
 
     // Tests: real nginx, our own fault server, temporary directories.
     .target(name: "TestSupport", dependencies: ["OfflineLocks"], path: "Tests/TestSupport"),

@@ -6,10 +6,10 @@
 # Env:   OFFLINE_BIN=path/to/offline (else built with --scratch-path .build-bench)
 #
 # Starts nginx serving a 100 KB file and, in a fresh store:
-#   hit    `offline cache bench-hit URL`: downloads the file once, then ROUNDS interleaved
+#   hit    `offline-bench cache-hit URL`: downloads the file once, then ROUNDS interleaved
 #          rounds of COUNT `FileCache.data(for:)` calls (each a hit) and COUNT
 #          `Data(contentsOf:)` reads of the cached file; medians of the per-call times.
-#   index  `offline cache bench-index URL`: ENTRIES synthetic entries added to the index,
+#   index  `offline-bench cache-index URL`: ENTRIES synthetic entries added to the index,
 #          then a cold hit (a fresh cache: one indexed query), COUNT warm hits, and an
 #          eviction pass that removes a tenth of the entries (least recently used first).
 # Target: hit ratio (cached / direct) under 1.5. Prints a Markdown table; writes
@@ -23,6 +23,7 @@ source "$(dirname "$0")/lib.sh"
 [ -x /usr/sbin/nginx ] || ensure_tools
 command -v python3 >/dev/null || ensure_tools
 ensure_offline_bin
+ensure_bench_bin
 
 work=$(mktemp -d /var/tmp/offline-cache.XXXXXX)
 trap 'stop_nginx; rm -rf "$work"' EXIT
@@ -34,10 +35,10 @@ start_nginx "$work" "$work/www" ""
 url="http://127.0.0.1:$port/entry.bin"
 
 log "bench-hit: $rounds rounds of $count calls..."
-"$offline" --store "$work/store-hit" cache bench-hit "$url" --count "$count" --rounds "$rounds" \
+"$offline_bench" cache-hit --store "$work/store-hit" "$url" --count "$count" --rounds "$rounds" \
   >"$work/hit.json"
 log "bench-index: $entries entries..."
-"$offline" --store "$work/store-index" cache bench-index "$url" --count "$count" \
+"$offline_bench" cache-index --store "$work/store-index" "$url" --count "$count" \
   --entries "$entries" >"$work/index.json"
 
 python3 - "$work/hit.json" "$work/index.json" "$bench_dir/out/cache-hit.json" <<'PY'

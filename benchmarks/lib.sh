@@ -38,6 +38,19 @@ ensure_offline_bin() {
   [ -x "$offline" ] || { log "no executable at $offline"; exit 2; }
 }
 
+# Sets $offline_bench to the measurement tool beside $offline (built in release mode into
+# $OFFLINE_SCRATCH when it is not there).
+ensure_bench_bin() {
+  local scratch=${OFFLINE_SCRATCH:-.build-bench}
+  offline_bench="$(dirname "$offline")/offline-bench"
+  if [ ! -x "$offline_bench" ]; then
+    log "Building offline-bench (release, --scratch-path $scratch)..."
+    (cd "$repo_dir" && swift build -c release --product offline-bench --scratch-path "$scratch" >&2)
+    offline_bench="$repo_dir/$scratch/release/offline-bench"
+  fi
+  [ -x "$offline_bench" ] || { log "no executable at $offline_bench"; exit 2; }
+}
+
 # make_data_file MIB -> prints the path of a cached random file of that size.
 make_data_file() {
   local mib=$1 path="$bench_dir/data/random-${1}MiB.bin"

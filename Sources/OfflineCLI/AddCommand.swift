@@ -60,7 +60,7 @@ struct AddCommand: Sendable {
             throw UsageError(message: "--connections takes a whole number above 0.", usage: usage)
           }
           command.connections = value
-        case "--variant", "--audio", "--subtitles":
+        case _ where StreamOptions.names.contains(name):
           try StreamOptions.parse(
             name, try scanner.value(for: name, inline: inline), into: &command.hls, usage: usage)
         case "-h", "--help":

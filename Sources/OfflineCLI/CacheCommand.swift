@@ -5,12 +5,6 @@ import OfflineKit
 struct CacheCommand: Sendable {
   enum Action: String, CaseIterable, Sendable {
     case get, ls, stats, clear, limit
-    /// Hidden: times cached reads against reading the file directly (benchmarks/).
-    case benchHit = "bench-hit"
-    /// Hidden: times hits and eviction with many entries in the index (benchmarks/).
-    case benchIndex = "bench-index"
-
-    static let visible: [Action] = [.get, .ls, .stats, .clear, .limit]
 
     var abstract: String {
       switch self {
@@ -19,7 +13,6 @@ struct CacheCommand: Sendable {
       case .stats: "Show the cache's size, limit and entries, and the store's offline content."
       case .clear: "Delete every cached file (offline content is kept)."
       case .limit: "Set the cache's size limit, evicting least recently used files to fit."
-      case .benchHit, .benchIndex: "Benchmark (for benchmarks/)."
       }
     }
   }
@@ -31,7 +24,7 @@ struct CacheCommand: Sendable {
     usage: usage,
     arguments: [],
     options: [("-h, --help", "Show help information.")],
-    subcommands: Action.visible.map { ($0.rawValue, $0.abstract) },
+    subcommands: Action.allCases.map { ($0.rawValue, $0.abstract) },
     footer: "Files live in <store>/cache, named by a hash of the URL. Offline content"
       + " ('offline add') is served from its own file and never evicted.")
 
@@ -74,12 +67,6 @@ struct CacheCommand: Sendable {
         arguments: [("<size>", "Bytes, or with a unit: 512K, 100M, 1G (powers of 1024).")],
         options: [("-h, --help", "Show help information.")],
         footer: "The limit is saved in the store; every program using it follows it.")
-    case .benchHit, .benchIndex:
-      HelpText(
-        overview: action.abstract,
-        usage: "offline [--store <dir>] cache \(action.rawValue) <url> [--count <n>]"
-          + " [--rounds <n>] [--entries <n>]",
-        arguments: [], options: [])
     }
   }
 
@@ -88,9 +75,6 @@ struct CacheCommand: Sendable {
   var output: String?
   var key: String?
   var json = false
-  var count = 2000
-  var rounds = 5
-  var entries = 100_000
   var showHelp = false
 
   static func parse(_ arguments: [String]) throws(UsageError) -> CacheCommand {
@@ -118,13 +102,6 @@ struct CacheCommand: Sendable {
         case "--key" where action == .get:
           command.key = try scanner.value(for: name, inline: inline)
         case "--json" where action == .ls || action == .stats: command.json = true
-        case "--count", "--rounds", "--entries":
-          guard action == .benchHit || action == .benchIndex,
-            let value = Int(try scanner.value(for: name, inline: inline)), value > 0
-          else { throw scanner.unknown(name) }
-          if name == "--count" { command.count = value }
-          if name == "--rounds" { command.rounds = value }
-          if name == "--entries" { command.entries = value }
         case "-h", "--help":
           command.showHelp = true
           return command
@@ -132,7 +109,7 @@ struct CacheCommand: Sendable {
         }
       }
     }
-    let wanted = [.get, .limit, .benchHit, .benchIndex].contains(action) ? 1 : 0
+    let wanted = [.get, .limit].contains(action) ? 1 : 0
     guard command.arguments.count == wanted else {
       let message =
         command.arguments.count < wanted
@@ -174,8 +151,6 @@ struct CacheCommand: Sendable {
         console.err(
           "Cache limit: \(ByteCount.format(bytes)); the cache holds"
             + " \(ByteCount.format(stats.bytes)) in \(stats.entryCount) files.")
-      case .benchHit, .benchIndex:
-        return try await CacheBenchmark.run(command, cache: cache, console: console)
       }
       return ExitCode.success
     } catch {

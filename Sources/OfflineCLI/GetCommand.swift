@@ -118,7 +118,7 @@ struct GetCommand: Sendable {
           }
         case "--force": command.force = true
         case "--wait": command.waitsForOtherWriter = true
-        case "--variant", "--audio", "--subtitles":
+        case _ where StreamOptions.names.contains(name):
           try StreamOptions.parse(
             name, try scanner.value(for: name, inline: inline), into: &command.hls, usage: usage)
         case "-q", "--quiet": command.quiet = true

@@ -30,7 +30,9 @@ final class GetReporter: Sendable {
     case .restarted(let reason):
       message("Starting over from byte 0: \(Self.explain(reason)).")
     case .retrying(let attempt, let delay, let error):
-      message("\(error) Retrying in \(Self.seconds(delay)) (attempt \(attempt + 1)).")
+      message(
+        TerminalText.message("\(error)")
+          + " Retrying in \(Self.seconds(delay)) (attempt \(attempt + 1)).")
     case .progress(let progress):
       guard console.stderrIsTerminal else { return }
       progressLineShown.withLock { $0 = true }
@@ -132,7 +134,7 @@ final class GetReporter: Sendable {
 
   func failed(_ message: String) {
     endProgressLine()
-    console.err("Error: \(message)")
+    console.err("Error: " + TerminalText.message(message))
   }
 
   private func message(_ text: String) {

@@ -51,10 +51,10 @@ struct InfoCommand: Sendable {
     }
     do throws(Transfer.Error) {
       let info = try await HLSInfo.fetch(url, transport: CurlTransport())
-      console.out(command.json ? info.json : info.text)
+      console.out(command.json ? info.json : info.text(showing: TerminalText.escaped))
       return ExitCode.success
     } catch {
-      console.err("Error: \(error)")
+      console.err("Error: " + TerminalText.message(error.description))
       return ExitCode.failure
     }
   }

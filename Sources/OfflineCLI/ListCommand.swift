@@ -117,10 +117,11 @@ struct ListCommand: Sendable {
       var progress = ByteCount.format(item.bytes)
       if let total = item.total { progress += " / " + ByteCount.format(total) }
       let reason = item.state == .downloading ? (item.waitReason?.name ?? "running") : ""
-      let name = item.title ?? item.url.absoluteString
+      // Titles, URLs and errors may come from a server: escaped and cut for the terminal.
+      let name = item.title.map(TerminalText.escaped) ?? TerminalText.shortened(url: item.url)
       lines.append(row(item.id, item.state.rawValue, progress, reason, name))
       if let error = item.lastError, item.state != .downloaded {
-        lines.append("    last error: \(error)")
+        lines.append("    last error: \(TerminalText.message("\(error)"))")
       }
     }
     return lines.joined(separator: "\n")

@@ -42,6 +42,41 @@ struct StreamCommandTests {
     #expect(try origin.nginx.accessLog().count == requests)
   }
 
+  /// Pins issue 11, item 6: a stream the previous version saved (keys at `keys/k0.key`) did
+  /// not play in stock ffmpeg; running the same `get` again upgrades it, fetching nothing.
+  @Test func aStreamSavedByThePreviousVersionPlaysAfterTheSameGet() throws {
+    let origin = try origin(.aes128Rotating)
+    let work = try TemporaryDirectory()
+    let out = work.url.appending(path: "movie")
+    let arguments = ["--store", work.url.appending(path: "store").path, "get", origin.url]
+    let first = try OfflineBinary.run(arguments + ["-o", out.path])
+    #expect(first.status == 0, "\(first.stderrText)")
+    try HLSLegacyFolder.downgrade(out)
+    origin.nginx.stop(graceful: false)
+    #expect(try FFmpeg.decode(out.path + "/index.m3u8").errors.contains("blocked"))
+
+    let again = try OfflineBinary.run(arguments + ["-o", out.path])
+    #expect(again.status == 0, "\(again.stderrText)")
+    #expect(again.stderrText.contains("Already complete"))
+    let decoded = try FFmpeg.decode(out.path + "/index.m3u8")
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    #expect(abs(decoded.duration - origin.files.duration) < 0.6)
+  }
+
+  /// Pins issue 11, item 13: "Saved … (1 segments …)" counted merged pieces, not segments.
+  @Test func savedCountsTheSegmentsOfAByteRangeStream() throws {
+    let origin = try origin(.byteRange)
+    let work = try TemporaryDirectory()
+    let source = try String(contentsOf: origin.files.entryFile, encoding: .utf8)
+    let segments = source.components(separatedBy: "#EXTINF").count - 1
+    let result = try OfflineBinary.run([
+      "--store", work.url.appending(path: "store").path, "get", origin.url, "-o",
+      work.url.appending(path: "movie").path,
+    ])
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(result.stderrText.contains("(\(segments) segments,"), "\(result.stderrText)")
+  }
+
   @Test func infoListsVariantsAndEncryption() throws {
     let origin = try origin(.renditions)
     let info = try OfflineBinary.run(["info", origin.url])
@@ -173,5 +208,38 @@ struct StreamCommandTests {
         else { return nil }
         return "/seg\(index).ts"
       })
+  }
+}
+
+extension StreamCommandTests {
+  // Pins issue 11, item 1 for streams: two gets of one stream into one folder raced on its
+  // keys, pieces and playlists. The second fails at once naming the first.
+  @Test func aSecondGetOfAStreamIntoTheSameFolderFailsAtOnce() async throws {
+    let origin = try origin(.manySegments, segments: 60, limitRate: "8k")
+    let work = try TemporaryDirectory()
+    let out = work.url.appending(path: "movie")
+    let first = try OfflineBinary.start(
+      ["get", origin.url, "-o", out.path, "--quiet"],
+      store: work.url.appending(path: "a"))
+    defer { first.killIfStillRunning() }
+    let started = QueueFixture.poll(seconds: 20) {
+      (try? FileManager.default.contentsOfDirectory(atPath: out.path).count) ?? 0 > 1
+    }
+    #expect(started)
+    let second = try OfflineBinary.run(
+      ["--store", work.url.appending(path: "b").path, "get", origin.url, "-o", out.path])
+
+    #expect(second.status == 1)
+    #expect(second.stderrText.contains("pid \(first.processIdentifier)"), "\(second.stderrText)")
+    #expect(second.stderrText.contains("downloading to \(out.path);"), "the folder, not a piece")
+    #expect(first.waitBounded(seconds: 60) == 0)
+    #expect(try FFmpeg.decode(out.path + "/index.m3u8").errors.isEmpty)
+  }
+}
+
+extension Process {
+  /// Kills the process when a test ends before it did.
+  fileprivate func killIfStillRunning() {
+    if isRunning { kill(processIdentifier, SIGKILL) }
   }
 }

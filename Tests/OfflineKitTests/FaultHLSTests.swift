@@ -6,9 +6,9 @@ import Testing
 
 @testable import OfflineKit
 
-/// Rows of the fault matrix (docs/Reliability.md) about HLS: keys and segments that fail
-/// for a while or for good, keys of the wrong size, hostile URIs and a master that points
-/// to itself. A stream is complete (`index.m3u8` written) only when every piece is on disk;
+/// Rows of the fault matrix (docs/Reliability.md) about HLS: segments that fail for good,
+/// keys of the wrong size, hostile URIs and a master that points to itself (pieces that fail
+/// for a while: `HLSPieceRetryTests`). A stream is complete (`index.m3u8` written) only when every piece is on disk;
 /// a failure names the piece.
 @Suite struct FaultHLSTests {
   static let segmentCount = 4
@@ -19,6 +19,8 @@ import Testing
     let store: TemporaryDirectory
     let index: OfflineIndex
     let segments: [Data]
+    /// The media playlist served at `/v/media.m3u8`.
+    let mediaText: String
 
     init(encrypted: Bool = true, key: Data = Data(repeating: 7, count: 16)) throws {
       server = try FaultServer()
@@ -34,6 +36,7 @@ import Testing
         server.setRoute("/v/seg\(number).ts", .resource(.init(body: segment)))
       }
       text += "#EXT-X-ENDLIST\n"
+      mediaText = text
       setPlaylist(text)
       server.setRoute("/v/key.bin", .resource(.init(body: key)))
     }
@@ -44,18 +47,25 @@ import Testing
 
     var folder: URL { store.url.appending(path: "content") }
 
-    func download(_ path: String = "/v/media.m3u8") -> HLSDownload {
+    /// Piece retries as in a real run (10), from 1 ms apart so tests stay fast.
+    static let fastRetries = HLSOptions(pieceRetryDelay: .milliseconds(1))
+
+    func download(_ path: String = "/v/media.m3u8", options: HLSOptions = fastRetries)
+      -> HLSDownload
+    {
       HLSDownload(
-        url: server.url(path), folder: folder, journal: index.transfers,
+        url: server.url(path), folder: folder, options: options, journal: index.transfers,
         transport: CurlTransport(),
         retry: RetryPolicy(
           maximumAttempts: 3, initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100)))
     }
 
     /// Runs the download, expecting it to fail; returns the error.
-    func failingRun(_ path: String = "/v/media.m3u8") async -> Transfer.Error? {
+    func failingRun(_ path: String = "/v/media.m3u8", options: HLSOptions = fastRetries) async
+      -> Transfer.Error?
+    {
       do {
-        _ = try await download(path).run()
+        _ = try await download(path, options: options).run()
         return nil
       } catch {
         return error
@@ -69,29 +79,6 @@ import Testing
         FileManager.default.contents(atPath: folder.appending(path: String($0)).path) ?? Data()
       }
     }
-  }
-
-  /// Matrix row "a key URI answering 403 then 200".
-  @Test func aKeyRefusedOnceFailsNamingItAndTheNextRunFinishes() async throws {
-    let stream = try Stream()
-    let key = Data(repeating: 7, count: 16)
-    stream.server.setRoute(
-      "/v/key.bin", .sequence([.status(code: 403), .resource(.init(body: key))]))
-
-    let error = try #require(await stream.failingRun())
-    guard case .status(403, _) = error.kind else {
-      Issue.record("unexpected \(error)")
-      return
-    }
-    #expect(error.url.path == "/v/key.bin")
-    #expect(!stream.download().isComplete)
-    #expect(stream.server.requests(for: "/v/seg0.ts").isEmpty, "no segment before the keys")
-
-    _ = try await stream.download().run()
-    #expect(try stream.segmentsOnDisk() == stream.segments)
-    let keys = try FileManager.default.contentsOfDirectory(
-      atPath: stream.folder.appending(path: "keys").path)
-    #expect(keys.count == 1)
   }
 
   /// Matrix row "a 15- or 17-byte key": refused before any segment, nothing complete.
@@ -108,33 +95,9 @@ import Testing
     #expect(!stream.download().isComplete)
   }
 
-  /// Matrix row "a segment answering 404 twice and then 200": each run fails naming it and
-  /// writes no offline playlist; once it answers, the next run completes.
-  @Test func aSegmentMissingTwiceFailsNamingItThenTheStreamCompletes() async throws {
-    let stream = try Stream()
-    stream.server.setRoute(
-      "/v/seg2.ts",
-      .sequence([
-        .status(code: 404), .status(code: 404), .resource(.init(body: stream.segments[2])),
-      ]))
-    for _ in 0..<2 {
-      let error = try #require(await stream.failingRun())
-      guard case .status(404, _) = error.kind else {
-        Issue.record("unexpected \(error)")
-        return
-      }
-      #expect(error.url.path == "/v/seg2.ts")
-      #expect(!stream.download().isComplete)
-      #expect(
-        !FileManager.default.fileExists(atPath: stream.folder.appending(path: "index.m3u8").path))
-    }
-    let outcome = try await stream.download().run()
-    #expect(outcome.segments == Self.segmentCount)
-    #expect(try stream.segmentsOnDisk() == stream.segments)
-  }
-
-  /// Matrix row "a segment that stays 404": the queue suspends the content with the segment
-  /// named in its error; it is never `downloaded` and has no offline playlist.
+  /// Matrix row "a segment that stays 404": the queue tries it again up to the piece
+  /// retries (issue 11, item 8), then suspends the content with the segment named in its
+  /// error; it is never `downloaded` and has no offline playlist.
   @Test func aSegmentThatStaysMissingIsNeverMarkedDownloaded() async throws {
     let stream = try Stream()
     stream.server.setRoute("/v/seg1.ts", .status(code: 404))
@@ -142,7 +105,7 @@ import Testing
     let content = try await fixture.manager.content(
       for: OfflineSource(url: stream.server.url("/v/media.m3u8"), id: "stream"))
     let recorder = EventRecorder(await content.events)
-    try await content.download()
+    try await content.download(DownloadConfig(hls: Stream.fastRetries))
     try await fixture.running {
       #expect(await recorder.waitFor { $0.name == "suspended" })
     }
@@ -150,6 +113,7 @@ import Testing
     #expect(snapshot.state == .suspended)
     #expect(snapshot.lastError?.contains("/v/seg1.ts") == true, "\(snapshot.lastError ?? "")")
     #expect(!recorder.names.contains("finished"))
+    #expect(stream.server.requests(for: "/v/seg1.ts").count == 11, "one try and 10 retries")
     #expect(try await content.offlineSource == nil)
     #expect(
       !FileManager.default.fileExists(

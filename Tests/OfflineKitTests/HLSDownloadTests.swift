@@ -51,6 +51,25 @@ struct HLSDownloadTests {
     #expect(!text.contains("http://"), "index.m3u8 lists only local files")
   }
 
+  /// Pins issue 11, item 13: the outcome counted merged pieces as segments, so a stream of
+  /// byte ranges of one file said "1 segments".
+  @Test func theOutcomeCountsSegmentsNotMergedPieces() async throws {
+    let result = try await download(.byteRange)
+    let source = try String(contentsOf: result.fixture.entryFile, encoding: .utf8)
+    let segments = source.components(separatedBy: "#EXTINF").count - 1
+    #expect(segments > 1)
+    #expect(result.outcome.segments == segments)
+    #expect(result.outcome.files < segments, "byte ranges of one file are merged")
+    let fmp4 = try await download(.fmp4)
+    let fmp4Source = try String(contentsOf: fmp4.fixture.entryFile, encoding: .utf8)
+    #expect(fmp4.outcome.segments == fmp4Source.components(separatedBy: "#EXTINF").count - 1)
+    #expect(fmp4.outcome.initSections == 1)
+    #expect(fmp4.outcome.files == fmp4.outcome.segments + 1)
+    let encrypted = try await download(.aes128Rotating)
+    #expect(encrypted.outcome.keys == encrypted.fixture.keys.count)
+    #expect(encrypted.outcome.initSections == 0)
+  }
+
   @Test func keysAreStoredPrivatelyAndTheIVRuleIsKept() async throws {
     let result = try await download(.aes128Rotating)
     let keys = result.outcome.index.deletingLastPathComponent().appending(path: "keys")

@@ -63,7 +63,7 @@ import Testing
       plan.pieces.map(\.remote.absoluteString) == [
         "https://cdn.example/etc/passwd", "https://cdn.example/etc/shadow",
       ])
-    #expect(plan.pieces.map(\.local) == ["s00000.bin", "s00001.bin"])
+    #expect(plan.pieces.map(\.local) == ["s00000.ts", "s00001.ts"])
   }
 
   @Test func adjacentByteRangesOfOneFileBecomeOneSlice() throws {
@@ -102,9 +102,9 @@ import Testing
         b.ts
         #EXT-X-ENDLIST
         """))
-    #expect(plan.keys.map(\.local) == ["keys/k0.key"])
+    #expect(plan.keys.map(\.local) == ["keys/k0.key.ts"])
     let segments = try #require(plan.mediaFiles.first?.playlist.segments)
-    #expect(segments[0].key?.uri == "keys/k0.key")
+    #expect(segments[0].key?.uri == "keys/k0.key.ts")
     #expect(segments[0].key?.iv?.count == 16)
     #expect(segments[1].key?.iv == nil)
     #expect(plan.mediaFiles.first?.playlist.mediaSequence == 7)

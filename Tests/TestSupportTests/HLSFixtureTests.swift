@@ -31,7 +31,8 @@ struct HLSFixtureTests {
       let path = path ?? files.entryPath
       let local = files.folder.appendingPathComponent(String(path.dropFirst())).path
       for input in [local, nginx.url(path).absoluteString] {
-        let result = try FFmpeg.decode(input)
+        // The fixtures' own keys are `keyN.key`, which ffmpeg opens locally only when told.
+        let result = try FFmpeg.decode(input, allowingAllExtensions: input == local)
         #expect(result.errors.isEmpty, "\(input)")
         #expect(abs(result.duration - files.duration) <= 0.5, "\(input): \(result.duration) s")
       }

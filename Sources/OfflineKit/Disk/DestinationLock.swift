@@ -73,6 +73,50 @@ final class DestinationLock: Sendable {
     }
   }
 
+  /// Locks the folder of a stream (a `flock` on the folder itself, which is never renamed),
+  /// so two downloads of one stream into one folder never run at once; its pieces then each
+  /// lock their own part as any transfer does.
+  ///
+  /// - Throws: ``Transfer/Error/Kind/destinationBusy(_:)`` naming the other writer when it
+  ///   does not wait, `.file` when the folder cannot be made or opened, or `.cancelled`.
+  static func acquire(folder: String, for url: URL, waits: Bool) async throws(Transfer.Error)
+    -> DestinationLock
+  {
+    func failure(_ kind: Transfer.Error.Kind) -> Transfer.Error {
+      Transfer.Error(kind, url: url, destination: folder)
+    }
+    do {
+      try FileSteps.createFolder(folder)
+    } catch {
+      throw failure(.file(error))
+    }
+    while true {
+      let fd = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      guard fd >= 0 else {
+        throw failure(.file(TransferFileError(.open, errno: errno, path: folder)))
+      }
+      if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+        // No empty part to clean up: the path names a folder, never a regular file.
+        return DestinationLock(partPath: folder, descriptor: fd)
+      }
+      let code = errno
+      guard code == EWOULDBLOCK || code == EINTR, waits else {
+        let holder = code == EWOULDBLOCK ? LockHolder.find(lockedFile: fd) : nil
+        close(fd)
+        if code != EWOULDBLOCK, code != EINTR {
+          throw failure(.file(TransferFileError(.open, errno: code, path: folder)))
+        }
+        throw failure(.destinationBusy(holder))
+      }
+      close(fd)
+      do {
+        try await Task.sleep(for: pollInterval)
+      } catch {
+        throw failure(.cancelled)
+      }
+    }
+  }
+
   /// Ends the lock. An empty part (nothing was written, or the file was renamed into place
   /// and this path is an empty file a waiting writer made) is removed first, while the lock
   /// still keeps others out.

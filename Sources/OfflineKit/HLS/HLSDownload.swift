@@ -8,9 +8,10 @@ import OfflineStore
 /// local URIs that real players play (`index.m3u8`).
 ///
 /// Every segment is its own resumable ``Transfer`` in the journal, so a rerun after a crash
-/// fetches only what is missing. A segment that fails is retried, never skipped: the
-/// download fails naming it, and `index.m3u8` is written only when every piece is on disk
-/// with its length. KEYFORMATs that cannot be served offline are refused before any segment
+/// fetches only what is missing. A piece that fails is retried in the same run
+/// (``HLSOptions/pieceRetries``, see ``HLSPieceRetry``), never skipped: when its retries run
+/// out the download fails naming it, and `index.m3u8` is written only when every piece is on
+/// disk with its length. KEYFORMATs that cannot be served offline are refused before any segment
 /// or key is fetched.
 public struct HLSDownload: Sendable {
   /// How a download went.
@@ -19,10 +20,21 @@ public struct HLSDownload: Sendable {
     public var index: URL
     /// Bytes of segments, init sections and keys on disk.
     public var bytes: Int64
-    /// Pieces (segments and init sections) on disk.
+    /// Media segments on disk, across the variant and its renditions; each byte range of a
+    /// single-file stream counts as one.
     public var segments: Int
+    /// Init sections (`EXT-X-MAP`) on disk.
+    public var initSections: Int
+    /// Keys on disk.
+    public var keys: Int
+    /// Files fetched for segments and init sections: adjacent byte ranges of one remote file
+    /// share one, so this can be fewer than ``segments``.
+    public var files: Int
     /// The stream's duration in seconds.
     public var duration: Double
+    /// Renditions asked for that could not be included, and why (for example a variant
+    /// naming an audio group the master playlist does not define).
+    public var warnings: [HLSWarning] = []
   }
 
   /// Progress of a download: bytes against an estimate that becomes exact as sizes arrive.
@@ -33,9 +45,9 @@ public struct HLSDownload: Sendable {
     public var total: Int64
     /// Whether ``total`` is still an estimate.
     public var totalIsEstimate: Bool
-    /// Pieces complete.
+    /// Media segments on disk (those of the files complete so far).
     public var segmentsDone: Int
-    /// Pieces planned.
+    /// Media segments planned.
     public var segmentsPlanned: Int
   }
 
@@ -49,6 +61,12 @@ public struct HLSDownload: Sendable {
   let transport: any HTTPTransporting
   /// Retries of each piece (a failed segment is retried, never skipped).
   let retry: RetryPolicy
+  /// Called before a piece that failed is tried again (see ``HLSPieceRetry``), from the task
+  /// that fetches it, once per retry; nil ignores retries.
+  public var onPieceRetry: (@Sendable (PieceRetry) -> Void)?
+  /// Whether to wait while another download of a stream writes the same folder (in this
+  /// process or another); false fails at once with ``Transfer/Error/Kind/destinationBusy(_:)``.
+  public var waitsForOtherWriter = false
 
   /// Creates a download; nothing happens until ``run(onProgress:)``.
   public init(
@@ -99,25 +117,50 @@ public struct HLSDownload: Sendable {
     async throws(Transfer.Error) -> Outcome
   {
     guard journal != nil else { throw failure("no journal to record the segments in") }
+    // One writer per folder: two runs of one stream would race on its keys and playlists.
+    let lock = try await DestinationLock.acquire(
+      folder: folder.path, for: url, waits: waitsForOtherWriter)
+    defer { withExtendedLifetime(lock) {} }
     let plan = try await makePlan()
+    try HLSKeyNames.upgrade(folder: folder, entryURL: url)  // keys fetched by an older version
     try HLSManifest(entryURL: url, keys: plan.keys).write(in: folder)
-    let keyBytes = try await HLSKeyStore(folder: folder, fetch: fetcher).fetchMissing(plan.keys)
+    let keyBytes = try await keyStore.fetchMissing(plan.keys)
     let bytes = try await HLSPieceRunner(download: self, plan: plan).run(onProgress: onProgress)
     try HLSOfflineFiles(folder: folder).write(plan)
     return Outcome(
-      index: indexURL(), bytes: bytes + keyBytes, segments: plan.pieces.count,
-      duration: plan.duration)
+      index: indexURL(), bytes: bytes + keyBytes, segments: plan.segmentCount,
+      initSections: plan.initSectionCount, keys: plan.keys.count, files: plan.pieces.count,
+      duration: plan.duration, warnings: plan.warnings)
   }
 
   /// Fetches the keys again (rotated or expiring key URLs) without touching segments.
   ///
   /// - Returns: How many keys were renewed.
   public func renewKeys() async throws(Transfer.Error) -> Int {
+    try upgradeOfflineFiles()
     let manifest = try HLSManifest.read(in: folder, url: url)
-    return try await HLSKeyStore(folder: folder, fetch: fetcher).fetchAll(manifest.keys)
+    return try await keyStore.fetchAll(manifest.keys)
+  }
+
+  /// Brings a folder that an earlier version wrote up to date, so that stock players (ffmpeg,
+  /// mpv) play it: keys stored as `keys/k0.key` get names ffmpeg opens, and the offline
+  /// playlists point at them (see ``HLSKeyNames``). Every step is atomic; the folder plays
+  /// at each one. Cheap when there is nothing to do; call it before handing `index.m3u8` to a
+  /// player.
+  ///
+  /// - Returns: Whether anything changed.
+  /// - Throws: ``Transfer/Error`` with a `file` kind when a file cannot be written.
+  @discardableResult
+  public func upgradeOfflineFiles() throws(Transfer.Error) -> Bool {
+    try HLSKeyNames.upgrade(folder: folder, entryURL: url)
   }
 
   var fetcher: MemoryFetch { MemoryFetch(transport: transport, retry: retry) }
+
+  /// How often each piece (media playlist, segment, init section, key) is tried again.
+  var pieceRetry: HLSPieceRetry { HLSPieceRetry(options, onRetry: onPieceRetry) }
+
+  var keyStore: HLSKeyStore { HLSKeyStore(folder: folder, fetch: fetcher, retry: pieceRetry) }
 
   /// Fetches the entry playlist and the chosen media playlists, and plans the download.
   func makePlan() async throws(Transfer.Error) -> HLSPlan {
@@ -156,12 +199,15 @@ public struct HLSDownload: Sendable {
   }
 
   /// The media playlist at `url`, reached through a multivariant playlist that defined
-  /// `variables` (for `EXT-X-DEFINE:IMPORT`).
+  /// `variables` (for `EXT-X-DEFINE:IMPORT`): a piece, tried again like a segment.
   private func mediaPlaylist(at url: URL, importing variables: [String: String])
     async throws(Transfer.Error) -> MediaPlaylist
   {
-    guard case .media(let media) = try await playlist(at: url, importing: variables).playlist
-    else {
+    let fetched = try await pieceRetry.run(url: url, destination: folder.path) {
+      () async throws(Transfer.Error) -> ParsedPlaylist in
+      try await playlist(at: url, importing: variables)
+    }
+    guard case .media(let media) = fetched.playlist else {
       throw failure("\(url.redactedForDisplay) is a master playlist where a media playlist belongs")
     }
     return media
@@ -169,6 +215,14 @@ public struct HLSDownload: Sendable {
 
   func fetchPlaylist(at url: URL) async throws(Transfer.Error) -> Playlist {
     try await playlist(at: url).playlist
+  }
+
+  /// The playlist at `url` with the variables it defined, read with a master's `variables`
+  /// when it was reached through one (for `offline info`).
+  func fetchPlaylist(at url: URL, importing variables: [String: String]?)
+    async throws(Transfer.Error) -> ParsedPlaylist
+  {
+    try await playlist(at: url, importing: variables)
   }
 
   /// Fetches and parses the playlist at `url`: its `EXT-X-DEFINE:QUERYPARAM` variables come

@@ -3,59 +3,86 @@ import HLSPlaylist
 import OfflineHTTP
 
 /// What an HLS stream offers, for `offline info`: variants, renditions, duration and
-/// encryption, read from its playlists (the master and one media playlist).
+/// encryption, read from its playlists (the master and each variant's media playlist).
+///
+/// A variant whose media playlist cannot be read does not hide the others: its error is in
+/// ``variantErrors`` and the rest comes from the variants that could be read.
 public struct HLSInfo: Sendable {
   /// The variants, lowest bandwidth first.
   public var variants: [Variant]
+  /// Why the media playlist of a variant could not be read, by its index in ``variants``;
+  /// absent for variants that were read.
+  public var variantErrors: [Int: String]
   /// The audio renditions.
   public var audio: [Rendition]
   /// The subtitle renditions.
   public var subtitles: [Rendition]
-  /// The duration in seconds, from the highest variant's media playlist.
+  /// The duration in seconds, from the highest variant whose media playlist was read.
   public var duration: Double
   /// Segments in that playlist.
   public var segments: Int
-  /// The encryption methods and key formats used, e.g. `AES-128` or
-  /// `SAMPLE-AES (com.apple.streamingkeydelivery)`; empty when clear.
+  /// Every encryption method and key format in effect in the media playlists read (and the
+  /// master's session keys), e.g. `AES-128` and `SAMPLE-AES (com.apple.streamingkeydelivery)`;
+  /// empty when clear.
   public var encryption: [String]
   /// Whether the stream is live (it cannot be downloaded then).
   public var isLive: Bool
 
   /// Fetches and reads the stream at `url`.
+  ///
+  /// - Throws: ``Transfer/Error`` when the playlist at `url` cannot be fetched or read; a
+  ///   variant that fails is reported in ``variantErrors`` instead.
   public static func fetch(_ url: URL, transport: any HTTPTransporting) async throws(Transfer.Error)
     -> HLSInfo
   {
     let download = HLSDownload(
       url: url, folder: URL(fileURLWithPath: "/nonexistent"), journal: nil, transport: transport)
-    let entry = try await download.fetchPlaylist(at: url)
+    let parsed = try await download.fetchPlaylist(at: url, importing: nil)
+    let entry = parsed.playlist
     var info = HLSInfo(
-      variants: [], audio: [], subtitles: [], duration: 0, segments: 0, encryption: [],
-      isLive: false)
-    var media: MediaPlaylist
+      variants: [], variantErrors: [:], audio: [], subtitles: [], duration: 0, segments: 0,
+      encryption: [], isLive: false)
+    var keys: [Key] = []
     switch entry {
     case .media(let playlist):
-      media = playlist
+      info.describe(playlist)
+      keys = playlist.segments.flatMap(\.keys)
     case .master(let master):
       info.variants = master.variants.sorted { $0.bandwidth < $1.bandwidth }
       info.audio = master.renditions.filter { $0.type == .audio }
       info.subtitles = master.renditions.filter { $0.type == .subtitles }
-      guard let highest = info.variants.last else { return info }
-      let variantURL = try HLSURI.resolve(highest.uri, against: url, what: "variant")
-      guard case .media(let playlist) = try await download.fetchPlaylist(at: variantURL) else {
-        return info
+      keys = master.sessionKeys
+      var described = false
+      for index in info.variants.indices.reversed() {
+        do throws(Transfer.Error) {
+          let variantURL = try HLSURI.resolve(
+            info.variants[index].uri, against: url, what: "variant")
+          let variant = try await download.fetchPlaylist(
+            at: variantURL, importing: parsed.variables)
+          guard case .media(let playlist) = variant.playlist else {
+            throw download.failure(
+              "\(variantURL.redactedForDisplay) is a master playlist where a media playlist belongs"
+            )
+          }
+          if !described { info.describe(playlist) }
+          described = true
+          keys += playlist.segments.flatMap(\.keys)
+        } catch {
+          info.variantErrors[index] = error.description
+        }
       }
-      media = playlist
     }
-    info.duration = media.totalDuration
-    info.segments = media.segments.count
-    info.isLive = !media.hasEndList && media.playlistType != .vod
-    var methods: [String] = []
-    for key in media.segments.compactMap(\.key) {
+    for key in keys where key.method != .none {
       let name = Self.name(of: key.method) + (key.isIdentityFormat ? "" : " (\(key.keyFormat))")
-      if !methods.contains(name) { methods.append(name) }
+      if !info.encryption.contains(name) { info.encryption.append(name) }
     }
-    info.encryption = methods
     return info
+  }
+
+  private mutating func describe(_ media: MediaPlaylist) {
+    duration = media.totalDuration
+    segments = media.segments.count
+    isLive = !media.hasEndList && media.playlistType != .vod
   }
 
   static func name(of method: Key.Method) -> String {
@@ -66,66 +93,5 @@ public struct HLSInfo: Sendable {
     case .sampleAESCTR: "SAMPLE-AES-CTR"
     case .other(let text): text
     }
-  }
-}
-
-extension HLSInfo {
-  /// A listing for people.
-  public var text: String {
-    var lines: [String] = []
-    if isLive { lines.append("LIVE: a live stream cannot be downloaded for offline use.") }
-    lines.append(String(format: "Duration: %.1f s in %d segments", duration, segments))
-    lines.append(
-      "Encryption: " + (encryption.isEmpty ? "none" : encryption.joined(separator: ", ")))
-    if !variants.isEmpty { lines.append("Variants (--variant):") }
-    for variant in variants {
-      var parts = ["  \(variant.bandwidth) bit/s"]
-      if let resolution = variant.resolution {
-        parts.append("\(resolution.width)x\(resolution.height)")
-      }
-      if let codecs = variant.codecs { parts.append(codecs) }
-      lines.append(parts.joined(separator: "  "))
-    }
-    for (title, renditions) in [
-      ("Audio (--audio):", audio), ("Subtitles (--subtitles):", subtitles),
-    ]
-    where !renditions.isEmpty {
-      lines.append(title)
-      for rendition in renditions {
-        let language = rendition.language ?? "und"
-        let marks =
-          (rendition.isDefault ? " default" : "") + (rendition.uri == nil ? " (muxed)" : "")
-        lines.append("  \(language)  \"\(rendition.name)\"  group \(rendition.groupID)\(marks)")
-      }
-    }
-    return lines.joined(separator: "\n")
-  }
-
-  /// One JSON object for programs.
-  public var json: String {
-    let object: [String: Any] = [
-      "duration": duration, "segments": segments, "encryption": encryption, "live": isLive,
-      "variants": variants.map { variant -> [String: Any] in
-        var fields: [String: Any] = ["bandwidth": variant.bandwidth, "uri": variant.uri]
-        if let resolution = variant.resolution {
-          fields["resolution"] = "\(resolution.width)x\(resolution.height)"
-        }
-        fields["codecs"] = variant.codecs
-        return fields
-      },
-      "audio": audio.map(Self.fields), "subtitles": subtitles.map(Self.fields),
-    ]
-    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
-      let text = String(data: data, encoding: .utf8)
-    else { return "{}" }
-    return text
-  }
-
-  private static func fields(_ rendition: Rendition) -> [String: Any] {
-    var fields: [String: Any] = [
-      "name": rendition.name, "group": rendition.groupID, "default": rendition.isDefault,
-    ]
-    fields["language"] = rendition.language
-    return fields
   }
 }

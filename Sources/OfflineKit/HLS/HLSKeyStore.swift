@@ -5,6 +5,8 @@ import Foundation
 struct HLSKeyStore: Sendable {
   let folder: URL
   let fetch: MemoryFetch
+  /// A key is a piece: a refusal or a failed connection is tried again.
+  let retry: HLSPieceRetry
 
   /// Fetches the keys not yet on disk; returns the bytes written.
   func fetchMissing(_ keys: [HLSPlan.KeyFile]) async throws(Transfer.Error) -> Int64 {
@@ -24,7 +26,10 @@ struct HLSKeyStore: Sendable {
 
   private func store(_ key: HLSPlan.KeyFile) async throws(Transfer.Error) {
     let target = folder.appending(path: key.local)
-    let data = try await fetch.data(from: key.remote, limit: 1024, destination: target.path)
+    let data = try await retry.run(url: key.remote, destination: target.path) {
+      () async throws(Transfer.Error) -> Data in
+      try await fetch.data(from: key.remote, limit: 1024, destination: target.path)
+    }
     guard data.count == 16 else {
       throw Transfer.Error(
         .invalidMedia(

@@ -36,17 +36,51 @@ public struct HLSOptions: Sendable, Equatable, Codable {
   public var subtitles: RenditionChoice
   /// Segments downloaded at once.
   public var parallelSegments: Int
+  /// How many more times one piece of the stream (a media playlist, a segment, an init
+  /// section, a key) is tried in the same run after it failed with 403, 404, 408, 410, 429,
+  /// a 5xx or connection trouble, before the run fails naming it. 0 gives up at the first
+  /// such failure.
+  public var pieceRetries: Int
+  /// The wait before a piece's first retry; it doubles after each retry, up to
+  /// ``HLSPieceRetry/maximumDelay``. A `Retry-After` the server sends is honoured up to the
+  /// same cap.
+  public var pieceRetryDelay: Duration
 
-  /// Creates options; by default the highest variant, the default audio, no subtitles and 8
-  /// segments at once.
+  /// Creates options; by default the highest variant, the default audio, no subtitles, 8
+  /// segments at once, and 10 retries of each piece starting one second apart.
   public init(
     variant: VariantChoice = .highest, audio: RenditionChoice = .default,
-    subtitles: RenditionChoice = .none, parallelSegments: Int = 8
+    subtitles: RenditionChoice = .none, parallelSegments: Int = 8, pieceRetries: Int = 10,
+    pieceRetryDelay: Duration = .seconds(1)
   ) {
     self.variant = variant
     self.audio = audio
     self.subtitles = subtitles
     self.parallelSegments = max(1, parallelSegments)
+    self.pieceRetries = max(0, pieceRetries)
+    self.pieceRetryDelay = max(.zero, pieceRetryDelay)
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case variant, audio, subtitles, parallelSegments, pieceRetries, pieceRetryDelay
+  }
+
+  /// Decodes options; fields that an earlier version did not store take their defaults.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let defaults = HLSOptions()
+    self.init(
+      variant: try container.decodeIfPresent(VariantChoice.self, forKey: .variant)
+        ?? defaults.variant,
+      audio: try container.decodeIfPresent(RenditionChoice.self, forKey: .audio) ?? defaults.audio,
+      subtitles: try container.decodeIfPresent(RenditionChoice.self, forKey: .subtitles)
+        ?? defaults.subtitles,
+      parallelSegments: try container.decodeIfPresent(Int.self, forKey: .parallelSegments)
+        ?? defaults.parallelSegments,
+      pieceRetries: try container.decodeIfPresent(Int.self, forKey: .pieceRetries)
+        ?? defaults.pieceRetries,
+      pieceRetryDelay: try container.decodeIfPresent(Duration.self, forKey: .pieceRetryDelay)
+        ?? defaults.pieceRetryDelay)
   }
 }
 

@@ -57,15 +57,19 @@ struct HLSPieceRunner: Sendable {
 
   private func fetch(_ index: Int, tally: Tally) async -> Result<Void, Transfer.Error> {
     let piece = plan.pieces[index]
+    let destination = download.folder.appending(path: piece.local).path
     let transfer = Transfer(
-      url: piece.remote, destination: download.folder.appending(path: piece.local).path,
+      url: piece.remote, destination: destination,
       journal: download.journal!, transport: download.transport,
       options: Transfer.Options(
         retry: download.retry, progressInterval: .milliseconds(250), replacesExistingFile: true,
         slice: piece.slice, syncsEachFile: false))
     do {
-      let outcome = try await transfer.run { event in
-        if case .progress(let progress) = event { tally.inFlight(index, bytes: progress.bytes) }
+      let outcome = try await download.pieceRetry.run(url: piece.remote, destination: destination) {
+        () async throws(Transfer.Error) -> Transfer.Outcome in
+        try await transfer.run { event in
+          if case .progress(let progress) = event { tally.inFlight(index, bytes: progress.bytes) }
+        }
       }
       tally.finished(index, length: outcome.length)
       return .success(())
@@ -88,6 +92,7 @@ final class Tally: Sendable {
   private struct State {
     var inFlight: [Int: Int64] = [:]
     var doneBytes: Int64 = 0
+    /// Media segments in the finished pieces.
     var done = 0
     var doneEstimate: Int64 = 0
     var doneWholeActual: Int64 = 0
@@ -99,10 +104,12 @@ final class Tally: Sendable {
   private let state: Locked<State>
   private let estimates: [Int64]
   private let isWhole: [Bool]
+  private let segments: [Int]
 
   init(plan: HLSPlan) {
     estimates = plan.pieces.map(\.estimatedBytes)
     isWhole = plan.pieces.map { $0.slice == nil }
+    segments = plan.pieces.map(\.segments)
     state = Locked(
       State(
         remainingEstimate: plan.estimatedBytes,
@@ -116,7 +123,7 @@ final class Tally: Sendable {
   func finished(_ index: Int, length: Int64) {
     state.withLock { state in
       state.inFlight[index] = nil
-      state.done += 1
+      state.done += segments[index]
       state.doneBytes += length
       state.remainingEstimate -= estimates[index]
       if isWhole[index] {
@@ -140,7 +147,7 @@ final class Tally: Sendable {
       return HLSDownload.Progress(
         bytes: bytes, total: max(bytes, state.doneBytes + remaining),
         totalIsEstimate: state.remainingWhole > 0, segmentsDone: state.done,
-        segmentsPlanned: estimates.count)
+        segmentsPlanned: segments.reduce(0, +))
     }
   }
 }

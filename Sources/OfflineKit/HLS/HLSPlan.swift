@@ -12,12 +12,16 @@ struct HLSPlan: Sendable {
     var local: String
     var slice: Transfer.Slice?
     var estimatedBytes: Int64
+    /// The media segments whose bytes this file holds: one for a whole segment, several
+    /// for merged byte ranges, 0 for an init section.
+    var segments = 0
   }
 
   /// One key to fetch once and keep (mode 0600) for offline playback.
   struct KeyFile: Sendable, Hashable, Codable {
     var remote: URL
-    /// The path inside the content folder, for example `keys/k0.key`.
+    /// The path inside the content folder, for example `keys/k0.key.ts` (see
+    /// ``HLSKeyNames`` for why it ends in `.ts`).
     var local: String
   }
 
@@ -36,6 +40,22 @@ struct HLSPlan: Sendable {
   /// `index-remote.m3u8`: what was not downloaded stays, with its remote URLs.
   var indexWithRemote: Playlist
   var duration: Double = 0
+  /// Renditions asked for that could not be included, and why.
+  var warnings: [HLSWarning] = []
+
+  /// Media segments across the offline media playlists (a byte range counts one).
+  var segmentCount: Int { mediaFiles.reduce(0) { $0 + $1.playlist.segments.count } }
+
+  /// Distinct init sections (`EXT-X-MAP`) across the offline media playlists.
+  var initSectionCount: Int {
+    mediaFiles.reduce(0) { count, media in
+      var seen: [MapSection] = []
+      for map in media.playlist.segments.compactMap(\.map) where !seen.contains(map) {
+        seen.append(map)
+      }
+      return count + seen.count
+    }
+  }
 
   /// The sum of the pieces' estimated sizes.
   var estimatedBytes: Int64 { pieces.reduce(0) { $0 + $1.estimatedBytes } }
@@ -54,14 +74,5 @@ enum HLSURI {
         url: base, destination: "")
     }
     return url
-  }
-
-  /// A short, safe file extension from a URL's path (`ts`, `m4s`, `vtt`), else `bin`.
-  static func fileExtension(of url: URL, fallback: String = "bin") -> String {
-    let ext = url.pathExtension.lowercased()
-    let safe =
-      !ext.isEmpty && ext.count <= 5
-      && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-    return safe ? ext : fallback
   }
 }

@@ -21,6 +21,8 @@ struct HLSPlanner {
   private var keyFiles: [URL: String] = [:]
   /// Local names already given, by folder and remote URL or interval.
   private var placed: [String: String] = [:]
+  /// The index in `plan.pieces` of each placed piece, by the same keys.
+  private var pieceIndex: [String: Int] = [:]
   private let entryURL: URL
 
   init(entryURL: URL, index: Playlist) {
@@ -40,6 +42,7 @@ struct HLSPlanner {
     }
     planner.plan.duration = duration
     if let (master, selection) = master {
+      planner.plan.warnings = selection.warnings
       let rewriter = HLSMasterRewriter(entryURL: entryURL, master: master, selection: selection)
       planner.plan.index = .master(try rewriter.offline(sources: sources, keepingRemote: false))
       planner.plan.indexWithRemote = .master(
@@ -60,7 +63,8 @@ struct HLSPlanner {
             + " only complete (VOD) streams can be made available offline"),
         url: source.url, destination: "")
     }
-    let intervals = try mergedIntervals(media, base: source.url)
+    let subtitles = source.folder.hasPrefix("subtitles")
+    let intervals = try mergedIntervals(media, base: source.url, subtitles: subtitles)
     var mapNames: [MapSection: String] = [:]
     let bitsPerSecond = Double(max(source.bandwidth, 1))
     for index in media.segments.indices {
@@ -69,8 +73,10 @@ struct HLSPlanner {
       let estimate = Int64(bitsPerSecond / 8 * max(segment.duration, 0.001))
       let (local, range) = place(
         remote: remote, range: segment.byteRange, intervals: intervals,
-        wholeName: String(format: "s%05d.", index) + HLSURI.fileExtension(of: remote),
-        folder: source.folder, estimate: estimate)
+        wholeName: String(format: "s%05d.", index)
+          + HLSURI.segmentExtension(
+            of: remote, fragmented: segment.map != nil, subtitles: subtitles),
+        folder: source.folder, estimate: estimate, isSegment: true)
       media.segments[index].uri = local
       media.segments[index].byteRange = range
       if let key = segment.key {
@@ -85,7 +91,7 @@ struct HLSPlanner {
           let (mapLocal, mapRange) = place(
             remote: mapRemote, range: map.byteRange, intervals: intervals,
             wholeName: "init\(mapNames.count)."
-              + HLSURI.fileExtension(of: mapRemote, fallback: "mp4"),
+              + HLSURI.initSectionExtension(of: mapRemote),
             folder: source.folder, estimate: 4096)
           mapNames[map] = mapLocal
           media.segments[index].map = MapSection(uri: mapLocal, byteRange: mapRange)
@@ -98,30 +104,38 @@ struct HLSPlanner {
 
   /// Adds the piece holding `range` of `remote` (or the whole of it) and returns the URI the
   /// offline playlist uses, relative to the rendition's folder, with the range rebased.
+  /// `isSegment` counts a media segment in the piece (init sections are not).
   private mutating func place(
     remote: URL, range: ByteRange?, intervals: [URL: [Interval]], wholeName: String,
-    folder: String, estimate: Int64
+    folder: String, estimate: Int64, isSegment: Bool = false
   ) -> (String, ByteRange?) {
     if let range, let interval = intervals[remote]?.first(where: { $0.contains(range) }) {
       let key = path(folder, interval.name)
       if placed[key] == nil {
         placed[key] = interval.name
+        pieceIndex[key] = plan.pieces.count
         plan.pieces.append(
           HLSPlan.Piece(
             remote: remote, local: key,
             slice: Transfer.Slice(offset: interval.offset, length: interval.length),
             estimatedBytes: interval.length))
       }
+      if isSegment, let index = pieceIndex[key] { plan.pieces[index].segments += 1 }
       return (
         interval.name, ByteRange(length: range.length, offset: range.offset - interval.offset)
       )
     }
     let key = "\(folder)|\(remote.absoluteString)"
-    if let name = placed[key] { return (name, nil) }
+    if let name = placed[key] {
+      if isSegment, let index = pieceIndex[key] { plan.pieces[index].segments += 1 }
+      return (name, nil)
+    }
     placed[key] = wholeName
+    pieceIndex[key] = plan.pieces.count
     plan.pieces.append(
       HLSPlan.Piece(
-        remote: remote, local: path(folder, wholeName), slice: nil, estimatedBytes: estimate))
+        remote: remote, local: path(folder, wholeName), slice: nil, estimatedBytes: estimate,
+        segments: isSegment ? 1 : 0))
     return (wholeName, nil)
   }
 
@@ -158,7 +172,7 @@ struct HLSPlanner {
             + " cannot be stored for offline playback"), url: base, destination: "")
     }
     let remote = try HLSURI.resolve(uri, against: base, what: "key")
-    let local = keyFiles[remote] ?? "keys/k\(keyFiles.count).key"
+    let local = keyFiles[remote] ?? HLSKeyNames.local(index: keyFiles.count)
     if keyFiles[remote] == nil {
       keyFiles[remote] = local
       plan.keys.append(HLSPlan.KeyFile(remote: remote, local: local))
@@ -184,9 +198,10 @@ struct Interval: Sendable {
 extension HLSPlanner {
   /// The byte ranges of each remote file (segments and init sections), merged where they
   /// touch or overlap, up to ``maximumMergedBytes`` per request.
-  func mergedIntervals(_ media: MediaPlaylist, base: URL) throws(Transfer.Error) -> [URL:
-    [Interval]]
+  func mergedIntervals(_ media: MediaPlaylist, base: URL, subtitles: Bool = false)
+    throws(Transfer.Error) -> [URL: [Interval]]
   {
+    let fragmented = media.segments.contains { $0.map != nil }
     var ranges: [URL: [ByteRange]] = [:]
     for segment in media.segments {
       if let range = segment.byteRange {
@@ -209,7 +224,8 @@ extension HLSPlanner {
           last.length = max(last.end, range.end) - last.offset
           merged[merged.count - 1] = last
         } else {
-          let ext = HLSURI.fileExtension(of: url)
+          let ext = HLSURI.segmentExtension(
+            of: url, fragmented: fragmented, subtitles: subtitles)
           merged.append(
             Interval(
               offset: range.offset, length: range.length,

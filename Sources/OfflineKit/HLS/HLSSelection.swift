@@ -5,6 +5,8 @@ struct HLSSelection: Sendable, Equatable {
   var variant: Variant
   var audio: [Rendition]
   var subtitles: [Rendition]
+  /// Renditions asked for that could not be included, and why.
+  var warnings: [HLSWarning] = []
 
   /// Chooses from `master` by `options`; nil when the master has no variant.
   static func choose(from master: MasterPlaylist, options: HLSOptions) -> HLSSelection? {
@@ -22,9 +24,25 @@ struct HLSSelection: Sendable, Equatable {
     let subtitles = master.renditions.filter {
       $0.type == .subtitles && $0.groupID == variant.subtitlesGroup
     }
+    var warnings: [HLSWarning] = []
+    for (type, group, found, choice) in [
+      (Rendition.MediaType.audio, variant.audioGroup, audio, options.audio),
+      (.subtitles, variant.subtitlesGroup, subtitles, options.subtitles),
+    ] {
+      guard choice != .none, let group else { continue }
+      if found.isEmpty {
+        warnings.append(.missingRenditionGroup(type: type, group: group))
+      } else if case .languages(let wanted) = choice,
+        !found.contains(where: { rendition in wanted.contains { matches(rendition.language, $0) } })
+      {
+        let taken = pick(found, choice).first
+        warnings.append(
+          .languageNotFound(type: type, wanted: wanted, taken: taken?.language ?? taken?.name))
+      }
+    }
     return HLSSelection(
       variant: variant, audio: pick(audio, options.audio),
-      subtitles: pick(subtitles, options.subtitles))
+      subtitles: pick(subtitles, options.subtitles), warnings: warnings)
   }
 
   private static func pick(_ group: [Rendition], _ choice: HLSOptions.RenditionChoice)

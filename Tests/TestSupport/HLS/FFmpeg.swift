@@ -2,8 +2,8 @@ import Foundation
 
 /// Runs the `ffmpeg` and `ffprobe` command-line tools: the reference HLS client of the tests.
 ///
-/// Every call allows the protocols `file`, `http`, `tcp` and `crypto`, so one input string can
-/// be a local playlist path or an `http://` URL on a test server, with or without AES-128.
+/// Calls on an `http://` URL allow the protocols `file`, `http`, `tcp` and `crypto`; `decode`
+/// of a local path passes no such option, so it opens the file as a stock player does.
 ///
 /// ```swift
 /// let result = try FFmpeg.decode(nginx.url("/master.m3u8").absoluteString)
@@ -24,6 +24,13 @@ public enum FFmpeg {
 
   /// Decodes `input` fully, as `ffmpeg -v error -i INPUT -f null -` does.
   ///
+  /// A local input is opened as a stock player opens it: no `-protocol_whitelist`, no
+  /// `-allowed_extensions`, so what plays here plays in `ffmpeg -i` and mpv as Debian ships
+  /// them. ffmpeg 5.1 (Debian 12's 5.1.9) opens a local file a playlist names (segment, key,
+  /// init section) only when its name ends in a media extension of its `allowed_extensions`
+  /// list (`ts`, `m4s`, `mp4`, `vtt`, …; `key` and `bin` are not in it), for `file:` and
+  /// `data:` URLs alike; http URLs are not checked.
+  ///
   /// The duration comes from the last `-progress` report (`out_time_us` of the block that
   /// ends with `progress=end`): the end time of what actually went through the decoders,
   /// with the input's start time (1.4 s for ffmpeg's MPEG-TS) already taken off. `ffprobe`
@@ -35,22 +42,28 @@ public enum FFmpeg {
   ///
   /// - Parameters:
   ///   - input: A local playlist or media path, or a URL.
+  ///   - allowingAllExtensions: Passes `-allowed_extensions ALL` for a local playlist; only
+  ///     for the test fixtures themselves (their keys are `keyN.key`), never for what
+  ///     OfflineKit wrote.
   ///   - timeout: Seconds before ffmpeg is killed and the call throws.
   /// - Returns: What ffmpeg printed on stderr (empty when the decode was clean, or a line
   ///   with the exit status when it failed silently) and the decoded duration in seconds
   ///   (0 when ffmpeg failed before it reported one).
   /// - Throws: `TestSupportError.processTimedOut`, or `.unexpectedOutput` when a clean run
   ///   printed no progress report.
-  public static func decode(_ input: String, timeout: Double = 120) throws -> (
-    errors: String, duration: Double
-  ) {
-    // Debian's ffmpeg 5.1 refuses local HLS files with other extensions than its media list
-    // (such as `key0.key`); the option exists only for the HLS demuxer.
-    let playlistOptions = input.contains(".m3u8") ? ["-allowed_extensions", "ALL"] : []
-    let output = try run(
-      ["-v", "error"] + playlistOptions
-        + ["-i", input, "-f", "null", "-", "-progress", "pipe:1", "-nostats"],
-      timeout: timeout)
+  public static func decode(
+    _ input: String, allowingAllExtensions: Bool = false, timeout: Double = 120
+  ) throws -> (errors: String, duration: Double) {
+    let isRemote = input.hasPrefix("http://") || input.hasPrefix("https://")
+    let lenient = allowingAllExtensions && input.contains(".m3u8")
+    let arguments =
+      ["-v", "error"] + (lenient ? ["-allowed_extensions", "ALL"] : [])
+      + ["-i", input, "-f", "null", "-", "-progress", "pipe:1", "-nostats"]
+    let output =
+      isRemote
+      ? try run(arguments, timeout: timeout)
+      : try ProcessRunner.run(
+        ffmpegPath ?? "ffmpeg", ["-nostdin"] + arguments, timeout: timeout)
     var errors = output.stderrText.trimmingCharacters(in: .whitespacesAndNewlines)
     if output.status != 0 && errors.isEmpty {
       errors = "ffmpeg exited with status \(output.status)."

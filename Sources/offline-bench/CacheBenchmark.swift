@@ -2,27 +2,33 @@ import Foundation
 import OfflineKit
 import OfflineStore
 
-/// The hidden `offline cache bench-hit` and `bench-index` actions that `benchmarks/`
-/// drives: cached reads timed against reading the same file directly, and hits and
-/// eviction with many entries in the index. Each prints one JSON object on standard output.
+/// What `benchmarks/cache-hit.sh` measures of the cache: cached reads timed against reading
+/// the same file directly, and hits and eviction with many entries in the index. Each
+/// returns one JSON object.
 enum CacheBenchmark {
-  static func run(_ command: CacheCommand, cache: FileCache, console: Console)
-    async throws(FileCache.Error) -> Int32
+  /// Which measurement, and how much of it.
+  struct Settings {
+    var count = 2000
+    var rounds = 5
+    var entries = 100_000
+  }
+
+  /// Downloads `url` into the cache of `store` once, then runs `name` (`cache-hit` or
+  /// `cache-index`) and returns its JSON line.
+  static func run(_ name: String, url: URL, store: URL, settings: Settings)
+    async throws(FileCache.Error) -> String
   {
-    guard let url = URL(string: command.arguments[0]) else { return ExitCode.usage }
+    let cache = try FileCache(store: store)
     let first = try await cache.fileURL(for: url)
-    switch command.action {
-    case .benchHit:
-      console.out(try await hits(url, file: first.value, command: command, cache: cache))
-    default:
-      console.out(try await index(url, command: command, store: cache.store))
+    if name == "cache-hit" {
+      return try await hits(url, file: first.value, command: settings, cache: cache)
     }
-    return ExitCode.success
+    return try await index(url, command: settings, store: cache.store)
   }
 
   /// Interleaved rounds of `count` cached `data(for:)` calls and `count` `Data(contentsOf:)`
   /// reads of the same file; medians of the per-call times.
-  private static func hits(_ url: URL, file: URL, command: CacheCommand, cache: FileCache)
+  private static func hits(_ url: URL, file: URL, command: Settings, cache: FileCache)
     async throws(FileCache.Error) -> String
   {
     var cached: [Double] = []
@@ -54,7 +60,7 @@ enum CacheBenchmark {
 
   /// Seeds `entries` synthetic entries (older than the real one), then times a cold hit, warm
   /// hits, and an eviction pass that removes a tenth of the cache.
-  private static func index(_ url: URL, command: CacheCommand, store: URL)
+  private static func index(_ url: URL, command: Settings, store: URL)
     async throws(FileCache.Error) -> String
   {
     let seeded: Duration

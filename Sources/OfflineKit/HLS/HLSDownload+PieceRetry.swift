@@ -1,0 +1,18 @@
+import Foundation
+
+extension HLSDownload {
+  /// A piece of the stream (media playlist, segment, init section, key) failed and is
+  /// about to be tried again; see ``HLSDownload/onPieceRetry``.
+  public struct PieceRetry: Sendable {
+    /// The piece's URL.
+    public var url: URL
+    /// Which retry this is: 1 for the first.
+    public var retry: Int
+    /// The retries allowed (``HLSOptions/pieceRetries``).
+    public var retries: Int
+    /// The wait before it.
+    public var delay: Duration
+    /// Why the last try failed.
+    public var error: Transfer.Error
+  }
+}

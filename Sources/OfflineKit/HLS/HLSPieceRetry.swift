@@ -1,0 +1,84 @@
+import Foundation
+
+/// Tries one piece of a stream again in the same run when it failed for a reason that often
+/// goes away: a media playlist, a segment, an init section or a key answering 403, 404, 408,
+/// 410, 429 or a 5xx, or a connection that was refused, cut, stalled or garbled. Other
+/// failures (a refused redirect, a key of the wrong size, a full disk, a cancel) end at once.
+///
+/// yt-dlp retries each fragment up to 10 times and ffmpeg retries segments: one bad answer
+/// in a long stream must not fail it. A piece that keeps failing still fails the run, with
+/// the error of its last try, which names it.
+///
+/// The stream's own URL is not a piece: like the URL of a plain file, a 404 there fails at
+/// once.
+public struct HLSPieceRetry: Sendable {
+  /// The longest wait between two tries of a piece, also the cap on `Retry-After`: with the
+  /// defaults a piece that never comes fails the run after about 75 s of waiting
+  /// (1 + 2 + 4 + 8 + 6 × 10 s), not minutes.
+  public static let maximumDelay: Duration = .seconds(10)
+
+  /// Retries after the first try.
+  public var retries: Int
+  /// The wait before the first retry; it doubles after each one.
+  public var initialDelay: Duration
+  /// Told about each retry before its wait.
+  public var onRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)?
+
+  /// Creates a policy; `options` carries ``HLSOptions/pieceRetries`` and
+  /// ``HLSOptions/pieceRetryDelay``.
+  public init(
+    _ options: HLSOptions, onRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)? = nil
+  ) {
+    retries = options.pieceRetries
+    initialDelay = options.pieceRetryDelay
+    self.onRetry = onRetry
+  }
+
+  /// Whether a piece that failed with `error` is tried again: what ``Transfer/Error`` calls
+  /// transient (connection trouble, stalls, 408, 429, 5xx), 403, 404 and 410, and a response
+  /// that is not valid HTTP (a garbled head).
+  public static func isRetryable(_ error: Transfer.Error) -> Bool {
+    if error.isTransient { return true }
+    switch error.kind {
+    case .status(let code, _): return [403, 404, 410].contains(code)
+    case .network(let failure): return failure.kind == .protocolViolation
+    default: return false
+    }
+  }
+
+  /// The wait before retry number `retry` (from 1), or what `Retry-After` asked for.
+  func delay(beforeRetry retry: Int, retryAfter: Duration?) -> Duration {
+    RetryPolicy(
+      maximumAttempts: retries + 1, initialDelay: initialDelay,
+      maximumDelay: max(initialDelay, Self.maximumDelay)
+    ).delay(afterFailures: retry, retryAfter: retryAfter)
+  }
+
+  /// Runs `body` until it succeeds, fails for a reason that is not retried, or has failed
+  /// `retries + 1` times; then throws its last error.
+  ///
+  /// - Throws: The last ``Transfer/Error`` of `body`, or `cancelled` (for `url` and
+  ///   `destination`) when the task is cancelled during a wait.
+  func run<T: Sendable>(
+    url: URL, destination: String, _ body: () async throws(Transfer.Error) -> T
+  ) async throws(Transfer.Error) -> T {
+    var failures = 0
+    while true {
+      do {
+        return try await body()
+      } catch {
+        guard Self.isRetryable(error), failures < retries, !Task.isCancelled else { throw error }
+        failures += 1
+        let wait = delay(beforeRetry: failures, retryAfter: error.retryAfter)
+        onRetry?(
+          HLSDownload.PieceRetry(
+            url: url, retry: failures, retries: retries, delay: wait, error: error))
+        do {
+          try await Task.sleep(for: wait)
+        } catch {
+          throw Transfer.Error(.cancelled, url: url, destination: destination)
+        }
+      }
+    }
+  }
+}
