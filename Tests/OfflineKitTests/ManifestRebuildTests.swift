@@ -204,4 +204,23 @@ import Testing
     restored.updatedAt = entry.updatedAt
     #expect(restored == entry)
   }
+
+  /// Only the download choices a rebuild needs go into a manifest: anything else the index
+  /// keeps in a content's options (request headers or credentials, should they be stored
+  /// there) stays in the index.
+  @Test func aManifestKeepsOnlyTheDownloadChoicesOfTheOptions() throws {
+    let record = ContentRecord(
+      id: "x", url: url, fileName: "file.bin", state: "downloading",
+      options:
+        #"{"connections":2,"hls":{"parallelSegments":3},"headers":{"Authorization":"Bearer s3cret"}}"#
+    )
+
+    let manifest = ContentManifest(record: record, state: .downloading)
+
+    let text = String(decoding: try JSONEncoder().encode(manifest), as: UTF8.self)
+    #expect(!text.contains("s3cret") && !text.contains("Authorization"), "\(text)")
+    let options = try #require(manifest.options)
+    #expect(DownloadConfig.stored(from: options).connections == 2)
+    #expect(DownloadConfig.stored(from: options).hls.parallelSegments == 3)
+  }
 }

@@ -86,7 +86,7 @@ struct ContentManifest: Codable, Sendable, Equatable {
     priority = record.priority
     sequence = record.sequence
     expectedSHA256 = record.expectedSHA256
-    options = record.options
+    options = Self.shareableOptions(record.options)
     bytes = record.bytes
     total = record.total
     totalIsEstimate = record.totalIsEstimate
@@ -107,6 +107,22 @@ struct ContentManifest: Codable, Sendable, Equatable {
       lastError: lastError, lastErrorKind: lastErrorKind,
       waitReason: state == .downloading ? WaitReason.queued.name : nil,
       createdAt: Date(timeIntervalSince1970: Double(createdAt) / 1000))
+  }
+
+  /// The keys of the stored download configuration a manifest may hold: nothing else the
+  /// index stores there (request headers, cookies, credentials, should they be added) ever
+  /// leaves the index.
+  static let shareableOptionKeys: Set<String> = ["hls", "connections"]
+
+  /// `options` (a JSON object) with only ``shareableOptionKeys``; nil when it is not one.
+  static func shareableOptions(_ options: String?) -> String? {
+    guard let options,
+      let object = try? JSONSerialization.jsonObject(with: Data(options.utf8)) as? [String: Any]
+    else { return nil }
+    let kept = object.filter { shareableOptionKeys.contains($0.key) }
+    guard let data = try? JSONSerialization.data(withJSONObject: kept, options: [.sortedKeys])
+    else { return nil }
+    return String(data: data, encoding: .utf8)
   }
 
   /// Whether a content file named `name` would collide with the manifest or its temporary.
