@@ -3,7 +3,7 @@ import OfflineKit
 
 /// `offline ls`: every content of the store with its state and progress.
 struct ListCommand: Sendable {
-  static let usage = "offline [--store <dir>] ls [--json]"
+  static let usage = "offline [--store <dir>] ls [--json] [--rebuild]"
 
   static let help = HelpText(
     overview: "List the store's contents: id, state, progress, why it waits, title and URL.",
@@ -15,10 +15,17 @@ struct ListCommand: Sendable {
         "Print a JSON array of objects (id, url, title, state, bytes, total, path,"
           + " reason, lastError)."
       ),
+      (
+        "--rebuild",
+        "First put back the contents whose folders hold a manifest the index lacks (done by"
+          + " itself when the index is found damaged); what was restored or skipped goes to"
+          + " standard error."
+      ),
       ("-h, --help", "Show help information."),
     ])
 
   var json = false
+  var rebuild = false
   var showHelp = false
 
   static func parse(_ arguments: [String]) throws(UsageError) -> ListCommand {
@@ -31,6 +38,7 @@ struct ListCommand: Sendable {
       case .option(let name, _):
         switch name {
         case "--json": command.json = true
+        case "--rebuild": command.rebuild = true
         case "-h", "--help": command.showHelp = true
         default: throw scanner.unknown(name)
         }
@@ -47,12 +55,22 @@ struct ListCommand: Sendable {
     }
     do throws(OfflineError) {
       let manager = try ManagerAccess.open(context)
+      if command.rebuild { report(try await manager.rebuildFromManifests(), console) }
       let snapshots = try await manager.snapshots()
       console.out(command.json ? json(snapshots) : table(snapshots))
       return ExitCode.success
     } catch {
       return ManagerAccess.fail(error, console)
     }
+  }
+
+  /// What `--rebuild` did, on standard error.
+  static func report(_ rebuilt: RebuildReport, _ console: Console) {
+    console.err("Restored \(rebuilt.restored.count) contents from their manifests.")
+    for item in rebuilt.restored {
+      console.err("  \(item.id): \(item.state.rawValue)" + (item.note.map { " (\($0))" } ?? ""))
+    }
+    for item in rebuilt.skipped { console.err("  skipped \(item.path): \(item.reason)") }
   }
 
   /// One content in `ls --json`; optional fields are left out when unknown.

@@ -11,10 +11,24 @@ enum ManagerAccess {
       directory: context.storeDirectory,
       configuration: OfflineManager.Configuration(
         parallelDownloads: parallel, minimumFreeSpace: minimumFreeSpace))
+    let restored = manager.rebuildReport?.restored ?? []
     if let moved = manager.quarantinedIndex {
       context.console.err(
         "Warning: the index was damaged; it was moved to \(moved.path) and a fresh one made."
-          + " Downloaded files were kept.")
+          + " Downloaded files were kept; \(restored.count) contents were restored from their"
+          + " manifests.")
+    } else if manager.rebuildReport != nil {
+      context.console.err(
+        "Warning: the index was empty; \(restored.count) contents were restored from their"
+          + " manifests.")
+    }
+    if manager.rebuildReport != nil {
+      for item in restored where item.note != nil {
+        context.console.err("  \(item.id): \(item.note ?? "")")
+      }
+      for item in manager.rebuildReport?.skipped ?? [] {
+        context.console.err("  skipped \(item.path): \(item.reason)")
+      }
     }
     return manager
   }

@@ -193,7 +193,7 @@ public final class ContentTable: Sendable {
     try database.query("PRAGMA data_version").first?.int64("data_version") ?? 0
   }
 
-  private static let insertSQL = upsertSQL.replacingOccurrences(
+  static let insertSQL = upsertSQL.replacingOccurrences(
     of: "INSERT OR REPLACE", with: "INSERT")
 
   private static let upsertSQL = """

@@ -37,7 +37,10 @@ import Testing
     let run = try OfflineBinary.run(["--store", store.path, "run", "--quiet"])
     #expect(run.status == 0, "\(run.stderrText)")
     let content = store.appending(path: "content/q")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: content.path) == ["other.bin"])
+    // Beside the file, only the content's own manifest (docs/Manifest.md), named by us.
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: content.path).sorted()
+        == [".manifest.json", "other.bin"])
 
     let everything = try FileManager.default.subpathsOfDirectory(atPath: folder.url.path)
     #expect(

@@ -13,6 +13,8 @@ extension OfflineManager {
     {
       try finishCleanup(id)  // a delete cut short: its files go before new ones come
     }
+    let wasRunningHere = running[id] != nil
+    try prepareManifest(for: action, id: id)
     let before = try transition(id: id, action, movingToEnd: action == .download) { record in
       switch action {
       case .download:
@@ -37,11 +39,15 @@ extension OfflineManager {
     switch action {
     case .suspend:
       await stopRunning(id)
+      // A running transfer's end records the suspended manifest (``didEnd(_:outcome:)``);
+      // so does the runner's, when another process runs the queue (its part may still grow).
+      if !wasRunningHere { recordSuspendedUnlessAnotherProcessRuns(id) }
       hub.send(.suspended, to: id)
     case .resume:
       hub.send(.resumed, to: id)
       pump()
     case .download:
+      if let record = try? index.contents.record(id: id) { files.recordQueued([record]) }
       hub.resetProgress(of: id)
       pump()
     case .cancel:

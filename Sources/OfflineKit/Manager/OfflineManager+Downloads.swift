@@ -33,6 +33,7 @@ extension OfflineManager {
 
   /// One file: one ``Transfer``; the manager does the retrying.
   private func fileWork(_ record: ContentRecord, url: URL) -> Work {
+    let files = self.files
     let transfer = Transfer(
       url: url, destination: files.destination(of: record), journal: index.transfers,
       transport: transport,
@@ -42,14 +43,17 @@ extension OfflineManager {
         connections: DownloadConfig.stored(from: record.options).connections ?? 0))
     return { report in
       do throws(Transfer.Error) {
-        return .success(
-          try await transfer.run { event in
-            guard case .progress(let progress) = event else { return }
-            report(
-              OfflineProgress(
-                bytes: progress.bytes, total: progress.total, totalIsEstimate: false,
-                bytesPerSecond: progress.bytesPerSecond))
-          })
+        let outcome = try await transfer.run { event in
+          guard case .progress(let progress) = event else { return }
+          report(
+            OfflineProgress(
+              bytes: progress.bytes, total: progress.total, totalIsEstimate: false,
+              bytesPerSecond: progress.bytesPerSecond))
+        }
+        // The file is durable (fsynced, renamed, folder fsynced): now the manifest may say
+        // so, here in the download's task rather than on the actor.
+        files.recordDownloaded(record, length: outcome.length, sha256: outcome.sha256)
+        return .success(outcome)
       } catch {
         return .failure(error)
       }
@@ -59,6 +63,7 @@ extension OfflineManager {
   /// An HLS stream: an ``HLSDownload`` into the content's folder, which retries each
   /// segment itself before failing.
   private func streamWork(_ record: ContentRecord, url: URL) -> Work {
+    let files = self.files
     let download = HLSDownload(
       url: url, folder: files.folder(id: record.id),
       options: DownloadConfig.stored(from: record.options).hls, journal: index.transfers,
@@ -75,6 +80,9 @@ extension OfflineManager {
               totalIsEstimate: progress.totalIsEstimate,
               bytesPerSecond: rate.update(bytes: progress.bytes)))
         }
+        // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
+        // playlists' renames durable before it says downloaded.
+        files.recordDownloaded(record, length: outcome.bytes, sha256: nil)
         return .success(
           Transfer.Outcome(
             destination: outcome.index.path, length: outcome.bytes, sha256: nil,
@@ -108,7 +116,10 @@ extension OfflineManager {
   /// network) ends as cancelled and changes nothing here; the others finish, wait for a
   /// retry, wait for space or the network, or are suspended with their error.
   func didEnd(_ id: String, outcome: Result<Transfer.Outcome, Transfer.Error>) {
-    guard let download = running.removeValue(forKey: id) else { return }
+    guard let download = running.removeValue(forKey: id) else {
+      recordSuspended(id)  // stopped by a suspend: its parts are still now
+      return
+    }
     defer { pump() }
     switch outcome {
     case .success(let result):
@@ -164,6 +175,7 @@ extension OfflineManager {
       stored.lastError = failure.description
       stored.lastErrorKind = failure.kindName
     }
+    recordSuspended(id)
     hub.send(.error(failure), to: id)
     hub.send(.suspended, to: id)
   }

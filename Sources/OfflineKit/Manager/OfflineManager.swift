@@ -64,6 +64,10 @@ public actor OfflineManager {
   public nonisolated let configuration: Configuration
   /// Where a damaged index was moved when the manager opened a fresh one, if it did.
   public nonisolated let quarantinedIndex: URL?
+  /// What the rebuild from the contents' manifests did when the manager found the index
+  /// damaged and made a fresh one, or found it empty beside content folders that have
+  /// manifests (an index deleted by hand, a rebuild cut short); nil when it did neither.
+  public nonisolated let rebuildReport: RebuildReport?
   nonisolated let index: OfflineIndex
   nonisolated let transport: any HTTPTransporting
   var hub = EventHub()
@@ -78,7 +82,9 @@ public actor OfflineManager {
   /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
   ///
   /// A damaged index (not a database, or corrupt) is moved aside (``quarantinedIndex``) and
-  /// a fresh one made; downloaded files are never deleted.
+  /// a fresh one rebuilt from the contents' manifests (``rebuildReport``; see
+  /// ``rebuildFromManifests()``); so is an empty index beside content folders. Downloaded
+  /// files are never deleted.
   ///
   /// - Throws: ``OfflineError`` when the index cannot be opened (locked by another process
   ///   past the timeout, or the directory is not writable).
@@ -94,9 +100,23 @@ public actor OfflineManager {
     } catch {
       throw OfflineError(.index(error))
     }
+    let opened = index
+    let contentFiles = ContentFiles(index: opened, directory: directory)
+    if quarantinedIndex != nil {
+      rebuildReport = try IndexRebuild(files: contentFiles).run()
+    } else if try indexStep({ try opened.contents.isEmpty() }),
+      DurableFile.kind(contentFiles.contentFolder.path) == .directory
+    {
+      // An empty index beside content folders: deleted by hand, or a rebuild cut short.
+      let report = try IndexRebuild(files: contentFiles).run()
+      rebuildReport = report.restored.isEmpty ? nil : report
+    } else {
+      rebuildReport = nil
+    }
     self.transport = configuration.transport ?? CurlTransport()
     if let lock = RunnerLock(directory: directory) {
       try Recovery(index: index, directory: directory).run()
+      ManifestBackfill(files: contentFiles).runIfNeeded()
       _ = lock
     }
   }
@@ -160,7 +180,8 @@ public actor OfflineManager {
       batchByURL[key] = batchByURL[key] ?? id
       var record = ContentRecord(
         id: id, url: source.url.absoluteString, title: source.title, metadata: source.metadata,
-        fileName: source.url.isHLSPlaylist ? "index.m3u8" : LocalFileName.from(source.url),
+        fileName: source.url.isHLSPlaylist
+          ? "index.m3u8" : ContentManifest.contentFileName(LocalFileName.from(source.url)),
         state: OfflineState.notDownloaded.rawValue)
       if let config {
         record.state = OfflineState.downloading.rawValue
@@ -173,7 +194,8 @@ public actor OfflineManager {
       result.append(OfflineContent(id: id, manager: self))
     }
     if !fresh.isEmpty {
-      try indexStep { try index.contents.insert(fresh) }
+      let stored = try indexStep { try index.contents.insert(fresh) }
+      if config != nil { files.recordQueued(stored) }
     }
     return result
   }

@@ -1,0 +1,208 @@
+import Foundation
+import OfflineStore
+
+/// What a content's folder says about the content, so that a new index can be rebuilt from
+/// the folders when `index.sqlite` is lost: `content/<id>/.manifest.json`, or for a content
+/// that is only queued, one entry of a ``QueueLedger`` chunk.
+///
+/// The index is the truth while it is healthy; a manifest is only read to rebuild. It never
+/// claims more than is true: `downloaded` is written only after the files are durable, and a
+/// manifest that could resurrect a cancel or a delete is removed before the index records it.
+/// It holds no secret (no request headers or credentials exist in the options today; any
+/// that are added must stay out of it). See `docs/Manifest.md`.
+struct ContentManifest: Codable, Sendable, Equatable {
+  /// The name of the manifest in a content's folder. ``reservedName(_:)`` keeps content files
+  /// from taking it.
+  static let fileName = ".manifest.json"
+  /// The format written; a reader refuses others.
+  static let currentFormat = 1
+  /// The largest manifest read (a stream of many thousand segments fits).
+  static let maximumSize = 16 << 20
+
+  /// One file of a downloaded content, relative to its folder.
+  struct File: Codable, Sendable, Equatable {
+    /// The path inside the content's folder (`movie.mp4`, `video/s00001.ts`).
+    var path: String
+    /// Its length in bytes.
+    var size: Int64
+    /// Its SHA-256 (lowercase hex), when the download computed one.
+    var sha256: String?
+  }
+
+  /// A transfer journal entry of a suspended content, so its part files can resume after a
+  /// rebuild exactly as the lost journal would have let them.
+  struct Journal: Codable, Sendable, Equatable {
+    /// The destination, relative to the content's folder.
+    var path: String
+    var url: String
+    var phase: String
+    var durableOffset: Int64
+    var bootID: String?
+    var totalLength: Int64?
+    var etag: String?
+    var lastModified: String?
+    var expectedSHA256: String?
+    var sha256: String?
+    /// The content coding of the part's bytes (nil: identity), so a resume in another
+    /// coding is still never appended to them.
+    var contentEncoding: String?
+    /// The identity of a complete piece (size, modification time, inode, device).
+    var fileIdentity: [Int64]?
+  }
+
+  var format = Self.currentFormat
+  var id: String
+  var url: String
+  var title: String?
+  var metadata: String?
+  var fileName: String
+  /// An ``OfflineState`` raw value: `downloading`, `suspended` or `downloaded`.
+  var state: String
+  var priority: Int
+  var sequence: Int64
+  var expectedSHA256: String?
+  /// The download configuration as the index stores it (``DownloadConfig/encodedOptions``).
+  var options: String?
+  var bytes: Int64
+  var total: Int64?
+  var totalIsEstimate: Bool
+  var lastError: String?
+  var lastErrorKind: String?
+  /// Milliseconds since 1970.
+  var createdAt: Int64
+  /// For `downloaded`: every file of the content with its size.
+  var files: [File] = []
+  /// For `suspended`: the journal entries of its part files.
+  var journal: [Journal] = []
+
+  /// The manifest of `record` in `state`.
+  init(record: ContentRecord, state: OfflineState) {
+    id = record.id
+    url = record.url
+    title = record.title
+    metadata = record.metadata
+    fileName = record.fileName
+    self.state = state.rawValue
+    priority = record.priority
+    sequence = record.sequence
+    expectedSHA256 = record.expectedSHA256
+    options = Self.shareableOptions(record.options)
+    bytes = record.bytes
+    total = record.total
+    totalIsEstimate = record.totalIsEstimate
+    lastError = record.lastError
+    lastErrorKind = record.lastErrorKind
+    createdAt = Int64((record.createdAt.timeIntervalSince1970 * 1000).rounded())
+  }
+
+  /// The state it records.
+  var offlineState: OfflineState? { OfflineState(rawValue: state) }
+
+  /// The record to put back in the index, in `state`.
+  func record(state: OfflineState) -> ContentRecord {
+    ContentRecord(
+      id: id, url: url, title: title, metadata: metadata, fileName: fileName,
+      state: state.rawValue, priority: priority, sequence: sequence, bytes: bytes, total: total,
+      totalIsEstimate: totalIsEstimate, expectedSHA256: expectedSHA256, options: options,
+      lastError: lastError, lastErrorKind: lastErrorKind,
+      waitReason: state == .downloading ? WaitReason.queued.name : nil,
+      createdAt: Date(timeIntervalSince1970: Double(createdAt) / 1000))
+  }
+
+  /// The keys of the stored download configuration a manifest may hold: nothing else the
+  /// index stores there (request headers, cookies, credentials, should they be added) ever
+  /// leaves the index.
+  static let shareableOptionKeys: Set<String> = ["hls", "connections"]
+
+  /// `options` (a JSON object) with only ``shareableOptionKeys``; nil when it is not one.
+  static func shareableOptions(_ options: String?) -> String? {
+    guard let options,
+      let object = try? JSONSerialization.jsonObject(with: Data(options.utf8)) as? [String: Any]
+    else { return nil }
+    let kept = object.filter { shareableOptionKeys.contains($0.key) }
+    guard let data = try? JSONSerialization.data(withJSONObject: kept, options: [.sortedKeys])
+    else { return nil }
+    return String(data: data, encoding: .utf8)
+  }
+
+  /// Whether a content file named `name` would collide with the manifest or its temporary.
+  static func reservedName(_ name: String) -> Bool {
+    name.hasPrefix(fileName)
+  }
+
+  /// `name`, changed when it would collide with the manifest.
+  static func contentFileName(_ name: String) -> String {
+    reservedName(name) ? "_" + name : name
+  }
+}
+
+extension ContentManifest {
+  /// Why a manifest cannot be used; shown in the rebuild's report.
+  struct Problem: Error, Sendable, Equatable {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+  }
+
+  /// Checks everything a hostile or damaged manifest could get wrong, before anything in it
+  /// is used: its id must be the folder's (when it has one) and a valid id, the URL http(s),
+  /// every path relative and inside the folder.
+  func validated(folderName: String?) throws(Problem) -> ContentManifest {
+    guard format == Self.currentFormat else { throw Problem("format \(format) is not known") }
+    guard ContentFiles.isValidID(id) else {
+      throw Problem("the id '\(Self.shown(id))' cannot name a content folder")
+    }
+    if let folderName, folderName != id {
+      throw Problem("the id '\(Self.shown(id))' is not its folder's name")
+    }
+    guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()),
+      parsed.host() != nil
+    else { throw Problem("the source '\(Self.shown(url))' is not an http or https URL") }
+    guard Self.isSafeComponent(fileName), !Self.reservedName(fileName) else {
+      throw Problem("the file name '\(Self.shown(fileName))' is not one name inside the folder")
+    }
+    guard let state = offlineState, [.downloading, .suspended, .downloaded].contains(state) else {
+      throw Problem("the state '\(Self.shown(state))' cannot be restored")
+    }
+    guard bytes >= 0, (total ?? 0) >= 0 else { throw Problem("a negative size") }
+    for file in files {
+      guard Self.isSafeRelativePath(file.path), file.size >= 0 else {
+        throw Problem("the file '\(Self.shown(file.path))' is outside the content's folder")
+      }
+    }
+    for entry in journal {
+      guard Self.isSafeRelativePath(entry.path), entry.durableOffset >= 0,
+        (entry.totalLength ?? 0) >= 0, TransferRecord.Phase(rawValue: entry.phase) != nil
+      else { throw Problem("the journal entry '\(Self.shown(entry.path))' is not usable") }
+      guard let entryURL = URL(string: entry.url),
+        ["http", "https"].contains(entryURL.scheme?.lowercased())
+      else { throw Problem("the journal entry '\(Self.shown(entry.path))' has no http URL") }
+    }
+    if state == .downloaded && files.isEmpty {
+      throw Problem("it says downloaded but lists no file")
+    }
+    return self
+  }
+
+  /// One path component a folder can hold: not empty, `.` or `..`, no `/`, no control
+  /// characters.
+  static func isSafeComponent(_ name: String) -> Bool {
+    !name.isEmpty && name != "." && name != ".." && name.utf8.count <= 255
+      && !name.unicodeScalars.contains { $0 == "/" || $0.value < 0x20 || $0.value == 0x7F }
+  }
+
+  /// A relative path of safe components (never absolute, never climbing).
+  static func isSafeRelativePath(_ path: String) -> Bool {
+    !path.hasPrefix("/") && path.utf8.count <= 1024
+      && path.split(separator: "/", omittingEmptySubsequences: false)
+        .allSatisfy { isSafeComponent(String($0)) }
+  }
+
+  /// Text from a manifest as it may appear in a message: control characters escaped, cut short.
+  static func shown(_ text: String) -> String {
+    let escaped = text.unicodeScalars.map { scalar -> String in
+      scalar.value < 0x20 || scalar.value == 0x7F
+        ? String(format: "\\x%02x", scalar.value) : String(scalar)
+    }.joined()
+    return escaped.count > 80 ? String(escaped.prefix(77)) + "..." : escaped
+  }
+}

@@ -1,0 +1,309 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A damaged `index.sqlite` is rebuilt from the contents' manifests: through `offline`, with
+/// real nginx and a real HLS stream. Pins issue 11, item 10 ("a damaged index orphans
+/// everything": before, the fresh index was empty, downloaded files were orphaned and
+/// re-adding their URLs downloaded them again).
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+struct IndexRebuildTests {
+  /// nginx serving `a.bin`, `b.bin`, `c.bin` (256 KiB each), `slow/large.bin` (8 MiB at
+  /// 1 MiB/s) and an HLS stream under `hls/`, and a store driven through `offline`.
+  final class Origin {
+    let folder: TemporaryDirectory
+    let nginx: NginxServer
+    let hls: HLSFixtureFiles
+    let bodies: [String: Data]
+    var store: URL { folder.url.appending(path: "store") }
+
+    init() throws {
+      folder = try TemporaryDirectory(prefix: "offlinekit-rebuild")
+      let www = folder.url.appending(path: "www")
+      try FileManager.default.createDirectory(
+        at: www.appending(path: "slow"), withIntermediateDirectories: true)
+      var bodies: [String: Data] = [:]
+      for (index, name) in ["a.bin", "b.bin", "c.bin"].enumerated() {
+        bodies[name] = TestData.bytes(count: 256 << 10, seed: UInt64(40 + index))
+      }
+      bodies["slow/large.bin"] = TestData.bytes(count: 8 << 20, seed: 44)
+      for (name, body) in bodies { try body.write(to: www.appending(path: name)) }
+      self.bodies = bodies
+      hls = try HLSFixture.tsVariants.make(
+        in: www.appending(path: "hls"), segmentDuration: 1, segmentCount: 4)
+      nginx = try NginxServer(
+        root: www, options: .init(extraLocations: "location /slow/ { limit_rate 1m; }"))
+      try nginx.start()
+    }
+
+    func url(_ name: String) -> String { nginx.url("/" + name).absoluteString }
+    var streamURL: String { nginx.url("/hls" + hls.entryPath).absoluteString }
+
+    func offline(_ arguments: [String], timeout: Double = 60) throws -> ProcessRunner.Output {
+      try OfflineBinary.run(["--store", store.path] + arguments, timeout: timeout)
+    }
+
+    func add(_ arguments: [String]) throws {
+      let added = try offline(["add"] + arguments)
+      try #require(added.status == 0, "add: \(added.stderrText)")
+    }
+
+    /// `ls --json` as (id → the fields a user compares: title, state, bytes, total).
+    func listing() throws -> (entries: [String: [String]], stderr: String) {
+      let listed = try offline(["ls", "--json"])
+      try #require(listed.status == 0, "ls: \(listed.stderrText)")
+      let array = try #require(
+        try JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]])
+      var entries: [String: [String]] = [:]
+      for object in array {
+        let id = object["id"] as? String ?? ""
+        entries[id] = [
+          object["title"] as? String ?? "-", object["state"] as? String ?? "",
+          "\(object["bytes"] ?? "-")", "\(object["total"] ?? "-")",
+        ]
+      }
+      return (entries, listed.stderrText)
+    }
+
+    func file(_ id: String, _ name: String) -> URL {
+      store.appending(path: "content").appending(path: id).appending(path: name)
+    }
+
+    /// Leaves content `big` suspended with part of `large.bin` on disk: a run stopped by
+    /// SIGINT (Ctrl-C).
+    func suspendBigPartway() throws -> Int {
+      try add([url("slow/large.bin"), "--id", "big", "--title", "Big file"])
+      let run = Process()
+      run.executableURL = URL(fileURLWithPath: OfflineBinary.path)
+      run.arguments = ["--store", store.path, "run", "--quiet"]
+      run.standardOutput = FileHandle.nullDevice
+      run.standardError = FileHandle.nullDevice
+      try run.run()
+      defer { run.killIfRunning() }
+      let part = file("big", "large.bin.part").path
+      var size = 0
+      _ = QueueFixture.poll(seconds: 20) {
+        size = (try? FileManager.default.attributesOfItem(atPath: part))?[.size] as? Int ?? 0
+        return size > 1 << 20
+      }
+      try #require(size > 1 << 20, "the part stayed at \(size) bytes")
+      kill(run.processIdentifier, SIGINT)
+      #expect(run.waitBounded(seconds: 20) == 130)
+      return (try FileManager.default.attributesOfItem(atPath: part))[.size] as? Int ?? 0
+    }
+
+    /// Damages the index as a disk or a careless user would: garbage over it, or cut in half.
+    func damageIndex(truncating: Bool) throws {
+      let index = store.appending(path: "index.sqlite")
+      if truncating {
+        let size = try FileManager.default.attributesOfItem(atPath: index.path)[.size] as! Int
+        let handle = try FileHandle(forWritingTo: index)
+        try handle.truncate(atOffset: UInt64(size / 2))
+        try handle.close()
+      } else {
+        try TestData.bytes(count: 64 << 10, seed: 99).write(to: index)
+      }
+      try? FileManager.default.removeItem(atPath: index.path + "-wal")
+      try? FileManager.default.removeItem(atPath: index.path + "-shm")
+    }
+  }
+
+  /// Two files and a stream downloaded, one file queued, one suspended partway; the index
+  /// garbled (or truncated). Reopened, `ls` shows the same ids, titles, states and sizes;
+  /// re-adding a downloaded URL fetches nothing; the suspended one resumes with one range
+  /// request from its part's length: nothing on disk is fetched again.
+  @Test(arguments: [false, true])
+  func aDamagedIndexIsRebuiltFromTheManifestsAndNothingIsFetchedTwice(truncating: Bool) throws {
+    let origin = try Origin()
+    try origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
+    try origin.add([origin.url("b.bin"), "--id", "b"])
+    try origin.add([origin.streamURL, "--id", "movie", "--title", "Movie", "--variant", "lowest"])
+    let first = try origin.offline(["run", "--quiet"])
+    try #require(first.status == 0, "run: \(first.stderrText)")
+    let part = try origin.suspendBigPartway()
+    try origin.add([origin.url("c.bin"), "--id", "queued", "--title", "Queued"])
+    let before = try origin.listing().entries
+    #expect(before["a"]?[1] == "downloaded" && before["movie"]?[1] == "downloaded")
+    #expect(before["big"]?[1] == "suspended" && before["queued"]?[1] == "downloading")
+    let requestsBefore = try origin.nginx.accessLog(minimumCount: 1).count
+
+    try origin.damageIndex(truncating: truncating)
+
+    let after = try origin.listing()
+    #expect(after.stderr.contains("damaged"), "\(after.stderr)")
+    #expect(after.entries == before, "before: \(before)\nafter: \(after.entries)")
+    let readded = try origin.offline(["add", origin.url("a.bin")])
+    #expect(readded.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "a")
+    #expect(try origin.offline(["resume", "big"]).status == 0)
+    let run = try origin.offline(["run", "--quiet"], timeout: 60)
+    #expect(run.status == 0, "\(run.stderrText)")
+
+    let final = try origin.listing().entries
+    for id in ["a", "b", "movie", "big", "queued"] { #expect(final[id]?[1] == "downloaded") }
+    #expect(
+      FileManager.default.contents(atPath: origin.file("big", "large.bin").path)
+        == origin.bodies["slow/large.bin"])
+    #expect(
+      FileManager.default.contents(atPath: origin.file("a", "a.bin").path) == origin.bodies["a.bin"]
+    )
+    let later = try origin.nginx.accessLog(minimumCount: requestsBefore + 2).dropFirst(
+      requestsBefore)
+    #expect(
+      !later.contains { $0.uri.hasPrefix("/hls") || $0.uri == "/a.bin" || $0.uri == "/b.bin" })
+    let big = later.filter { $0.uri == "/slow/large.bin" }
+    #expect(big.count == 1, "\(big)")
+    #expect(big.first?.status == 206)
+    #expect(big.first?.range == "bytes=\(part)-", "the part was not resumed where it stood")
+    #expect(big.first?.bodyBytesSent == Int64((8 << 20) - part), "bytes fetched twice")
+    #expect(later.filter { $0.uri == "/c.bin" }.count == 1)
+  }
+
+  /// A run SIGKILLed mid-download (the content `downloading`, its part without a manifest
+  /// journal entry), then the index lost: the content comes back queued, and the next run
+  /// starts its part over from 0 rather than trust bytes no journal vouches for. The price
+  /// is the part's bytes, fetched twice; the file ends byte-exact.
+  @Test func aDownloadKilledMidwayComesBackQueuedAndRestartsCleanly() throws {
+    let origin = try Origin()
+    try origin.add([origin.url("slow/large.bin"), "--id", "big"])
+    let run = Process()
+    run.executableURL = URL(fileURLWithPath: OfflineBinary.path)
+    run.arguments = ["--store", origin.store.path, "run", "--quiet"]
+    run.standardOutput = FileHandle.nullDevice
+    run.standardError = FileHandle.nullDevice
+    try run.run()
+    defer { run.killIfRunning() }
+    let part = origin.file("big", "large.bin.part").path
+    _ = QueueFixture.poll(seconds: 20) {
+      ((try? FileManager.default.attributesOfItem(atPath: part))?[.size] as? Int ?? 0) > 1 << 20
+    }
+    kill(run.processIdentifier, SIGKILL)
+    _ = run.waitBounded(seconds: 10)
+    let requestsBefore = try origin.nginx.accessLog(minimumCount: 1).count
+
+    try origin.damageIndex(truncating: false)
+
+    #expect(try origin.listing().entries["big"]?[1] == "downloading")
+    let again = try origin.offline(["run", "--quiet"], timeout: 60)
+    #expect(again.status == 0, "\(again.stderrText)")
+    #expect(
+      FileManager.default.contents(atPath: origin.file("big", "large.bin").path)
+        == origin.bodies["slow/large.bin"])
+    let later = try origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
+      requestsBefore)
+    #expect(later.count == 1)
+    #expect(later.first?.range == nil && later.first?.status == 200, "\(later)")
+  }
+
+  /// An index deleted by hand (or a rebuild cut short) leaves an empty index beside content
+  /// folders: the next command rebuilds it from the manifests by itself.
+  @Test func anIndexDeletedByHandIsRebuiltWhenTheStoreOpens() throws {
+    let origin = try Origin()
+    try origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
+    try #require(try origin.offline(["run", "--quiet"]).status == 0)
+    try origin.add([origin.url("c.bin"), "--id", "queued"])
+    let before = try origin.listing().entries
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(
+        atPath: origin.store.appending(path: "index.sqlite").path + suffix)
+    }
+
+    let after = try origin.listing()
+
+    #expect(after.stderr.contains("2 contents were restored"), "\(after.stderr)")
+    #expect(after.entries == before)
+  }
+
+  /// An older copy of the index put back (a backup): it is healthy and not empty, so
+  /// nothing happens by itself; `ls --rebuild` adopts what it lacks, once.
+  @Test func lsRebuildAdoptsWhatAnOlderIndexLacks() throws {
+    let origin = try Origin()
+    try origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
+    try #require(try origin.offline(["run", "--quiet"]).status == 0)
+    let index = origin.store.appending(path: "index.sqlite").path
+    let backup = origin.folder.url.appending(path: "backup").path
+    try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: true)
+    for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: index + suffix) {
+      try FileManager.default.copyItem(atPath: index + suffix, toPath: backup + "/i" + suffix)
+    }
+    try origin.add([origin.url("b.bin"), "--id", "b"])
+    try #require(try origin.offline(["run", "--quiet"]).status == 0)
+    try origin.add([origin.url("c.bin"), "--id", "queued", "--title", "Queued"])
+    let before = try origin.listing().entries
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: index + suffix)
+    }
+    for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: backup + "/i" + suffix)
+    {
+      try FileManager.default.copyItem(atPath: backup + "/i" + suffix, toPath: index + suffix)
+    }
+    #expect(try origin.listing().entries.keys.sorted() == ["a"])
+
+    let rebuilt = try origin.offline(["ls", "--json", "--rebuild"])
+
+    #expect(rebuilt.status == 0)
+    #expect(rebuilt.stderrText.contains("Restored 2 contents"), "\(rebuilt.stderrText)")
+    #expect(try origin.listing().entries == before)
+    #expect(try origin.offline(["ls", "--rebuild"]).stderrText.contains("Restored 0 contents"))
+  }
+
+  /// A downloaded file truncated behind our back, then the index lost: its manifest's size
+  /// does not check out, so it is not adopted as downloaded; it is queued again (with a note
+  /// saying why) and the next run fetches it whole. The other content is adopted.
+  @Test func aDownloadedFileOfTheWrongSizeIsNotAdoptedButDownloadedAgain() throws {
+    let origin = try Origin()
+    try origin.add([origin.url("a.bin"), "--id", "a"])
+    try origin.add([origin.url("b.bin"), "--id", "b"])
+    try #require(try origin.offline(["run", "--quiet"]).status == 0)
+    let handle = try FileHandle(forWritingTo: origin.file("a", "a.bin"))
+    try handle.truncate(atOffset: 1000)
+    try handle.close()
+    let requestsBefore = try origin.nginx.accessLog(minimumCount: 2).count
+
+    try origin.damageIndex(truncating: false)
+
+    let listed = try origin.offline(["ls", "--json"])
+    let array = try #require(
+      try JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]])
+    let a = try #require(array.first { $0["id"] as? String == "a" })
+    #expect(a["state"] as? String == "downloading")
+    #expect((a["lastError"] as? String)?.contains("1000 bytes") == true, "\(a)")
+    #expect(array.first { $0["id"] as? String == "b" }?["state"] as? String == "downloaded")
+    #expect(try origin.offline(["run", "--quiet"]).status == 0)
+    #expect(
+      FileManager.default.contents(atPath: origin.file("a", "a.bin").path) == origin.bodies["a.bin"]
+    )
+    let later = try origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
+      requestsBefore)
+    #expect(later.map(\.uri) == ["/a.bin"])
+    #expect(later.first?.range == nil && later.first?.status == 200)
+  }
+
+  /// A SIGKILL right after the index records a cancel or a delete (crash points
+  /// `cancel.afterCanceling`, `delete.afterIntent`), then the index lost: the manifests were
+  /// removed before the index changed, so the rebuild brings neither content back.
+  @Test func aCancelOrDeleteCutShortIsNotBroughtBackByARebuild() throws {
+    let origin = try Origin()
+    try origin.add([origin.url("a.bin"), "--id", "a"])
+    try #require(try origin.offline(["run", "--quiet"]).status == 0)
+    try origin.add([origin.url("c.bin"), "--id", "queued"])
+    for (point, arguments) in [
+      ("delete.afterIntent", ["rm", "a"]), ("cancel.afterCanceling", ["cancel", "queued"]),
+    ] {
+      let quoted = (["--store", origin.store.path] + arguments).map { "'" + $0 + "'" }
+      let crashed = try ProcessRunner.run(
+        "/bin/sh",
+        [
+          "-c",
+          "OFFLINEKIT_CRASH_POINT='\(point)' exec '\(OfflineBinary.path)' "
+            + quoted.joined(separator: " "),
+        ],
+        timeout: 60)
+      #expect(crashed.status == 137, "\(point): \(crashed.stderrText)")
+    }
+
+    try origin.damageIndex(truncating: false)
+
+    let after = try origin.listing()
+    #expect(after.entries.isEmpty, "\(after.entries)")
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import OfflineStore
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// A stream suspended partway, then its index lost: the suspend's manifest carries the
+/// journal entries of its pieces, so after the rebuild a resume fetches only the pieces it
+/// lacked. Pins issue 11, item 10 ("partial content can resume").
+@Suite(.enabled(if: FFmpeg.isAvailable))
+struct StreamRebuildTests {
+  @Test func aSuspendedStreamResumesAfterARebuildWithoutFetchingItsFinishedPiecesAgain()
+    async throws
+  {
+    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
+    let files = try HLSFixture.tsVariants.make(in: www.url, segmentDuration: 1, segmentCount: 12)
+    let nginx = try NginxServer(root: files.folder, options: .init(limitRate: "100k"))
+    try nginx.start()
+    let folder = try TemporaryDirectory(prefix: "offlinekit-manager")
+    let store = folder.url.appending(path: "store", directoryHint: .isDirectory)
+    let pieces = store.appending(path: "content/movie").path + "/"
+    var finished: Set<String> = []
+    weak var first: OfflineManager?
+    do {
+      let manager = try OfflineManager(
+        directory: store, configuration: ManagerFixture.configuration())
+      first = manager
+      let content = try await manager.content(
+        for: OfflineSource(url: files.url(on: nginx), id: "movie", title: "Movie"))
+      try await content.download(DownloadConfig(hls: HLSOptions(parallelSegments: 2)))
+      try await manager.start()
+      let index = try OfflineIndex(directory: store)
+      func complete() throws -> [TransferRecord] {
+        try index.transfers.all().filter {
+          $0.destination.hasPrefix(pieces) && $0.phase == .complete
+        }
+      }
+      #expect(try await eventually { try complete().count >= 2 })
+      try await content.suspend()
+      await manager.stop(suspendingRunning: false)
+      #expect(try await content.state == .suspended)
+      finished = Set(try complete().compactMap { URL(string: $0.url)?.path })
+    }
+    try #require(!finished.isEmpty)
+    // Its connection must be closed, or closing it later would write the index back.
+    #expect(await eventually { first == nil })
+    let requestsBefore = try nginx.accessLog(minimumCount: 1).count
+    try TestData.bytes(count: 8 << 10, seed: 7).write(
+      to: store.appending(path: OfflineIndex.fileName))
+    for suffix in ["-wal", "-shm"] {
+      try? FileManager.default.removeItem(
+        atPath: store.appending(path: OfflineIndex.fileName).path + suffix)
+    }
+
+    let manager = try OfflineManager(
+      directory: store, configuration: ManagerFixture.configuration())
+
+    #expect(manager.rebuildReport?.restored.map(\.state) == [.suspended])
+    let content = try #require(try await manager.content(id: "movie"))
+    try await content.resume()
+    #expect(try await runUntilIdle(manager, timeout: .seconds(60)))
+    let snapshot = try await content.snapshot
+    #expect(snapshot.state == .downloaded)
+    let later = try nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(requestsBefore)
+    let again = later.filter { finished.contains($0.uri) }
+    #expect(again.isEmpty, "fetched again: \(again.map(\.uri)) of \(finished.sorted())")
+    #expect(later.contains { $0.uri.hasSuffix(".ts") }, "nothing was left to fetch")
+    nginx.stop(graceful: false)
+    #expect(try FFmpeg.decode(snapshot.fileURL.path).errors.isEmpty)
+  }
+}
