@@ -40,6 +40,20 @@ public struct Migrator: Sendable {
   ///   otherwise the first error a migration or SQLite reports. Migrations before the failing
   ///   one stay applied; the failing one leaves nothing behind.
   public func migrate(_ database: Database) throws(StoreError) {
+    // Another process migrating the same new store may hold the lock past SQLite's own
+    // deadlock-avoiding busy answers: tried again, bounded (about 2 s).
+    var attempt = 0
+    while true {
+      do {
+        return try migrateOnce(database)
+      } catch where error.kind == .busy && attempt < 100 {
+        attempt += 1
+        usleep(20_000)
+      }
+    }
+  }
+
+  private func migrateOnce(_ database: Database) throws(StoreError) {
     var seen = Set<String>()
     for migration in migrations where !seen.insert(migration.name).inserted {
       throw StoreError(

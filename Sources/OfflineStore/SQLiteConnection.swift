@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// Owns one `sqlite3*` handle and its prepared statements; closes the handle in `deinit`.
 ///
@@ -35,12 +36,28 @@ final class SQLiteConnection {
     guard code == SQLITE_OK else { throw connection.error(code, sql: nil) }
     sqlite3_extended_result_codes(raw, 1)
     sqlite3_busy_timeout(raw, Self.milliseconds(busyTimeout))
-    // Read before anything writes: a file that is not a database fails here and stays untouched.
-    _ = try connection.query("PRAGMA schema_version", [])
-    try connection.execute("PRAGMA journal_mode=WAL", [])
-    try connection.execute("PRAGMA synchronous=NORMAL", [])
-    try connection.execute("PRAGMA foreign_keys=ON", [])
-    return connection
+    // Several processes opening a new store at once: switching it to WAL takes an exclusive
+    // lock, and SQLite may answer busy without waiting (to avoid a deadlock). Seen as
+    // "database is locked" from one of four concurrent `cache get`s; tried again, bounded.
+    var attempt = 0
+    while true {
+      do {
+        try connection.configure()
+        return connection
+      } catch where error.kind == .busy && attempt < 100 {
+        attempt += 1
+        usleep(20_000)
+      }
+    }
+  }
+
+  /// Reads the schema (a file that is not a database fails here and stays untouched), then
+  /// sets write-ahead logging, `synchronous=NORMAL` and foreign keys.
+  private func configure() throws(StoreError) {
+    _ = try query("PRAGMA schema_version", [])
+    try execute("PRAGMA journal_mode=WAL", [])
+    try execute("PRAGMA synchronous=NORMAL", [])
+    try execute("PRAGMA foreign_keys=ON", [])
   }
 
   private static func milliseconds(_ duration: Duration) -> Int32 {
