@@ -46,7 +46,7 @@ public struct Migrator: Sendable {
     while true {
       do {
         return try migrateOnce(database)
-      } catch where error.kind == .busy && attempt < 100 {
+      } catch  where error.kind == .busy && attempt < 100 {
         attempt += 1
         usleep(20_000)
       }

@@ -44,7 +44,7 @@ final class SQLiteConnection {
       do {
         try connection.configure()
         return connection
-      } catch where error.kind == .busy && attempt < 100 {
+      } catch  where error.kind == .busy && attempt < 100 {
         attempt += 1
         usleep(20_000)
       }
