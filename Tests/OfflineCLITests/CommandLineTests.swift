@@ -31,6 +31,14 @@ import Testing
     }
   }
 
+  // Pins issue 11, item 13: `--connections 1000` opened 1,001 connections to one host.
+  @Test func moreConnectionsThanOneHostGetsIsAUsageError() throws {
+    let result = try OfflineBinary.run(["get", "http://127.0.0.1:9/x", "--connections", "1000"])
+    #expect(result.status == 64)
+    #expect(result.stderrText.contains("--connections takes at most 32"), "\(result.stderrText)")
+    #expect(try OfflineBinary.run(["get", "--help"]).stdoutText.contains("at most 32"))
+  }
+
   @Test func versionIsPrinted() throws {
     let result = try OfflineBinary.run(["--version"])
     #expect(result.status == 0)
