@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// Reads XML into `XMLNode`s with Foundation's `XMLParser` (libxml2 underneath), which
+/// resolves no external entity and loads no DTD.
+final class XMLTreeBuilder: NSObject, XMLParserDelegate {
+  /// The open elements, innermost last.
+  private var stack: [XMLNode] = []
+  /// The root, once its end tag has been read.
+  private var root: XMLNode?
+
+  /// Parses `data` and returns its root element.
+  ///
+  /// - Throws: An `MPDError` of kind `notXML` with the line and libxml2's reason.
+  static func parse(_ data: Data) throws -> XMLNode {
+    let builder = XMLTreeBuilder()
+    let parser = XMLParser(data: data)
+    parser.shouldProcessNamespaces = false
+    parser.shouldReportNamespacePrefixes = false
+    parser.shouldResolveExternalEntities = false
+    parser.delegate = builder
+    let parsed = parser.parse()
+    guard parsed, let root = builder.root else {
+      let reason = parser.parserError.map { " (\(($0 as NSError).code))" } ?? ""
+      throw MPDError(
+        .notXML, at: "line \(parser.lineNumber)",
+        "The manifest is not well-formed XML\(reason).")
+    }
+    return root
+  }
+
+  func parser(
+    _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+  ) {
+    var attributes: [String: String] = [:]
+    for (name, value) in attributeDict.sorted(by: { $0.key < $1.key }) {
+      let local = XMLTreeBuilder.localName(name)
+      if attributes[local] == nil || !name.contains(":") { attributes[local] = value }
+    }
+    stack.append(
+      XMLNode(
+        name: XMLTreeBuilder.localName(elementName), qualifiedName: elementName,
+        attributes: attributes, children: [], text: ""))
+  }
+
+  func parser(
+    _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+    qualifiedName qName: String?
+  ) {
+    guard let node = stack.popLast() else { return }
+    if stack.isEmpty {
+      root = node
+    } else {
+      stack[stack.count - 1].children.append(node)
+    }
+  }
+
+  func parser(_ parser: XMLParser, foundCharacters string: String) {
+    guard !stack.isEmpty else { return }
+    stack[stack.count - 1].text += string
+  }
+
+  func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+    guard !stack.isEmpty else { return }
+    stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
+  }
+
+  /// `name` without its namespace prefix.
+  private static func localName(_ name: String) -> String {
+    guard let colon = name.lastIndex(of: ":") else { return name }
+    return String(name[name.index(after: colon)...])
+  }
+}
