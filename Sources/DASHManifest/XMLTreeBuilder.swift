@@ -14,8 +14,13 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
 
   /// Parses `data` and returns its root element.
   ///
+  /// Only UTF-8 is read (ISO/IEC 23009-1 MPDs are UTF-8 in practice): Foundation's
+  /// `XMLParser` force-unwraps every name libxml2 hands it as UTF-8, so a byte that is not
+  /// UTF-8 in an element name would trap the process; such input is refused first.
+  ///
   /// - Throws: An `MPDError` of kind `notXML` with the line and libxml2's reason.
   static func parse(_ data: Data) throws -> XMLNode {
+    try checkEncoding(data)
     let builder = XMLTreeBuilder()
     let parser = XMLParser(data: data)
     parser.shouldProcessNamespaces = false
@@ -67,6 +72,27 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
   func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
     guard !stack.isEmpty else { return }
     stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
+  }
+
+  /// Refuses bytes that are not UTF-8, and an XML declaration naming another encoding
+  /// (which libxml2 would convert from, outside what we checked).
+  private static func checkEncoding(_ data: Data) throws {
+    guard let text = String(validating: data, as: UTF8.self) else {
+      throw MPDError(.notXML, at: "MPD", "The manifest is not UTF-8 text.")
+    }
+    var head = Substring(text)
+    if head.first == "\u{FEFF}" { head = head.dropFirst() }
+    guard head.hasPrefix("<?xml"), let end = head.range(of: "?>") else { return }
+    let declaration = head[..<end.lowerBound]
+    guard let encoding = declaration.range(of: "encoding") else { return }
+    let value = declaration[encoding.upperBound...].drop {
+      $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'"
+    }
+    .prefix { $0 != "\"" && $0 != "'" }
+    guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(value.lowercased()) else {
+      throw MPDError(
+        .notXML, at: "MPD", "The manifest declares encoding '\(value)'; only UTF-8 is read.")
+    }
   }
 
   /// `name` without its namespace prefix.

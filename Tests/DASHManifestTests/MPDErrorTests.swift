@@ -42,6 +42,16 @@ import Testing
     #expect(error?.message.contains("MPD") == true)
   }
 
+  /// Pins the trap the fuzzer found: a byte that is not UTF-8 in an element name made
+  /// Foundation's XMLParser force-unwrap nil and kill the process.
+  @Test func anElementNameThatIsNotUTF8IsRefusedWithoutTrapping() {
+    var bytes = Array("<?xml version=\"1.0\" encoding=\"utf-8\"?><MPD><Period><".utf8)
+    bytes += [0xFF, 0xFF] + Array("Representation/></Period></MPD>".utf8)
+    #expect(throws: MPDError.self) { try MPDParser.parse(Data(bytes)) }
+    let latin1 = Data("<?xml version='1.0' encoding='ISO-8859-1'?><MPD/>".utf8)
+    #expect(throws: MPDError.self) { try MPDParser.parse(latin1) }
+  }
+
   @Test func namesTheRepresentationWithoutBandwidth() {
     let error = error(inSet("<Representation id=\"a\" bandwidth=\"1\"/><Representation id=\"b\"/>"))
     #expect(error?.kind == .missingAttribute)
