@@ -21,6 +21,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
   /// - Throws: An `MPDError` of kind `notXML` with the line and libxml2's reason.
   static func parse(_ data: Data) throws -> XMLNode {
     try checkEncoding(data)
+    try checkProcessingInstructions(data)
     let builder = XMLTreeBuilder()
     let parser = XMLParser(data: data)
     parser.shouldProcessNamespaces = false
@@ -92,6 +93,29 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(value.lowercased()) else {
       throw MPDError(
         .notXML, at: "MPD", "The manifest declares encoding '\(value)'; only UTF-8 is read.")
+    }
+  }
+
+  /// Refuses a processing instruction without data (`<?name?>`): libxml2 hands Foundation
+  /// a NULL data pointer for it, and Foundation's `XMLParser` reads it with `strlen`, which
+  /// crashes the process. Found by `scripts/fuzz mpd`.
+  private static func checkProcessingInstructions(_ data: Data) throws {
+    let bytes = [UInt8](data)
+    var index = 0
+    while index + 1 < bytes.count {
+      defer { index += 1 }
+      guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else {
+        continue
+      }
+      var end = index + 2
+      let stops: [UInt8] = [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?")]
+      while end < bytes.count, !stops.contains(bytes[end]) { end += 1 }
+      if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">")
+      {
+        throw MPDError(
+          .notXML, at: "MPD",
+          "The manifest has a processing instruction without data at byte \(index).")
+      }
     }
   }
 

@@ -52,6 +52,14 @@ import Testing
     #expect(throws: MPDError.self) { try MPDParser.parse(latin1) }
   }
 
+  /// Pins the second crash the fuzzer found: a processing instruction without data gave
+  /// Foundation's XMLParser a NULL pointer that it passed to `strlen`.
+  @Test func aProcessingInstructionWithoutDataIsRefusedWithoutCrashing() {
+    #expect(error("<?xml?>\n<MPD/>")?.kind == .notXML)
+    #expect(error("<?xml version=\"1.0\"?><MPD><?x?></MPD>")?.kind == .notXML)
+    #expect(error("<?xml version=\"1.0\"?><?stylesheet href=\"a\"?><MPD/>") == nil)
+  }
+
   @Test func namesTheRepresentationWithoutBandwidth() {
     let error = error(inSet("<Representation id=\"a\" bandwidth=\"1\"/><Representation id=\"b\"/>"))
     #expect(error?.kind == .missingAttribute)
