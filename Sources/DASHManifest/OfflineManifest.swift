@@ -6,13 +6,19 @@
 /// what ffmpeg 5.1's DASH demuxer decodes reliably; a Representation stored as one file with
 /// no initialization section (such as a WebVTT track) gets a relative `BaseURL` instead. Every
 /// `BaseURL` of the origin is dropped, so the names resolve against the offline manifest's
-/// own location, and the copy is `static` with each Period's start and duration written out.
+/// own location, and the copy is `static`, in the full profile (`profile`), with each
+/// Period's start and duration written out.
 ///
 /// ```swift
 /// let offline = try OfflineManifest.make(from: mpd, files: [path: files])
 /// try MPDWriter.write(offline).write(to: folder.appending(path: "offline.mpd"), ...)
 /// ```
 public enum OfflineManifest {
+  /// The profile every offline copy declares (ISO/IEC 23009-1 §8.2): its SegmentLists meet
+  /// the full profile whatever the origin's was, and ffmpeg 5.1's DASH demuxer refuses an
+  /// MPD without a profile it knows.
+  public static let profile = "urn:mpeg:dash:profile:full:2011"
+
   /// The offline manifest for `files`; Representations without an entry are left out, and
   /// so are AdaptationSets and Periods left empty.
   ///
@@ -26,6 +32,7 @@ public enum OfflineManifest {
     }
     var result = mpd
     result.type = .static
+    result.profiles = profile
     result.baseURLs = []
     result.periods = []
     for (p, period) in mpd.periods.enumerated() {

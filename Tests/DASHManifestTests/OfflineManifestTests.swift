@@ -121,6 +121,54 @@ struct OfflineManifestTests {
     }
   }
 
+  /// Pins the offline copy of a manifest without `profiles`: ffmpeg 5.1's DASH demuxer
+  /// refuses an MPD without a profile it knows ("Invalid data found when processing
+  /// input"), so the copy always declares the full profile, which its SegmentLists meet.
+  @Test func anOfflineCopyOfAManifestWithoutProfilesStillDecodes() throws {
+    let fixture = try DASHFixture.make(["-use_template", "1", "-use_timeline", "1"])
+    var mpd = try MPDParser.parse(fixture.manifest())
+    mpd.profiles = nil
+    let folder = try TemporaryDirectory(prefix: "dash-offline")
+    let offline = try makeOfflineCopy(mpd, from: fixture.manifestURL, into: folder)
+    let origin = try Decoded.md5(fixture.manifestURL.path, stream: "v:0")
+    let copy = try Decoded.md5(offline, stream: "v:0")
+    #expect(copy.errors.isEmpty, "\(copy.errors)")
+    #expect(copy.md5.hasPrefix("MD5=") && copy.md5 == origin.md5)
+  }
+
+  /// A two-Period manifest written by hand over ffmpeg's media (the same files twice): the
+  /// counts match the files, and the offline copy keeps both Periods in order with their
+  /// start and duration. ffmpeg 5.1 plays only one Period of a multi-Period MPD (its DASH
+  /// demuxer picks the longest), so the decode is checked for errors, not length.
+  @Test func aTwoPeriodManifestOverFFmpegMediaKeepsItsPeriodsOffline() throws {
+    let fixture = try DASHFixture.make(["-use_template", "1", "-use_timeline", "1"])
+    let ffmpegMPD = try MPDParser.parse(fixture.manifest())
+    var mpd = ffmpegMPD
+    mpd.mediaPresentationDuration = 12
+    mpd.periods = [ffmpegMPD.periods[0], ffmpegMPD.periods[0]]
+    mpd.periods[0].id = "first"
+    mpd.periods[0].start = nil
+    mpd.periods[0].duration = 6
+    mpd.periods[1].id = "second"
+    mpd.periods[1].start = nil
+    let url = fixture.directory.file("two-periods.mpd")
+    try MPDWriter.write(mpd).write(to: url, atomically: true, encoding: .utf8)
+    let parsed = try MPDParser.parse(Data(contentsOf: url))
+    #expect(parsed.periodStart(at: 1) == 6 && parsed.periodDuration(at: 1) == 6)
+    for path in parsed.representationPaths {
+      let listing = try resolver.segments(for: path, in: parsed, manifestURL: url)
+      let chunks = try fixture.files(withPrefix: "chunk-stream\(path.adaptationSet)-")
+      #expect(listing.segments.map(\.url.lastPathComponent) == chunks)
+    }
+    let folder = try TemporaryDirectory(prefix: "dash-offline")
+    let offline = try makeOfflineCopy(parsed, from: url, into: folder)
+    let copy = try MPDParser.parse(Data(contentsOf: URL(fileURLWithPath: offline)))
+    #expect(copy.periods.map(\.id) == ["first", "second"])
+    #expect(copy.periods.map(\.start) == [0, 6] && copy.periods.map(\.duration) == [6, 6])
+    let decoded = try Decoded.md5(offline, stream: "v:0")
+    #expect(decoded.errors.isEmpty && decoded.md5.hasPrefix("MD5="), "\(decoded.errors)")
+  }
+
   @Test func representationsLeftOutAreDroppedWithTheirEmptySets() throws {
     let mpd = try MPDParser.parse(
       """
