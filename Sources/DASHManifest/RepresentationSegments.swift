@@ -31,8 +31,11 @@ public struct RepresentationSegments: Sendable, Equatable {
   /// The listing with the segments `index` describes: byte ranges of the resource `index`
   /// was read from, numbered from 1, timed in the index's timescale.
   ///
+  /// `presentationTimeOffset` is converted to the index's timescale.
+  ///
   /// - Throws: `MPDError` (`malformedSegmentIndex`) when there is no `index` to apply, or
-  ///   when a segment would end past the largest offset.
+  ///   when a segment would end past the largest offset; `malformedValue` when the offset
+  ///   does not fit the index's timescale.
   public func applying(_ sidx: SegmentIndex) throws -> RepresentationSegments {
     guard let index, let indexRange = index.byteRange else {
       throw MPDError(
@@ -42,6 +45,14 @@ public struct RepresentationSegments: Sendable, Equatable {
     var result = self
     result.index = nil
     result.timescale = UInt64(sidx.timescale)
+    // The offset is in the SegmentBase's timescale; the segments' times are in the index's.
+    let (high, low) = presentationTimeOffset.multipliedFullWidth(by: UInt64(sidx.timescale))
+    guard high < timescale else {
+      throw MPDError(
+        .malformedValue, at: "sidx",
+        "The presentation time offset overflows in the index's timescale.")
+    }
+    result.presentationTimeOffset = timescale.dividingFullWidth((high, low)).quotient
     var time = sidx.earliestPresentationTime
     result.segments = zip(ranges, sidx.references).enumerated().map { position, pair in
       let start = time

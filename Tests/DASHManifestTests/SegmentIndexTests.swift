@@ -1,4 +1,5 @@
 import DASHManifest
+import Foundation
 import Testing
 
 /// The `sidx` box reader (ISO/IEC 14496-12 §8.16.3), on boxes built byte by byte.
@@ -39,6 +40,28 @@ import Testing
       try sidx.byteRanges(indexRange: range) == [
         ByteRange(first: first, last: first + 99), ByteRange(first: first + 100, last: first + 149),
       ])
+  }
+
+  /// Pins the offset's timescale: a SegmentBase's `presentationTimeOffset` is in its own
+  /// `timescale`, the segments' times in the index's, and the listing had mixed the two.
+  @Test func thePresentationTimeOffsetIsConvertedToTheIndexTimescale() throws {
+    let mpd = try MPDParser.parse(
+      """
+      <MPD mediaPresentationDuration="PT6S"><Period><AdaptationSet><Representation id="v" bandwidth="1">
+        <BaseURL>v.mp4</BaseURL>
+        <SegmentBase timescale="1000" presentationTimeOffset="2000" indexRange="100-143"/>
+      </Representation></AdaptationSet></Period></MPD>
+      """)
+    let listing = try SegmentResolver().segments(
+      for: mpd.representationPaths[0], in: mpd, manifestURL: URL(string: "https://a.example/m.mpd")!
+    )
+    #expect(listing.presentationTimeOffset == 2000 && listing.timescale == 1000)
+    let sidx = try SegmentIndex.parse(
+      Self.box(version: 0, timescale: 90_000, earliest: 180_000, references: [(8, 90_000, false)]))
+    let applied = try listing.applying(sidx)
+    #expect(applied.timescale == 90_000)
+    #expect(applied.presentationTimeOffset == 180_000)
+    #expect(applied.segments.map(\.time) == [180_000])
   }
 
   @Test func skipsBoxesBeforeTheIndex() throws {
