@@ -41,11 +41,17 @@ public struct OfflineRepresentation: Sendable, Equatable {
   /// The files of a listing `SegmentResolver` made: `segmentNames[i]` holds
   /// `listing.segments[i]`, with its time and duration.
   ///
-  /// - Throws: `MPDError` (`malformedValue`) when the counts differ, or when the listing
-  ///   has an initialization section and `initialization` is nil.
+  /// - Throws: `MPDError` (`malformedValue`) when the counts differ, when the listing
+  ///   has an initialization section and `initialization` is nil, or when it still has an
+  ///   index to apply.
   public init(_ listing: RepresentationSegments, initialization: String?, segmentNames: [String])
     throws
   {
+    guard listing.index == nil else {
+      throw MPDError(
+        .malformedValue, at: "offline",
+        "The listing still has an index to read; apply it (applying(_:)) first.")
+    }
     guard segmentNames.count == listing.segments.count else {
       throw MPDError(
         .malformedValue, at: "offline",

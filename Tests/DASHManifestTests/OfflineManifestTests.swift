@@ -202,6 +202,17 @@ struct OfflineManifestTests {
     }
   }
 
+  /// Pins the unread index: a SegmentBase listing whose `sidx` was not applied has no
+  /// segments yet, and used to give an offline Representation with none.
+  @Test func aListingWhoseIndexWasNotAppliedIsRefused() throws {
+    let listing = RepresentationSegments(
+      index: SegmentReference(
+        url: URL(string: "https://a.example/v.mp4")!, byteRange: ByteRange(first: 0, last: 99)))
+    #expect(throws: MPDError.self) {
+      try OfflineRepresentation(listing, initialization: nil, segmentNames: [])
+    }
+  }
+
   @Test func writingAndParsingAgainGivesTheSameManifest() throws {
     for options in [["-use_template", "1", "-use_timeline", "1"], ["-single_file", "1"]] {
       let fixture = try DASHFixture.make(options, languages: ["eng", "fra"])
