@@ -11,6 +11,13 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
   private var stack: [XMLNode] = []
   /// The root, once its end tag has been read.
   private var root: XMLNode?
+  /// Whether the document went deeper than `maximumDepth`, which stopped the parse.
+  private var tooDeep = false
+
+  /// The deepest nesting read. An MPD needs about 10 levels; libxml2 as FoundationXML
+  /// drives it sets no limit, and a tree nested 100,000 deep overflows the stack when it
+  /// is freed (found by a test, not by the fuzzer, whose inputs are too short).
+  static let maximumDepth = 256
 
   /// Parses `data` and returns its root element.
   ///
@@ -29,6 +36,11 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     parser.shouldResolveExternalEntities = false
     parser.delegate = builder
     let parsed = parser.parse()
+    if builder.tooDeep {
+      throw MPDError(
+        .unsupported, at: "line \(parser.lineNumber)",
+        "Elements are nested deeper than \(maximumDepth) levels; an MPD needs far fewer.")
+    }
     guard parsed, let root = builder.root else {
       let reason = parser.parserError.map { " (\(($0 as NSError).code))" } ?? ""
       throw MPDError(
@@ -42,6 +54,11 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
     qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
   ) {
+    guard stack.count < XMLTreeBuilder.maximumDepth else {
+      tooDeep = true
+      parser.abortParsing()
+      return
+    }
     var attributes: [String: String] = [:]
     for (name, value) in attributeDict.sorted(by: { $0.key < $1.key }) {
       let local = XMLTreeBuilder.localName(name)
@@ -108,7 +125,8 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         continue
       }
       var end = index + 2
-      let stops: [UInt8] = [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?")]
+      // A target ends at a blank or `?`; stopping at `<` too keeps the scan linear.
+      let stops: [UInt8] = [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "?"), UInt8(ascii: "<")]
       while end < bytes.count, !stops.contains(bytes[end]) { end += 1 }
       if end + 1 < bytes.count, bytes[end] == UInt8(ascii: "?"), bytes[end + 1] == UInt8(ascii: ">")
       {

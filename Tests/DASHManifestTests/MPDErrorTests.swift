@@ -60,6 +60,22 @@ import Testing
     #expect(error("<?xml version=\"1.0\"?><?stylesheet href=\"a\"?><MPD/>") == nil)
   }
 
+  /// Pins the stack overflow a deep tree caused: libxml2, as FoundationXML drives it, reads
+  /// 100,000 nested elements, and freeing that tree recursed past the end of the stack.
+  @Test func aDocumentNestedTooDeepIsRefusedWithoutOverflowingTheStack() {
+    let depth = 100_000
+    let text =
+      "<MPD>" + String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
+      + "</MPD>"
+    let error = error(text)
+    #expect(error?.kind == .unsupported)
+    #expect(error?.message.contains("nested") == true)
+    let fine =
+      "<MPD>" + String(repeating: "<a>", count: 200) + String(repeating: "</a>", count: 200)
+      + "</MPD>"
+    #expect(self.error(fine) == nil)
+  }
+
   @Test func namesTheRepresentationWithoutBandwidth() {
     let error = error(inSet("<Representation id=\"a\" bandwidth=\"1\"/><Representation id=\"b\"/>"))
     #expect(error?.kind == .missingAttribute)
