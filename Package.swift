@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "OfflineHTTP", targets: ["OfflineHTTP"]),
     .library(name: "OfflineStore", targets: ["OfflineStore"]),
     .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
+    .library(name: "DASHManifest", targets: ["DASHManifest"]),
     .executable(name: "offline", targets: ["offline"]),
   ],
   targets: [
@@ -35,6 +36,7 @@ let package = Package(
     // Single-purpose modules.
     .target(name: "OfflineLocks", dependencies: ["CSystem"]),
     .target(name: "HLSPlaylist"),
+    .target(name: "DASHManifest"),
     .target(name: "OfflineHTTP", dependencies: ["CCurl", "OfflineLocks"]),
     .target(name: "OfflineStore", dependencies: ["CSQLite", "OfflineLocks"]),
 
@@ -58,6 +60,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["OfflineLocks"], path: "Tests/TestSupport"),
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"]),
+    .testTarget(name: "DASHManifestTests", dependencies: ["DASHManifest", "TestSupport"]),
     .testTarget(
       name: "OfflineHTTPTests", dependencies: ["OfflineHTTP", "OfflineLocks", "TestSupport"]),
     .testTarget(name: "OfflineStoreTests", dependencies: ["OfflineStore", "TestSupport"]),

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Parses an MPD (ISO/IEC 23009-1 §5.3) into an `MPD` value.
+///
+/// Pure: no I/O, and any input either parses or throws an `MPDError` that names the element
+/// (`MPD/Period[1]/AdaptationSet[2]`); it never traps. Elements and attributes are matched by
+/// local name, so the MPD namespace (`urn:mpeg:dash:schema:mpd:2011`, any case), a prefixed
+/// one (`mpd:MPD`) and `cenc:`/`xlink:` attributes all work. Unknown elements and attributes
+/// are ignored. URL templates are checked here, so a manifest that parses has templates
+/// `SegmentResolver` can expand.
+///
+/// ```swift
+/// let mpd = try MPDParser.parse(Data(text.utf8))
+/// print(mpd.periods[0].adaptationSets.map(\.contentType))
+/// ```
+public enum MPDParser {
+  /// Parses the bytes of a manifest.
+  ///
+  /// - Throws: `MPDError`: `notXML`, `notMPD`, `missingAttribute`, `malformedValue` or
+  ///   `invalidTemplate`, with the element's path.
+  public static func parse(_ data: Data) throws -> MPD {
+    let root = try XMLTreeBuilder.parse(data)
+    guard root.name == "MPD" else {
+      throw MPDError(.notMPD, at: root.qualifiedName, "The root element is not MPD.")
+    }
+    return try mpd(Located(node: root, path: "MPD"))
+  }
+
+  /// Parses the text of a manifest.
+  public static func parse(_ text: String) throws -> MPD { try parse(Data(text.utf8)) }
+
+  private static func mpd(_ element: Located) throws -> MPD {
+    let type: PresentationType =
+      try element.value("type", "static or dynamic") {
+        PresentationType(rawValue: $0)
+      } ?? .static
+    return MPD(
+      type: type, profiles: element.string("profiles"),
+      mediaPresentationDuration: try element.duration("mediaPresentationDuration"),
+      minBufferTime: try element.duration("minBufferTime"),
+      maxSegmentDuration: try element.duration("maxSegmentDuration"),
+      baseURLs: baseURLs(element),
+      periods: try element.children("Period").map(period))
+  }
+
+  private static func period(_ element: Located) throws -> Period {
+    Period(
+      id: element.string("id"), start: try element.duration("start"),
+      duration: try element.duration("duration"), baseURLs: baseURLs(element),
+      segmentInfo: try segmentInformation(element),
+      adaptationSets: try element.children("AdaptationSet").map(adaptationSet))
+  }
+
+  private static func adaptationSet(_ element: Located) throws -> AdaptationSet {
+    AdaptationSet(
+      id: element.string("id"), contentType: element.string("contentType"),
+      lang: element.string("lang"), common: try common(element),
+      roles: try element.children("Role").map(descriptor),
+      accessibilities: try element.children("Accessibility").map(descriptor),
+      contentProtections: try element.children("ContentProtection").map(contentProtection),
+      baseURLs: baseURLs(element), segmentInfo: try segmentInformation(element),
+      representations: try element.children("Representation").map(representation))
+  }
+
+  private static func representation(_ element: Located) throws -> Representation {
+    let bandwidth = try element.int("bandwidth")
+    guard let bandwidth else {
+      throw MPDError(.missingAttribute, at: element.path, "bandwidth is missing.")
+    }
+    return Representation(
+      id: try element.required("id"), bandwidth: bandwidth, common: try common(element),
+      contentProtections: try element.children("ContentProtection").map(contentProtection),
+      baseURLs: baseURLs(element), segmentInfo: try segmentInformation(element))
+  }
+
+  private static func common(_ element: Located) throws -> CommonAttributes {
+    CommonAttributes(
+      mimeType: element.string("mimeType"), codecs: element.string("codecs"),
+      width: try element.int("width"), height: try element.int("height"),
+      frameRate: try element.value("frameRate", "a frame rate such as 25 or 30000/1001") {
+        FrameRate($0)
+      },
+      audioSamplingRate: element.string("audioSamplingRate"))
+  }
+
+  private static func descriptor(_ element: Located) throws -> Descriptor {
+    Descriptor(schemeIdUri: try element.required("schemeIdUri"), value: element.string("value"))
+  }
+
+  private static func contentProtection(_ element: Located) throws -> ContentProtection {
+    ContentProtection(
+      schemeIdUri: try element.required("schemeIdUri"), value: element.string("value"),
+      defaultKID: element.string("default_KID"),
+      pssh: try element.child("pssh")?.trimmedText)
+  }
+
+  /// The trimmed texts of the `BaseURL` children; empty ones are skipped.
+  private static func baseURLs(_ element: Located) -> [String] {
+    element.children("BaseURL").compactMap(\.trimmedText)
+  }
+}

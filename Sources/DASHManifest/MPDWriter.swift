@@ -1,0 +1,104 @@
+/// Writes an `MPD` as XML in the MPD namespace (ISO/IEC 23009-1 §5.3).
+///
+/// Everything the model holds is written, so `MPDParser.parse(MPDWriter.write(mpd)) == mpd`
+/// for any `mpd` the parser made. Durations are written as `PT<seconds>S` in plain digits.
+/// For the offline copy of a presentation, make the model with `OfflineManifest` first.
+///
+/// ```swift
+/// let text = MPDWriter.write(try OfflineManifest.make(from: mpd, files: files))
+/// ```
+public enum MPDWriter {
+  /// The MPD namespace.
+  public static let namespace = "urn:mpeg:dash:schema:mpd:2011"
+  /// The namespace of `cenc:default_KID` and `cenc:pssh` (ISO/IEC 23001-7).
+  public static let cencNamespace = "urn:mpeg:cenc:2013"
+
+  /// The manifest as XML text.
+  public static func write(_ mpd: MPD) -> String {
+    var xml = XMLText()
+    xml.element(
+      "MPD",
+      [
+        ("xmlns", namespace), ("xmlns:cenc", cencNamespace), ("type", mpd.type.rawValue),
+        ("profiles", mpd.profiles),
+        ("mediaPresentationDuration", mpd.mediaPresentationDuration.map(ISODuration.text)),
+        ("minBufferTime", mpd.minBufferTime.map(ISODuration.text)),
+        ("maxSegmentDuration", mpd.maxSegmentDuration.map(ISODuration.text)),
+      ]
+    ) { xml in
+      baseURLs(mpd.baseURLs, &xml)
+      for period in mpd.periods { write(period, &xml) }
+    }
+    return xml.text
+  }
+
+  private static func write(_ period: Period, _ xml: inout XMLText) {
+    xml.element(
+      "Period",
+      [
+        ("id", period.id), ("start", period.start.map(ISODuration.text)),
+        ("duration", period.duration.map(ISODuration.text)),
+      ]
+    ) { xml in
+      baseURLs(period.baseURLs, &xml)
+      write(period.segmentInfo, &xml)
+      for set in period.adaptationSets { write(set, &xml) }
+    }
+  }
+
+  private static func write(_ set: AdaptationSet, _ xml: inout XMLText) {
+    let attributes =
+      [("id", set.id), ("contentType", set.contentType), ("lang", set.lang)]
+      + common(set.common)
+    xml.element("AdaptationSet", attributes) { xml in
+      baseURLs(set.baseURLs, &xml)
+      for protection in set.contentProtections { write(protection, &xml) }
+      for role in set.roles { descriptor("Role", role, &xml) }
+      for accessibility in set.accessibilities {
+        descriptor("Accessibility", accessibility, &xml)
+      }
+      write(set.segmentInfo, &xml)
+      for representation in set.representations { write(representation, &xml) }
+    }
+  }
+
+  private static func write(_ representation: Representation, _ xml: inout XMLText) {
+    let attributes =
+      [("id", representation.id), ("bandwidth", String(representation.bandwidth))]
+      + common(representation.common)
+    xml.element("Representation", attributes) { xml in
+      baseURLs(representation.baseURLs, &xml)
+      for protection in representation.contentProtections { write(protection, &xml) }
+      write(representation.segmentInfo, &xml)
+    }
+  }
+
+  private static func common(_ common: CommonAttributes) -> [(String, String?)] {
+    [
+      ("mimeType", common.mimeType), ("codecs", common.codecs),
+      ("width", common.width.map(String.init)), ("height", common.height.map(String.init)),
+      ("frameRate", common.frameRate?.description),
+      ("audioSamplingRate", common.audioSamplingRate),
+    ]
+  }
+
+  private static func write(_ protection: ContentProtection, _ xml: inout XMLText) {
+    xml.element(
+      "ContentProtection",
+      [
+        ("schemeIdUri", protection.schemeIdUri), ("value", protection.value),
+        ("cenc:default_KID", protection.defaultKID),
+      ]
+    ) { xml in
+      if let pssh = protection.pssh { xml.element("cenc:pssh", text: pssh) }
+    }
+  }
+
+  private static func descriptor(_ name: String, _ value: Descriptor, _ xml: inout XMLText) {
+    xml.element(name, [("schemeIdUri", value.schemeIdUri), ("value", value.value)])
+  }
+
+  private static func baseURLs(_ urls: [String], _ xml: inout XMLText) {
+    for url in urls { xml.element("BaseURL", text: url) }
+  }
+}

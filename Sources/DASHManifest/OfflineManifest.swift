@@ -1,0 +1,104 @@
+/// Makes the offline copy of a manifest: the same Periods, AdaptationSets and
+/// Representations (those the caller kept), each Representation's segments named by the
+/// caller and listed as a `SegmentList` of relative `SegmentURL`s.
+///
+/// A `SegmentList` with one file per segment and a `SegmentTimeline` (or `@duration`) is
+/// what ffmpeg 5.1's DASH demuxer decodes reliably; a Representation stored as one file with
+/// no initialization section (such as a WebVTT track) gets a relative `BaseURL` instead. Every
+/// `BaseURL` of the origin is dropped, so the names resolve against the offline manifest's
+/// own location, and the copy is `static`, in the full profile (`profile`), with each
+/// Period's start and duration written out.
+///
+/// ```swift
+/// let offline = try OfflineManifest.make(from: mpd, files: [path: files])
+/// try MPDWriter.write(offline).write(to: folder.appending(path: "offline.mpd"), ...)
+/// ```
+public enum OfflineManifest {
+  /// The profile every offline copy declares (ISO/IEC 23009-1 §8.2): its SegmentLists meet
+  /// the full profile whatever the origin's was, and ffmpeg 5.1's DASH demuxer refuses an
+  /// MPD without a profile it knows.
+  public static let profile = "urn:mpeg:dash:profile:full:2011"
+
+  /// The offline manifest for `files`; Representations without an entry are left out, and
+  /// so are AdaptationSets and Periods left empty.
+  ///
+  /// - Throws: `MPDError` (`missingAttribute`) when `files` names a Representation the
+  ///   manifest does not have.
+  public static func make(from mpd: MPD, files: [RepresentationPath: OfflineRepresentation])
+    throws -> MPD
+  {
+    for path in files.keys where mpd.representation(at: path) == nil {
+      throw MPDError(.missingAttribute, at: path.description, "There is no such Representation.")
+    }
+    var result = mpd
+    result.type = .static
+    result.profiles = profile
+    result.baseURLs = []
+    result.periods = []
+    for (p, period) in mpd.periods.enumerated() {
+      var copy = period
+      copy.start = mpd.periodStart(at: p)
+      copy.duration = mpd.periodDuration(at: p)
+      copy.baseURLs = []
+      copy.segmentInfo = .init()
+      copy.adaptationSets = []
+      for (a, set) in period.adaptationSets.enumerated() {
+        var setCopy = set
+        setCopy.baseURLs = []
+        setCopy.segmentInfo = .init()
+        setCopy.representations = set.representations.enumerated().compactMap { r, original in
+          let path = RepresentationPath(period: p, adaptationSet: a, representation: r)
+          return files[path].map { offline(original, $0) }
+        }
+        if !setCopy.representations.isEmpty { copy.adaptationSets.append(setCopy) }
+      }
+      if !copy.adaptationSets.isEmpty { result.periods.append(copy) }
+    }
+    return result
+  }
+
+  /// `representation` pointing at its local files.
+  private static func offline(
+    _ representation: Representation, _ files: OfflineRepresentation
+  ) -> Representation {
+    var copy = representation
+    copy.baseURLs = []
+    copy.segmentInfo = .init()
+    if files.initialization == nil, files.segments.count == 1, files.segments[0].duration == nil {
+      copy.baseURLs = [files.segments[0].name]
+      return copy
+    }
+    var list = SegmentList(
+      timescale: files.timescale,
+      presentationTimeOffset: files.presentationTimeOffset == 0
+        ? nil : files.presentationTimeOffset,
+      initialization: files.initialization.map { Initialization(sourceURL: $0) },
+      segmentURLs: files.segments.map { SegmentURL(media: $0.name) })
+    let durations = files.segments.compactMap(\.duration)
+    if durations.count == files.segments.count, !durations.isEmpty {
+      list.timeline = timeline(files.segments)
+    }
+    copy.segmentInfo = SegmentInformation(list: list)
+    return copy
+  }
+
+  /// The segments' timing as `S` entries: runs of one duration become one entry with `r`,
+  /// and `t` is written where a segment does not start where the one before it ended.
+  static func timeline(_ segments: [OfflineRepresentation.Segment]) -> [SegmentTimelineEntry] {
+    var entries: [SegmentTimelineEntry] = []
+    var end: UInt64? = nil
+    for segment in segments {
+      guard let duration = segment.duration else { continue }
+      let start = segment.time ?? end ?? 0
+      if let last = entries.last, last.duration == duration, start == end {
+        entries[entries.count - 1].repeatCount += 1
+      } else {
+        entries.append(
+          SegmentTimelineEntry(
+            time: entries.isEmpty || start != end ? start : nil, duration: duration))
+      }
+      end = start.addingReportingOverflow(duration).partialValue
+    }
+    return entries
+  }
+}

@@ -1,0 +1,86 @@
+import DASHManifest
+import Foundation
+import TestSupport
+import Testing
+
+/// A `SegmentBase` with an `indexRange`, written by hand for a file ffmpeg made with one
+/// `sidx` box (`-global_sidx 1`), gives the segments ffmpeg's own SegmentList names.
+@Suite(.enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"))
+struct SegmentBaseTests {
+  /// The offset and size of the first top-level box of `type` in `bytes`.
+  static func box(_ type: String, in bytes: [UInt8]) -> (offset: Int, size: Int)? {
+    var offset = 0
+    while offset + 8 <= bytes.count {
+      let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      if String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self) == type {
+        return (offset, size)
+      }
+      guard size >= 8 else { return nil }
+      offset += size
+    }
+    return nil
+  }
+
+  /// A manifest with one Representation per file, each a SegmentBase over its sidx.
+  static func segmentBaseManifest(files: [(name: String, sidx: (offset: Int, size: Int))])
+    -> String
+  {
+    var text = """
+      <?xml version="1.0" encoding="utf-8"?>
+      <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT6S"
+        profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" minBufferTime="PT2S">
+        <Period>
+
+      """
+    for (index, file) in files.enumerated() {
+      let kind = index == 0 ? "video" : "audio"
+      text += """
+            <AdaptationSet contentType="\(kind)" mimeType="\(kind)/mp4">
+              <Representation id="\(index)" bandwidth="100000">
+                <BaseURL>\(file.name)</BaseURL>
+                <SegmentBase indexRange="\(file.sidx.offset)-\(file.sidx.offset + file.sidx.size - 1)">
+                  <Initialization range="0-\(file.sidx.offset - 1)"/>
+                </SegmentBase>
+              </Representation>
+            </AdaptationSet>
+
+        """
+    }
+    return text + "  </Period>\n</MPD>\n"
+  }
+
+  @Test func theSidxOfAGlobalSidxFileGivesTheRangesFFmpegListed() throws {
+    let fixture = try DASHFixture.make(["-single_file", "1", "-global_sidx", "1"])
+    let ffmpegMPD = try MPDParser.parse(fixture.manifest())
+    var files: [(name: String, sidx: (offset: Int, size: Int))] = []
+    for index in 0..<2 {
+      let name = "manifest-stream\(index).mp4"
+      let bytes = [UInt8](try Data(contentsOf: fixture.directory.file(name)))
+      files.append((name, try #require(Self.box("sidx", in: bytes))))
+    }
+    let url = fixture.directory.file("segment-base.mpd")
+    try Self.segmentBaseManifest(files: files).write(to: url, atomically: true, encoding: .utf8)
+    let mpd = try MPDParser.parse(Data(contentsOf: url))
+    let resolver = SegmentResolver()
+    for (index, path) in mpd.representationPaths.enumerated() {
+      let listing = try resolver.segments(for: path, in: mpd, manifestURL: url)
+      #expect(listing.segments.isEmpty)
+      let index_ = try #require(listing.index)
+      let range = try #require(index_.byteRange)
+      let bytes = [UInt8](try Data(contentsOf: index_.url))
+      let sidx = try SegmentIndex.parse(Array(bytes[Int(range.first)...Int(range.last)]))
+      let applied = try listing.applying(sidx)
+      let expected = try resolver.segments(
+        for: ffmpegMPD.representationPaths[index], in: ffmpegMPD,
+        manifestURL: fixture.manifestURL)
+      #expect(applied.segments.map(\.byteRange) == expected.segments.map(\.byteRange))
+      #expect(applied.segments.count == [3, 4][index])
+      #expect(
+        applied.initialization?.byteRange
+          == ByteRange(first: 0, last: UInt64(files[index].sidx.offset - 1)))
+      let seconds =
+        Double(applied.segments.compactMap(\.duration).reduce(0, +)) / Double(applied.timescale)
+      #expect(abs(seconds - 6) < 0.1)
+    }
+  }
+}
