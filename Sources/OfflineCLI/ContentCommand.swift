@@ -88,7 +88,7 @@ struct ContentCommand: Sendable {
           )
           return ExitCode.failure
         }
-        console.out(snapshot.fileURL.path)
+        console.out((try await content.offlineSource ?? snapshot.fileURL).path)
       }
       return ExitCode.success
     } catch {

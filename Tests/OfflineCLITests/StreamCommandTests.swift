@@ -243,3 +243,25 @@ extension Process {
     if isRunning { kill(processIdentifier, SIGKILL) }
   }
 }
+
+extension StreamCommandTests {
+  // Pins: an old stream folder (keys at keys/k0.key) was upgraded by run, renew-keys and get,
+  // but the offline source an app or `offline path` hands a player still named the old keys.
+  @Test func theOfflineSourceOfAnOldStreamFolderPlaysInStockFFmpeg() throws {
+    let origin = try origin(.aes128Rotating)
+    let work = try TemporaryDirectory()
+    let store = work.url.appending(path: "store").path
+    #expect(
+      try OfflineBinary.run(["--store", store, "add", origin.url, "--id", "old"]).status == 0)
+    #expect(try OfflineBinary.run(["--store", store, "run", "--quiet"]).status == 0)
+    let folder = URL(fileURLWithPath: store).appending(path: "content/old")
+    try HLSLegacyFolder.downgrade(folder)
+    origin.nginx.stop(graceful: false)
+    #expect(try FFmpeg.decode(folder.path + "/index.m3u8").errors.contains("blocked"))
+
+    let path = try OfflineBinary.run(["--store", store, "path", "old"]).stdoutText
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let decoded = try FFmpeg.decode(path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+  }
+}

@@ -28,11 +28,19 @@ public struct OfflineContent: Sendable, Identifiable {
     get async throws(OfflineError) { try await snapshot.state }
   }
 
-  /// The local file to play or open, when the content is downloaded; nil otherwise.
+  /// The local file to play or open, when the content is downloaded; nil otherwise. A stream
+  /// folder written by an earlier version (keys that stock players refuse to open) is
+  /// upgraded first, atomically, so what this returns plays in ffmpeg and mpv.
   public var offlineSource: URL? {
     get async throws(OfflineError) {
       let current = try await snapshot
-      return current.state == .downloaded ? current.fileURL : nil
+      guard current.state == .downloaded else { return nil }
+      if current.fileURL.lastPathComponent == "index.m3u8" {
+        // Best effort: a folder that cannot be upgraded still plays in AVFoundation.
+        _ = try? HLSKeyNames.upgrade(
+          folder: current.fileURL.deletingLastPathComponent(), entryURL: current.url)
+      }
+      return current.fileURL
     }
   }
 
