@@ -17,7 +17,7 @@ import Testing
     let manager = try OfflineManager(
       directory: store.url, configuration: .init(pollInterval: .milliseconds(50)))
     let content = try await manager.content(for: OfflineSource(url: nginx.url("/clip.mp4")))
-    let model = OfflineContentModel(content: content)
+    let model = try await OfflineContentModel(content: content)
     try await manager.start()
 
     await model.download()
@@ -33,6 +33,31 @@ import Testing
     #expect(await eventually { model.state == .notDownloaded })
     #expect(try await content.offlineSource == nil)
     await manager.stop(suspendingRunning: false)
+  }
+
+  // Pins: a model made for downloaded content said notDownloaded until its first event, so
+  // a SwiftUI view flashed "Download".
+  @Test func aModelOfDownloadedContentIsDownloadedFromTheStart() async throws {
+    let root = try TemporaryDirectory(prefix: "offlinekit-www")
+    try TestData.bytes(count: 64 << 10, seed: 32).write(to: root.file("small.bin"))
+    let nginx = try NginxServer(root: root.url)
+    try nginx.start()
+    let store = try TemporaryDirectory()
+    let manager = try OfflineManager(
+      directory: store.url, configuration: .init(pollInterval: .milliseconds(50)))
+    let content = try await manager.content(for: OfflineSource(url: nginx.url("/small.bin")))
+    try await manager.start()
+    try await content.download(DownloadConfig())
+    for _ in 0..<400 where try await content.state != .downloaded {
+      try await Task.sleep(for: .milliseconds(25))
+    }
+    await manager.stop(suspendingRunning: false)
+
+    let model = try await OfflineContentModel(content: content)
+    #expect(model.state == .downloaded)
+    #expect(model.isDownloaded)
+    #expect(model.fractionCompleted == 1)
+    #expect(model.progress?.bytes == 64 << 10)
   }
 
   private func eventually(_ condition: () -> Bool) async -> Bool {

@@ -8,7 +8,7 @@ import Observation
 /// from the moment it is made, including changes made by other processes or other views.
 ///
 /// ```swift
-/// @State var model = OfflineContentModel(content: content)
+/// let model = try await OfflineContentModel(content: content)  // starts in the true state
 /// Button(model.isDownloaded ? "Delete" : "Download") {
 ///   Task { model.isDownloaded ? await model.deleteOfflineData() : await model.download() }
 /// }
@@ -40,9 +40,31 @@ public final class OfflineContentModel {
     state == .downloaded ? 1 : progress?.fractionCompleted
   }
 
-  /// Follows `content` from now on.
-  public init(content: OfflineContent) {
+  /// Follows `content` from now on, starting from `snapshot` (its state, progress, wait
+  /// reason and last error), so a view shows the truth from its first frame.
+  public init(content: OfflineContent, snapshot: OfflineContent.Snapshot) {
     self.content = content
+    state = snapshot.state
+    waitReason = snapshot.state == .downloading ? snapshot.waitReason : nil
+    lastError = snapshot.lastError
+    if snapshot.state != .notDownloaded {
+      progress = OfflineProgress(
+        bytes: snapshot.bytes, total: snapshot.total, totalIsEstimate: snapshot.totalIsEstimate,
+        bytesPerSecond: 0)
+    }
+    listen()
+  }
+
+  /// Reads where `content` stands, then follows it: the model starts in the true state (a
+  /// downloaded content is downloaded from the first frame, never a flash of "Download").
+  ///
+  /// - Throws: ``OfflineError`` when the index cannot be read.
+  public convenience init(content: OfflineContent) async throws(OfflineError) {
+    self.init(content: content, snapshot: try await content.snapshot)
+  }
+
+  private func listen() {
+    let content = content
     listener = Task { [weak self] in
       for await event in await content.events {
         guard let self else { return }
