@@ -84,7 +84,7 @@ struct ContentCommand: Sendable {
         let snapshot = try await content.snapshot
         guard snapshot.state == .downloaded else {
           console.err(
-            "Error: Cannot print the path of content \(command.id): it is \(snapshot.state.rawValue)."
+            "Error: Cannot print the path of content \(command.id): it is \(snapshot.state.phrase)."
           )
           return ExitCode.failure
         }

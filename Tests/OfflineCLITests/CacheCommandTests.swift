@@ -37,6 +37,7 @@ import Testing
     #expect(first.status == 0, "\(first.stderrText)")
     let path = first.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(path.hasPrefix(fixture.store.appending(path: "cache").path))
+    #expect(!path.contains("//"), "pins: cache paths held cache//")
     #expect(FileManager.default.contents(atPath: path) == TestData.bytes(count: 100_000, seed: 1))
     #expect(second.stdoutText == first.stdoutText)
     #expect(try fixture.nginx.accessLog(minimumCount: 1).count == 1)

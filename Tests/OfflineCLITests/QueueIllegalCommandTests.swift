@@ -32,7 +32,9 @@ import Testing
     #expect(result.stdoutText.isEmpty)
     #expect(result.stderrText.hasPrefix("Error: "), "\(result.stderrText)")
     #expect(result.stderrText.contains("content \(id)"), "\(result.stderrText)")
-    #expect(result.stderrText.contains("is \(call.state)"), "\(result.stderrText)")
+    // The state in words ("not downloaded"), not its identifier (pins: "it is notDownloaded").
+    let phrase = call.state == "notDownloaded" ? "not downloaded" : call.state
+    #expect(result.stderrText.contains("is \(phrase)."), "\(result.stderrText)")
     #expect(try fixture.offline(["ls", "--json"]).stdoutText == before)
   }
 

@@ -104,7 +104,10 @@ public actor FileCache {
     self.directory =
       configuration.directory
       ?? store.appending(path: "cache", directoryHint: .isDirectory)
-    self.directoryPath = directory.path(percentEncoded: false)
+    // Without the trailing slash a folder URL's path has: entries were at `cache//ab/…`.
+    var path = directory.path(percentEncoded: false)
+    while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+    self.directoryPath = path
     do {
       self.index = try OfflineIndex(directory: store)
       self.sizeLimit = try index.cache.storedSizeLimit() ?? configuration.sizeLimit

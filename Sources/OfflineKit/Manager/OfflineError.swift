@@ -66,7 +66,7 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     let subject = contentID.map { "content \($0)" } ?? "the content"
     switch kind {
     case .invalidTransition(let action, let state):
-      return "Cannot \(Self.verb(action)) \(subject): it is \(state.rawValue)."
+      return "Cannot \(Self.verb(action)) \(subject): it is \(state.phrase)."
     case .unknownContent(let id):
       return "No content has the id \(id); 'offline ls' lists them."
     case .duplicateID(let id):

@@ -23,6 +23,17 @@ public enum OfflineState: String, Sendable, Equatable, CaseIterable {
   case downloaded
   /// Deleting partial data after a cancel; becomes `notDownloaded`.
   case canceling
+
+  /// The state in words, for messages: "not downloaded", "being canceled".
+  public var phrase: String {
+    switch self {
+    case .notDownloaded: "not downloaded"
+    case .downloading: "downloading"
+    case .suspended: "suspended"
+    case .downloaded: "downloaded"
+    case .canceling: "being canceled"
+    }
+  }
 }
 
 /// What can happen to a content: the calls of the API, and what the engine reports.
