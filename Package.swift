@@ -51,6 +51,10 @@ let package = Package(
     // The command-line tool: commands as a library so tests can drive them, and a thin main.
     .target(name: "OfflineCLI", dependencies: ["OfflineKit", "OfflineLocks"]),
     .executableTarget(name: "offline", dependencies: ["OfflineCLI"]),
+    // The README's code samples, compiled by every build.
+    .executableTarget(
+      name: "offline-examples", dependencies: ["OfflineKit", "OfflineHTTP", "OfflineStore"],
+      path: "Examples"),
     // Measurements for benchmarks/, kept out of the shipping binary.
     .executableTarget(
       name: "offline-bench", dependencies: ["OfflineKit", "OfflineStore"],

@@ -8,9 +8,12 @@ import Foundation
 ///
 /// ```swift
 /// let content = try await manager.content(for: OfflineSource(url: url, title: "Trailer"))
-/// try await content.download()
-/// for await event in content.events {
-///   if case .finished = event { play(try await content.offlineSource!) }
+/// try await content.download()  // queued; the manager's start() runs it
+/// events: for await event in await content.events {
+///   if case .finished = event {
+///     print(try await content.offlineSource?.path ?? "")
+///     break events
+///   }
 /// }
 /// ```
 public struct OfflineContent: Sendable, Identifiable {

@@ -15,8 +15,8 @@ import OfflineStore
 /// ```swift
 /// let manager = try OfflineManager(directory: storeURL)
 /// let content = try await manager.content(for: OfflineSource(url: movieURL, title: "Movie"))
-/// try await content.download()
-/// await manager.start()
+/// try await content.download()  // queued: nothing downloads before start()
+/// try await manager.start()
 /// ```
 public actor OfflineManager {
   /// How the manager schedules downloads.

@@ -1,0 +1,19 @@
+import Foundation
+import OfflineHTTP
+import OfflineKit
+import OfflineStore
+
+/// README, "One file, without the queue".
+func readmeTransfer(storeURL: URL, movieSHA256: String) async throws {
+  let index = try OfflineIndex(directory: storeURL)
+  let transfer = Transfer(
+    url: URL(string: "https://example.com/movie.mp4")!,
+    destination: "/data/movie.mp4",
+    journal: index.transfers,
+    transport: CurlTransport(),
+    options: .init(expectedSHA256: movieSHA256))
+  let outcome = try await transfer.run { event in
+    if case .progress(let progress) = event { print(progress.fractionCompleted ?? 0) }
+  }
+  print(outcome.destination, outcome.check)
+}
