@@ -63,10 +63,17 @@ struct CacheCommand: Sendable {
         options: [("-h, --help", "Show help information.")])
     case .limit:
       HelpText(
-        overview: action.abstract, usage: "offline [--store <dir>] cache limit <size>",
-        arguments: [("<size>", "Bytes, or with a unit: 512K, 100M, 1G (powers of 1024).")],
+        overview: action.abstract, usage: "offline [--store <dir>] cache limit <size|none>",
+        arguments: [
+          (
+            "<size>",
+            "Bytes, or with a unit: 512K, 100M, 1G (powers of 1024); 'none' forgets the saved"
+              + " limit (back to 256 MiB)."
+          )
+        ],
         options: [("-h, --help", "Show help information.")],
-        footer: "The limit is saved in the store; every program using it follows it.")
+        footer: "The limit is saved in the store; every program using the store's cache"
+          + " without a limit of its own follows it.")
     }
   }
 
@@ -117,7 +124,8 @@ struct CacheCommand: Sendable {
         : "Unexpected argument '\(command.arguments[wanted])'."
       throw UsageError(message: message, usage: actionUsage)
     }
-    if action == .limit, ByteSize.parse(command.arguments[0]) == nil {
+    if action == .limit, command.arguments[0] != "none", ByteSize.parse(command.arguments[0]) == nil
+    {
       throw UsageError(
         message: "'\(command.arguments[0])' is not a size (bytes, or 512K, 100M, 1G).",
         usage: actionUsage)
@@ -145,11 +153,11 @@ struct CacheCommand: Sendable {
         let removed = try await cache.removeAll()
         console.err("Removed \(removed) cached file\(removed == 1 ? "" : "s").")
       case .limit:
-        let bytes = ByteSize.parse(command.arguments[0]) ?? 0
+        let bytes = command.arguments[0] == "none" ? nil : ByteSize.parse(command.arguments[0])
         try await cache.setSizeLimit(bytes)
         let stats = try await cache.statistics()
         console.err(
-          "Cache limit: \(ByteCount.format(bytes)); the cache holds"
+          "Cache limit: \(ByteCount.format(stats.sizeLimit)); the cache holds"
             + " \(ByteCount.format(stats.bytes)) in \(stats.entryCount) files.")
       }
       return ExitCode.success

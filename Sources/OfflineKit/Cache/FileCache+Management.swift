@@ -27,10 +27,12 @@ extension FileCache {
   }
 
   /// Sets the size limit and saves it in the store, so every process that opens the
-  /// store's cache uses it; evicts at once down to it.
-  public func setSizeLimit(_ bytes: Int64) throws(FileCache.Error) {
-    let limit = max(0, bytes)
-    try indexCall { () throws(StoreError) in try index.cache.setStoredSizeLimit(limit) }
+  /// store's cache without a limit of its own uses it; evicts at once down to it. Nil
+  /// forgets the saved limit: this cache goes back to its configuration's, or 256 MiB.
+  public func setSizeLimit(_ bytes: Int64?) throws(FileCache.Error) {
+    let saved = bytes.map { max(0, $0) }
+    try indexCall { () throws(StoreError) in try index.cache.setStoredSizeLimit(saved) }
+    let limit = saved ?? configuration.sizeLimit ?? Configuration.defaultSizeLimit
     sizeLimit = limit
     try evict(above: limit)
   }

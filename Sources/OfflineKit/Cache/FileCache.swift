@@ -29,9 +29,10 @@ import OfflineStore
 public actor FileCache {
   /// How a cache behaves.
   public struct Configuration: Sendable {
-    /// The most bytes the cache keeps; a limit saved in the store (``setSizeLimit(_:)``,
-    /// `offline cache limit`) takes precedence.
-    public var sizeLimit: Int64
+    /// The most bytes the cache keeps. Nil (the default) uses the limit saved in the store
+    /// (``setSizeLimit(_:)``, `offline cache limit`), else 256 MiB; a value is the app's
+    /// choice and wins over the saved one.
+    public var sizeLimit: Int64?
     /// Eviction goes down to this fraction of the limit, so it does not run on every store.
     public var lowWatermark: Double
     /// How long an entry is fresh; after that it is revalidated before it is served.
@@ -46,15 +47,19 @@ public actor FileCache {
     /// When a failed download is tried again.
     public var retry: RetryPolicy
 
-    /// Creates a configuration with the defaults: 256 MiB, revalidation after a day.
+    /// The limit when neither the app nor the store sets one.
+    public static let defaultSizeLimit: Int64 = 256 << 20
+
+    /// Creates a configuration with the defaults: the store's limit (else 256 MiB),
+    /// revalidation after a day.
     public init(
-      sizeLimit: Int64 = 256 << 20, lowWatermark: Double = 0.9,
+      sizeLimit: Int64? = nil, lowWatermark: Double = 0.9,
       maximumAge: Duration = .seconds(24 * 3600), directory: URL? = nil,
       minimumFreeSpace: Int64 = 64 << 20, storeQuota: Int64? = nil,
       retry: RetryPolicy = RetryPolicy(
         maximumAttempts: 2, initialDelay: .milliseconds(250), maximumDelay: .seconds(2))
     ) {
-      self.sizeLimit = max(0, sizeLimit)
+      self.sizeLimit = sizeLimit.map { max(0, $0) }
       self.lowWatermark = min(1, max(0, lowWatermark))
       self.maximumAge = maximumAge
       self.directory = directory
@@ -110,7 +115,12 @@ public actor FileCache {
     self.directoryPath = path
     do {
       self.index = try OfflineIndex(directory: store)
-      self.sizeLimit = try index.cache.storedSizeLimit() ?? configuration.sizeLimit
+      // Pins: a limit saved once by `cache limit` silently overrode the app's own.
+      if let chosen = configuration.sizeLimit {
+        self.sizeLimit = chosen
+      } else {
+        self.sizeLimit = try index.cache.storedSizeLimit() ?? Configuration.defaultSizeLimit
+      }
       self.totalBytes = try index.cache.totals().bytes
     } catch {
       throw Error(.index(error))
