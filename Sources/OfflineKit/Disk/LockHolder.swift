@@ -14,10 +14,10 @@ public struct LockHolder: Sendable, Equatable, CustomStringConvertible {
     self.command = command
   }
 
-  /// `pid 1234 (offline get)`, or `pid 1234`.
+  /// `pid 1234: offline get`, or `pid 1234`.
   public var description: String {
     guard let command, !command.isEmpty else { return "pid \(processID)" }
-    return "pid \(processID) (\(command))"
+    return "pid \(processID): \(command)"
   }
 
   /// The holder of the exclusive flock on the file open at `descriptor`, nil when none is
