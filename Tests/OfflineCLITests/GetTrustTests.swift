@@ -234,6 +234,24 @@ import Testing
   }
 }
 
+extension GetTrustTests {
+  // A stream's -o naming a link to a file: the folder is refused, the file behind the link
+  // untouched; a link to a folder is a folder the user chose.
+  @Test func aStreamFolderIsNeverMadeThroughALinkToAFile() throws {
+    let setup = try Setup()
+    let victim = setup.folder.url.appending(path: "victim.txt")
+    try Data("precious".utf8).write(to: victim)
+    let link = setup.out.appending(path: "movie")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: victim)
+    let result = try OfflineBinary.run(
+      ["get", setup.url("/stream.m3u8"), "-o", link.path, "--force"], store: setup.store(),
+      in: setup.out)
+    #expect(result.status == 1, "\(result.stderrText)")
+    #expect(result.stderrText.contains("Not a directory"), "\(result.stderrText)")
+    #expect(FileManager.default.contents(atPath: victim.path) == Data("precious".utf8))
+  }
+}
+
 /// `makedev(3)`, which Glibc exposes only as a macro.
 private func makedev(_ major: UInt32, _ minor: UInt32) -> dev_t {
   dev_t((UInt64(major & 0xfff) << 8) | UInt64(minor & 0xff))

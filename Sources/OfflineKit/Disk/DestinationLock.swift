@@ -91,7 +91,8 @@ final class DestinationLock: Sendable {
       throw failure(.file(error))
     }
     while true {
-      let fd = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      // A link to a folder is the folder the user chose; the pieces inside are ours.
+      let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
       guard fd >= 0 else {
         throw failure(.file(TransferFileError(.open, errno: errno, path: folder)))
       }

@@ -34,6 +34,12 @@ enum FileSteps {
 
   /// Creates `folder` and its parents when missing.
   static func createFolder(_ folder: String) throws(TransferFileError) {
+    var info = stat()
+    if lstat(folder, &info) == 0, stat(folder, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
+      // A file (or a link to one, or a dangling link) where the folder belongs: never
+      // replaced. A link to a folder the user chose is a folder.
+      throw TransferFileError(.createDirectory, errno: ENOTDIR, path: folder)
+    }
     do {
       try FileManager.default.createDirectory(
         atPath: folder, withIntermediateDirectories: true)
