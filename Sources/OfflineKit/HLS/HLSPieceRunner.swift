@@ -48,7 +48,9 @@ struct HLSPieceRunner: Sendable {
       }
       return .success(())
     }
+    // The reporter's last tick must land before the final report, never after it.
     reporter.cancel()
+    await reporter.value
     if case .failure(let error) = outcome { throw error }
     syncFileSystem()
     let last = tally.withLock { $0.progress() }

@@ -35,21 +35,25 @@ struct HLSProgressTally: Sendable {
     }
   }
 
+  /// What is known of one piece so far.
+  private struct Seen: Sendable {
+    /// The most bytes it has had on disk in this run: a piece that starts over keeps
+    /// them until it passes them again, so the bytes reported never go down.
+    var bytes: Int64 = 0
+    /// Its length: the plan's, the one its response stated, or the one it finished with.
+    var size: Int64?
+    var finished = false
+  }
+
   private let pieces: [Piece]
-  private var inFlight: [Int: Int64] = [:]
-  private var doneBytes: Int64 = 0
-  /// Media segments in the finished pieces.
-  private var done = 0
-  private var doneWholeActual: Int64 = 0
-  private var doneWholeEstimate: Int64 = 0
-  private var remainingEstimate: Int64
-  private var remainingWhole: Int
+  private var seen: [Seen]
+  /// The fraction of the last report, which the next one never goes below.
+  private var lastFraction = 0.0
 
   /// A tally of `pieces`, none started.
   init(pieces: [Piece]) {
     self.pieces = pieces
-    remainingEstimate = pieces.reduce(0) { $0 + $1.plannedBytes }
-    remainingWhole = pieces.filter { $0.exactBytes == nil }.count
+    seen = pieces.map { Seen(size: $0.exactBytes) }
   }
 
   /// A tally of the pieces of `plan`.
@@ -58,37 +62,69 @@ struct HLSProgressTally: Sendable {
   }
 
   /// Piece `index` started; `total` is its length when known.
-  mutating func pieceStarted(_ index: Int, total: Int64?) {}
+  mutating func pieceStarted(_ index: Int, total: Int64?) {
+    if let total, !seen[index].finished { seen[index].size = total }
+  }
 
   /// Piece `index` has `bytes` on disk; `total` is its length once its response said it.
   mutating func pieceProgress(_ index: Int, bytes: Int64, total: Int64?) {
-    inFlight[index] = bytes
+    guard !seen[index].finished else { return }
+    seen[index].bytes = max(seen[index].bytes, bytes)
+    if let total { seen[index].size = total }
   }
 
   /// Piece `index` is complete with `length` bytes.
   mutating func pieceFinished(_ index: Int, length: Int64) {
-    inFlight[index] = nil
-    done += pieces[index].segments
-    doneBytes += length
-    remainingEstimate -= pieces[index].plannedBytes
-    if pieces[index].exactBytes == nil {
-      remainingWhole -= 1
-      doneWholeActual += length
-      doneWholeEstimate += pieces[index].plannedBytes
-    }
+    seen[index] = Seen(bytes: length, size: length, finished: true)
   }
 
-  /// Bytes done and in flight, against the known sizes plus the remaining estimates,
-  /// corrected by how far off the estimates of finished whole segments were.
+  /// The bytes so far against the best total known: exact sizes where known, and for each
+  /// other piece its rendition's observed bytes per second of media times its duration (the
+  /// playlist's guess while nothing of the rendition is known).
+  ///
+  /// The fraction never goes down: when the estimate rises, the total reported is held
+  /// below it, and marked an estimate, until the bytes catch up. It is 1 only when every
+  /// piece has finished.
   mutating func progress() -> HLSDownload.Progress {
-    let flying = inFlight.values.reduce(0, +)
-    let correction =
-      doneWholeEstimate > 0 ? Double(doneWholeActual) / Double(doneWholeEstimate) : 1
-    let remaining = Int64(Double(remainingEstimate) * correction)
-    let bytes = doneBytes + flying
+    let rates = bytesPerSecond()
+    var bytes: Int64 = 0
+    var estimate: Int64 = 0
+    var allKnown = true
+    var allFinished = true
+    for (piece, seen) in zip(pieces, seen) {
+      bytes += seen.bytes
+      allFinished = allFinished && seen.finished
+      if let size = seen.size {
+        estimate += max(size, seen.bytes)
+      } else {
+        allKnown = false
+        let guess =
+          piece.duration > 0 ? rates[piece.rendition].map { Int64($0 * piece.duration) } : nil
+        estimate += max(guess ?? piece.plannedBytes, seen.bytes)
+      }
+    }
+    var total = max(estimate, allFinished ? bytes : bytes + 1)
+    if bytes > 0, Double(bytes) / Double(total) < lastFraction {
+      total = Int64((Double(bytes) / lastFraction).rounded(.down))
+      while total > 1, Double(bytes) / Double(total) < lastFraction { total -= 1 }
+      total = max(total, allFinished ? bytes : bytes + 1)
+    }
+    if total > 0 { lastFraction = max(lastFraction, Double(bytes) / Double(total)) }
     return HLSDownload.Progress(
-      bytes: bytes, total: max(bytes, doneBytes + remaining),
-      totalIsEstimate: remainingWhole > 0, segmentsDone: done,
+      bytes: bytes, total: total, totalIsEstimate: !allKnown || total != estimate,
+      segmentsDone: zip(pieces, seen).reduce(0) { $0 + ($1.1.finished ? $1.0.segments : 0) },
       segmentsPlanned: pieces.reduce(0) { $0 + $1.segments })
+  }
+
+  /// Bytes per second of media of each rendition, from the pieces of media whose sizes are
+  /// known (duration-weighted: their bytes over their seconds); nil where none is.
+  private func bytesPerSecond() -> [Int: Double] {
+    var sizes: [Int: (bytes: Int64, seconds: Double)] = [:]
+    for (piece, seen) in zip(pieces, seen) where piece.duration > 0 {
+      guard let size = seen.size else { continue }
+      let sum = sizes[piece.rendition] ?? (0, 0)
+      sizes[piece.rendition] = (sum.bytes + max(size, seen.bytes), sum.seconds + piece.duration)
+    }
+    return sizes.mapValues { Double($0.bytes) / $0.seconds }
   }
 }
