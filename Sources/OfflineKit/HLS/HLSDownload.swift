@@ -38,12 +38,21 @@ public struct HLSDownload: Sendable {
   }
 
   /// Progress of a download: bytes against an estimate that becomes exact as sizes arrive.
+  ///
+  /// `bytes / total` never goes down, and stays below 1 until the last piece is on disk.
+  /// The total uses every size known (byte ranges from the playlist, each piece's
+  /// `Content-Length` once its response starts, finished pieces' lengths); for the other
+  /// pieces it assumes the bytes per second of media seen so far in the same rendition, and
+  /// the playlist's `BANDWIDTH` × duration only while nothing of that rendition is known.
   public struct Progress: Sendable, Equatable {
-    /// Bytes on disk.
+    /// Bytes of the pieces on disk; a piece that starts over counts the most it had until it
+    /// passes that again, so this never goes down.
     public var bytes: Int64
-    /// The total, estimated from `BANDWIDTH` × duration until every size is known.
+    /// The total: exact once every size is known, else an estimate (see the type's summary).
+    /// When the estimate rises, this is held lower until the bytes catch up, so the fraction
+    /// does not move back.
     public var total: Int64
-    /// Whether ``total`` is still an estimate.
+    /// Whether ``total`` is still an estimate (a size is unknown, or the total is held).
     public var totalIsEstimate: Bool
     /// Media segments on disk (those of the files complete so far).
     public var segmentsDone: Int
@@ -181,7 +190,7 @@ public struct HLSDownload: Sendable {
         HLSPlanner.Source(
           folder: "video", url: variantURL,
           playlist: try await mediaPlaylist(at: variantURL, importing: parsed.variables),
-          bandwidth: selection.variant.bandwidth))
+          bandwidth: selection.variant.averageBandwidth ?? selection.variant.bandwidth))
       let chosen = selection.audio + selection.subtitles
       for rendition in chosen {
         guard let uri = rendition.uri,

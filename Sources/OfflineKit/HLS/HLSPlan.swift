@@ -15,6 +15,17 @@ struct HLSPlan: Sendable {
     /// The media segments whose bytes this file holds: one for a whole segment, several
     /// for merged byte ranges, 0 for an init section.
     var segments = 0
+    /// Seconds of media in those segments (0 for an init section).
+    var duration = 0.0
+    /// The media playlist the piece belongs to: its index among the planned media playlists
+    /// (the variant first, then the renditions).
+    var rendition = 0
+
+    /// Counts one more media segment, of `seconds`, in this piece.
+    mutating func add(segmentOf seconds: Double) {
+      segments += 1
+      duration += seconds
+    }
   }
 
   /// One key to fetch once and keep (mode 0600) for offline playback.

@@ -24,6 +24,8 @@ struct HLSPlanner {
   /// The index in `plan.pieces` of each placed piece, by the same keys.
   private var pieceIndex: [String: Int] = [:]
   private let entryURL: URL
+  /// The index of the media playlist being added, for ``HLSPlan/Piece/rendition``.
+  private var rendition = 0
 
   init(entryURL: URL, index: Playlist) {
     self.entryURL = entryURL
@@ -63,6 +65,7 @@ struct HLSPlanner {
             + " only complete (VOD) streams can be made available offline"),
         url: source.url, destination: "")
     }
+    rendition = plan.mediaFiles.count
     let subtitles = source.folder.hasPrefix("subtitles")
     let intervals = try mergedIntervals(media, base: source.url, subtitles: subtitles)
     var mapNames: [MapSection: String] = [:]
@@ -76,7 +79,7 @@ struct HLSPlanner {
         wholeName: String(format: "s%05d.", index)
           + HLSURI.segmentExtension(
             of: remote, fragmented: segment.map != nil, subtitles: subtitles),
-        folder: source.folder, estimate: estimate, isSegment: true)
+        folder: source.folder, estimate: estimate, segmentDuration: max(segment.duration, 0))
       media.segments[index].uri = local
       media.segments[index].byteRange = range
       if let key = segment.key {
@@ -104,10 +107,11 @@ struct HLSPlanner {
 
   /// Adds the piece holding `range` of `remote` (or the whole of it) and returns the URI the
   /// offline playlist uses, relative to the rendition's folder, with the range rebased.
-  /// `isSegment` counts a media segment in the piece (init sections are not).
+  /// `segmentDuration` counts a media segment of that many seconds in the piece (nil for an
+  /// init section, which is not one).
   private mutating func place(
     remote: URL, range: ByteRange?, intervals: [URL: [Interval]], wholeName: String,
-    folder: String, estimate: Int64, isSegment: Bool = false
+    folder: String, estimate: Int64, segmentDuration: Double? = nil
   ) -> (String, ByteRange?) {
     if let range, let interval = intervals[remote]?.first(where: { $0.contains(range) }) {
       let key = path(folder, interval.name)
@@ -118,16 +122,20 @@ struct HLSPlanner {
           HLSPlan.Piece(
             remote: remote, local: key,
             slice: Transfer.Slice(offset: interval.offset, length: interval.length),
-            estimatedBytes: interval.length))
+            estimatedBytes: interval.length, rendition: rendition))
       }
-      if isSegment, let index = pieceIndex[key] { plan.pieces[index].segments += 1 }
+      if let segmentDuration, let index = pieceIndex[key] {
+        plan.pieces[index].add(segmentOf: segmentDuration)
+      }
       return (
         interval.name, ByteRange(length: range.length, offset: range.offset - interval.offset)
       )
     }
     let key = "\(folder)|\(remote.absoluteString)"
     if let name = placed[key] {
-      if isSegment, let index = pieceIndex[key] { plan.pieces[index].segments += 1 }
+      if let segmentDuration, let index = pieceIndex[key] {
+        plan.pieces[index].add(segmentOf: segmentDuration)
+      }
       return (name, nil)
     }
     placed[key] = wholeName
@@ -135,7 +143,8 @@ struct HLSPlanner {
     plan.pieces.append(
       HLSPlan.Piece(
         remote: remote, local: path(folder, wholeName), slice: nil, estimatedBytes: estimate,
-        segments: isSegment ? 1 : 0))
+        segments: segmentDuration == nil ? 0 : 1, duration: segmentDuration ?? 0,
+        rendition: rendition))
     return (wholeName, nil)
   }
 

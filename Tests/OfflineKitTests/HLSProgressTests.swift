@@ -1,0 +1,140 @@
+import Foundation
+import OfflineHTTP
+import OfflineLocks
+import OfflineStore
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// A stream's progress as an app sees it: real ffmpeg streams from a rate-limited nginx, so
+/// the download takes seconds and reports arrive four times a second; every report is kept
+/// and checked against the real size of what ended up on disk.
+///
+/// Pins issue 12, "HLS progress is wrong": on a master playlist the fraction reached 1.000
+/// ("0 s left") long before the end, and on a media playlist (no `BANDWIDTH`) the total was
+/// guessed from a fixed bitrate, so the fraction sat at a few percent and then jumped.
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+struct HLSProgressTests {
+  /// A stream to download: the fixture and what to take from it.
+  struct Case: Sendable, CustomTestStringConvertible {
+    var name: String
+    var fixture: HLSFixture
+    var options: HLSOptions
+    /// When set, the fixture's media playlist is reached through a master playlist written
+    /// for it with this `BANDWIDTH`.
+    var masterBandwidth: Int?
+    /// Whether a media playlist's size is guessed without any `BANDWIDTH` of its own (the
+    /// audio and subtitle renditions of a master) and may stay guessed, too high, until its
+    /// first piece starts: the fraction is then checked only from above.
+    var guessesRenditions = false
+
+    var testDescription: String { name }
+  }
+
+  static let cases = [
+    Case(
+      name: "a master playlist with audio and subtitle renditions", fixture: .renditions,
+      options: HLSOptions(audio: .all, subtitles: .all, parallelSegments: 3),
+      guessesRenditions: true),
+    Case(
+      name: "a master playlist of three variants", fixture: .tsVariants,
+      options: HLSOptions(variant: .lowest, parallelSegments: 3)),
+    // The stream is about 300 kb/s: BANDWIDTH is right, the 4 KB guess for the init
+    // section is not.
+    Case(
+      name: "a master playlist of fragmented MP4 with an init section", fixture: .fmp4,
+      options: HLSOptions(parallelSegments: 3), masterBandwidth: 300_000),
+    Case(
+      name: "a media playlist (no BANDWIDTH) with an init section", fixture: .fmp4,
+      options: HLSOptions(parallelSegments: 3)),
+  ]
+
+  /// Every report of one download, and the sizes of the pieces it left on disk.
+  struct Run {
+    var reports: [HLSDownload.Progress]
+    var pieceSizes: [Int64]
+    var realTotal: Int64 { pieceSizes.reduce(0, +) }
+  }
+
+  func download(_ test: Case) async throws -> Run {
+    let www = try TemporaryDirectory(prefix: "offlinekit-hls-progress")
+    let fixture = try test.fixture.make(in: www.url, duration: 8)
+    // nginx sends a second's worth at once: 16 KB/s makes a segment of 30 KB take 2 s.
+    let nginx = try NginxServer(root: fixture.folder, options: .init(limitRate: "16k"))
+    try nginx.start()
+    defer { nginx.stop(graceful: false) }
+    var url = fixture.url(on: nginx)
+    if let bandwidth = test.masterBandwidth {
+      try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth)\n\(fixture.entryPath.dropFirst())\n"
+        .write(to: fixture.folder.appending(path: "master.m3u8"), atomically: true, encoding: .utf8)
+      url = nginx.url("/master.m3u8")
+    }
+    let store = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: store.url.appending(path: "store"))
+    let folder = store.url.appending(path: "content")
+    let download = HLSDownload(
+      url: url, folder: folder,
+      options: test.options, journal: index.transfers, transport: CurlTransport())
+    let reports = Locked<[HLSDownload.Progress]>([])
+    _ = try await download.run { progress in reports.withLock { $0.append(progress) } }
+    return Run(reports: reports.withLock { $0 }, pieceSizes: try pieceSizes(in: folder))
+  }
+
+  /// The sizes of the segments and init sections in `folder`: every file but the playlists,
+  /// the manifest and the keys.
+  func pieceSizes(in folder: URL) throws -> [Int64] {
+    let files = FileManager.default.enumerator(
+      at: folder, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
+    var sizes: [Int64] = []
+    while let file = files?.nextObject() as? URL {
+      let values = try file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
+      guard values.isRegularFile == true, !["m3u8", "json"].contains(file.pathExtension),
+        !file.path.contains("/keys/")
+      else { continue }
+      sizes.append(Int64(values.fileSize ?? 0))
+    }
+    return sizes
+  }
+
+  func fraction(_ progress: HLSDownload.Progress) -> Double {
+    Double(progress.bytes) / Double(progress.total)
+  }
+
+  @Test(arguments: cases)
+  func theFractionIsHonestFromTheFirstKnownSizeToTheEnd(_ test: Case) async throws {
+    let run = try await download(test)
+    let reports = run.reports
+    try #require(reports.count >= 8, "a few seconds of reports, four a second: \(reports.count)")
+    let last = try #require(reports.last)
+    #expect(last.bytes == run.realTotal)
+    #expect(last.total == run.realTotal)
+    #expect(!last.totalIsEstimate)
+    #expect(last.segmentsDone == last.segmentsPlanned)
+
+    let onePiece = Double(run.pieceSizes.max() ?? 0) / Double(run.realTotal)
+    var known = false
+    for (number, report) in reports.enumerated() {
+      let isLast = number == reports.count - 1
+      if !isLast {
+        #expect(report.total > report.bytes, "1.0 before the end, report \(number): \(report)")
+      }
+      if number > 0 {
+        #expect(
+          fraction(report) >= fraction(reports[number - 1]),
+          "backwards at report \(number): \(reports[number - 1]) then \(report)")
+      }
+      known = known || report.bytes > 0
+      if known {
+        let trueShare = Double(report.bytes) / Double(run.realTotal)
+        let said = "report \(number) says \(fraction(report)), the true share is \(trueShare)"
+        #expect(fraction(report) <= trueShare + onePiece + 1e-9, "\(said), one piece \(onePiece)")
+        // Not stuck at a few percent by a guess that sizes are known to contradict.
+        if !test.guessesRenditions {
+          #expect(
+            fraction(report) >= trueShare - onePiece - 1e-9, "\(said), one piece \(onePiece)")
+        }
+      }
+    }
+  }
+}
