@@ -69,7 +69,7 @@ import Testing
           }
           #expect(refused == action)
           #expect(from == state)
-          #expect(error.description.contains(state.rawValue))
+          #expect(error.description.contains("it is \(state.phrase)."))
         }
       }
     }
