@@ -211,6 +211,19 @@ struct GetCommand: Sendable {
       console.out(help.render())
       return ExitCode.success
     }
+    let configuration = CurlTransport.Configuration(
+      stallTimeout: .seconds(command.stallTimeout), trustedCAFile: command.caFile,
+      proxy: command.proxy, noProxy: command.noProxy, environment: .process)
+    do {
+      try configuration.validate()
+    } catch {
+      // A bad proxy variable or an unreadable CA setting: named, before the store is
+      // opened or anything fetched.
+      console.err("Error: \(error)")
+      console.err("Usage: \(usage)")
+      console.err("  See 'offline get --help'.")
+      return ExitCode.usage
+    }
     let reporter = GetReporter(console: console, quiet: command.quiet, json: command.json)
     let index: OfflineIndex
     do {
@@ -218,18 +231,6 @@ struct GetCommand: Sendable {
     } catch {
       reporter.failed("The store at \(context.storeDirectory.path) cannot be opened: \(error)")
       return ExitCode.failure
-    }
-    let configuration = CurlTransport.Configuration(
-      stallTimeout: .seconds(command.stallTimeout), trustedCAFile: command.caFile,
-      proxy: command.proxy, noProxy: command.noProxy, environment: .process)
-    do {
-      try configuration.validate()
-    } catch {
-      // A bad proxy variable or an unreadable CA setting: named, before anything is fetched.
-      console.err("Error: \(error)")
-      console.err("Usage: \(usage)")
-      console.err("  See 'offline get --help'.")
-      return ExitCode.usage
     }
     let transport = CurlTransport(configuration: configuration)
     if let margin = command.minimumFreeSpace,

@@ -134,6 +134,7 @@ struct GetProxyTests {
     #expect(result.stderrText.contains("http_proxy"), "\(result.stderrText)")
     #expect(!result.stderrText.contains("pr0xy-secret"), "\(result.stderrText)")
     #expect(try fixture.nginx.accessLog().isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: fixture.store.path))
   }
 
   @Test func proxyCredentialsAreSentAndNeverShown() throws {
