@@ -33,8 +33,24 @@ struct GetCommand: Sendable {
       ),
       (
         "--ca-file <pem>",
-        "Trust the CA certificates in this PEM file (instead of the"
-          + " system's)."
+        "Trust only the CA certificates in this PEM file. Without it, CURL_CA_BUNDLE"
+          + " (only that file), else SSL_CERT_FILE and SSL_CERT_DIR (a PEM file, a folder of"
+          + " hashed names; each replaces the system's of its kind), else the system's. The"
+          + " order: --ca-file, then CURL_CA_BUNDLE, then SSL_CERT_FILE and SSL_CERT_DIR, then"
+          + " the system's."
+      ),
+      (
+        "--proxy <url>",
+        "Go through this proxy (http://, https://, socks5h://, socks5://; user:password@"
+          + " allowed, never shown) instead of http_proxy (http URLs; HTTP_PROXY is ignored,"
+          + " as curl ignores it), https_proxy or HTTPS_PROXY (https URLs), else all_proxy or"
+          + " ALL_PROXY."
+      ),
+      (
+        "--noproxy <hosts>",
+        "Reach these hosts directly, instead of those in no_proxy or NO_PROXY:"
+          + " comma-separated names (each covers its subdomains), IP addresses or prefixes"
+          + " (10.0.0.0/8); * for every host."
       ),
       (
         "--stall-timeout <s>",
@@ -77,6 +93,8 @@ struct GetCommand: Sendable {
   var output: String?
   var sha256: String?
   var caFile: String?
+  var proxy: Proxy?
+  var noProxy: NoProxyList?
   var stallTimeout: Int = 30
   var retries: Int = 5
   var connections: Int = 0
@@ -107,6 +125,15 @@ struct GetCommand: Sendable {
         case "-o", "--output": command.output = try scanner.value(for: name, inline: inline)
         case "--sha256": command.sha256 = try scanner.value(for: name, inline: inline)
         case "--ca-file": command.caFile = try scanner.value(for: name, inline: inline)
+        case "--proxy":
+          let text = try scanner.value(for: name, inline: inline)
+          do {
+            command.proxy = try Proxy(parsing: text)
+          } catch {
+            throw UsageError(message: error.description, usage: usage)
+          }
+        case "--noproxy":
+          command.noProxy = NoProxyList(parsing: try scanner.value(for: name, inline: inline))
         case "--stall-timeout":
           command.stallTimeout = try positiveInteger(scanner.value(for: name, inline: inline), name)
         case "--retries":
@@ -184,6 +211,19 @@ struct GetCommand: Sendable {
       console.out(help.render())
       return ExitCode.success
     }
+    let configuration = CurlTransport.Configuration(
+      stallTimeout: .seconds(command.stallTimeout), trustedCAFile: command.caFile,
+      proxy: command.proxy, noProxy: command.noProxy, environment: .process)
+    do {
+      try configuration.validate()
+    } catch {
+      // A bad proxy variable or an unreadable CA setting: named, before the store is
+      // opened or anything fetched.
+      console.err("Error: \(error)")
+      console.err("Usage: \(usage)")
+      console.err("  See 'offline get --help'.")
+      return ExitCode.usage
+    }
     let reporter = GetReporter(console: console, quiet: command.quiet, json: command.json)
     let index: OfflineIndex
     do {
@@ -192,9 +232,7 @@ struct GetCommand: Sendable {
       reporter.failed("The store at \(context.storeDirectory.path) cannot be opened: \(error)")
       return ExitCode.failure
     }
-    let transport = CurlTransport(
-      configuration: CurlTransport.Configuration(
-        stallTimeout: .seconds(command.stallTimeout), trustedCAFile: command.caFile))
+    let transport = CurlTransport(configuration: configuration)
     if let margin = command.minimumFreeSpace,
       let problem = await FreeSpaceCheck.problem(
         url: command.url, destination: command.destination(), margin: margin, transport: transport)

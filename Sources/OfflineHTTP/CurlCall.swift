@@ -25,6 +25,8 @@ final class CurlCall: @unchecked Sendable {
   var continuation: CheckedContinuation<Result<HTTPResponseHead, HTTPError>, Never>?
 
   private(set) var currentURL: URL
+  /// The proxy for `currentURL`, nil to connect directly; see ``chooseProxy()``.
+  private(set) var currentProxy: Proxy?
   private(set) var redirectCount = 0
   private(set) var easy: UnsafeMutableRawPointer?
   private var headerList: UnsafeMutablePointer<curl_slist>?
@@ -111,9 +113,8 @@ final class CurlCall: @unchecked Sendable {
     }
     _ = ok_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
     _ = ok_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
-    if let caFile = config.trustedCAFile {
-      _ = ok_easy_setopt_str(handle, CURLOPT_CAINFO, caFile)
-    }
+    setTrust(handle)
+    setProxy(handle)
     if request.method == .head {
       _ = ok_easy_setopt_long(handle, CURLOPT_NOBODY, 1)
     }
@@ -161,6 +162,48 @@ final class CurlCall: @unchecked Sendable {
     }
     currentURL = next
     redirectCount += 1
+    try chooseProxy()
+  }
+
+  /// Chooses the proxy for `currentURL`: at the start and after each redirect.
+  ///
+  /// - Throws: ``HTTPError/Kind-swift.enum/invalidProxy(_:)`` when the setting that applies
+  ///   is not a proxy URL.
+  func chooseProxy() throws(HTTPError) {
+    do {
+      currentProxy = try configuration.proxyChoice.proxy(for: currentURL)
+    } catch {
+      throw HTTPError(.invalidProxy(error.description), url: currentURL)
+    }
+  }
+
+  /// The proxy chosen for `currentURL`, or an empty string, which tells libcurl "no proxy"
+  /// and keeps it from reading `http_proxy` and the others itself; an empty
+  /// `CURLOPT_NOPROXY` likewise keeps it from reading `no_proxy`, already applied.
+  private func setProxy(_ handle: UnsafeMutableRawPointer) {
+    _ = ok_easy_setopt_str(handle, CURLOPT_PROXY, currentProxy?.url.absoluteString ?? "")
+    _ = ok_easy_setopt_str(handle, CURLOPT_NOPROXY, "")
+    // The proxy's answer to CONNECT ("200 Connection established") is not the origin's:
+    // libcurl hands its head to the header callback too, with no response code yet, and
+    // it was taken for the response ("answered 0").
+    _ = ok_easy_setopt_long(handle, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+  }
+
+  /// The CA file and folder for the origin and for an https proxy; a location left to the
+  /// system keeps libcurl's built-in default, `none` clears it.
+  private func setTrust(_ handle: UnsafeMutableRawPointer) {
+    func set(_ option: CURLoption, _ location: TrustedCAs.Location) {
+      switch location {
+      case .system: break
+      case .none: _ = ok_easy_setopt_str(handle, option, nil)
+      case .path(let path): _ = ok_easy_setopt_str(handle, option, path)
+      }
+    }
+    let trust = configuration.trustedCAs
+    set(CURLOPT_CAINFO, trust.file)
+    set(CURLOPT_CAPATH, trust.folder)
+    set(CURLOPT_PROXY_CAINFO, trust.file)
+    set(CURLOPT_PROXY_CAPATH, trust.folder)
   }
 
   private func resetResponse() {

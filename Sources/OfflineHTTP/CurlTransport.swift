@@ -26,8 +26,20 @@ public final class CurlTransport: HTTPTransporting {
     /// Which redirects are followed.
     public var redirects: RedirectPolicy
     /// A PEM file of CA certificates to trust instead of the system's (like curl's
-    /// `--cacert`), for servers with a private CA. Verification itself is never switched off.
+    /// `--cacert`), for servers with a private CA; it comes before the environment's
+    /// `CURL_CA_BUNDLE`, `SSL_CERT_FILE` and `SSL_CERT_DIR` (see ``TrustedCAs``).
+    /// Verification itself is never switched off.
     public var trustedCAFile: String?
+    /// The proxy for every request instead of the environment's (curl's `--proxy`); nil
+    /// follows the environment (see ``ProxyChoice``).
+    public var proxy: Proxy?
+    /// Hosts reached without a proxy instead of the environment's `no_proxy` (curl's
+    /// `--noproxy`); nil follows the environment.
+    public var noProxy: NoProxyList?
+    /// The variables read for proxies and CAs when the settings above leave them open; by
+    /// default this process's, read when the configuration is made. libcurl never reads the
+    /// environment itself: what is used is decided here.
+    public var environment: CurlEnvironment
     /// libcurl's receive buffer. 512 KiB measured about twice as fast as the 16 KiB default.
     public var receiveBufferSize: Int
     /// The `User-Agent` sent unless a request sets its own.
@@ -41,6 +53,9 @@ public final class CurlTransport: HTTPTransporting {
       stallTimeout: Duration = .seconds(30),
       redirects: RedirectPolicy = RedirectPolicy(),
       trustedCAFile: String? = nil,
+      proxy: Proxy? = nil,
+      noProxy: NoProxyList? = nil,
+      environment: CurlEnvironment = .process,
       receiveBufferSize: Int = 512 * 1024,
       userAgent: String = "OfflineKit/\(OfflineHTTPVersion.string)",
       allowsHTTP2: Bool = true
@@ -49,9 +64,33 @@ public final class CurlTransport: HTTPTransporting {
       self.stallTimeout = stallTimeout
       self.redirects = redirects
       self.trustedCAFile = trustedCAFile
+      self.proxy = proxy
+      self.noProxy = noProxy
+      self.environment = environment
       self.receiveBufferSize = receiveBufferSize
       self.userAgent = userAgent
       self.allowsHTTP2 = allowsHTTP2
+    }
+
+    /// How each request's proxy is chosen: ``proxy`` and ``noProxy``, then ``environment``.
+    public var proxyChoice: ProxyChoice {
+      ProxyChoice(proxy: proxy, noProxy: noProxy, environment: environment)
+    }
+
+    /// The CAs every TLS connection is verified against: ``trustedCAFile``, then
+    /// ``environment``, then the system's.
+    public var trustedCAs: TrustedCAs {
+      TrustedCAs(caFile: trustedCAFile, environment: environment)
+    }
+
+    /// Checks the proxy and CA settings before anything is fetched: every proxy variable
+    /// that is set must be a proxy URL, and the CA file or folder chosen must be readable.
+    ///
+    /// - Throws: ``RequestOptionError`` naming the option or variable (and the path, never
+    ///   a password).
+    public func validate() throws(RequestOptionError) {
+      try proxyChoice.validate()
+      try trustedCAs.validate()
     }
   }
 
@@ -80,6 +119,7 @@ public final class CurlTransport: HTTPTransporting {
     let call = CurlCall(
       request: request, delegate: delegate, configuration: configuration
     ) { [loop] id in loop.wake(id) }
+    try call.chooseProxy()
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         call.continuation = continuation

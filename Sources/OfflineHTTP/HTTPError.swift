@@ -34,6 +34,10 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     /// line over libcurl's limit). The transport has already tried once more, on a fresh
     /// connection, so trying again is not worth it.
     case headersTooLarge
+    /// The proxy setting that applies to the URL (`--proxy`, or a variable such as
+    /// `https_proxy`) is not a proxy URL; the text says which setting and why, without its
+    /// password. Trying again will not help.
+    case invalidProxy(String)
     /// The delegate threw from a body callback; the error is in ``underlying``.
     case delegateFailed
     /// The calling task was cancelled.
@@ -104,6 +108,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     case .headersTooLarge:
       return "The server at \(where_) sent response headers too large to take\(suffix),"
         + " on a fresh connection too; gave up."
+    case .invalidProxy(let problem):
+      return "Cannot reach \(where_) through a proxy: \(problem)"
     case .delegateFailed:
       let inner = underlying.map { "\($0)" } ?? "unknown error"
       return "Writing the body from \(where_) failed: \(inner)"

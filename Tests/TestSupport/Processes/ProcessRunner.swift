@@ -37,10 +37,12 @@ public enum ProcessRunner {
   ///   - executable: The absolute path of the program, such as `/usr/bin/curl`.
   ///   - arguments: The arguments, without the program name.
   ///   - timeout: Seconds to wait before the child is killed and the call throws.
+  ///   - environment: The child's whole environment; nil inherits this process's.
   /// - Throws: `TestSupportError.processTimedOut` when the limit passes, or the error
   ///   `Process.run()` reports when the program cannot be started.
   public static func run(
-    _ executable: String, _ arguments: [String], timeout: Double = 30
+    _ executable: String, _ arguments: [String], timeout: Double = 30,
+    environment: [String: String]? = nil
   ) throws -> Output {
     let scratch = try TemporaryDirectory(prefix: "offlinekit-process")
     let outURL = scratch.file("stdout")
@@ -55,6 +57,7 @@ public enum ProcessRunner {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let environment { process.environment = environment }
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = outHandle
     process.standardError = errHandle

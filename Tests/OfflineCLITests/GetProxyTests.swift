@@ -1,0 +1,161 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `offline get` through a real proxy (tinyproxy), chosen the way curl chooses it: `--proxy`,
+/// else `http_proxy` / `https_proxy` / `HTTPS_PROXY` / `all_proxy`, never uppercase
+/// `HTTP_PROXY`; `--noproxy`, else `no_proxy`, bypassing it.
+@Suite(.enabled(if: TinyProxy.isInstalled, "needs tinyproxy (scripts/install-deps)"))
+struct GetProxyTests {
+  // Pins: `get` had no --proxy ("Unknown option"); a proxy could only come from libcurl
+  // reading the environment on its own.
+  @Test func aDownloadWithProxyGoesThroughTheProxy() throws {
+    let fixture = try ProxyFixture()
+    let result = try fixture.offline([
+      "get", fixture.url("/proxied/file.bin"), "-o", fixture.output(), "--proxy",
+      fixture.proxy.url.absoluteString,
+    ])
+
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(fixture.downloaded(fixture.output()))
+    #expect(fixture.proxy.requests().contains(fixture.forwarded("/proxied/file.bin")))
+    #expect(try fixture.nginx.accessLog(minimumCount: 1).map(\.status) == [200])
+  }
+
+  // Pins: the proxy from http_proxy was libcurl's own reading of the environment, untested.
+  @Test func httpProxyInTheEnvironmentIsUsed() throws {
+    let fixture = try ProxyFixture()
+    let result = try fixture.offline(
+      ["get", fixture.url("/proxied/file.bin"), "-o", fixture.output()],
+      environment: ["http_proxy": fixture.proxy.url.absoluteString])
+
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(fixture.downloaded(fixture.output()))
+    #expect(fixture.proxy.requests() == [fixture.forwarded("/proxied/file.bin")])
+  }
+
+  @Test func allProxyIsUsedWhenTheSchemesOwnVariableIsNotSet() throws {
+    let fixture = try ProxyFixture()
+    let result = try fixture.offline(
+      ["get", fixture.url("/proxied/file.bin"), "-o", fixture.output()],
+      environment: ["ALL_PROXY": fixture.proxy.url.absoluteString])
+
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(fixture.proxy.requests() == [fixture.forwarded("/proxied/file.bin")])
+  }
+
+  // Curl ignores uppercase HTTP_PROXY: under CGI it is set from a request's `Proxy:` header.
+  @Test func uppercaseHTTPProxyIsIgnoredAsCurlIgnoresIt() throws {
+    let fixture = try ProxyFixture()
+    let result = try fixture.offline(
+      ["get", fixture.url("/direct/file.bin"), "-o", fixture.output()],
+      environment: ["HTTP_PROXY": fixture.proxy.url.absoluteString])
+
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(fixture.downloaded(fixture.output()))
+    #expect(fixture.proxy.requests().isEmpty)
+  }
+
+  @Test func noProxyInTheEnvironmentBypassesTheProxy() throws {
+    let fixture = try ProxyFixture()
+    let result = try fixture.offline(
+      ["get", fixture.url("/direct/file.bin"), "-o", fixture.output()],
+      environment: [
+        "http_proxy": fixture.proxy.url.absoluteString, "no_proxy": "example.com, 127.0.0.1",
+      ])
+
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(fixture.downloaded(fixture.output()))
+    #expect(fixture.proxy.requests().isEmpty)
+  }
+
+  // Pins: `get` had no --noproxy.
+  @Test func noproxyBypassesTheProxyGivenWithProxy() throws {
+    let fixture = try ProxyFixture()
+    let result = try fixture.offline([
+      "get", fixture.url("/direct/file.bin"), "-o", fixture.output(), "--proxy",
+      fixture.proxy.url.absoluteString, "--noproxy", "127.0.0.0/8",
+    ])
+
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(fixture.downloaded(fixture.output()))
+    #expect(fixture.proxy.requests().isEmpty)
+  }
+
+  @Test func noproxyReplacesNoProxyFromTheEnvironment() throws {
+    let fixture = try ProxyFixture()
+    let result = try fixture.offline(
+      ["get", fixture.url("/proxied/file.bin"), "-o", fixture.output(), "--noproxy", "other"],
+      environment: ["http_proxy": fixture.proxy.url.absoluteString, "no_proxy": "127.0.0.1"])
+
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(fixture.proxy.requests() == [fixture.forwarded("/proxied/file.bin")])
+  }
+
+  // Pins: through a proxy (https_proxy, read by libcurl) every https download failed with
+  // "The server answered 0": the proxy's head for CONNECT was taken for the origin's.
+  @Test func anHTTPSOriginIsReachedThroughTheProxyWithConnect() throws {
+    let fixture = try ProxyFixture(tls: true)
+    let certificate = try #require(fixture.nginx.certificatePath).path
+    let result = try fixture.offline(
+      ["get", fixture.url("/file.bin"), "-o", fixture.output()],
+      environment: [
+        "https_proxy": fixture.proxy.url.absoluteString, "SSL_CERT_FILE": certificate,
+      ])
+
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(fixture.downloaded(fixture.output()))
+    #expect(fixture.proxy.requests() == [fixture.tunnel])
+  }
+
+  @Test func anUnknownProxySchemeIsAUsageErrorNamingTheArgument() throws {
+    let fixture = try ProxyFixture()
+    let result = try fixture.offline([
+      "get", fixture.url("/proxied/file.bin"), "-o", fixture.output(), "--proxy",
+      "gopher://127.0.0.1:70",
+    ])
+
+    #expect(result.status == 64, "\(result.stderrText)")
+    #expect(result.stderrText.contains("--proxy"), "\(result.stderrText)")
+    #expect(result.stderrText.contains("gopher"), "\(result.stderrText)")
+    #expect(!FileManager.default.fileExists(atPath: fixture.output() + ".part"))
+    #expect(try fixture.nginx.accessLog().isEmpty)
+  }
+
+  // Pins: a bad proxy variable made libcurl fail each request as "unsupported protocol",
+  // which read as the origin not speaking HTTP.
+  @Test func anUnknownSchemeInAProxyVariableIsAUsageErrorNamingTheVariable() throws {
+    let fixture = try ProxyFixture()
+    let result = try fixture.offline(
+      ["get", fixture.url("/proxied/file.bin"), "-o", fixture.output()],
+      environment: ["http_proxy": "gopher://u:pr0xy-secret@127.0.0.1:70"])
+
+    #expect(result.status == 64, "\(result.stderrText)")
+    #expect(result.stderrText.contains("http_proxy"), "\(result.stderrText)")
+    #expect(!result.stderrText.contains("pr0xy-secret"), "\(result.stderrText)")
+    #expect(try fixture.nginx.accessLog().isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: fixture.store.path))
+  }
+
+  @Test func proxyCredentialsAreSentAndNeverShown() throws {
+    let fixture = try ProxyFixture(proxyAuth: (user: "alice", password: "pr0xy-secret"))
+    let port = fixture.proxy.port
+    let good = try fixture.offline([
+      "get", fixture.url("/proxied/file.bin"), "-o", fixture.output(), "--proxy",
+      "http://alice:pr0xy-secret@127.0.0.1:\(port)",
+    ])
+    #expect(good.status == 0, "\(good.stderrText)")
+    #expect(fixture.downloaded(fixture.output()))
+
+    let wrong = try fixture.offline([
+      "get", fixture.url("/proxied/file.bin"), "-o", fixture.output("wrong.bin"), "--json",
+      "--retries", "1", "--proxy", "http://alice:wr0ng-secret@127.0.0.1:\(port)",
+    ])
+    #expect(wrong.status == 1, "\(wrong.stderrText)")
+    // tinyproxy refuses wrong credentials with 401 (not 407) on a forwarded request.
+    #expect(wrong.stderrText.contains("401"), "\(wrong.stderrText)")
+    for text in [wrong.stderrText, wrong.stdoutText, good.stderrText, good.stdoutText] {
+      #expect(!text.contains("secret"), "\(text)")
+    }
+  }
+}
