@@ -13,7 +13,7 @@ public struct ByteRate: Sendable, Equatable, Hashable, CustomStringConvertible {
   ///
   /// - Throws: ``RequestOptionError`` (for `--limit-rate`) when the text is not a rate.
   public init(parsing text: String) throws(RequestOptionError) {
-    let trimmed = text.trimmingBlanks
+    let trimmed = Substring(text).trimmingHTTPWhitespace()
     let units: [Character: Double] = [
       "k": 1024, "K": 1024, "m": 1_048_576, "M": 1_048_576, "g": 1_073_741_824,
       "G": 1_073_741_824,
@@ -46,15 +46,5 @@ public struct ByteRate: Sendable, Equatable, Hashable, CustomStringConvertible {
     }
     let text = value.rounded() == value ? "\(Int64(value))" : "\((value * 10).rounded() / 10)"
     return "\(text) \(units[unit])/s"
-  }
-}
-
-extension String {
-  /// The text without leading and trailing spaces and tabs.
-  fileprivate var trimmingBlanks: String {
-    var view = Substring(self)
-    while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
-    while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
-    return String(view)
   }
 }

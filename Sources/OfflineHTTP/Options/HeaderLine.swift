@@ -29,9 +29,6 @@ extension HTTPHeaders.Field {
       throw RequestOptionError(
         option: "--header", message: "'\(name.prefix(40))' is not a header name")
     }
-    var value = Substring(text[text.index(after: colon)...])
-    while let first = value.first, first == " " || first == "\t" { value = value.dropFirst() }
-    while let last = value.last, last == " " || last == "\t" { value = value.dropLast() }
-    self.init(name: name, value: String(value))
+    self.init(name: name, value: text[text.index(after: colon)...].trimmingHTTPWhitespace())
   }
 }

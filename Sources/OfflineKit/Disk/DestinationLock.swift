@@ -122,7 +122,7 @@ final class DestinationLock: Sendable {
   /// and this path is an empty file a waiting writer made) is removed first, while the lock
   /// still keeps others out.
   func release() {
-    if namesSameFile(partPath, descriptor), FileSteps.regularFileSize(partPath) == 0 {
+    if Self.namesSameFile(partPath, descriptor), FileSteps.regularFileSize(partPath) == 0 {
       unlink(partPath)
     }
   }
@@ -141,10 +141,6 @@ final class DestinationLock: Sendable {
   }
 
   /// Whether `path` still names the file open at `fd` (it was not renamed or removed).
-  private func namesSameFile(_ path: String, _ fd: Int32) -> Bool {
-    Self.namesSameFile(path, fd)
-  }
-
   private static func namesSameFile(_ path: String, _ fd: Int32) -> Bool {
     var open = stat()
     var named = stat()
