@@ -4,7 +4,7 @@ import OfflineStore
 
 /// One resumable, verified download of one URL into one file.
 ///
-/// Bytes go to `<destination>.part`; the journal (``TransferJournal``) records what they are
+/// Bytes go to `<destination>.part`; the journal (`TransferJournal`, OfflineStore) records what they are
 /// (URL, validators, length) before any is written, so a later run — after a crash, Ctrl-C,
 /// or a cut connection — resumes with `Range` and `If-Range` instead of starting over, and
 /// never appends bytes of a changed file to old ones. When every byte is there the length is
@@ -39,7 +39,7 @@ public struct Transfer: Sendable {
     /// Only these bytes of the resource, when set (an HLS byte-range segment, say): the file
     /// holds exactly `slice.length` bytes, from the resource's byte `slice.offset` on.
     public var slice: Slice?
-    /// Connections for one large file (ranges written in place, see ``SegmentedTransfer``);
+    /// Connections for one large file (ranges written in place, see `SegmentedTransfer`);
     /// 1 fetches it in one request; 0 chooses: one connection, switching to eight when the
     /// file is large and one connection slow (under 50 MB/s after two seconds). Files under
     /// 8 MiB, slices and servers without ranges always get one.
