@@ -2,7 +2,8 @@ import Foundation
 import OfflineKit
 
 /// The local service behind `offline serve`: HTTP on libmicrohttpd in front of one
-/// ``OfflineManager``, serving downloaded content to players at `/content/<id>/…`.
+/// ``OfflineManager``, serving the JSON API and its events at `/api/…` (see `docs/API.md`) and
+/// downloaded content to players at `/content/<id>/…`.
 ///
 /// The service is a client of the manager like any other: it does not work the queue (call
 /// the manager's `start()` for that). It listens from `init` until ``stop()``. Every request
@@ -52,6 +53,7 @@ public final class OfflineService: Sendable {
   /// The configuration, with the port actually bound.
   public let configuration: Configuration
   private let server: HTTPServer
+  private let events: EventBroadcaster
 
   /// Starts listening.
   ///
@@ -66,7 +68,8 @@ public final class OfflineService: Sendable {
     guard configuration.address.isLoopback || configuration.token != nil else {
       throw OfflineServiceError(.tokenRequired(configuration.address.description))
     }
-    let router = Router(manager: manager)
+    let events = EventBroadcaster(manager: manager)
+    let router = Router(manager: manager, events: events)
     let settings = HTTPServer.Configuration(
       address: configuration.address, connectionLimit: configuration.connectionLimit,
       idleTimeout: configuration.idleTimeout, maximumBodyBytes: configuration.maximumBodyBytes)
@@ -89,6 +92,8 @@ public final class OfflineService: Sendable {
         selfAuthenticatingPaths: ["/jsonrpc"]))
     self.configuration = bound
     self.manager = manager
+    self.events = events
+    events.start()
   }
 
   /// The service's base URL, `http://ADDRESS:PORT/`.
@@ -101,8 +106,9 @@ public final class OfflineService: Sendable {
     return URL(string: url.absoluteString + "?token=\(token)")!
   }
 
-  /// Stops listening and waits for the connections to end.
+  /// Ends the event streams, stops listening and waits for the connections to end.
   public func stop() {
+    events.finish()
     server.stop()
   }
 }

@@ -4,9 +4,11 @@ import OfflineKit
 /// Sends an admitted request to its route by the first path segment.
 struct Router: Sendable {
   let content: ContentRoute
+  let api: APIRoute
 
-  init(manager: OfflineManager) {
+  init(manager: OfflineManager, events: EventBroadcaster) {
     content = ContentRoute(manager: manager)
+    api = APIRoute(manager: manager, events: events)
   }
 
   /// The answer to `request`.
@@ -17,6 +19,8 @@ struct Router: Sendable {
     switch segments.first {
     case "content":
       return await content.respond(to: request, segments: Array(segments.dropFirst()))
+    case "api":
+      return await api.respond(to: request, segments: Array(segments.dropFirst()))
     default:
       return .text(404, "Nothing is at \(RequestGuard.printable(request.rawPath)).")
     }
