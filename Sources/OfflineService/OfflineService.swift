@@ -3,7 +3,8 @@ import OfflineKit
 
 /// The local service behind `offline serve`: HTTP on libmicrohttpd in front of one
 /// ``OfflineManager``, serving the JSON API and its events at `/api/…` (see `docs/API.md`) and
-/// downloaded content to players at `/content/<id>/…`.
+/// downloaded content to players at `/content/<id>/…`, and the aria2 JSON-RPC subset at
+/// `/jsonrpc` (``AriaRPC``).
 ///
 /// The service is a client of the manager like any other: it does not work the queue (call
 /// the manager's `start()` for that). It listens from `init` until ``stop()``. Every request
@@ -69,7 +70,7 @@ public final class OfflineService: Sendable {
       throw OfflineServiceError(.tokenRequired(configuration.address.description))
     }
     let events = EventBroadcaster(manager: manager)
-    let router = Router(manager: manager, events: events)
+    let router = Router(manager: manager, events: events, token: configuration.token)
     let settings = HTTPServer.Configuration(
       address: configuration.address, connectionLimit: configuration.connectionLimit,
       idleTimeout: configuration.idleTimeout, maximumBodyBytes: configuration.maximumBodyBytes)

@@ -5,10 +5,12 @@ import OfflineKit
 struct Router: Sendable {
   let content: ContentRoute
   let api: APIRoute
+  let rpc: AriaRPC
 
-  init(manager: OfflineManager, events: EventBroadcaster) {
+  init(manager: OfflineManager, events: EventBroadcaster, token: String?) {
     content = ContentRoute(manager: manager)
     api = APIRoute(manager: manager, events: events)
+    rpc = AriaRPC(manager: manager, events: events, token: token)
   }
 
   /// The answer to `request`.
@@ -19,6 +21,8 @@ struct Router: Sendable {
     switch segments.first {
     case "content":
       return await content.respond(to: request, segments: Array(segments.dropFirst()))
+    case "jsonrpc" where segments.count == 1:
+      return await rpc.respond(to: request)
     case "api":
       return await api.respond(to: request, segments: Array(segments.dropFirst()))
     default:

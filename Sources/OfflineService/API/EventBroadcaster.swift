@@ -9,6 +9,7 @@ final class EventBroadcaster: Sendable {
   private let manager: OfflineManager
   private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
   private let tasks = Mutex<[Task<Void, Never>]>([])
+  private let speeds = Mutex<[String: Double]>([:])
 
   init(manager: OfflineManager) {
     self.manager = manager
@@ -19,6 +20,7 @@ final class EventBroadcaster: Sendable {
     let reader = Task { [weak self, manager] in
       for await (id, event) in await manager.allEvents() {
         guard let self else { return }
+        self.noteSpeed(of: event, id: id)
         let snapshot = try? await manager.snapshot(id: id)
         self.send(EventText.render(event, id: id, snapshot: snapshot))
       }
@@ -30,6 +32,28 @@ final class EventBroadcaster: Sendable {
       }
     }
     tasks.withLock { $0 = [reader, heartbeat] }
+  }
+
+  /// The latest smoothed rate of content `id` while it receives, in bytes per second.
+  func speed(of id: String) -> Double {
+    speeds.withLock { $0[id] ?? 0 }
+  }
+
+  /// The sum of the latest rates of the contents receiving now.
+  var totalSpeed: Double {
+    speeds.withLock { $0.values.reduce(0, +) }
+  }
+
+  private func noteSpeed(of event: OfflineContent.Event, id: String) {
+    switch event {
+    case .progress(let progress):
+      let rate = progress.bytesPerSecond.isFinite ? progress.bytesPerSecond : 0
+      speeds.withLock { $0[id] = rate }
+    case .waiting(nil), .resumed, .keysRenewed:
+      break
+    default:
+      _ = speeds.withLock { $0.removeValue(forKey: id) }
+    }
   }
 
   /// A new subscriber, starting with one `content` event per content (the current state).
