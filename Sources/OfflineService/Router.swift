@@ -18,6 +18,9 @@ struct Router: Sendable {
     guard let segments = request.safeSegments else {
       return .text(400, "The path names a file outside the service's folders.")
     }
+    if segments.count <= 1, let page = PageRoute.respond(to: request, name: segments.first ?? "") {
+      return page
+    }
     switch segments.first {
     case "content":
       return await content.respond(to: request, segments: Array(segments.dropFirst()))

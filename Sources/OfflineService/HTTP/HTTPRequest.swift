@@ -39,7 +39,7 @@ struct HTTPRequest: Sendable {
     var result: [String] = []
     let parts = rawPath.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
     for (index, part) in parts.enumerated() {
-      if part.isEmpty && index == parts.count - 1 && index > 0 { break }  // a trailing slash
+      if part.isEmpty && index == parts.count - 1 { break }  // a trailing slash, or `/`
       guard let name = String(part).removingPercentEncoding, !name.isEmpty, name != ".",
         name != "..", !name.contains("/"), !name.contains("\\"), !name.contains("\0")
       else { return nil }
