@@ -78,13 +78,19 @@ enum PageScript {
       node.querySelector(".reason").textContent =
         content.state === "downloading" && content.waitReason ? "waiting: " + content.waitReason : "";
       node.querySelector(".error").textContent = content.lastError || "";
+      // Buttons are rebuilt only when the allowed actions change: a button replaced by an
+      // event that changed nothing would swallow the click a user was making.
       const actions = node.querySelector(".actions");
-      actions.replaceChildren(...content.actions.map((action) => {
-        const button = el("button", "", labels[action] || action);
-        button.dataset.action = action;
-        button.addEventListener("click", () => act(content.id, action));
-        return button;
-      }));
+      const allowed = content.actions.join(",");
+      if (actions.dataset.allowed !== allowed) {
+        actions.dataset.allowed = allowed;
+        actions.replaceChildren(...content.actions.map((action) => {
+          const button = el("button", "", labels[action] || action);
+          button.dataset.action = action;
+          button.addEventListener("click", () => act(content.id, action));
+          return button;
+        }));
+      }
       const player = node.querySelector(".player");
       if (done && content.contentPath) {
         if (!player.querySelector("video, a")) {

@@ -52,7 +52,11 @@ def main():
         row.find_element(By.CSS_SELECTOR, "button[data-action=pause]").click()
         wait.until(lambda d: state() == "suspended")
         print("suspended buttons", ",".join(buttons()))
-        row.find_element(By.CSS_SELECTOR, "button[data-action=resume]").click()
+        resume = row.find_element(By.CSS_SELECTOR, "button[data-action=resume]")
+        # Another event for the same state (they come in bursts) must not replace the button
+        # the user is about to click (it did: the click raised "stale element").
+        driver.execute_script("render(contents.get(arguments[0]));", row.get_attribute("data-id"))
+        resume.click()
         wait.until(lambda d: state() in ("downloading", "downloaded"))
         print("resumed")
 
