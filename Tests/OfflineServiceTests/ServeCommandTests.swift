@@ -30,6 +30,26 @@ struct ServeCommandTests {
     #expect(serve.stopBounded() == 130)
   }
 
+  // Pins: `serve --listen` on every interface without --token must make up a token, print
+  // it in the link, and refuse requests that do not show it (connections come from
+  // 127.0.0.1 only here).
+  @Test func generatesPrintsAndRequiresATokenOnANonLoopbackListener() async throws {
+    let store = try TemporaryDirectory(prefix: "offlinekit-serve-all")
+    let port = try FreePort.make()
+    let output = store.file("serve.out")
+    let serve = try ServeBinary.start(
+      ["serve", "--listen", "0.0.0.0:\(port)"], store: store.url, output: output)
+    defer { _ = serve.stopBounded() }
+    let printed = try ServeBinary.waitForLine(in: output, containing: "Serving")
+    let token = try #require(printed.split(separator: "?token=").last.map(String.init))
+    #expect(token.count == 32)
+    #expect(ServiceToken.isValid(token))
+    let url = "http://127.0.0.1:\(port)/api/contents"
+    #expect(try Curl.request(url).status == 401)
+    #expect(try Curl.request(url, ["-H", "Authorization: Bearer \(token)"]).status == 200)
+    #expect(serve.stopBounded() == 130)
+  }
+
   // Pins: a listener other machines can reach without a token must be impossible.
   @Test func refusesANonLoopbackListenerWithoutAToken() async throws {
     let store = try TemporaryDirectory(prefix: "offlinekit-serve-token")
