@@ -171,20 +171,6 @@ final class GetReporter: Sendable {
   }
 }
 
-/// Human-readable byte counts in binary units (KiB, MiB, GiB), as curl and aria2 show them.
-enum ByteCount {
-  static func format(_ bytes: Int64) -> String {
-    let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-    var value = Double(bytes)
-    var unit = 0
-    while value >= 1024, unit < units.count - 1 {
-      value /= 1024
-      unit += 1
-    }
-    return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
-  }
-}
-
 /// The progress line: bytes, percent, speed and time left.
 enum ProgressLine {
   static func render(_ progress: TransferProgress) -> String {

@@ -3,80 +3,49 @@ import OfflineKit
 import OfflineLocks
 
 /// `offline run`: work the queue until nothing is left to do.
-struct RunCommand: Sendable {
-  static let usage = "offline [--store <dir>] run [--parallel <n>] [--min-free <size>] [--quiet]"
+struct RunCommand: Command {
+  static let parallel: Option<Int> = .value(
+    "--parallel", valueName: "n", help: "Downloads at once.", default: "3",
+    parser: .integer(atLeast: 1))
+  static let minimumFreeSpace: Option<ByteCount> = .value(
+    "--min-free", valueName: "size",
+    help: "Free space to keep on the disk, such as 0, 512K, 100M or 1G. A download waits until"
+      + " its bytes fit with this much left; one that cannot fit even on the empty disk is"
+      + " suspended with the bytes it needs.",
+    default: "64M", parser: .byteCount)
+  static let quiet: Option<Bool> = .flag("-q", "--quiet", help: "Print nothing but errors.")
 
-  static let help = HelpText(
-    overview: "Download the queued contents until nothing is left to do.",
-    usage: usage,
-    arguments: [],
-    options: [
-      ("--parallel <n>", "Downloads at once (default 3)."),
-      (
-        "--min-free <size>",
-        "Free space to keep on the disk, such as 0, 512K, 100M or 1G (default 64M). A"
-          + " download waits until its bytes fit with this much left; one that cannot fit"
-          + " even on the empty disk is suspended with the bytes it needs."
-      ),
-      ("-q, --quiet", "Print nothing but errors."),
-      ("-h, --help", "Show help information."),
-    ],
-    footer: """
+  static let configuration = CommandConfiguration(
+    name: "run", abstract: "Download the queued contents until nothing is left to do.",
+    discussion: """
       Contents waiting for the network, for disk space or for a retry count as left to do.
       'pause', 'resume', 'cancel', 'add' and 'rm' given in another terminal take effect
       within a second. SIGINT (Ctrl-C) or SIGTERM suspends what is running, keeping its
       partial data, and exits 130 (143); 'offline resume ID' queues it again.
-      """)
+      """,
+    options: [parallel, minimumFreeSpace, quiet], command: Self.self)
 
-  var parallel = 3
-  var minimumFreeSpace: Int64 = 64 << 20
-  var quiet = false
-  var showHelp = false
+  let parallel: Int
+  let minimumFreeSpace: Int64
+  let quiet: Bool
 
-  static func parse(_ arguments: [String]) throws(UsageError) -> RunCommand {
-    var scanner = ArgumentScanner(arguments, usage: usage)
-    var command = RunCommand()
-    while let item = scanner.next() {
-      switch item {
-      case .positional(let text):
-        throw UsageError(message: "Unexpected argument '\(text)'.", usage: usage)
-      case .option(let name, let inline):
-        switch name {
-        case "--parallel":
-          guard let value = Int(try scanner.value(for: name, inline: inline)), value > 0 else {
-            throw UsageError(message: "--parallel takes a whole number above 0.", usage: usage)
-          }
-          command.parallel = value
-        case "--min-free":
-          guard let size = ByteSize.parse(try scanner.value(for: name, inline: inline)) else {
-            throw UsageError(
-              message: "--min-free takes a size, such as 0, 512K, 100M or 1G.", usage: usage)
-          }
-          command.minimumFreeSpace = size
-        case "-q", "--quiet": command.quiet = true
-        case "-h", "--help":
-          command.showHelp = true
-          return command
-        default: throw scanner.unknown(name)
-        }
-      }
-    }
-    return command
+  init(_ arguments: ParsedArguments) {
+    parallel = arguments[Self.parallel]
+    minimumFreeSpace = arguments[Self.minimumFreeSpace].bytes
+    quiet = arguments[Self.quiet]
   }
 
-  static func run(_ command: RunCommand, context: CommandContext) async -> Int32 {
+  func run(_ context: CommandContext) async -> Int32 {
+    let command = self
     let console = context.console
-    if command.showHelp {
-      console.out(help.render())
-      return ExitCode.success
-    }
     do throws(OfflineError) {
       let manager = try ManagerAccess.open(
         context, parallel: command.parallel, minimumFreeSpace: command.minimumFreeSpace)
-      let earlier = try await failures(of: manager)
+      let earlier = try await Self.failures(of: manager)
       let printed = Locked<Set<String>>([])
       let printer =
-        command.quiet ? nil : Task { await printEvents(of: manager, console, printed: printed) }
+        command.quiet
+        ? nil : Task { await Self.printEvents(of: manager, console, printed: printed) }
       defer { printer?.cancel() }
       try await manager.runUntilIdle()
       if Task.isCancelled {
@@ -84,7 +53,7 @@ struct RunCommand: Sendable {
         return ExitCode.failure
       }
       await manager.stop(suspendingRunning: false)
-      let failed = try await failures(of: manager)
+      let failed = try await Self.failures(of: manager)
       if !command.quiet {
         // A content can fail before the printer has subscribed, or just before the run
         // ends: say what it did not.
