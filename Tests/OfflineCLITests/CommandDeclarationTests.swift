@@ -60,6 +60,15 @@ import Testing
     }
   }
 
+  // Pins issue 12, item 4: benchmarks (`cache bench-hit`, `bench-index`) shipped inside the
+  // CLI; they live in `offline-bench`.
+  @Test func noBenchmarkShipsInTheTool() {
+    for path in Self.root.tree {
+      #expect(!path.command.name.contains("bench"), "\(path.words)")
+      for option in path.command.options { #expect(!option.key.contains("bench"), "\(option.key)") }
+    }
+  }
+
   @Test func everyDefaultIsAValueItsOptionTakes() {
     for path in Self.root.tree {
       for option in path.command.options {

@@ -43,16 +43,36 @@ struct RunCommand: Command {
         context, parallel: command.parallel, minimumFreeSpace: command.minimumFreeSpace)
       let earlier = try await Self.failures(of: manager)
       let printed = Locked<Set<String>>([])
+      // On a terminal, a live view; otherwise (or asked to) plain lines, as before.
+      let view = !command.quiet && console.stderrIsTerminal ? RunView(console: console) : nil
       let printer =
         command.quiet
-        ? nil : Task { await Self.printEvents(of: manager, console, printed: printed) }
-      defer { printer?.cancel() }
-      try await manager.runUntilIdle()
-      if Task.isCancelled {
-        await manager.stop(suspendingRunning: true)
-        return ExitCode.failure
+        ? nil
+        : Task {
+          if let view {
+            await Self.show(manager, in: view, printed: printed)
+          } else {
+            await Self.printEvents(of: manager, console, printed: printed)
+          }
+        }
+      let painter = view.map { view in Task { await view.paint() } }
+      defer {
+        printer?.cancel()
+        painter?.cancel()
       }
-      await manager.stop(suspendingRunning: false)
+      try await manager.runUntilIdle()
+      let interrupted = Task.isCancelled
+      await manager.stop(suspendingRunning: interrupted)
+      if let view {
+        // The last events in, then the view closed, before anything else is printed.
+        try? await Task.sleep(for: .milliseconds(100))
+        printer?.cancel()
+        painter?.cancel()
+        _ = await (printer?.value, painter?.value)
+        await Self.endRows(of: manager, in: view)
+        view.close()
+      }
+      if interrupted { return ExitCode.failure }
       let failed = try await Self.failures(of: manager)
       if !command.quiet {
         // A content can fail before the printer has subscribed, or just before the run
@@ -109,6 +129,52 @@ struct RunCommand: Command {
       default:
         break
       }
+    }
+  }
+
+  /// Feeds the live view: a line per content that runs or waits, updated by its progress and
+  /// wait reasons, ended (and scrolled above) when it finishes, fails or stops.
+  private static func show(
+    _ manager: OfflineManager, in view: RunView, printed: Locked<Set<String>>
+  ) async {
+    var ended: Set<String> = []
+    for await (id, event) in await manager.allEvents() {
+      guard !ended.contains(id) else { continue }
+      if !view.shows(id) {
+        guard let snapshot = try? await manager.snapshot(id: id) else { continue }
+        let name = snapshot.title ?? snapshot.fileURL.lastPathComponent
+        view.add(id, name: TerminalText.escaped(name))
+      }
+      switch event {
+      case .progress(let progress): view.update(id, progress: progress)
+      case .waiting(let reason?) where reason != .starting:
+        view.update(id, waitingFor: reason.name)
+      case .waiting: view.update(id, waitingFor: nil)
+      case .finished:
+        let path = (try? await manager.snapshot(id: id))?.fileURL.path ?? ""
+        ended.insert(id)
+        view.end(id, line: "\(id): finished \(path)")
+      case .error(let error):
+        printed.withLock { _ = $0.insert(id) }
+        ended.insert(id)
+        view.end(id, line: "\(id): " + TerminalText.message("\(error)"))
+      case .suspended:
+        ended.insert(id)
+        view.end(id, line: "\(id): suspended")
+      case .canceled:
+        ended.insert(id)
+        view.end(id, line: "\(id): canceled")
+      default: break
+      }
+    }
+  }
+
+  /// The contents still in the view when the run ends: a finished one's line (its event may
+  /// not have arrived), the others dropped (a failure is printed after the view).
+  private static func endRows(of manager: OfflineManager, in view: RunView) async {
+    guard let snapshots = try? await manager.snapshots() else { return }
+    for snapshot in snapshots where view.shows(snapshot.id) && snapshot.state == .downloaded {
+      view.end(snapshot.id, line: "\(snapshot.id): finished \(snapshot.fileURL.path)")
     }
   }
 }
