@@ -27,6 +27,10 @@ final class TmuxSession {
       throw TestSupportError.processFailed(
         command: "tmux new-session", status: started.status, stderr: started.stderrText)
     }
+    // Keys typed before bash shows its prompt are echoed twice, on one line.
+    guard try wait(seconds: 10, until: { $0.hasPrefix("$") }) != nil else {
+      throw TestSupportError.unexpectedOutput(command: "bash in tmux", output: try screen())
+    }
   }
 
   deinit { _ = try? tmux(["kill-server"]) }
