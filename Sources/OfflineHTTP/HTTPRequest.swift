@@ -16,11 +16,24 @@ public struct HTTPRequest: Sendable, Equatable {
   public var method: Method
   /// Extra header fields. `User-Agent` and `Accept-Encoding` are set by the transport unless given.
   public var headers: HTTPHeaders
+  /// How the request is made for its source: its header fields (sent before ``headers``,
+  /// which win on a name both set), user agent, referer, credentials, netrc, cookies file,
+  /// proxy and CAs. Secrets among them are not sent after a redirect to another origin
+  /// unless ``RequestOptions/sendsSecretsAcrossRedirects`` is set.
+  public var options: RequestOptions
+  /// The cookies of the request's content, shared with its other requests; nil reads
+  /// ``RequestOptions/cookieFile`` afresh for this request alone and keeps nothing.
+  public var cookieJar: CookieJar?
 
   /// Creates a request.
-  public init(url: URL, method: Method = .get, headers: HTTPHeaders = HTTPHeaders()) {
+  public init(
+    url: URL, method: Method = .get, headers: HTTPHeaders = HTTPHeaders(),
+    options: RequestOptions = RequestOptions(), cookieJar: CookieJar? = nil
+  ) {
     self.url = url
     self.method = method
     self.headers = headers
+    self.options = options
+    self.cookieJar = cookieJar
   }
 }
