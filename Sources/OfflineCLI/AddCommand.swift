@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 import OfflineKit
 
 /// `offline add`: queue URLs for download; prints each content's id.
@@ -22,7 +23,7 @@ struct AddCommand: Sendable {
           + " when one connection is slow on a file of 64 MiB or more)."
       ),
       ("-i, --input <file>", "Read URLs from a file, one per line ('-' for standard input)."),
-    ] + StreamOptions.help + [
+    ] + RequestOptionArguments.help + StreamOptions.help + [
       ("-h, --help", "Show help information.")
     ],
     footer: "A URL already in the store is not added twice: its id is printed, and it is queued"
@@ -37,6 +38,7 @@ struct AddCommand: Sendable {
   var showHelp = false
   var hls = HLSOptions()
   var connections = 0
+  var requestOptions = RequestOptions()
 
   static func parse(_ arguments: [String]) throws(UsageError) -> AddCommand {
     var scanner = ArgumentScanner(arguments, usage: usage)
@@ -60,6 +62,9 @@ struct AddCommand: Sendable {
             throw UsageError(message: "--connections takes a whole number above 0.", usage: usage)
           }
           command.connections = value
+        case _ where RequestOptionArguments.names.contains(name):
+          try RequestOptionArguments.consume(
+            name, inline: inline, from: &scanner, into: &command.requestOptions, usage: usage)
         case _ where StreamOptions.names.contains(name):
           try StreamOptions.parse(
             name, try scanner.value(for: name, inline: inline), into: &command.hls, usage: usage)
@@ -107,7 +112,9 @@ struct AddCommand: Sendable {
         console.err("Error: '\(text)' is not an http or https URL.")
         return ExitCode.usage
       }
-      sources.append(OfflineSource(url: url, id: command.id, title: command.title))
+      sources.append(
+        OfflineSource(
+          url: url, id: command.id, title: command.title, requestOptions: command.requestOptions))
     }
     do throws(OfflineError) {
       let manager = try ManagerAccess.open(context)

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 import OfflineKit
 
 /// `offline cache`: the store's cache of small files: get, ls, stats, clear, limit.
@@ -38,7 +39,8 @@ struct CacheCommand: Sendable {
         options: [
           ("-o, --output <path>", "Copy the file to this path instead of printing its path."),
           ("--key <key>", "Cache under this key instead of the URL (for signed URLs)."),
-          ("-h, --help", "Show help information."),
+        ] + RequestOptionArguments.help + [
+          ("-h, --help", "Show help information.")
         ],
         footer: "A stale file is revalidated with the server; offline, it is served anyway"
           + " with a warning on standard error.")
@@ -83,6 +85,7 @@ struct CacheCommand: Sendable {
   var key: String?
   var json = false
   var showHelp = false
+  var requestOptions = RequestOptions()
 
   static func parse(_ arguments: [String]) throws(UsageError) -> CacheCommand {
     var command = CacheCommand()
@@ -106,6 +109,9 @@ struct CacheCommand: Sendable {
         switch name {
         case "-o" where action == .get, "--output" where action == .get:
           command.output = try scanner.value(for: name, inline: inline)
+        case _ where action == .get && RequestOptionArguments.names.contains(name):
+          try RequestOptionArguments.consume(
+            name, inline: inline, from: &scanner, into: &command.requestOptions, usage: actionUsage)
         case "--key" where action == .get:
           command.key = try scanner.value(for: name, inline: inline)
         case "--json" where action == .ls || action == .stats: command.json = true
@@ -140,7 +146,9 @@ struct CacheCommand: Sendable {
       return ExitCode.success
     }
     do throws(FileCache.Error) {
-      let cache = try FileCache(store: context.storeDirectory)
+      let cache = try FileCache(
+        store: context.storeDirectory,
+        configuration: FileCache.Configuration(requestOptions: command.requestOptions))
       switch action {
       case .get: return try await get(command, cache: cache, console: console)
       case .ls:

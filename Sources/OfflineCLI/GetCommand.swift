@@ -76,7 +76,7 @@ struct GetCommand: Sendable {
         "When another download is writing the same output file, wait for it to end"
           + " instead of failing at once."
       ),
-    ] + StreamOptions.help + [
+    ] + RequestOptionArguments.help + StreamOptions.help + [
       ("-q, --quiet", "Print nothing but errors."),
       ("--json", "Print one JSON object per event on standard output."),
       ("-h, --help", "Show help information."),
@@ -105,6 +105,7 @@ struct GetCommand: Sendable {
   var showHelp = false
   var hls = HLSOptions()
   var minimumFreeSpace: Int64?
+  var requestOptions = RequestOptions()
 
   /// The most connections `--connections` opens to one host.
   static let maximumConnections = 32
@@ -152,6 +153,9 @@ struct GetCommand: Sendable {
           }
         case "--force": command.force = true
         case "--wait": command.waitsForOtherWriter = true
+        case _ where RequestOptionArguments.names.contains(name):
+          try RequestOptionArguments.consume(
+            name, inline: inline, from: &scanner, into: &command.requestOptions, usage: usage)
         case _ where StreamOptions.names.contains(name):
           try StreamOptions.parse(
             name, try scanner.value(for: name, inline: inline), into: &command.hls, usage: usage)
@@ -254,7 +258,8 @@ struct GetCommand: Sendable {
           maximumAttempts: command.retries, initialDelay: .milliseconds(500),
           maximumDelay: .seconds(30)),
         replacesExistingFile: command.force, connections: command.connections,
-        waitsForOtherWriter: command.waitsForOtherWriter))
+        waitsForOtherWriter: command.waitsForOtherWriter),
+      requestOptions: command.requestOptions)
     do {
       let outcome = try await transfer.run { reporter.report($0) }
       reporter.finished(outcome)

@@ -10,14 +10,14 @@ struct InfoCommand: Sendable {
     overview: "Show what an HLS stream offers: variants, audio, subtitles, duration, encryption.",
     usage: usage,
     arguments: [("<url>", "The http or https URL of an HLS playlist (.m3u8).")],
-    options: [
-      ("--json", "Print one JSON object."),
-      ("-h, --help", "Show help information."),
+    options: [("--json", "Print one JSON object.")] + RequestOptionArguments.help + [
+      ("-h, --help", "Show help information.")
     ])
 
   var url: URL?
   var json = false
   var showHelp = false
+  var requestOptions = RequestOptions()
 
   static func parse(_ arguments: [String]) throws(UsageError) -> InfoCommand {
     var scanner = ArgumentScanner(arguments, usage: usage)
@@ -29,9 +29,12 @@ struct InfoCommand: Sendable {
           ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host() != nil
         else { throw UsageError(message: "'\(text)' is not an http or https URL.", usage: usage) }
         command.url = url
-      case .option(let name, _):
+      case .option(let name, let inline):
         switch name {
         case "--json": command.json = true
+        case _ where RequestOptionArguments.names.contains(name):
+          try RequestOptionArguments.consume(
+            name, inline: inline, from: &scanner, into: &command.requestOptions, usage: usage)
         case "-h", "--help":
           command.showHelp = true
           return command
@@ -50,7 +53,8 @@ struct InfoCommand: Sendable {
       return ExitCode.success
     }
     do throws(Transfer.Error) {
-      let info = try await HLSInfo.fetch(url, transport: CurlTransport())
+      let info = try await HLSInfo.fetch(
+        url, transport: CurlTransport(), requestOptions: command.requestOptions)
       console.out(command.json ? info.json : info.text(showing: TerminalText.escaped))
       return ExitCode.success
     } catch {
