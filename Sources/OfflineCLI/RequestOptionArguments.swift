@@ -101,16 +101,17 @@ enum RequestOptionArguments {
         message: "no password after the colon, and no terminal to ask for it on; give"
           + " '\(user):PASSWORD' or use --netrc-file")
     }
-    FileHandle.standardError.write(Data("Enter host password for user '\(user)':".utf8))
+    // Echo goes off before the prompt shows, so nothing typed after it is ever echoed.
     var settings = termios()
     tcgetattr(STDIN_FILENO, &settings)
     var silent = settings
     silent.c_lflag &= ~tcflag_t(ECHO)
-    tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+    tcsetattr(STDIN_FILENO, TCSANOW, &silent)
     defer {
-      tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
+      tcsetattr(STDIN_FILENO, TCSANOW, &settings)
       FileHandle.standardError.write(Data("\n".utf8))
     }
+    FileHandle.standardError.write(Data("Enter host password for user '\(user)':".utf8))
     return readLine(strippingNewline: true) ?? ""
   }
 }

@@ -115,6 +115,8 @@ import Testing
 
   @Test(arguments: [
     (["-H", "NoColon"], "--header", "needs a colon"),
+    // Pins: a header without a colon was repeated in the message, a token pasted alone too.
+    (["-H", "Bearer pa55-s3cret"], "--header", "needs a colon"),
     (["-H", "X-A: one\r\nX-B: two"], "--header", "line break"),
     (["-H", ": value"], "--header", "needs a name"),
     (["--user", ":pa55-s3cret"], "--user", "user name is empty"),
@@ -133,6 +135,46 @@ import Testing
     #expect(!result.stderrText.contains("pa55-s3cret"))
     #expect(!result.stderrText.contains("X-B: two"))
     #expect(try setup.origin.server.accessLog().isEmpty, "nothing was requested")
+  }
+
+  /// Pins: `-u USER` without a password could not ask for one; it is asked on the terminal
+  /// (a pty here) and never echoed.
+  @Test func aPasswordLeftOutIsAskedForOnTheTerminalWithoutEcho() throws {
+    let setup = try Setup()
+    let driver = """
+      import os, pty, sys
+      pid, fd = pty.fork()
+      if pid == 0:
+          os.execv(sys.argv[1], sys.argv[1:])
+      out = b""
+      while b"password" not in out:
+          out += os.read(fd, 1024)
+      os.write(fd, sys.stdin.buffer.readline())
+      while True:
+          try:
+              chunk = os.read(fd, 1024)
+          except OSError:
+              break
+          if not chunk:
+              break
+          out += chunk
+      _, status = os.waitpid(pid, 0)
+      sys.stdout.buffer.write(out)
+      sys.exit(os.waitstatus_to_exitcode(status))
+      """
+    let script = setup.folder.file("terminal-driver.py")
+    try Data(driver.utf8).write(to: script)
+    let command = [
+      "/usr/bin/python3", script.path, OfflineBinary.path, "--store", setup.store, "get",
+      setup.origin.fileURL("a.bin", in: "basic").absoluteString, "-o", setup.output, "-u",
+      NginxGates.user,
+    ].map { "'\($0)'" }.joined(separator: " ")
+    let result = try ProcessRunner.run(
+      "/bin/sh", ["-c", "printf '%s\\n' '\(NginxGates.password)' | \(command)"], timeout: 60)
+    #expect(result.status == 0, "\(result.stdoutText) \(result.stderrText)")
+    #expect(result.stdoutText.contains("Enter host password for user 'ana'"))
+    #expect(!result.stdoutText.contains(NginxGates.password), "\(result.stdoutText)")
+    #expect(setup.downloaded)
   }
 
   @Test func aMalformedCookiesFileIsAUsageErrorNamingTheLineAndAddQueuesNothing() throws {
