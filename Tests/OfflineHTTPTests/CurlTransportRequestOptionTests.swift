@@ -159,4 +159,49 @@ import Testing
     let trusted = try #require(try other.server.headerLog(minimumCount: 2).last)
     #expect(trusted["X-Api-Key"] == NginxGates.headerValue, "--location-trusted sends them")
   }
+
+  /// Pins: a source's own proxy was ignored; it goes before the environment's.
+  @Test(.enabled(if: TinyProxy.isInstalled, "needs tinyproxy (scripts/install-deps)"))
+  func aSourcesProxyAndNoProxyGoBeforeTheEnvironment() async throws {
+    let nginx = try NginxFixture(
+      files: ["a.bin": (10_000, 6)],
+      options: .init(
+        extraLocations: """
+          location /proxied/ {
+            if ($http_via !~ "\(TinyProxy.viaName)") { return 403; }
+            rewrite ^/proxied/(.*)$ /$1 break;
+          }
+          """))
+    let proxy = try TinyProxy()
+    try proxy.start()
+    let direct = CurlTransport(configuration: .init(environment: CurlEnvironment([:])))
+    let viaOptions = RequestOptions(proxy: try Proxy(parsing: proxy.url.absoluteString))
+    let head = try await direct.perform(
+      HTTPRequest(url: nginx.url("/proxied/a.bin"), options: viaOptions),
+      delegate: RecordingDelegate())
+    #expect(head.status == 200)
+    #expect(proxy.requests() == ["GET \(nginx.url("/proxied/a.bin").absoluteString)"])
+
+    let proxied = CurlTransport(
+      configuration: .init(environment: CurlEnvironment(["http_proxy": proxy.url.absoluteString])))
+    let bypass = RequestOptions(noProxy: ["127.0.0.1"])
+    let second = try await proxied.perform(
+      HTTPRequest(url: nginx.url("/a.bin"), options: bypass), delegate: RecordingDelegate())
+    #expect(second.status == 200)
+    #expect(proxy.requests().count == 1, "the source's noProxy bypassed the proxy")
+  }
+
+  /// Pins: a source's own CA file was ignored, so its private CA was refused.
+  @Test func aSourcesCAFileTrustsItsPrivateCA() async throws {
+    let nginx = try NginxFixture(files: ["a.bin": (10_000, 7)], options: .init(tls: true))
+    let certificate = try #require(nginx.server.certificatePath).path
+    let transport = CurlTransport(configuration: .init(environment: CurlEnvironment([:])))
+    let refused = await transport.failure(
+      of: HTTPRequest(url: nginx.url("/a.bin")), delegate: RecordingDelegate())
+    #expect(refused != nil, "the system does not trust the test CA")
+    let head = try await transport.perform(
+      HTTPRequest(url: nginx.url("/a.bin"), options: RequestOptions(caFile: certificate)),
+      delegate: RecordingDelegate())
+    #expect(head.status == 200)
+  }
 }
