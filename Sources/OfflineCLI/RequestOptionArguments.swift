@@ -3,7 +3,7 @@ import OfflineHTTP
 
 /// The request options of `get`, `add`, `info` and `cache get`, written as curl writes them:
 /// each call consumes one option (and its value) from the argument list into a
-/// ``RequestOptions``. Every mistake is a usage error naming the option; a header value,
+/// `RequestOptions`. Every mistake is a usage error naming the option; a header value,
 /// password or cookie is never repeated.
 enum RequestOptionArguments {
   /// The option names ``consume(_:inline:from:into:usage:)`` takes.

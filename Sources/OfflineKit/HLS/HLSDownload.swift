@@ -86,7 +86,7 @@ public struct HLSDownload: Sendable {
   /// Creates a download; nothing happens until ``run(onProgress:)``.
   ///
   /// - Parameter requestOptions: What every request of the stream sends (see
-  ///   ``RequestOptions``); checked when the run starts.
+  ///   `RequestOptions`); checked when the run starts.
   public init(
     url: URL, folder: URL, options: HLSOptions = HLSOptions(), journal: TransferJournal?,
     transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),

@@ -96,7 +96,7 @@ public struct Transfer: Sendable {
   public let options: Options
   /// How every request of the transfer is made (headers, cookies, credentials…).
   public let requestOptions: RequestOptions
-  /// The transfer's cookies: those of ``RequestOptions/cookieFile`` and those the server
+  /// The transfer's cookies: those of `RequestOptions.cookieFile` and those the server
   /// sets, kept for the transfer's later requests (its ranges and retries).
   let cookieJar: CookieJar
   /// Whether ``run(onEvent:)`` checks ``requestOptions`` first: when the transfer made its
@@ -110,7 +110,7 @@ public struct Transfer: Sendable {
 
   /// Creates a transfer; nothing happens until ``run(onEvent:)``.
   ///
-  /// - Parameter requestOptions: What every request sends (see ``RequestOptions``); checked
+  /// - Parameter requestOptions: What every request sends (see `RequestOptions`); checked
   ///   when the run starts.
   public init(
     url: URL, destination: String, journal: TransferJournal, transport: any HTTPTransporting,
