@@ -14,8 +14,8 @@ final class CurlCall: @unchecked Sendable {
   private static let nextID = IDCounter()
 
   let id: UInt64
-  /// The request; its credentials are dropped when a redirect leaves the origin.
-  private(set) var request: HTTPRequest
+  /// The request; its secrets are not sent once a redirect leaves the origin.
+  let request: HTTPRequest
   /// Set from any thread when the awaiting task is cancelled; the loop checks it before
   /// starting the call, so a cancellation that comes first is never missed.
   let cancelRequested = Atomic<Bool>(false)
@@ -29,7 +29,11 @@ final class CurlCall: @unchecked Sendable {
   private(set) var currentProxy: Proxy?
   private(set) var redirectCount = 0
   private(set) var easy: UnsafeMutableRawPointer?
-  private var headerList: UnsafeMutablePointer<curl_slist>?
+  /// The header lines of the easy handle, freed with it.
+  var headerList: UnsafeMutablePointer<curl_slist>?
+  /// Set once a redirect took the request to another origin than the one it started at;
+  /// from then on its secrets stay behind (see ``setRequestOptions(_:)``).
+  private(set) var leftOrigin = false
   private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
   // The response being parsed.
@@ -121,20 +125,7 @@ final class CurlCall: @unchecked Sendable {
     if request.method == .head {
       _ = ok_easy_setopt_long(handle, CURLOPT_NOBODY, 1)
     }
-    _ = ok_easy_setopt_str(
-      handle, CURLOPT_USERAGENT, request.headers["User-Agent"] ?? config.userAgent)
-    var list: UnsafeMutablePointer<curl_slist>?
-    if request.headers["Accept-Encoding"] == nil {
-      list = curl_slist_append(list, "Accept-Encoding: identity")
-    }
-    for field in request.headers
-    where !field.name.equalsIgnoringASCIICase("User-Agent") {
-      // libcurl reads "Name:" as "remove this header"; "Name;" sends it with an empty value.
-      let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
-      list = curl_slist_append(list, line)
-    }
-    headerList = list
-    _ = ok_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
+    setRequestOptions(handle)
     _ = ok_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, errorBuffer)
     _ = ok_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, CurlCall.writeCallback)
     _ = ok_easy_setopt_ptr(handle, CURLOPT_WRITEDATA, context)
@@ -158,11 +149,7 @@ final class CurlCall: @unchecked Sendable {
     }
     let next = try configuration.redirects.nextURL(
       from: currentURL, location: location, hops: redirectCount)
-    if !RedirectPolicy.isSameOrigin(currentURL, next) {
-      for name in RedirectPolicy.credentialHeaders {
-        request.headers.replaceOrAdd(name: name, value: nil)
-      }
-    }
+    if !RedirectPolicy.isSameOrigin(request.url, next) { leftOrigin = true }
     currentURL = next
     redirectCount += 1
     try chooseProxy()
@@ -174,7 +161,12 @@ final class CurlCall: @unchecked Sendable {
   ///   is not a proxy URL.
   func chooseProxy() throws(HTTPError) {
     do {
-      currentProxy = try configuration.proxyChoice.proxy(for: currentURL)
+      var choice = configuration.proxyChoice
+      if let proxy = request.options.proxy { choice.proxy = proxy }
+      if let hosts = request.options.noProxy {
+        choice.noProxy = NoProxyList(parsing: hosts.joined(separator: ","))
+      }
+      currentProxy = try choice.proxy(for: currentURL)
     } catch {
       throw HTTPError(.invalidProxy(error.description), url: currentURL)
     }
@@ -202,7 +194,9 @@ final class CurlCall: @unchecked Sendable {
       case .path(let path): _ = ok_easy_setopt_str(handle, option, path)
       }
     }
-    let trust = configuration.trustedCAs
+    let trust = TrustedCAs(
+      caFile: request.options.caFile ?? configuration.trustedCAFile,
+      environment: configuration.environment)
     set(CURLOPT_CAINFO, trust.file)
     set(CURLOPT_CAPATH, trust.folder)
     set(CURLOPT_PROXY_CAINFO, trust.file)

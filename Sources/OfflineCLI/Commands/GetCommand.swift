@@ -84,7 +84,7 @@ struct GetCommand: Command {
     options: [
       output, sha256, caFile, proxy, noProxy, stallTimeout, retries, minimumFreeSpace,
       connections, force, wait,
-    ] + StreamOptions.all + [quiet, json],
+    ] + RequestOptionArguments.all + StreamOptions.all + [quiet, json],
     command: Self.self)
 
   /// The most connections `--connections` opens to one host.
@@ -105,8 +105,9 @@ struct GetCommand: Command {
   var json: Bool
   var hls: HLSOptions
   var minimumFreeSpace: Int64?
+  var requestOptions: RequestOptions
 
-  init(_ arguments: ParsedArguments) {
+  init(_ arguments: ParsedArguments) throws(UsageError) {
     url = arguments[Self.url]
     output = arguments[Self.output]
     sha256 = arguments[Self.sha256]
@@ -122,6 +123,7 @@ struct GetCommand: Command {
     json = arguments[Self.json]
     hls = StreamOptions.hls(from: arguments)
     minimumFreeSpace = arguments[Self.minimumFreeSpace]?.bytes
+    requestOptions = try RequestOptionArguments.requestOptions(from: arguments)
   }
 
   /// The absolute path of the file to write. The last component is never resolved as a
@@ -188,7 +190,8 @@ struct GetCommand: Command {
           maximumAttempts: command.retries, initialDelay: .milliseconds(500),
           maximumDelay: .seconds(30)),
         replacesExistingFile: command.force, connections: command.connections,
-        waitsForOtherWriter: command.waitsForOtherWriter))
+        waitsForOtherWriter: command.waitsForOtherWriter),
+      requestOptions: command.requestOptions)
     do {
       let outcome = try await transfer.run { reporter.report($0) }
       reporter.finished(outcome)

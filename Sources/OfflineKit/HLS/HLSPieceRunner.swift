@@ -68,7 +68,8 @@ struct HLSPieceRunner: Sendable {
       journal: download.journal!, transport: download.transport,
       options: Transfer.Options(
         retry: download.retry, progressInterval: .milliseconds(250), replacesExistingFile: true,
-        slice: piece.slice, syncsEachFile: false))
+        slice: piece.slice, syncsEachFile: false),
+      requestOptions: download.requestOptions, cookieJar: download.cookieJar)
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
     do {
       let outcome = try await download.pieceRetry.run(url: piece.remote, destination: destination) {

@@ -40,7 +40,8 @@ extension OfflineManager {
       options: Transfer.Options(
         expectedSHA256: record.expectedSHA256, retry: RetryPolicy(maximumAttempts: 1),
         replacesExistingFile: true,
-        connections: DownloadConfig.stored(from: record.options).connections ?? 0))
+        connections: DownloadConfig.stored(from: record.options).connections ?? 0),
+      requestOptions: requestOptions[record.id] ?? RequestOptions())
     return { report in
       do throws(Transfer.Error) {
         let outcome = try await transfer.run { event in
@@ -69,7 +70,8 @@ extension OfflineManager {
       options: DownloadConfig.stored(from: record.options).hls, journal: index.transfers,
       transport: transport,
       retry: RetryPolicy(
-        maximumAttempts: 3, initialDelay: .milliseconds(500), maximumDelay: .seconds(5)))
+        maximumAttempts: 3, initialDelay: .milliseconds(500), maximumDelay: .seconds(5)),
+      requestOptions: requestOptions[record.id] ?? RequestOptions())
     return { report in
       let rate = RateEstimator()
       do throws(Transfer.Error) {
@@ -187,7 +189,8 @@ extension OfflineManager {
       throw OfflineError(.unknownContent(id), contentID: id)
     }
     let download = HLSDownload(
-      url: url, folder: files.folder(id: id), journal: index.transfers, transport: transport)
+      url: url, folder: files.folder(id: id), journal: index.transfers, transport: transport,
+      requestOptions: requestOptions[id] ?? RequestOptions())
     do {
       let count = try await download.renewKeys()
       hub.send(.keysRenewed(count: count), to: id)

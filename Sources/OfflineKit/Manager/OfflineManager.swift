@@ -77,6 +77,9 @@ public actor OfflineManager {
   var scheduler: Task<Void, Never>?
   var lastExternalChange: Int64 = 0
   var knownStates: [String: OfflineState] = [:]
+  /// The request options of the sources given to this manager, by content id; every
+  /// transfer started for a content sends them. Kept in memory for this process only.
+  var requestOptions: [String: RequestOptions] = [:]
   var storageWaits = StorageWaits()
 
   /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
@@ -156,6 +159,21 @@ public actor OfflineManager {
     var fresh: [ContentRecord] = []
     var takenIDs = Set<String>()
     var batchByURL: [String: String] = [:]
+    for source in sources {
+      do {
+        try source.requestOptions.validate()
+      } catch {
+        throw OfflineError(
+          .transfer(Transfer.Error(.invalidRequestOptions(error), url: source.url, destination: ""))
+        )
+      }
+    }
+    defer {
+      for (source, content) in zip(sources, result) where source.requestOptions != RequestOptions()
+      {
+        requestOptions[content.id] = source.requestOptions
+      }
+    }
     for source in sources {
       let scheme = source.url.scheme?.lowercased()
       guard scheme == "http" || scheme == "https", source.url.host() != nil else {

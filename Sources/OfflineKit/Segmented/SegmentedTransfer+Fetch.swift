@@ -47,7 +47,7 @@ extension SegmentedTransfer {
         try Task.checkCancellation()
         let sink = RangeSink(board: board, slot: slot, descriptor: fd)
         let range = board.range(slot)
-        var request = HTTPRequest(url: transfer.url)
+        var request = transfer.request()
         request.headers.add(name: "Range", value: "bytes=\(range.next)-\(range.end - 1)")
         request.headers.add(name: "If-Range", value: validator)
         do throws(HTTPError) {
