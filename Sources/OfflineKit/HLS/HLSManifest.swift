@@ -60,7 +60,7 @@ enum AtomicFile {
     let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
     guard written == data.count else { throw failure(.write, written < 0 ? errno : ENOSPC) }
     fchmod(fd, mode)
-    guard fsync(fd) == 0 else { throw failure(.sync, errno) }
+    guard Durability.sync(fd) == 0 else { throw failure(.sync, errno) }
     guard rename(temporary.path, target.path) == 0 else { throw failure(.rename, errno) }
   }
 }

@@ -45,7 +45,8 @@ public actor OfflineManager {
     public init(
       parallelDownloads: Int = 3, retry: RetryPolicy = RetryPolicy(),
       pollInterval: Duration = .milliseconds(250), minimumFreeSpace: Int64 = 64 << 20,
-      transport: (any HTTPTransporting)? = nil, reachability: any Reachable = Reachability(),
+      transport: (any HTTPTransporting)? = nil,
+      reachability: any Reachable = Reachability.platformDefault(),
       storeQuota: Int64? = nil
     ) {
       self.parallelDownloads = max(1, parallelDownloads)
