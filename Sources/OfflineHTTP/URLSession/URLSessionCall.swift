@@ -181,14 +181,18 @@ final class URLSessionCall: @unchecked Sendable {
       else { return (false, .none) }
       state.waitingBytes += data.count
       state.receivedBytes += Int64(data.count)
-      guard state.waitingBytes > bound, !state.suspended else { return (true, .none) }
+      // Bytes that wait for the head's answer are not held back: ending the response then
+      // would waste it whole (the head would be refused), and the answer comes quickly.
+      guard state.waitingBytes > bound, !state.suspended, state.disposition == .receive else {
+        return (true, .none)
+      }
       if URLSessionFlowControl.canSuspend {
         state.suspended = true
         return (true, .suspend)
       }
       state.failure = HTTPError(
         .connectionLost, url: state.currentURL,
-        detail: "the reader fell \(bound >> 20) MiB behind and URLSession cannot pause here")
+        detail: "the reader fell \(bound) bytes behind and URLSession cannot pause here")
       return (true, .overflow)
     }
     if queued {
