@@ -214,8 +214,10 @@ struct GetCommand: Sendable {
     let configuration = CurlTransport.Configuration(
       stallTimeout: .seconds(command.stallTimeout), trustedCAFile: command.caFile,
       proxy: command.proxy, noProxy: command.noProxy, environment: .process)
+    let transport: any HTTPTransporting
     do {
       try configuration.validate()
+      transport = try TransportChoice.make(configuration)
     } catch {
       // A bad proxy variable or an unreadable CA setting: named, before the store is
       // opened or anything fetched.
@@ -232,7 +234,6 @@ struct GetCommand: Sendable {
       reporter.failed("The store at \(context.storeDirectory.path) cannot be opened: \(error)")
       return ExitCode.failure
     }
-    let transport = CurlTransport(configuration: configuration)
     if let margin = command.minimumFreeSpace,
       let problem = await FreeSpaceCheck.problem(
         url: command.url, destination: command.destination(), margin: margin, transport: transport)
