@@ -1,3 +1,7 @@
+// libcurl is linked on Linux only (Package.swift). The body keeps its indentation so this
+// guard stays a three-line change beside other work on the file; re-indent once merged.
+// swift-format-ignore
+#if canImport(CCurl)
 import CCurl
 import Foundation
 import OfflineLocks
@@ -207,3 +211,4 @@ enum CurlGlobal {
     _ = initialized
   }
 }
+#endif

@@ -33,7 +33,7 @@ public actor OfflineManager {
     /// much even on the empty file system is suspended with
     /// ``OfflineError/Kind-swift.enum/insufficientCapacity(needed:capacity:path:)``.
     public var minimumFreeSpace: Int64
-    /// The HTTP transport; a ``CurlTransport`` when nil.
+    /// The HTTP transport; the platform's (``PlatformTransport``) when nil.
     public var transport: (any HTTPTransporting)?
     /// Tells whether a host can be reached (reason `network`).
     public var reachability: any Reachable
@@ -114,7 +114,7 @@ public actor OfflineManager {
     } else {
       rebuildReport = nil
     }
-    self.transport = configuration.transport ?? CurlTransport()
+    self.transport = configuration.transport ?? PlatformTransport.make()
     if let lock = RunnerLock(directory: directory) {
       try Recovery(index: index, directory: directory).run()
       ManifestBackfill(files: contentFiles).runIfNeeded()
