@@ -10,7 +10,8 @@ import Testing
 @Suite struct HiddenProcTests {
   /// Pins issue 18: with `/proc` hidden, `Reachability` answered "no default route" for every
   /// host name, so every download on a system without `/proc` waited for the network forever.
-  @Test func unreadableRoutingTablesMakeReachabilityUnknownNotUnreachable() async throws {
+  @Test(.timeLimit(.minutes(1)))
+  func unreadableRoutingTablesMakeReachabilityUnknownNotUnreachable() async throws {
     let empty = try TemporaryDirectory(prefix: "offlinekit-noproc")
     let reachability = Reachability(procRoot: empty.path, sysRoot: empty.path)
     for host in ["media.example", "10.1.2.3", "2001:db8::5"] {
@@ -24,7 +25,7 @@ import Testing
 
   /// Pins issue 18: the queue held a download of `media.example` (reached through a proxy on
   /// 127.0.0.1, our fault server) with reason `network` for as long as `/proc` was hidden.
-  @Test func aDownloadGoesAheadWhenProcIsHidden() async throws {
+  @Test(.timeLimit(.minutes(1))) func aDownloadGoesAheadWhenProcIsHidden() async throws {
     let server = try FaultServer()
     defer { server.stop() }
     let body = TestData.bytes(count: 300_000, seed: 41)
