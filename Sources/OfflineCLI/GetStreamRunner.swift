@@ -7,7 +7,7 @@ import OfflineStore
 struct GetStreamRunner {
   let command: GetCommand
   let index: OfflineIndex
-  let transport: CurlTransport
+  let transport: any HTTPTransporting
   let reporter: GetReporter
 
   /// The folder: `-o` as given, else the stream's name in the current folder.

@@ -153,8 +153,10 @@ struct GetCommand: Command {
     let configuration = CurlTransport.Configuration(
       stallTimeout: command.stallTimeout, trustedCAFile: command.caFile,
       proxy: command.proxy, noProxy: command.noProxy, environment: .process)
+    let transport: any HTTPTransporting
     do {
       try configuration.validate()
+      transport = try TransportChoice.make(configuration)
     } catch {
       // A bad proxy variable or an unreadable CA setting: named, before the store is
       // opened or anything fetched.
@@ -168,7 +170,6 @@ struct GetCommand: Command {
       reporter.failed("The store at \(context.storeDirectory.path) cannot be opened: \(error)")
       return ExitCode.failure
     }
-    let transport = CurlTransport(configuration: configuration)
     if let margin = command.minimumFreeSpace,
       let problem = await FreeSpaceCheck.problem(
         url: command.url, destination: command.destination(), margin: margin, transport: transport)

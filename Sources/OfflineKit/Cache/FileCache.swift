@@ -103,7 +103,7 @@ public actor FileCache {
   /// - Parameters:
   ///   - store: The store directory, the one an ``OfflineManager`` opens.
   ///   - configuration: Limits and freshness.
-  ///   - transport: The HTTP transport; a `CurlTransport` (OfflineHTTP) when nil.
+  ///   - transport: The HTTP transport; the platform's (`PlatformTransport`, OfflineHTTP) when nil.
   /// - Throws: ``Error`` when the index cannot be opened or the folder cannot be made.
   public init(
     store: URL, configuration: Configuration = Configuration(),
@@ -130,7 +130,7 @@ public actor FileCache {
     } catch {
       throw Error(.index(error))
     }
-    self.transport = transport ?? CurlTransport()
+    self.transport = transport ?? PlatformTransport.make()
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     } catch {

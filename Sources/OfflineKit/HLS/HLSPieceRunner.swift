@@ -1,4 +1,3 @@
-import CSystem
 import Foundation
 import HLSPlaylist
 import OfflineLocks
@@ -91,7 +90,7 @@ struct HLSPieceRunner: Sendable {
   private func syncFileSystem() {
     let fd = open(download.folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { return }
-    _ = ok_syncfs(fd)
+    _ = Durability.syncFileSystem(holding: fd)
     close(fd)
   }
 }

@@ -33,7 +33,7 @@ public actor OfflineManager {
     /// much even on the empty file system is suspended with
     /// ``OfflineError/Kind-swift.enum/insufficientCapacity(needed:capacity:path:)``.
     public var minimumFreeSpace: Int64
-    /// The HTTP transport; a `CurlTransport` (OfflineHTTP) when nil.
+    /// The HTTP transport; the platform's (`PlatformTransport`, OfflineHTTP) when nil.
     public var transport: (any HTTPTransporting)?
     /// Tells whether a host can be reached (reason `network`).
     public var reachability: any Reachable
@@ -45,7 +45,8 @@ public actor OfflineManager {
     public init(
       parallelDownloads: Int = 3, retry: RetryPolicy = RetryPolicy(),
       pollInterval: Duration = .milliseconds(250), minimumFreeSpace: Int64 = 64 << 20,
-      transport: (any HTTPTransporting)? = nil, reachability: any Reachable = Reachability(),
+      transport: (any HTTPTransporting)? = nil,
+      reachability: any Reachable = Reachability.platformDefault(),
       storeQuota: Int64? = nil
     ) {
       self.parallelDownloads = max(1, parallelDownloads)
@@ -116,7 +117,7 @@ public actor OfflineManager {
     } else {
       rebuildReport = nil
     }
-    self.transport = configuration.transport ?? CurlTransport()
+    self.transport = configuration.transport ?? PlatformTransport.make()
     if let lock = RunnerLock(directory: directory) {
       try Recovery(index: index, directory: directory).run()
       ManifestBackfill(files: contentFiles).runIfNeeded()
