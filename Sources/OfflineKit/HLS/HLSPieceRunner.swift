@@ -1,7 +1,9 @@
 import CSystem
 import Foundation
 import HLSPlaylist
+import OfflineHTTP
 import OfflineLocks
+import OfflineStore
 
 /// Writes playlists as text.
 enum PlaylistWriterBridge {
@@ -10,15 +12,49 @@ enum PlaylistWriterBridge {
 
 /// Downloads the pieces of a plan, several at once, each a resumable ``Transfer`` into the
 /// content's folder; reports aggregate progress; syncs the folder's file system at the end.
+///
+/// The engine of every stream kind: HLS and DASH both plan a list of pieces (a remote URL or
+/// a slice of one, and a local path) and hand it here.
 struct HLSPieceRunner: Sendable {
-  let download: HLSDownload
-  let plan: HLSPlan
+  /// The content's folder; every piece's `local` path is inside it.
+  let folder: URL
+  let journal: TransferJournal
+  let transport: any HTTPTransporting
+  /// Retries inside one piece's transfer (a cut resumed at once).
+  let retry: RetryPolicy
+  /// Retries of a piece that failed.
+  let pieceRetry: HLSPieceRetry
+  /// Pieces downloaded at once.
+  let parallel: Int
+  let pieces: [HLSPlan.Piece]
+
+  /// The runner of an HLS download's plan.
+  init(download: HLSDownload, plan: HLSPlan) {
+    self.init(
+      folder: download.folder, journal: download.journal!, transport: download.transport,
+      retry: download.retry, pieceRetry: download.pieceRetry,
+      parallel: download.options.parallelSegments, pieces: plan.pieces)
+  }
+
+  /// A runner of `pieces` into `folder`.
+  init(
+    folder: URL, journal: TransferJournal, transport: any HTTPTransporting, retry: RetryPolicy,
+    pieceRetry: HLSPieceRetry, parallel: Int, pieces: [HLSPlan.Piece]
+  ) {
+    self.folder = folder
+    self.journal = journal
+    self.transport = transport
+    self.retry = retry
+    self.pieceRetry = pieceRetry
+    self.parallel = parallel
+    self.pieces = pieces
+  }
 
   /// Returns the bytes of every piece.
   func run(onProgress: @escaping @Sendable (HLSDownload.Progress) -> Void)
     async throws(Transfer.Error) -> Int64
   {
-    let tally = Locked(HLSProgressTally(plan: plan))
+    let tally = Locked(HLSProgressTally(pieces: pieces.map(HLSProgressTally.Piece.init)))
     let reporter = Task {
       while !Task.isCancelled {
         onProgress(tally.withLock { $0.progress() })
@@ -26,8 +62,8 @@ struct HLSPieceRunner: Sendable {
       }
     }
     defer { reporter.cancel() }
-    let limit = download.options.parallelSegments
-    let pieces = plan.pieces
+    let limit = parallel
+    let pieces = self.pieces
     let outcome: Result<Void, Transfer.Error> = await withTaskGroup(
       of: Result<Void, Transfer.Error>.self
     ) { group in
@@ -61,17 +97,17 @@ struct HLSPieceRunner: Sendable {
   private func fetch(
     _ index: Int, tally: Locked<HLSProgressTally>
   ) async -> Result<Void, Transfer.Error> {
-    let piece = plan.pieces[index]
-    let destination = download.folder.appending(path: piece.local).path
+    let piece = pieces[index]
+    let destination = folder.appending(path: piece.local).path
     let transfer = Transfer(
       url: piece.remote, destination: destination,
-      journal: download.journal!, transport: download.transport,
+      journal: journal, transport: transport,
       options: Transfer.Options(
-        retry: download.retry, progressInterval: .milliseconds(250), replacesExistingFile: true,
+        retry: retry, progressInterval: .milliseconds(250), replacesExistingFile: true,
         slice: piece.slice, syncsEachFile: false))
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
     do {
-      let outcome = try await download.pieceRetry.run(url: piece.remote, destination: destination) {
+      let outcome = try await pieceRetry.run(url: piece.remote, destination: destination) {
         () async throws(Transfer.Error) -> Transfer.Outcome in
         try await transfer.run { event in
           if case .progress(let progress) = event {
@@ -88,7 +124,7 @@ struct HLSPieceRunner: Sendable {
 
   /// One `syncfs` for every piece written without a per-file fsync.
   private func syncFileSystem() {
-    let fd = open(download.folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { return }
     _ = ok_syncfs(fd)
     close(fd)
