@@ -44,7 +44,8 @@ let package = Package(
     .target(
       name: "OfflineKit",
       dependencies: [
-        "HLSPlaylist", "OfflineHTTP", "OfflineStore", "OfflineLocks", "CCrypto", "CSystem",
+        "HLSPlaylist", "DASHManifest", "OfflineHTTP", "OfflineStore", "OfflineLocks", "CCrypto",
+        "CSystem",
       ]
     ),
 
