@@ -16,7 +16,8 @@ struct GetCommand: Sendable {
       (
         "<url>",
         "The http or https URL to download. An HLS playlist (.m3u8) becomes a folder"
-          + " with an offline playlist, index.m3u8, that players play without a network."
+          + " with an offline playlist, index.m3u8, that players play without a network;"
+          + " a DASH manifest (.mpd) a folder with an offline index.mpd."
       )
     ],
     options: [
@@ -240,7 +241,7 @@ struct GetCommand: Sendable {
       reporter.failed(problem)
       return ExitCode.failure
     }
-    if HLSDownload.isPlaylistURL(command.url) {
+    if HLSDownload.isPlaylistURL(command.url) || DASHDownload.isManifestURL(command.url) {
       return await GetStreamRunner(
         command: command, index: index, transport: transport, reporter: reporter
       ).run()

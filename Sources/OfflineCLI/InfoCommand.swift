@@ -7,9 +7,13 @@ struct InfoCommand: Sendable {
   static let usage = "offline info <url> [--json]"
 
   static let help = HelpText(
-    overview: "Show what an HLS stream offers: variants, audio, subtitles, duration, encryption.",
+    overview:
+      "Show what an HLS stream or a DASH presentation offers: variants, audio, subtitles,"
+      + " duration, encryption.",
     usage: usage,
-    arguments: [("<url>", "The http or https URL of an HLS playlist (.m3u8).")],
+    arguments: [
+      ("<url>", "The http or https URL of an HLS playlist (.m3u8) or a DASH manifest (.mpd).")
+    ],
     options: [
       ("--json", "Print one JSON object."),
       ("-h, --help", "Show help information."),
@@ -50,6 +54,11 @@ struct InfoCommand: Sendable {
       return ExitCode.success
     }
     do throws(Transfer.Error) {
+      if DASHDownload.isManifestURL(url) {
+        let info = try await DASHInfo.fetch(url, transport: CurlTransport())
+        console.out(command.json ? info.json : info.text(showing: TerminalText.escaped))
+        return ExitCode.success
+      }
       let info = try await HLSInfo.fetch(url, transport: CurlTransport())
       console.out(command.json ? info.json : info.text(showing: TerminalText.escaped))
       return ExitCode.success
