@@ -72,6 +72,17 @@ struct DASHRefusalTests {
     #expect(message.contains("cannot be stored"), "\(message)")
   }
 
+  /// A manifest whose BaseURL points at the local disk: nothing is read from it, nothing but
+  /// the manifest is fetched.
+  @Test(arguments: ["file:///etc/", "ftp://origin.example/"])
+  func aBaseURLThatIsNotHTTPIsRefused(base: String) async throws {
+    let manifest = Self.manifest().replacingOccurrences(
+      of: "<Period>", with: "<BaseURL>\(base)</BaseURL><Period>")
+    let message = try await refusal(manifest)
+    #expect(message.contains("is not an http or https URL"), "\(message)")
+    #expect(message.contains(base), "\(message)")
+  }
+
   @Test func aDocumentThatIsNotAnMPDIsRefused() async throws {
     let html = try await refusal("<html><body>Not found</body></html>")
     #expect(html.contains("is not a DASH manifest") && html.contains("html"), "\(html)")
