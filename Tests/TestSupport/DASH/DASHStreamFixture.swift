@@ -30,8 +30,9 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
   case languages
   /// The timeline media twice, in two Periods of 4 s written by hand (`first`, `second`).
   case twoPeriods
-  /// 30 seconds cut every second (`-use_template 1 -use_timeline 1`), one video and one
-  /// audio Representation: about 60 segments, for kills in the middle of a download.
+  /// 30 seconds cut every second (`-use_template 1 -use_timeline 1`), one video (640x360 at
+  /// about 2 Mbit/s, so a segment is about 250 KB) and one audio Representation: 60
+  /// segments, about 8 MB, for kills in the middle of a download from a rate-limited origin.
   case long
 
   /// The source's duration in seconds: 4, or 30 for ``long``.
@@ -104,7 +105,7 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
     case .long:
       try Self.encode(
         into: folder, options: ["-use_template", "1", "-use_timeline", "1"], videos: 1,
-        languages: [], duration: 30, segmentDuration: 1)
+        languages: [], duration: 30, segmentDuration: 1, size: "640x360", videoBitrate: "2M")
     case .twoPeriods:
       try Self.encode(
         into: folder, options: ["-use_template", "1", "-use_timeline", "1"], videos: 1,
@@ -144,11 +145,12 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
   /// when `languages` is empty).
   static func encode(
     into folder: URL, options: [String], videos: Int, languages: [String],
-    duration: Int = 4, segmentDuration: Int = 2
+    duration: Int = 4, segmentDuration: Int = 2, size: String = "160x90",
+    videoBitrate: String? = nil
   ) throws {
     let audios = max(1, languages.count)
     var arguments = [
-      "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=\(duration)",
+      "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25:duration=\(duration)",
     ]
     for index in 0..<audios {
       arguments += [
@@ -163,6 +165,9 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
       "-force_key_frames", "expr:gte(t,n_forced*\(segmentDuration))", "-sc_threshold", "0",
       "-c:a", "aac", "-b:a", "64k",
     ]
+    if let videoBitrate {
+      arguments += ["-b:v", videoBitrate, "-maxrate", videoBitrate, "-bufsize", videoBitrate]
+    }
     if videos > 1 {
       arguments += ["-b:v:0", "300k", "-b:v:1", "100k", "-s:v:1", "96x54"]
     }
