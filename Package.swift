@@ -59,7 +59,7 @@ let package = Package(
     .target(
       name: "OfflineKit",
       dependencies: [
-        "HLSPlaylist", "OfflineHTTP", "OfflineStore", "OfflineLocks", "CSystem",
+        "HLSPlaylist", "DASHManifest", "OfflineHTTP", "OfflineStore", "OfflineLocks", "CSystem",
         .target(name: "CCrypto", condition: .when(platforms: [.linux])),
       ]
     ),

@@ -14,7 +14,7 @@ enum FreeSpaceCheck {
     let folder = existingFolder(of: destination)
     guard let space = StorageSpace(at: folder) else { return nil }
     var length: Int64 = 0
-    if !HLSDownload.isPlaylistURL(url),
+    if !HLSDownload.isPlaylistURL(url), !DASHDownload.isManifestURL(url),
       let head = try? await transport.perform(
         HTTPRequest(url: url, method: .head), delegate: HeadOnly()),
       (200..<300).contains(head.status)

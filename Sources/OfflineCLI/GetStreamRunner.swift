@@ -3,7 +3,8 @@ import OfflineHTTP
 import OfflineKit
 import OfflineStore
 
-/// `offline get` of an HLS playlist: the stream into a folder with an offline playlist.
+/// `offline get` of an HLS playlist (or a DASH manifest, see `runDASH()`): the stream into a
+/// folder with an offline playlist.
 struct GetStreamRunner {
   let command: GetCommand
   let index: OfflineIndex
@@ -14,13 +15,17 @@ struct GetStreamRunner {
   var folder: URL {
     let current = FileManager.default.currentDirectoryPath
     guard let output = command.output else {
-      return URL(fileURLWithPath: current).appending(path: HLSDownload.folderName(for: command.url))
+      let name =
+        DASHDownload.isManifestURL(command.url)
+        ? DASHDownload.folderName(for: command.url) : HLSDownload.folderName(for: command.url)
+      return URL(fileURLWithPath: current).appending(path: name)
     }
     return URL(fileURLWithPath: output.hasPrefix("/") ? output : current + "/" + output)
       .standardizedFileURL
   }
 
   func run() async -> Int32 {
+    if DASHDownload.isManifestURL(command.url) { return await runDASH() }
     var download = HLSDownload(
       url: command.url, folder: folder, options: command.hls, journal: index.transfers,
       transport: transport,
@@ -55,7 +60,7 @@ struct GetStreamRunner {
 
   /// Says that a piece is tried again: a line on standard error (the progress line cleared
   /// first on a terminal), or with `--json` a `retrying` event on standard output.
-  private static func show(_ retry: HLSDownload.PieceRetry, command: GetCommand) {
+  static func show(_ retry: HLSDownload.PieceRetry, command: GetCommand) {
     let console = Console()
     if command.json {
       let (seconds, attoseconds) = retry.delay.components
@@ -80,7 +85,7 @@ struct GetStreamRunner {
 
   /// Shows what could not be included: a `Warning:` line each on standard error, or with
   /// `--json` a `warning` event each on standard output.
-  private func warn(_ warnings: [HLSWarning]) {
+  func warn(_ warnings: [HLSWarning]) {
     let console = Console()
     for warning in warnings {
       if command.json {

@@ -39,8 +39,8 @@ import Testing
                                   do.
           serve                   Work the queue and serve it over HTTP to browsers,
                                   players and programs.
-          info                    Show what an HLS stream offers: variants, audio,
-                                  subtitles, duration, encryption.
+          info                    Show what an HLS stream or a DASH presentation offers:
+                                  variants, audio, subtitles, duration, encryption.
           cache                   Cache-or-download for small files, size-limited, least
                                   recently used out first.
           pause                   Pause a download, keeping its partial data
@@ -71,7 +71,8 @@ import Testing
   @Test func getsHelpListsEveryOptionInItsUsageAndItsRows() throws {
     #expect(
       try Self.help(["get", "--help"]) == """
-        OVERVIEW: Download a file for offline use, resuming where an earlier run stopped.
+        OVERVIEW: Download a file for offline use, resuming where an earlier run
+        stopped.
 
         USAGE: offline [--store <dir>] get <url> [--output <path>] [--sha256 <hex>]
                [--ca-file <pem>] [--proxy <url>] [--noproxy <hosts>]
@@ -86,7 +87,9 @@ import Testing
         ARGUMENTS:
           <url>                   The http or https URL to download. An HLS playlist
                                   (.m3u8) becomes a folder with an offline playlist,
-                                  index.m3u8, that players play without a network.
+                                  index.m3u8, that players play without a network; a
+                                  DASH manifest (.mpd) a folder with an offline
+                                  index.mpd.
 
         OPTIONS:
           -o, --output <path>     Where to put the file. A folder (existing, or ending
@@ -182,7 +185,8 @@ import Testing
   @Test func cachesHelpListsItsSubcommands() throws {
     #expect(
       try Self.help(["cache", "--help"]) == """
-        OVERVIEW: Cache-or-download for small files, size-limited, least recently used out first.
+        OVERVIEW: Cache-or-download for small files, size-limited, least recently used
+        out first.
 
         USAGE: offline [--store <dir>] cache <subcommand>
 

@@ -8,7 +8,8 @@ struct GetCommand: Command {
   static let url: Argument<URL> = .required(
     "url", noun: "URL",
     help: "The http or https URL to download. An HLS playlist (.m3u8) becomes a folder with an"
-      + " offline playlist, index.m3u8, that players play without a network.",
+      + " offline playlist, index.m3u8, that players play without a network; a DASH manifest"
+      + " (.mpd) a folder with an offline index.mpd.",
     parser: .httpURL)
   static let output: Option<String?> = .value(
     "-o", "--output", valueName: "path",
@@ -177,7 +178,7 @@ struct GetCommand: Command {
       reporter.failed(problem)
       return ExitCode.failure
     }
-    if HLSDownload.isPlaylistURL(command.url) {
+    if HLSDownload.isPlaylistURL(command.url) || DASHDownload.isManifestURL(command.url) {
       return await GetStreamRunner(
         command: command, index: index, transport: transport, reporter: reporter
       ).run()

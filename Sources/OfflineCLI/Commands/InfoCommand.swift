@@ -5,13 +5,15 @@ import OfflineKit
 /// `offline info`: what an HLS stream offers, before downloading it.
 struct InfoCommand: Command {
   static let url: Argument<URL> = .required(
-    "url", noun: "URL", help: "The http or https URL of an HLS playlist (.m3u8).",
+    "url", noun: "URL",
+    help: "The http or https URL of an HLS playlist (.m3u8) or a DASH manifest (.mpd).",
     parser: .httpURL)
   static let json: Option<Bool> = .flag("--json", help: "Print one JSON object.")
 
   static let configuration = CommandConfiguration(
     name: "info",
-    abstract: "Show what an HLS stream offers: variants, audio, subtitles, duration, encryption.",
+    abstract: "Show what an HLS stream or a DASH presentation offers: variants, audio,"
+      + " subtitles, duration, encryption.",
     arguments: [url], options: [json] + RequestOptionArguments.all, command: Self.self)
 
   let url: URL
@@ -27,6 +29,12 @@ struct InfoCommand: Command {
   func run(_ context: CommandContext) async -> Int32 {
     let console = context.console
     do throws(Transfer.Error) {
+      if DASHDownload.isManifestURL(url) {
+        let info = try await DASHInfo.fetch(
+          url, transport: CurlTransport(), requestOptions: requestOptions)
+        console.out(json ? info.json : info.text(showing: TerminalText.escaped))
+        return ExitCode.success
+      }
       let info = try await HLSInfo.fetch(
         url, transport: CurlTransport(), requestOptions: requestOptions)
       console.out(json ? info.json : info.text(showing: TerminalText.escaped))

@@ -9,7 +9,8 @@ struct HelpText: Sendable {
   /// The page, without a final newline.
   func render() -> String {
     let command = path.command
-    var lines = ["OVERVIEW: \(command.abstract)", "", UsageLine.render(path, prefix: "USAGE: ")]
+    var lines = Self.wrapped("OVERVIEW: \(command.abstract)")
+    lines += ["", UsageLine.render(path, prefix: "USAGE: ")]
     let sections: [(String, [(String, String)])] = [
       ("ARGUMENTS", command.arguments.map { ("<\($0.name)>", $0.help) }),
       ("OPTIONS", command.listedOptions.map { ($0.label, $0.fullHelp) }),

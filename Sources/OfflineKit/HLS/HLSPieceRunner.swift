@@ -1,6 +1,8 @@
 import Foundation
 import HLSPlaylist
+import OfflineHTTP
 import OfflineLocks
+import OfflineStore
 
 /// Writes playlists as text.
 enum PlaylistWriterBridge {
@@ -9,15 +11,57 @@ enum PlaylistWriterBridge {
 
 /// Downloads the pieces of a plan, several at once, each a resumable ``Transfer`` into the
 /// content's folder; reports aggregate progress; syncs the folder's file system at the end.
+///
+/// The engine of every stream kind: HLS and DASH both plan a list of pieces (a remote URL or
+/// a slice of one, and a local path) and hand it here.
 struct HLSPieceRunner: Sendable {
-  let download: HLSDownload
-  let plan: HLSPlan
+  /// The content's folder; every piece's `local` path is inside it.
+  let folder: URL
+  let journal: TransferJournal
+  let transport: any HTTPTransporting
+  /// Retries inside one piece's transfer (a cut resumed at once).
+  let retry: RetryPolicy
+  /// Retries of a piece that failed.
+  let pieceRetry: HLSPieceRetry
+  /// Pieces downloaded at once.
+  let parallel: Int
+  let pieces: [HLSPlan.Piece]
+  /// What every piece's requests send.
+  let requestOptions: RequestOptions
+  /// The stream's cookies, shared by all its pieces.
+  let cookieJar: CookieJar?
+
+  /// The runner of an HLS download's plan.
+  init(download: HLSDownload, plan: HLSPlan) {
+    self.init(
+      folder: download.folder, journal: download.journal!, transport: download.transport,
+      retry: download.retry, pieceRetry: download.pieceRetry,
+      parallel: download.options.parallelSegments, pieces: plan.pieces,
+      requestOptions: download.requestOptions, cookieJar: download.cookieJar)
+  }
+
+  /// A runner of `pieces` into `folder`.
+  init(
+    folder: URL, journal: TransferJournal, transport: any HTTPTransporting, retry: RetryPolicy,
+    pieceRetry: HLSPieceRetry, parallel: Int, pieces: [HLSPlan.Piece],
+    requestOptions: RequestOptions, cookieJar: CookieJar?
+  ) {
+    self.folder = folder
+    self.journal = journal
+    self.transport = transport
+    self.retry = retry
+    self.pieceRetry = pieceRetry
+    self.parallel = parallel
+    self.pieces = pieces
+    self.requestOptions = requestOptions
+    self.cookieJar = cookieJar
+  }
 
   /// Returns the bytes of every piece.
   func run(onProgress: @escaping @Sendable (HLSDownload.Progress) -> Void)
     async throws(Transfer.Error) -> Int64
   {
-    let tally = Locked(HLSProgressTally(plan: plan))
+    let tally = Locked(HLSProgressTally(pieces: pieces.map(HLSProgressTally.Piece.init)))
     let reporter = Task {
       while !Task.isCancelled {
         onProgress(tally.withLock { $0.progress() })
@@ -25,8 +69,8 @@ struct HLSPieceRunner: Sendable {
       }
     }
     defer { reporter.cancel() }
-    let limit = download.options.parallelSegments
-    let pieces = plan.pieces
+    let limit = parallel
+    let pieces = self.pieces
     let outcome: Result<Void, Transfer.Error> = await withTaskGroup(
       of: Result<Void, Transfer.Error>.self
     ) { group in
@@ -60,18 +104,18 @@ struct HLSPieceRunner: Sendable {
   private func fetch(
     _ index: Int, tally: Locked<HLSProgressTally>
   ) async -> Result<Void, Transfer.Error> {
-    let piece = plan.pieces[index]
-    let destination = download.folder.appending(path: piece.local).path
+    let piece = pieces[index]
+    let destination = folder.appending(path: piece.local).path
     let transfer = Transfer(
       url: piece.remote, destination: destination,
-      journal: download.journal!, transport: download.transport,
+      journal: journal, transport: transport,
       options: Transfer.Options(
-        retry: download.retry, progressInterval: .milliseconds(250), replacesExistingFile: true,
+        retry: retry, progressInterval: .milliseconds(250), replacesExistingFile: true,
         slice: piece.slice, syncsEachFile: false),
-      requestOptions: download.requestOptions, cookieJar: download.cookieJar)
+      requestOptions: requestOptions, cookieJar: cookieJar)
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
     do {
-      let outcome = try await download.pieceRetry.run(url: piece.remote, destination: destination) {
+      let outcome = try await pieceRetry.run(url: piece.remote, destination: destination) {
         () async throws(Transfer.Error) -> Transfer.Outcome in
         try await transfer.run { event in
           if case .progress(let progress) = event {
@@ -88,7 +132,7 @@ struct HLSPieceRunner: Sendable {
 
   /// One `syncfs` for every piece written without a per-file fsync.
   private func syncFileSystem() {
-    let fd = open(download.folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { return }
     _ = Durability.syncFileSystem(holding: fd)
     close(fd)

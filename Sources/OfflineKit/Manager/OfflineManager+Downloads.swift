@@ -7,7 +7,10 @@ extension OfflineManager {
   /// in order through a stream; its end through ``didEnd(_:outcome:)``.
   func launch(_ record: ContentRecord, url: URL, host: String) {
     let id = record.id
-    let work = url.isHLSPlaylist ? streamWork(record, url: url) : fileWork(record, url: url)
+    let work =
+      url.isHLSPlaylist
+      ? streamWork(record, url: url)
+      : url.isDASHManifest ? dashWork(record, url: url) : fileWork(record, url: url)
     let task = Task { [weak self] in
       let (events, sink) = AsyncStream.makeStream(of: OfflineProgress.self)
       let job = Task { () -> Result<Transfer.Outcome, Transfer.Error> in

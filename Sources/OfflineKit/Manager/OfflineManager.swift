@@ -200,7 +200,10 @@ public actor OfflineManager {
       var record = ContentRecord(
         id: id, url: source.url.absoluteString, title: source.title, metadata: source.metadata,
         fileName: source.url.isHLSPlaylist
-          ? "index.m3u8" : ContentManifest.contentFileName(LocalFileName.from(source.url)),
+          ? "index.m3u8"
+          : source.url.isDASHManifest
+            ? DASHDownload.indexName
+            : ContentManifest.contentFileName(LocalFileName.from(source.url)),
         state: OfflineState.notDownloaded.rawValue)
       if let config {
         record.state = OfflineState.downloading.rawValue

@@ -1,0 +1,132 @@
+import DASHManifest
+import Foundation
+import OfflineStore
+
+extension DASHDownload {
+  /// The largest manifest read (a long `SegmentList` can be a few megabytes).
+  static let manifestLimit = 16 << 20
+
+  /// Fetches and parses the manifest.
+  ///
+  /// - Throws: ``Transfer/Error``: the fetch's error, or `invalidMedia` naming the element
+  ///   when the document is not a well-formed MPD.
+  func fetchManifest() async throws(Transfer.Error) -> MPD {
+    let fetch = MemoryFetch(
+      transport: transport, retry: retry, requestOptions: requestOptions, cookieJar: cookieJar)
+    let data = try await fetch.data(from: url, limit: Self.manifestLimit, destination: folder.path)
+    return try Self.parse(data, url: url, folder: folder)
+  }
+
+  /// `data` parsed as an MPD.
+  ///
+  /// - Throws: ``Transfer/Error`` (`invalidMedia`): "… is not a DASH manifest (MPD: …)" with
+  ///   the parser's element path and reason.
+  static func parse(_ data: Data, url: URL, folder: URL) throws(Transfer.Error) -> MPD {
+    do {
+      return try MPDParser.parse(data)
+    } catch let error as MPDError {
+      let what =
+        [.notXML, .notMPD].contains(error.kind)
+        ? "is not a DASH manifest" : "is not a valid DASH manifest"
+      throw Transfer.Error(
+        .invalidMedia("\(url.redactedForDisplay) \(what) (\(error.description))"), url: url,
+        destination: folder.path)
+    } catch {
+      throw Transfer.Error(
+        .invalidMedia("\(url.redactedForDisplay) is not a DASH manifest (\(error))"), url: url,
+        destination: folder.path)
+    }
+  }
+
+  /// What to download from `mpd`, or why nothing can be: a live presentation, a chosen
+  /// Representation under a `ContentProtection` (its key system named), or nothing to
+  /// download at all.
+  static func downloadable(_ mpd: MPD, options: HLSOptions, url: URL) throws(Transfer.Error)
+    -> DASHSelection
+  {
+    func refuse(_ what: String) -> Transfer.Error {
+      Transfer.Error(.invalidMedia(what), url: url, destination: "")
+    }
+    guard !mpd.isLive else {
+      throw refuse(
+        "\(url.redactedForDisplay) is a live presentation (MPD type=\"dynamic\");"
+          + " only static (on-demand) presentations can be made available offline")
+    }
+    let selection = DASHSelection.choose(from: mpd, options: options)
+    guard !selection.paths.isEmpty else {
+      throw refuse("\(url.redactedForDisplay) has no video, audio or text Representation")
+    }
+    for path in selection.paths {
+      let set = mpd.periods[path.period].adaptationSets[path.adaptationSet]
+      let protections =
+        set.contentProtections + set.representations[path.representation].contentProtections
+      guard !protections.isEmpty else { continue }
+      var names: [String] = []
+      for protection in protections {
+        let name =
+          protection.keySystemName.map { "\($0) (\(protection.schemeIdUri))" }
+          ?? protection.value.map { "\(protection.schemeIdUri) \"\($0)\"" }
+          ?? protection.schemeIdUri
+        if !names.contains(name) { names.append(name) }
+      }
+      throw refuse(
+        "\(path.description) is protected by "
+          + names.map { String($0.prefix(200)) }.joined(separator: ", ")
+          + "; content under a key system (DRM) cannot be stored for offline playback")
+    }
+    return selection
+  }
+
+  /// Lists the segments of each chosen Representation. For a `SegmentBase` with an
+  /// `indexRange`, its `sidx` box is fetched first as a piece of its own
+  /// (`p0/a0-r0/index.sidx`, resumable and kept, so a rerun reads it from disk).
+  func sources(for selection: DASHSelection, in mpd: MPD, journal: TransferJournal)
+    async throws(Transfer.Error) -> [DASHPlanner.Source]
+  {
+    let resolver = SegmentResolver()
+    var listings: [RepresentationSegments] = []
+    var indexes: [HLSPlan.Piece] = []
+    for path in selection.paths {
+      let listing: RepresentationSegments
+      do {
+        listing = try resolver.segments(for: path, in: mpd, manifestURL: url)
+      } catch {
+        throw failure("\(url.redactedForDisplay) is not a valid DASH manifest (\(error))")
+      }
+      if let index = listing.index, let range = index.byteRange, let length = range.length,
+        let offset = Int64(exactly: range.first), let size = Int64(exactly: length)
+      {
+        _ = try HLSURI.resolve(index.url.absoluteString, against: url, what: "DASH index")
+        indexes.append(
+          HLSPlan.Piece(
+            remote: index.url, local: DASHPlanner.folder(for: path) + "/index.sidx",
+            slice: Transfer.Slice(offset: offset, length: size), estimatedBytes: size,
+            rendition: listings.count))
+      }
+      listings.append(listing)
+    }
+    if !indexes.isEmpty {
+      _ = try await runner(indexes, journal: journal).run(onProgress: { _ in })
+    }
+    var sources: [DASHPlanner.Source] = []
+    for (path, var listing) in zip(selection.paths, listings) {
+      if listing.index != nil {
+        let file = folder.appending(path: DASHPlanner.folder(for: path) + "/index.sidx")
+        do {
+          let bytes = try [UInt8](Data(contentsOf: file))
+          listing = try listing.applying(SegmentIndex.parse(bytes))
+        } catch {
+          throw failure("the segment index (sidx) of \(path.description) cannot be read (\(error))")
+        }
+      }
+      let set = mpd.periods[path.period].adaptationSets[path.adaptationSet]
+      let representation = set.representations[path.representation]
+      sources.append(
+        DASHPlanner.Source(
+          path: path, listing: listing, bandwidth: representation.bandwidth,
+          track: DASHTrack(set),
+          mimeType: representation.common.inheriting(from: set.common).mimeType))
+    }
+    return sources
+  }
+}

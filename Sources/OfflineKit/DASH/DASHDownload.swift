@@ -1,0 +1,158 @@
+import DASHManifest
+import Foundation
+import OfflineHTTP
+import OfflineStore
+
+/// Downloads an MPEG-DASH presentation into a folder for offline playback: the chosen
+/// Representations of every Period (see ``HLSOptions`` for the choice, made per
+/// AdaptationSet), each init section and media segment, and an offline MPD, `index.mpd`,
+/// with relative names that ffmpeg decodes with the origin gone.
+///
+/// The engine is the one HLS uses: every segment and init section is its own resumable
+/// ``Transfer`` in the journal (adjacent byte ranges of one file merged into one), several at
+/// once, each retried in the same run (``HLSOptions/pieceRetries``); a rerun after a crash
+/// fetches only what is missing; one writer per folder. `index.mpd` is written only when
+/// every piece is on disk with its length.
+///
+/// Refused before any segment is fetched, with ``Transfer/Error/Kind/invalidMedia(_:)``: a
+/// live presentation (`type="dynamic"`), content protected by a key system (Widevine,
+/// PlayReady, any `ContentProtection`: the scheme is named), and a document that is not an
+/// MPD or is malformed (the element is named).
+///
+/// ```swift
+/// let download = DASHDownload(
+///   url: mpdURL, folder: folder, journal: index.transfers, transport: CurlTransport())
+/// let outcome = try await download.run()
+/// print(outcome.index.path)  // folder/index.mpd
+/// ```
+public struct DASHDownload: Sendable {
+  /// How a download went: the offline MPD (``HLSDownload/Outcome/index``), the bytes, the
+  /// media segments and init sections, and the files (merged byte ranges share one).
+  public typealias Outcome = HLSDownload.Outcome
+  /// Progress of a download, with the same promises as an HLS stream's.
+  public typealias Progress = HLSDownload.Progress
+
+  /// The manifest's URL.
+  public let url: URL
+  /// The folder the offline copy goes to (the content's folder).
+  public let folder: URL
+  /// What to download: `variant`, `audio` and `subtitles` applied per AdaptationSet.
+  public let options: HLSOptions
+  let journal: TransferJournal?
+  let transport: any HTTPTransporting
+  /// Retries inside one piece's transfer.
+  let retry: RetryPolicy
+  /// Called before a piece that failed is tried again, from the task that fetches it, once
+  /// per retry; nil ignores retries.
+  public var onPieceRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)?
+  /// Whether to wait while another download writes the same folder; false fails at once with
+  /// ``Transfer/Error/Kind/destinationBusy(_:)``.
+  public var waitsForOtherWriter = false
+  /// What every request of the presentation sends (headers, cookies, credentials…).
+  public let requestOptions: RequestOptions
+  /// The presentation's cookies, shared by the manifest and every piece.
+  let cookieJar: CookieJar
+
+  /// The offline MPD's name in the folder.
+  public static let indexName = "index.mpd"
+
+  /// Creates a download; nothing happens until ``run(onProgress:)``.
+  public init(
+    url: URL, folder: URL, options: HLSOptions = HLSOptions(), journal: TransferJournal?,
+    transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),
+    requestOptions: RequestOptions = RequestOptions()
+  ) {
+    self.url = url
+    self.folder = folder
+    self.options = options
+    self.journal = journal
+    self.transport = transport
+    self.retry = retry
+    self.requestOptions = requestOptions
+    self.cookieJar = CookieJar(file: requestOptions.cookieFile)
+  }
+
+  /// The offline MPD: `index.mpd` in the folder.
+  public var indexURL: URL { folder.appending(path: Self.indexName) }
+
+  /// Whether an earlier run finished: the offline MPD is written only then.
+  public var isComplete: Bool { FileManager.default.fileExists(atPath: indexURL.path) }
+
+  /// Whether `url` names a DASH manifest (`.mpd`).
+  public static func isManifestURL(_ url: URL) -> Bool { url.isDASHManifest }
+
+  /// A folder name for a presentation: the manifest's name, or its folder's when the name
+  /// says nothing (`manifest`, `index`, `stream`, `dash`).
+  public static func folderName(for url: URL) -> String {
+    let stem = url.deletingPathExtension().lastPathComponent
+    let generic = ["manifest", "index", "stream", "dash", "main", "master", ""]
+    let parent = url.deletingLastPathComponent().lastPathComponent
+    let name =
+      generic.contains(stem.lowercased()) && !parent.isEmpty && parent != "/" ? parent : stem
+    return LocalFileName.sanitized(name.isEmpty ? "stream" : name)
+  }
+
+  /// Downloads what is missing and writes the offline MPD.
+  ///
+  /// - Parameter onProgress: called from the running task, about four times a second.
+  /// - Throws: ``Transfer/Error``: `invalidMedia` for a live or protected presentation or a
+  ///   manifest that is not a valid MPD; the error of the first piece that failed after its
+  ///   retries; `cancelled` when the task is cancelled.
+  public func run(onProgress: @escaping @Sendable (Progress) -> Void = { _ in })
+    async throws(Transfer.Error) -> Outcome
+  {
+    guard let journal else { throw failure("no journal to record the segments in") }
+    do throws(RequestOptionError) {
+      try requestOptions.validate()
+    } catch {
+      throw Transfer.Error(.invalidRequestOptions(error), url: url, destination: folder.path)
+    }
+    let lock = try await DestinationLock.acquire(
+      folder: folder.path, for: url, waits: waitsForOtherWriter)
+    defer { withExtendedLifetime(lock) {} }
+    let mpd = try await fetchManifest()
+    let selection = try Self.downloadable(mpd, options: options, url: url)
+    let sources = try await sources(for: selection, in: mpd, journal: journal)
+    var plan = try DASHPlanner.plan(sources, manifestURL: url)
+    plan.warnings = selection.warnings
+    plan.duration =
+      mpd.mediaPresentationDuration
+      ?? mpd.periods.indices.reduce(0) { $0 + (mpd.periodDuration(at: $1) ?? 0) }
+    let bytes = try await runner(plan.pieces, journal: journal).run(onProgress: onProgress)
+    try writeIndex(mpd, plan)
+    return Outcome(
+      index: indexURL, bytes: bytes, segments: plan.segmentCount,
+      initSections: plan.initSectionCount, keys: 0, files: plan.pieces.count,
+      duration: plan.duration, warnings: plan.warnings)
+  }
+
+  /// The piece engine over `pieces` in this download's folder.
+  func runner(_ pieces: [HLSPlan.Piece], journal: TransferJournal) -> HLSPieceRunner {
+    HLSPieceRunner(
+      folder: folder, journal: journal, transport: transport, retry: retry,
+      pieceRetry: HLSPieceRetry(options, onRetry: onPieceRetry),
+      parallel: options.parallelSegments, pieces: pieces, requestOptions: requestOptions,
+      cookieJar: cookieJar)
+  }
+
+  /// Writes `index.mpd` atomically: the same Periods, AdaptationSets and Representations
+  /// (those chosen), each pointing at its local files.
+  private func writeIndex(_ mpd: MPD, _ plan: DASHPlan) throws(Transfer.Error) {
+    let offline: MPD
+    do {
+      offline = try OfflineManifest.make(from: mpd, files: plan.files)
+    } catch {
+      throw failure("the offline manifest cannot be made (\(error))")
+    }
+    try AtomicFile.write(Data(MPDWriter.write(offline).utf8), to: indexURL, mode: 0o644, url: url)
+  }
+
+  func failure(_ what: String) -> Transfer.Error {
+    Transfer.Error(.invalidMedia(what), url: url, destination: folder.path)
+  }
+}
+
+extension URL {
+  /// Whether the URL names an MPEG-DASH manifest (`.mpd`).
+  var isDASHManifest: Bool { pathExtension.lowercased() == "mpd" }
+}

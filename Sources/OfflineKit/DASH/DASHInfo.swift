@@ -1,0 +1,98 @@
+import DASHManifest
+import Foundation
+import OfflineHTTP
+
+/// What a DASH presentation offers, for `offline info`: per Period, its AdaptationSets by
+/// kind (video, audio, text) with their Representations, the duration, and the key systems
+/// that protect it; read from the manifest alone.
+public struct DASHInfo: Sendable {
+  /// One Representation.
+  public struct RepresentationInfo: Sendable, Equatable {
+    /// `@id`.
+    public var id: String
+    /// `@bandwidth` in bits per second.
+    public var bandwidth: Int
+    /// `@width`x`@height`, when given.
+    public var resolution: String?
+    /// `@codecs`, when given.
+    public var codecs: String?
+    /// `@mimeType`, when given.
+    public var mimeType: String?
+  }
+
+  /// One AdaptationSet.
+  public struct AdaptationInfo: Sendable, Equatable {
+    /// `video`, `audio`, `text` or `other` (never downloaded).
+    public var kind: String
+    /// `@lang`, when given.
+    public var language: String?
+    /// The values of its `Role` descriptors (`main`, `alternate`, `subtitle`, …).
+    public var roles: [String]
+    /// The Representations, lowest bandwidth first.
+    public var representations: [RepresentationInfo]
+  }
+
+  /// One Period.
+  public struct PeriodInfo: Sendable, Equatable {
+    /// `@id`, when given.
+    public var id: String?
+    /// Its start in seconds, when known.
+    public var start: Double?
+    /// Its duration in seconds, when known.
+    public var duration: Double?
+    /// The AdaptationSets, in document order.
+    public var sets: [AdaptationInfo]
+  }
+
+  /// The Periods, in order.
+  public var periods: [PeriodInfo]
+  /// The presentation's duration in seconds (0 when the manifest does not say).
+  public var duration: Double
+  /// The key systems (`Widevine`, `PlayReady`, or the scheme's URI) named by its
+  /// `ContentProtection` descriptors; empty when clear. Protected content cannot be stored.
+  public var protection: [String]
+  /// Whether the presentation is live (`type="dynamic"`): it cannot be downloaded then.
+  public var isLive: Bool
+
+  /// Fetches and reads the manifest at `url`.
+  ///
+  /// - Throws: ``Transfer/Error`` when it cannot be fetched, or `invalidMedia` (naming the
+  ///   element) when it is not a valid MPD.
+  public static func fetch(
+    _ url: URL, transport: any HTTPTransporting, requestOptions: RequestOptions = RequestOptions()
+  ) async throws(Transfer.Error) -> DASHInfo {
+    let download = DASHDownload(
+      url: url, folder: URL(fileURLWithPath: "/nonexistent"), journal: nil, transport: transport,
+      requestOptions: requestOptions)
+    return DASHInfo(try await download.fetchManifest())
+  }
+
+  /// The description of `mpd`.
+  init(_ mpd: MPD) {
+    periods = mpd.periods.enumerated().map { index, period in
+      PeriodInfo(
+        id: period.id, start: mpd.periodStart(at: index), duration: mpd.periodDuration(at: index),
+        sets: period.adaptationSets.map { set in
+          AdaptationInfo(
+            kind: DASHTrack(set).rawValue, language: set.lang,
+            roles: set.roles.compactMap(\.value),
+            representations: set.representations.sorted { $0.bandwidth < $1.bandwidth }.map {
+              let common = $0.common.inheriting(from: set.common)
+              return RepresentationInfo(
+                id: $0.id, bandwidth: $0.bandwidth,
+                resolution: common.width.flatMap { w in common.height.map { "\(w)x\($0)" } },
+                codecs: common.codecs, mimeType: common.mimeType)
+            })
+        })
+    }
+    duration =
+      mpd.mediaPresentationDuration
+      ?? mpd.periods.indices.reduce(0) { $0 + (mpd.periodDuration(at: $1) ?? 0) }
+    protection = []
+    for item in mpd.contentProtections {
+      let name = item.keySystemName ?? item.schemeIdUri
+      if !protection.contains(name) { protection.append(name) }
+    }
+    isLive = mpd.isLive
+  }
+}

@@ -1,0 +1,21 @@
+import DASHManifest
+import Foundation
+
+/// Everything one DASH download fetches and writes: the pieces (init sections and media
+/// segments, adjacent byte ranges of one file merged) for the piece engine
+/// (``HLSPieceRunner``), and each chosen Representation's local files for the offline MPD.
+struct DASHPlan: Sendable {
+  /// The pieces, in the order they are started.
+  var pieces: [HLSPlan.Piece] = []
+  /// The local files of each chosen Representation, for `OfflineManifest`.
+  var files: [RepresentationPath: OfflineRepresentation] = [:]
+  /// Media segments listed by the manifest across the chosen Representations (merged byte
+  /// ranges count one each).
+  var segmentCount = 0
+  /// Init sections on disk.
+  var initSectionCount = 0
+  /// The presentation's duration in seconds.
+  var duration = 0.0
+  /// What could not be included, and why.
+  var warnings: [HLSWarning] = []
+}

@@ -1,0 +1,149 @@
+import DASHManifest
+import Foundation
+
+/// Turns the segment listings of the chosen Representations into a ``DASHPlan``: local names
+/// chosen by us (`p0/a1-r0/s00003.m4s`), one piece per segment or init section, and adjacent
+/// byte ranges of one remote file merged into one piece of at most
+/// ``HLSPlanner/maximumMergedBytes``, as for HLS. A merged piece is one file holding several
+/// segments back to back; the offline MPD lists it as one segment lasting as long as they do,
+/// which ffmpeg decodes like the origin (its DASH reader decodes a `SegmentList` of byte
+/// ranges of one file wrong, see NOTES-linux.md, so the copy never uses byte ranges).
+struct DASHPlanner {
+  /// One chosen Representation and what its manifest lists for it.
+  struct Source: Sendable {
+    var path: RepresentationPath
+    var listing: RepresentationSegments
+    /// `@bandwidth`, for the size estimate.
+    var bandwidth: Int
+    var track: DASHTrack
+    /// `@mimeType`, for the local names' extensions.
+    var mimeType: String?
+  }
+
+  private(set) var plan = DASHPlan()
+  /// The local name of each piece already placed, by remote URL and range.
+  private var placed: [String: String] = [:]
+
+  /// Plans `sources`.
+  ///
+  /// - Throws: ``Transfer/Error`` (`invalidMedia`) for a segment URL that is not http(s).
+  static func plan(_ sources: [Source], manifestURL: URL) throws(Transfer.Error) -> DASHPlan {
+    var planner = DASHPlanner()
+    for (rendition, source) in sources.enumerated() {
+      try planner.add(source, rendition: rendition, manifestURL: manifestURL)
+    }
+    return planner.plan
+  }
+
+  /// The folder of the Representation at `path` inside the content's folder.
+  static func folder(for path: RepresentationPath) -> String {
+    "p\(path.period)/a\(path.adaptationSet)-r\(path.representation)"
+  }
+
+  private mutating func add(_ source: Source, rendition: Int, manifestURL: URL)
+    throws(Transfer.Error)
+  {
+    let folder = Self.folder(for: source.path)
+    let listing = source.listing
+    let bytesPerSecond = Double(max(source.bandwidth, 1)) / 8
+    let timescale = Double(max(listing.timescale, 1))
+    var initName: String?
+    if let initialization = listing.initialization {
+      _ = try checked(initialization.url, manifestURL, what: "Initialization")
+      initName = place(
+        initialization, name: "\(folder)/init.\(Self.initExtension(source.mimeType))",
+        estimate: 4096, rendition: rendition)
+      plan.initSectionCount += 1
+    }
+    var segments: [OfflineRepresentation.Segment] = []
+    var run: (piece: Int, end: UInt64)? = nil  // the merged piece the last segment went to
+    for (number, segment) in listing.segments.enumerated() {
+      let remote = try checked(segment.url, manifestURL, what: "segment")
+      let seconds = segment.duration.map { Double($0) / timescale } ?? 0
+      plan.segmentCount += 1
+      if let range = segment.byteRange, let length = range.length,
+        let (index, end) = run, plan.pieces[index].remote == remote, range.first == end + 1,
+        let slice = plan.pieces[index].slice,
+        slice.length + Int64(length) <= HLSPlanner.maximumMergedBytes
+      {
+        plan.pieces[index].slice = Transfer.Slice(
+          offset: slice.offset, length: slice.length + Int64(length))
+        plan.pieces[index].estimatedBytes += Int64(length)
+        plan.pieces[index].add(segmentOf: seconds)
+        run = (index, range.last)
+        var last = segments[segments.count - 1]
+        last.duration = last.duration.flatMap { a in segment.duration.map { a + $0 } }
+        segments[segments.count - 1] = last
+        continue
+      }
+      let name =
+        listing.initialization == nil && listing.segments.count == 1 && segment.byteRange == nil
+        ? "\(folder)/\(Self.wholeFileName(source))"
+        : String(format: "%@/s%05d.%@", folder, number, Self.segmentExtension(source.mimeType))
+      let estimate = Int64(bytesPerSecond * max(seconds, 0.001))
+      let before = plan.pieces.count
+      let local = place(segment, name: name, estimate: estimate, rendition: rendition)
+      run = nil
+      if plan.pieces.count > before {
+        plan.pieces[before].add(segmentOf: seconds)
+        if let range = segment.byteRange, range.length != nil { run = (before, range.last) }
+      }
+      segments.append(
+        OfflineRepresentation.Segment(name: local, time: segment.time, duration: segment.duration))
+    }
+    plan.files[source.path] = OfflineRepresentation(
+      initialization: initName, segments: segments, timescale: listing.timescale,
+      presentationTimeOffset: listing.presentationTimeOffset)
+  }
+
+  /// Adds the piece for `reference` unless the same bytes were placed already, and returns
+  /// its local name.
+  private mutating func place(
+    _ reference: SegmentReference, name: String, estimate: Int64, rendition: Int
+  ) -> String {
+    let key = reference.url.absoluteString + "|" + (reference.byteRange?.description ?? "")
+    if let earlier = placed[key] { return earlier }
+    placed[key] = name
+    var slice: Transfer.Slice?
+    if let range = reference.byteRange, let length = range.length,
+      let offset = Int64(exactly: range.first), let size = Int64(exactly: length)
+    {
+      slice = Transfer.Slice(offset: offset, length: size)
+    }
+    plan.pieces.append(
+      HLSPlan.Piece(
+        remote: reference.url, local: name, slice: slice,
+        estimatedBytes: slice?.length ?? estimate, rendition: rendition))
+    return name
+  }
+
+  /// `url` if it is http(s), else a refusal naming it.
+  private func checked(_ url: URL, _ manifestURL: URL, what: String) throws(Transfer.Error) -> URL {
+    try HLSURI.resolve(url.absoluteString, against: manifestURL, what: "DASH \(what)")
+  }
+
+  /// The extension of an init section: `webm` for WebM, else `mp4`.
+  static func initExtension(_ mimeType: String?) -> String {
+    (mimeType ?? "").lowercased().hasSuffix("/webm") ? "webm" : "mp4"
+  }
+
+  /// The extension of a media segment: `webm` for WebM, else `m4s`.
+  static func segmentExtension(_ mimeType: String?) -> String {
+    (mimeType ?? "").lowercased().hasSuffix("/webm") ? "webm" : "m4s"
+  }
+
+  /// The name of a Representation that is one whole file (a `BaseURL` and nothing else, such
+  /// as a WebVTT track). ffmpeg 5.1's DASH reader opens a local file only when its name ends
+  /// in `aac`, `m4a`, `m4s`, `m4v`, `mov`, `mp4`, `webm` or `ts` (its `allowed_extensions`),
+  /// and it finds the format from the bytes, so a WebVTT track is `text.vtt.mp4`.
+  static func wholeFileName(_ source: Source) -> String {
+    let mime = (source.mimeType ?? "").lowercased()
+    switch source.track {
+    case .text:
+      return mime.contains("ttml")
+        ? "text.ttml.mp4" : mime == "text/vtt" ? "text.vtt.mp4" : "text.mp4"
+    case .audio: return mime.hasSuffix("/webm") ? "audio.webm" : "audio.mp4"
+    default: return mime.hasSuffix("/webm") ? "media.webm" : "media.mp4"
+    }
+  }
+}
