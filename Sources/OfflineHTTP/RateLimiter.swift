@@ -105,3 +105,11 @@ public final class RateLimiter: Sendable, Equatable {
     bucket.tokens = min(capacity(rate), bucket.tokens + seconds * Double(rate.bytesPerSecond))
   }
 }
+
+extension RateLimiter {
+  /// The budget that `options.rateLimit` asks for, as a one-element list (none when it asks
+  /// for no limit): one per content, shared by all its requests.
+  public static func budgets(for options: RequestOptions) -> [RateLimiter] {
+    options.rateLimit.map { [RateLimiter($0)] } ?? []
+  }
+}

@@ -80,9 +80,9 @@ import Testing
                [--connections <n>] [--force] [--wait] [--header <'Name: value'> ...]
                [--secret-header <name> ...] [--user-agent <text>] [--referer <url>]
                [--cookies <file>] [--user <user[:password]>] [--netrc]
-               [--netrc-file <file>] [--location-trusted] [--variant <v>] [--audio <a>]
-               [--subtitles <s>] [--piece-retries <n>] [--piece-retry-delay <s>]
-               [--quiet] [--json]
+               [--netrc-file <file>] [--location-trusted] [--limit-rate <rate>]
+               [--variant <v>] [--audio <a>] [--subtitles <s>] [--piece-retries <n>]
+               [--piece-retry-delay <s>] [--quiet] [--json]
 
         ARGUMENTS:
           <url>                   The http or https URL to download. An HLS playlist
@@ -152,6 +152,9 @@ import Testing
           --location-trusted      Send credentials, cookies and secret headers on after
                                   a redirect to another origin (by default they stay
                                   behind).
+          --limit-rate <rate>     Receive at most this many bytes per second for the
+                                  content, all its requests together (500k, 2M, 1G:
+                                  powers of 1024, as curl).
           --variant <v>           HLS: 'highest' (default), 'lowest', or a minimum
                                   bitrate in bits/s (800000, 800k, 2M): the lowest
                                   variant at or above it, else the highest.
@@ -222,7 +225,7 @@ import Testing
                [--header <'Name: value'> ...] [--secret-header <name> ...]
                [--user-agent <text>] [--referer <url>] [--cookies <file>]
                [--user <user[:password]>] [--netrc] [--netrc-file <file>]
-               [--location-trusted]
+               [--location-trusted] [--limit-rate <rate>]
 
         ARGUMENTS:
           <url>                   The http or https URL.
@@ -253,6 +256,9 @@ import Testing
           --location-trusted      Send credentials, cookies and secret headers on after
                                   a redirect to another origin (by default they stay
                                   behind).
+          --limit-rate <rate>     Receive at most this many bytes per second for the
+                                  content, all its requests together (500k, 2M, 1G:
+                                  powers of 1024, as curl).
           -h, --help              Show help information.
 
         A stale file is revalidated with the server; offline, it is served anyway with a

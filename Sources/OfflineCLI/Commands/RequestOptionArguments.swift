@@ -39,9 +39,16 @@ enum RequestOptionArguments {
     help: "Send credentials, cookies and secret headers on after a redirect to another origin"
       + " (by default they stay behind).")
 
+  static let limitRate: Option<ByteRate?> = .value(
+    "--limit-rate", valueName: "rate",
+    help: "Receive at most this many bytes per second for the content, all its requests"
+      + " together (500k, 2M, 1G: powers of 1024, as curl).",
+    parser: .byteRate)
+
   /// The declarations, for a command's configuration.
   static let all: [any OptionDeclaring] = [
     header, secretHeader, userAgent, referer, cookies, user, netrc, netrcFile, locationTrusted,
+    limitRate,
   ]
 
   /// The request options given. A password left out of `--user` is asked for here, on the
@@ -59,6 +66,7 @@ enum RequestOptionArguments {
     options.cookieFile = arguments[cookies]
     options.netrcFile = arguments[netrcFile] ?? (arguments[netrc] ? "" : nil)
     options.sendsSecretsAcrossRedirects = arguments[locationTrusted]
+    options.rateLimit = arguments[limitRate]
     if let given = arguments[user] {
       do throws(RequestOptionError) {
         let password: String

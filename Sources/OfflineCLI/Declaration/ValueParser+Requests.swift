@@ -96,3 +96,10 @@ extension ValueParser where Value == UserArgument {
     }
   }
 }
+
+extension ValueParser where Value == ByteRate {
+  /// A rate as curl's `--limit-rate` takes it: `500k`, `2M`, `1G` or bytes per second.
+  static var byteRate: ValueParser<ByteRate> {
+    ValueParser("a rate such as 500k, 2M or 1G") { try? ByteRate(parsing: $0) }
+  }
+}

@@ -12,7 +12,8 @@ extension DASHDownload {
   ///   when the document is not a well-formed MPD.
   func fetchManifest() async throws(Transfer.Error) -> MPD {
     let fetch = MemoryFetch(
-      transport: transport, retry: retry, requestOptions: requestOptions, cookieJar: cookieJar)
+      transport: transport, retry: retry, requestOptions: requestOptions, cookieJar: cookieJar,
+      rateLimiters: rateLimiters)
     let data = try await fetch.data(from: url, limit: Self.manifestLimit, destination: folder.path)
     return try Self.parse(data, url: url, folder: folder)
   }

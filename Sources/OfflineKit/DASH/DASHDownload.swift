@@ -52,6 +52,8 @@ public struct DASHDownload: Sendable {
   public let requestOptions: RequestOptions
   /// The presentation's cookies, shared by the manifest and every piece.
   let cookieJar: CookieJar
+  /// The presentation's rate budget (from `RequestOptions.rateLimit`), shared by every request.
+  let rateLimiters: [RateLimiter]
 
   /// The offline MPD's name in the folder.
   public static let indexName = "index.mpd"
@@ -70,6 +72,7 @@ public struct DASHDownload: Sendable {
     self.retry = retry
     self.requestOptions = requestOptions
     self.cookieJar = CookieJar(file: requestOptions.cookieFile)
+    self.rateLimiters = RateLimiter.budgets(for: requestOptions)
   }
 
   /// The offline MPD: `index.mpd` in the folder.
@@ -132,7 +135,7 @@ public struct DASHDownload: Sendable {
       folder: folder, journal: journal, transport: transport, retry: retry,
       pieceRetry: HLSPieceRetry(options, onRetry: onPieceRetry),
       parallel: options.parallelSegments, pieces: pieces, requestOptions: requestOptions,
-      cookieJar: cookieJar)
+      cookieJar: cookieJar, rateLimiters: rateLimiters)
   }
 
   /// Writes `index.mpd` atomically: the same Periods, AdaptationSets and Representations

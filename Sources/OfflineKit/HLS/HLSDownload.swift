@@ -72,6 +72,8 @@ public struct HLSDownload: Sendable {
   /// The stream's cookies, shared by all its requests, so a cookie the playlist's response
   /// sets goes with the segments and keys.
   let cookieJar: CookieJar
+  /// The presentation's rate budget (from `RequestOptions.rateLimit`), shared by every request.
+  let rateLimiters: [RateLimiter]
   let journal: TransferJournal?
   let transport: any HTTPTransporting
   /// Retries of each piece (a failed segment is retried, never skipped).
@@ -94,6 +96,7 @@ public struct HLSDownload: Sendable {
   ) {
     self.requestOptions = requestOptions
     self.cookieJar = CookieJar(file: requestOptions.cookieFile)
+    self.rateLimiters = RateLimiter.budgets(for: requestOptions)
     self.url = url
     self.folder = folder
     self.options = options
@@ -179,7 +182,8 @@ public struct HLSDownload: Sendable {
 
   var fetcher: MemoryFetch {
     MemoryFetch(
-      transport: transport, retry: retry, requestOptions: requestOptions, cookieJar: cookieJar)
+      transport: transport, retry: retry, requestOptions: requestOptions, cookieJar: cookieJar,
+      rateLimiters: rateLimiters)
   }
 
   /// Checks ``requestOptions`` before the first request.

@@ -30,6 +30,8 @@ struct HLSPieceRunner: Sendable {
   let requestOptions: RequestOptions
   /// The stream's cookies, shared by all its pieces.
   let cookieJar: CookieJar?
+  /// The stream's rate budgets, shared by all its pieces.
+  let rateLimiters: [RateLimiter]
 
   /// The runner of an HLS download's plan.
   init(download: HLSDownload, plan: HLSPlan) {
@@ -37,14 +39,15 @@ struct HLSPieceRunner: Sendable {
       folder: download.folder, journal: download.journal!, transport: download.transport,
       retry: download.retry, pieceRetry: download.pieceRetry,
       parallel: download.options.parallelSegments, pieces: plan.pieces,
-      requestOptions: download.requestOptions, cookieJar: download.cookieJar)
+      requestOptions: download.requestOptions, cookieJar: download.cookieJar,
+      rateLimiters: download.rateLimiters)
   }
 
   /// A runner of `pieces` into `folder`.
   init(
     folder: URL, journal: TransferJournal, transport: any HTTPTransporting, retry: RetryPolicy,
     pieceRetry: HLSPieceRetry, parallel: Int, pieces: [HLSPlan.Piece],
-    requestOptions: RequestOptions, cookieJar: CookieJar?
+    requestOptions: RequestOptions, cookieJar: CookieJar?, rateLimiters: [RateLimiter]
   ) {
     self.folder = folder
     self.journal = journal
@@ -55,6 +58,7 @@ struct HLSPieceRunner: Sendable {
     self.pieces = pieces
     self.requestOptions = requestOptions
     self.cookieJar = cookieJar
+    self.rateLimiters = rateLimiters
   }
 
   /// Returns the bytes of every piece.
@@ -112,7 +116,7 @@ struct HLSPieceRunner: Sendable {
       options: Transfer.Options(
         retry: retry, progressInterval: .milliseconds(250), replacesExistingFile: true,
         slice: piece.slice, syncsEachFile: false),
-      requestOptions: requestOptions, cookieJar: cookieJar)
+      requestOptions: requestOptions, cookieJar: cookieJar, rateLimiters: rateLimiters)
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
     do {
       let outcome = try await pieceRetry.run(url: piece.remote, destination: destination) {

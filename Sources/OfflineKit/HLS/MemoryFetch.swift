@@ -10,6 +10,8 @@ struct MemoryFetch: Sendable {
   /// What every request sends; the content's cookies.
   var requestOptions = RequestOptions()
   var cookieJar: CookieJar?
+  /// The content's rate budgets.
+  var rateLimiters: [RateLimiter] = []
 
   /// The body of `url`, retried on transient failures.
   ///
@@ -42,7 +44,9 @@ struct MemoryFetch: Sendable {
     let head: HTTPResponseHead
     do {
       head = try await transport.perform(
-        HTTPRequest(url: url, options: requestOptions, cookieJar: cookieJar), delegate: sink)
+        HTTPRequest(
+          url: url, options: requestOptions, cookieJar: cookieJar, rateLimiters: rateLimiters),
+        delegate: sink)
     } catch {
       if error.kind == .cancelled {
         throw Transfer.Error(.cancelled, url: url, destination: destination)

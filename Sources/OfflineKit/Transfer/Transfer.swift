@@ -99,6 +99,9 @@ public struct Transfer: Sendable {
   /// The transfer's cookies: those of `RequestOptions.cookieFile` and those the server
   /// sets, kept for the transfer's later requests (its ranges and retries).
   let cookieJar: CookieJar
+  /// The budgets every body is paced against: the one `RequestOptions.rateLimit` makes
+  /// (shared with the content's other transfers when an owner made it) and any shared ones.
+  let rateLimiters: [RateLimiter]
   /// Whether ``run(onEvent:)`` checks ``requestOptions`` first: when the transfer made its
   /// own jar. A transfer given one (a segment of a stream) leaves that to its owner.
   let checksRequestOptions: Bool
@@ -110,22 +113,28 @@ public struct Transfer: Sendable {
 
   /// Creates a transfer; nothing happens until ``run(onEvent:)``.
   ///
-  /// - Parameter requestOptions: What every request sends (see `RequestOptions`); checked
-  ///   when the run starts.
+  /// - Parameters:
+  ///   - requestOptions: What every request sends (see `RequestOptions`); checked when the
+  ///     run starts. Its `rateLimit` caps this transfer.
+  ///   - rateLimiters: Budgets shared with other downloads (`RateLimiter`, OfflineHTTP), to
+  ///     cap them together.
   public init(
     url: URL, destination: String, journal: TransferJournal, transport: any HTTPTransporting,
-    options: Options = Options(), requestOptions: RequestOptions = RequestOptions()
+    options: Options = Options(), requestOptions: RequestOptions = RequestOptions(),
+    rateLimiters: [RateLimiter] = []
   ) {
     self.init(
       url: url, destination: destination, journal: journal, transport: transport,
-      options: options, requestOptions: requestOptions, cookieJar: nil)
+      options: options, requestOptions: requestOptions, cookieJar: nil,
+      rateLimiters: RateLimiter.budgets(for: requestOptions) + rateLimiters)
   }
 
   /// Creates a transfer whose requests share `cookieJar` with the other requests of one
   /// content (a stream's pieces); nil makes the transfer a jar of its own.
   init(
     url: URL, destination: String, journal: TransferJournal, transport: any HTTPTransporting,
-    options: Options = Options(), requestOptions: RequestOptions, cookieJar: CookieJar?
+    options: Options = Options(), requestOptions: RequestOptions, cookieJar: CookieJar?,
+    rateLimiters: [RateLimiter]
   ) {
     self.url = url
     self.destination = destination
@@ -135,11 +144,13 @@ public struct Transfer: Sendable {
     self.requestOptions = requestOptions
     self.checksRequestOptions = cookieJar == nil
     self.cookieJar = cookieJar ?? CookieJar(file: requestOptions.cookieFile)
+    self.rateLimiters = rateLimiters
   }
 
   /// A request for the transfer's URL with its request options and cookies.
   func request() -> HTTPRequest {
-    HTTPRequest(url: url, options: requestOptions, cookieJar: cookieJar)
+    HTTPRequest(
+      url: url, options: requestOptions, cookieJar: cookieJar, rateLimiters: rateLimiters)
   }
 
   /// Downloads until the file is complete and verified, resuming what an earlier run left.

@@ -1,0 +1,72 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `get --limit-rate` caps a file and a whole stream (issue 13, item 5). The checks are lower
+/// bounds: no download finishes sooner than its cap allows. How close a long run stays to
+/// the cap is measured in `benchmarks/limit-rate.sh`, not here.
+@Suite struct GetLimitRateTests {
+  /// The bytes on disk under `folder`, files only.
+  static func bytes(under folder: URL) -> Int {
+    let walker = FileManager.default.enumerator(
+      at: folder, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
+    var total = 0
+    while let file = walker?.nextObject() as? URL {
+      let values = try? file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
+      if values?.isRegularFile == true { total += values?.fileSize ?? 0 }
+    }
+    return total
+  }
+
+  @Test func aCappedFileArrivesWholeAndNoFasterThanItsCap() throws {
+    let size = 3 << 20
+    let www = try TemporaryDirectory()
+    try TestData.writeFile(at: www.file("a.bin"), count: size, seed: 11)
+    let nginx = try NginxServer(root: www.url)
+    try nginx.start()
+    let work = try TemporaryDirectory()
+    let output = work.url.appending(path: "a.bin").path
+    let started = ContinuousClock.now
+    let result = try OfflineBinary.run([
+      "--store", work.url.appending(path: "store").path, "get", nginx.url("/a.bin").absoluteString,
+      "-o", output, "--limit-rate", "1M",
+    ])
+    let elapsed = started.duration(to: .now)
+
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(FileManager.default.contents(atPath: output) == TestData.bytes(count: size, seed: 11))
+    // 3 MiB at 1 MiB/s, less the 52 KiB the budget starts with: about 2.95 s.
+    #expect(elapsed > .milliseconds(2_500), "3 MiB at --limit-rate 1M took \(elapsed)")
+  }
+
+  /// One cap for the whole stream: its segments, fetched eight at a time, share it.
+  @Test(.enabled(if: FFmpeg.isAvailable))
+  func aCappedStreamSharesOneCapAcrossItsSegments() throws {
+    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
+    let files = try HLSFixture.tsVariants.make(in: www.url, segmentDuration: 1, segmentCount: 8)
+    let nginx = try NginxServer(root: files.folder)
+    try nginx.start()
+    let work = try TemporaryDirectory()
+    let output = work.url.appending(path: "movie")
+    let rate = 256 << 10
+    let started = ContinuousClock.now
+    let result = try OfflineBinary.run([
+      "--store", work.url.appending(path: "store").path, "get",
+      files.url(on: nginx).absoluteString, "-o", output.path, "--variant", "highest",
+      "--limit-rate", "256k",
+    ])
+    let elapsed = started.duration(to: .now)
+
+    #expect(result.status == 0, "\(result.stderrText)")
+    nginx.stop(graceful: false)
+    #expect(try FFmpeg.decode(output.path + "/index.m3u8").errors.isEmpty)
+    let received = Self.bytes(under: output)
+    #expect(received > rate, "the stream is large enough to show the cap")
+    // Less the 16 KiB the budget starts with. Eight segments at once, each capped on its
+    // own, would take an eighth of this.
+    let floor = Double(received - 16_384) / Double(rate)
+    #expect(
+      elapsed > .milliseconds(Int(floor * 900)),
+      "\(received) bytes at --limit-rate 256k took \(elapsed)")
+  }
+}
