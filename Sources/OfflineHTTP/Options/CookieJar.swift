@@ -112,4 +112,22 @@
       pthread_mutex_unlock(jar.mutex(for: data))
     }
   }
+#else
+  import Foundation
+
+  /// On Apple platforms, a content's cookies: for now only the `cookies.txt` path, which
+  /// `URLSessionTransport` does not read yet (written for Apple platforms, not compiled in
+  /// our CI; see the README's Platforms section).
+  public final class CookieJar: Sendable, Equatable {
+    /// The Netscape `cookies.txt` the jar starts from, nil for none.
+    public let file: String?
+
+    /// Creates a jar for the cookies of `file` (none when nil).
+    public init(file: String? = nil) {
+      self.file = file
+    }
+
+    /// Two jars are equal only when they are the same jar.
+    public static func == (lhs: CookieJar, rhs: CookieJar) -> Bool { lhs === rhs }
+  }
 #endif
