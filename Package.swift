@@ -49,7 +49,7 @@ let package = Package(
     ),
 
     // The command-line tool: commands as a library so tests can drive them, and a thin main.
-    .target(name: "OfflineCLI", dependencies: ["OfflineKit", "OfflineLocks"]),
+    .target(name: "OfflineCLI", dependencies: ["OfflineKit", "OfflineLocks", "HLSPlaylist"]),
     .executableTarget(name: "offline", dependencies: ["OfflineCLI"]),
     // The README's code samples, compiled by every build.
     .executableTarget(

@@ -10,7 +10,6 @@ final class GetReporter: Sendable {
   private let quiet: Bool
   private let json: Bool
   private let progressLineShown = Locked(false)
-  private let streamRate = RateEstimator()
 
   init(console: Console, quiet: Bool, json: Bool) {
     self.console = console
@@ -71,19 +70,17 @@ final class GetReporter: Sendable {
   }
 
   /// Progress of a stream: like a file's, with segments and an estimated total marked `~`.
-  func reportStream(_ progress: HLSDownload.Progress) {
-    let rate = streamRate.update(bytes: progress.bytes)
+  func reportStream(_ progress: OfflineProgress) {
     if json {
-      console.out(JSONLine.encode(progress, bytesPerSecond: rate))
+      console.out(JSONLine.encodeStream(progress))
       return
     }
     guard !quiet, console.stderrIsTerminal else { return }
     progressLineShown.withLock { $0 = true }
-    var line = ProgressLine.render(
-      TransferProgress(bytes: progress.bytes, total: progress.total, bytesPerSecond: rate))
+    var line = ProgressLine.render(progress)
     if progress.totalIsEstimate { line = line.replacingOccurrences(of: " / ", with: " / ~") }
     console.errRaw(
-      "\r\(line)  (\(progress.segmentsDone)/\(progress.segmentsPlanned) segments)\u{1B}[K")
+      "\r\(line)  (\(progress.segmentsDone ?? 0)/\(progress.segmentsTotal ?? 0) segments)\u{1B}[K")
   }
 
   /// A stream is on disk.
@@ -187,7 +184,7 @@ enum ByteCount {
 
 /// The progress line: bytes, percent, speed and time left.
 enum ProgressLine {
-  static func render(_ progress: TransferProgress) -> String {
+  static func render(_ progress: OfflineProgress) -> String {
     var parts = [ByteCount.format(progress.bytes)]
     if let total = progress.total {
       parts[0] += " / " + ByteCount.format(total)

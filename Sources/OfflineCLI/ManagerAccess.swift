@@ -35,7 +35,9 @@ enum ManagerAccess {
 
   /// Prints an error the user can act on and returns exit code 1.
   static func fail(_ error: OfflineError, _ console: Console) -> Int32 {
-    console.err("Error: \(error)")
+    var hint = ""
+    if case .unknownContent = error.kind { hint = " 'offline ls' lists them." }
+    console.err("Error: \(error)\(hint)")
     return ExitCode.failure
   }
 }

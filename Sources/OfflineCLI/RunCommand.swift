@@ -117,7 +117,7 @@ struct RunCommand: Sendable {
     of manager: OfflineManager, _ console: Console, printed: Locked<Set<String>>
   ) async {
     var lastWait: [String: String] = [:]
-    for await (id, event) in await manager.allEvents() {
+    for await (id, event) in manager.allEvents() {
       switch event {
       case .waiting, .progress: break
       default: lastWait[id] = nil  // a new state: the next wait is news again

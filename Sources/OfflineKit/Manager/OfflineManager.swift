@@ -17,6 +17,8 @@ import OfflineStore
 /// let content = try await manager.content(for: OfflineSource(url: movieURL, title: "Movie"))
 /// try await content.download()  // queued: nothing downloads before start()
 /// try await manager.start()
+/// print(try await content.waitUntilDownloaded().path)
+/// await manager.close()  // ends every event stream; downloads left continue next time
 /// ```
 public actor OfflineManager {
   /// How the manager schedules downloads.
@@ -70,7 +72,7 @@ public actor OfflineManager {
   public nonisolated let rebuildReport: RebuildReport?
   nonisolated let index: OfflineIndex
   nonisolated let transport: any HTTPTransporting
-  var hub = EventHub()
+  nonisolated let hub = EventHub()
   var running: [String: RunningDownload] = [:]
   var stopping: Set<String> = []
   var runnerLock: RunnerLock?
@@ -78,6 +80,8 @@ public actor OfflineManager {
   var lastExternalChange: Int64 = 0
   var knownStates: [String: OfflineState] = [:]
   var storageWaits = StorageWaits()
+  /// Set by ``close()``.
+  var closed = false
 
   /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
   ///
@@ -182,13 +186,13 @@ public actor OfflineManager {
         id: id, url: source.url.absoluteString, title: source.title, metadata: source.metadata,
         fileName: source.url.isHLSPlaylist
           ? "index.m3u8" : ContentManifest.contentFileName(LocalFileName.from(source.url)),
-        state: OfflineState.notDownloaded.rawValue)
+        state: .notDownloaded)
       if let config {
-        record.state = OfflineState.downloading.rawValue
-        record.waitReason = WaitReason.queued.name
+        record.state = .downloading
+        record.waitReason = .queued
         record.priority = config.priority
         record.expectedSHA256 = config.expectedSHA256
-        record.options = config.encodedOptions
+        record.options = config.storedOptions
       }
       fresh.append(record)
       result.append(OfflineContent(id: id, manager: self))
@@ -224,37 +228,26 @@ public actor OfflineManager {
   public func forget(id: String) throws(OfflineError) {
     let record = try indexStep { try index.contents.record(id: id) }
     guard let record else { throw OfflineError(.unknownContent(id), contentID: id) }
-    let state = OfflineState(rawValue: record.state) ?? .notDownloaded
-    guard state == .notDownloaded, !record.pendingCleanup else {
-      throw OfflineError(.invalidTransition(.delete, from: state), contentID: id)
+    guard record.state == .notDownloaded, !record.pendingCleanup else {
+      throw OfflineError(.invalidTransition(.delete, from: record.state), contentID: id)
     }
     try indexStep { try index.contents.remove(id: id) }
   }
 
   /// A new stream of the events of content `id`; see ``OfflineContent/events``.
-  func events(for id: String) -> AsyncStream<OfflineContent.Event> {
-    let current =
-      (try? index.contents.record(id: id)).flatMap { $0 }
-      .flatMap { OfflineState(rawValue: $0.state) } ?? .notDownloaded
-    return hub.subscribe(id: id, current: current) { [weak self] token in
-      Task { await self?.unsubscribe(id: id, token: token) }
+  nonisolated func events(for id: String) -> AsyncStream<OfflineContent.Event> {
+    let index = self.index
+    return hub.subscribe(id: id) {
+      // A content that is gone (forgotten) or unreadable has nothing on disk.
+      ((try? index.contents.record(id: id)) ?? nil)?.state ?? .notDownloaded
     }
-  }
-
-  private func unsubscribe(id: String, token: UUID) {
-    hub.unsubscribe(id: id, token: token)
   }
 
   /// A new stream of the events of every content, each with its content's id, for one
-  /// subscriber (a queue view, say). It starts with the next event.
-  public func allEvents() -> AsyncStream<(String, OfflineContent.Event)> {
-    hub.subscribeAll { [weak self] token in
-      Task { await self?.unsubscribeAll(token: token) }
-    }
-  }
-
-  private func unsubscribeAll(token: UUID) {
-    hub.unsubscribeAll(token: token)
+  /// subscriber (a queue view, say), made at once. It starts with the next event and ends
+  /// when the manager closes.
+  public nonisolated func allEvents() -> AsyncStream<(String, OfflineContent.Event)> {
+    hub.subscribeAll()
   }
 
   private func existingRecord(for source: OfflineSource) throws(OfflineError) -> ContentRecord? {
@@ -271,9 +264,9 @@ public actor OfflineManager {
   nonisolated func snapshot(of record: ContentRecord) -> OfflineContent.Snapshot {
     OfflineContent.Snapshot(
       id: record.id, url: URL(string: record.url) ?? directory, title: record.title,
-      metadata: record.metadata, state: OfflineState(rawValue: record.state) ?? .notDownloaded,
+      metadata: record.metadata, state: record.state,
       bytes: record.bytes, total: record.total, totalIsEstimate: record.totalIsEstimate,
-      waitReason: WaitReason(name: record.waitReason, retryAt: record.retryAt),
+      waitReason: record.waitReason,
       lastError: record.lastError, fileURL: fileURL(of: record), priority: record.priority)
   }
 
