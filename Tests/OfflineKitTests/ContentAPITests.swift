@@ -1,5 +1,6 @@
 import Foundation
 import OfflineLocks
+import OfflineStore
 import TestSupport
 import Testing
 
@@ -152,5 +153,50 @@ import Testing
     await #expect(throws: OfflineError.self) { try await fixture.manager.start() }
     _ = loops
     _ = all
+  }
+
+  /// Pins issue 12, item 3: a row the index cannot read (a wait reason this version does
+  /// not know) made a stream start with `notDownloaded`, as if nothing were there.
+  @Test func aContentTheIndexCannotReadGivesAnErrorNotAState() async throws {
+    let fixture = try ManagerFixture()
+    let content = try await fixture.manager.content(
+      for: OfflineSource(url: URL(string: "http://127.0.0.1:9/a.bin")!, id: "a"))
+    try await content.download()
+    try OfflineIndex(directory: fixture.store).database.execute(
+      "UPDATE contents SET wait_reason = 'paused' WHERE id = 'a'")
+
+    var events = content.events.makeAsyncIterator()
+    guard case .error(let error) = await events.next(), case .index = error.kind else {
+      Issue.record("the stream did not start with the index's error")
+      return
+    }
+    #expect(error.description.contains("wait_reason"), "\(error)")
+    #expect(await events.next() == nil)
+    await #expect(throws: OfflineError.self) { try await content.snapshot }
+  }
+
+  /// Pins issue 12, item 3: options the index holds but this version cannot read were
+  /// replaced by the defaults (`DownloadConfig.stored(from:)`), so the download ran with
+  /// choices nobody made.
+  @Test func aDownloadWhoseOptionsCannotBeReadIsSuspendedWithTheErrorNotRunWithDefaults()
+    async throws
+  {
+    let origin = try ManagerOrigin()
+    let fixture = try ManagerFixture()
+    let content = try await fixture.manager.content(
+      for: OfflineSource(url: origin.url("file.bin"), id: "file"))
+    let recorder = EventRecorder(content.events)
+    try await content.download()
+    try OfflineIndex(directory: fixture.store).database.execute(
+      #"UPDATE contents SET options = '{"hls":5}' WHERE id = 'file'"#)
+
+    try await fixture.running {
+      #expect(await recorder.waitFor { $0.name == "suspended" })
+    }
+
+    let snapshot = try await content.snapshot
+    #expect(snapshot.state == .suspended)
+    #expect(snapshot.lastError?.contains("hls") == true, "\(snapshot.lastError ?? "none")")
+    #expect(try origin.nginx.accessLog(minimumCount: 0).isEmpty, "nothing was fetched")
   }
 }

@@ -20,14 +20,21 @@ final class EventHub: Sendable {
   private let state = Locked(State())
 
   /// A new stream for `id`, starting with `current()` (read under the lock, so nothing sent
-  /// after it is missed).
-  func subscribe(id: String, current: () -> OfflineState) -> AsyncStream<OfflineContent.Event> {
+  /// after it is missed). When the state cannot be read, the stream holds that error and
+  /// ends.
+  func subscribe(id: String, current: () -> Result<OfflineState, OfflineError>)
+    -> AsyncStream<OfflineContent.Event>
+  {
     let (stream, continuation) = AsyncStream.makeStream(
       of: OfflineContent.Event.self, bufferingPolicy: .bufferingNewest(256))
     let token = UUID()
     state.withLock { state in
-      continuation.yield(.stateChanged(current()))
-      if state.closed {
+      let now = current()
+      switch now {
+      case .success(let known): continuation.yield(.stateChanged(known))
+      case .failure(let error): continuation.yield(.error(error))
+      }
+      if state.closed || (try? now.get()) == nil {
         continuation.finish()
       } else {
         state.subscribers[id, default: [:]][token] = continuation

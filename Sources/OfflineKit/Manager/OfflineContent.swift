@@ -98,6 +98,8 @@ public struct OfflineContent: Sendable, Identifiable {
   /// element is the current state (`stateChanged`), so a late subscriber knows where things
   /// stand; nothing sent after it is missed. The stream ends when the subscriber stops
   /// iterating (or its task is cancelled) or the manager closes (``OfflineManager/close()``).
+  /// When the index cannot say the state (it holds a value this version does not know),
+  /// the only element is that `error`.
   public var events: AsyncStream<Event> { manager.events(for: id) }
 
   /// Waits until the content is downloaded, and returns the local file to play or open

@@ -238,8 +238,11 @@ public actor OfflineManager {
   nonisolated func events(for id: String) -> AsyncStream<OfflineContent.Event> {
     let index = self.index
     return hub.subscribe(id: id) {
-      // A content that is gone (forgotten) or unreadable has nothing on disk.
-      ((try? index.contents.record(id: id)) ?? nil)?.state ?? .notDownloaded
+      // A content that is gone (forgotten) has nothing on disk; one that cannot be read
+      // is an error, never a guess.
+      Result { () throws(OfflineError) in
+        try indexStep { try index.contents.record(id: id) }?.state ?? .notDownloaded
+      }
     }
   }
 
