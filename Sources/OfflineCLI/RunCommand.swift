@@ -102,12 +102,14 @@ struct RunCommand: Sendable {
 
   /// Prints what happens to each content: a wait once per reason (the runner looks again
   /// and again while a content waits, but only a new reason is news).
-  /// The suspended contents that carry an error, with it.
+  /// The contents that ended with an error, with it: suspended (data kept), or not
+  /// downloaded (a failure that threw the bytes away, such as a checksum mismatch).
   private static func failures(of manager: OfflineManager) async throws(OfflineError)
     -> [String: String]
   {
     var result: [String: String] = [:]
-    for snapshot in try await manager.snapshots() where snapshot.state == .suspended {
+    for snapshot in try await manager.snapshots()
+    where snapshot.state == .suspended || snapshot.state == .notDownloaded {
       if let error = snapshot.lastError { result[snapshot.id] = error }
     }
     return result

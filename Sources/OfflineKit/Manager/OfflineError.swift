@@ -99,8 +99,8 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     case .insufficientCapacity(let needed, let capacity, let path):
       return "\(subject.prefix(1).uppercased() + subject.dropFirst()) needs \(needed) more bytes"
         + " than the file system at \(path) holds (\(capacity) bytes), counting the free"
-        + " space to keep; freeing space will not help: lower the margin (--min-free) or"
-        + " use a larger disk."
+        + " space to keep; freeing space will not help: lower the free-space margin or use a"
+        + " larger disk."
     case .invalidChecksum(let text):
       return "'\(text.prefix(80))' is not a SHA-256: it takes 64 hexadecimal digits."
     case .canceled:
