@@ -32,6 +32,11 @@ let package = Package(
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
     ),
+    .systemLibrary(
+      name: "CMicroHTTPD",
+      pkgConfig: "libmicrohttpd",
+      providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+    ),
 
     // Single-purpose modules.
     .target(name: "OfflineLocks", dependencies: ["CSystem"]),
@@ -49,7 +54,11 @@ let package = Package(
     ),
 
     // The command-line tool: commands as a library so tests can drive them, and a thin main.
-    .target(name: "OfflineCLI", dependencies: ["OfflineKit", "OfflineLocks", "HLSPlaylist"]),
+    // The local service behind `offline serve`: HTTP, the JSON API, events, the web page.
+    .target(name: "OfflineService", dependencies: ["OfflineKit", "OfflineLocks", "CMicroHTTPD"]),
+    .target(
+      name: "OfflineCLI",
+      dependencies: ["OfflineKit", "OfflineLocks", "OfflineService", "HLSPlaylist"]),
     .executableTarget(name: "offline", dependencies: ["OfflineCLI"]),
     // The README's code samples, compiled by every build.
     .executableTarget(
@@ -73,6 +82,11 @@ let package = Package(
     .testTarget(
       name: "OfflineCLITests",
       dependencies: ["OfflineCLI", "offline", "TestSupport"]
+    ),
+    .testTarget(
+      name: "OfflineServiceTests",
+      dependencies: ["OfflineService", "OfflineKit", "offline", "TestSupport"],
+      exclude: ["scripts"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -79,6 +79,8 @@ public enum OfflineTool {
             return await InfoCommand.run(try InfoCommand.parse(rest), context: context)
           case "cache":
             return await CacheCommand.run(try CacheCommand.parse(rest), context: context)
+          case "serve":
+            return await ServeCommand.run(try ServeCommand.parse(rest), context: context)
           case let verb where ContentCommand.Verb(rawValue: verb) != nil:
             let command = try ContentCommand.parse(ContentCommand.Verb(rawValue: verb)!, rest)
             return await ContentCommand.run(command, context: context)

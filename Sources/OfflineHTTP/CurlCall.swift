@@ -47,6 +47,9 @@ final class CurlCall: @unchecked Sendable {
   /// Set by the loop when it tries again after a head too large; the next handle takes a
   /// fresh connection, and a second such head is the end.
   var retriedTooLargeHead = false
+  /// When a request paused by its rate limiters may receive again; set in the write
+  /// callback, read and cleared by the loop.
+  var rateResumeAt: ContinuousClock.Instant?
 
   /// The most bytes of header lines taken for one request (redirects and 1xx included);
   /// beyond it the head is refused as too large. libcurl 7.88 limits only each line
@@ -214,6 +217,7 @@ final class CurlCall: @unchecked Sendable {
     redirectLocation = nil
     headBytes = 0
     headTooLarge = false
+    rateResumeAt = nil
     errorBuffer[0] = 0
   }
 
@@ -268,8 +272,22 @@ final class CurlCall: @unchecked Sendable {
       protocolError = "body before a complete head"
       return 0
     }
+    let limiters = request.rateLimiters
+    var now = ContinuousClock.Instant.now
+    if !limiters.isEmpty {
+      let wait = limiters.reduce(Duration.zero) { max($0, $1.pause(at: now)) }
+      if wait > .zero {
+        // libcurl keeps these bytes and gives them again once the loop unpauses.
+        rateResumeAt = now + wait
+        return ok_writefunc_pause()
+      }
+    }
     switch delivery.take(bytes) {
     case .taken:
+      if !limiters.isEmpty {
+        now = .now
+        for limiter in limiters { limiter.charge(bytes.count, at: now) }
+      }
       return bytes.count
     case .pause:
       return ok_writefunc_pause()

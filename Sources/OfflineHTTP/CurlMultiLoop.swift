@@ -80,6 +80,7 @@ final class CurlMultiLoop: Sendable {
         return
       }
       for command in commands { handle(command, active: &active) }
+      resumeRatePaused(active)
       var running: Int32 = 0
       curl_multi_perform(multi.pointer, &running)
       var remaining: Int32 = 0
@@ -91,8 +92,28 @@ final class CurlMultiLoop: Sendable {
       }
       // What came in this turn reaches the delegates now, however little it is.
       for call in active.values { call.delivery.flush() }
-      curl_multi_poll(multi.pointer, nil, 0, 1000, nil)
+      let nextResume = active.values.compactMap(\.rateResumeAt).min()
+      curl_multi_poll(multi.pointer, nil, 0, Self.pollTimeout(until: nextResume), nil)
     }
+  }
+
+  /// Unpauses every call whose rate limiters paused it and whose pause is over.
+  private func resumeRatePaused(_ active: [UnsafeMutableRawPointer: CurlCall]) {
+    let now = ContinuousClock.now
+    for (easy, call) in active {
+      guard let resumeAt = call.rateResumeAt, resumeAt <= now else { continue }
+      call.rateResumeAt = nil
+      // May run the write callback at once, which checks the budget again.
+      curl_easy_pause(easy, CURLPAUSE_RECV_CONT | CURLPAUSE_SEND_CONT)
+    }
+  }
+
+  /// How long `curl_multi_poll` may wait: at most a second, and no later than the next
+  /// rate-paused call may go on.
+  private static func pollTimeout(until resume: ContinuousClock.Instant?) -> Int32 {
+    guard let resume else { return 1000 }
+    let wait = ContinuousClock.now.duration(to: resume)
+    return Int32(min(1000, max(0, (wait.milliseconds + 1))))
   }
 
   private func handle(_ command: Command, active: inout [UnsafeMutableRawPointer: CurlCall]) {

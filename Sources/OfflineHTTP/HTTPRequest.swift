@@ -16,11 +16,18 @@ public struct HTTPRequest: Sendable, Equatable {
   public var method: Method
   /// Extra header fields. `User-Agent` and `Accept-Encoding` are set by the transport unless given.
   public var headers: HTTPHeaders
+  /// The budgets this request's body is paced against (see ``RateLimiter``); empty for
+  /// none. Each one may be shared with other requests, to cap them together.
+  public var rateLimiters: [RateLimiter]
 
   /// Creates a request.
-  public init(url: URL, method: Method = .get, headers: HTTPHeaders = HTTPHeaders()) {
+  public init(
+    url: URL, method: Method = .get, headers: HTTPHeaders = HTTPHeaders(),
+    rateLimiters: [RateLimiter] = []
+  ) {
     self.url = url
     self.method = method
     self.headers = headers
+    self.rateLimiters = rateLimiters
   }
 }

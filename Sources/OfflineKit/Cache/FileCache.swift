@@ -98,7 +98,7 @@ public actor FileCache {
   /// - Parameters:
   ///   - store: The store directory, the one an ``OfflineManager`` opens.
   ///   - configuration: Limits and freshness.
-  ///   - transport: The HTTP transport; a ``CurlTransport`` when nil.
+  ///   - transport: The HTTP transport; a `CurlTransport` (OfflineHTTP) when nil.
   /// - Throws: ``Error`` when the index cannot be opened or the folder cannot be made.
   public init(
     store: URL, configuration: Configuration = Configuration(),

@@ -156,7 +156,7 @@ public struct HLSDownload: Sendable {
 
   /// Brings a folder that an earlier version wrote up to date, so that stock players (ffmpeg,
   /// mpv) play it: keys stored as `keys/k0.key` get names ffmpeg opens, and the offline
-  /// playlists point at them (see ``HLSKeyNames``). Every step is atomic; the folder plays
+  /// playlists point at them (see `HLSKeyNames`). Every step is atomic; the folder plays
   /// at each one. Cheap when there is nothing to do; call it before handing `index.m3u8` to a
   /// player.
   ///

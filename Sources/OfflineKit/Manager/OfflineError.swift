@@ -48,8 +48,9 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     self.contentID = contentID
   }
 
-  /// A short name of the kind, for programs (the index's `last_error_kind`).
-  var kindName: String {
+  /// A short name of the kind, for programs (the index's `last_error_kind`, the service's
+  /// JSON `kind`).
+  public var kindName: String {
     switch kind {
     case .invalidTransition: "invalidTransition"
     case .unknownContent: "unknownContent"

@@ -35,7 +35,7 @@ public actor OfflineManager {
     /// much even on the empty file system is suspended with
     /// ``OfflineError/Kind-swift.enum/insufficientCapacity(needed:capacity:path:)``.
     public var minimumFreeSpace: Int64
-    /// The HTTP transport; a ``CurlTransport`` when nil.
+    /// The HTTP transport; a `CurlTransport` (OfflineHTTP) when nil.
     public var transport: (any HTTPTransporting)?
     /// Tells whether a host can be reached (reason `network`).
     public var reachability: any Reachable

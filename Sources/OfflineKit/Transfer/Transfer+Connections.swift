@@ -11,7 +11,7 @@ extension Transfer {
     /// One request.
     case single
     /// This many connections from the start, each fetching a range written in place (see
-    /// ``SegmentedTransfer``); 1 or less is ``single``.
+    /// `SegmentedTransfer`); 1 or less is ``single``.
     case fixed(Int)
 
     /// `fixed(1)` and below as ``single``, so equal choices compare equal.

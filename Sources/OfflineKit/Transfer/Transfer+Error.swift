@@ -8,7 +8,7 @@ extension Transfer {
   public struct Error: Swift.Error, Sendable, CustomStringConvertible {
     /// The kind of failure.
     public enum Kind: Sendable {
-      /// No complete response: see the ``HTTPError``.
+      /// No complete response: see the `HTTPError` (OfflineHTTP).
       case network(HTTPError)
       /// The server answered with an HTTP error status.
       case status(Int, retryAfter: Duration?)

@@ -4,7 +4,7 @@ import OfflineStore
 
 /// One resumable, verified download of one URL into one file.
 ///
-/// Bytes go to `<destination>.part`; the journal (``TransferJournal``) records what they are
+/// Bytes go to `<destination>.part`; the journal (`TransferJournal`, OfflineStore) records what they are
 /// (URL, validators, length) before any is written, so a later run — after a crash, Ctrl-C,
 /// or a cut connection — resumes with `Range` and `If-Range` instead of starting over, and
 /// never appends bytes of a changed file to old ones. When every byte is there the length is

@@ -1,10 +1,8 @@
 import OfflineKit
 import Testing
 
-@testable import OfflineCLI
-
-/// How `--variant`, `--audio` and `--subtitles` read their values (moved here from the
-/// library with the parsing, issue 12: CLI-only symbols live in the CLI).
+/// How a variant and renditions are read from text (`--variant`, `--audio`, `--subtitles`,
+/// and the service's JSON API).
 @Suite struct StreamArgumentTests {
   @Test func aVariantIsHighestLowestOrABitrateWithItsUnit() {
     #expect(HLSOptions.VariantChoice(argument: "800k") == .minimumBitrate(800_000))

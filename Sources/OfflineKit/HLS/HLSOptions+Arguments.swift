@@ -1,11 +1,11 @@
 import Foundation
-import OfflineKit
 
-// How `--variant`, `--audio` and `--subtitles` are written on the command line.
+// How a variant and renditions are written as text: by `offline get --variant`, `--audio`,
+// `--subtitles` and by the service's JSON API alike.
 
 extension HLSOptions.VariantChoice {
   /// Parses `highest`, `lowest` or a bitrate in bits per second (`800000`, `800k`, `2M`).
-  init?(argument: String) {
+  public init?(argument: String) {
     switch argument.lowercased() {
     case "highest": self = .highest
     case "lowest": self = .lowest
@@ -21,7 +21,7 @@ extension HLSOptions.VariantChoice {
 
 extension HLSOptions.RenditionChoice {
   /// Parses `default`, `all`, `none` or a comma-separated list of languages.
-  init?(argument: String) {
+  public init?(argument: String) {
     switch argument.lowercased() {
     case "default": self = .default
     case "all": self = .all

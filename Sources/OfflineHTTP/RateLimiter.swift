@@ -1,0 +1,107 @@
+import Synchronization
+
+/// A budget of received bytes per second, shared by every request that carries it.
+///
+/// Give one limiter to every request of a download to cap that download, and the same
+/// limiter to the requests of several downloads to cap them together (a request may carry
+/// several: a per-download cap and a cap for everything). ``CurlTransport`` paces each
+/// request against its limiters: before it takes a body part it checks that every limiter
+/// has budget left, and when one has not it pauses that request (the server is held back by
+/// TCP, so memory stays flat) until the budget is there again, checking at least four times
+/// a second so that a new rate takes effect at once.
+///
+/// The budget refills continuously and holds at most a twentieth of a second's worth (and
+/// never less than one 16 KiB read), so a download that was paused or idle does not burst
+/// when it goes on. Over a run the rate received is the cap, give or take one read per
+/// request.
+///
+/// ```swift
+/// let everything = RateLimiter(try ByteRate(parsing: "20M"))
+/// var request = HTTPRequest(url: url)
+/// request.rateLimiters = [everything]
+/// // later, from any thread:
+/// everything.setRate(nil)  // no limit any more
+/// ```
+///
+/// Thread-safe: the state sits in a `Mutex`.
+public final class RateLimiter: Sendable, Equatable {
+  private struct Bucket {
+    var rate: ByteRate?
+    /// Bytes that may be received now; negative while received bytes are still owed.
+    var tokens: Double
+    /// When `tokens` was last brought up to date.
+    var stamp: ContinuousClock.Instant
+  }
+
+  private let bucket: Mutex<Bucket>
+
+  /// The longest a request is paused before it checks again, so that a rate raised or
+  /// removed while it waits takes effect within this time.
+  static let longestPause = Duration.milliseconds(250)
+
+  /// Creates a limiter with `rate`, nil for no limit (until ``setRate(_:)`` sets one).
+  public init(_ rate: ByteRate?) {
+    let now = ContinuousClock.now
+    bucket = Mutex(Bucket(rate: rate, tokens: Self.capacity(rate), stamp: now))
+  }
+
+  /// The current cap, nil for none.
+  public var rate: ByteRate? {
+    bucket.withLock { $0.rate }
+  }
+
+  /// Changes the cap for every request carrying this limiter, including those under way;
+  /// nil removes it. Whatever budget was saved is kept only up to the new rate's
+  /// allowance, so a raised cap does not burst either.
+  public func setRate(_ rate: ByteRate?) {
+    let now = ContinuousClock.now
+    bucket.withLock { bucket in
+      Self.refill(&bucket, at: now)
+      bucket.rate = rate
+      bucket.tokens = min(bucket.tokens, Self.capacity(rate))
+      if rate == nil { bucket.tokens = 0 }
+    }
+  }
+
+  /// Two limiters are equal when they are the same budget.
+  public static func == (lhs: RateLimiter, rhs: RateLimiter) -> Bool {
+    lhs === rhs
+  }
+
+  /// Counts `count` received bytes against the budget.
+  func charge(_ count: Int, at now: ContinuousClock.Instant = .now) {
+    bucket.withLock { bucket in
+      guard bucket.rate != nil else { return }
+      Self.refill(&bucket, at: now)
+      bucket.tokens -= Double(count)
+    }
+  }
+
+  /// How long a request carrying this limiter should wait before it receives again: zero
+  /// when the budget allows it now, else the time until the bytes owed are paid off (at
+  /// most ``longestPause``).
+  func pause(at now: ContinuousClock.Instant = .now) -> Duration {
+    bucket.withLock { bucket in
+      guard let rate = bucket.rate else { return .zero }
+      Self.refill(&bucket, at: now)
+      guard bucket.tokens < 0 else { return .zero }
+      let seconds = -bucket.tokens / Double(rate.bytesPerSecond)
+      return min(Self.longestPause, .nanoseconds(Int64((seconds * 1e9).rounded(.up))))
+    }
+  }
+
+  /// The most budget that is saved up: a twentieth of a second at `rate`, and never less
+  /// than one read of libcurl's (16 KiB), so that a low rate still moves.
+  static func capacity(_ rate: ByteRate?) -> Double {
+    guard let rate else { return 0 }
+    return max(16_384, Double(rate.bytesPerSecond) / 20)
+  }
+
+  private static func refill(_ bucket: inout Bucket, at now: ContinuousClock.Instant) {
+    defer { bucket.stamp = max(bucket.stamp, now) }
+    guard let rate = bucket.rate, now > bucket.stamp else { return }
+    let elapsed = bucket.stamp.duration(to: now)
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    bucket.tokens = min(capacity(rate), bucket.tokens + seconds * Double(rate.bytesPerSecond))
+  }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import OfflineKit
+
+/// `/api/…`: the JSON API over the manager (see `docs/API.md`).
+///
+/// | request | answer |
+/// |---|---|
+/// | `GET /api/contents` | every content, in queue order |
+/// | `POST /api/contents` | adds and queues URLs (``AddRequest``): 201 with the contents |
+/// | `GET /api/contents/<id>` | one content |
+/// | `POST /api/contents/<id>/<action>` | `pause`, `resume`, `cancel`, `delete`, `download`, `forget`; 409 naming the state when the state table refuses |
+/// | `GET /api/events` | Server-Sent Events (``EventText``) |
+struct APIRoute: Sendable {
+  let manager: OfflineManager
+  let events: EventBroadcaster
+
+  /// Answers `request`, whose path segments after `api` are `segments`.
+  func respond(to request: HTTPRequest, segments: [String]) async -> HTTPResponse {
+    switch (request.method, segments.count, segments.first) {
+    case ("GET", 1, "events"), ("HEAD", 1, "events"):
+      let stream = await events.subscribe()
+      return HTTPResponse(
+        status: 200,
+        headers: [
+          ("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
+          ("X-Accel-Buffering", "no"),
+        ], body: .stream(stream))
+    case ("GET", 1, "contents"), ("HEAD", 1, "contents"):
+      return await answer { () throws(OfflineError) in
+        .json(200, APIJSON.encode(try await manager.snapshots().map(ContentJSON.init)))
+      }
+    case ("POST", 1, "contents"):
+      return await add(request.body)
+    case ("GET", 2, "contents"), ("HEAD", 2, "contents"):
+      let id = segments[1]
+      return await answer { () throws(OfflineError) in
+        .json(200, APIJSON.encode(ContentJSON(try await manager.snapshot(id: id))))
+      }
+    case ("POST", 3, "contents"):
+      guard let action = APIAction(rawValue: segments[2]) else {
+        return APIJSON.error(
+          404,
+          "Unknown action '\(RequestGuard.printable(segments[2]))'; the actions are "
+            + APIAction.allCases.map(\.rawValue).joined(separator: ", ") + ".",
+          kind: "unknownAction")
+      }
+      return await perform(action, id: segments[1])
+    case (_, 1, "events"), (_, 1, "contents"), (_, 2, "contents"), (_, 3, "contents"):
+      return APIJSON.error(405, "\(request.method) is not allowed here.", kind: "methodNotAllowed")
+    default:
+      return APIJSON.error(
+        404, "Nothing is at \(RequestGuard.printable(request.rawPath)).", kind: "notFound")
+    }
+  }
+
+  private func add(_ body: Data) async -> HTTPResponse {
+    let parsed: AddRequest
+    do {
+      parsed = try JSONDecoder().decode(AddRequest.self, from: body)
+    } catch {
+      return APIJSON.error(
+        400, "The body must be JSON with 'urls', a list of http or https URLs.",
+        kind: "invalidRequest")
+    }
+    switch parsed.resolved() {
+    case .failure(let error):
+      return APIJSON.error(400, error.message, kind: "invalidRequest")
+    case .success(let (sources, config)):
+      return await answer { () throws(OfflineError) in
+        let contents = try await manager.add(sources, config: config)
+        var shown: [ContentJSON] = []
+        for content in contents {
+          let snapshot = try await manager.snapshot(id: content.id)
+          shown.append(ContentJSON(snapshot))
+          events.send(EventText.event("content", ContentJSON(snapshot)))
+        }
+        return .json(201, APIJSON.encode(shown))
+      }
+    }
+  }
+
+  private func perform(_ action: APIAction, id: String) async -> HTTPResponse {
+    await answer { () throws(OfflineError) in
+      guard let content = try await manager.content(id: id) else {
+        throw OfflineError(.unknownContent(id), contentID: id)
+      }
+      switch action {
+      case .pause: try await content.suspend()
+      case .resume: try await content.resume()
+      case .cancel: try await content.cancel()
+      case .delete: try await content.deleteOfflineData()
+      case .download: try await content.download()
+      case .forget:
+        try await manager.forget(id: id)
+        events.send(EventText.plain("forgotten", id))
+        return .json(200, APIJSON.encode(["id": id, "forgotten": "true"]))
+      }
+      return .json(200, APIJSON.encode(ContentJSON(try await manager.snapshot(id: id))))
+    }
+  }
+
+  /// Runs `body`, turning an ``OfflineError`` into its JSON answer.
+  private func answer(_ body: () async throws(OfflineError) -> HTTPResponse) async
+    -> HTTPResponse
+  {
+    do throws(OfflineError) {
+      return try await body()
+    } catch {
+      return Self.response(for: error)
+    }
+  }
+
+  /// The status and JSON for `error`: 409 naming the state for a refused transition.
+  static func response(for error: OfflineError) -> HTTPResponse {
+    switch error.kind {
+    case .invalidTransition(_, let state):
+      return APIJSON.error(409, error.description, kind: error.kindName, state: state)
+    case .unknownContent: return APIJSON.error(404, error.description, kind: error.kindName)
+    case .duplicateID: return APIJSON.error(409, error.description, kind: error.kindName)
+    case .invalidURL, .invalidID: return APIJSON.error(400, error.description, kind: error.kindName)
+    case .storeBusy: return APIJSON.error(503, error.description, kind: error.kindName)
+    default: return APIJSON.error(500, error.description, kind: error.kindName)
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import OfflineKit
+
+/// The body of `POST /api/contents`: the options of `offline add`.
+///
+/// ```json
+/// {"urls": ["https://example.com/a.mp4"], "title": "A", "sha256": "…", "priority": 1,
+///  "connections": 4, "variant": "lowest", "audio": "en,fr", "subtitles": "all"}
+/// ```
+struct AddRequest: Decodable, Sendable {
+  var urls: [String]
+  var id: String?
+  var title: String?
+  var sha256: String?
+  var priority: Int?
+  var connections: Int?
+  var variant: String?
+  var audio: String?
+  var subtitles: String?
+
+  /// The sources and configuration, or the sentence that says what is wrong.
+  func resolved() -> Result<([OfflineSource], DownloadConfig), AddRequestError> {
+    guard !urls.isEmpty else {
+      return .failure(AddRequestError("Name at least one URL in 'urls'."))
+    }
+    if (id != nil || title != nil || sha256 != nil) && urls.count != 1 {
+      return .failure(AddRequestError("'id', 'title' and 'sha256' go with one URL."))
+    }
+    if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
+      return .failure(AddRequestError("'sha256' takes 64 hexadecimal digits."))
+    }
+    if let connections, connections < 1 {
+      return .failure(AddRequestError("'connections' takes a whole number above 0."))
+    }
+    var hls = HLSOptions()
+    if let variant {
+      guard let choice = HLSOptions.VariantChoice(argument: variant) else {
+        return .failure(AddRequestError("'variant' takes 'highest', 'lowest' or a bitrate."))
+      }
+      hls.variant = choice
+    }
+    if let audio {
+      guard let choice = HLSOptions.RenditionChoice(argument: audio), choice != .none else {
+        return .failure(AddRequestError("'audio' takes languages, 'default' or 'all'."))
+      }
+      hls.audio = choice
+    }
+    if let subtitles {
+      guard let choice = HLSOptions.RenditionChoice(argument: subtitles), choice != .default
+      else {
+        return .failure(AddRequestError("'subtitles' takes languages, 'none' or 'all'."))
+      }
+      hls.subtitles = choice
+    }
+    var sources: [OfflineSource] = []
+    for text in urls {
+      guard let url = URL(string: text),
+        ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+        url.host() != nil
+      else {
+        return .failure(
+          AddRequestError("'\(RequestGuard.printable(text))' is not an http or https URL."))
+      }
+      sources.append(OfflineSource(url: url, id: id, title: title))
+    }
+    let choice: Transfer.Connections =
+      switch connections {
+      case nil: .adaptive
+      case 1: .single
+      case let count?: .fixed(count)
+      }
+    do {
+      let config = try DownloadConfig(
+        expectedSHA256: sha256, priority: priority ?? 0, hls: hls, connections: choice)
+      return .success((sources, config))
+    } catch {
+      return .failure(AddRequestError(error.description))
+    }
+  }
+}
+
+/// Why an add request cannot be carried out.
+struct AddRequestError: Error {
+  let message: String
+  init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import OfflineKit
+import Synchronization
+
+/// Sends the manager's events to every `GET /api/events` subscriber as Server-Sent Events
+/// (one task reads the manager's stream; each subscriber has its own buffer), with a
+/// comment every 15 seconds so proxies and dead clients are noticed.
+final class EventBroadcaster: Sendable {
+  private let manager: OfflineManager
+  private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
+  private let tasks = Mutex<[Task<Void, Never>]>([])
+  private let speeds = Mutex<[String: Double]>([:])
+
+  init(manager: OfflineManager) {
+    self.manager = manager
+  }
+
+  /// Starts reading the manager's events.
+  func start() {
+    let reader = Task { [weak self, manager] in
+      for await (id, event) in manager.allEvents() {
+        guard let self else { return }
+        self.noteSpeed(of: event, id: id)
+        let snapshot = try? await manager.snapshot(id: id)
+        self.send(EventText.render(event, id: id, snapshot: snapshot))
+      }
+    }
+    let heartbeat = Task { [weak self] in
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .seconds(15))
+        self?.send(": keep-alive\n\n")
+      }
+    }
+    tasks.withLock { $0 = [reader, heartbeat] }
+  }
+
+  /// The latest smoothed rate of content `id` while it receives, in bytes per second.
+  func speed(of id: String) -> Double {
+    speeds.withLock { $0[id] ?? 0 }
+  }
+
+  /// The sum of the latest rates of the contents receiving now.
+  var totalSpeed: Double {
+    speeds.withLock { $0.values.reduce(0, +) }
+  }
+
+  private func noteSpeed(of event: OfflineContent.Event, id: String) {
+    switch event {
+    case .progress(let progress):
+      let rate = progress.bytesPerSecond.isFinite ? progress.bytesPerSecond : 0
+      speeds.withLock { $0[id] = rate }
+    case .waiting(nil), .resumed, .keysRenewed:
+      break
+    default:
+      _ = speeds.withLock { $0.removeValue(forKey: id) }
+    }
+  }
+
+  /// A new subscriber, starting with one `content` event per content (the current state).
+  func subscribe() async -> EventStream {
+    let stream = EventStream { [weak self] id in
+      _ = self?.streams.withLock { $0.removeValue(forKey: id) }
+    }
+    var opening = "retry: 2000\n\n"
+    for snapshot in (try? await manager.snapshots()) ?? [] {
+      opening += EventText.event("content", ContentJSON(snapshot))
+    }
+    stream.push(opening)
+    streams.withLock { $0[ObjectIdentifier(stream)] = stream }
+    return stream
+  }
+
+  /// Sends `text` to every subscriber (an event the API itself causes, such as `forgotten`).
+  func send(_ text: String) {
+    let all = streams.withLock { Array($0.values) }
+    for stream in all where !stream.push(text) {
+      _ = streams.withLock { $0.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
+  }
+
+  /// Ends every subscriber's stream and stops reading the manager.
+  func finish() {
+    for task in tasks.withLock({ $0 }) { task.cancel() }
+    let all = streams.withLock { streams in
+      defer { streams = [:] }
+      return Array(streams.values)
+    }
+    for stream in all { stream.finish() }
+  }
+}

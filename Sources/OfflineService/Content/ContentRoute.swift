@@ -1,0 +1,52 @@
+import Foundation
+import OfflineKit
+
+/// `/content/<id>/<path>`: the files of one downloaded content, for players. Only a content
+/// in `downloaded` is served, and only regular files inside its folder that are not hidden
+/// (no name starting with `.`); whatever the path says, nothing outside is reachable.
+struct ContentRoute: Sendable {
+  let manager: OfflineManager
+
+  /// Answers `request`, whose path segments after `content` are `segments` (decoded and
+  /// free of `..`, see ``HTTPRequest/safeSegments``).
+  func respond(to request: HTTPRequest, segments: [String]) async -> HTTPResponse {
+    guard request.isSafe else {
+      return .text(405, "Content is read-only.", headers: [("Allow", "GET, HEAD")])
+    }
+    guard let id = segments.first else { return .text(404, "Name a content: /content/<id>/.") }
+    guard let snapshot = try? await manager.snapshot(id: id) else {
+      return .text(404, "There is no content '\(RequestGuard.printable(id))'.")
+    }
+    guard snapshot.state == .downloaded else {
+      return .text(
+        409, "Content '\(id)' is \(snapshot.state.phrase): only downloaded content is served.")
+    }
+    let folder = snapshot.fileURL.deletingLastPathComponent()
+    let rest = Array(segments.dropFirst())
+    guard !rest.isEmpty else {
+      let name = snapshot.fileURL.lastPathComponent
+      let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
+      return .redirect(to: "/content/\(id)/\(encoded)", status: 302)
+    }
+    guard let path = Self.resolve(rest, in: folder) else { return .text(404, "No such file.") }
+    let inKeys = rest.count > 1 && rest[0] == "keys"
+    var headers = [("Content-Type", MediaType.of(rest.last!, inKeysFolder: inKeys))]
+    headers.append(("Cache-Control", inKeys ? "no-store" : "no-cache"))
+    return FileResponder.respond(path: path, to: request, headers: headers)
+  }
+
+  /// The real path of `segments` inside `folder`, or nil when a name is hidden, the file is
+  /// missing, or its real path (links followed) leaves the folder.
+  static func resolve(_ segments: [String], in folder: URL) -> String? {
+    guard segments.allSatisfy({ !$0.hasPrefix(".") }) else { return nil }
+    guard let base = realPath(folder.path) else { return nil }
+    guard let target = realPath(base + "/" + segments.joined(separator: "/")) else { return nil }
+    return target.hasPrefix(base + "/") ? target : nil
+  }
+
+  private static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// What the service answers: a status, headers and a body.
+struct HTTPResponse: Sendable {
+  /// Where the body comes from.
+  enum Body: Sendable {
+    /// Bytes in memory.
+    case data(Data)
+    /// `length` bytes of an open file from `offset`; the server closes the descriptor.
+    case file(descriptor: Int32, offset: Int64, length: Int64)
+    /// A body of unknown length (Server-Sent Events), sent chunked as it comes.
+    case stream(any HTTPBodyStream)
+  }
+
+  /// The status code.
+  var status: Int
+  /// The headers, in order.
+  var headers: [(String, String)]
+  /// The body (for HEAD, the server sends the headers only).
+  var body: Body
+
+  /// A response with `body` in memory.
+  init(status: Int, headers: [(String, String)] = [], body: Data = Data()) {
+    self.status = status
+    self.headers = headers
+    self.body = .data(body)
+  }
+
+  /// A response with any body.
+  init(status: Int, headers: [(String, String)], body: Body) {
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
+
+  /// A plain-text answer, for errors: one sentence a user can act on.
+  static func text(_ status: Int, _ message: String, headers: [(String, String)] = [])
+    -> HTTPResponse
+  {
+    HTTPResponse(
+      status: status,
+      headers: [("Content-Type", "text/plain; charset=utf-8")] + headers,
+      body: Data((message + "\n").utf8))
+  }
+
+  /// A JSON answer.
+  static func json(_ status: Int, _ data: Data) -> HTTPResponse {
+    HTTPResponse(
+      status: status,
+      headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+      body: data)
+  }
+
+  /// A redirect to `location` (303 See Other by default).
+  static func redirect(to location: String, status: Int = 303, headers: [(String, String)] = [])
+    -> HTTPResponse
+  {
+    HTTPResponse(status: status, headers: [("Location", location)] + headers)
+  }
+}
+
+/// What a streaming body has for the connection right now.
+enum StreamRead: Sendable, Equatable {
+  /// This many bytes were written into the buffer.
+  case bytes(Int)
+  /// Nothing yet: the connection waits (suspended) until the stream wakes it.
+  case later
+  /// The body is complete.
+  case end
+}
+
+/// A response body produced piece by piece (Server-Sent Events), read on a pool thread that
+/// must not wait.
+protocol HTTPBodyStream: AnyObject, Sendable {
+  /// Writes the next bytes into `buffer`, if there are any; never waits.
+  func read(into buffer: UnsafeMutableRawBufferPointer) -> StreamRead
+  /// Sets what to call, from any thread, whenever bytes or the end arrive after a `read`
+  /// said `.later`. Set once, before the first read.
+  func setWaker(_ waker: @escaping @Sendable () -> Void)
+  /// The connection is gone or the response is done; called once.
+  func close()
+}

@@ -1,0 +1,77 @@
+import Foundation
+import OfflineKit
+import OfflineService
+import TestSupport
+import Testing
+
+/// Issue 16, item 4: the aria2 JSON-RPC subset at /jsonrpc.
+@Suite("offline serve speaks aria2's JSON-RPC", .serialized)
+struct AriaRPCTests {
+  static let token = "aria2-secret-0123456789"
+
+  // Pins: aria2p (from PyPI, written by others against real aria2) adds, lists, pauses,
+  // unpauses and removes through the service; a rate limit is refused as not available
+  // yet; a wrong secret is refused.
+  @Test func aria2pAddsListsPausesUnpausesAndRemoves() async throws {
+    let fixture = try await ServiceFixture(
+      configuration: .init(token: Self.token), nginx: .init(limitRate: "100k"))
+    try TestData.writeFile(at: fixture.origin.file("film.bin"), count: 8 << 20)
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appending(path: "scripts/aria2p_drive.py").path
+    let output = try ProcessRunner.run(
+      "/usr/bin/env",
+      [
+        "python3", script, "\(fixture.port)", Self.token,
+        fixture.nginx.url("/film.bin").absoluteString,
+      ],
+      timeout: 90)
+    let lines = output.stdoutText.split(separator: "\n").map(String.init)
+    #expect(output.status == 0, "\(output.stdoutText)\n\(output.stderrText)")
+    #expect(lines.first == "version offlinekit-\(OfflineKitVersion.string)")
+    #expect(lines.contains { $0.hasPrefix("added ") && $0.hasSuffix(" film.bin") })
+    #expect(lines.contains("paused paused"))
+    #expect(lines.contains { $0.hasPrefix("unpaused ") })
+    #expect(
+      lines.contains { $0.hasPrefix("rate limit refused: Rate limiting is not available yet") })
+    #expect(lines.contains("removed"))
+    #expect(lines.contains("wrong secret refused: Unauthorized"))
+    let left = try await fixture.manager.snapshots()
+    #expect(left.allSatisfy { $0.state == .notDownloaded || $0.state == .canceling })
+    await fixture.close()
+  }
+
+  // Pins: the RPC endpoint answers malformed calls with JSON-RPC errors, not crashes, and
+  // refuses calls without the secret; cross-site pages cannot POST to it either.
+  @Test func refusesMalformedCallsMissingSecretsAndCrossSitePosts() async throws {
+    let fixture = try await ServiceFixture(configuration: .init(token: Self.token))
+    func rpc(_ body: String, _ extra: [String] = []) throws -> Curl.Reply {
+      try Curl.request(
+        fixture.url("/jsonrpc"),
+        ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body] + extra)
+    }
+    let noSecret = try rpc(#"{"jsonrpc":"2.0","id":1,"method":"aria2.tellActive","params":[]}"#)
+    #expect(noSecret.status == 400)
+    #expect(noSecret.text.contains("Unauthorized"))
+    let add = try rpc(
+      #"{"jsonrpc":"2.0","id":2,"method":"aria2.addUri","params":["token:wrong",["http://127.0.0.1:1/a"]]}"#
+    )
+    #expect(add.status == 400)
+    #expect(try rpc("not json").text.contains("-32700"))
+    #expect(
+      try rpc(
+        #"{"jsonrpc":"2.0","id":3,"method":"aria2.shutdown","params":["token:\#(Self.token)"]}"#
+      ).text.contains("-32601"))
+    #expect(
+      try rpc(
+        #"{"jsonrpc":"2.0","id":4,"method":"aria2.tellStatus","params":["token:\#(Self.token)","../../x"]}"#
+      ).status == 400)
+    let listed = try rpc(#"{"jsonrpc":"2.0","id":5,"method":"system.listMethods"}"#)
+    #expect(listed.status == 200)
+    let crossSite = try rpc(
+      #"{"jsonrpc":"2.0","id":6,"method":"aria2.addUri","params":["token:\#(Self.token)",["http://127.0.0.1:1/a"]]}"#,
+      ["-H", "Origin: http://evil.example"])
+    #expect(crossSite.status == 403)
+    #expect(try await fixture.manager.snapshots().isEmpty)
+    await fixture.close()
+  }
+}

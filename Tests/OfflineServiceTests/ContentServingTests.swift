@@ -1,0 +1,105 @@
+import Foundation
+import OfflineKit
+import OfflineService
+import TestSupport
+import Testing
+
+/// Issue 16, item 2: `/content/<id>/…` serves downloaded content to players.
+@Suite("offline serve serves content to players", .serialized)
+struct ContentServingTests {
+  // Pins: seeking in a player is a Range request; every form must give exactly the bytes
+  // asked for, with the Content-Range that says which.
+  @Test func answersRangeRequestsByteExactly() async throws {
+    let fixture = try await ServiceFixture()
+    let size = 1 << 20
+    let id = try await fixture.download("movie.mp4", count: size)
+    let bytes = try Data(contentsOf: fixture.origin.file("movie.mp4"))
+    let url = fixture.url("/content/\(id)/movie.mp4")
+    let cases: [(String, Range<Int>)] = [
+      ("0-0", 0..<1), ("100-1099", 100..<1100), ("-500", (size - 500)..<size),
+      ("1048000-", 1_048_000..<size), ("1048575-2000000", 1_048_575..<size),
+    ]
+    for (range, expected) in cases {
+      let reply = try Curl.request(url, ["-r", range])
+      #expect(reply.status == 206, "\(range)")
+      #expect(reply.body == bytes.subdata(in: expected), "\(range)")
+      #expect(
+        reply.headers["content-range"]
+          == "bytes \(expected.lowerBound)-\(expected.upperBound - 1)/\(size)", "\(range)")
+    }
+    let whole = try Curl.request(url)
+    #expect(whole.status == 200)
+    #expect(whole.body == bytes)
+    #expect(whole.headers["content-type"] == "video/mp4")
+    #expect(whole.headers["accept-ranges"] == "bytes")
+    let past = try Curl.request(url, ["-r", "2000000-"])
+    #expect(past.status == 416)
+    #expect(past.headers["content-range"] == "bytes */\(size)")
+    await fixture.close()
+  }
+
+  // Pins: players and browsers revalidate with ETag / Last-Modified, and If-Range must
+  // never splice ranges of two versions.
+  @Test func revalidatesWithETagAndLastModified() async throws {
+    let fixture = try await ServiceFixture()
+    let id = try await fixture.download("clip.webm", count: 10_000)
+    let url = fixture.url("/content/\(id)/clip.webm")
+    let first = try Curl.request(url)
+    let etag = try #require(first.headers["etag"])
+    let modified = try #require(first.headers["last-modified"])
+    #expect(first.headers["content-type"] == "video/webm")
+    #expect(try Curl.request(url, ["-H", "If-None-Match: \(etag)"]).status == 304)
+    #expect(try Curl.request(url, ["-H", "If-Modified-Since: \(modified)"]).status == 304)
+    #expect(try Curl.request(url, ["-H", "If-None-Match: \"other\""]).status == 200)
+    #expect(try Curl.request(url, ["-r", "10-19", "-H", "If-Range: \(etag)"]).status == 206)
+    let changed = try Curl.request(url, ["-r", "10-19", "-H", "If-Range: \"other\""])
+    #expect(changed.status == 200)
+    #expect(changed.body.count == 10_000)
+    await fixture.close()
+  }
+
+  // Pins: a stream's offline playlists must play as served, keys included, with the
+  // origin gone (the whole point of offline).
+  @Test func servesAnOfflineStreamThatFFmpegDecodesWithTheOriginStopped() async throws {
+    let fixture = try await ServiceFixture()
+    let files = try HLSFixture.aes128Rotating.make(in: fixture.origin.url)
+    let id = try await fixture.download(url: files.url(on: fixture.nginx))
+    fixture.nginx.stop()
+    let playlist = try Curl.request(fixture.url("/content/\(id)/index.m3u8"))
+    #expect(playlist.status == 200)
+    #expect(playlist.headers["content-type"] == "application/vnd.apple.mpegurl")
+    let segment = try #require(
+      playlist.text.split(separator: "\n").first { !$0.hasPrefix("#") && $0.hasSuffix(".ts") })
+    let piece = try Curl.request(fixture.url("/content/\(id)/\(segment)"), ["-I"])
+    #expect(piece.status == 200)
+    #expect(piece.headers["content-type"] == "video/mp2t")
+    let key = try Curl.request(fixture.url("/content/\(id)/keys/k0.key.ts"), ["-I"])
+    #expect(key.status == 200)
+    #expect(key.headers["content-type"] == "application/octet-stream")
+    #expect(key.headers["cache-control"] == "no-store")
+    let decoded = try FFmpeg.decode(fixture.url("/content/\(id)/index.m3u8"), timeout: 60)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    #expect(abs(decoded.duration - files.duration) < 0.5)
+    await fixture.close()
+  }
+
+  // Pins: only downloaded content is served; a content still downloading or never
+  // downloaded answers 409 naming its state, an unknown id 404.
+  @Test func servesOnlyDownloadedContent() async throws {
+    let fixture = try await ServiceFixture()
+    try TestData.writeFile(at: fixture.origin.file("later.bin"), count: 1000)
+    let content = try await fixture.manager.content(
+      for: OfflineSource(url: fixture.nginx.url("/later.bin")))
+    let waiting = try Curl.request(fixture.url("/content/\(content.id)/later.bin"))
+    #expect(waiting.status == 409)
+    #expect(waiting.text.contains("not downloaded"))
+    #expect(try Curl.request(fixture.url("/content/nosuchid/later.bin")).status == 404)
+    let id = try await fixture.download("ready.bin", count: 10)
+    let redirect = try Curl.request(fixture.url("/content/\(id)/"))
+    #expect(redirect.status == 302)
+    #expect(redirect.headers["location"] == "/content/\(id)/ready.bin")
+    #expect(
+      try Curl.request(fixture.url("/content/\(id)/ready.bin"), ["-X", "DELETE"]).status == 405)
+    await fixture.close()
+  }
+}

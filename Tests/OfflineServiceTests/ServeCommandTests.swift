@@ -1,0 +1,123 @@
+import Foundation
+import OfflineKit
+import OfflineService
+import TestSupport
+import Testing
+
+/// Issue 16, item 1: `offline serve` works the queue as `run` does, under the same lock.
+@Suite("offline serve, the command", .serialized)
+struct ServeCommandTests {
+  // Pins: `run` and `serve` must never both work one store (two runners would download
+  // the same files at once).
+  @Test func refusesToRunTheQueueWhileServeWorksIt() async throws {
+    let store = try TemporaryDirectory(prefix: "offlinekit-serve-cli")
+    let port = try FreePort.make()
+    let output = store.file("serve.out")
+    let serve = try ServeBinary.start(
+      ["serve", "--listen", "127.0.0.1:\(port)"], store: store.url, output: output)
+    defer { _ = serve.stopBounded() }
+    let printed = try ServeBinary.waitForLine(in: output, containing: "Serving")
+    #expect(printed.contains("http://127.0.0.1:\(port)/"))
+    let run = try ProcessRunner.run(ServeBinary.path, ["--store", store.path, "run"], timeout: 30)
+    #expect(run.status == 1)
+    #expect(run.stderrText.contains("is running the queue"), "\(run.stderrText)")
+    let second = try ProcessRunner.run(
+      ServeBinary.path,
+      ["--store", store.path, "serve", "--listen", "127.0.0.1:\(try FreePort.make())"],
+      timeout: 30)
+    #expect(second.status == 1)
+    #expect(try Curl.request("http://127.0.0.1:\(port)/content/x/").status == 404)
+    #expect(serve.stopBounded() == 130)
+  }
+
+  // Pins: `serve --listen` on every interface without --token must make up a token, print
+  // it in the link, and refuse requests that do not show it (connections come from
+  // 127.0.0.1 only here).
+  @Test func generatesPrintsAndRequiresATokenOnANonLoopbackListener() async throws {
+    let store = try TemporaryDirectory(prefix: "offlinekit-serve-all")
+    let port = try FreePort.make()
+    let output = store.file("serve.out")
+    let serve = try ServeBinary.start(
+      ["serve", "--listen", "0.0.0.0:\(port)"], store: store.url, output: output)
+    defer { _ = serve.stopBounded() }
+    let printed = try ServeBinary.waitForLine(in: output, containing: "Serving")
+    let token = try #require(printed.split(separator: "?token=").last.map(String.init))
+    #expect(token.count == 32)
+    #expect(ServiceToken.isValid(token))
+    let url = "http://127.0.0.1:\(port)/api/contents"
+    #expect(try Curl.request(url).status == 401)
+    #expect(try Curl.request(url, ["-H", "Authorization: Bearer \(token)"]).status == 200)
+    #expect(serve.stopBounded() == 130)
+  }
+
+  // Pins: a listener other machines can reach without a token must be impossible.
+  @Test func refusesANonLoopbackListenerWithoutAToken() async throws {
+    let store = try TemporaryDirectory(prefix: "offlinekit-serve-token")
+    let manager = try OfflineManager(directory: store.url)
+    #expect(throws: OfflineServiceError(.tokenRequired("0.0.0.0:0"))) {
+      try OfflineService(
+        manager: manager, configuration: .init(address: ListenAddress(host: "0.0.0.0", port: 0)))
+    }
+    #expect(throws: OfflineServiceError(.invalidToken)) {
+      try OfflineService(manager: manager, configuration: .init(token: "short"))
+    }
+  }
+}
+
+/// The built `offline` executable, started as a user starts `offline serve`.
+enum ServeBinary {
+  static let path: String = {
+    let candidates = [
+      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+      Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
+    ]
+    for folder in candidates {
+      let path = folder.appending(path: "offline").path
+      if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return "offline"
+  }()
+
+  /// Starts `offline --store STORE ARGUMENTS` with standard output into `output`.
+  static func start(_ arguments: [String], store: URL, output: URL) throws -> Process {
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: output)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = ["--store", store.path] + arguments
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+    return process
+  }
+
+  /// The first line of `file` holding `text`, waiting at most `timeout` seconds for it.
+  static func waitForLine(in file: URL, containing text: String, timeout: Double = 30) throws
+    -> String
+  {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      let content = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+      if let line = content.split(separator: "\n").first(where: { $0.contains(text) }) {
+        return String(line)
+      }
+      usleep(50_000)
+    }
+    throw FixtureError.timedOut(
+      "no line with '\(text)' in: \((try? String(contentsOf: file, encoding: .utf8)) ?? "")")
+  }
+}
+
+extension Process {
+  /// Sends SIGINT and waits at most 20 s (then SIGKILL); the exit status.
+  func stopBounded() -> Int32 {
+    if isRunning { kill(processIdentifier, SIGINT) }
+    let deadline = Date().addingTimeInterval(20)
+    while isRunning && Date() < deadline { usleep(10_000) }
+    if isRunning {
+      kill(processIdentifier, SIGKILL)
+      waitUntilExit()
+    }
+    return terminationStatus
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import OfflineKit
+import OfflineService
+import TestSupport
+import Testing
+
+/// Issue 16, item 5: the web page at `/`.
+@Suite("offline serve's web page", .serialized)
+struct WebPageTests {
+  // Pins: the page comes from the binary, with a policy that lets no other script or
+  // frame in; it cannot be changed with a POST.
+  @Test func servesThePageFromTheBinaryWithAStrictContentSecurityPolicy() async throws {
+    let fixture = try await ServiceFixture()
+    let page = try Curl.request(fixture.url("/"))
+    #expect(page.status == 200)
+    #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+    #expect(page.headers["content-security-policy"]?.contains("default-src 'self'") == true)
+    #expect(page.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true)
+    #expect(page.text.contains(#"<script src="/app.js" defer></script>"#))
+    let script = try Curl.request(fixture.url("/app.js"))
+    #expect(script.headers["content-type"] == "text/javascript; charset=utf-8")
+    #expect(script.text.contains("new EventSource(\"/api/events\")"))
+    #expect(!script.text.contains("innerHTML"))
+    #expect(try Curl.request(fixture.url("/app.css")).status == 200)
+    #expect(
+      try Curl.request(fixture.url("/"), ["-X", "POST", "-H", "Content-Type: application/json"])
+        .status == 405)
+    await fixture.close()
+  }
+
+  // Pins: a user in a real browser adds a URL with the form, watches the bar reach 100 %,
+  // pauses and resumes with the buttons (only the allowed ones shown), and plays the file.
+  @Test func aBrowserAddsPausesResumesAndPlaysTheDownloadedVideo() async throws {
+    let fixture = try await ServiceFixture(nginx: .init(limitRate: "100k"))
+    let clip = fixture.origin.file("card.webm")
+    _ = try FFmpeg.run(
+      [
+        "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=480x270:rate=25", "-t", "8",
+        "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "400k", "-y",
+        clip.path,
+      ], timeout: 120)
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appending(path: "scripts/browser_drive.py").path
+    let screenshot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appending(path: "../../docs/serve.png").standardizedFileURL
+    let output = try ProcessRunner.run(
+      "/usr/bin/env",
+      [
+        "python3", script, fixture.url("/"), fixture.nginx.url("/card.webm").absoluteString,
+        screenshot.path,
+      ],
+      timeout: 180)
+    let lines = output.stdoutText.split(separator: "\n").map(String.init)
+    #expect(output.status == 0, "\(output.stdoutText)\n\(output.stderrText.suffix(3000))")
+    #expect(lines.contains("live"))
+    #expect(lines.contains("downloading buttons pause,cancel"))
+    #expect(lines.contains("suspended buttons resume,cancel"))
+    #expect(lines.contains("resumed"))
+    #expect(lines.contains("progress 100 100 %"))
+    #expect(lines.contains("downloaded buttons delete"))
+    #expect(lines.contains { $0.hasPrefix("playing ") })
+    #expect(lines.contains("screenshot"))
+    let contents = try await fixture.manager.snapshots()
+    #expect(contents.map(\.state) == [.downloaded])
+    #expect(contents.first?.title == "Test card")
+    await fixture.close()
+  }
+}
