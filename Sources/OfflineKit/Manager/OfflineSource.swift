@@ -89,7 +89,7 @@ extension URL {
   }
 }
 
-/// Why a content in ``OfflineState/downloading`` is not moving: queued, waiting for the
+/// Why a content in `downloading` is not moving: queued, waiting for the
 /// network, for disk space, for a retry at a time, or started and waiting for its first
-/// bytes. The index stores it as it is (``ContentWaitReason``).
+/// bytes. The index stores it as it is (`ContentWaitReason` in OfflineStore).
 public typealias WaitReason = ContentWaitReason

@@ -14,7 +14,7 @@ import OfflineStore
 /// | `downloaded` | `deleteOfflineData` | `notDownloaded` | — |
 ///
 /// Any other call in any state is rejected with ``OfflineError/Kind-swift.enum/invalidTransition(_:from:)``
-/// and changes nothing. The index stores the state as its raw value (``ContentState``).
+/// and changes nothing. The index stores the state as its raw value (`ContentState` in OfflineStore).
 public typealias OfflineState = ContentState
 
 extension ContentState {
