@@ -2,8 +2,9 @@ import Foundation
 import OfflineKit
 
 /// The commands that act on one content by id: `pause`, `resume`, `cancel`, `rm`,
-/// `download`, `forget` and `path`.
-struct ContentCommand: Sendable {
+/// `download`, `forget`, `path` and `renew-keys`. One type serves them all; each has its own
+/// declaration, named for its verb.
+struct ContentCommand: Command {
   enum Verb: String, CaseIterable, Sendable {
     case pause, resume, cancel, rm, download, forget, path
     case renewKeys = "renew-keys"
@@ -20,49 +21,34 @@ struct ContentCommand: Sendable {
       case .renewKeys: "Fetch a downloaded stream's keys again, without its segments."
       }
     }
-
-    var help: HelpText {
-      HelpText(
-        overview: abstract, usage: "offline [--store <dir>] \(rawValue) <id>",
-        arguments: [
-          ("<id>", "The content's id, as 'offline add' printed it or 'offline ls' lists it.")
-        ],
-        options: [("-h, --help", "Show help information.")],
-        footer: "A call the content's state does not allow exits 1 and names the state.")
-    }
   }
 
-  var verb: Verb
-  var id = ""
-  var showHelp = false
+  static let id: Argument<String> = .required(
+    "id", help: "The content's id, as 'offline add' printed it or 'offline ls' lists it.",
+    parser: .string)
 
-  static func parse(_ verb: Verb, _ arguments: [String]) throws(UsageError) -> ContentCommand {
-    let usage = verb.help.usage
-    var scanner = ArgumentScanner(arguments, usage: usage)
-    var command = ContentCommand(verb: verb)
-    while let item = scanner.next() {
-      switch item {
-      case .positional(let text):
-        guard command.id.isEmpty else {
-          throw UsageError(message: "Unexpected argument '\(text)'.", usage: usage)
-        }
-        command.id = text
-      case .option(let name, _):
-        guard name == "-h" || name == "--help" else { throw scanner.unknown(name) }
-        command.showHelp = true
-        return command
-      }
-    }
-    guard !command.id.isEmpty else { throw UsageError(message: "Missing id.", usage: usage) }
-    return command
+  /// One declaration per verb.
+  static let configurations = Verb.allCases.map { verb in
+    CommandConfiguration(
+      name: verb.rawValue, abstract: verb.abstract,
+      discussion: "A call the content's state does not allow exits 1 and names the state.",
+      arguments: [id], command: Self.self)
   }
 
-  static func run(_ command: ContentCommand, context: CommandContext) async -> Int32 {
+  let verb: Verb
+  let id: String
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    guard let verb = Verb(rawValue: arguments.commandName) else {
+      throw UsageError("Unknown subcommand '\(arguments.commandName)'.")
+    }
+    self.verb = verb
+    id = arguments[Self.id]
+  }
+
+  func run(_ context: CommandContext) async -> Int32 {
+    let command = self
     let console = context.console
-    if command.showHelp {
-      console.out(command.verb.help.render())
-      return ExitCode.success
-    }
     do throws(OfflineError) {
       let manager = try ManagerAccess.open(context)
       guard let content = try await manager.content(id: command.id) else {
@@ -79,7 +65,7 @@ struct ContentCommand: Sendable {
         console.err("Renewed \(count) key\(count == 1 ? "" : "s") of \(command.id).")
       case .cancel:
         try await content.cancel()
-        try await waitWhileCanceling(content, console: console)
+        try await Self.waitWhileCanceling(content, console: console)
       case .path:
         let snapshot = try await content.snapshot
         guard snapshot.state == .downloaded else {

@@ -2,12 +2,10 @@
 /// `--output=PATH`), flags, and positional arguments; `--` ends options.
 struct ArgumentScanner {
   private var remaining: [String]
-  private let usage: String
   private var optionsEnded = false
 
-  init(_ arguments: [String], usage: String) {
+  init(_ arguments: [String]) {
     self.remaining = arguments
-    self.usage = usage
   }
 
   /// One parsed argument.
@@ -38,19 +36,13 @@ struct ArgumentScanner {
   /// The value of option `name`: its inline value, else the next argument.
   mutating func value(for name: String, inline: String?) throws(UsageError) -> String {
     if let inline { return inline }
-    guard !remaining.isEmpty else {
-      throw UsageError(message: "Missing value for option '\(name)'.", usage: usage)
-    }
+    guard !remaining.isEmpty else { throw UsageError("Missing value for option '\(name)'.") }
     return remaining.removeFirst()
   }
 
-  /// Everything not yet read, unparsed (for a subcommand).
+  /// Everything not yet read, unparsed (for a subcommand); after `--`, still after it.
   mutating func takeRest() -> [String] {
     defer { remaining = [] }
-    return remaining
-  }
-
-  func unknown(_ name: String) -> UsageError {
-    UsageError(message: "Unknown option '\(name)'.", usage: usage)
+    return optionsEnded ? ["--"] + remaining : remaining
   }
 }

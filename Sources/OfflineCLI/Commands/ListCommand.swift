@@ -2,62 +2,37 @@ import Foundation
 import OfflineKit
 
 /// `offline ls`: every content of the store with its state and progress.
-struct ListCommand: Sendable {
-  static let usage = "offline [--store <dir>] ls [--json] [--rebuild]"
+struct ListCommand: Command {
+  static let json: Option<Bool> = .flag(
+    "--json",
+    help: "Print a JSON array of objects (id, url, title, state, bytes, total, path, reason,"
+      + " lastError).")
+  static let rebuild: Option<Bool> = .flag(
+    "--rebuild",
+    help: "First put back the contents whose folders hold a manifest the index lacks (done by"
+      + " itself when the index is found damaged); what was restored or skipped goes to"
+      + " standard error.")
 
-  static let help = HelpText(
-    overview: "List the store's contents: id, state, progress, why it waits, title and URL.",
-    usage: usage,
-    arguments: [],
-    options: [
-      (
-        "--json",
-        "Print a JSON array of objects (id, url, title, state, bytes, total, path,"
-          + " reason, lastError)."
-      ),
-      (
-        "--rebuild",
-        "First put back the contents whose folders hold a manifest the index lacks (done by"
-          + " itself when the index is found damaged); what was restored or skipped goes to"
-          + " standard error."
-      ),
-      ("-h, --help", "Show help information."),
-    ])
+  static let configuration = CommandConfiguration(
+    name: "ls",
+    abstract: "List the store's contents: id, state, progress, why it waits, title and URL.",
+    options: [json, rebuild], command: Self.self)
 
-  var json = false
-  var rebuild = false
-  var showHelp = false
+  let json: Bool
+  let rebuild: Bool
 
-  static func parse(_ arguments: [String]) throws(UsageError) -> ListCommand {
-    var scanner = ArgumentScanner(arguments, usage: usage)
-    var command = ListCommand()
-    while let item = scanner.next() {
-      switch item {
-      case .positional(let text):
-        throw UsageError(message: "Unexpected argument '\(text)'.", usage: usage)
-      case .option(let name, _):
-        switch name {
-        case "--json": command.json = true
-        case "--rebuild": command.rebuild = true
-        case "-h", "--help": command.showHelp = true
-        default: throw scanner.unknown(name)
-        }
-      }
-    }
-    return command
+  init(_ arguments: ParsedArguments) {
+    json = arguments[Self.json]
+    rebuild = arguments[Self.rebuild]
   }
 
-  static func run(_ command: ListCommand, context: CommandContext) async -> Int32 {
+  func run(_ context: CommandContext) async -> Int32 {
     let console = context.console
-    if command.showHelp {
-      console.out(help.render())
-      return ExitCode.success
-    }
     do throws(OfflineError) {
       let manager = try ManagerAccess.open(context)
-      if command.rebuild { report(try await manager.rebuildFromManifests(), console) }
+      if rebuild { Self.report(try await manager.rebuildFromManifests(), console) }
       let snapshots = try await manager.snapshots()
-      console.out(command.json ? json(snapshots) : table(snapshots))
+      console.out(json ? Self.jsonText(snapshots) : Self.table(snapshots))
       return ExitCode.success
     } catch {
       return ManagerAccess.fail(error, console)
@@ -102,7 +77,7 @@ struct ListCommand: Sendable {
     }
   }
 
-  static func json(_ snapshots: [OfflineContent.Snapshot]) -> String {
+  static func jsonText(_ snapshots: [OfflineContent.Snapshot]) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(snapshots.map(Entry.init)),

@@ -1,11 +1,3 @@
-/// A mistake in how the command was called; it exits 64 with the command's usage line.
-struct UsageError: Error, CustomStringConvertible {
-  let message: String
-  let usage: String
-
-  var description: String { message }
-}
-
 /// The exit codes of `offline` (see `--help`).
 public enum ExitCode {
   /// Complete and verified.

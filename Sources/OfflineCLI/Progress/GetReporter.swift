@@ -10,6 +10,7 @@ final class GetReporter: Sendable {
   private let quiet: Bool
   private let json: Bool
   private let progressLineShown = Locked(false)
+  private let redraw = RedrawPace()
 
   init(console: Console, quiet: Bool, json: Bool) {
     self.console = console
@@ -33,9 +34,12 @@ final class GetReporter: Sendable {
         TerminalText.message("\(error)")
           + " Retrying in \(Self.seconds(delay)) (attempt \(attempt + 1)).")
     case .progress(let progress):
-      guard console.stderrIsTerminal else { return }
+      guard console.stderrIsTerminal, redraw.isDue() else { return }
       progressLineShown.withLock { $0 = true }
-      console.errRaw("\r" + ProgressLine.render(progress) + "\u{1B}[K")
+      let line = ProgressLine.withBar(
+        ProgressLine.render(progress), fraction: progress.fractionCompleted,
+        width: TerminalSize.columns())
+      console.errRaw("\r" + line + "\u{1B}[K")
     case .verifying:
       break
     }
@@ -75,12 +79,14 @@ final class GetReporter: Sendable {
       console.out(JSONLine.encodeStream(progress))
       return
     }
-    guard !quiet, console.stderrIsTerminal else { return }
+    guard !quiet, console.stderrIsTerminal, redraw.isDue() else { return }
     progressLineShown.withLock { $0 = true }
     var line = ProgressLine.render(progress)
     if progress.totalIsEstimate { line = line.replacingOccurrences(of: " / ", with: " / ~") }
-    console.errRaw(
-      "\r\(line)  (\(progress.segmentsDone ?? 0)/\(progress.segmentsTotal ?? 0) segments)\u{1B}[K")
+    line += "  (\(progress.segmentsDone ?? 0)/\(progress.segmentsTotal ?? 0) segments)"
+    line = ProgressLine.withBar(
+      line, fraction: progress.fractionCompleted, width: TerminalSize.columns())
+    console.errRaw("\r" + line + "\u{1B}[K")
   }
 
   /// A stream is on disk.
@@ -165,39 +171,5 @@ final class GetReporter: Sendable {
   static func seconds(_ duration: Duration) -> String {
     let (whole, atto) = duration.components
     return String(format: "%.1f s", Double(whole) + Double(atto) / 1e18)
-  }
-}
-
-/// Human-readable byte counts in binary units (KiB, MiB, GiB), as curl and aria2 show them.
-enum ByteCount {
-  static func format(_ bytes: Int64) -> String {
-    let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-    var value = Double(bytes)
-    var unit = 0
-    while value >= 1024, unit < units.count - 1 {
-      value /= 1024
-      unit += 1
-    }
-    return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
-  }
-}
-
-/// The progress line: bytes, percent, speed and time left.
-enum ProgressLine {
-  static func render(_ progress: OfflineProgress) -> String {
-    var parts = [ByteCount.format(progress.bytes)]
-    if let total = progress.total {
-      parts[0] += " / " + ByteCount.format(total)
-    }
-    if let fraction = progress.fractionCompleted {
-      parts.append(String(format: "%3.0f%%", fraction * 100))
-    }
-    parts.append(ByteCount.format(Int64(progress.bytesPerSecond)) + "/s")
-    if let left = progress.secondsRemaining, left.isFinite, left < 360_000 {
-      let seconds = Int(left.rounded())
-      parts.append(
-        String(format: "%d:%02d:%02d left", seconds / 3600, seconds / 60 % 60, seconds % 60))
-    }
-    return parts.joined(separator: "  ")
   }
 }

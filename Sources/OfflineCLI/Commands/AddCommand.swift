@@ -1,0 +1,103 @@
+import Foundation
+import OfflineKit
+
+/// `offline add`: queue URLs for download; prints each content's id.
+struct AddCommand: Command {
+  static let urls: Argument<[String]> = .repeating(
+    "url", noun: "URL", help: "http or https URLs to queue.", parser: .string)
+  static let id: Option<String?> = .value(
+    "--id", valueName: "id", help: "A stable id of your choosing (with one URL only).",
+    parser: .string)
+  static let title: Option<String?> = .value(
+    "--title", valueName: "title", help: "A title to show in 'offline ls' (with one URL only).",
+    parser: .string)
+  static let sha256: Option<String?> = .value(
+    "--sha256", valueName: "hex", help: "The SHA-256 the file must have (with one URL only).",
+    parser: .sha256)
+  static let priority: Option<Int> = .value(
+    "--priority", valueName: "n", help: "Higher runs first; equal priorities run in order added.",
+    default: "0", parser: .integer())
+  static let connections: Option<Int?> = .value(
+    "--connections", valueName: "n",
+    help: "Fetch each large file over n connections (default: one, eight when one connection"
+      + " is slow on a file of 64 MiB or more).",
+    parser: .integer(atLeast: 1))
+  static let input: Option<String?> = .value(
+    "-i", "--input", valueName: "file",
+    help: "Read URLs from a file, one per line ('-' for standard input).", parser: .file)
+
+  static let configuration = CommandConfiguration(
+    name: "add",
+    abstract: "Queue URLs for download and print their ids; 'offline run' downloads them.",
+    discussion: "A URL already in the store is not added twice: its id is printed, and it is"
+      + " queued again when it is notDownloaded (a suspended one waits for 'offline resume').",
+    arguments: [urls],
+    options: [id, title, sha256, priority, connections, input] + StreamOptions.all,
+    command: Self.self)
+
+  var urls: [String]
+  var id: String?
+  var title: String?
+  var sha256: String?
+  var priority: Int
+  var input: String?
+  var hls: HLSOptions
+  var connections: Int
+
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    urls = arguments[Self.urls]
+    id = arguments[Self.id]
+    title = arguments[Self.title]
+    sha256 = arguments[Self.sha256]
+    priority = arguments[Self.priority]
+    input = arguments[Self.input]
+    hls = StreamOptions.hls(from: arguments)
+    connections = arguments[Self.connections] ?? 0
+    if input == nil && urls.isEmpty { throw UsageError("Missing URL.") }
+    if (id != nil || title != nil || sha256 != nil) && (urls.count != 1 || input != nil) {
+      throw UsageError("--id, --title and --sha256 go with one URL.")
+    }
+  }
+
+  func run(_ context: CommandContext) async throws(UsageError) -> Int32 {
+    let command = self
+    let console = context.console
+    var texts = command.urls
+    if let input = command.input {
+      guard let lines = Self.readLines(input) else {
+        console.err("Error: cannot read \(input).")
+        return ExitCode.failure
+      }
+      texts += lines
+    }
+    var sources: [OfflineSource] = []
+    for text in texts {
+      guard let url = URL(string: text),
+        ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+        url.host() != nil
+      else { throw UsageError("'\(text)' is not an http or https URL.") }
+      sources.append(OfflineSource(url: url, id: command.id, title: command.title))
+    }
+    do throws(OfflineError) {
+      let manager = try ManagerAccess.open(context)
+      let config = try DownloadConfig(
+        expectedSHA256: command.sha256, priority: command.priority, hls: command.hls,
+        connections: ConnectionCount.choice(command.connections))
+      let contents = try await manager.add(sources, config: config)
+      console.out(contents.map(\.id).joined(separator: "\n"))
+      return ExitCode.success
+    } catch {
+      return ManagerAccess.fail(error, console)
+    }
+  }
+
+  private static func readLines(_ path: String) -> [String]? {
+    let data =
+      path == "-"
+      ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+    guard let data, let text = String(data: data, encoding: .utf8) else { return nil }
+    return text.split(whereSeparator: \.isNewline)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+  }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import OfflineHTTP
+import OfflineKit
+import OfflineStore
+
+/// `offline get`: download one URL into a file, resuming what an earlier run left.
+struct GetCommand: Command {
+  static let url: Argument<URL> = .required(
+    "url", noun: "URL",
+    help: "The http or https URL to download. An HLS playlist (.m3u8) becomes a folder with an"
+      + " offline playlist, index.m3u8, that players play without a network.",
+    parser: .httpURL)
+  static let output: Option<String?> = .value(
+    "-o", "--output", valueName: "path",
+    help: "Where to put the file. A folder (existing, or ending in /) gets the name from the"
+      + " URL. Default: the URL's last path component, made safe, in the current folder.",
+    parser: .file)
+  static let sha256: Option<String?> = .value(
+    "--sha256", valueName: "hex",
+    help: "The SHA-256 the file must have; a file that does not match is not kept.",
+    parser: .sha256)
+  static let caFile: Option<String?> = .value(
+    "--ca-file", valueName: "pem",
+    help: "Trust only the CA certificates in this PEM file. Without it, CURL_CA_BUNDLE (only"
+      + " that file), else SSL_CERT_FILE and SSL_CERT_DIR (a PEM file, a folder of hashed"
+      + " names; each replaces the system's of its kind), else the system's. The order:"
+      + " --ca-file, then CURL_CA_BUNDLE, then SSL_CERT_FILE and SSL_CERT_DIR, then the"
+      + " system's.",
+    parser: .file)
+  static let proxy: Option<Proxy?> = .value(
+    "--proxy", valueName: "url",
+    help: "Go through this proxy (http://, https://, socks5h://, socks5://; user:password@"
+      + " allowed, never shown) instead of http_proxy (http URLs; HTTP_PROXY is ignored, as"
+      + " curl ignores it), https_proxy or HTTPS_PROXY (https URLs), else all_proxy or"
+      + " ALL_PROXY.",
+    parser: .proxy)
+  static let noProxy: Option<NoProxyList?> = .value(
+    "--noproxy", valueName: "hosts",
+    help: "Reach these hosts directly, instead of those in no_proxy or NO_PROXY:"
+      + " comma-separated names (each covers its subdomains), IP addresses or prefixes"
+      + " (10.0.0.0/8); * for every host.",
+    parser: .noProxyList)
+  static let stallTimeout: Option<Duration> = .value(
+    "--stall-timeout", valueName: "s",
+    help: "Give up on a connection after this many seconds without data; the download"
+      + " resumes on the next attempt.",
+    default: "30", parser: .wholeSeconds)
+  static let retries: Option<Int> = .value(
+    "--retries", valueName: "n", help: "Attempts in a row without progress before failing.",
+    default: "5", parser: .integer(atLeast: 1))
+  static let minimumFreeSpace: Option<ByteCount?> = .value(
+    "--min-free", valueName: "size",
+    help: "Start only if the file fits leaving this much free (512K, 1G).", parser: .byteCount)
+  static let connections: Option<Int?> = .value(
+    "--connections", valueName: "n",
+    help: "Fetch a large file (8 MiB and more) over n connections (at most 32), in ranges"
+      + " written in place (default: one, switching to eight when a file with 64 MiB or more"
+      + " left is slow on one connection; helps against per-connection limits).",
+    parser: .integer(atLeast: 1, atMost: maximumConnections))
+  static let force: Option<Bool> = .flag(
+    "--force",
+    help: "Replace a regular file (or a symbolic link: the link itself, never its target) at"
+      + " the output path that offline did not download. Folders, devices, FIFOs and sockets"
+      + " are never replaced.")
+  static let wait: Option<Bool> = .flag(
+    "--wait",
+    help: "When another download is writing the same output file, wait for it to end instead"
+      + " of failing at once.")
+  static let quiet: Option<Bool> = .flag("-q", "--quiet", help: "Print nothing but errors.")
+  static let json: Option<Bool> = .flag(
+    "--json", help: "Print one JSON object per event on standard output.")
+
+  static let configuration = CommandConfiguration(
+    name: "get",
+    abstract: "Download a file for offline use, resuming where an earlier run stopped.",
+    discussion: """
+      Running the same command again resumes a partial download; on a file that is already
+      complete and verified it says so and downloads nothing.
+
+      EXIT CODES: 0 complete and verified, 1 failed, 64 usage error, 130 stopped by
+      SIGINT, 143 stopped by SIGTERM (partial data and the journal are kept).
+      """,
+    arguments: [url],
+    options: [
+      output, sha256, caFile, proxy, noProxy, stallTimeout, retries, minimumFreeSpace,
+      connections, force, wait,
+    ] + StreamOptions.all + [quiet, json],
+    command: Self.self)
+
+  /// The most connections `--connections` opens to one host.
+  static let maximumConnections = 32
+
+  var url: URL
+  var output: String?
+  var sha256: String?
+  var caFile: String?
+  var proxy: Proxy?
+  var noProxy: NoProxyList?
+  var stallTimeout: Duration
+  var retries: Int
+  var connections: Int
+  var force: Bool
+  var waitsForOtherWriter: Bool
+  var quiet: Bool
+  var json: Bool
+  var hls: HLSOptions
+  var minimumFreeSpace: Int64?
+
+  init(_ arguments: ParsedArguments) {
+    url = arguments[Self.url]
+    output = arguments[Self.output]
+    sha256 = arguments[Self.sha256]
+    caFile = arguments[Self.caFile]
+    proxy = arguments[Self.proxy]
+    noProxy = arguments[Self.noProxy]
+    stallTimeout = arguments[Self.stallTimeout]
+    retries = arguments[Self.retries]
+    connections = arguments[Self.connections] ?? 0
+    force = arguments[Self.force]
+    waitsForOtherWriter = arguments[Self.wait]
+    quiet = arguments[Self.quiet]
+    json = arguments[Self.json]
+    hls = StreamOptions.hls(from: arguments)
+    minimumFreeSpace = arguments[Self.minimumFreeSpace]?.bytes
+  }
+
+  /// The absolute path of the file to write. The last component is never resolved as a
+  /// link: a symbolic link at the output path is replaced, not written through (Foundation's
+  /// `standardizingPath` resolves links, so only the folder goes through it).
+  func destination(currentFolder: String = FileManager.default.currentDirectoryPath) -> String {
+    let name = LocalFileName.from(url)
+    guard let output else { return (currentFolder as NSString).appendingPathComponent(name) }
+    let absolute =
+      output.hasPrefix("/") ? output : (currentFolder as NSString).appendingPathComponent(output)
+    var info = stat()
+    let isFolder = stat(absolute, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    if output.hasSuffix("/") || isFolder {
+      return ((absolute as NSString).standardizingPath as NSString).appendingPathComponent(name)
+    }
+    let last = (absolute as NSString).lastPathComponent
+    let folder = ((absolute as NSString).deletingLastPathComponent as NSString).standardizingPath
+    if last == "." || last == ".." {
+      return ((absolute as NSString).standardizingPath as NSString).appendingPathComponent(name)
+    }
+    return (folder as NSString).appendingPathComponent(last)
+  }
+
+  func run(_ context: CommandContext) async throws(UsageError) -> Int32 {
+    let command = self
+    let console = context.console
+    let configuration = CurlTransport.Configuration(
+      stallTimeout: command.stallTimeout, trustedCAFile: command.caFile,
+      proxy: command.proxy, noProxy: command.noProxy, environment: .process)
+    do {
+      try configuration.validate()
+    } catch {
+      // A bad proxy variable or an unreadable CA setting: named, before the store is
+      // opened or anything fetched.
+      throw UsageError("\(error)")
+    }
+    let reporter = GetReporter(console: console, quiet: command.quiet, json: command.json)
+    let index: OfflineIndex
+    do {
+      index = try OfflineIndex(directory: context.storeDirectory)
+    } catch {
+      reporter.failed("The store at \(context.storeDirectory.path) cannot be opened: \(error)")
+      return ExitCode.failure
+    }
+    let transport = CurlTransport(configuration: configuration)
+    if let margin = command.minimumFreeSpace,
+      let problem = await FreeSpaceCheck.problem(
+        url: command.url, destination: command.destination(), margin: margin, transport: transport)
+    {
+      reporter.failed(problem)
+      return ExitCode.failure
+    }
+    if HLSDownload.isPlaylistURL(command.url) {
+      return await GetStreamRunner(
+        command: command, index: index, transport: transport, reporter: reporter
+      ).run()
+    }
+    let options: Transfer.Options
+    do {
+      options = try Transfer.Options(
+        expectedSHA256: command.sha256,
+        retry: RetryPolicy(
+          maximumAttempts: command.retries, initialDelay: .milliseconds(500),
+          maximumDelay: .seconds(30)),
+        replacesExistingFile: command.force,
+        connections: ConnectionCount.choice(command.connections),
+        waitsForOtherWriter: command.waitsForOtherWriter)
+    } catch {
+      reporter.failed(error.description)  // parsing checked it: only a library change lands here
+      return ExitCode.usage
+    }
+    let transfer = Transfer(
+      url: command.url, destination: command.destination(), journal: index.transfers,
+      transport: transport, options: options)
+    do {
+      let outcome = try await transfer.run { reporter.report($0) }
+      reporter.finished(outcome)
+      return ExitCode.success
+    } catch {
+      return reporter.ended(with: error)
+    }
+  }
+}

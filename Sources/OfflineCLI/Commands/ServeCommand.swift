@@ -1,0 +1,92 @@
+import Foundation
+import OfflineKit
+import OfflineService
+
+/// `offline serve`: work the queue and serve it over HTTP (the JSON API, events, the web
+/// page, content for players). A thin layer: the service lives in `OfflineService`.
+struct ServeCommand: Command {
+  static let listen: Option<ListenAddress> = .value(
+    "--listen", valueName: "addr:port",
+    help: "The numeric address and port to listen on. Any address but a loopback one"
+      + " requires a token.",
+    default: "127.0.0.1:8380",
+    parser: ValueParser("a numeric address and a port, such as 127.0.0.1:8380") {
+      ListenAddress(parsing: $0)
+    })
+  static let token: Option<String?> = .value(
+    "--token", valueName: "token",
+    help: "The token every request must show (16 to 128 letters, digits, '-' or '_');"
+      + " generated and printed when another machine could connect and none is given.",
+    parser: ValueParser(completion: .none) { (text: String) throws(ValueError) -> String in
+      // Not echoed back: a token is a secret.
+      guard ServiceToken.isValid(text) else {
+        throw .reason("takes 16 to 128 letters, digits, '-' or '_'")
+      }
+      return text
+    })
+  static let allowHost: Option<[String]> = .repeating(
+    "--allow-host", valueName: "name",
+    help: "A host name the service also answers to (repeatable).", parser: .string)
+  static let parallel: Option<Int> = .value(
+    "--parallel", valueName: "n", help: "Downloads at once.", default: "3",
+    parser: .integer(atLeast: 1))
+  static let minimumFreeSpace: Option<ByteCount> = .value(
+    "--min-free", valueName: "size", help: "Free space to keep on the disk, as for 'run'.",
+    default: "64M", parser: .byteCount)
+
+  static let configuration = CommandConfiguration(
+    name: "serve",
+    abstract: "Work the queue and serve it over HTTP to browsers, players and programs.",
+    discussion: """
+      Prints the URL to open, with the token when there is one: opening it once sets
+      a cookie in the browser. Programs send 'Authorization: Bearer TOKEN'. Only one
+      process works a store's queue: 'serve' and 'run' refuse to start while the
+      other runs. SIGINT (Ctrl-C) or SIGTERM suspends what is running and exits 130
+      (143).
+      """,
+    options: [listen, token, allowHost, parallel, minimumFreeSpace], command: Self.self)
+
+  let service: OfflineService.Configuration
+  let parallel: Int
+  let minimumFreeSpace: Int64
+
+  init(_ arguments: ParsedArguments) {
+    var service = OfflineService.Configuration()
+    service.address = arguments[Self.listen]
+    service.token = arguments[Self.token]
+    service.allowedNames = arguments[Self.allowHost]
+    if !service.address.isLoopback && service.token == nil {
+      service.token = ServiceToken.generate()
+    }
+    self.service = service
+    parallel = arguments[Self.parallel]
+    minimumFreeSpace = arguments[Self.minimumFreeSpace].bytes
+  }
+
+  func run(_ context: CommandContext) async -> Int32 {
+    let console = context.console
+    let manager: OfflineManager
+    do throws(OfflineError) {
+      manager = try ManagerAccess.open(
+        context, parallel: parallel, minimumFreeSpace: minimumFreeSpace)
+      try await manager.start()
+    } catch {
+      return ManagerAccess.fail(error, console)
+    }
+    let server: OfflineService
+    do throws(OfflineServiceError) {
+      server = try OfflineService(manager: manager, configuration: service)
+    } catch {
+      await manager.stop(suspendingRunning: true)
+      console.err("Error: \(error)")
+      return ExitCode.failure
+    }
+    console.out("Serving \(context.storeDirectory.path) on \(server.browserURL.absoluteString)")
+    while !Task.isCancelled {
+      try? await Task.sleep(for: .milliseconds(200))
+    }
+    server.stop()
+    await manager.stop(suspendingRunning: true)
+    return ExitCode.failure
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import OfflineKit
+
+/// The HLS options shared by `get` and `add`: what to select, and how often a piece of the
+/// stream is tried again.
+enum StreamOptions {
+  static let variant: Option<HLSOptions.VariantChoice?> = .value(
+    "--variant", valueName: "v",
+    help: "HLS: 'highest' (default), 'lowest', or a minimum bitrate in bits/s (800000, 800k,"
+      + " 2M): the lowest variant at or above it, else the highest.",
+    parser: .variant)
+  static let audio: Option<HLSOptions.RenditionChoice?> = .value(
+    "--audio", valueName: "a", help: "HLS: audio languages (en,fr), 'default' (default) or 'all'.",
+    parser: .rendition(["default", "all"], refusing: .none))
+  static let subtitles: Option<HLSOptions.RenditionChoice?> = .value(
+    "--subtitles", valueName: "s",
+    help: "HLS: subtitle languages (en,fr), 'none' (default) or 'all'.",
+    parser: .rendition(["none", "all"], refusing: .default))
+  static let pieceRetries: Option<Int?> = .value(
+    "--piece-retries", valueName: "n",
+    help: "HLS: tries again of one playlist, segment or key that failed (403, 404, 408, 410,"
+      + " 429, 5xx, a lost connection) before the download fails naming it (default 10).",
+    parser: .integer(atLeast: 0))
+  static let pieceRetryDelay: Option<Duration?> = .value(
+    "--piece-retry-delay", valueName: "s",
+    help: "HLS: seconds before a piece's first retry, doubled after each (default 1).",
+    parser: .seconds(upTo: 3600))
+
+  /// The declarations, for a command's configuration.
+  static let all: [any OptionDeclaring] = [
+    variant, audio, subtitles, pieceRetries, pieceRetryDelay,
+  ]
+
+  /// The HLS options given, over the library's defaults.
+  static func hls(from arguments: ParsedArguments) -> HLSOptions {
+    var options = HLSOptions()
+    if let variant = arguments[StreamOptions.variant] { options.variant = variant }
+    if let audio = arguments[StreamOptions.audio] { options.audio = audio }
+    if let subtitles = arguments[StreamOptions.subtitles] { options.subtitles = subtitles }
+    if let count = arguments[StreamOptions.pieceRetries] { options.pieceRetries = count }
+    if let delay = arguments[StreamOptions.pieceRetryDelay] { options.pieceRetryDelay = delay }
+    return options
+  }
+}

@@ -1,0 +1,98 @@
+/// Reads a command line against the declarations: picks each subcommand, converts every value
+/// to its type, and stops with help or a usage error that names the command it is about.
+enum CommandParser {
+  /// A command line that parsed: the command it names and what each level accepted.
+  struct Invocation: Sendable {
+    /// The command to run, with the commands above it.
+    let path: CommandPath
+    /// What each level of `path` accepted, root first.
+    let levels: [ParsedArguments]
+
+    /// What the command to run accepted.
+    var arguments: ParsedArguments { levels[levels.count - 1] }
+  }
+
+  /// Parses `arguments` (without the program's name) from `root` down.
+  static func parse(_ arguments: [String], root: CommandConfiguration) throws(ParseStop)
+    -> Invocation
+  {
+    var path = CommandPath(root: root)
+    var levels: [ParsedArguments] = []
+    var rest = arguments
+    while true {
+      let level = try parseLevel(rest, at: path)
+      levels.append(level.parsed)
+      guard let (child, remaining) = level.subcommand else {
+        return Invocation(path: path, levels: levels)
+      }
+      path = path.appending(child)
+      rest = remaining
+    }
+  }
+
+  private struct Level {
+    var parsed: ParsedArguments
+    var subcommand: (CommandConfiguration, [String])?
+  }
+
+  private static func parseLevel(_ arguments: [String], at path: CommandPath) throws(ParseStop)
+    -> Level
+  {
+    let command = path.command
+    var level = Level(parsed: ParsedArguments(for: command))
+    var scanner = ArgumentScanner(arguments)
+    var argumentIndex = 0
+    var helpRequested = false
+    do throws(UsageError) {
+      scan: while let item = scanner.next() {
+        switch item {
+        case .option(let name, _) where CommandConfiguration.help.names.contains(name):
+          helpRequested = true
+          break scan
+        case .option(let name, let inline):
+          guard let option = command.options.first(where: { $0.names.contains(name) }) else {
+            throw UsageError("Unknown option '\(name)'.")
+          }
+          if option.isFlag {
+            guard inline == nil else { throw UsageError("Option '\(name)' takes no value.") }
+            level.parsed.record(true, for: option)
+            continue
+          }
+          let text = try scanner.value(for: name, inline: inline)
+          do {
+            level.parsed.record(try option.convert(text), for: option)
+          } catch {
+            throw UsageError(error.message(option: name, value: text))
+          }
+        case .positional(let text) where !command.subcommands.isEmpty:
+          guard let child = command.subcommand(named: text) else {
+            throw UsageError("Unknown subcommand '\(text)'.")
+          }
+          level.subcommand = (child, scanner.takeRest())
+          break scan
+        case .positional(let text):
+          guard argumentIndex < command.arguments.count else {
+            throw UsageError("Unexpected argument '\(text)'.")
+          }
+          let argument = command.arguments[argumentIndex]
+          do {
+            level.parsed.record(try argument.convert(text), for: argument)
+          } catch {
+            throw UsageError(error.message(argument: argument.name, value: text))
+          }
+          if !argument.isRepeatable { argumentIndex += 1 }
+        }
+      }
+      for argument in command.arguments
+      where !helpRequested && level.subcommand == nil && !argument.isOptional
+        && level.parsed.count(of: argument) == 0
+      {
+        throw UsageError("Missing \(argument.noun).")
+      }
+    } catch {
+      throw .usage(error, path)
+    }
+    if helpRequested { throw .helpRequested(path) }
+    return level
+  }
+}

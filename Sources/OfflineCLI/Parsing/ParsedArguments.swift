@@ -1,0 +1,48 @@
+/// What one command's declaration accepted, as typed values: read an option with
+/// `arguments[Self.output]` and an argument with `arguments[Self.url]`.
+struct ParsedArguments: Sendable {
+  /// The name the command was called by (one type may serve several, as `pause` and `rm`).
+  let commandName: String
+  private let declaredOptions: Set<String>
+  private let declaredArguments: Set<String>
+  private var optionValues: [String: [any Sendable]] = [:]
+  private var argumentValues: [String: [any Sendable]] = [:]
+
+  /// Nothing given yet for `command`.
+  init(for command: CommandConfiguration) {
+    commandName = command.name
+    declaredOptions = Set(command.options.map(\.key))
+    declaredArguments = Set(command.arguments.map(\.name))
+  }
+
+  /// The option's value: what was given, its default, or nil / false / [] when neither.
+  subscript<Value>(option: Option<Value>) -> Value {
+    precondition(
+      declaredOptions.contains(option.spec.key),
+      "\(option.spec.key) is read by '\(commandName)' but not in its configuration")
+    return option.read(optionValues[option.spec.key] ?? [])
+  }
+
+  /// The argument's value.
+  subscript<Value>(argument: Argument<Value>) -> Value {
+    precondition(
+      declaredArguments.contains(argument.spec.name),
+      "<\(argument.spec.name)> is read by '\(commandName)' but not in its configuration")
+    return argument.read(argumentValues[argument.spec.name] ?? [])
+  }
+
+  /// Whether the option was given on the command line.
+  func wasGiven(_ option: some OptionDeclaring) -> Bool {
+    !(optionValues[option.spec.key] ?? []).isEmpty
+  }
+
+  mutating func record(_ value: any Sendable, for option: OptionSpec) {
+    optionValues[option.key, default: []].append(value)
+  }
+
+  mutating func record(_ value: any Sendable, for argument: ArgumentSpec) {
+    argumentValues[argument.name, default: []].append(value)
+  }
+
+  func count(of argument: ArgumentSpec) -> Int { argumentValues[argument.name]?.count ?? 0 }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Whole `--help` pages, compared with what a user should read: any drift between a command's
+/// declaration and its help shows here.
+@Suite struct HelpTextTests {
+  static func help(_ arguments: [String]) throws -> String {
+    let result = try OfflineBinary.run(arguments)
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(result.stderrText.isEmpty)
+    return result.stdoutText
+  }
+
+  // Pins issue 12, item 4: help rows, usage line and parser were written separately and
+  // drifted (get's usage line left out five options).
+  @Test func theToolsHelpListsEverySubcommand() throws {
+    #expect(
+      try Self.help(["--help"]) == """
+        OVERVIEW: Make remote files available offline: resumable, verified downloads.
+
+        USAGE: offline [--store <dir>] [--version] <subcommand>
+
+        OPTIONS:
+          --store <dir>           The store: the download index and offline content.
+                                  Default: $OFFLINE_STORE, else $XDG_DATA_HOME/offline,
+                                  else ~/.local/share/offline.
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        SUBCOMMANDS:
+          get                     Download a file for offline use, resuming where an
+                                  earlier run stopped.
+          add                     Queue URLs for download and print their ids; 'offline
+                                  run' downloads them.
+          ls                      List the store's contents: id, state, progress, why it
+                                  waits, title and URL.
+          run                     Download the queued contents until nothing is left to
+                                  do.
+          serve                   Work the queue and serve it over HTTP to browsers,
+                                  players and programs.
+          info                    Show what an HLS stream offers: variants, audio,
+                                  subtitles, duration, encryption.
+          cache                   Cache-or-download for small files, size-limited, least
+                                  recently used out first.
+          pause                   Pause a download, keeping its partial data
+                                  (downloading -> suspended).
+          resume                  Resume a paused download (suspended -> downloading).
+          cancel                  Stop a download and delete its partial data (->
+                                  notDownloaded).
+          rm                      Delete a downloaded content's file (downloaded ->
+                                  notDownloaded).
+          download                Queue a content that is not downloaded (notDownloaded
+                                  -> downloading).
+          forget                  Remove a content that is not downloaded from the
+                                  store.
+          path                    Print the path of a downloaded content's file
+                                  (index.m3u8 for a stream).
+          renew-keys              Fetch a downloaded stream's keys again, without its
+                                  segments.
+          completions             Print a shell completion script for offline.
+          help                    Show the help of a subcommand, or the man page.
+
+        See 'offline help <subcommand>' for detailed help.
+
+        """)
+  }
+
+  // Pins issue 12, item 4: help rows, usage line and parser were written separately and
+  // drifted (get's usage line left out five options).
+  @Test func getsHelpListsEveryOptionInItsUsageAndItsRows() throws {
+    #expect(
+      try Self.help(["get", "--help"]) == """
+        OVERVIEW: Download a file for offline use, resuming where an earlier run stopped.
+
+        USAGE: offline [--store <dir>] get <url> [--output <path>] [--sha256 <hex>]
+               [--ca-file <pem>] [--proxy <url>] [--noproxy <hosts>]
+               [--stall-timeout <s>] [--retries <n>] [--min-free <size>]
+               [--connections <n>] [--force] [--wait] [--variant <v>] [--audio <a>]
+               [--subtitles <s>] [--piece-retries <n>] [--piece-retry-delay <s>]
+               [--quiet] [--json]
+
+        ARGUMENTS:
+          <url>                   The http or https URL to download. An HLS playlist
+                                  (.m3u8) becomes a folder with an offline playlist,
+                                  index.m3u8, that players play without a network.
+
+        OPTIONS:
+          -o, --output <path>     Where to put the file. A folder (existing, or ending
+                                  in /) gets the name from the URL. Default: the URL's
+                                  last path component, made safe, in the current folder.
+          --sha256 <hex>          The SHA-256 the file must have; a file that does not
+                                  match is not kept.
+          --ca-file <pem>         Trust only the CA certificates in this PEM file.
+                                  Without it, CURL_CA_BUNDLE (only that file), else
+                                  SSL_CERT_FILE and SSL_CERT_DIR (a PEM file, a folder
+                                  of hashed names; each replaces the system's of its
+                                  kind), else the system's. The order: --ca-file, then
+                                  CURL_CA_BUNDLE, then SSL_CERT_FILE and SSL_CERT_DIR,
+                                  then the system's.
+          --proxy <url>           Go through this proxy (http://, https://, socks5h://,
+                                  socks5://; user:password@ allowed, never shown)
+                                  instead of http_proxy (http URLs; HTTP_PROXY is
+                                  ignored, as curl ignores it), https_proxy or
+                                  HTTPS_PROXY (https URLs), else all_proxy or ALL_PROXY.
+          --noproxy <hosts>       Reach these hosts directly, instead of those in
+                                  no_proxy or NO_PROXY: comma-separated names (each
+                                  covers its subdomains), IP addresses or prefixes
+                                  (10.0.0.0/8); * for every host.
+          --stall-timeout <s>     Give up on a connection after this many seconds
+                                  without data; the download resumes on the next
+                                  attempt. (default: 30)
+          --retries <n>           Attempts in a row without progress before failing.
+                                  (default: 5)
+          --min-free <size>       Start only if the file fits leaving this much free
+                                  (512K, 1G).
+          --connections <n>       Fetch a large file (8 MiB and more) over n connections
+                                  (at most 32), in ranges written in place (default:
+                                  one, switching to eight when a file with 64 MiB or
+                                  more left is slow on one connection; helps against
+                                  per-connection limits).
+          --force                 Replace a regular file (or a symbolic link: the link
+                                  itself, never its target) at the output path that
+                                  offline did not download. Folders, devices, FIFOs and
+                                  sockets are never replaced.
+          --wait                  When another download is writing the same output file,
+                                  wait for it to end instead of failing at once.
+          --variant <v>           HLS: 'highest' (default), 'lowest', or a minimum
+                                  bitrate in bits/s (800000, 800k, 2M): the lowest
+                                  variant at or above it, else the highest.
+          --audio <a>             HLS: audio languages (en,fr), 'default' (default) or
+                                  'all'.
+          --subtitles <s>         HLS: subtitle languages (en,fr), 'none' (default) or
+                                  'all'.
+          --piece-retries <n>     HLS: tries again of one playlist, segment or key that
+                                  failed (403, 404, 408, 410, 429, 5xx, a lost
+                                  connection) before the download fails naming it
+                                  (default 10).
+          --piece-retry-delay <s>
+                                  HLS: seconds before a piece's first retry, doubled
+                                  after each (default 1).
+          -q, --quiet             Print nothing but errors.
+          --json                  Print one JSON object per event on standard output.
+          -h, --help              Show help information.
+
+        Running the same command again resumes a partial download; on a file that is
+        already
+        complete and verified it says so and downloads nothing.
+
+        EXIT CODES: 0 complete and verified, 1 failed, 64 usage error, 130 stopped by
+        SIGINT, 143 stopped by SIGTERM (partial data and the journal are kept).
+
+        """)
+  }
+
+  // Pins issue 12, item 4: help rows, usage line and parser were written separately and
+  // drifted (get's usage line left out five options).
+  @Test func cachesHelpListsItsSubcommands() throws {
+    #expect(
+      try Self.help(["cache", "--help"]) == """
+        OVERVIEW: Cache-or-download for small files, size-limited, least recently used out first.
+
+        USAGE: offline [--store <dir>] cache <subcommand>
+
+        OPTIONS:
+          -h, --help              Show help information.
+
+        SUBCOMMANDS:
+          get                     Print the local path of a URL's file, downloading it
+                                  unless cached.
+          ls                      List the cached files, most recently used first.
+          stats                   Show the cache's size, limit and entries, and the
+                                  store's offline content.
+          clear                   Delete every cached file (offline content is kept).
+          limit                   Set the cache's size limit, evicting least recently
+                                  used files to fit.
+
+        Files live in <store>/cache, named by a hash of the URL. Offline content
+        ('offline add') is served from its own file and never evicted.
+
+        See 'offline help cache <subcommand>' for detailed help.
+
+        """)
+  }
+
+  // Pins issue 12, item 4: help rows, usage line and parser were written separately and
+  // drifted (get's usage line left out five options).
+  @Test func aNestedCommandsHelpShowsTheWholePath() throws {
+    #expect(
+      try Self.help(["cache", "get", "--help"]) == """
+        OVERVIEW: Print the local path of a URL's file, downloading it unless cached.
+
+        USAGE: offline [--store <dir>] cache get <url> [--output <path>] [--key <key>]
+
+        ARGUMENTS:
+          <url>                   The http or https URL.
+
+        OPTIONS:
+          -o, --output <path>     Copy the file to this path instead of printing its
+                                  path.
+          --key <key>             Cache under this key instead of the URL (for signed
+                                  URLs).
+          -h, --help              Show help information.
+
+        A stale file is revalidated with the server; offline, it is served anyway with a
+        warning on standard error.
+
+        """)
+  }
+
+  @Test func helpOfASubcommandIsTheSameAsItsHelpOption() throws {
+    #expect(try Self.help(["help", "cache", "get"]) == Self.help(["cache", "get", "--help"]))
+    #expect(try Self.help(["help"]) == Self.help(["--help"]))
+  }
+}
