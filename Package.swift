@@ -42,14 +42,25 @@ let package = Package(
     .target(name: "OfflineLocks", dependencies: ["CSystem"]),
     .target(name: "HLSPlaylist"),
     .target(name: "DASHManifest"),
-    .target(name: "OfflineHTTP", dependencies: ["CCurl", "OfflineLocks"]),
-    .target(name: "OfflineStore", dependencies: ["CSQLite", "OfflineLocks"]),
+    // On Apple platforms libcurl, SQLite and OpenSSL come from elsewhere: URLSessionTransport,
+    // the SDK's SQLite3, CryptoKit (see docs/Apple.md); on Linux nothing changes.
+    .target(
+      name: "OfflineHTTP",
+      dependencies: [
+        .target(name: "CCurl", condition: .when(platforms: [.linux])), "OfflineLocks",
+      ]),
+    .target(
+      name: "OfflineStore",
+      dependencies: [
+        .target(name: "CSQLite", condition: .when(platforms: [.linux])), "OfflineLocks",
+      ]),
 
     // The public face.
     .target(
       name: "OfflineKit",
       dependencies: [
-        "HLSPlaylist", "OfflineHTTP", "OfflineStore", "OfflineLocks", "CCrypto", "CSystem",
+        "HLSPlaylist", "OfflineHTTP", "OfflineStore", "OfflineLocks", "CSystem",
+        .target(name: "CCrypto", condition: .when(platforms: [.linux])),
       ]
     ),
 

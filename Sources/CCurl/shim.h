@@ -50,4 +50,21 @@ static inline CURLcode ok_msg_result(const CURLMsg *msg) { return msg->data.resu
 /// CURL_WRITEFUNC_PAUSE, a macro.
 static inline size_t ok_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
 
+/// CURLAUTH_BASIC, a macro with a cast.
+static inline long ok_auth_basic(void) { return (long)CURLAUTH_BASIC; }
+
+// The share interface (a cookie jar shared by the easy handles of one content).
+static inline CURLSHcode ok_share_setopt_long(CURLSH *s, CURLSHoption o, long v) {
+  return curl_share_setopt(s, o, v);
+}
+static inline CURLSHcode ok_share_setopt_ptr(CURLSH *s, CURLSHoption o, void *v) {
+  return curl_share_setopt(s, o, v);
+}
+static inline CURLSHcode ok_share_setopt_lock(CURLSH *s, curl_lock_function f) {
+  return curl_share_setopt(s, CURLSHOPT_LOCKFUNC, f);
+}
+static inline CURLSHcode ok_share_setopt_unlock(CURLSH *s, curl_unlock_function f) {
+  return curl_share_setopt(s, CURLSHOPT_UNLOCKFUNC, f);
+}
+
 #endif

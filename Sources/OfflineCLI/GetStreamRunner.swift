@@ -7,7 +7,7 @@ import OfflineStore
 struct GetStreamRunner {
   let command: GetCommand
   let index: OfflineIndex
-  let transport: CurlTransport
+  let transport: any HTTPTransporting
   let reporter: GetReporter
 
   /// The folder: `-o` as given, else the stream's name in the current folder.
@@ -26,7 +26,8 @@ struct GetStreamRunner {
       transport: transport,
       retry: RetryPolicy(
         maximumAttempts: command.retries, initialDelay: .milliseconds(500),
-        maximumDelay: .seconds(30)))
+        maximumDelay: .seconds(30)),
+      requestOptions: command.requestOptions)
     download.onPieceRetry = { [command] retry in Self.show(retry, command: command) }
     download.waitsForOtherWriter = command.waitsForOtherWriter
     if download.isComplete {

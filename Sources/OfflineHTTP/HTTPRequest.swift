@@ -16,6 +16,14 @@ public struct HTTPRequest: Sendable, Equatable {
   public var method: Method
   /// Extra header fields. `User-Agent` and `Accept-Encoding` are set by the transport unless given.
   public var headers: HTTPHeaders
+  /// How the request is made for its source: its header fields (sent before ``headers``,
+  /// which win on a name both set), user agent, referer, credentials, netrc, cookies file,
+  /// proxy and CAs. Secrets among them are not sent after a redirect to another origin
+  /// unless ``RequestOptions/sendsSecretsAcrossRedirects`` is set.
+  public var options: RequestOptions
+  /// The cookies of the request's content, shared with its other requests; nil reads
+  /// ``RequestOptions/cookieFile`` afresh for this request alone and keeps nothing.
+  public var cookieJar: CookieJar?
   /// The budgets this request's body is paced against (see ``RateLimiter``); empty for
   /// none. Each one may be shared with other requests, to cap them together.
   public var rateLimiters: [RateLimiter]
@@ -23,11 +31,14 @@ public struct HTTPRequest: Sendable, Equatable {
   /// Creates a request.
   public init(
     url: URL, method: Method = .get, headers: HTTPHeaders = HTTPHeaders(),
+    options: RequestOptions = RequestOptions(), cookieJar: CookieJar? = nil,
     rateLimiters: [RateLimiter] = []
   ) {
     self.url = url
     self.method = method
     self.headers = headers
+    self.options = options
+    self.cookieJar = cookieJar
     self.rateLimiters = rateLimiters
   }
 }

@@ -1,4 +1,8 @@
-import CSQLite
+#if canImport(CSQLite)
+  import CSQLite
+#else
+  import SQLite3  // Apple platforms: the SDK's
+#endif
 
 extension Database {
   /// The connection inside a ``Database/transaction(_:)``: runs statements without taking the

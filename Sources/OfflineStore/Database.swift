@@ -1,7 +1,12 @@
-import CSQLite
 import Foundation
 import OfflineLocks
 import Synchronization
+
+#if canImport(CSQLite)
+  import CSQLite
+#else
+  import SQLite3  // Apple platforms: the SDK's
+#endif
 
 // @unchecked Sendable is sound: `connection`, the only mutable state, is reached only while
 // `lock` is held (see `withConnection`), and the `Connection` handed to a transaction body is not

@@ -1,5 +1,10 @@
-import CSQLite
 import Foundation
+
+#if canImport(CSQLite)
+  import CSQLite
+#else
+  import SQLite3  // Apple platforms: the SDK's
+#endif
 
 /// Owns one `sqlite3*` handle and its prepared statements; closes the handle in `deinit`.
 ///

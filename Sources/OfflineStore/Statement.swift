@@ -1,4 +1,8 @@
-import CSQLite
+#if canImport(CSQLite)
+  import CSQLite
+#else
+  import SQLite3  // Apple platforms: the SDK's
+#endif
 
 /// Owns one prepared `sqlite3_stmt*` and finalizes it in `deinit`.
 ///

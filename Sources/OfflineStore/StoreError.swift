@@ -1,4 +1,8 @@
-import CSQLite
+#if canImport(CSQLite)
+  import CSQLite
+#else
+  import SQLite3  // Apple platforms: the SDK's
+#endif
 
 /// An error from the offline index: a SQLite result code with the context a user needs to act.
 ///

@@ -11,8 +11,16 @@ import Testing
   /// Values one of which every option and argument of the tool takes.
   static let candidates = [
     "1", "http://127.0.0.1/a", "highest", "en", String(repeating: "ab", count: 32), "bash",
-    "127.0.0.1:8380",
+    "127.0.0.1:8380", "X-Test: 1", emptyFile,
   ]
+
+  /// An empty file: a valid cookies.txt and netrc file.
+  static let emptyFile: String = {
+    let path = FileManager.default.temporaryDirectory
+      .appending(path: "offline-declarations-\(getpid()).txt").path
+    _ = FileManager.default.createFile(atPath: path, contents: Data())
+    return path
+  }()
 
   /// A value `convert` takes.
   static func sample(_ convert: (String) throws(ValueError) -> any Sendable) -> String? {
@@ -85,7 +93,7 @@ import Testing
         "get", "http://127.0.0.1/a", "--stall-timeout", "7", "--min-free", "2M", "--connections",
         "4", "--piece-retry-delay", "0.25",
       ], root: root)
-    let command = GetCommand(get.arguments)
+    let command = try GetCommand(get.arguments)
     #expect(command.stallTimeout == .seconds(7))
     #expect(command.minimumFreeSpace == 2 << 20)
     #expect(command.connections == 4)

@@ -76,7 +76,10 @@ import Testing
         USAGE: offline [--store <dir>] get <url> [--output <path>] [--sha256 <hex>]
                [--ca-file <pem>] [--proxy <url>] [--noproxy <hosts>]
                [--stall-timeout <s>] [--retries <n>] [--min-free <size>]
-               [--connections <n>] [--force] [--wait] [--variant <v>] [--audio <a>]
+               [--connections <n>] [--force] [--wait] [--header <'Name: value'> ...]
+               [--secret-header <name> ...] [--user-agent <text>] [--referer <url>]
+               [--cookies <file>] [--user <user[:password]>] [--netrc]
+               [--netrc-file <file>] [--location-trusted] [--variant <v>] [--audio <a>]
                [--subtitles <s>] [--piece-retries <n>] [--piece-retry-delay <s>]
                [--quiet] [--json]
 
@@ -125,6 +128,27 @@ import Testing
                                   sockets are never replaced.
           --wait                  When another download is writing the same output file,
                                   wait for it to end instead of failing at once.
+          -H, --header <'Name: value'>
+                                  Send this header field with every request of the
+                                  content (files, playlists, segments, keys);
+                                  repeatable. Authorization, Cookie and
+                                  Proxy-Authorization are secrets.
+          --secret-header <name>  Treat this header as a secret too: never shown, never
+                                  sent on.
+          --user-agent <text>     Send this User-Agent instead of OfflineKit's.
+          --referer <url>         Send this Referer with every request.
+          --cookies <file>        Send cookies from this Netscape cookies.txt (what curl
+                                  -b and yt-dlp --cookies read); cookies the server sets
+                                  are kept for the content's later requests.
+          -u, --user <user[:password]>
+                                  HTTP Basic credentials; without a password it is asked
+                                  for on the terminal.
+          --netrc                 Read the host's credentials from ~/.netrc, as curl
+                                  does.
+          --netrc-file <file>     Read the host's credentials from this netrc file.
+          --location-trusted      Send credentials, cookies and secret headers on after
+                                  a redirect to another origin (by default they stay
+                                  behind).
           --variant <v>           HLS: 'highest' (default), 'lowest', or a minimum
                                   bitrate in bits/s (800000, 800k, 2M): the lowest
                                   variant at or above it, else the highest.
@@ -191,6 +215,10 @@ import Testing
         OVERVIEW: Print the local path of a URL's file, downloading it unless cached.
 
         USAGE: offline [--store <dir>] cache get <url> [--output <path>] [--key <key>]
+               [--header <'Name: value'> ...] [--secret-header <name> ...]
+               [--user-agent <text>] [--referer <url>] [--cookies <file>]
+               [--user <user[:password]>] [--netrc] [--netrc-file <file>]
+               [--location-trusted]
 
         ARGUMENTS:
           <url>                   The http or https URL.
@@ -200,6 +228,27 @@ import Testing
                                   path.
           --key <key>             Cache under this key instead of the URL (for signed
                                   URLs).
+          -H, --header <'Name: value'>
+                                  Send this header field with every request of the
+                                  content (files, playlists, segments, keys);
+                                  repeatable. Authorization, Cookie and
+                                  Proxy-Authorization are secrets.
+          --secret-header <name>  Treat this header as a secret too: never shown, never
+                                  sent on.
+          --user-agent <text>     Send this User-Agent instead of OfflineKit's.
+          --referer <url>         Send this Referer with every request.
+          --cookies <file>        Send cookies from this Netscape cookies.txt (what curl
+                                  -b and yt-dlp --cookies read); cookies the server sets
+                                  are kept for the content's later requests.
+          -u, --user <user[:password]>
+                                  HTTP Basic credentials; without a password it is asked
+                                  for on the terminal.
+          --netrc                 Read the host's credentials from ~/.netrc, as curl
+                                  does.
+          --netrc-file <file>     Read the host's credentials from this netrc file.
+          --location-trusted      Send credentials, cookies and secret headers on after
+                                  a redirect to another origin (by default they stay
+                                  behind).
           -h, --help              Show help information.
 
         A stale file is revalidated with the server; offline, it is served anyway with a

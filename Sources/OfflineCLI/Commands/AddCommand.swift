@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 import OfflineKit
 
 /// `offline add`: queue URLs for download; prints each content's id.
@@ -32,7 +33,8 @@ struct AddCommand: Command {
     discussion: "A URL already in the store is not added twice: its id is printed, and it is"
       + " queued again when it is notDownloaded (a suspended one waits for 'offline resume').",
     arguments: [urls],
-    options: [id, title, sha256, priority, connections, input] + StreamOptions.all,
+    options: [id, title, sha256, priority, connections, input] + RequestOptionArguments.all
+      + StreamOptions.all,
     command: Self.self)
 
   var urls: [String]
@@ -43,6 +45,7 @@ struct AddCommand: Command {
   var input: String?
   var hls: HLSOptions
   var connections: Int
+  var requestOptions: RequestOptions
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     urls = arguments[Self.urls]
@@ -53,6 +56,7 @@ struct AddCommand: Command {
     input = arguments[Self.input]
     hls = StreamOptions.hls(from: arguments)
     connections = arguments[Self.connections] ?? 0
+    requestOptions = try RequestOptionArguments.requestOptions(from: arguments)
     if input == nil && urls.isEmpty { throw UsageError("Missing URL.") }
     if (id != nil || title != nil || sha256 != nil) && (urls.count != 1 || input != nil) {
       throw UsageError("--id, --title and --sha256 go with one URL.")
@@ -76,7 +80,9 @@ struct AddCommand: Command {
         ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
         url.host() != nil
       else { throw UsageError("'\(text)' is not an http or https URL.") }
-      sources.append(OfflineSource(url: url, id: command.id, title: command.title))
+      sources.append(
+        OfflineSource(
+          url: url, id: command.id, title: command.title, requestOptions: command.requestOptions))
     }
     do throws(OfflineError) {
       let manager = try ManagerAccess.open(context)

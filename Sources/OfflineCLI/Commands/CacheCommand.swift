@@ -23,11 +23,12 @@ struct CacheCommand: Command {
 
   /// Opens the store's cache and runs `body` on it; a cache error is printed and exits 1.
   static func using(
-    _ context: CommandContext,
+    _ context: CommandContext, configuration: FileCache.Configuration = .init(),
     _ body: (FileCache) async throws(FileCache.Error) -> Int32
   ) async -> Int32 {
     do throws(FileCache.Error) {
-      return try await body(try FileCache(store: context.storeDirectory))
+      return try await body(
+        try FileCache(store: context.storeDirectory, configuration: configuration))
     } catch {
       context.console.err("Error: \(error)")
       return ExitCode.failure

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 import OfflineKit
 
 /// `offline cache get`: the local path of a URL's file, downloaded unless cached.
@@ -16,23 +17,27 @@ struct CacheGetCommand: Command {
     name: "get", abstract: "Print the local path of a URL's file, downloading it unless cached.",
     discussion: "A stale file is revalidated with the server; offline, it is served anyway with"
       + " a warning on standard error.",
-    arguments: [url], options: [output, key], command: Self.self)
+    arguments: [url], options: [output, key] + RequestOptionArguments.all, command: Self.self)
 
   let url: String
   let output: String?
   let key: String?
+  let requestOptions: RequestOptions
 
-  init(_ arguments: ParsedArguments) {
+  init(_ arguments: ParsedArguments) throws(UsageError) {
     url = arguments[Self.url]
     output = arguments[Self.output]
     key = arguments[Self.key]
+    requestOptions = try RequestOptionArguments.requestOptions(from: arguments)
   }
 
   func run(_ context: CommandContext) async throws(UsageError) -> Int32 {
     guard let parsed = URL(string: url) else {
       throw UsageError("'\(url)' is not an http or https URL.")
     }
-    return await CacheCommand.using(context) { cache throws(FileCache.Error) in
+    let configuration = FileCache.Configuration(requestOptions: requestOptions)
+    return await CacheCommand.using(context, configuration: configuration) {
+      cache throws(FileCache.Error) in
       try await get(parsed, cache: cache, console: context.console)
     }
   }

@@ -84,7 +84,7 @@ struct GetCommand: Command {
     options: [
       output, sha256, caFile, proxy, noProxy, stallTimeout, retries, minimumFreeSpace,
       connections, force, wait,
-    ] + StreamOptions.all + [quiet, json],
+    ] + RequestOptionArguments.all + StreamOptions.all + [quiet, json],
     command: Self.self)
 
   /// The most connections `--connections` opens to one host.
@@ -105,8 +105,9 @@ struct GetCommand: Command {
   var json: Bool
   var hls: HLSOptions
   var minimumFreeSpace: Int64?
+  var requestOptions: RequestOptions
 
-  init(_ arguments: ParsedArguments) {
+  init(_ arguments: ParsedArguments) throws(UsageError) {
     url = arguments[Self.url]
     output = arguments[Self.output]
     sha256 = arguments[Self.sha256]
@@ -122,6 +123,7 @@ struct GetCommand: Command {
     json = arguments[Self.json]
     hls = StreamOptions.hls(from: arguments)
     minimumFreeSpace = arguments[Self.minimumFreeSpace]?.bytes
+    requestOptions = try RequestOptionArguments.requestOptions(from: arguments)
   }
 
   /// The absolute path of the file to write. The last component is never resolved as a
@@ -151,8 +153,10 @@ struct GetCommand: Command {
     let configuration = CurlTransport.Configuration(
       stallTimeout: command.stallTimeout, trustedCAFile: command.caFile,
       proxy: command.proxy, noProxy: command.noProxy, environment: .process)
+    let transport: any HTTPTransporting
     do {
       try configuration.validate()
+      transport = try TransportChoice.make(configuration)
     } catch {
       // A bad proxy variable or an unreadable CA setting: named, before the store is
       // opened or anything fetched.
@@ -166,7 +170,6 @@ struct GetCommand: Command {
       reporter.failed("The store at \(context.storeDirectory.path) cannot be opened: \(error)")
       return ExitCode.failure
     }
-    let transport = CurlTransport(configuration: configuration)
     if let margin = command.minimumFreeSpace,
       let problem = await FreeSpaceCheck.problem(
         url: command.url, destination: command.destination(), margin: margin, transport: transport)
@@ -195,7 +198,7 @@ struct GetCommand: Command {
     }
     let transfer = Transfer(
       url: command.url, destination: command.destination(), journal: index.transfers,
-      transport: transport, options: options)
+      transport: transport, options: options, requestOptions: command.requestOptions)
     do {
       let outcome = try await transfer.run { reporter.report($0) }
       reporter.finished(outcome)

@@ -42,3 +42,57 @@ extension ValueParser where Value == HLSOptions.RenditionChoice {
     }
   }
 }
+
+extension ValueParser where Value == HTTPHeaders.Field {
+  /// `Name: value`, as curl's `-H` takes it; a refused one is never echoed (it may be a
+  /// token pasted alone).
+  static var headerLine: ValueParser<HTTPHeaders.Field> {
+    ValueParser { (text: String) throws(ValueError) -> HTTPHeaders.Field in
+      do throws(RequestOptionError) {
+        return try HTTPHeaders.Field(parsingHeaderLine: text)
+      } catch {
+        throw .reason(error.message)
+      }
+    }
+  }
+}
+
+extension ValueParser where Value == String {
+  /// Text on one line: no CR, LF or NUL (it goes into a header field).
+  static var singleLine: ValueParser<String> {
+    ValueParser { (text: String) throws(ValueError) -> String in
+      guard !text.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
+      else { throw .reason("it may not hold a line break or a NUL") }
+      return text
+    }
+  }
+
+  /// A file path that `options(path)` validates (a cookies or netrc file: readable, and
+  /// well formed, naming the bad line).
+  static func readableOption(_ options: @escaping @Sendable (String) -> RequestOptions)
+    -> ValueParser<String>
+  {
+    ValueParser(completion: .file) { (text: String) throws(ValueError) -> String in
+      do throws(RequestOptionError) {
+        try options(text).validate()
+      } catch {
+        throw .reason(error.message)
+      }
+      return text
+    }
+  }
+}
+
+extension ValueParser where Value == UserArgument {
+  /// `USER[:PASSWORD]`; a refused one is never echoed.
+  static var user: ValueParser<UserArgument> {
+    ValueParser { (text: String) throws(ValueError) -> UserArgument in
+      do throws(RequestOptionError) {
+        let (user, password) = try Credentials.parse(text)
+        return UserArgument(user: user, password: password)
+      } catch {
+        throw .reason(error.message)
+      }
+    }
+  }
+}

@@ -12,8 +12,9 @@ extension HTTPHeaders.Field {
         option: "--header", message: "a header may not hold a line break or a NUL")
     }
     guard let colon = text.firstIndex(of: ":") else {
+      // Not repeated: a header without a colon is often a token pasted alone.
       throw RequestOptionError(
-        option: "--header", message: "'\(text.prefix(40))…' needs a colon between name and value"
+        option: "--header", message: "a header needs a colon between name and value ('Name: value')"
       )
     }
     let name = String(text[..<colon])

@@ -39,6 +39,9 @@ public struct RequestOptions: Sendable, Equatable {
   public var proxy: Proxy?
   /// Hosts reached without the proxy (overrides `no_proxy`), as curl's `--noproxy`.
   public var noProxy: [String]?
+  /// A PEM file of CA certificates to trust for this source instead of the transport's
+  /// choice (curl's `--cacert`); nil keeps the transport's (see ``TrustedCAs``).
+  public var caFile: String?
   /// At most this many bytes per second for this source, nil for no limit.
   public var rateLimit: ByteRate?
   /// Whether secrets go along a redirect to another origin (curl's `--location-trusted`).
@@ -49,9 +52,10 @@ public struct RequestOptions: Sendable, Equatable {
     headers: HTTPHeaders = HTTPHeaders(), secretHeaderNames: Set<String> = [],
     cookieFile: String? = nil, credentials: Credentials? = nil, netrcFile: String? = nil,
     userAgent: String? = nil, referer: String? = nil, proxy: Proxy? = nil,
-    noProxy: [String]? = nil, rateLimit: ByteRate? = nil,
+    noProxy: [String]? = nil, caFile: String? = nil, rateLimit: ByteRate? = nil,
     sendsSecretsAcrossRedirects: Bool = false
   ) {
+    self.caFile = caFile
     self.headers = headers
     self.secretHeaderNames = secretHeaderNames
     self.cookieFile = cookieFile

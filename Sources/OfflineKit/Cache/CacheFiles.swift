@@ -54,7 +54,7 @@ enum CacheFiles {
     let folder = (destination as NSString).deletingLastPathComponent
     let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if fd >= 0 {
-      fsync(fd)
+      _ = Durability.sync(fd)
       close(fd)
     }
   }

@@ -1,4 +1,3 @@
-import CCrypto
 import Foundation
 
 /// The name of one cache entry: the SHA-256 of the full URL (or of a custom key), never
@@ -24,11 +23,7 @@ struct CacheKey: Sendable, Hashable {
 
   /// The key of any text: its SHA-256 in hex (on the hit path, so done in one call).
   init(hashing text: String) {
-    var digest = [UInt8](repeating: 0, count: 32)
-    var bytes = Array(text.utf8)
-    bytes.withUnsafeMutableBytes { input in
-      _ = EVP_Digest(input.baseAddress, input.count, &digest, nil, EVP_sha256(), nil)
-    }
+    let digest = Array(text.utf8).withUnsafeBytes { SHA256Engine.digest($0) }
     var hex = [UInt8]()
     hex.reserveCapacity(64)
     for byte in digest {

@@ -57,7 +57,7 @@ final class ConditionalFetch: HTTPResponseDelegate, @unchecked Sendable {
   func finish(into path: String, expectedLength: Int64?) throws(TransferFileError) -> Int64 {
     if let openError { throw openError }
     guard descriptor >= 0 else { throw TransferFileError(.open, errno: EIO, path: temporaryPath) }
-    guard fdatasync(descriptor) == 0 else {
+    guard Durability.syncData(descriptor) == 0 else {
       throw TransferFileError(.sync, errno: errno, path: temporaryPath)
     }
     close(descriptor)

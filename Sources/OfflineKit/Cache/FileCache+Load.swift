@@ -50,7 +50,8 @@ extension FileCache {
       url: url, destination: path, journal: index.transfers, transport: transport,
       options: Transfer.Options(
         retry: configuration.retry, progressInterval: .milliseconds(50),
-        replacesExistingFile: true, waitsForOtherWriter: true))
+        replacesExistingFile: true, waitsForOtherWriter: true),
+      requestOptions: configuration.requestOptions)
     let watch = DownloadWatch(limit: allowance)
     let outcome: Transfer.Outcome
     switch await watch.run(transfer) {
@@ -92,7 +93,7 @@ extension FileCache {
         throw error
       }
     }
-    var request = HTTPRequest(url: url)
+    var request = HTTPRequest(url: url, options: configuration.requestOptions)
     if let etag = entry.etag { request.headers.add(name: "If-None-Match", value: etag) }
     if let date = entry.lastModified { request.headers.add(name: "If-Modified-Since", value: date) }
     let fetch = ConditionalFetch(temporaryPath: path + ".fetch", limit: try room(for: nil))

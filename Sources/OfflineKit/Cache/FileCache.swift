@@ -46,6 +46,9 @@ public actor FileCache {
     public var storeQuota: Int64?
     /// When a failed download is tried again.
     public var retry: RetryPolicy
+    /// How every request of the cache is made (headers, cookies, credentials…): downloads
+    /// and revalidations alike.
+    public var requestOptions: RequestOptions
 
     /// The limit when neither the app nor the store sets one.
     public static let defaultSizeLimit: Int64 = 256 << 20
@@ -57,8 +60,10 @@ public actor FileCache {
       maximumAge: Duration = .seconds(24 * 3600), directory: URL? = nil,
       minimumFreeSpace: Int64 = 64 << 20, storeQuota: Int64? = nil,
       retry: RetryPolicy = RetryPolicy(
-        maximumAttempts: 2, initialDelay: .milliseconds(250), maximumDelay: .seconds(2))
+        maximumAttempts: 2, initialDelay: .milliseconds(250), maximumDelay: .seconds(2)),
+      requestOptions: RequestOptions = RequestOptions()
     ) {
+      self.requestOptions = requestOptions
       self.sizeLimit = sizeLimit.map { max(0, $0) }
       self.lowWatermark = min(1, max(0, lowWatermark))
       self.maximumAge = maximumAge
@@ -98,7 +103,7 @@ public actor FileCache {
   /// - Parameters:
   ///   - store: The store directory, the one an ``OfflineManager`` opens.
   ///   - configuration: Limits and freshness.
-  ///   - transport: The HTTP transport; a `CurlTransport` (OfflineHTTP) when nil.
+  ///   - transport: The HTTP transport; the platform's (`PlatformTransport`, OfflineHTTP) when nil.
   /// - Throws: ``Error`` when the index cannot be opened or the folder cannot be made.
   public init(
     store: URL, configuration: Configuration = Configuration(),
@@ -125,7 +130,7 @@ public actor FileCache {
     } catch {
       throw Error(.index(error))
     }
-    self.transport = transport ?? CurlTransport()
+    self.transport = transport ?? PlatformTransport.make()
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     } catch {

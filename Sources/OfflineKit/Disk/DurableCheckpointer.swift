@@ -33,7 +33,7 @@ final class DurableCheckpointer: Sendable {
     else { return }
     queue.async { [self] in
       defer { inFlight.store(false, ordering: .releasing) }
-      guard fdatasync(descriptor) == 0 else {
+      guard Durability.syncData(descriptor) == 0 else {
         let code = errno
         failure.withLock { $0 = TransferFileError(.sync, errno: code) }
         return

@@ -27,7 +27,7 @@ enum FileSteps {
     let folder = (destination as NSString).deletingLastPathComponent
     let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if fd >= 0 {
-      fsync(fd)
+      _ = Durability.sync(fd)
       close(fd)
     }
   }

@@ -104,7 +104,7 @@ final class PartFile {
   /// Flushes and waits until the data is on stable storage.
   func synchronize() throws(TransferFileError) {
     try flush()
-    guard fdatasync(descriptor) == 0 else {
+    guard Durability.syncData(descriptor) == 0 else {
       throw TransferFileError(.sync, errno: errno, path: path)
     }
   }

@@ -67,6 +67,12 @@ public struct HLSDownload: Sendable {
   public let folder: URL
   /// What to download.
   public let options: HLSOptions
+  /// How every request of the stream is made: playlists, segments, keys, init sections and
+  /// renditions all send these.
+  public let requestOptions: RequestOptions
+  /// The stream's cookies, shared by all its requests, so a cookie the playlist's response
+  /// sets goes with the segments and keys.
+  let cookieJar: CookieJar
   let journal: TransferJournal?
   let transport: any HTTPTransporting
   /// Retries of each piece (a failed segment is retried, never skipped).
@@ -79,10 +85,16 @@ public struct HLSDownload: Sendable {
   public var waitsForOtherWriter = false
 
   /// Creates a download; nothing happens until ``run(onProgress:)``.
+  ///
+  /// - Parameter requestOptions: What every request of the stream sends (see
+  ///   `RequestOptions`); checked when the run starts.
   public init(
     url: URL, folder: URL, options: HLSOptions = HLSOptions(), journal: TransferJournal?,
-    transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy()
+    transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),
+    requestOptions: RequestOptions = RequestOptions()
   ) {
+    self.requestOptions = requestOptions
+    self.cookieJar = CookieJar(file: requestOptions.cookieFile)
     self.url = url
     self.folder = folder
     self.options = options
@@ -129,6 +141,7 @@ public struct HLSDownload: Sendable {
     async throws(Transfer.Error) -> Outcome
   {
     guard journal != nil else { throw failure("no journal to record the segments in") }
+    try checkRequestOptions()
     // One writer per folder: two runs of one stream would race on its keys and playlists.
     let lock = try await DestinationLock.acquire(
       folder: folder.path, for: url, waits: waitsForOtherWriter)
@@ -167,7 +180,21 @@ public struct HLSDownload: Sendable {
     try HLSKeyNames.upgrade(folder: folder, entryURL: url)
   }
 
-  var fetcher: MemoryFetch { MemoryFetch(transport: transport, retry: retry) }
+  var fetcher: MemoryFetch {
+    MemoryFetch(
+      transport: transport, retry: retry, requestOptions: requestOptions, cookieJar: cookieJar)
+  }
+
+  /// Checks ``requestOptions`` before the first request.
+  ///
+  /// - Throws: ``Transfer/Error/Kind/invalidRequestOptions(_:)``.
+  func checkRequestOptions() throws(Transfer.Error) {
+    do {
+      try requestOptions.validate()
+    } catch {
+      throw Transfer.Error(.invalidRequestOptions(error), url: url, destination: folder.path)
+    }
+  }
 
   /// How often each piece (media playlist, segment, init section, key) is tried again.
   var pieceRetry: HLSPieceRetry { HLSPieceRetry(options, onRetry: onPieceRetry) }

@@ -32,11 +32,13 @@ public struct HLSInfo: Sendable {
   ///
   /// - Throws: ``Transfer/Error`` when the playlist at `url` cannot be fetched or read; a
   ///   variant that fails is reported in ``variantErrors`` instead.
-  public static func fetch(_ url: URL, transport: any HTTPTransporting) async throws(Transfer.Error)
-    -> HLSInfo
-  {
+  public static func fetch(
+    _ url: URL, transport: any HTTPTransporting, requestOptions: RequestOptions = RequestOptions()
+  ) async throws(Transfer.Error) -> HLSInfo {
     let download = HLSDownload(
-      url: url, folder: URL(fileURLWithPath: "/nonexistent"), journal: nil, transport: transport)
+      url: url, folder: URL(fileURLWithPath: "/nonexistent"), journal: nil, transport: transport,
+      requestOptions: requestOptions)
+    try download.checkRequestOptions()
     let parsed = try await download.fetchPlaylist(at: url, importing: nil)
     let entry = parsed.playlist
     var info = HLSInfo(

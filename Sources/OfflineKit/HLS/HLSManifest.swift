@@ -57,10 +57,10 @@ enum AtomicFile {
     let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
     guard fd >= 0 else { throw failure(.open, errno) }
     defer { close(fd) }
-    let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+    let written = data.withUnsafeBytes { SystemIO.write(fd, $0.baseAddress, $0.count) }
     guard written == data.count else { throw failure(.write, written < 0 ? errno : ENOSPC) }
     fchmod(fd, mode)
-    guard fsync(fd) == 0 else { throw failure(.sync, errno) }
+    guard Durability.sync(fd) == 0 else { throw failure(.sync, errno) }
     guard rename(temporary.path, target.path) == 0 else { throw failure(.rename, errno) }
   }
 }

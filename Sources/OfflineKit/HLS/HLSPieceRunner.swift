@@ -1,4 +1,3 @@
-import CSystem
 import Foundation
 import HLSPlaylist
 import OfflineLocks
@@ -76,7 +75,8 @@ struct HLSPieceRunner: Sendable {
       journal: download.journal!, transport: download.transport,
       options: Transfer.Options(
         retry: download.retry, progressInterval: .milliseconds(250), replacesExistingFile: true,
-        slice: piece.slice, syncsEachFile: false))
+        slice: piece.slice, syncsEachFile: false),
+      requestOptions: download.requestOptions, cookieJar: download.cookieJar)
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
     do {
       let outcome = try await download.pieceRetry.run(url: piece.remote, destination: destination) {
@@ -98,7 +98,7 @@ struct HLSPieceRunner: Sendable {
   private func syncFileSystem() {
     let fd = open(download.folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { return }
-    _ = ok_syncfs(fd)
+    _ = Durability.syncFileSystem(holding: fd)
     close(fd)
   }
 }

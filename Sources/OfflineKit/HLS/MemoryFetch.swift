@@ -7,6 +7,9 @@ import Synchronization
 struct MemoryFetch: Sendable {
   let transport: any HTTPTransporting
   let retry: RetryPolicy
+  /// What every request sends; the content's cookies.
+  var requestOptions = RequestOptions()
+  var cookieJar: CookieJar?
 
   /// The body of `url`, retried on transient failures.
   ///
@@ -38,7 +41,8 @@ struct MemoryFetch: Sendable {
     let sink = Collector(limit: limit)
     let head: HTTPResponseHead
     do {
-      head = try await transport.perform(HTTPRequest(url: url), delegate: sink)
+      head = try await transport.perform(
+        HTTPRequest(url: url, options: requestOptions, cookieJar: cookieJar), delegate: sink)
     } catch {
       if error.kind == .cancelled {
         throw Transfer.Error(.cancelled, url: url, destination: destination)

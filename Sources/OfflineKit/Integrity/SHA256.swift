@@ -1,37 +1,25 @@
-import CCrypto
 import Foundation
 
-/// An incremental SHA-256 over libcrypto's EVP interface.
+/// An incremental SHA-256 on the platform's digest (`SHA256Engine`: libcrypto's EVP on
+/// Linux, CryptoKit on Apple platforms).
 ///
 /// Not thread-safe: one owner feeds it in order.
 final class SHA256 {
-  private let context: OpaquePointer
-
-  init() {
-    context = EVP_MD_CTX_new()
-    EVP_DigestInit_ex(context, EVP_sha256(), nil)
-  }
-
-  deinit {
-    EVP_MD_CTX_free(context)
-  }
+  private var engine = SHA256Engine()
 
   func update(_ bytes: UnsafeRawBufferPointer) {
-    guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-    EVP_DigestUpdate(context, base, bytes.count)
+    guard !bytes.isEmpty else { return }
+    engine.update(bytes)
   }
 
   /// Starts over, forgetting every byte fed so far.
   func reset() {
-    EVP_DigestInit_ex(context, EVP_sha256(), nil)
+    engine = SHA256Engine()
   }
 
   /// The digest of every byte fed so far, as lowercase hex. Feeding may not continue after.
   func finalizeHex() -> String {
-    var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-    var length: UInt32 = 0
-    EVP_DigestFinal_ex(context, &digest, &length)
-    return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+    engine.finalize().map { String(format: "%02x", $0) }.joined()
   }
 
   /// The SHA-256 of the first `length` bytes of an open file, read in large blocks.

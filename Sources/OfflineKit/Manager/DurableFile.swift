@@ -16,8 +16,8 @@ enum DurableFile {
     unlink(temporary)
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return errno }
-    let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-    let code: Int32 = written == data.count ? (fsync(fd) == 0 ? 0 : errno) : ENOSPC
+    let written = data.withUnsafeBytes { SystemIO.write(fd, $0.baseAddress, $0.count) }
+    let code: Int32 = written == data.count ? (Durability.sync(fd) == 0 ? 0 : errno) : ENOSPC
     close(fd)
     guard code == 0 else {
       unlink(temporary)
@@ -45,7 +45,7 @@ enum DurableFile {
       target.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { return errno }
     defer { close(fd) }
-    return fsync(fd) == 0 ? 0 : errno
+    return Durability.sync(fd) == 0 ? 0 : errno
   }
 
   /// The bytes of the regular file at `path`, never following a link; nil with a reason when
@@ -64,7 +64,7 @@ enum DurableFile {
     }
     guard info.st_size <= limit else { return .failure(.init("it is larger than \(limit) bytes")) }
     var data = Data(count: Int(info.st_size))
-    let count = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+    let count = data.withUnsafeMutableBytes { SystemIO.read(fd, $0.baseAddress, $0.count) }
     guard count == Int(info.st_size) else { return .failure(.init("it could not be read")) }
     return .success(data)
   }

@@ -57,7 +57,8 @@ extension OfflineManager {
       options: Transfer.Options(
         retry: RetryPolicy(maximumAttempts: 1), replacesExistingFile: true,
         connections: options.connections ?? .adaptive
-      ).expecting(sha256: record.expectedSHA256))
+      ).expecting(sha256: record.expectedSHA256),
+      requestOptions: requestOptions[record.id] ?? RequestOptions())
     return { report in
       do throws(Transfer.Error) {
         let outcome = try await transfer.run { event in
@@ -84,7 +85,8 @@ extension OfflineManager {
       journal: index.transfers,
       transport: transport,
       retry: RetryPolicy(
-        maximumAttempts: 3, initialDelay: .milliseconds(500), maximumDelay: .seconds(5)))
+        maximumAttempts: 3, initialDelay: .milliseconds(500), maximumDelay: .seconds(5)),
+      requestOptions: requestOptions[record.id] ?? RequestOptions())
     return { report in
       do throws(Transfer.Error) {
         let outcome = try await download.run(onProgress: report)
@@ -226,7 +228,8 @@ extension OfflineManager {
       throw OfflineError(.unknownContent(id), contentID: id)
     }
     let download = HLSDownload(
-      url: url, folder: files.folder(id: id), journal: index.transfers, transport: transport)
+      url: url, folder: files.folder(id: id), journal: index.transfers, transport: transport,
+      requestOptions: requestOptions[id] ?? RequestOptions())
     do {
       let count = try await download.renewKeys()
       hub.send(.keysRenewed(count: count), to: id)

@@ -35,7 +35,7 @@ public actor OfflineManager {
     /// much even on the empty file system is suspended with
     /// ``OfflineError/Kind-swift.enum/insufficientCapacity(needed:capacity:path:)``.
     public var minimumFreeSpace: Int64
-    /// The HTTP transport; a `CurlTransport` (OfflineHTTP) when nil.
+    /// The HTTP transport; the platform's (`PlatformTransport`, OfflineHTTP) when nil.
     public var transport: (any HTTPTransporting)?
     /// Tells whether a host can be reached (reason `network`).
     public var reachability: any Reachable
@@ -47,7 +47,8 @@ public actor OfflineManager {
     public init(
       parallelDownloads: Int = 3, retry: RetryPolicy = RetryPolicy(),
       pollInterval: Duration = .milliseconds(250), minimumFreeSpace: Int64 = 64 << 20,
-      transport: (any HTTPTransporting)? = nil, reachability: any Reachable = Reachability(),
+      transport: (any HTTPTransporting)? = nil,
+      reachability: any Reachable = Reachability.platformDefault(),
       storeQuota: Int64? = nil
     ) {
       self.parallelDownloads = max(1, parallelDownloads)
@@ -79,6 +80,9 @@ public actor OfflineManager {
   var scheduler: Task<Void, Never>?
   var lastExternalChange: Int64 = 0
   var knownStates: [String: OfflineState] = [:]
+  /// The request options of the sources given to this manager, by content id; every
+  /// transfer started for a content sends them. Kept in memory for this process only.
+  var requestOptions: [String: RequestOptions] = [:]
   var storageWaits = StorageWaits()
   /// Set by ``close()``.
   var closed = false
@@ -117,7 +121,7 @@ public actor OfflineManager {
     } else {
       rebuildReport = nil
     }
-    self.transport = configuration.transport ?? CurlTransport()
+    self.transport = configuration.transport ?? PlatformTransport.make()
     if let lock = RunnerLock(directory: directory) {
       try Recovery(index: index, directory: directory).run()
       ManifestBackfill(files: contentFiles).runIfNeeded()
@@ -160,6 +164,21 @@ public actor OfflineManager {
     var fresh: [ContentRecord] = []
     var takenIDs = Set<String>()
     var batchByURL: [String: String] = [:]
+    for source in sources {
+      do {
+        try source.requestOptions.validate()
+      } catch {
+        throw OfflineError(
+          .transfer(Transfer.Error(.invalidRequestOptions(error), url: source.url, destination: ""))
+        )
+      }
+    }
+    defer {
+      for (source, content) in zip(sources, result) where source.requestOptions != RequestOptions()
+      {
+        requestOptions[content.id] = source.requestOptions
+      }
+    }
     for source in sources {
       let scheme = source.url.scheme?.lowercased()
       guard scheme == "http" || scheme == "https", source.url.host() != nil else {

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 import OfflineStore
 
 /// What to make available offline: a URL, and how the app knows it.
@@ -11,13 +12,21 @@ public struct OfflineSource: Sendable, Equatable {
   public var title: String?
   /// The app's own data (JSON by convention), kept with the content.
   public var metadata: String?
+  /// How every request of the content is made (headers, cookies, credentials, user agent,
+  /// referer, proxy): the file, or a stream's playlists, segments, keys and init sections.
+  /// The manager keeps them for the content while it runs; checked when the source is given.
+  public var requestOptions: RequestOptions
 
   /// Creates a source.
-  public init(url: URL, id: String? = nil, title: String? = nil, metadata: String? = nil) {
+  public init(
+    url: URL, id: String? = nil, title: String? = nil, metadata: String? = nil,
+    requestOptions: RequestOptions = RequestOptions()
+  ) {
     self.url = url
     self.id = id
     self.title = title
     self.metadata = metadata
+    self.requestOptions = requestOptions
   }
 }
 

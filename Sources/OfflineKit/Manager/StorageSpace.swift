@@ -1,6 +1,8 @@
 import Foundation
 
-/// Free and total disk space, as `statvfs` reports them to an unprivileged writer.
+/// Free and total disk space, as the platform reports them to an unprivileged writer
+/// (`statvfs` on Linux, `StorageSpace+Linux.swift`; `URLResourceValues` on Apple platforms,
+/// `StorageSpace+Darwin.swift`).
 ///
 /// ```swift
 /// if let space = StorageSpace(at: folder.path), space.available < needed { … }
@@ -14,12 +16,8 @@ public struct StorageSpace: Sendable, Equatable {
 
   /// The space of the file system holding `path`, nil when it cannot be read.
   public init?(at path: String) {
-    var info = statvfs()
-    guard statvfs(path, &info) == 0 else { return nil }
-    let block = Int64(info.f_frsize)
-    available = Int64(info.f_bavail) * block
-    let reserved = Int64(info.f_bfree) - Int64(info.f_bavail)
-    capacity = (Int64(info.f_blocks) - max(0, reserved)) * block
+    guard let space = Self.read(at: path) else { return nil }
+    self = space
   }
 
   /// Creates a value from known figures.

@@ -14,6 +14,9 @@ import Foundation
 /// default route goes through a non-loopback interface that is up.
 ///
 /// "Reachable" means the kernel has a working first hop; the host itself may still be down.
+/// When the routing tables cannot be read (no `/proc`, as on Apple platforms or in a sandbox)
+/// the answer is ``Status/unknown(_:)``, which counts as reachable: the transfer's own errors
+/// decide, and nothing waits for a network it cannot see.
 ///
 /// ```swift
 /// let reachability = Reachability()
@@ -30,6 +33,15 @@ public struct Reachability: Reachable {
     /// The host cannot be reached; the reason is short and names the address or interface,
     /// such as `no route to 10.1.2.3` or `interface wlan0 is down`.
     case unreachable(String)
+    /// The system could not tell (its routing tables cannot be read); the reason says why.
+    /// Counts as reachable: a download goes ahead and its own errors decide.
+    case unknown(String)
+
+    /// Whether a download should wait for the network: only when it is known unreachable.
+    public var isUnreachable: Bool {
+      if case .unreachable = self { return true }
+      return false
+    }
   }
 
   /// The directory read in place of `/proc` (route tables under `net/`).
@@ -61,7 +73,9 @@ public struct Reachability: Reachable {
     if lowered == "localhost" || lowered == "localhost." { return .reachable }
     guard let address = NumericAddress(numeric: host) else { return nameStatus() }
     if address.isLoopback { return .reachable }
-    let routes = address.isIPv4 ? ipv4Routes() : ipv6Routes()
+    guard let routes = address.isIPv4 ? ipv4Routes() : ipv6Routes() else {
+      return unknown
+    }
     var scope: String?
     if address.scopeID != 0 {
       var name = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
@@ -79,7 +93,10 @@ public struct Reachability: Reachable {
   /// A name needs DNS, which this type never asks: reachable when some default route goes
   /// through an interface, other than loopback, that is up.
   private func nameStatus() -> Status {
-    let defaults = (ipv4Routes() + ipv6Routes()).filter {
+    let ipv4 = ipv4Routes()
+    let ipv6 = ipv6Routes()
+    guard ipv4 != nil || ipv6 != nil else { return unknown }
+    let defaults = ((ipv4 ?? []) + (ipv6 ?? [])).filter {
       $0.isUp && !$0.isReject && $0.isDefault && $0.interface != "lo"
     }
     guard !defaults.isEmpty else { return .unreachable("no default route") }
@@ -107,12 +124,19 @@ public struct Reachability: Reachable {
     return .reachable
   }
 
-  private func ipv4Routes() -> [Route] {
-    Route.parseIPv4(Self.contents(of: "\(procRoot)/net/route") ?? "")
+  /// The answer when no routing table can be read.
+  private var unknown: Status {
+    .unknown("no routing table at \(procRoot)/net")
   }
 
-  private func ipv6Routes() -> [Route] {
-    Route.parseIPv6(Self.contents(of: "\(procRoot)/net/ipv6_route") ?? "")
+  /// The IPv4 routes, nil when the table cannot be read.
+  private func ipv4Routes() -> [Route]? {
+    Self.contents(of: "\(procRoot)/net/route").map(Route.parseIPv4)
+  }
+
+  /// The IPv6 routes, nil when the table cannot be read.
+  private func ipv6Routes() -> [Route]? {
+    Self.contents(of: "\(procRoot)/net/ipv6_route").map(Route.parseIPv6)
   }
 
   /// The whole file, or `nil` when it cannot be read (a missing file or an `EINVAL`).

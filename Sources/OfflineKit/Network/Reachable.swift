@@ -13,7 +13,8 @@ public protocol Reachable: Sendable {
 }
 
 extension Reachable {
-  /// Returns once `host` is reachable, asking `isReachable(host:)` every `pollInterval`.
+  /// Returns once `host` is not known to be unreachable (reachable, or unknown), asking
+  /// `isReachable(host:)` every `pollInterval`.
   ///
   /// Asks once right away, so it returns at once when the host is reachable already. Runs on
   /// the caller's executor and only sleeps between questions.
@@ -25,7 +26,7 @@ extension Reachable {
   public func waitUntilReachable(host: String, pollInterval: Duration = .seconds(1)) async throws {
     while true {
       try Task.checkCancellation()
-      if isReachable(host: host) == .reachable { return }
+      if !isReachable(host: host).isUnreachable { return }
       try await Task.sleep(for: pollInterval)
     }
   }

@@ -47,7 +47,7 @@ extension SegmentedTransfer {
         try Task.checkCancellation()
         let sink = RangeSink(board: board, slot: slot, descriptor: fd)
         let range = board.range(slot)
-        var request = HTTPRequest(url: transfer.url)
+        var request = transfer.request()
         request.headers.add(name: "Range", value: "bytes=\(range.next)-\(range.end - 1)")
         request.headers.add(name: "If-Range", value: validator)
         do throws(HTTPError) {
@@ -74,7 +74,7 @@ extension SegmentedTransfer {
 
   private func checkpoint(_ board: RangeBoard, fd: Int32) {
     let ranges = board.snapshot()
-    guard fdatasync(fd) == 0 else { return }
+    guard Durability.syncData(fd) == 0 else { return }
     try? journal.saveRanges(ranges, forDestination: destination)
   }
 
@@ -83,7 +83,7 @@ extension SegmentedTransfer {
     throws(Transfer.Error) -> Transfer.Outcome
   {
     onEvent(.verifying)
-    guard fdatasync(fd) == 0 else {
+    guard Durability.syncData(fd) == 0 else {
       throw transfer.failure(.file(TransferFileError(.sync, errno: errno, path: transfer.partPath)))
     }
     var sha: String?

@@ -130,7 +130,7 @@ struct SegmentedTransfer {
 
   /// One byte, to learn the length, the validator and whether ranges are served.
   private func probe() async throws(Transfer.Error) -> (total: Int64, validators: Validators)? {
-    var request = HTTPRequest(url: transfer.url)
+    var request = transfer.request()
     request.headers.add(name: "Range", value: "bytes=0-0")
     let sink = ProbeSink()
     let head: HTTPResponseHead

@@ -20,7 +20,7 @@ extension Transfer {
     }
     var primed = false
     while true {
-      var request = HTTPRequest(url: url)
+      var request = request()
       switch sink.machine.start() {
       case .verify:
         return try finish(sink, primed: primed, onEvent: onEvent)

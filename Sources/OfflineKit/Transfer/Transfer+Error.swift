@@ -36,6 +36,9 @@ extension Transfer {
       /// A playlist or key is not what offline playback needs (a live stream, a key that is not
       /// 16 bytes, a DRM key format, a URI that is not http or https); the text says which.
       case invalidMedia(String)
+      /// A request option cannot be used (a header with a line break, an unreadable or
+      /// malformed cookies file…); nothing was requested.
+      case invalidRequestOptions(RequestOptionError)
       /// The transfer was cancelled; the partial data and the journal are kept.
       case cancelled
     }
@@ -120,6 +123,8 @@ extension Transfer {
         return "\"\(text)\" is not a SHA-256: it must be 64 hexadecimal digits."
       case .invalidMedia(let what):
         return "Cannot make \(link) available offline: \(what)."
+      case .invalidRequestOptions(let error):
+        return "Cannot request \(link): \(error)"
       case .cancelled:
         return "The download of \(link) was stopped; run it again to resume."
       }

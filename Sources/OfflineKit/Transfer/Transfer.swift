@@ -122,6 +122,14 @@ public struct Transfer: Sendable {
   public let destination: String
   /// The behaviour.
   public let options: Options
+  /// How every request of the transfer is made (headers, cookies, credentials…).
+  public let requestOptions: RequestOptions
+  /// The transfer's cookies: those of `RequestOptions.cookieFile` and those the server
+  /// sets, kept for the transfer's later requests (its ranges and retries).
+  let cookieJar: CookieJar
+  /// Whether ``run(onEvent:)`` checks ``requestOptions`` first: when the transfer made its
+  /// own jar. A transfer given one (a segment of a stream) leaves that to its owner.
+  let checksRequestOptions: Bool
   let journal: TransferJournal
   let transport: any HTTPTransporting
 
@@ -129,15 +137,37 @@ public struct Transfer: Sendable {
   public var partPath: String { destination + ".part" }
 
   /// Creates a transfer; nothing happens until ``run(onEvent:)``.
+  ///
+  /// - Parameter requestOptions: What every request sends (see `RequestOptions`); checked
+  ///   when the run starts.
   public init(
     url: URL, destination: String, journal: TransferJournal, transport: any HTTPTransporting,
-    options: Options = Options()
+    options: Options = Options(), requestOptions: RequestOptions = RequestOptions()
+  ) {
+    self.init(
+      url: url, destination: destination, journal: journal, transport: transport,
+      options: options, requestOptions: requestOptions, cookieJar: nil)
+  }
+
+  /// Creates a transfer whose requests share `cookieJar` with the other requests of one
+  /// content (a stream's pieces); nil makes the transfer a jar of its own.
+  init(
+    url: URL, destination: String, journal: TransferJournal, transport: any HTTPTransporting,
+    options: Options = Options(), requestOptions: RequestOptions, cookieJar: CookieJar?
   ) {
     self.url = url
     self.destination = destination
     self.journal = journal
     self.transport = transport
     self.options = options
+    self.requestOptions = requestOptions
+    self.checksRequestOptions = cookieJar == nil
+    self.cookieJar = cookieJar ?? CookieJar(file: requestOptions.cookieFile)
+  }
+
+  /// A request for the transfer's URL with its request options and cookies.
+  func request() -> HTTPRequest {
+    HTTPRequest(url: url, options: requestOptions, cookieJar: cookieJar)
   }
 
   /// Downloads until the file is complete and verified, resuming what an earlier run left.
@@ -156,6 +186,13 @@ public struct Transfer: Sendable {
   {
     if let expected = options.expectedSHA256, !SHA256.isValidHex(expected) {
       throw failure(.invalidChecksum(expected))
+    }
+    if checksRequestOptions {
+      do {
+        try requestOptions.validate()
+      } catch {
+        throw failure(.invalidRequestOptions(error))
+      }
     }
     try checkDestinationKind()
     let lock = try await DestinationLock.acquire(for: self, waits: options.waitsForOtherWriter)

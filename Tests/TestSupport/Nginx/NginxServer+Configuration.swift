@@ -56,6 +56,12 @@ extension NginxServer {
       "etag \(options.etag ? "on" : "off");",
     ]
     if let maxRanges = options.maxRanges { http.append("max_ranges \(maxRanges);") }
+    if !options.loggedHeaders.isEmpty {
+      http.append(
+        "log_format offlinekit_headers escape=default '\(headerLogFormat(options.loggedHeaders))';")
+      http.append("access_log \(quoted(layout.headerLog)) offlinekit_headers;")
+    }
+    if !options.httpConfiguration.isEmpty { http.append(options.httpConfiguration) }
 
     var server = [
       options.tls

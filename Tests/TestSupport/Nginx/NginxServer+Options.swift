@@ -22,6 +22,12 @@ extension NginxServer {
     /// request's end time and duration to each access-log line (`AccessLogEntry.connection`
     /// and the fields after it), to see which requests shared a connection or overlapped.
     public var logsConnections: Bool
+    /// Raw configuration text inserted into the `http` block, such as a `map` on
+    /// `$http_authorization`.
+    public var httpConfiguration: String
+    /// Request header fields (such as `Authorization`, `Cookie`) written, with the request
+    /// URI, to a second log that `NginxServer.headerLog()` reads; empty writes no such log.
+    public var loggedHeaders: [String]
 
     /// Creates options; the defaults give a plain HTTP/1.1 server with range support.
     public init(
@@ -32,8 +38,12 @@ extension NginxServer {
       etag: Bool = true,
       listenAddress: String = "127.0.0.1",
       launcher: [String] = [],
-      logsConnections: Bool = false
+      logsConnections: Bool = false,
+      httpConfiguration: String = "",
+      loggedHeaders: [String] = []
     ) {
+      self.httpConfiguration = httpConfiguration
+      self.loggedHeaders = loggedHeaders
       self.maxRanges = maxRanges
       self.limitRate = limitRate
       self.tls = tls

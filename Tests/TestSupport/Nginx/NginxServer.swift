@@ -28,7 +28,7 @@ public final class NginxServer: Sendable {
   public let certificatePath: URL?
 
   private let directory: TemporaryDirectory
-  private let layout: Layout
+  let layout: Layout
   private let state: Locked<State>
 
   private struct State {

@@ -1,0 +1,73 @@
+// libcurl is linked on Linux only (Package.swift).
+#if canImport(CCurl)
+  import CCurl
+  import Foundation
+
+  extension CurlCall {
+    /// Whether this hop may carry the request's secrets: its header fields that carry one,
+    /// credentials, netrc and cookies. Not once a redirect has left the origin the request
+    /// started at (RFC 9110, section 15.4; curl since 7.58), unless the options trust every
+    /// location (curl's `--location-trusted`).
+    var sendsSecrets: Bool {
+      !leftOrigin || request.options.sendsSecretsAcrossRedirects
+    }
+
+    /// The header fields this hop sends: the options' fields, then the request's own (which
+    /// replace the options' fields of the same name), without the secrets when this hop may
+    /// not carry them.
+    var outgoingHeaders: HTTPHeaders {
+      let options = request.options
+      var fields = options.headers.filter { option in
+        !request.headers.contains { $0.name.equalsIgnoringASCIICase(option.name) }
+      }
+      fields.append(contentsOf: request.headers)
+      if !sendsSecrets {
+        fields.removeAll { field in
+          options.isSecret(headerNamed: field.name)
+            || RedirectPolicy.credentialHeaders.contains { $0.equalsIgnoringASCIICase(field.name) }
+        }
+      }
+      return HTTPHeaders(fields)
+    }
+
+    /// Sets the header list, user agent, referer, credentials, netrc and cookies on `handle`.
+    /// Called on the loop's thread for each hop.
+    func setRequestOptions(_ handle: UnsafeMutableRawPointer) {
+      let options = request.options
+      let headers = outgoingHeaders
+      _ = ok_easy_setopt_str(
+        handle, CURLOPT_USERAGENT,
+        headers["User-Agent"] ?? options.userAgent ?? configuration.userAgent
+      )
+      if let referer = options.referer {
+        _ = ok_easy_setopt_str(handle, CURLOPT_REFERER, referer)
+      }
+      var list: UnsafeMutablePointer<curl_slist>?
+      if headers["Accept-Encoding"] == nil {
+        list = curl_slist_append(list, "Accept-Encoding: identity")
+      }
+      for field in headers where !field.name.equalsIgnoringASCIICase("User-Agent") {
+        // libcurl reads "Name:" as "remove this header"; "Name;" sends it with an empty value.
+        let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+        list = curl_slist_append(list, line)
+      }
+      headerList = list
+      _ = ok_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
+      guard sendsSecrets else { return }
+      if let credentials = options.credentials {
+        _ = ok_easy_setopt_long(handle, CURLOPT_HTTPAUTH, ok_auth_basic())
+        _ = ok_easy_setopt_str(handle, CURLOPT_USERNAME, credentials.user)
+        _ = ok_easy_setopt_str(handle, CURLOPT_PASSWORD, credentials.password)
+      }
+      if let netrc = options.netrcFile {
+        _ = ok_easy_setopt_long(handle, CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+        if !netrc.isEmpty { _ = ok_easy_setopt_str(handle, CURLOPT_NETRC_FILE, netrc) }
+      }
+      if let jar = request.cookieJar {
+        jar.attach(to: handle)
+      } else if let file = options.cookieFile {
+        _ = ok_easy_setopt_str(handle, CURLOPT_COOKIEFILE, file)
+      }
+    }
+  }
+#endif

@@ -1,0 +1,39 @@
+// Written for Apple platforms, not compiled in our CI.
+#if canImport(Security)
+  import Foundation
+  import Security
+
+  extension URLSessionRouter {
+    /// Evaluates the server's certificate against ``URLSessionTransport/Configuration/trustedCAFile``
+    /// alone when one is set; otherwise the system decides. Verification is never skipped.
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+      completionHandler:
+        @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?)
+        -> Void
+    ) {
+      guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
+        let trust = challenge.protectionSpace.serverTrust, let file = configuration.trustedCAFile
+      else { return completionHandler(.performDefaultHandling, nil) }
+      let anchors = Self.certificates(inPEMFile: file)
+      SecTrustSetAnchorCertificates(trust, anchors as CFArray)
+      SecTrustSetAnchorCertificatesOnly(trust, true)
+      if !anchors.isEmpty, SecTrustEvaluateWithError(trust, nil) {
+        completionHandler(.useCredential, URLCredential(trust: trust))
+      } else {
+        completionHandler(.cancelAuthenticationChallenge, nil)
+      }
+    }
+
+    /// The certificates of a PEM file, in order; none when it cannot be read.
+    static func certificates(inPEMFile path: String) -> [SecCertificate] {
+      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+      return text.components(separatedBy: "-----BEGIN CERTIFICATE-----").dropFirst().compactMap {
+        guard let base64 = $0.components(separatedBy: "-----END CERTIFICATE-----").first,
+          let der = Data(base64Encoded: base64, options: .ignoreUnknownCharacters)
+        else { return nil }
+        return SecCertificateCreateWithData(nil, der as CFData)
+      }
+    }
+  }
+#endif

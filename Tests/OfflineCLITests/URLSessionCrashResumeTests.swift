@@ -1,0 +1,58 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `offline get` on URLSessionTransport (`OFFLINEKIT_TRANSPORT=urlsession`), killed with
+/// SIGKILL at random moments: every rerun resumes and the file ends byte-identical
+/// (issue 18, item 2).
+@Suite struct URLSessionCrashResumeTests {
+  static let environment = ProcessInfo.processInfo.environment.merging(
+    ["OFFLINEKIT_TRANSPORT": "urlsession"]) { $1 }
+
+  @Test func randomKillsOfAURLSessionDownloadLoseNothing() throws {
+    let size = 32 << 20
+    let setup = try GetCommandTests.Setup(size: size, options: .init(limitRate: "16m"))
+    let sha = try TestData.sha256Hex(of: setup.body)
+    let url = setup.nginx.url("/file.bin").absoluteString
+    let output = setup.out.appending(path: "file.bin").path
+    let arguments = ["--store", setup.store.path, "get", url, "-o", output, "--sha256", sha]
+    var generator = SystemRandomNumberGenerator()
+    var kills = 0
+    for _ in 0..<6 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: OfflineBinary.path)
+      process.arguments = arguments + ["--quiet"]
+      process.environment = Self.environment
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      usleep(UInt32.random(in: 150_000...400_000, using: &generator))
+      if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+        kills += 1
+      }
+      _ = process.waitBounded(seconds: 10)
+    }
+    #expect(kills >= 4)
+
+    let last = try ProcessRunner.run(
+      OfflineBinary.path, arguments + ["--json"], timeout: 120, environment: Self.environment)
+    #expect(last.status == 0, "\(last.stderrText)")
+    #expect(FileManager.default.contents(atPath: output) == setup.body)
+    let log = try setup.nginx.accessLog(minimumCount: 2)
+    #expect(log.dropFirst().contains { $0.range != nil }, "a rerun resumed with Range")
+  }
+
+  @Test func anUnknownTransportIsAUsageErrorNamingTheVariable() throws {
+    let setup = try GetCommandTests.Setup(size: 1000)
+    var environment = Self.environment
+    environment["OFFLINEKIT_TRANSPORT"] = "carrier-pigeon"
+    let result = try ProcessRunner.run(
+      OfflineBinary.path,
+      ["--store", setup.store.path, "get", setup.nginx.url("/file.bin").absoluteString],
+      environment: environment)
+    #expect(result.status == 64)
+    #expect(result.stderrText.contains("OFFLINEKIT_TRANSPORT"))
+    #expect(try setup.nginx.accessLog().isEmpty, "nothing fetched")
+  }
+}
