@@ -86,8 +86,15 @@ public struct HLSDownload: Sendable {
 
   /// Creates a download; nothing happens until ``run(onProgress:)``.
   ///
-  /// - Parameter requestOptions: What every request of the stream sends (see
-  ///   `RequestOptions`); checked when the run starts.
+  /// - Parameters:
+  ///   - url: The playlist (master or media).
+  ///   - folder: The folder the offline copy goes to.
+  ///   - options: Which variant and renditions, and how many pieces at once.
+  ///   - journal: Where each piece's progress is recorded.
+  ///   - transport: The HTTP transport.
+  ///   - retry: Retries of each piece.
+  ///   - requestOptions: What every request of the stream sends (see `RequestOptions`);
+  ///     checked when the run starts.
   public init(
     url: URL, folder: URL, options: HLSOptions = HLSOptions(), journal: TransferJournal?,
     transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),

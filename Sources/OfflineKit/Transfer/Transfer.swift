@@ -138,8 +138,14 @@ public struct Transfer: Sendable {
 
   /// Creates a transfer; nothing happens until ``run(onEvent:)``.
   ///
-  /// - Parameter requestOptions: What every request sends (see `RequestOptions`); checked
-  ///   when the run starts.
+  /// - Parameters:
+  ///   - url: What is downloaded.
+  ///   - destination: The absolute path of the final file.
+  ///   - journal: Where the download is recorded, so a later run resumes it.
+  ///   - transport: The HTTP transport.
+  ///   - options: The behaviour (checksum, retries, connections).
+  ///   - requestOptions: What every request sends (see `RequestOptions`); checked when the
+  ///     run starts.
   public init(
     url: URL, destination: String, journal: TransferJournal, transport: any HTTPTransporting,
     options: Options = Options(), requestOptions: RequestOptions = RequestOptions()
