@@ -67,7 +67,9 @@ let package = Package(
     // The command-line tool: commands as a library so tests can drive them, and a thin main.
     // The local service behind `offline serve`: HTTP, the JSON API, events, the web page.
     .target(name: "OfflineService", dependencies: ["OfflineKit", "OfflineLocks", "CMicroHTTPD"]),
-    .target(name: "OfflineCLI", dependencies: ["OfflineKit", "OfflineLocks", "OfflineService"]),
+    .target(
+      name: "OfflineCLI",
+      dependencies: ["OfflineKit", "OfflineLocks", "OfflineService", "HLSPlaylist"]),
     .executableTarget(name: "offline", dependencies: ["OfflineCLI"]),
     // The README's code samples, compiled by every build.
     .executableTarget(

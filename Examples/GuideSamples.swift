@@ -11,18 +11,15 @@ func guideGettingStarted(storeURL: URL, movieURL: URL, movieSHA256: String) asyn
   let content = try await manager.content(for: OfflineSource(url: movieURL, title: "Movie"))
   try await content.download(DownloadConfig(expectedSHA256: movieSHA256))
   try await manager.start()
-  events: for await event in await content.events {
-    switch event {
-    case .progress(let progress): print(progress.fractionCompleted ?? 0)
-    case .finished: break events
-    case .suspended, .canceled: break events
-    default: break
+  let progress = Task {
+    for await case .progress(let progress) in content.events {
+      print(progress.fractionCompleted ?? 0)
     }
   }
-  if let file = try await content.offlineSource {
-    print("Play", file.path)
-  }
-  await manager.stop(suspendingRunning: true)
+  let file = try await content.waitUntilDownloaded()
+  print("Play", file.path)
+  await manager.close()  // ends every event stream, so the loop above ends too
+  await progress.value
 }
 
 /// "The state table": a view model that starts in the true state.

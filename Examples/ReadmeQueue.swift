@@ -1,24 +1,24 @@
 import Foundation
 import OfflineKit
 
-/// README, "The library": the queue, one content, its events until it ends.
+/// README, "The library": the queue, one content, its progress until it is downloaded.
 func readmeQueue(storeURL: URL, movieURL: URL, movieSHA256: String) async throws {
   let manager = try OfflineManager(directory: storeURL)
   let content = try await manager.content(for: OfflineSource(url: movieURL, title: "Movie"))
   try await content.download(DownloadConfig(expectedSHA256: movieSHA256))
   try await manager.start()  // nothing downloads until the manager works the queue
-  events: for await event in await content.events {
-    switch event {
-    case .progress(let progress): print(progress.fractionCompleted ?? 0)
-    case .error(let error): print(error)
-    case .finished:
-      print("Offline at", try await content.offlineSource?.path ?? "")
-      break events
-    case .suspended, .canceled: break events
-    default: break
+  let progress = Task {
+    for await case .progress(let progress) in content.events {
+      print(progress.fractionCompleted ?? 0)
     }
   }
-  await manager.stop(suspendingRunning: true)
+  do {
+    print("Offline at", try await content.waitUntilDownloaded().path)
+  } catch {
+    print(error)  // a failure for good, or a cancel
+  }
+  await manager.close()  // ends every event stream, so the loop above ends too
+  await progress.value
 }
 
 /// The examples in the doc comments of `OfflineContent` and `OfflineManager`, compiled.
@@ -28,15 +28,18 @@ func docCommentExamples(storeURL: URL, movieURL: URL, url: URL) async throws {
     let content = try await manager.content(for: OfflineSource(url: movieURL, title: "Movie"))
     try await content.download()  // queued: nothing downloads before start()
     try await manager.start()
+    print(try await content.waitUntilDownloaded().path)
+    await manager.close()  // ends every event stream; downloads left continue next time
   }
   do {
     let content = try await manager.content(for: OfflineSource(url: url, title: "Trailer"))
     try await content.download()  // queued; the manager's start() runs it
-    events: for await event in await content.events {
-      if case .finished = event {
-        print(try await content.offlineSource?.path ?? "")
-        break events
+    let progress = Task {
+      for await case .progress(let progress) in content.events {
+        print(progress.fractionCompleted ?? 0)
       }
     }
+    print(try await content.waitUntilDownloaded().path)
+    progress.cancel()
   }
 }

@@ -6,7 +6,7 @@ import OfflineStore
 /// README, "One file, without the queue".
 func readmeTransfer(storeURL: URL, movieSHA256: String) async throws {
   let index = try OfflineIndex(directory: storeURL)
-  let transfer = Transfer(
+  let transfer = try Transfer(
     url: URL(string: "https://example.com/movie.mp4")!,
     destination: "/data/movie.mp4",
     journal: index.transfers,

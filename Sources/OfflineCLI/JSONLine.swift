@@ -45,11 +45,13 @@ enum JSONLine {
     object(["event": "error", "message": error.description])
   }
 
-  static func encode(_ progress: HLSDownload.Progress, bytesPerSecond: Double) -> String {
+  /// A stream's progress, in the fields `get --json` has always given.
+  static func encodeStream(_ progress: OfflineProgress) -> String {
     object([
-      "event": "progress", "bytes": progress.bytes, "total": progress.total,
-      "totalIsEstimate": progress.totalIsEstimate, "segmentsDone": progress.segmentsDone,
-      "segmentsPlanned": progress.segmentsPlanned, "bytesPerSecond": bytesPerSecond.rounded(),
+      "event": "progress", "bytes": progress.bytes, "total": progress.total ?? 0,
+      "totalIsEstimate": progress.totalIsEstimate, "segmentsDone": progress.segmentsDone ?? 0,
+      "segmentsPlanned": progress.segmentsTotal ?? 0,
+      "bytesPerSecond": progress.bytesPerSecond.rounded(),
     ])
   }
 

@@ -1,16 +1,18 @@
 import Foundation
+import OfflineHTTP
 import OfflineKit
 
 /// Opening the store's ``OfflineManager`` for a queue command, and reporting its errors.
 enum ManagerAccess {
   /// Opens the manager, warning on standard error when a damaged index was moved aside.
   static func open(
-    _ context: CommandContext, parallel: Int = 3, minimumFreeSpace: Int64 = 64 << 20
+    _ context: CommandContext, parallel: Int = 3, minimumFreeSpace: Int64 = 64 << 20,
+    rateLimit: ByteRate? = nil
   ) throws(OfflineError) -> OfflineManager {
     let manager = try OfflineManager(
       directory: context.storeDirectory,
       configuration: OfflineManager.Configuration(
-        parallelDownloads: parallel, minimumFreeSpace: minimumFreeSpace))
+        parallelDownloads: parallel, minimumFreeSpace: minimumFreeSpace, rateLimit: rateLimit))
     let restored = manager.rebuildReport?.restored ?? []
     if let moved = manager.quarantinedIndex {
       context.console.err(
@@ -35,7 +37,9 @@ enum ManagerAccess {
 
   /// Prints an error the user can act on and returns exit code 1.
   static func fail(_ error: OfflineError, _ console: Console) -> Int32 {
-    console.err("Error: \(error)")
+    var hint = ""
+    if case .unknownContent = error.kind { hint = " 'offline ls' lists them." }
+    console.err("Error: \(error)\(hint)")
     return ExitCode.failure
   }
 }

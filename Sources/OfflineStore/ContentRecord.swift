@@ -13,8 +13,8 @@ public struct ContentRecord: Sendable, Equatable {
   public var metadata: String?
   /// The local file name, chosen by OfflineKit.
   public var fileName: String
-  /// The state's name (`notDownloaded`, `downloading`, `suspended`, `downloaded`, `canceling`).
-  public var state: String
+  /// The state.
+  public var state: ContentState
   /// Higher runs first; equal priorities run in ``sequence`` order.
   public var priority: Int
   /// The position in the queue: first added, first run.
@@ -27,18 +27,17 @@ public struct ContentRecord: Sendable, Equatable {
   public var totalIsEstimate: Bool
   /// The SHA-256 the file must have, as lowercase hex.
   public var expectedSHA256: String?
-  /// How to download it (for a stream: which variant and renditions), as JSON.
-  public var options: String?
+  /// How to download it (for a stream: which variant and renditions), as OfflineKit
+  /// encodes it.
+  public var options: StoredJSON?
   /// The last error, as a sentence for people.
   public var lastError: String?
   /// The kind of the last error, for programs.
   public var lastErrorKind: String?
-  /// Why a download is not moving (`queued`, `network`, `storage`, `retry`), nil when it moves.
-  public var waitReason: String?
+  /// Why a download is not moving (for a retry, with its time), nil when it moves.
+  public var waitReason: ContentWaitReason?
   /// Failed attempts in a row without progress.
   public var retryCount: Int
-  /// When the next attempt may start, for a pending retry.
-  public var retryAt: Date?
   /// An intent recorded before file operations: the content's files are to be deleted. Set in
   /// the same transaction as the state change, cleared once the files are gone.
   public var pendingCleanup: Bool
@@ -50,11 +49,12 @@ public struct ContentRecord: Sendable, Equatable {
   /// Creates a record.
   public init(
     id: String, url: String, title: String? = nil, metadata: String? = nil, fileName: String,
-    state: String, priority: Int = 0, sequence: Int64 = 0, bytes: Int64 = 0, total: Int64? = nil,
-    totalIsEstimate: Bool = false, expectedSHA256: String? = nil, options: String? = nil,
+    state: ContentState, priority: Int = 0, sequence: Int64 = 0, bytes: Int64 = 0,
+    total: Int64? = nil,
+    totalIsEstimate: Bool = false, expectedSHA256: String? = nil, options: StoredJSON? = nil,
     lastError: String? = nil,
-    lastErrorKind: String? = nil, waitReason: String? = nil, retryCount: Int = 0,
-    retryAt: Date? = nil, pendingCleanup: Bool = false, createdAt: Date = Date(),
+    lastErrorKind: String? = nil, waitReason: ContentWaitReason? = nil, retryCount: Int = 0,
+    pendingCleanup: Bool = false, createdAt: Date = Date(),
     updatedAt: Date = Date()
   ) {
     self.id = id
@@ -74,7 +74,6 @@ public struct ContentRecord: Sendable, Equatable {
     self.lastErrorKind = lastErrorKind
     self.waitReason = waitReason
     self.retryCount = retryCount
-    self.retryAt = retryAt
     self.pendingCleanup = pendingCleanup
     self.createdAt = createdAt
     self.updatedAt = updatedAt

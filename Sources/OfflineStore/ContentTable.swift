@@ -48,6 +48,18 @@ public final class ContentTable: Sendable {
     Migration("contents.v3.options") { connection throws(StoreError) in
       try connection.execute("ALTER TABLE contents ADD COLUMN options TEXT")
     },
+    Migration("contents.v4.typed-values") { connection throws(StoreError) in
+      // Records are read strictly from now on (an unknown value is an error, not a
+      // default); what earlier versions read leniently is written here as they read it.
+      try connection.execute(
+        """
+        UPDATE contents SET retry_at = updated_at
+          WHERE wait_reason = 'retry' AND retry_at IS NULL;
+        UPDATE contents SET wait_reason = NULL
+          WHERE wait_reason NOT IN ('queued', 'network', 'storage', 'retry', 'starting');
+        UPDATE contents SET options = NULL WHERE options IS NOT NULL AND NOT json_valid(options);
+        """)
+    },
   ]
 
   /// The database the table lives in.
@@ -97,9 +109,9 @@ public final class ContentTable: Sendable {
   }
 
   /// The records in `state`, highest priority first, then first added first.
-  public func records(inState state: String) throws(StoreError) -> [ContentRecord] {
+  public func records(inState state: ContentState) throws(StoreError) -> [ContentRecord] {
     try database.query(
-      "SELECT * FROM contents WHERE state = ? ORDER BY priority DESC, sequence", [.text(state)]
+      "SELECT * FROM contents WHERE state = ? ORDER BY priority DESC, sequence", [state.sqlValue]
     ).map { row throws(StoreError) in try Self.record(from: row) }
   }
 
@@ -113,30 +125,32 @@ public final class ContentTable: Sendable {
 
   /// Up to `limit` records in `state` that may start now: not waiting for a retry due after
   /// `now`; highest priority first, then first added first.
-  public func runnable(state: String, now: Date, limit: Int) throws(StoreError) -> [ContentRecord] {
+  public func runnable(state: ContentState, now: Date, limit: Int) throws(StoreError)
+    -> [ContentRecord]
+  {
     try database.query(
       """
       SELECT * FROM contents WHERE state = ?
         AND (wait_reason IS NOT 'retry' OR retry_at IS NULL OR retry_at <= ?)
       ORDER BY priority DESC, sequence LIMIT ?
-      """, [.text(state), .integer(StoredTime.milliseconds(now)), .integer(Int64(limit))]
+      """, [state.sqlValue, .integer(StoredTime.milliseconds(now)), .integer(Int64(limit))]
     ).map { row throws(StoreError) in try Self.record(from: row) }
   }
 
   /// How many records are in `state`.
-  public func count(inState state: String) throws(StoreError) -> Int {
+  public func count(inState state: ContentState) throws(StoreError) -> Int {
     Int(
-      try database.query("SELECT COUNT(*) AS n FROM contents WHERE state = ?", [.text(state)])
+      try database.query("SELECT COUNT(*) AS n FROM contents WHERE state = ?", [state.sqlValue])
         .first?.int64("n") ?? 0)
   }
 
   /// The records that carry a cleanup intent or sit in `state`, for recovery after a crash.
-  public func needingRecovery(state: String) throws(StoreError) -> [ContentRecord] {
+  public func needingRecovery(state: ContentState) throws(StoreError) -> [ContentRecord] {
     try database.query(
       """
       SELECT * FROM contents WHERE pending_cleanup = 1
       UNION SELECT * FROM contents WHERE state = ? ORDER BY sequence
-      """, [.text(state)]
+      """, [state.sqlValue]
     ).map { row throws(StoreError) in try Self.record(from: row) }
   }
 

@@ -70,3 +70,34 @@ import Testing
       "\(received) bytes at --limit-rate 256k took \(elapsed)")
   }
 }
+
+/// `run --limit-rate` caps every running download together (issue 13, item 5).
+@Suite struct RunLimitRateTests {
+  @Test func aRunCapsItsParallelDownloadsTogether() throws {
+    let size = 2 << 20
+    let www = try TemporaryDirectory()
+    for (index, name) in ["a.bin", "b.bin"].enumerated() {
+      try TestData.writeFile(at: www.file(name), count: size, seed: UInt64(20 + index))
+    }
+    let nginx = try NginxServer(root: www.url)
+    try nginx.start()
+    let work = try TemporaryDirectory()
+    let store = work.url.appending(path: "store").path
+    for name in ["a.bin", "b.bin"] {
+      let added = try OfflineBinary.run(
+        ["--store", store, "add", nginx.url("/" + name).absoluteString])
+      #expect(added.status == 0, "\(added.stderrText)")
+    }
+    let started = ContinuousClock.now
+    let run = try OfflineBinary.run(
+      ["--store", store, "run", "--parallel", "2", "--limit-rate", "1M", "--quiet"])
+    let elapsed = started.duration(to: .now)
+
+    #expect(run.status == 0, "\(run.stderrText)")
+    let listed = try OfflineBinary.run(["--store", store, "ls", "--json"])
+    #expect(listed.stdoutText.components(separatedBy: "downloaded").count > 2, "\(listed.stdoutText)")
+    // 4 MiB at 1 MiB/s for both together, less what the budget starts with: about 3.95 s;
+    // two downloads each capped on its own would take half.
+    #expect(elapsed > .milliseconds(3_400), "4 MiB through run --limit-rate 1M took \(elapsed)")
+  }
+}

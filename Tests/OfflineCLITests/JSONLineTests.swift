@@ -8,7 +8,7 @@ import Testing
 @Suite struct JSONLineTests {
   // Pins: durations carried float noise (`433.4800000000001`).
   @Test func secondsArePrintedToTheMillisecond() throws {
-    let progress = TransferProgress(bytes: 0, total: 433_480_000_000_0001, bytesPerSecond: 1e13)
+    let progress = OfflineProgress(bytes: 0, total: 433_480_000_000_0001, bytesPerSecond: 1e13)
     let line = JSONLine.encode(Transfer.Event.progress(progress))
     let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
     let seconds = try #require(object?["secondsRemaining"] as? Double)

@@ -14,7 +14,7 @@ struct DASHQueueTests {
     let fixture = try ManagerFixture()
     let content = try await fixture.manager.content(
       for: OfflineSource(url: origin.url, id: "show"))
-    let recorder = EventRecorder(await content.events)
+    let recorder = EventRecorder(content.events)
     try await content.download()
     let finished = try await fixture.running {
       await recorder.waitFor(timeout: .seconds(60)) {

@@ -104,7 +104,7 @@ import Testing
     let fixture = try ManagerFixture()
     let content = try await fixture.manager.content(
       for: OfflineSource(url: stream.server.url("/v/media.m3u8"), id: "stream"))
-    let recorder = EventRecorder(await content.events)
+    let recorder = EventRecorder(content.events)
     try await content.download(DownloadConfig(hls: Stream.fastRetries))
     try await fixture.running {
       #expect(await recorder.waitFor { $0.name == "suspended" })

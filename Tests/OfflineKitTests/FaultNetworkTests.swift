@@ -197,7 +197,7 @@ import Testing
     let expected = try TestData.sha256Hex(of: changed)
     let once = Options.quick {
       $0.retry.maximumAttempts = 1
-      $0.expectedSHA256 = expected
+      $0 = $0.expecting(sha256: expected)
     }
     await #expect(throws: Transfer.Error.self) {
       try await fixture.transfer(server.url("/f"), options: once).run()

@@ -150,6 +150,5 @@ import Testing
     #expect(choose(.minimumBitrate(500_000)) == "mid.m3u8")
     #expect(choose(.minimumBitrate(5_000_000)) == "high.m3u8")
     #expect(choose(.lowest) == "low.m3u8")
-    #expect(HLSOptions.VariantChoice(argument: "800k") == .minimumBitrate(800_000))
   }
 }

@@ -41,7 +41,7 @@ import Testing
         reachability: Reachability(procRoot: empty.path, sysRoot: empty.path)))
     let url = try #require(URL(string: "http://media.example/a.bin"))
     let content = try await manager.content(for: OfflineSource(url: url))
-    let events = await content.events
+    let events = content.events
     try await content.download()
     try await manager.start()
 

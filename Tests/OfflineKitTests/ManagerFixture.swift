@@ -55,7 +55,7 @@ struct ManagerFixture {
     -> (OfflineContent, EventRecorder)
   {
     let content = try await manager.content(for: OfflineSource(url: origin.url(file), id: id))
-    let recorder = EventRecorder(await content.events)
+    let recorder = EventRecorder(content.events)
     try await content.download()
     return (content, recorder)
   }

@@ -15,7 +15,7 @@ import Testing
   func manifest(id: String, files: [ContentManifest.File]) -> ContentManifest {
     var manifest = ContentManifest(
       record: ContentRecord(
-        id: id, url: url, title: "T \(id)", fileName: "file.bin", state: "downloaded",
+        id: id, url: url, title: "T \(id)", fileName: "file.bin", state: .downloaded,
         sequence: 1, bytes: 4, total: 4),
       state: .downloaded)
     manifest.files = files
@@ -142,11 +142,11 @@ import Testing
       let index = try OfflineIndex(directory: store)
       try index.contents.insert([
         ContentRecord(
-          id: "old", url: url, title: "Old", fileName: "file.bin", state: "downloaded",
+          id: "old", url: url, title: "Old", fileName: "file.bin", state: .downloaded,
           bytes: 4, total: 4),
         ContentRecord(
-          id: "waiting", url: url + "?2", fileName: "file.bin", state: "downloading",
-          waitReason: "queued"),
+          id: "waiting", url: url + "?2", fileName: "file.bin", state: .downloading,
+          waitReason: .queued),
       ])
       let folder = store.appending(path: "content/old")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -210,17 +210,18 @@ import Testing
   /// there) stays in the index.
   @Test func aManifestKeepsOnlyTheDownloadChoicesOfTheOptions() throws {
     let record = ContentRecord(
-      id: "x", url: url, fileName: "file.bin", state: "downloading",
-      options:
-        #"{"connections":2,"hls":{"parallelSegments":3},"headers":{"Authorization":"Bearer s3cret"}}"#
-    )
+      id: "x", url: url, fileName: "file.bin", state: .downloading,
+      options: StoredJSON(
+        text:
+          #"{"connections":2,"hls":{"parallelSegments":3},"headers":{"Authorization":"Bearer s3cret"}}"#
+      ))
 
     let manifest = ContentManifest(record: record, state: .downloading)
 
     let text = String(decoding: try JSONEncoder().encode(manifest), as: UTF8.self)
     #expect(!text.contains("s3cret") && !text.contains("Authorization"), "\(text)")
-    let options = try #require(manifest.options)
-    #expect(DownloadConfig.stored(from: options).connections == 2)
-    #expect(DownloadConfig.stored(from: options).hls.parallelSegments == 3)
+    let restored = manifest.record(state: .downloading)
+    #expect(try DownloadConfig.stored(in: restored).connections == .fixed(2))
+    #expect(try DownloadConfig.stored(in: restored).hls.parallelSegments == 3)
   }
 }

@@ -13,7 +13,7 @@ import Testing
     -> (OfflineContent, EventRecorder)
   {
     let content = try await fixture.manager.content(for: OfflineSource(url: url, id: "file"))
-    let recorder = EventRecorder(await content.events)
+    let recorder = EventRecorder(content.events)
     try await content.download()
     return (content, recorder)
   }

@@ -14,7 +14,7 @@ import Testing
     let manager = fixture.manager
     let first = try await manager.content(for: OfflineSource(url: origin.url("a.bin"), id: "a"))
     let second = try await manager.content(for: OfflineSource(url: origin.url("b.bin"), id: "b"))
-    let recorder = EventRecorder(await first.events)
+    let recorder = EventRecorder(first.events)
     try await first.download()
     try await second.download()
     try await fixture.running {
@@ -38,7 +38,7 @@ import Testing
     let high = try await manager.content(
       for: OfflineSource(url: origin.url("high.bin"), id: "high"))
     let finished = Locked<[String]>([])
-    let all = await manager.allEvents()
+    let all = manager.allEvents()
     let listener = Task {
       for await (id, event) in all where event.name == "finished" {
         finished.withLock { $0.append(id) }

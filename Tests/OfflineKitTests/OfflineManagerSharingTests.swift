@@ -23,7 +23,7 @@ import Testing
       caller = try await fixture.manager.content(
         for: OfflineSource(url: origin.url("file.bin"), id: "file"))
       let ran = try #require(try await runner.content(id: "file"))
-      watched = EventRecorder(await ran.events)
+      watched = EventRecorder(ran.events)
     }
   }
 

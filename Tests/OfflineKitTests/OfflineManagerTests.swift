@@ -35,7 +35,7 @@ import Testing
     #expect(FileManager.default.contents(atPath: file.path) == origin.body("file.bin"))
     #expect(try await content.snapshot.bytes == 1 << 20)
 
-    var late = await content.events.makeAsyncIterator()
+    var late = content.events.makeAsyncIterator()
     #expect(await late.next()?.name == "state:downloaded")
   }
 
@@ -114,8 +114,8 @@ import Testing
     let fixture = try ManagerFixture()
     let content = try await fixture.manager.content(
       for: OfflineSource(url: origin.url("file.bin"), id: "file"))
-    let first = EventRecorder(await content.events)
-    let second = EventRecorder(await content.events)
+    let first = EventRecorder(content.events)
+    let second = EventRecorder(content.events)
     try await content.download()
     try await fixture.running {
       #expect(await first.waitFor { $0.name == "finished" })

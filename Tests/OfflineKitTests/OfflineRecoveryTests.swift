@@ -31,7 +31,7 @@ import Testing
     let fixture = try ManagerFixture()
     _ = try await fixture.manager.content(for: OfflineSource(url: url, id: "file"))
     try leave("file", in: fixture, files: ["file.bin.part": Data(count: 4096)]) {
-      $0.state = OfflineState.canceling.rawValue
+      $0.state = .canceling
       $0.bytes = 4096
     }
 
@@ -48,7 +48,7 @@ import Testing
     let fixture = try ManagerFixture()
     _ = try await fixture.manager.content(for: OfflineSource(url: url, id: "file"))
     try leave("file", in: fixture, files: ["file.bin": Data(count: 4096)]) {
-      $0.state = OfflineState.notDownloaded.rawValue
+      $0.state = .notDownloaded
       $0.pendingCleanup = true
     }
 
@@ -65,7 +65,7 @@ import Testing
     let fixture = try ManagerFixture()
     _ = try await fixture.manager.content(for: OfflineSource(url: url, id: "file"))
     try leave("file", in: fixture, files: ["file.bin": Data(count: 4096)]) {
-      $0.state = OfflineState.downloaded.rawValue
+      $0.state = .downloaded
       $0.bytes = 4096
       $0.total = 4096
       $0.pendingCleanup = true

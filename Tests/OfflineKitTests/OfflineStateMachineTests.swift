@@ -11,9 +11,6 @@ import Testing
     (.suspended, .resume, .downloading),
     (.downloading, .cancel, .canceling),
     (.suspended, .cancel, .canceling),
-    (.canceling, .finishCancel, .notDownloaded),
-    (.downloading, .finish, .downloaded),
-    (.downloading, .fail, .suspended),
     (.downloaded, .delete, .notDownloaded),
   ]
 
@@ -35,16 +32,37 @@ import Testing
   }
 
   @Test func aFinishedCancelLeavesNothingDownloaded() throws {
-    #expect(
-      try OfflineStateMachine.state(after: .finishCancel, from: .canceling) == .notDownloaded)
+    #expect(OfflineStateMachine.state(after: .cancelFinished, from: .canceling) == .notDownloaded)
   }
 
   @Test func aCompletedTransferIsDownloaded() throws {
-    #expect(try OfflineStateMachine.state(after: .finish, from: .downloading) == .downloaded)
+    #expect(OfflineStateMachine.state(after: .finished, from: .downloading) == .downloaded)
   }
 
   @Test func aFailureForGoodSuspends() throws {
-    #expect(try OfflineStateMachine.state(after: .fail, from: .downloading) == .suspended)
+    #expect(OfflineStateMachine.state(after: .failedKeepingData, from: .downloading) == .suspended)
+  }
+
+  /// Pins issue 12: a failure that threw the bytes away (a checksum mismatch) ended in
+  /// `suspended`, claiming partial data that was not there.
+  @Test func aFailureThatDiscardedTheBytesLeavesNothingDownloaded() {
+    #expect(
+      OfflineStateMachine.state(after: .failedDiscardingData, from: .downloading)
+        == .notDownloaded)
+  }
+
+  /// What the engine reports changes a content only in the row it belongs to: a finish
+  /// or failure arriving after a call moved the content on changes nothing.
+  @Test func anEngineEventOutsideTheTableChangesNothing() {
+    let rows: [(OfflineState, OfflineEngineEvent)] = [
+      (.downloading, .finished), (.downloading, .failedKeepingData),
+      (.downloading, .failedDiscardingData), (.canceling, .cancelFinished),
+    ]
+    for event in OfflineEngineEvent.allCases {
+      for state in OfflineState.allCases where !rows.contains(where: { $0 == (state, event) }) {
+        #expect(OfflineStateMachine.state(after: event, from: state) == nil, "\(event) in \(state)")
+      }
+    }
   }
 
   @Test func deleteRemovesADownloadedContent() throws {

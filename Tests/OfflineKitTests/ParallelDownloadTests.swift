@@ -76,7 +76,7 @@ import Testing
     let fixture = try ManagerFixture()
     let content = try await fixture.manager.content(
       for: OfflineSource(url: server.url("/late.bin"), id: "late"))
-    let recorder = EventRecorder(await content.events)
+    let recorder = EventRecorder(content.events)
     try await content.download()
 
     try await fixture.running {
@@ -102,7 +102,7 @@ import Testing
     try nginx.start()
     let fixture = try TransferFixture()
     let outcome = try await fixture.transfer(
-      nginx.url("/big.bin"), options: .quick { $0.connections = 4 }
+      nginx.url("/big.bin"), options: .quick { $0.connections = .fixed(4) }
     ).run()
 
     #expect(fileData(outcome.destination) == body)

@@ -29,7 +29,8 @@ import Testing
   }
 
   func transfer(
-    _ url: URL, into folder: TemporaryDirectory, _ options: RequestOptions, connections: Int = 1
+    _ url: URL, into folder: TemporaryDirectory, _ options: RequestOptions,
+    connections: Transfer.Connections = .single
   ) throws -> Transfer {
     let index = try OfflineIndex(directory: folder.url.appending(path: "store"))
     return Transfer(
@@ -68,7 +69,7 @@ import Testing
     let out = try TemporaryDirectory()
     let outcome = try await transfer(
       origin.fileURL("big.bin", in: "bearer"), into: out, Self.opening("bearer", origin: origin),
-      connections: 4
+      connections: .fixed(4)
     ).run()
     #expect(outcome.length == Int64(large.count))
     let log = try origin.server.headerLog(minimumCount: 4)
@@ -128,7 +129,7 @@ import Testing
       url: origin.fileURL("a.bin", in: "bearer"), id: "movie",
       requestOptions: try Self.opening("bearer", origin: origin))
     let content = try await fixture.manager.content(for: source)
-    let recorder = EventRecorder(await content.events)
+    let recorder = EventRecorder(content.events)
     try await content.download()
     let finished = try await fixture.running {
       await recorder.waitFor { $0.name == "finished" }

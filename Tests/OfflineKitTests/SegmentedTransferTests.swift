@@ -18,7 +18,7 @@ import Testing
     return (root, nginx, body)
   }
 
-  let four = Options.quick { $0.connections = 4 }
+  let four = Options.quick { $0.connections = .fixed(4) }
 
   @Test func fourConnectionsFetchDisjointRangesIntoOneFile() async throws {
     let (root, nginx, body) = try origin(.init(limitRate: "8m"))
@@ -28,8 +28,8 @@ import Testing
     let outcome = try await fixture.transfer(
       nginx.url("/big.bin"),
       options: .quick {
-        $0.connections = 4
-        $0.expectedSHA256 = sha
+        $0.connections = .fixed(4)
+        $0 = $0.expecting(sha256: sha)
       }
     ).run()
     #expect(fileData(outcome.destination) == body)
@@ -104,7 +104,7 @@ import Testing
       .resource(.init(body: body, faults: .init(cutAfterBodyBytes: 1 << 20, cutResponses: 5))))
     let fixture = try TransferFixture()
     let once = Options.quick {
-      $0.connections = 4
+      $0.connections = .fixed(4)
       $0.retry.maximumAttempts = 1
     }
     await #expect(throws: Transfer.Error.self) {
@@ -131,7 +131,7 @@ import Testing
     let fixture = try TransferFixture()
     let log = EventLog()
     let outcome = try await fixture.transfer(
-      nginx.url("/big.bin"), options: .quick { $0.connections = 0 }
+      nginx.url("/big.bin"), options: .quick { $0.connections = .adaptive }
     ).run(onEvent: log.record)
     #expect(fileData(outcome.destination) == body)
     #expect(log.requestedOffsets.count == 2, "one connection first, then the ranges")

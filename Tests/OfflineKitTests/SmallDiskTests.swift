@@ -27,7 +27,7 @@ struct SmallDiskTests {
     let manager = try manager(fixture, margin: 64 << 20)
     let content = try await manager.content(
       for: OfflineSource(url: origin.url("one.bin"), id: "one"))
-    let recorder = EventRecorder(await content.events)
+    let recorder = EventRecorder(content.events)
     try await content.download()
 
     #expect(try await runUntilIdle(manager, timeout: .seconds(20)), "the run ends, not waits")
@@ -78,7 +78,7 @@ struct SmallDiskTests {
     let manager = try manager(fixture, margin: 0)
     let content = try await manager.content(
       for: OfflineSource(url: server.url("/big.bin"), id: "big"))
-    let recorder = EventRecorder(await content.events)
+    let recorder = EventRecorder(content.events)
     try await content.download()
 
     try await manager.start()

@@ -69,7 +69,7 @@ import Testing
     let store = try TemporaryDirectory()
     let manager = try manager(store.url, attempts: 3)
     let content = try await manager.content(for: OfflineSource(url: nginx.url("/file.bin")))
-    let events = await content.events
+    let events = content.events
     try await content.download()
     try await manager.start()
 

@@ -86,9 +86,9 @@ struct AddCommand: Command {
     }
     do throws(OfflineError) {
       let manager = try ManagerAccess.open(context)
-      let config = DownloadConfig(
+      let config = try DownloadConfig(
         expectedSHA256: command.sha256, priority: command.priority, hls: command.hls,
-        connections: command.connections)
+        connections: ConnectionCount.choice(command.connections))
       let contents = try await manager.add(sources, config: config)
       console.out(contents.map(\.id).joined(separator: "\n"))
       return ExitCode.success

@@ -183,17 +183,23 @@ struct GetCommand: Command {
         command: command, index: index, transport: transport, reporter: reporter
       ).run()
     }
-    let transfer = Transfer(
-      url: command.url, destination: command.destination(), journal: index.transfers,
-      transport: transport,
-      options: Transfer.Options(
+    let options: Transfer.Options
+    do {
+      options = try Transfer.Options(
         expectedSHA256: command.sha256,
         retry: RetryPolicy(
           maximumAttempts: command.retries, initialDelay: .milliseconds(500),
           maximumDelay: .seconds(30)),
-        replacesExistingFile: command.force, connections: command.connections,
-        waitsForOtherWriter: command.waitsForOtherWriter),
-      requestOptions: command.requestOptions)
+        replacesExistingFile: command.force,
+        connections: ConnectionCount.choice(command.connections),
+        waitsForOtherWriter: command.waitsForOtherWriter)
+    } catch {
+      reporter.failed(error.description)  // parsing checked it: only a library change lands here
+      return ExitCode.usage
+    }
+    let transfer = Transfer(
+      url: command.url, destination: command.destination(), journal: index.transfers,
+      transport: transport, options: options, requestOptions: command.requestOptions)
     do {
       let outcome = try await transfer.run { reporter.report($0) }
       reporter.finished(outcome)

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 import OfflineKit
 import OfflineLocks
 
@@ -13,6 +14,11 @@ struct RunCommand: Command {
       + " its bytes fit with this much left; one that cannot fit even on the empty disk is"
       + " suspended with the bytes it needs.",
     default: "64M", parser: .byteCount)
+  static let limitRate: Option<ByteRate?> = .value(
+    "--limit-rate", valueName: "rate",
+    help: "Receive at most this many bytes per second, all running downloads together (500k,"
+      + " 2M, 1G: powers of 1024, as curl).",
+    parser: .byteRate)
   static let quiet: Option<Bool> = .flag("-q", "--quiet", help: "Print nothing but errors.")
 
   static let configuration = CommandConfiguration(
@@ -23,15 +29,17 @@ struct RunCommand: Command {
       within a second. SIGINT (Ctrl-C) or SIGTERM suspends what is running, keeping its
       partial data, and exits 130 (143); 'offline resume ID' queues it again.
       """,
-    options: [parallel, minimumFreeSpace, quiet], command: Self.self)
+    options: [parallel, minimumFreeSpace, limitRate, quiet], command: Self.self)
 
   let parallel: Int
   let minimumFreeSpace: Int64
+  let rateLimit: ByteRate?
   let quiet: Bool
 
   init(_ arguments: ParsedArguments) {
     parallel = arguments[Self.parallel]
     minimumFreeSpace = arguments[Self.minimumFreeSpace].bytes
+    rateLimit = arguments[Self.limitRate]
     quiet = arguments[Self.quiet]
   }
 
@@ -40,7 +48,8 @@ struct RunCommand: Command {
     let console = context.console
     do throws(OfflineError) {
       let manager = try ManagerAccess.open(
-        context, parallel: command.parallel, minimumFreeSpace: command.minimumFreeSpace)
+        context, parallel: command.parallel, minimumFreeSpace: command.minimumFreeSpace,
+        rateLimit: command.rateLimit)
       let earlier = try await Self.failures(of: manager)
       let printed = Locked<Set<String>>([])
       // On a terminal, a live view; otherwise (or asked to) plain lines, as before.
@@ -91,12 +100,14 @@ struct RunCommand: Command {
 
   /// Prints what happens to each content: a wait once per reason (the runner looks again
   /// and again while a content waits, but only a new reason is news).
-  /// The suspended contents that carry an error, with it.
+  /// The contents that ended with an error, with it: suspended (data kept), or not
+  /// downloaded (a failure that threw the bytes away, such as a checksum mismatch).
   private static func failures(of manager: OfflineManager) async throws(OfflineError)
     -> [String: String]
   {
     var result: [String: String] = [:]
-    for snapshot in try await manager.snapshots() where snapshot.state == .suspended {
+    for snapshot in try await manager.snapshots()
+    where snapshot.state == .suspended || snapshot.state == .notDownloaded {
       if let error = snapshot.lastError { result[snapshot.id] = error }
     }
     return result
@@ -106,7 +117,7 @@ struct RunCommand: Command {
     of manager: OfflineManager, _ console: Console, printed: Locked<Set<String>>
   ) async {
     var lastWait: [String: String] = [:]
-    for await (id, event) in await manager.allEvents() {
+    for await (id, event) in manager.allEvents() {
       switch event {
       case .waiting, .progress: break
       default: lastWait[id] = nil  // a new state: the next wait is news again
@@ -138,7 +149,7 @@ struct RunCommand: Command {
     _ manager: OfflineManager, in view: RunView, printed: Locked<Set<String>>
   ) async {
     var ended: Set<String> = []
-    for await (id, event) in await manager.allEvents() {
+    for await (id, event) in manager.allEvents() {
       guard !ended.contains(id) else { continue }
       if !view.shows(id) {
         guard let snapshot = try? await manager.snapshot(id: id) else { continue }

@@ -10,7 +10,6 @@ final class GetReporter: Sendable {
   private let quiet: Bool
   private let json: Bool
   private let progressLineShown = Locked(false)
-  private let streamRate = RateEstimator()
   private let redraw = RedrawPace()
 
   init(console: Console, quiet: Bool, json: Bool) {
@@ -75,21 +74,18 @@ final class GetReporter: Sendable {
   }
 
   /// Progress of a stream: like a file's, with segments and an estimated total marked `~`.
-  func reportStream(_ progress: HLSDownload.Progress) {
-    let rate = streamRate.update(bytes: progress.bytes)
+  func reportStream(_ progress: OfflineProgress) {
     if json {
-      console.out(JSONLine.encode(progress, bytesPerSecond: rate))
+      console.out(JSONLine.encodeStream(progress))
       return
     }
     guard !quiet, console.stderrIsTerminal, redraw.isDue() else { return }
     progressLineShown.withLock { $0 = true }
-    let transfer = TransferProgress(
-      bytes: progress.bytes, total: progress.total, bytesPerSecond: rate)
-    var line = ProgressLine.render(transfer)
+    var line = ProgressLine.render(progress)
     if progress.totalIsEstimate { line = line.replacingOccurrences(of: " / ", with: " / ~") }
-    line += "  (\(progress.segmentsDone)/\(progress.segmentsPlanned) segments)"
+    line += "  (\(progress.segmentsDone ?? 0)/\(progress.segmentsTotal ?? 0) segments)"
     line = ProgressLine.withBar(
-      line, fraction: transfer.fractionCompleted, width: TerminalSize.columns())
+      line, fraction: progress.fractionCompleted, width: TerminalSize.columns())
     console.errRaw("\r" + line + "\u{1B}[K")
   }
 

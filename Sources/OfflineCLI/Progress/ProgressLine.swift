@@ -5,7 +5,7 @@ import OfflineKit
 /// time left, as curl, pip and aria2 show them.
 enum ProgressLine {
   /// `1.2 MiB / 8.0 MiB   15%  1.0 MiB/s  0:00:07 left`.
-  static func render(_ progress: TransferProgress) -> String {
+  static func render(_ progress: OfflineProgress) -> String {
     var parts = [ByteCount.format(progress.bytes)]
     if let total = progress.total {
       parts[0] += " / " + ByteCount.format(total)

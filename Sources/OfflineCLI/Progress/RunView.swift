@@ -122,9 +122,7 @@ final class RunView: Sendable {
     let rest = width - nameWidth - 1
     if let reason = row.reason { return String((name + " waiting (\(reason))").prefix(width - 1)) }
     guard let progress = row.progress else { return String((name + " starting").prefix(width - 1)) }
-    var stats = ProgressLine.render(
-      TransferProgress(
-        bytes: progress.bytes, total: progress.total, bytesPerSecond: progress.bytesPerSecond))
+    var stats = ProgressLine.render(progress)
     if progress.totalIsEstimate { stats = stats.replacingOccurrences(of: " / ", with: " / ~") }
     return name + " "
       + ProgressLine.withBar(stats, fraction: progress.fractionCompleted, width: rest)

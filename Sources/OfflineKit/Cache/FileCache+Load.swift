@@ -151,7 +151,7 @@ extension FileCache {
   /// The file of the offline content downloaded from `url`, if one is: served as it is.
   private func pinnedFile(for url: URL) -> Loaded<URL>? {
     guard let record = try? index.contents.record(url: url.absoluteString),
-      record.state == OfflineState.downloaded.rawValue, ContentFiles.isValidID(record.id)
+      record.state == .downloaded, ContentFiles.isValidID(record.id)
     else { return nil }
     let file = ContentFiles(index: index, directory: store).folder(id: record.id)
       .appending(path: record.fileName)

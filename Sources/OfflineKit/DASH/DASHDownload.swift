@@ -29,9 +29,6 @@ public struct DASHDownload: Sendable {
   /// How a download went: the offline MPD (``HLSDownload/Outcome/index``), the bytes, the
   /// media segments and init sections, and the files (merged byte ranges share one).
   public typealias Outcome = HLSDownload.Outcome
-  /// Progress of a download, with the same promises as an HLS stream's.
-  public typealias Progress = HLSDownload.Progress
-
   /// The manifest's URL.
   public let url: URL
   /// The folder the offline copy goes to (the content's folder).
@@ -62,7 +59,7 @@ public struct DASHDownload: Sendable {
   public init(
     url: URL, folder: URL, options: HLSOptions = HLSOptions(), journal: TransferJournal?,
     transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),
-    requestOptions: RequestOptions = RequestOptions()
+    requestOptions: RequestOptions = RequestOptions(), rateLimiters: [RateLimiter] = []
   ) {
     self.url = url
     self.folder = folder
@@ -72,7 +69,7 @@ public struct DASHDownload: Sendable {
     self.retry = retry
     self.requestOptions = requestOptions
     self.cookieJar = CookieJar(file: requestOptions.cookieFile)
-    self.rateLimiters = RateLimiter.budgets(for: requestOptions)
+    self.rateLimiters = RateLimiter.budgets(for: requestOptions) + rateLimiters
   }
 
   /// The offline MPD: `index.mpd` in the folder.
@@ -101,7 +98,7 @@ public struct DASHDownload: Sendable {
   /// - Throws: ``Transfer/Error``: `invalidMedia` for a live or protected presentation or a
   ///   manifest that is not a valid MPD; the error of the first piece that failed after its
   ///   retries; `cancelled` when the task is cancelled.
-  public func run(onProgress: @escaping @Sendable (Progress) -> Void = { _ in })
+  public func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void = { _ in })
     async throws(Transfer.Error) -> Outcome
   {
     guard let journal else { throw failure("no journal to record the segments in") }

@@ -5,25 +5,18 @@ import OfflineStore
 extension OfflineManager {
   /// A DASH presentation: a ``DASHDownload`` into the content's folder, which retries each
   /// piece itself before failing, exactly as an HLS stream does.
-  func dashWork(_ record: ContentRecord, url: URL) -> Work {
+  func dashWork(_ record: ContentRecord, url: URL, options: DownloadConfig.Stored) -> Work {
     let files = self.files
     let download = DASHDownload(
       url: url, folder: files.folder(id: record.id),
-      options: DownloadConfig.stored(from: record.options).hls, journal: index.transfers,
+      options: options.hls, journal: index.transfers,
       transport: transport,
       retry: RetryPolicy(
         maximumAttempts: 3, initialDelay: .milliseconds(500), maximumDelay: .seconds(5)),
-      requestOptions: requestOptions[record.id] ?? RequestOptions())
+      requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
     return { report in
-      let rate = RateEstimator()
       do throws(Transfer.Error) {
-        let outcome = try await download.run { progress in
-          report(
-            OfflineProgress(
-              bytes: progress.bytes, total: progress.total,
-              totalIsEstimate: progress.totalIsEstimate,
-              bytesPerSecond: rate.update(bytes: progress.bytes)))
-        }
+        let outcome = try await download.run(onProgress: report)
         // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
         // offline MPD's rename durable before it says downloaded.
         files.recordDownloaded(record, length: outcome.bytes, sha256: nil)

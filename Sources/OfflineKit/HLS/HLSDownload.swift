@@ -37,27 +37,28 @@ public struct HLSDownload: Sendable {
     public var warnings: [HLSWarning] = []
   }
 
-  /// Progress of a download: bytes against an estimate that becomes exact as sizes arrive.
+  /// The tally's progress of a download (reported to the app as ``OfflineProgress``, with
+  /// its rate): bytes against an estimate that becomes exact as sizes arrive.
   ///
   /// `bytes / total` never goes down, and stays below 1 until the last piece is on disk.
   /// The total uses every size known (byte ranges from the playlist, each piece's
   /// `Content-Length` once its response starts, finished pieces' lengths); for the other
   /// pieces it assumes the bytes per second of media seen so far in the same rendition, and
   /// the playlist's `BANDWIDTH` × duration only while nothing of that rendition is known.
-  public struct Progress: Sendable, Equatable {
+  struct Progress: Sendable, Equatable {
     /// Bytes of the pieces on disk; a piece that starts over counts the most it had until it
     /// passes that again, so this never goes down.
-    public var bytes: Int64
+    var bytes: Int64
     /// The total: exact once every size is known, else an estimate (see the type's summary).
     /// When the estimate rises, this is held lower until the bytes catch up, so the fraction
     /// does not move back.
-    public var total: Int64
+    var total: Int64
     /// Whether ``total`` is still an estimate (a size is unknown, or the total is held).
-    public var totalIsEstimate: Bool
+    var totalIsEstimate: Bool
     /// Media segments on disk (those of the files complete so far).
-    public var segmentsDone: Int
+    var segmentsDone: Int
     /// Media segments planned.
-    public var segmentsPlanned: Int
+    var segmentsPlanned: Int
   }
 
   /// The stream's playlist URL.
@@ -87,16 +88,25 @@ public struct HLSDownload: Sendable {
 
   /// Creates a download; nothing happens until ``run(onProgress:)``.
   ///
-  /// - Parameter requestOptions: What every request of the stream sends (see
-  ///   `RequestOptions`); checked when the run starts.
+  /// - Parameters:
+  ///   - url: The playlist (master or media).
+  ///   - folder: The folder the offline copy goes to.
+  ///   - options: Which variant and renditions, and how many pieces at once.
+  ///   - journal: Where each piece's progress is recorded.
+  ///   - transport: The HTTP transport.
+  ///   - retry: Retries of each piece.
+  ///   - requestOptions: What every request of the stream sends (see `RequestOptions`);
+  ///     checked when the run starts. Its `rateLimit` caps the whole stream.
+  ///   - rateLimiters: Budgets shared with other downloads (`RateLimiter`, OfflineHTTP), to
+  ///     cap them together.
   public init(
     url: URL, folder: URL, options: HLSOptions = HLSOptions(), journal: TransferJournal?,
     transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),
-    requestOptions: RequestOptions = RequestOptions()
+    requestOptions: RequestOptions = RequestOptions(), rateLimiters: [RateLimiter] = []
   ) {
     self.requestOptions = requestOptions
     self.cookieJar = CookieJar(file: requestOptions.cookieFile)
-    self.rateLimiters = RateLimiter.budgets(for: requestOptions)
+    self.rateLimiters = RateLimiter.budgets(for: requestOptions) + rateLimiters
     self.url = url
     self.folder = folder
     self.options = options
@@ -133,11 +143,13 @@ public struct HLSDownload: Sendable {
 
   /// Downloads what is missing and writes the offline playlists.
   ///
-  /// - Parameter onProgress: called from the running task, about four times a second.
+  /// - Parameter onProgress: called from the running task, about four times a second, with
+  ///   bytes, an estimated total (marked while it is one), segments done and planned, and
+  ///   the rate; never backwards, and the fraction below 1 until the last piece is on disk.
   /// - Throws: ``Transfer/Error``: `invalidMedia` for a live stream, a DRM key, a key that is
   ///   not 16 bytes or a URI that is not http(s); the error of the first segment that failed
   ///   after its retries; `cancelled` when the task is cancelled.
-  public func run(onProgress: @escaping @Sendable (Progress) -> Void = { _ in })
+  public func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void = { _ in })
     async throws(Transfer.Error) -> Outcome
   {
     guard journal != nil else { throw failure("no journal to record the segments in") }

@@ -62,13 +62,21 @@ struct HLSPieceRunner: Sendable {
   }
 
   /// Returns the bytes of every piece.
-  func run(onProgress: @escaping @Sendable (HLSDownload.Progress) -> Void)
+  func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void)
     async throws(Transfer.Error) -> Int64
   {
     let tally = Locked(HLSProgressTally(pieces: pieces.map(HLSProgressTally.Piece.init)))
+    let rate = RateEstimator()
+    let report = { @Sendable (progress: HLSDownload.Progress) in
+      onProgress(
+        OfflineProgress(
+          bytes: progress.bytes, total: progress.total, totalIsEstimate: progress.totalIsEstimate,
+          segmentsDone: progress.segmentsDone, segmentsTotal: progress.segmentsPlanned,
+          bytesPerSecond: rate.update(bytes: progress.bytes)))
+    }
     let reporter = Task {
       while !Task.isCancelled {
-        onProgress(tally.withLock { $0.progress() })
+        report(tally.withLock { $0.progress() })
         try? await Task.sleep(for: .milliseconds(250))
       }
     }
@@ -101,7 +109,7 @@ struct HLSPieceRunner: Sendable {
     if case .failure(let error) = outcome { throw error }
     syncFileSystem()
     let last = tally.withLock { $0.progress() }
-    onProgress(last)
+    report(last)
     return last.bytes
   }
 

@@ -49,4 +49,13 @@ final class SHA256 {
   static func isValidHex(_ text: String) -> Bool {
     text.utf8.count == 64 && text.allSatisfy(\.isHexDigit)
   }
+
+  /// `text` in lowercase when it is a SHA-256 in hex; nil for nil.
+  ///
+  /// - Throws: ``OfflineError`` (`invalidChecksum`) for anything but 64 hex digits.
+  static func checkedHex(_ text: String?) throws(OfflineError) -> String? {
+    guard let text else { return nil }
+    guard isValidHex(text) else { throw OfflineError(.invalidChecksum(text)) }
+    return text.lowercased()
+  }
 }

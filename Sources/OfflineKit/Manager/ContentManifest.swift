@@ -61,7 +61,7 @@ struct ContentManifest: Codable, Sendable, Equatable {
   var priority: Int
   var sequence: Int64
   var expectedSHA256: String?
-  /// The download configuration as the index stores it (``DownloadConfig/encodedOptions``).
+  /// The download configuration as the index stores it (``DownloadConfig/storedOptions``).
   var options: String?
   var bytes: Int64
   var total: Int64?
@@ -86,7 +86,7 @@ struct ContentManifest: Codable, Sendable, Equatable {
     priority = record.priority
     sequence = record.sequence
     expectedSHA256 = record.expectedSHA256
-    options = Self.shareableOptions(record.options)
+    options = Self.shareableOptions(record.options?.text)
     bytes = record.bytes
     total = record.total
     totalIsEstimate = record.totalIsEstimate
@@ -102,10 +102,10 @@ struct ContentManifest: Codable, Sendable, Equatable {
   func record(state: OfflineState) -> ContentRecord {
     ContentRecord(
       id: id, url: url, title: title, metadata: metadata, fileName: fileName,
-      state: state.rawValue, priority: priority, sequence: sequence, bytes: bytes, total: total,
-      totalIsEstimate: totalIsEstimate, expectedSHA256: expectedSHA256, options: options,
-      lastError: lastError, lastErrorKind: lastErrorKind,
-      waitReason: state == .downloading ? WaitReason.queued.name : nil,
+      state: state, priority: priority, sequence: sequence, bytes: bytes, total: total,
+      totalIsEstimate: totalIsEstimate, expectedSHA256: expectedSHA256,
+      options: options.flatMap(StoredJSON.init(text:)), lastError: lastError,
+      lastErrorKind: lastErrorKind, waitReason: state == .downloading ? .queued : nil,
       createdAt: Date(timeIntervalSince1970: Double(createdAt) / 1000))
   }
 

@@ -1,77 +1,114 @@
 import Foundation
+import OfflineLocks
 
 /// The subscribers of each content's events: a fresh `AsyncStream` per subscriber, fed in
-/// order. Owned by the ``OfflineManager`` actor, so it needs no lock of its own.
-struct EventHub {
-  private var subscribers: [String: [UUID: AsyncStream<OfflineContent.Event>.Continuation]] = [:]
-  private var everything: [UUID: AsyncStream<(String, OfflineContent.Event)>.Continuation] = [:]
-  /// The last progress sent per content, so progress never moves backwards.
-  private var lastProgress: [String: OfflineProgress] = [:]
+/// order. Safe from any thread (its state sits behind one lock, never held across an
+/// `await`), so a subscription is made synchronously, before the caller's next call.
+///
+/// A subscriber is registered and handed the current state under the same lock that sends
+/// take, so it misses nothing sent after the state it was handed. ``close()`` ends every
+/// stream; one made afterwards holds the current state and ends.
+final class EventHub: Sendable {
+  private struct State {
+    var subscribers: [String: [UUID: AsyncStream<OfflineContent.Event>.Continuation]] = [:]
+    var everything: [UUID: AsyncStream<(String, OfflineContent.Event)>.Continuation] = [:]
+    /// The last progress sent per content, so progress never moves backwards.
+    var lastProgress: [String: OfflineProgress] = [:]
+    var closed = false
+  }
 
-  /// A new stream for `id`, starting with `current`.
-  mutating func subscribe(
-    id: String, current: OfflineState, onTermination: @escaping @Sendable (UUID) -> Void
-  ) -> AsyncStream<OfflineContent.Event> {
+  private let state = Locked(State())
+
+  /// A new stream for `id`, starting with `current()` (read under the lock, so nothing sent
+  /// after it is missed). When the state cannot be read, the stream holds that error and
+  /// ends.
+  func subscribe(id: String, current: () -> Result<OfflineState, OfflineError>)
+    -> AsyncStream<OfflineContent.Event>
+  {
     let (stream, continuation) = AsyncStream.makeStream(
       of: OfflineContent.Event.self, bufferingPolicy: .bufferingNewest(256))
     let token = UUID()
-    continuation.onTermination = { _ in onTermination(token) }
-    continuation.yield(.stateChanged(current))
-    subscribers[id, default: [:]][token] = continuation
+    state.withLock { state in
+      let now = current()
+      switch now {
+      case .success(let known): continuation.yield(.stateChanged(known))
+      case .failure(let error): continuation.yield(.error(error))
+      }
+      if state.closed || (try? now.get()) == nil {
+        continuation.finish()
+      } else {
+        state.subscribers[id, default: [:]][token] = continuation
+      }
+    }
+    continuation.onTermination = { [weak self] _ in
+      self?.state.withLock { $0.subscribers[id]?[token] = nil }
+    }
     return stream
   }
 
-  mutating func unsubscribe(id: String, token: UUID) {
-    subscribers[id]?[token] = nil
-  }
-
-  /// A new stream of every content's events, with their ids.
-  mutating func subscribeAll(onTermination: @escaping @Sendable (UUID) -> Void)
-    -> AsyncStream<(String, OfflineContent.Event)>
-  {
+  /// A new stream of every content's events, with their ids, starting with the next one.
+  func subscribeAll() -> AsyncStream<(String, OfflineContent.Event)> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: (String, OfflineContent.Event).self, bufferingPolicy: .bufferingNewest(1024))
     let token = UUID()
-    continuation.onTermination = { _ in onTermination(token) }
-    everything[token] = continuation
+    state.withLock { state in
+      if state.closed {
+        continuation.finish()
+      } else {
+        state.everything[token] = continuation
+      }
+    }
+    continuation.onTermination = { [weak self] _ in
+      self?.state.withLock { $0.everything[token] = nil }
+    }
     return stream
   }
 
-  mutating func unsubscribeAll(token: UUID) {
-    everything[token] = nil
-  }
-
   func send(_ event: OfflineContent.Event, to id: String) {
-    for continuation in subscribers[id]?.values ?? [:].values {
-      continuation.yield(event)
-    }
-    for continuation in everything.values {
-      continuation.yield((id, event))
+    state.withLock { state in
+      for continuation in state.subscribers[id]?.values ?? [:].values {
+        continuation.yield(event)
+      }
+      for continuation in state.everything.values {
+        continuation.yield((id, event))
+      }
     }
   }
 
   /// Sends progress, clamped so bytes never move backwards; returns what was sent.
   @discardableResult
-  mutating func sendProgress(_ progress: OfflineProgress, to id: String) -> OfflineProgress {
-    var clamped = progress
-    if let last = lastProgress[id] { clamped.bytes = max(clamped.bytes, last.bytes) }
-    lastProgress[id] = clamped
+  func sendProgress(_ progress: OfflineProgress, to id: String) -> OfflineProgress {
+    let clamped = state.withLock { state in
+      var clamped = progress
+      if let last = state.lastProgress[id] { clamped.bytes = max(clamped.bytes, last.bytes) }
+      state.lastProgress[id] = clamped
+      return clamped
+    }
     send(.progress(clamped), to: id)
     return clamped
   }
 
-  /// Forgets the progress of `id` (its data was deleted; it starts from zero next time).
-  mutating func resetProgress(of id: String) {
-    lastProgress[id] = nil
+  /// The last progress sent for `id` since its data was last deleted, if any.
+  func lastProgress(of id: String) -> OfflineProgress? {
+    state.withLock { $0.lastProgress[id] }
   }
 
-  /// Ends every stream.
-  mutating func finishAll() {
-    for streams in subscribers.values {
-      for continuation in streams.values { continuation.finish() }
+  /// Forgets the progress of `id` (its data was deleted; it starts from zero next time).
+  func resetProgress(of id: String) {
+    state.withLock { $0.lastProgress[id] = nil }
+  }
+
+  /// Ends every stream, and every one made from now on after its first element.
+  func close() {
+    let ending = state.withLock { state in
+      state.closed = true
+      defer {
+        state.subscribers = [:]
+        state.everything = [:]
+      }
+      return (state.subscribers.values.flatMap(\.values), Array(state.everything.values))
     }
-    subscribers = [:]
-    for continuation in everything.values { continuation.finish() }
-    everything = [:]
+    for continuation in ending.0 { continuation.finish() }
+    for continuation in ending.1 { continuation.finish() }
   }
 }

@@ -15,7 +15,7 @@ struct ManifestBackfill {
     guard DurableFile.kind(marker.path) == .missing else { return }
     var queued: [ContentRecord] = []
     for record in (try? files.index.contents.all()) ?? [] where !record.pendingCleanup {
-      switch OfflineState(rawValue: record.state) {
+      switch record.state {
       case .downloading: queued.append(record)
       case .suspended: files.recordSuspended(record)
       case .downloaded:

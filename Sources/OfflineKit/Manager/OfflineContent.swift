@@ -9,12 +9,13 @@ import Foundation
 /// ```swift
 /// let content = try await manager.content(for: OfflineSource(url: url, title: "Trailer"))
 /// try await content.download()  // queued; the manager's start() runs it
-/// events: for await event in await content.events {
-///   if case .finished = event {
-///     print(try await content.offlineSource?.path ?? "")
-///     break events
+/// let progress = Task {
+///   for await case .progress(let progress) in content.events {
+///     print(progress.fractionCompleted ?? 0)
 ///   }
 /// }
+/// print(try await content.waitUntilDownloaded().path)
+/// progress.cancel()
 /// ```
 public struct OfflineContent: Sendable, Identifiable {
   /// The stable id.
@@ -93,11 +94,42 @@ public struct OfflineContent: Sendable, Identifiable {
     try await manager.perform(.delete, id: id)
   }
 
-  /// A new stream of this content's events, for one subscriber. The first element is the
-  /// current state (`stateChanged`), so a late subscriber knows where things stand. The
-  /// stream ends when the subscriber stops iterating or the manager closes.
-  public var events: AsyncStream<Event> {
-    get async { await manager.events(for: id) }
+  /// A new stream of this content's events, for one subscriber, made at once. The first
+  /// element is the current state (`stateChanged`), so a late subscriber knows where things
+  /// stand; nothing sent after it is missed. The stream ends when the subscriber stops
+  /// iterating (or its task is cancelled) or the manager closes (``OfflineManager/close()``).
+  /// When the index cannot say the state (it holds a value this version does not know),
+  /// the only element is that `error`.
+  public var events: AsyncStream<Event> { manager.events(for: id) }
+
+  /// Waits until the content is downloaded, and returns the local file to play or open
+  /// (``offlineSource``). Returns at once when it is downloaded already; nothing downloads
+  /// before the manager works the queue (``OfflineManager/start()``).
+  ///
+  /// A suspended content is waited for until it resumes and finishes.
+  ///
+  /// - Throws: ``OfflineError``: the download's own error when it fails for good (its
+  ///   `error` event); `canceled` when it is canceled; `notQueued` when it is not
+  ///   downloaded and no download is queued; `closed` when the manager closes, or the
+  ///   waiting task is cancelled, first.
+  public func waitUntilDownloaded() async throws(OfflineError) -> URL {
+    var first = true
+    for await event in events {
+      defer { first = false }
+      switch event {
+      case .stateChanged(.downloaded), .finished:
+        if let file = try await offlineSource { return file }
+      case .stateChanged(.notDownloaded):
+        throw OfflineError(first ? .notQueued : .canceled, contentID: id)
+      case .error(let error):
+        throw error
+      case .canceled:
+        throw OfflineError(.canceled, contentID: id)
+      default:
+        continue
+      }
+    }
+    throw OfflineError(.closed, contentID: id)
   }
 }
 
@@ -136,51 +168,22 @@ extension OfflineContent {
     case stateChanged(OfflineState)
     /// Bytes arrived. Never moves backwards.
     case progress(OfflineProgress)
-    /// The download is not moving for this reason (nil: it moves again).
+    /// The download is not moving for this reason (network, storage, a retry), or, nil, it
+    /// moves again after such a wait. A start (queued, then running) is no wait: it shows
+    /// as `progress`; ``Snapshot/waitReason`` also says `queued` and `starting`.
     case waiting(WaitReason?)
     /// The file is complete and verified.
     case finished
-    /// The download was paused, by a call or after failing for good.
+    /// The download was paused, by a call or after failing for good with its data kept.
     case suspended
     /// The download goes on after a pause.
     case resumed
     /// The cancel finished: every partial byte is deleted.
     case canceled
-    /// A failure the user can act on (the content is suspended with it).
+    /// A failure the user can act on: the content is suspended with it, or, when the
+    /// failure discarded the bytes (a checksum mismatch), back in `notDownloaded`.
     case error(OfflineError)
     /// The keys of an HLS stream were fetched again.
     case keysRenewed(count: Int)
-  }
-}
-
-/// A content's progress.
-public struct OfflineProgress: Sendable, Equatable {
-  /// Bytes on disk.
-  public var bytes: Int64
-  /// The total, when known or estimated.
-  public var total: Int64?
-  /// Whether ``total`` is an estimate that may still change.
-  public var totalIsEstimate: Bool
-  /// A smoothed rate, in bytes per second.
-  public var bytesPerSecond: Double
-
-  /// Creates a progress value.
-  public init(bytes: Int64, total: Int64?, totalIsEstimate: Bool, bytesPerSecond: Double) {
-    self.bytes = bytes
-    self.total = total
-    self.totalIsEstimate = totalIsEstimate
-    self.bytesPerSecond = bytesPerSecond
-  }
-
-  /// The time left at the current rate, when the total is known and the rate above zero.
-  public var secondsRemaining: Double? {
-    guard let total, bytesPerSecond > 0 else { return nil }
-    return Double(max(0, total - bytes)) / bytesPerSecond
-  }
-
-  /// The fraction done, from 0 to 1, when the total is known.
-  public var fractionCompleted: Double? {
-    guard let total, total > 0 else { return nil }
-    return min(1, Double(bytes) / Double(total))
   }
 }

@@ -66,7 +66,7 @@ public final class OfflineContentModel {
   private func listen() {
     let content = content
     listener = Task { [weak self] in
-      for await event in await content.events {
+      for await event in content.events {
         guard let self else { return }
         self.apply(event)
       }

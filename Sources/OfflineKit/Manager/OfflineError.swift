@@ -25,6 +25,16 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     /// The content cannot fit on the file system at `path` even if it held nothing else:
     /// its size plus the free-space margin is `needed` bytes more than its `capacity`.
     case insufficientCapacity(needed: Int64, capacity: Int64, path: String)
+    /// A SHA-256 given to check a file against is not 64 hexadecimal digits.
+    case invalidChecksum(String)
+    /// The download was canceled before it finished (see
+    /// ``OfflineContent/waitUntilDownloaded()``).
+    case canceled
+    /// The content is not downloaded and no download of it is queued.
+    case notQueued
+    /// The manager closed, or the waiting task was cancelled, before the content was
+    /// downloaded.
+    case closed
   }
 
   /// The kind of failure.
@@ -38,7 +48,8 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     self.contentID = contentID
   }
 
-  /// A short name of the kind, for programs (`--json`, the index).
+  /// A short name of the kind, for programs (the index's `last_error_kind`, the service's
+  /// JSON `kind`).
   public var kindName: String {
     switch kind {
     case .invalidTransition: "invalidTransition"
@@ -58,6 +69,10 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     case .index: "index"
     case .storeBusy: "storeBusy"
     case .insufficientCapacity: "insufficientCapacity"
+    case .invalidChecksum: "invalidChecksum"
+    case .canceled: "canceled"
+    case .notQueued: "notQueued"
+    case .closed: "closed"
     }
   }
 
@@ -68,7 +83,7 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     case .invalidTransition(let action, let state):
       return "Cannot \(Self.verb(action)) \(subject): it is \(state.phrase)."
     case .unknownContent(let id):
-      return "No content has the id \(id); 'offline ls' lists them."
+      return "No content has the id \(id)."
     case .duplicateID(let id):
       return "The id \(id) is taken by another URL; choose another id."
     case .invalidURL(let text):
@@ -85,8 +100,17 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     case .insufficientCapacity(let needed, let capacity, let path):
       return "\(subject.prefix(1).uppercased() + subject.dropFirst()) needs \(needed) more bytes"
         + " than the file system at \(path) holds (\(capacity) bytes), counting the free"
-        + " space to keep; freeing space will not help: lower the margin (--min-free) or"
-        + " use a larger disk."
+        + " space to keep; freeing space will not help: lower the free-space margin or use a"
+        + " larger disk."
+    case .invalidChecksum(let text):
+      return "'\(text.prefix(80))' is not a SHA-256: it takes 64 hexadecimal digits."
+    case .canceled:
+      return "The download of \(subject) was canceled."
+    case .notQueued:
+      return "\(subject.prefix(1).uppercased() + subject.dropFirst()) is not downloaded and"
+        + " no download of it is queued."
+    case .closed:
+      return "The manager closed before \(subject) was downloaded."
     }
   }
 
@@ -97,9 +121,6 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     case .resume: "resume"
     case .cancel: "cancel"
     case .delete: "delete the offline data of"
-    case .finish: "finish"
-    case .fail: "fail"
-    case .finishCancel: "finish canceling"
     }
   }
 }

@@ -15,18 +15,17 @@ extension OfflineManager {
     }
     let wasRunningHere = running[id] != nil
     try prepareManifest(for: action, id: id)
-    let before = try transition(id: id, action, movingToEnd: action == .download) { record in
+    try transition(id: id, action, movingToEnd: action == .download) { record in
       switch action {
       case .download:
         record.priority = config.priority
         record.expectedSHA256 = config.expectedSHA256
-        record.options = config.encodedOptions
+        record.options = config.storedOptions
         record.bytes = 0
         fallthrough
       case .resume:
-        record.waitReason = WaitReason.queued.name
+        record.waitReason = .queued
         record.retryCount = 0
-        record.retryAt = nil
         record.lastError = nil
         record.lastErrorKind = nil
       case .cancel, .delete:
@@ -57,26 +56,54 @@ extension OfflineManager {
     case .delete:
       CrashPoint.reach(.deleteAfterIntent)
       try finishCleanupIfRunner(id, canceled: false)
-    default:
-      _ = before
     }
   }
 
-  /// Moves content `id` along the state machine in one transaction, letting `change` adjust
-  /// the record, and tells subscribers. Returns the state before.
-  @discardableResult
+  /// Moves content `id` along the state machine for a call, in one transaction, letting
+  /// `change` adjust the record, and tells subscribers.
+  ///
+  /// - Throws: ``OfflineError`` `invalidTransition` when the table has no row for the call
+  ///   in the content's state (nothing changes), `unknownContent`, or `index`.
   func transition(
     id: String, _ action: OfflineAction, movingToEnd: Bool = false,
     change: (inout ContentRecord) -> Void = { _ in }
-  ) throws(OfflineError) -> OfflineState {
-    var before = OfflineState.notDownloaded
+  ) throws(OfflineError) {
+    try move(id: id, movingToEnd: movingToEnd, change: change) { before throws(OfflineError) in
+      try OfflineStateMachine.state(after: action, from: before)
+    }
+  }
+
+  /// Moves content `id` along the state machine for what the engine reports, in one
+  /// transaction, letting `change` adjust the record, and tells subscribers. Returns false,
+  /// changing nothing, when the table has no row for it (the state changed meanwhile) or
+  /// the index cannot be written.
+  @discardableResult
+  func transition(
+    id: String, _ event: OfflineEngineEvent, change: (inout ContentRecord) -> Void = { _ in }
+  ) -> Bool {
+    do {
+      try move(id: id, movingToEnd: false, change: change) { before throws(OfflineError) in
+        guard let after = OfflineStateMachine.state(after: event, from: before) else {
+          throw OfflineError(.unknownContent(id), contentID: id)  // not applied
+        }
+        return after
+      }
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  private func move(
+    id: String, movingToEnd: Bool, change: (inout ContentRecord) -> Void,
+    next: (OfflineState) throws(OfflineError) -> OfflineState
+  ) throws(OfflineError) {
     var after = OfflineState.notDownloaded
     let updated: ContentRecord?
     do {
       updated = try index.contents.update(id: id, movingToEnd: movingToEnd) { record in
-        before = OfflineState(rawValue: record.state) ?? .notDownloaded
-        after = try OfflineStateMachine.state(after: action, from: before)
-        record.state = after.rawValue
+        after = try next(record.state)
+        record.state = after
         change(&record)
       }
     } catch let error as OfflineError {
@@ -91,7 +118,6 @@ extension OfflineManager {
     guard updated != nil else { throw OfflineError(.unknownContent(id), contentID: id) }
     knownStates[id] = after
     hub.send(.stateChanged(after), to: id)
-    return before
   }
 
   /// Deletes the files a cancel or a delete left behind and completes the change, when this
@@ -114,8 +140,8 @@ extension OfflineManager {
     try files.delete(record)
     CrashPoint.reach(.cleanupAfterDeletingFiles)
     hub.resetProgress(of: id)
-    if record.state == OfflineState.canceling.rawValue {
-      try transition(id: id, .finishCancel) { record in
+    if record.state == .canceling {
+      transition(id: id, .cancelFinished) { record in
         record.pendingCleanup = false
         record.bytes = 0
       }
@@ -125,7 +151,7 @@ extension OfflineManager {
         try index.contents.update(id: id) { record in
           record.pendingCleanup = false
           record.bytes = 0
-          record.state = OfflineState.notDownloaded.rawValue  // its files are gone
+          record.state = .notDownloaded  // its files are gone
         }
       }
     }

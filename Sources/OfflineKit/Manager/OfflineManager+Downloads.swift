@@ -7,10 +7,18 @@ extension OfflineManager {
   /// in order through a stream; its end through ``didEnd(_:outcome:)``.
   func launch(_ record: ContentRecord, url: URL, host: String) {
     let id = record.id
+    let stored: DownloadConfig.Stored
+    do {
+      stored = try DownloadConfig.stored(in: record)
+    } catch {
+      fail(record, error)  // options this version cannot read: never run with defaults
+      return
+    }
     let work =
       url.isHLSPlaylist
-      ? streamWork(record, url: url)
-      : url.isDASHManifest ? dashWork(record, url: url) : fileWork(record, url: url)
+      ? streamWork(record, url: url, options: stored)
+      : url.isDASHManifest
+        ? dashWork(record, url: url, options: stored) : fileWork(record, url: url, options: stored)
     let task = Task { [weak self] in
       let (events, sink) = AsyncStream.makeStream(of: OfflineProgress.self)
       let job = Task { () -> Result<Transfer.Outcome, Transfer.Error> in
@@ -24,9 +32,15 @@ extension OfflineManager {
         job.cancel()
       }
     }
-    running[id] = RunningDownload(task: task, host: host)
+    var download = RunningDownload(task: task, host: host)
+    switch record.waitReason {
+    case .network, .storage, .retry: download.announcesMoving = true
+    default: break
+    }
+    running[id] = download
     knownStates[id] = .downloading
-    setWaitReason(.starting, for: record)  // "running" only once bytes come
+    // "running" only once bytes come; subscribers hear of the start from its progress.
+    setWaitReason(.starting, for: record, announcing: false)
   }
 
   typealias Work =
@@ -35,24 +49,22 @@ extension OfflineManager {
     >
 
   /// One file: one ``Transfer``; the manager does the retrying.
-  private func fileWork(_ record: ContentRecord, url: URL) -> Work {
+  private func fileWork(_ record: ContentRecord, url: URL, options: DownloadConfig.Stored)
+    -> Work
+  {
     let files = self.files
     let transfer = Transfer(
       url: url, destination: files.destination(of: record), journal: index.transfers,
       transport: transport,
       options: Transfer.Options(
-        expectedSHA256: record.expectedSHA256, retry: RetryPolicy(maximumAttempts: 1),
-        replacesExistingFile: true,
-        connections: DownloadConfig.stored(from: record.options).connections ?? 0),
-      requestOptions: requestOptions[record.id] ?? RequestOptions())
+        retry: RetryPolicy(maximumAttempts: 1), replacesExistingFile: true,
+        connections: options.connections ?? .adaptive
+      ).expecting(sha256: record.expectedSHA256),
+      requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
     return { report in
       do throws(Transfer.Error) {
         let outcome = try await transfer.run { event in
-          guard case .progress(let progress) = event else { return }
-          report(
-            OfflineProgress(
-              bytes: progress.bytes, total: progress.total, totalIsEstimate: false,
-              bytesPerSecond: progress.bytesPerSecond))
+          if case .progress(let progress) = event { report(progress) }
         }
         // The file is durable (fsynced, renamed, folder fsynced): now the manifest may say
         // so, here in the download's task rather than on the actor.
@@ -66,25 +78,20 @@ extension OfflineManager {
 
   /// An HLS stream: an ``HLSDownload`` into the content's folder, which retries each
   /// segment itself before failing.
-  private func streamWork(_ record: ContentRecord, url: URL) -> Work {
+  private func streamWork(_ record: ContentRecord, url: URL, options: DownloadConfig.Stored)
+    -> Work
+  {
     let files = self.files
     let download = HLSDownload(
-      url: url, folder: files.folder(id: record.id),
-      options: DownloadConfig.stored(from: record.options).hls, journal: index.transfers,
+      url: url, folder: files.folder(id: record.id), options: options.hls,
+      journal: index.transfers,
       transport: transport,
       retry: RetryPolicy(
         maximumAttempts: 3, initialDelay: .milliseconds(500), maximumDelay: .seconds(5)),
-      requestOptions: requestOptions[record.id] ?? RequestOptions())
+      requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
     return { report in
-      let rate = RateEstimator()
       do throws(Transfer.Error) {
-        let outcome = try await download.run { progress in
-          report(
-            OfflineProgress(
-              bytes: progress.bytes, total: progress.total,
-              totalIsEstimate: progress.totalIsEstimate,
-              bytesPerSecond: rate.update(bytes: progress.bytes)))
-        }
+        let outcome = try await download.run(onProgress: report)
         // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
         // playlists' renames durable before it says downloaded.
         files.recordDownloaded(record, length: outcome.bytes, sha256: nil)
@@ -103,7 +110,8 @@ extension OfflineManager {
   func didProgress(_ progress: OfflineProgress, for id: String) {
     guard var download = running[id] else { return }
     if download.startBytes == nil, let record = try? index.contents.record(id: id) {
-      setWaitReason(nil, for: record)  // receiving: no longer "starting"
+      // Receiving: no longer "starting"; news only after a wait subscribers were told of.
+      setWaitReason(nil, for: record, announcing: download.announcesMoving)
     }
     let sent = hub.sendProgress(progress, to: id)
     download.lastBytes = progress.bytes
@@ -122,14 +130,15 @@ extension OfflineManager {
   /// retry, wait for space or the network, or are suspended with their error.
   func didEnd(_ id: String, outcome: Result<Transfer.Outcome, Transfer.Error>) {
     guard let download = running.removeValue(forKey: id) else {
-      recordSuspended(id)  // stopped by a suspend: its parts are still now
+      saveLastProgress(of: id)  // stopped (by a suspend, say): its bytes, then its manifest
+      recordSuspended(id)  // its parts are still now
       return
     }
     defer { pump() }
     switch outcome {
     case .success(let result):
       CrashPoint.reach(.finishBeforeDownloaded)
-      _ = try? transition(id: id, .finish) { record in
+      transition(id: id, .finished) { record in
         record.bytes = result.length
         record.total = result.length
         record.totalIsEstimate = false
@@ -146,10 +155,13 @@ extension OfflineManager {
 
   private func didFail(_ id: String, error: Transfer.Error, progressed: Bool, host: String) {
     if case .cancelled = error.kind { return }
-    guard let record = try? index.contents.record(id: id),
-      record.state == OfflineState.downloading.rawValue
+    guard let record = try? index.contents.record(id: id), record.state == .downloading
     else { return }
     let failure = OfflineError(.transfer(error), contentID: id)
+    if error.discardedData {
+      failDiscarding(record, failure)
+      return
+    }
     if error.isOutOfSpace {
       setWaitReason(.storage, for: record)
       return
@@ -165,24 +177,50 @@ extension OfflineManager {
         Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
       _ = try? index.contents.update(id: id) { stored in
         stored.retryCount = failures
-        stored.waitReason = WaitReason.retry(at: at).name
-        stored.retryAt = at
+        stored.waitReason = .retry(at: at)
         stored.lastError = failure.description
         stored.lastErrorKind = failure.kindName
       }
       hub.send(.waiting(.retry(at: at)), to: id)
       return
     }
-    _ = try? transition(id: id, .fail) { stored in
+    transition(id: id, .failedKeepingData) { stored in
       stored.retryCount = failures
       stored.waitReason = nil
-      stored.retryAt = nil
       stored.lastError = failure.description
       stored.lastErrorKind = failure.kindName
     }
     recordSuspended(id)
     hub.send(.error(failure), to: id)
     hub.send(.suspended, to: id)
+  }
+
+  /// Ends `record` in `notDownloaded` with `failure`: the transfer threw its bytes away (a
+  /// checksum mismatch), so there is nothing a resume could go on from. Its folder and
+  /// manifests go too, so nothing claims otherwise.
+  private func failDiscarding(_ record: ContentRecord, _ failure: OfflineError) {
+    files.forgetManifests(of: record)
+    try? files.delete(record)
+    hub.resetProgress(of: record.id)
+    hub.send(.error(failure), to: record.id)
+    transition(id: record.id, .failedDiscardingData) { stored in
+      stored.bytes = 0
+      stored.waitReason = nil
+      stored.retryCount = 0
+      stored.lastError = failure.description
+      stored.lastErrorKind = failure.kindName
+    }
+  }
+
+  /// Suspends `record` with `error` before it ran (its stored options cannot be read).
+  private func fail(_ record: ContentRecord, _ error: OfflineError) {
+    transition(id: record.id, .failedKeepingData) { stored in
+      stored.waitReason = nil
+      stored.lastError = error.description
+      stored.lastErrorKind = error.kindName
+    }
+    hub.send(.error(error), to: record.id)
+    hub.send(.suspended, to: record.id)
   }
 
   /// Fetches the keys of HLS content `id` again; see ``OfflineContent/renewKeys()``.

@@ -13,8 +13,7 @@ extension OfflineManager {
   func prepareManifest(for action: OfflineAction, id: String) throws(OfflineError) {
     guard [.cancel, .delete, .resume].contains(action),
       let record = try indexStep({ try index.contents.record(id: id) }),
-      let state = OfflineState(rawValue: record.state),
-      (try? OfflineStateMachine.state(after: action, from: state)) != nil
+      (try? OfflineStateMachine.state(after: action, from: record.state)) != nil
     else { return }
     if action == .resume {
       files.recordResuming(record)
@@ -27,7 +26,7 @@ extension OfflineManager {
   /// here, with the journal entries of its parts.
   func recordSuspended(_ id: String) {
     guard running[id] == nil, let record = try? index.contents.record(id: id),
-      record.state == OfflineState.suspended.rawValue, !record.pendingCleanup
+      record.state == .suspended, !record.pendingCleanup
     else { return }
     files.recordSuspended(record)
   }

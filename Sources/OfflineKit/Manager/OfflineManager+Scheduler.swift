@@ -11,6 +11,9 @@ struct RunningDownload {
   /// Bytes on disk at its latest progress report.
   var lastBytes: Int64 = 0
   var lastSaved = ContinuousClock.now
+  /// Whether subscribers were told it waited (network, storage, a retry) before it
+  /// started, so they are told when it moves again; a plain start is no news.
+  var announcesMoving = false
 
   /// Whether bytes arrived during this attempt (a retry budget starts over then).
   var progressed: Bool { lastBytes > (startBytes ?? lastBytes) }
@@ -19,8 +22,10 @@ struct RunningDownload {
 extension OfflineManager {
   /// Starts working the queue in the background, until ``stop(suspendingRunning:)``.
   ///
-  /// - Throws: ``OfflineError`` `storeBusy` when another process is the runner.
+  /// - Throws: ``OfflineError`` `storeBusy` when another process is the runner, `closed`
+  ///   after ``close()``.
   public func start() throws(OfflineError) {
+    guard !closed else { throw OfflineError(.closed) }
     guard scheduler == nil else { return }
     try becomeRunner()
     scheduler = Task { [weak self] in
@@ -40,21 +45,34 @@ extension OfflineManager {
     try becomeRunner()
     while !Task.isCancelled {
       tick()
-      let waiting = (try? index.contents.count(inState: OfflineState.downloading.rawValue)) ?? 0
-      let canceling = (try? index.contents.count(inState: OfflineState.canceling.rawValue)) ?? 0
+      let waiting = (try? index.contents.count(inState: .downloading)) ?? 0
+      let canceling = (try? index.contents.count(inState: .canceling)) ?? 0
       if waiting == 0 && canceling == 0 && running.isEmpty { return }
       try? await Task.sleep(for: configuration.pollInterval)
     }
   }
 
+  /// Stops working the queue and closes the manager: every event stream ends
+  /// (``OfflineContent/events``, ``allEvents()``), and so does every
+  /// ``OfflineContent/waitUntilDownloaded()``, with `closed`. What is running stops and stays
+  /// `downloading`, to continue when a manager on the store works the queue again; its bytes
+  /// on disk are recorded. Call it when done with the manager; ``start()`` afterwards throws
+  /// `closed`.
+  public func close() async {
+    closed = true
+    await stop(suspendingRunning: false)
+    hub.close()
+  }
+
   /// Stops working the queue. With `suspendingRunning`, what is running is suspended (its
   /// partial data kept); without, it stays `downloading` and continues on the next start.
+  /// Event streams go on; ``close()`` ends them.
   public func stop(suspendingRunning: Bool) async {
     scheduler?.cancel()
     scheduler = nil
     for id in Array(running.keys) {
       if suspendingRunning {
-        _ = try? transition(id: id, .suspend) { $0.waitReason = nil }
+        try? transition(id: id, .suspend) { $0.waitReason = nil }
         hub.send(.suspended, to: id)
       }
       await stopRunning(id)
@@ -87,23 +105,21 @@ extension OfflineManager {
   /// Follows changes made by other processes: a running download paused, canceled or
   /// deleted elsewhere is stopped, cancels are finished, and subscribers hear of new states.
   private func reconcileExternalChanges() {
-    guard let records = try? index.contents.needingRecovery(state: OfflineState.canceling.rawValue)
-    else { return }
+    guard let records = try? index.contents.needingRecovery(state: .canceling) else { return }
     for record in records {
       Task { await self.stopRunning(record.id) }
       try? finishCleanup(record.id)
     }
     for id in Array(running.keys) {
       guard let record = try? index.contents.record(id: id),
-        record.state == OfflineState.downloading.rawValue
+        record.state == .downloading
       else {
         Task { await self.stopRunning(id) }
         continue
       }
     }
     for (id, known) in knownStates {
-      guard let record = try? index.contents.record(id: id),
-        let state = OfflineState(rawValue: record.state), state != known
+      guard let state = (try? index.contents.record(id: id))??.state, state != known
       else { continue }
       knownStates[id] = state
       hub.send(.stateChanged(state), to: id)
@@ -119,8 +135,7 @@ extension OfflineManager {
     guard free > 0 else { return }
     let candidates =
       (try? index.contents.runnable(
-        state: OfflineState.downloading.rawValue, now: Date(), limit: running.count + free * 4))
-      ?? []
+        state: .downloading, now: Date(), limit: running.count + free * 4)) ?? []
     storageWaits.keepOnly(Set(candidates.map(\.id)).union(running.keys))
     var started = 0
     for record in candidates where running[record.id] == nil && !stopping.contains(record.id) {
@@ -161,7 +176,7 @@ extension OfflineManager {
   /// is looked at calmly (``StorageWaits``).
   private func space(for record: ContentRecord) -> SpaceVerdict {
     let now = ContinuousClock.now
-    let waiting = record.waitReason == WaitReason.storage.name
+    let waiting = record.waitReason == .storage
     if waiting, !storageWaits.isDue(record.id, at: now) { return .notYetDue }
     let folder = files.folder(id: record.id)
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -198,9 +213,8 @@ extension OfflineManager {
 
   /// Suspends `record` with `error`: it cannot fit on its disk, so waiting would be forever.
   private func failForSpace(_ record: ContentRecord, _ error: OfflineError) {
-    _ = try? transition(id: record.id, .fail) { stored in
+    transition(id: record.id, .failedKeepingData) { stored in
       stored.waitReason = nil
-      stored.retryAt = nil
       stored.lastError = error.description
       stored.lastErrorKind = error.kindName
     }
@@ -208,13 +222,14 @@ extension OfflineManager {
     hub.send(.suspended, to: record.id)
   }
 
-  func setWaitReason(_ reason: WaitReason?, for record: ContentRecord) {
-    guard record.waitReason != reason?.name else { return }
+  /// Records why `record` is not moving (nil: it moves) and, when `announcing`, tells
+  /// subscribers.
+  func setWaitReason(_ reason: WaitReason?, for record: ContentRecord, announcing: Bool = true) {
+    guard record.waitReason != reason else { return }
     _ = try? index.contents.update(id: record.id) { stored in
-      stored.waitReason = reason?.name
-      if case .retry(let at) = reason { stored.retryAt = at } else { stored.retryAt = nil }
+      stored.waitReason = reason
     }
-    hub.send(.waiting(reason), to: record.id)
+    if announcing { hub.send(.waiting(reason), to: record.id) }
   }
 
   /// Stops running downloads whose host became unreachable, so they wait for the network
@@ -228,12 +243,22 @@ extension OfflineManager {
     }
   }
 
-  /// Cancels the download of `id` if it runs here, and waits until it has stopped.
+  /// Cancels the download of `id` if it runs here, waits until it has stopped, and records
+  /// the bytes it had on disk, so a snapshot taken now says what is there.
   func stopRunning(_ id: String) async {
     guard let download = running.removeValue(forKey: id) else { return }
     stopping.insert(id)
     download.task.cancel()
     await download.task.value
     stopping.remove(id)
+    saveLastProgress(of: id)
+  }
+
+  /// Writes the last progress sent for `id` to the index (it is written there at most once
+  /// a second while bytes come), so snapshots and manifests say what is on disk.
+  func saveLastProgress(of id: String) {
+    guard let last = hub.lastProgress(of: id) else { return }
+    try? index.contents.updateProgress(
+      id: id, bytes: last.bytes, total: last.total, totalIsEstimate: last.totalIsEstimate)
   }
 }

@@ -17,6 +17,8 @@ import OfflineStore
 /// let content = try await manager.content(for: OfflineSource(url: movieURL, title: "Movie"))
 /// try await content.download()  // queued: nothing downloads before start()
 /// try await manager.start()
+/// print(try await content.waitUntilDownloaded().path)
+/// await manager.close()  // ends every event stream; downloads left continue next time
 /// ```
 public actor OfflineManager {
   /// How the manager schedules downloads.
@@ -40,6 +42,9 @@ public actor OfflineManager {
     /// The most bytes the store (offline content and ``FileCache`` entries) may hold; a
     /// download waits (reason `storage`) while it would go over. Nil for no quota.
     public var storeQuota: Int64?
+    /// The most bytes per second all running downloads receive together, nil for no cap;
+    /// change it while the manager runs with ``OfflineManager/setRateLimit(_:)``.
+    public var rateLimit: ByteRate?
 
     /// Creates a configuration with the defaults.
     public init(
@@ -47,7 +52,7 @@ public actor OfflineManager {
       pollInterval: Duration = .milliseconds(250), minimumFreeSpace: Int64 = 64 << 20,
       transport: (any HTTPTransporting)? = nil,
       reachability: any Reachable = Reachability.platformDefault(),
-      storeQuota: Int64? = nil
+      storeQuota: Int64? = nil, rateLimit: ByteRate? = nil
     ) {
       self.parallelDownloads = max(1, parallelDownloads)
       self.retry = retry
@@ -56,6 +61,7 @@ public actor OfflineManager {
       self.transport = transport
       self.reachability = reachability
       self.storeQuota = storeQuota
+      self.rateLimit = rateLimit
     }
   }
 
@@ -71,7 +77,10 @@ public actor OfflineManager {
   public nonisolated let rebuildReport: RebuildReport?
   nonisolated let index: OfflineIndex
   nonisolated let transport: any HTTPTransporting
-  var hub = EventHub()
+  /// The cap over every running download (``Configuration/rateLimit``), shared by all
+  /// their requests.
+  nonisolated let rateLimiter: RateLimiter
+  nonisolated let hub = EventHub()
   var running: [String: RunningDownload] = [:]
   var stopping: Set<String> = []
   var runnerLock: RunnerLock?
@@ -82,6 +91,8 @@ public actor OfflineManager {
   /// transfer started for a content sends them. Kept in memory for this process only.
   var requestOptions: [String: RequestOptions] = [:]
   var storageWaits = StorageWaits()
+  /// Set by ``close()``.
+  var closed = false
 
   /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
   ///
@@ -118,11 +129,21 @@ public actor OfflineManager {
       rebuildReport = nil
     }
     self.transport = configuration.transport ?? PlatformTransport.make()
+    self.rateLimiter = RateLimiter(configuration.rateLimit)
     if let lock = RunnerLock(directory: directory) {
       try Recovery(index: index, directory: directory).run()
       ManifestBackfill(files: contentFiles).runIfNeeded()
       _ = lock
     }
+  }
+
+  /// The cap over every running download together, nil for none.
+  public nonisolated var rateLimit: ByteRate? { rateLimiter.rate }
+
+  /// Changes the cap over every running download, those under way included: it applies
+  /// within a quarter of a second; nil removes it.
+  public nonisolated func setRateLimit(_ rate: ByteRate?) {
+    rateLimiter.setRate(rate)
   }
 
   /// The content for `source`: the existing one with the source's id (or, without an id,
@@ -204,13 +225,13 @@ public actor OfflineManager {
           : source.url.isDASHManifest
             ? DASHDownload.indexName
             : ContentManifest.contentFileName(LocalFileName.from(source.url)),
-        state: OfflineState.notDownloaded.rawValue)
+        state: .notDownloaded)
       if let config {
-        record.state = OfflineState.downloading.rawValue
-        record.waitReason = WaitReason.queued.name
+        record.state = .downloading
+        record.waitReason = .queued
         record.priority = config.priority
         record.expectedSHA256 = config.expectedSHA256
-        record.options = config.encodedOptions
+        record.options = config.storedOptions
       }
       fresh.append(record)
       result.append(OfflineContent(id: id, manager: self))
@@ -246,37 +267,29 @@ public actor OfflineManager {
   public func forget(id: String) throws(OfflineError) {
     let record = try indexStep { try index.contents.record(id: id) }
     guard let record else { throw OfflineError(.unknownContent(id), contentID: id) }
-    let state = OfflineState(rawValue: record.state) ?? .notDownloaded
-    guard state == .notDownloaded, !record.pendingCleanup else {
-      throw OfflineError(.invalidTransition(.delete, from: state), contentID: id)
+    guard record.state == .notDownloaded, !record.pendingCleanup else {
+      throw OfflineError(.invalidTransition(.delete, from: record.state), contentID: id)
     }
     try indexStep { try index.contents.remove(id: id) }
   }
 
   /// A new stream of the events of content `id`; see ``OfflineContent/events``.
-  func events(for id: String) -> AsyncStream<OfflineContent.Event> {
-    let current =
-      (try? index.contents.record(id: id)).flatMap { $0 }
-      .flatMap { OfflineState(rawValue: $0.state) } ?? .notDownloaded
-    return hub.subscribe(id: id, current: current) { [weak self] token in
-      Task { await self?.unsubscribe(id: id, token: token) }
+  nonisolated func events(for id: String) -> AsyncStream<OfflineContent.Event> {
+    let index = self.index
+    return hub.subscribe(id: id) {
+      // A content that is gone (forgotten) has nothing on disk; one that cannot be read
+      // is an error, never a guess.
+      Result { () throws(OfflineError) in
+        try indexStep { try index.contents.record(id: id) }?.state ?? .notDownloaded
+      }
     }
-  }
-
-  private func unsubscribe(id: String, token: UUID) {
-    hub.unsubscribe(id: id, token: token)
   }
 
   /// A new stream of the events of every content, each with its content's id, for one
-  /// subscriber (a queue view, say). It starts with the next event.
-  public func allEvents() -> AsyncStream<(String, OfflineContent.Event)> {
-    hub.subscribeAll { [weak self] token in
-      Task { await self?.unsubscribeAll(token: token) }
-    }
-  }
-
-  private func unsubscribeAll(token: UUID) {
-    hub.unsubscribeAll(token: token)
+  /// subscriber (a queue view, say), made at once. It starts with the next event and ends
+  /// when the manager closes.
+  public nonisolated func allEvents() -> AsyncStream<(String, OfflineContent.Event)> {
+    hub.subscribeAll()
   }
 
   private func existingRecord(for source: OfflineSource) throws(OfflineError) -> ContentRecord? {
@@ -293,9 +306,9 @@ public actor OfflineManager {
   nonisolated func snapshot(of record: ContentRecord) -> OfflineContent.Snapshot {
     OfflineContent.Snapshot(
       id: record.id, url: URL(string: record.url) ?? directory, title: record.title,
-      metadata: record.metadata, state: OfflineState(rawValue: record.state) ?? .notDownloaded,
+      metadata: record.metadata, state: record.state,
       bytes: record.bytes, total: record.total, totalIsEstimate: record.totalIsEstimate,
-      waitReason: WaitReason(name: record.waitReason, retryAt: record.retryAt),
+      waitReason: record.waitReason,
       lastError: record.lastError, fileURL: fileURL(of: record), priority: record.priority)
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineHTTP
+import OfflineStore
 
 /// What to make available offline: a URL, and how the app knows it.
 public struct OfflineSource: Sendable, Equatable {
@@ -31,42 +32,62 @@ public struct OfflineSource: Sendable, Equatable {
 
 /// How one content is downloaded.
 public struct DownloadConfig: Sendable, Equatable {
-  /// The SHA-256 the file must have, as 64 hex digits.
-  public var expectedSHA256: String?
+  /// The SHA-256 the file must have, as 64 lowercase hex digits; nil to check only the
+  /// length. Set by ``init(expectedSHA256:priority:hls:connections:)``, which refuses
+  /// anything else.
+  public private(set) var expectedSHA256: String?
   /// Higher runs first; equal priorities run in the order they were queued.
   public var priority: Int
   /// For an HLS stream: which variant and renditions.
   public var hls: HLSOptions
-  /// Connections for one large file (see ``Transfer/Options/connections``); 0 chooses.
-  public var connections: Int
+  /// Connections for one file (see ``Transfer/Connections``).
+  public var connections: Transfer.Connections
 
-  /// Creates a configuration.
+  /// Creates a configuration that checks the file's length.
   public init(
-    expectedSHA256: String? = nil, priority: Int = 0, hls: HLSOptions = HLSOptions(),
-    connections: Int = 0
+    priority: Int = 0, hls: HLSOptions = HLSOptions(),
+    connections: Transfer.Connections = .adaptive
   ) {
-    self.expectedSHA256 = expectedSHA256?.lowercased()
     self.priority = priority
     self.hls = hls
-    self.connections = max(0, connections)
+    self.connections = connections.normalized
   }
 
-  /// What the index stores besides the checksum and the priority.
-  struct Stored: Codable {
+  /// Creates a configuration that also checks the file's SHA-256 (nil: the length only).
+  ///
+  /// - Throws: ``OfflineError`` (`invalidChecksum`) when `expectedSHA256` is not 64
+  ///   hexadecimal digits: a checksum that can never match is refused now, not after the
+  ///   download.
+  public init(
+    expectedSHA256: String?, priority: Int = 0, hls: HLSOptions = HLSOptions(),
+    connections: Transfer.Connections = .adaptive
+  ) throws(OfflineError) {
+    self.init(priority: priority, hls: hls, connections: connections)
+    self.expectedSHA256 = try SHA256.checkedHex(expectedSHA256)
+  }
+
+  /// What the index stores besides the checksum and the priority (the `options` column).
+  struct Stored: Codable, Equatable {
     var hls: HLSOptions
-    var connections: Int?
+    var connections: Transfer.Connections?
   }
 
   /// The options as the index stores them.
-  var encodedOptions: String? {
-    (try? JSONEncoder().encode(Stored(hls: hls, connections: connections)))
-      .flatMap { String(data: $0, encoding: .utf8) }
+  var storedOptions: StoredJSON? {
+    try? StoredJSON(encoding: Stored(hls: hls, connections: connections))
   }
 
-  /// The options stored in the index, or the defaults.
-  static func stored(from text: String?) -> Stored {
-    text.flatMap { try? JSONDecoder().decode(Stored.self, from: Data($0.utf8)) }
-      ?? Stored(hls: HLSOptions(), connections: 0)
+  /// The options stored in `record`: the defaults when it has none.
+  ///
+  /// - Throws: ``OfflineError`` (`index`) when they are not options this version knows;
+  ///   never a silent default.
+  static func stored(in record: ContentRecord) throws(OfflineError) -> Stored {
+    guard let options = record.options else { return Stored(hls: HLSOptions(), connections: nil) }
+    do {
+      return try options.decoded(as: Stored.self)
+    } catch {
+      throw OfflineError(.index(error), contentID: record.id)
+    }
   }
 }
 
@@ -77,38 +98,7 @@ extension URL {
   }
 }
 
-/// Why a content in ``OfflineState/downloading`` is not moving.
-public enum WaitReason: Sendable, Equatable {
-  /// Behind the parallel limit.
-  case queued
-  /// No network: the host is unreachable from here. Goes on by itself when it is back.
-  case network
-  /// Not enough free disk space. Goes on by itself when there is.
-  case storage
-  /// A retry after a transient failure is due at this time.
-  case retry(at: Date)
-  /// Started, and no bytes have come yet (connecting, or waiting for the response).
-  case starting
-
-  /// The name stored in the index and shown by `offline ls`.
-  public var name: String {
-    switch self {
-    case .queued: "queued"
-    case .network: "network"
-    case .storage: "storage"
-    case .retry: "retry"
-    case .starting: "starting"
-    }
-  }
-
-  init?(name: String?, retryAt: Date?) {
-    switch name {
-    case "queued": self = .queued
-    case "network": self = .network
-    case "storage": self = .storage
-    case "retry": self = .retry(at: retryAt ?? Date())
-    case "starting": self = .starting
-    default: return nil
-    }
-  }
-}
+/// Why a content in `downloading` is not moving: queued, waiting for the
+/// network, for disk space, for a retry at a time, or started and waiting for its first
+/// bytes. The index stores it as it is (`ContentWaitReason` in OfflineStore).
+public typealias WaitReason = ContentWaitReason

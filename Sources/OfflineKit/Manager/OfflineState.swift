@@ -1,3 +1,5 @@
+import OfflineStore
+
 /// Where one offline content stands.
 ///
 /// | from | call | to | event |
@@ -8,22 +10,14 @@
 /// | `downloading`, `suspended` | `cancel` | `canceling`, then `notDownloaded` once every partial byte is deleted | `canceled` |
 /// | `downloading` | (the transfer completes) | `downloaded` | `finished` |
 /// | `downloading` | (a permanent failure, or retries used up) | `suspended`, with the last error | `error`, `suspended` |
+/// | `downloading` | (a failure that discards the bytes: a checksum mismatch) | `notDownloaded`, with the last error | `error` |
 /// | `downloaded` | `deleteOfflineData` | `notDownloaded` | — |
 ///
 /// Any other call in any state is rejected with ``OfflineError/Kind-swift.enum/invalidTransition(_:from:)``
-/// and changes nothing.
-public enum OfflineState: String, Sendable, Equatable, CaseIterable {
-  /// Nothing on disk.
-  case notDownloaded
-  /// Queued or running; ``WaitReason`` says why it is not moving when it is not.
-  case downloading
-  /// Stopped with its partial data kept; `resume` goes on where it stopped.
-  case suspended
-  /// Complete and verified on disk.
-  case downloaded
-  /// Deleting partial data after a cancel; becomes `notDownloaded`.
-  case canceling
+/// and changes nothing. The index stores the state as its raw value (`ContentState` in OfflineStore).
+public typealias OfflineState = ContentState
 
+extension ContentState {
   /// The state in words, for messages: "not downloaded", "being canceled".
   public var phrase: String {
     switch self {
@@ -36,7 +30,7 @@ public enum OfflineState: String, Sendable, Equatable, CaseIterable {
   }
 }
 
-/// What can happen to a content: the calls of the API, and what the engine reports.
+/// A call of the API on a content.
 public enum OfflineAction: String, Sendable, Equatable, CaseIterable {
   /// Start downloading.
   case download
@@ -48,12 +42,18 @@ public enum OfflineAction: String, Sendable, Equatable, CaseIterable {
   case cancel
   /// Delete the downloaded file.
   case delete
-  /// The transfer completed and verified (engine only).
-  case finish
-  /// The transfer failed for good, or its retries are used up (engine only).
-  case fail
-  /// The partial data of a cancel is gone (engine only).
-  case finishCancel
+}
+
+/// What the engine reports about a content: never a call of the API.
+enum OfflineEngineEvent: Sendable, Equatable, CaseIterable {
+  /// The transfer completed and verified.
+  case finished
+  /// The transfer failed for good, or its retries are used up; its bytes are kept.
+  case failedKeepingData
+  /// The transfer failed and threw its bytes away (a checksum mismatch): nothing is left.
+  case failedDiscardingData
+  /// The partial data of a cancel is gone.
+  case cancelFinished
 }
 
 /// The transition table of ``OfflineState``, as a pure function.
@@ -69,11 +69,20 @@ public enum OfflineStateMachine {
     case (.downloading, .suspend): return .suspended
     case (.suspended, .resume): return .downloading
     case (.downloading, .cancel), (.suspended, .cancel): return .canceling
-    case (.canceling, .finishCancel): return .notDownloaded
-    case (.downloading, .finish): return .downloaded
-    case (.downloading, .fail): return .suspended
     case (.downloaded, .delete): return .notDownloaded
     default: throw OfflineError(.invalidTransition(action, from: state))
+    }
+  }
+
+  /// The state after the engine's `event` in `state`; nil when the table has no such row
+  /// (the state changed meanwhile, by a call or another process).
+  static func state(after event: OfflineEngineEvent, from state: OfflineState) -> OfflineState? {
+    switch (state, event) {
+    case (.downloading, .finished): .downloaded
+    case (.downloading, .failedKeepingData): .suspended
+    case (.downloading, .failedDiscardingData): .notDownloaded
+    case (.canceling, .cancelFinished): .notDownloaded
+    default: nil
     }
   }
 }

@@ -15,7 +15,7 @@ struct Recovery {
 
   func run() throws(OfflineError) {
     let records = try indexStep {
-      try index.contents.needingRecovery(state: OfflineState.canceling.rawValue)
+      try index.contents.needingRecovery(state: .canceling)
     }
     for record in records {
       try ContentFiles(index: index, directory: directory).delete(record)
@@ -23,7 +23,7 @@ struct Recovery {
       try indexStep {
         try index.contents.update(id: record.id) { record in
           // The files are gone: whatever the state said, nothing is downloaded now.
-          record.state = OfflineState.notDownloaded.rawValue
+          record.state = .notDownloaded
           record.bytes = 0
           record.pendingCleanup = false
           record.waitReason = nil

@@ -45,16 +45,21 @@ public struct Reachability: Reachable {
   }
 
   /// The directory read in place of `/proc` (route tables under `net/`).
-  public let procRoot: String
+  let procRoot: String
   /// The directory read in place of `/sys` (interfaces under `class/net/`).
-  public let sysRoot: String
+  let sysRoot: String
 
-  /// Creates a reachability that reads the given roots; tests point them at fixtures.
+  /// Creates a reachability that reads the system's route tables and interfaces.
+  public init() {
+    self.init(procRoot: "/proc", sysRoot: "/sys")
+  }
+
+  /// Creates a reachability that reads the given roots: the seam tests point at fixtures.
   ///
   /// - Parameters:
   ///   - procRoot: Where `net/route` and `net/ipv6_route` live.
   ///   - sysRoot: Where `class/net/IFACE/operstate` and `carrier` live.
-  public init(procRoot: String = "/proc", sysRoot: String = "/sys") {
+  init(procRoot: String, sysRoot: String) {
     self.procRoot = procRoot
     self.sysRoot = sysRoot
   }

@@ -19,7 +19,7 @@ struct AdaptiveTransfer {
   static let minimumRemaining: Int64 = 64 << 20
 
   private final class Watch: Sendable {
-    let progress = Locked<TransferProgress?>(nil)
+    let progress = Locked<OfflineProgress?>(nil)
     let switching = Atomic<Bool>(false)
   }
 

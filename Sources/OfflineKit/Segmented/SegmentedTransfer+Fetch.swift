@@ -17,7 +17,7 @@ extension SegmentedTransfer {
         let written = board.written
         onEvent(
           .progress(
-            TransferProgress(
+            OfflineProgress(
               bytes: written, total: total, bytesPerSecond: rate.update(bytes: written))))
       }
     }

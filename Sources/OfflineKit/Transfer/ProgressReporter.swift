@@ -72,7 +72,7 @@ final class ProgressReporter: Sendable {
     let total = sink.progressTotal.load(ordering: .relaxed)
     onEvent(
       .progress(
-        TransferProgress(
+        OfflineProgress(
           bytes: bytes, total: total < 0 ? nil : total, bytesPerSecond: rate.update(bytes: bytes))))
   }
 }

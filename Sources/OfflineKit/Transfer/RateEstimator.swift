@@ -3,9 +3,9 @@ import OfflineLocks
 
 /// A smoothed transfer rate: an exponential moving average of the rate between updates, so
 /// the time left does not jump about. Safe to update from any thread.
-public final class RateEstimator: Sendable {
+final class RateEstimator: Sendable {
   /// Creates an estimator with no history.
-  public init() {}
+  init() {}
 
   private struct State {
     var lastBytes: Int64?
@@ -17,7 +17,7 @@ public final class RateEstimator: Sendable {
 
   /// Records `bytes` (a running total) now and returns the smoothed rate in bytes per second.
   /// Updates closer than 50 ms to the previous one keep the rate as it was.
-  public func update(bytes: Int64) -> Double {
+  func update(bytes: Int64) -> Double {
     state.withLock { state in
       let now = ContinuousClock.now
       guard let last = state.lastBytes else {
@@ -37,7 +37,7 @@ public final class RateEstimator: Sendable {
   }
 
   /// Forgets the history (after a start-over), keeping nothing of the old rate's base.
-  public func reset() {
+  func reset() {
     state.withLock { $0.lastBytes = nil }
   }
 }

@@ -72,6 +72,13 @@ extension Transfer {
       return nil
     }
 
+    /// Whether the transfer threw its bytes away when it failed (a checksum mismatch), so
+    /// nothing is left to resume.
+    var discardedData: Bool {
+      if case .checksumMismatch = kind { return true }
+      return false
+    }
+
     /// Whether the disk ran out of space; the transfer resumes once space is freed.
     public var isOutOfSpace: Bool {
       if case .file(let error) = kind { return error.isOutOfSpace }

@@ -41,7 +41,7 @@ extension Transfer {
     case restarted(Transfer.RestartReason)
     /// Progress, at most about four times a second, never moving backwards except after
     /// a `restarted` event.
-    case progress(TransferProgress)
+    case progress(OfflineProgress)
     /// A transient failure; the next attempt starts after `delay`.
     case retrying(attempt: Int, delay: Duration, error: Transfer.Error)
     /// Every byte arrived; the length and checksum are being checked.
@@ -89,32 +89,5 @@ extension Transfer {
       self.bytesReceived = bytesReceived
       self.check = check
     }
-  }
-}
-
-/// A snapshot of a transfer's progress.
-public struct TransferProgress: Sendable, Equatable {
-  /// Bytes of the file on disk.
-  public var bytes: Int64
-  /// The file's length, when the server stated it.
-  public var total: Int64?
-  /// A smoothed rate over the last seconds, in bytes per second.
-  public var bytesPerSecond: Double
-  /// The time left at that rate, when the total is known and the rate is above zero.
-  public var secondsRemaining: Double? {
-    guard let total, bytesPerSecond > 0 else { return nil }
-    return Double(max(0, total - bytes)) / bytesPerSecond
-  }
-  /// The fraction done, from 0 to 1, when the total is known.
-  public var fractionCompleted: Double? {
-    guard let total, total > 0 else { return nil }
-    return min(1, Double(bytes) / Double(total))
-  }
-
-  /// Creates a snapshot.
-  public init(bytes: Int64, total: Int64?, bytesPerSecond: Double) {
-    self.bytes = bytes
-    self.total = total
-    self.bytesPerSecond = bytesPerSecond
   }
 }

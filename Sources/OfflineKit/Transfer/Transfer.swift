@@ -23,8 +23,10 @@ import OfflineStore
 public struct Transfer: Sendable {
   /// How a transfer behaves.
   public struct Options: Sendable, Equatable {
-    /// The SHA-256 the file must have, as 64 hex digits; nil to check only the length.
-    public var expectedSHA256: String?
+    /// The SHA-256 the file must have, as 64 lowercase hex digits; nil to check only the
+    /// length. Set by ``init(expectedSHA256:computesSHA256:retry:checkpointInterval:progressInterval:replacesExistingFile:slice:syncsEachFile:connections:waitsForOtherWriter:)``,
+    /// which refuses anything else.
+    public private(set) var expectedSHA256: String?
     /// Computes the SHA-256 even when none is expected (it is then in the outcome).
     public var computesSHA256: Bool
     /// When transient failures are tried again; `retry.maximumAttempts` 1 never retries.
@@ -39,11 +41,9 @@ public struct Transfer: Sendable {
     /// Only these bytes of the resource, when set (an HLS byte-range segment, say): the file
     /// holds exactly `slice.length` bytes, from the resource's byte `slice.offset` on.
     public var slice: Slice?
-    /// Connections for one large file (ranges written in place, see `SegmentedTransfer`);
-    /// 1 fetches it in one request; 0 chooses: one connection, switching to eight when the
-    /// file is large and one connection slow (under 50 MB/s after two seconds). Files under
-    /// 8 MiB, slices and servers without ranges always get one.
-    public var connections: Int
+    /// Connections for one file (see ``Connections``); slices and servers without ranges
+    /// always get one.
+    public var connections: Connections
     /// Whether to wait while another download writes the same destination (in this process
     /// or another); false fails at once with ``Error/Kind/destinationBusy(_:)``.
     public var waitsForOtherWriter: Bool
@@ -52,16 +52,15 @@ public struct Transfer: Sendable {
     /// complete only within the same boot.
     public var syncsEachFile: Bool
 
-    /// Creates options with the defaults.
+    /// Creates options with the defaults, checking only the length.
     public init(
-      expectedSHA256: String? = nil, computesSHA256: Bool = false,
+      computesSHA256: Bool = false,
       retry: RetryPolicy = RetryPolicy(
         initialDelay: .milliseconds(500), maximumDelay: .seconds(30)),
       checkpointInterval: Duration = .seconds(1), progressInterval: Duration = .milliseconds(250),
       replacesExistingFile: Bool = false, slice: Slice? = nil, syncsEachFile: Bool = true,
-      connections: Int = 1, waitsForOtherWriter: Bool = false
+      connections: Connections = .single, waitsForOtherWriter: Bool = false
     ) {
-      self.expectedSHA256 = expectedSHA256?.lowercased()
       self.computesSHA256 = computesSHA256
       self.retry = retry
       self.checkpointInterval = checkpointInterval
@@ -69,8 +68,37 @@ public struct Transfer: Sendable {
       self.replacesExistingFile = replacesExistingFile
       self.slice = slice
       self.syncsEachFile = syncsEachFile
-      self.connections = max(0, connections)
+      self.connections = connections.normalized
       self.waitsForOtherWriter = waitsForOtherWriter
+    }
+
+    /// Creates options that also check the file's SHA-256 (nil: the length only).
+    ///
+    /// - Throws: ``OfflineError`` (`invalidChecksum`) when `expectedSHA256` is not 64
+    ///   hexadecimal digits: a checksum that can never match is refused now, not after the
+    ///   download.
+    public init(
+      expectedSHA256: String?, computesSHA256: Bool = false,
+      retry: RetryPolicy = RetryPolicy(
+        initialDelay: .milliseconds(500), maximumDelay: .seconds(30)),
+      checkpointInterval: Duration = .seconds(1), progressInterval: Duration = .milliseconds(250),
+      replacesExistingFile: Bool = false, slice: Slice? = nil, syncsEachFile: Bool = true,
+      connections: Connections = .single, waitsForOtherWriter: Bool = false
+    ) throws(OfflineError) {
+      self.init(
+        computesSHA256: computesSHA256, retry: retry, checkpointInterval: checkpointInterval,
+        progressInterval: progressInterval, replacesExistingFile: replacesExistingFile,
+        slice: slice, syncsEachFile: syncsEachFile, connections: connections,
+        waitsForOtherWriter: waitsForOtherWriter)
+      self.expectedSHA256 = try SHA256.checkedHex(expectedSHA256)
+    }
+
+    /// These options checking `sha256`, which the index holds checked already (a transfer
+    /// still refuses one that is not 64 hex digits, with ``Error/Kind/invalidChecksum(_:)``).
+    func expecting(sha256: String?) -> Options {
+      var options = self
+      options.expectedSHA256 = sha256?.lowercased()
+      return options
     }
   }
 
@@ -114,6 +142,11 @@ public struct Transfer: Sendable {
   /// Creates a transfer; nothing happens until ``run(onEvent:)``.
   ///
   /// - Parameters:
+  ///   - url: What is downloaded.
+  ///   - destination: The absolute path of the final file.
+  ///   - journal: Where the download is recorded, so a later run resumes it.
+  ///   - transport: The HTTP transport.
+  ///   - options: The behaviour (checksum, retries, connections).
   ///   - requestOptions: What every request sends (see `RequestOptions`); checked when the
   ///     run starts. Its `rateLimit` caps this transfer.
   ///   - rateLimiters: Budgets shared with other downloads (`RateLimiter`, OfflineHTTP), to
@@ -187,14 +220,16 @@ public struct Transfer: Sendable {
   private func runLocked(onEvent: @escaping @Sendable (Event) -> Void)
     async throws(Transfer.Error) -> Outcome
   {
-    if options.connections > 1, options.slice == nil {
-      return try await SegmentedTransfer(transfer: self, connections: options.connections)
+    guard options.slice == nil else { return try await runSingle(onEvent: onEvent) }
+    switch options.connections {
+    case .fixed(let count) where count > 1:
+      return try await SegmentedTransfer(transfer: self, connections: count)
         .run(onEvent: onEvent)
-    }
-    if options.connections == 0, options.slice == nil {
+    case .adaptive:
       return try await AdaptiveTransfer(transfer: self).run(onEvent: onEvent)
+    default:
+      return try await runSingle(onEvent: onEvent)
     }
-    return try await runSingle(onEvent: onEvent)
   }
 
   /// The download over one connection.

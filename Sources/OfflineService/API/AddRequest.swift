@@ -63,9 +63,19 @@ struct AddRequest: Decodable, Sendable {
       }
       sources.append(OfflineSource(url: url, id: id, title: title))
     }
-    let config = DownloadConfig(
-      expectedSHA256: sha256, priority: priority ?? 0, hls: hls, connections: connections ?? 0)
-    return .success((sources, config))
+    let choice: Transfer.Connections =
+      switch connections {
+      case nil: .adaptive
+      case 1: .single
+      case let count?: .fixed(count)
+      }
+    do {
+      let config = try DownloadConfig(
+        expectedSHA256: sha256, priority: priority ?? 0, hls: hls, connections: choice)
+      return .success((sources, config))
+    } catch {
+      return .failure(AddRequestError(error.description))
+    }
   }
 }
 

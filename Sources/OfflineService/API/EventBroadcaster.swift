@@ -18,7 +18,7 @@ final class EventBroadcaster: Sendable {
   /// Starts reading the manager's events.
   func start() {
     let reader = Task { [weak self, manager] in
-      for await (id, event) in await manager.allEvents() {
+      for await (id, event) in manager.allEvents() {
         guard let self else { return }
         self.noteSpeed(of: event, id: id)
         let snapshot = try? await manager.snapshot(id: id)

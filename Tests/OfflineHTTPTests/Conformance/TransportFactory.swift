@@ -41,8 +41,11 @@ struct TransportFactory: Sendable, CustomTestStringConvertible {
     _ body: () async throws -> Void
   ) async {
     if let reason = limits[limit] {
+      // Without flow control, how far the server gets before the check depends on the
+      // machine's speed: on a loaded one the shortfall may not show in a given run.
       await withKnownIssue(
-        Comment(rawValue: "\(name): \(reason)"), sourceLocation: sourceLocation
+        Comment(rawValue: "\(name): \(reason)"), isIntermittent: limit == .pauseWithoutEnding,
+        sourceLocation: sourceLocation
       ) { try await body() }
     } else {
       do {

@@ -1,14 +1,15 @@
 import Foundation
 import HLSPlaylist
+import OfflineKit
 
 extension HLSInfo {
   /// A listing for people, with the server's text as it came.
-  public var text: String { text(showing: { $0 }) }
+  var text: String { text(showing: { $0 }) }
 
   /// A listing for people; `show` turns each piece of text the server supplied (codecs,
   /// names, languages, group IDs, key formats, errors) into what is printed, for example
   /// with its control characters escaped for a terminal.
-  public func text(showing show: (String) -> String) -> String {
+  func text(showing show: (String) -> String) -> String {
     var lines: [String] = []
     if isLive { lines.append("LIVE: a live stream cannot be downloaded for offline use.") }
     lines.append(String(format: "Duration: %.1f s in %d segments", duration, segments))
@@ -41,7 +42,7 @@ extension HLSInfo {
   }
 
   /// One JSON object for programs; a variant that could not be read has an `error`.
-  public var json: String {
+  var json: String {
     let object: [String: Any] = [
       "duration": duration, "segments": segments, "encryption": encryption, "live": isLive,
       "variants": variants.enumerated().map { index, variant -> [String: Any] in
