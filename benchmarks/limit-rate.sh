@@ -82,7 +82,7 @@ else
 log "run --parallel 4 --limit-rate $rate"
 store="$work/runs/store-queue"
 for i in 1 2 3 4; do
-  "$offline" --store "$store" add "$base/part$i.bin" --quiet >/dev/null
+  "$offline" --store "$store" add "$base/part$i.bin" >/dev/null
 done
 status=0
 /usr/bin/time -v -o "$work/runs/time-queue.txt" "$offline" --store "$store" run --parallel 4 --limit-rate "$rate" --quiet || status=$?
