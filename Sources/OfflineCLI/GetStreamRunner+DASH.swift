@@ -19,16 +19,9 @@ extension GetStreamRunner {
       reporter.finishedStream(download.indexURL, alreadyComplete: true)
       return ExitCode.success
     }
-    do {
-      let outcome = try await download.run { reporter.reportStream($0) }
-      reporter.finishedStream(outcome.index, alreadyComplete: false, outcome: outcome)
-      warn(outcome.warnings)
-      return ExitCode.success
-    } catch {
-      if command.json { return reporter.ended(with: error) }
-      if case .cancelled = error.kind { return reporter.ended(with: error) }
-      reporter.failed(TerminalText.message(error.description))
-      return ExitCode.failure
+    let ready = download
+    return await report { progress throws(Transfer.Error) in
+      try await ready.run(onProgress: progress)
     }
   }
 }

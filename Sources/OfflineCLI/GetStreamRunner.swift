@@ -44,8 +44,20 @@ struct GetStreamRunner {
       reporter.finishedStream(download.indexURL(), alreadyComplete: true)
       return ExitCode.success
     }
-    do {
-      let outcome = try await download.run { reporter.reportStream($0) }
+    return await report { progress throws(Transfer.Error) in
+      try await download.run(onProgress: progress)
+    }
+  }
+
+  /// Runs a stream's download (HLS or DASH), reporting its progress, its end and its
+  /// warnings; returns the exit code.
+  func report(
+    _ run: (@escaping @Sendable (OfflineProgress) -> Void) async throws(Transfer.Error)
+      -> HLSDownload.Outcome
+  ) async -> Int32 {
+    let reporter = self.reporter
+    do throws(Transfer.Error) {
+      let outcome = try await run { reporter.reportStream($0) }
       reporter.finishedStream(outcome.index, alreadyComplete: false, outcome: outcome)
       warn(outcome.warnings)
       return ExitCode.success

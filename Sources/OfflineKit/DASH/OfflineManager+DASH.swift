@@ -11,22 +11,10 @@ extension OfflineManager {
       url: url, folder: files.folder(id: record.id),
       options: options.hls, journal: index.transfers,
       transport: transport,
-      retry: RetryPolicy(
-        maximumAttempts: 3, initialDelay: .milliseconds(500), maximumDelay: .seconds(5)),
+      retry: Self.pieceRetry,
       requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
-    return { report in
-      do throws(Transfer.Error) {
-        let outcome = try await download.run(onProgress: report)
-        // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
-        // offline MPD's rename durable before it says downloaded.
-        files.recordDownloaded(record, length: outcome.bytes, sha256: nil)
-        return .success(
-          Transfer.Outcome(
-            destination: outcome.index.path, length: outcome.bytes, sha256: nil,
-            wasAlreadyComplete: false, bytesReceived: outcome.bytes, check: .length))
-      } catch {
-        return .failure(error)
-      }
+    return Self.streamWork(record, files: files) { report throws(Transfer.Error) in
+      try await download.run(onProgress: report)
     }
   }
 }

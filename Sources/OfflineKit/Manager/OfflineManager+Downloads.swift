@@ -86,14 +86,30 @@ extension OfflineManager {
       url: url, folder: files.folder(id: record.id), options: options.hls,
       journal: index.transfers,
       transport: transport,
-      retry: RetryPolicy(
-        maximumAttempts: 3, initialDelay: .milliseconds(500), maximumDelay: .seconds(5)),
+      retry: Self.pieceRetry,
       requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
+    return Self.streamWork(record, files: files) { report throws(Transfer.Error) in
+      try await download.run(onProgress: report)
+    }
+  }
+
+  /// Retries inside one piece of a stream (HLS or DASH); the piece engine retries the
+  /// piece itself after these.
+  static let pieceRetry = RetryPolicy(
+    maximumAttempts: 3, initialDelay: .milliseconds(500), maximumDelay: .seconds(5))
+
+  /// The work of a stream whose download `run` does: its outcome recorded as downloaded.
+  static func streamWork(
+    _ record: ContentRecord, files: ContentFiles,
+    run:
+      @escaping @Sendable (@escaping @Sendable (OfflineProgress) -> Void)
+      async throws(Transfer.Error) -> HLSDownload.Outcome
+  ) -> Work {
     return { report in
       do throws(Transfer.Error) {
-        let outcome = try await download.run(onProgress: report)
+        let outcome = try await run(report)
         // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
-        // playlists' renames durable before it says downloaded.
+        // offline playlists' or MPD's renames durable before it says downloaded.
         files.recordDownloaded(record, length: outcome.bytes, sha256: nil)
         return .success(
           Transfer.Outcome(
