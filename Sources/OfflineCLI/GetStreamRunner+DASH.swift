@@ -9,10 +9,7 @@ extension GetStreamRunner {
     var download = DASHDownload(
       url: command.url, folder: folder, options: command.hls, journal: index.transfers,
       transport: transport,
-      retry: RetryPolicy(
-        maximumAttempts: command.retries, initialDelay: .milliseconds(500),
-        maximumDelay: .seconds(30)),
-      requestOptions: command.requestOptions)
+      retry: retryPolicy, requestOptions: command.requestOptions)
     download.onPieceRetry = { [command] retry in Self.show(retry, command: command) }
     download.waitsForOtherWriter = command.waitsForOtherWriter
     if download.isComplete {

@@ -24,15 +24,19 @@ struct GetStreamRunner {
       .standardizedFileURL
   }
 
+  /// How often a request of the stream is tried: `--retries`, backing off from 0.5 s to 30 s.
+  var retryPolicy: RetryPolicy {
+    RetryPolicy(
+      maximumAttempts: command.retries, initialDelay: .milliseconds(500),
+      maximumDelay: .seconds(30))
+  }
+
   func run() async -> Int32 {
     if DASHDownload.isManifestURL(command.url) { return await runDASH() }
     var download = HLSDownload(
       url: command.url, folder: folder, options: command.hls, journal: index.transfers,
       transport: transport,
-      retry: RetryPolicy(
-        maximumAttempts: command.retries, initialDelay: .milliseconds(500),
-        maximumDelay: .seconds(30)),
-      requestOptions: command.requestOptions)
+      retry: retryPolicy, requestOptions: command.requestOptions)
     download.onPieceRetry = { [command] retry in Self.show(retry, command: command) }
     download.waitsForOtherWriter = command.waitsForOtherWriter
     if download.isComplete {

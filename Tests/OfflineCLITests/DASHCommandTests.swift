@@ -48,11 +48,8 @@ struct DASHCommandTests {
     origin.nginx.stop(graceful: false)
     #expect(try decoded(out + "/index.mpd", ["v:0", "a:0"]) == expected)
 
-    try origin.nginx.start()
-    let again = try OfflineBinary.run(["--store", store, "get", origin.url, "-o", out])
-    #expect(again.status == 0)
-    #expect(again.stderrText.contains("Already complete"))
-    #expect(try origin.nginx.accessLog().count == requests)
+    try RepeatedGet.expectFetchesNothing(
+      nginx: origin.nginx, requests: requests, store: store, url: origin.url, out: out)
   }
 
   /// `--variant lowest` takes the 96x54 Representation of the video AdaptationSet.

@@ -5,6 +5,35 @@ import Testing
 /// Whole `--help` pages, compared with what a user should read: any drift between a command's
 /// declaration and its help shows here.
 @Suite struct HelpTextTests {
+  /// The request-option rows that `get` and `cache get` share, exactly as both pages show
+  /// them.
+  static let requestOptionRows = """
+      -H, --header <'Name: value'>
+                              Send this header field with every request of the
+                              content (files, playlists, segments, keys);
+                              repeatable. Authorization, Cookie and
+                              Proxy-Authorization are secrets.
+      --secret-header <name>  Treat this header as a secret too: never shown, never
+                              sent on.
+      --user-agent <text>     Send this User-Agent instead of OfflineKit's.
+      --referer <url>         Send this Referer with every request.
+      --cookies <file>        Send cookies from this Netscape cookies.txt (what curl
+                              -b and yt-dlp --cookies read); cookies the server sets
+                              are kept for the content's later requests.
+      -u, --user <user[:password]>
+                              HTTP Basic credentials; without a password it is asked
+                              for on the terminal.
+      --netrc                 Read the host's credentials from ~/.netrc, as curl
+                              does.
+      --netrc-file <file>     Read the host's credentials from this netrc file.
+      --location-trusted      Send credentials, cookies and secret headers on after
+                              a redirect to another origin (by default they stay
+                              behind).
+      --limit-rate <rate>     Receive at most this many bytes per second for the
+                              content, all its requests together (500k, 2M, 1G:
+                              powers of 1024, as curl).
+    """
+
   static func help(_ arguments: [String]) throws -> String {
     let result = try OfflineBinary.run(arguments)
     #expect(result.status == 0, "\(result.stderrText)")
@@ -131,30 +160,7 @@ import Testing
                                   sockets are never replaced.
           --wait                  When another download is writing the same output file,
                                   wait for it to end instead of failing at once.
-          -H, --header <'Name: value'>
-                                  Send this header field with every request of the
-                                  content (files, playlists, segments, keys);
-                                  repeatable. Authorization, Cookie and
-                                  Proxy-Authorization are secrets.
-          --secret-header <name>  Treat this header as a secret too: never shown, never
-                                  sent on.
-          --user-agent <text>     Send this User-Agent instead of OfflineKit's.
-          --referer <url>         Send this Referer with every request.
-          --cookies <file>        Send cookies from this Netscape cookies.txt (what curl
-                                  -b and yt-dlp --cookies read); cookies the server sets
-                                  are kept for the content's later requests.
-          -u, --user <user[:password]>
-                                  HTTP Basic credentials; without a password it is asked
-                                  for on the terminal.
-          --netrc                 Read the host's credentials from ~/.netrc, as curl
-                                  does.
-          --netrc-file <file>     Read the host's credentials from this netrc file.
-          --location-trusted      Send credentials, cookies and secret headers on after
-                                  a redirect to another origin (by default they stay
-                                  behind).
-          --limit-rate <rate>     Receive at most this many bytes per second for the
-                                  content, all its requests together (500k, 2M, 1G:
-                                  powers of 1024, as curl).
+        \(Self.requestOptionRows)
           --variant <v>           HLS: 'highest' (default), 'lowest', or a minimum
                                   bitrate in bits/s (800000, 800k, 2M): the lowest
                                   variant at or above it, else the highest.
@@ -174,8 +180,7 @@ import Testing
           -h, --help              Show help information.
 
         Running the same command again resumes a partial download; on a file that is
-        already
-        complete and verified it says so and downloads nothing.
+        already complete and verified it says so and downloads nothing.
 
         EXIT CODES: 0 complete and verified, 1 failed, 64 usage error, 130 stopped by
         SIGINT, 143 stopped by SIGTERM (partial data and the journal are kept).
@@ -235,30 +240,7 @@ import Testing
                                   path.
           --key <key>             Cache under this key instead of the URL (for signed
                                   URLs).
-          -H, --header <'Name: value'>
-                                  Send this header field with every request of the
-                                  content (files, playlists, segments, keys);
-                                  repeatable. Authorization, Cookie and
-                                  Proxy-Authorization are secrets.
-          --secret-header <name>  Treat this header as a secret too: never shown, never
-                                  sent on.
-          --user-agent <text>     Send this User-Agent instead of OfflineKit's.
-          --referer <url>         Send this Referer with every request.
-          --cookies <file>        Send cookies from this Netscape cookies.txt (what curl
-                                  -b and yt-dlp --cookies read); cookies the server sets
-                                  are kept for the content's later requests.
-          -u, --user <user[:password]>
-                                  HTTP Basic credentials; without a password it is asked
-                                  for on the terminal.
-          --netrc                 Read the host's credentials from ~/.netrc, as curl
-                                  does.
-          --netrc-file <file>     Read the host's credentials from this netrc file.
-          --location-trusted      Send credentials, cookies and secret headers on after
-                                  a redirect to another origin (by default they stay
-                                  behind).
-          --limit-rate <rate>     Receive at most this many bytes per second for the
-                                  content, all its requests together (500k, 2M, 1G:
-                                  powers of 1024, as curl).
+        \(Self.requestOptionRows)
           -h, --help              Show help information.
 
         A stale file is revalidated with the server; offline, it is served anyway with a

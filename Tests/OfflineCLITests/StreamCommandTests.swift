@@ -35,11 +35,8 @@ struct StreamCommandTests {
     #expect(decoded.errors.isEmpty)
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
 
-    try origin.nginx.start()
-    let again = try OfflineBinary.run(["--store", store, "get", origin.url, "-o", out])
-    #expect(again.status == 0)
-    #expect(again.stderrText.contains("Already complete"))
-    #expect(try origin.nginx.accessLog().count == requests)
+    try RepeatedGet.expectFetchesNothing(
+      nginx: origin.nginx, requests: requests, store: store, url: origin.url, out: out)
   }
 
   /// Pins issue 11, item 6: a stream the previous version saved (keys at `keys/k0.key`) did

@@ -30,4 +30,18 @@ import Testing
     #expect(name.utf8.count <= LocalFileName.maximumLength)
     #expect(name.hasSuffix(".mp4"))
   }
+
+  @Test func aStreamFolderIsNamedForItsManifestUnlessTheNameSaysNothing() {
+    func folder(_ url: String) -> String { HLSDownload.folderName(for: URL(string: url)!) }
+    #expect(folder("https://cdn.example/show/master.m3u8") == "show")
+    #expect(folder("https://cdn.example/show/Index.M3U8") == "show")
+    #expect(folder("https://cdn.example/show/episode-1.m3u8") == "episode-1")
+    #expect(folder("https://cdn.example/master.m3u8") == "master")
+    #expect(folder("https://cdn.example/a%2F..%2Fb/index.m3u8") == "a_.._b")
+    #expect(
+      DASHDownload.folderName(for: URL(string: "https://cdn.example/film/manifest.mpd")!) == "film")
+    #expect(
+      DASHDownload.folderName(for: URL(string: "https://cdn.example/film/trailer.mpd")!)
+        == "trailer")
+  }
 }

@@ -34,16 +34,7 @@ struct BashCompletion: Sendable {
       "  local cur=\"$3\"",
       "  case \"$1 $2\" in",
     ]
-    for level in table.levels {
-      for option in level.command.options where option.completion != .none {
-        let keys = option.names.map { Self.quoted("\(level.path) \($0)") }
-        lines.append("    \(keys.joined(separator: "|"))) \(Self.reply(option.completion)) ;;")
-      }
-      if level.argumentCompletion != .none {
-        lines.append(
-          "    \(Self.quoted(level.path + " "))) \(Self.reply(level.argumentCompletion)) ;;")
-      }
-    }
+    lines += table.valueCaseArms(Self.reply)
     lines += [
       "    *) COMPREPLY=() ;;",
       "  esac",

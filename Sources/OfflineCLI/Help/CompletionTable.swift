@@ -26,4 +26,23 @@ struct CompletionTable: Sendable {
   init(root: CommandPath) {
     levels = root.tree.map { Level(path: $0.words, command: $0.command) }
   }
+
+  /// The arms of a POSIX-style `case "$cmdpath $option" in` that completes a value: one per
+  /// option that offers something, keyed `"offline get --output"`, and one per command whose
+  /// argument offers something, keyed `"offline get "`. `reply` writes the shell code that
+  /// offers a completion.
+  func valueCaseArms(_ reply: (Completion) -> String) -> [String] {
+    var arms: [String] = []
+    for level in levels {
+      for option in level.command.options where option.completion != .none {
+        let keys = option.names.map { BashCompletion.quoted("\(level.path) \($0)") }
+        arms.append("    \(keys.joined(separator: "|"))) \(reply(option.completion)) ;;")
+      }
+      if level.argumentCompletion != .none {
+        let key = BashCompletion.quoted(level.path + " ")
+        arms.append("    \(key)) \(reply(level.argumentCompletion)) ;;")
+      }
+    }
+    return arms
+  }
 }

@@ -22,15 +22,32 @@ struct HelpText: Sendable {
     }
     if let discussion = command.discussion {
       lines.append("")
-      for line in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
-        lines += Self.wrapped(String(line))
-      }
+      for paragraph in Self.paragraphs(discussion) { lines += Self.wrapped(paragraph) }
     }
     if !command.subcommands.isEmpty {
       let below = path.levels.dropFirst().map { $0.name + " " }.joined()
       lines += ["", "See '\(path.levels[0].name) help \(below)<subcommand>' for detailed help."]
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// The discussion's paragraphs: lines that start at the margin run together up to a blank
+  /// or an indented line (so a source line break never shows in the page); an indented line
+  /// (an example) and a blank line stand alone.
+  static func paragraphs(_ discussion: String) -> [String] {
+    var paragraphs: [String] = []
+    var running: String?
+    for line in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
+      if !line.isEmpty, !line.hasPrefix(" ") {
+        running = running.map { $0 + " " + line } ?? String(line)
+        continue
+      }
+      if let text = running { paragraphs.append(text) }
+      running = nil
+      paragraphs.append(String(line))
+    }
+    if let text = running { paragraphs.append(text) }
+    return paragraphs
   }
 
   /// A line of the discussion, wrapped at 80 columns under its own indentation.

@@ -29,17 +29,7 @@ struct ZshCompletion: Sendable {
       "_offline_value() {",
       "  case \"$1 $2\" in",
     ]
-    for level in table.levels {
-      for option in level.command.options where option.completion != .none {
-        let keys = option.names.map { BashCompletion.quoted("\(level.path) \($0)") }
-        lines.append("    \(keys.joined(separator: "|"))) \(Self.offer(option.completion)) ;;")
-      }
-      if level.argumentCompletion != .none {
-        lines.append(
-          "    \(BashCompletion.quoted(level.path + " "))) \(Self.offer(level.argumentCompletion)) ;;"
-        )
-      }
-    }
+    lines += table.valueCaseArms(Self.offer)
     lines += [
       "  esac",
       "}",

@@ -84,12 +84,8 @@ public struct DASHDownload: Sendable {
   /// A folder name for a presentation: the manifest's name, or its folder's when the name
   /// says nothing (`manifest`, `index`, `stream`, `dash`).
   public static func folderName(for url: URL) -> String {
-    let stem = url.deletingPathExtension().lastPathComponent
-    let generic = ["manifest", "index", "stream", "dash", "main", "master", ""]
-    let parent = url.deletingLastPathComponent().lastPathComponent
-    let name =
-      generic.contains(stem.lowercased()) && !parent.isEmpty && parent != "/" ? parent : stem
-    return LocalFileName.sanitized(name.isEmpty ? "stream" : name)
+    LocalFileName.streamFolder(
+      for: url, genericStems: ["manifest", "index", "stream", "dash", "main", "master"])
   }
 
   /// Downloads what is missing and writes the offline MPD.

@@ -37,6 +37,17 @@ public enum LocalFileName {
   }
 
   /// Shortens a long name to the limit, keeping a short extension.
+  /// A folder name for a stream at `url`: the manifest's name without its extension, or its
+  /// folder's name when the manifest's says nothing (one of `genericStems`, compared without
+  /// case, or empty), made safe; `stream` when both are empty.
+  static func streamFolder(for url: URL, genericStems: Set<String>) -> String {
+    let stem = url.deletingPathExtension().lastPathComponent
+    let parent = url.deletingLastPathComponent().lastPathComponent
+    let says = !stem.isEmpty && !genericStems.contains(stem.lowercased())
+    let name = says || parent.isEmpty || parent == "/" ? stem : parent
+    return sanitized(name.isEmpty ? "stream" : name)
+  }
+
   private static func truncated(_ name: String) -> String {
     let ext = (name as NSString).pathExtension
     let keep = ext.isEmpty || ext.utf8.count > 16 ? "" : "." + ext

@@ -133,12 +133,8 @@ public struct HLSDownload: Sendable {
   /// A folder name for a stream: the playlist's name, or its folder's when the name says
   /// nothing (`master`, `index`, `playlist`, `prog_index`).
   public static func folderName(for url: URL) -> String {
-    let stem = url.deletingPathExtension().lastPathComponent
-    let generic = ["master", "index", "playlist", "prog_index", "main", ""]
-    let parent = url.deletingLastPathComponent().lastPathComponent
-    let name =
-      generic.contains(stem.lowercased()) && !parent.isEmpty && parent != "/" ? parent : stem
-    return LocalFileName.sanitized(name.isEmpty ? "stream" : name)
+    LocalFileName.streamFolder(
+      for: url, genericStems: ["master", "index", "playlist", "prog_index", "main"])
   }
 
   /// Downloads what is missing and writes the offline playlists.
