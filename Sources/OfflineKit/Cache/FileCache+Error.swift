@@ -64,7 +64,7 @@ extension FileCache {
           + " \(url.redactedForDisplay)."
       case .outOfSpace(let path):
         return "The disk is full while writing \(path); nothing was kept as complete."
-          + " Free space (or run 'offline cache clear') and try again."
+          + " Free space (or clear the cache) and try again."
       case .insufficientSpace(let needed, let available):
         return "Not enough free space for a download of \(needed) bytes: \(available) bytes"
           + " are free and the cache keeps a minimum free; free some space and try again."
