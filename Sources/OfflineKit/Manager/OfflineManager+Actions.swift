@@ -4,7 +4,7 @@ import OfflineStore
 extension OfflineManager {
   /// Applies a call of the API to content `id`: checks it against the state machine and
   /// changes the state in one transaction (so a call from another process cannot slip in
-  /// between), then carries out what the new state asks for.
+  /// between), then carries out the steps ``CallDecision`` decided.
   func perform(_ action: OfflineAction, id: String, config: DownloadConfig = DownloadConfig())
     async throws(OfflineError)
   {
@@ -13,50 +13,12 @@ extension OfflineManager {
     {
       try finishCleanup(id)  // a delete cut short: its files go before new ones come
     }
-    let wasRunningHere = running[id] != nil
+    let decision = CallDecision(action, config: config, wasRunningHere: running[id] != nil)
     try prepareManifest(for: action, id: id)
-    try transition(id: id, action, movingToEnd: action == .download) { record in
-      switch action {
-      case .download:
-        record.priority = config.priority
-        record.expectedSHA256 = config.expectedSHA256
-        record.options = config.storedOptions
-        record.bytes = 0
-        fallthrough
-      case .resume:
-        record.waitReason = .queued
-        record.retryCount = 0
-        record.lastError = nil
-        record.lastErrorKind = nil
-      case .cancel, .delete:
-        record.pendingCleanup = true
-        record.waitReason = nil
-      default:
-        record.waitReason = nil
-      }
+    try transition(id: id, action, movingToEnd: decision.movesToEnd) { record in
+      decision.edits.apply(to: &record)
     }
-    switch action {
-    case .suspend:
-      await stopRunning(id)
-      // A running transfer's end records the suspended manifest (``didEnd(_:outcome:)``);
-      // so does the runner's, when another process runs the queue (its part may still grow).
-      if !wasRunningHere { recordSuspendedUnlessAnotherProcessRuns(id) }
-      hub.send(.suspended, to: id)
-    case .resume:
-      hub.send(.resumed, to: id)
-      pump()
-    case .download:
-      if let record = try? index.contents.record(id: id) { files.recordQueued([record]) }
-      hub.resetProgress(of: id)
-      pump()
-    case .cancel:
-      CrashPoint.reach(.cancelAfterCanceling)
-      await stopRunning(id)
-      try finishCleanupIfRunner(id, canceled: true)
-    case .delete:
-      CrashPoint.reach(.deleteAfterIntent)
-      try finishCleanupIfRunner(id, canceled: false)
-    }
+    try await carryOut(decision.steps, id: id)
   }
 
   /// Moves content `id` along the state machine for a call, in one transaction, letting
@@ -123,7 +85,7 @@ extension OfflineManager {
   /// Deletes the files a cancel or a delete left behind and completes the change, when this
   /// process may: it is the runner, or no process is. Otherwise the runner does it within
   /// its poll interval.
-  func finishCleanupIfRunner(_ id: String, canceled: Bool) throws(OfflineError) {
+  func finishCleanupIfRunner(_ id: String) throws(OfflineError) {
     if runnerLock != nil {
       try finishCleanup(id)
       return
@@ -138,22 +100,6 @@ extension OfflineManager {
   func finishCleanup(_ id: String) throws(OfflineError) {
     guard let record = try indexStep({ try index.contents.record(id: id) }) else { return }
     try files.delete(record)
-    CrashPoint.reach(.cleanupAfterDeletingFiles)
-    hub.resetProgress(of: id)
-    if record.state == .canceling {
-      transition(id: id, .cancelFinished) { record in
-        record.pendingCleanup = false
-        record.bytes = 0
-      }
-      hub.send(.canceled, to: id)
-    } else {
-      try indexStep {
-        try index.contents.update(id: id) { record in
-          record.pendingCleanup = false
-          record.bytes = 0
-          record.state = .notDownloaded  // its files are gone
-        }
-      }
-    }
+    carryOutNow(CleanupDecision.afterDeletingFiles(state: record.state), id: id)
   }
 }

@@ -11,7 +11,8 @@ extension OfflineManager {
     do {
       stored = try DownloadConfig.stored(in: record)
     } catch {
-      fail(record, error)  // options this version cannot read: never run with defaults
+      // Options this version cannot read: never run with defaults.
+      carryOutNow(EndDecision.cannotStart(error).steps, id: id)
       return
     }
     let work =
@@ -141,9 +142,9 @@ extension OfflineManager {
     running[id] = download
   }
 
-  /// A transfer ended. A download stopped on purpose (paused, canceled, waiting for the
-  /// network) ends as cancelled and changes nothing here; the others finish, wait for a
-  /// retry, wait for space or the network, or are suspended with their error.
+  /// A transfer ended: ``EndDecision`` decides what follows. A download stopped on purpose
+  /// (paused, canceled, waiting for the network) changes nothing here; the others finish,
+  /// wait for a retry, for space or for the network, or are suspended with their error.
   func didEnd(_ id: String, outcome: Result<Transfer.Outcome, Transfer.Error>) {
     guard let download = running.removeValue(forKey: id) else {
       saveLastProgress(of: id)  // stopped (by a suspend, say): its bytes, then its manifest
@@ -153,90 +154,21 @@ extension OfflineManager {
     defer { pump() }
     switch outcome {
     case .success(let result):
-      CrashPoint.reach(.finishBeforeDownloaded)
-      transition(id: id, .finished) { record in
-        record.bytes = result.length
-        record.total = result.length
-        record.totalIsEstimate = false
-        record.waitReason = nil
-        record.retryCount = 0
-        record.lastError = nil
-        record.lastErrorKind = nil
-      }
-      hub.send(.finished, to: id)
+      carryOutNow(EndDecision.finished(length: result.length).steps, id: id)
     case .failure(let error):
-      didFail(id, error: error, progressed: download.progressed, host: download.host)
-    }
-  }
-
-  private func didFail(_ id: String, error: Transfer.Error, progressed: Bool, host: String) {
-    if case .cancelled = error.kind { return }
-    guard let record = try? index.contents.record(id: id), record.state == .downloading
-    else { return }
-    let failure = OfflineError(.transfer(error), contentID: id)
-    if error.discardedData {
-      failDiscarding(record, failure)
-      return
-    }
-    if error.isOutOfSpace {
-      setWaitReason(.storage, for: record)
-      return
-    }
-    if error.isTransient, case .unreachable = configuration.reachability.isReachable(host: host) {
-      setWaitReason(.network, for: record)
-      return
-    }
-    let failures = progressed ? 1 : record.retryCount + 1
-    if error.isTransient && failures < configuration.retry.maximumAttempts {
-      let delay = configuration.retry.delay(afterFailures: failures, retryAfter: error.retryAfter)
-      let at = Date().addingTimeInterval(
-        Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
-      _ = try? index.contents.update(id: id) { stored in
-        stored.retryCount = failures
-        stored.waitReason = .retry(at: at)
-        stored.lastError = failure.description
-        stored.lastErrorKind = failure.kindName
+      let record = try? index.contents.record(id: id)
+      var unreachable = false
+      if error.isTransient,
+        case .unreachable = configuration.reachability.isReachable(host: download.host)
+      {
+        unreachable = true
       }
-      hub.send(.waiting(.retry(at: at)), to: id)
-      return
+      let decision = EndDecision.failed(
+        EndDecision.Failure(error, contentID: id, hostIsUnreachable: unreachable),
+        state: record?.state, progressed: download.progressed,
+        retryCount: record?.retryCount ?? 0, retry: configuration.retry, now: Date())
+      carryOutNow(decision.steps, id: id)
     }
-    transition(id: id, .failedKeepingData) { stored in
-      stored.retryCount = failures
-      stored.waitReason = nil
-      stored.lastError = failure.description
-      stored.lastErrorKind = failure.kindName
-    }
-    recordSuspended(id)
-    hub.send(.error(failure), to: id)
-    hub.send(.suspended, to: id)
-  }
-
-  /// Ends `record` in `notDownloaded` with `failure`: the transfer threw its bytes away (a
-  /// checksum mismatch), so there is nothing a resume could go on from. Its folder and
-  /// manifests go too, so nothing claims otherwise.
-  private func failDiscarding(_ record: ContentRecord, _ failure: OfflineError) {
-    files.forgetManifests(of: record)
-    try? files.delete(record)
-    hub.resetProgress(of: record.id)
-    hub.send(.error(failure), to: record.id)
-    transition(id: record.id, .failedDiscardingData) { stored in
-      stored.bytes = 0
-      stored.waitReason = nil
-      stored.retryCount = 0
-      stored.lastError = failure.description
-      stored.lastErrorKind = failure.kindName
-    }
-  }
-
-  /// Suspends `record` with `error` before it ran (its stored options cannot be read).
-  private func fail(_ record: ContentRecord, _ error: OfflineError) {
-    transition(id: record.id, .failedKeepingData) { stored in
-      stored.waitReason = nil
-      stored.lastError = error.description
-      stored.lastErrorKind = error.kindName
-    }
-    hub.send(.error(error), to: record.id)
-    hub.send(.suspended, to: record.id)
   }
 
   /// Fetches the keys of HLS content `id` again; see ``OfflineContent/renewKeys()``.

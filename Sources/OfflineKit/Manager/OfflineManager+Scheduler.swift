@@ -155,7 +155,7 @@ extension OfflineManager {
       case .notYetDue:
         break
       case .never(let error):
-        failForSpace(record, error)
+        carryOutNow(EndDecision.cannotStart(error).steps, id: record.id)
       }
     }
   }
@@ -209,17 +209,6 @@ extension OfflineManager {
     guard let space, space.available - remaining < margin else { return .fits }
     storageWaits.postpone(record.id, at: now)
     return .wait
-  }
-
-  /// Suspends `record` with `error`: it cannot fit on its disk, so waiting would be forever.
-  private func failForSpace(_ record: ContentRecord, _ error: OfflineError) {
-    transition(id: record.id, .failedKeepingData) { stored in
-      stored.waitReason = nil
-      stored.lastError = error.description
-      stored.lastErrorKind = error.kindName
-    }
-    hub.send(.error(error), to: record.id)
-    hub.send(.suspended, to: record.id)
   }
 
   /// Records why `record` is not moving (nil: it moves) and, when `announcing`, tells

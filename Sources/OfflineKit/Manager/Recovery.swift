@@ -21,13 +21,7 @@ struct Recovery {
       try ContentFiles(index: index, directory: directory).delete(record)
       CrashPoint.reach(.recoveryAfterDeletingFiles)
       try indexStep {
-        try index.contents.update(id: record.id) { record in
-          // The files are gone: whatever the state said, nothing is downloaded now.
-          record.state = .notDownloaded
-          record.bytes = 0
-          record.pendingCleanup = false
-          record.waitReason = nil
-        }
+        try index.contents.update(id: record.id) { CleanupDecision.recovered.apply(to: &$0) }
       }
     }
   }

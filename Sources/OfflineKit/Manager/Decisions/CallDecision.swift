@@ -1,0 +1,75 @@
+import OfflineStore
+
+/// What the manager does for a call of the API on a content, as a value: the record's
+/// edits made in the transition's transaction, and the steps carried out after it. The
+/// state change itself is ``OfflineStateMachine``'s; this decides everything around it.
+///
+/// | call | edits | after |
+/// |---|---|---|
+/// | `download` | the config (priority, checksum, options), bytes 0, queued, retries and error cleared | queued manifest, progress reset, pump |
+/// | `resume` | queued, retries and error cleared | `resumed`, pump |
+/// | `suspend` | no wait reason | its download stopped, the suspended manifest (here, or by the runner), `suspended` |
+/// | `cancel` | cleanup pending, no wait reason | its download stopped, files deleted by the runner (`canceled` then) |
+/// | `delete` | cleanup pending, no wait reason | files deleted by the runner |
+struct CallDecision: Sendable, Equatable {
+  /// The record's changes, in the transaction that changes its state.
+  var edits: [RecordEdit]
+  /// Whether the content moves to the end of its priority's queue.
+  var movesToEnd: Bool
+  /// Steps after the transition.
+  var steps: [ManagerStep]
+
+  /// The decision for `action`.
+  ///
+  /// - Parameters:
+  ///   - config: the download's configuration (`download` only).
+  ///   - wasRunningHere: whether its download runs in this process.
+  init(_ action: OfflineAction, config: DownloadConfig = DownloadConfig(), wasRunningHere: Bool) {
+    let goesOn: [RecordEdit] = [.waitReason(.queued), .retryCount(0), .lastError(nil)]
+    movesToEnd = action == .download
+    switch action {
+    case .download:
+      edits =
+        [
+          .priority(config.priority), .expectedSHA256(config.expectedSHA256),
+          .options(config.storedOptions), .bytes(0),
+        ] + goesOn
+      steps = [.recordQueued, .resetProgress, .pump]
+    case .resume:
+      edits = goesOn
+      steps = [.send(.resumed), .pump]
+    case .suspend:
+      edits = [.waitReason(nil)]
+      // A running transfer's end records the suspended manifest; so does the runner's,
+      // when another process runs the queue (its part may still grow).
+      steps =
+        [.stopRunning]
+        + (wasRunningHere ? [] : [.recordSuspendedUnlessAnotherProcessRuns])
+        + [.send(.suspended)]
+    case .cancel:
+      edits = [.pendingCleanup(true), .waitReason(nil)]
+      steps = [.reach(.cancelAfterCanceling), .stopRunning, .finishCleanupIfRunner]
+    case .delete:
+      edits = [.pendingCleanup(true), .waitReason(nil)]
+      steps = [.reach(.deleteAfterIntent), .finishCleanupIfRunner]
+    }
+  }
+}
+
+/// What finishing a cancel or a delete does once the content's files are deleted.
+///
+/// | state | steps |
+/// |---|---|
+/// | `canceling` | cleanup done, bytes 0, `notDownloaded` by the table's `cancelFinished`; `canceled` |
+/// | any other (a delete, or a cleanup cut short) | the files are gone: `notDownloaded`, bytes 0, cleanup done |
+enum CleanupDecision {
+  /// The steps after the files of a content in `state` are deleted.
+  static func afterDeletingFiles(state: OfflineState) -> [ManagerStep] {
+    let steps: [ManagerStep] = [.reach(.cleanupAfterDeletingFiles), .resetProgress]
+    guard state == .canceling else { return steps + [.update([.filesGone])] }
+    return steps + [.move(.cancelFinished, [.pendingCleanup(false), .bytes(0)]), .send(.canceled)]
+  }
+
+  /// What recovery after a crash writes once a content's files are deleted.
+  static let recovered: [RecordEdit] = [.filesGone, .waitReason(nil)]
+}

@@ -1,0 +1,144 @@
+import Foundation
+import OfflineStore
+
+/// What the manager does when a content's download ends, or cannot start, as a value.
+///
+/// | the download | verdict | steps |
+/// |---|---|---|
+/// | completed | `finished` | `downloaded` with its length, wait, retries and error cleared; `finished` |
+/// | stopped on purpose (suspend, cancel, network lost) | `stopped` | none |
+/// | the content is no longer `downloading` | `stopped` | none |
+/// | threw its bytes away (a checksum mismatch) | `discarded` | manifests and files deleted, progress reset, `error`, `notDownloaded` with the error |
+/// | out of space | `waits(.storage)` | waits for space |
+/// | a transient failure with the host unreachable | `waits(.network)` | waits for the network |
+/// | a transient failure, retries left | `retries` | the failure count, retry time and error recorded; `waiting(.retry)` |
+/// | any other failure, or retries used up | `suspended` | `suspended` with the error, its manifest; `error`, `suspended` |
+///
+/// A download that received bytes starts its failure count over: only failures in a row
+/// without progress use up retries.
+struct EndDecision: Sendable, Equatable {
+  /// What happened, in short.
+  enum Verdict: Sendable, Equatable {
+    case finished
+    case stopped
+    case discarded
+    case waits(WaitReason)
+    case retries(failures: Int, at: Date)
+    case suspended(failures: Int)
+  }
+
+  /// What the decision knows of a failed download.
+  struct Failure: Sendable {
+    /// The error as subscribers see it.
+    var error: OfflineError
+    /// Whether the transfer was cancelled (a suspend, a cancel, a lost network).
+    var wasCancelled: Bool
+    /// Whether it threw its bytes away.
+    var discardedData: Bool
+    /// Whether the disk was full.
+    var isOutOfSpace: Bool
+    /// Whether trying again may help (a cut, a stall, 5xx, 429...).
+    var isTransient: Bool
+    /// Whether the content's host is unreachable now.
+    var hostIsUnreachable: Bool
+    /// How long the server asked to wait, if it did.
+    var retryAfter: Duration?
+
+    init(_ error: Transfer.Error, contentID: String, hostIsUnreachable: Bool) {
+      self.error = OfflineError(.transfer(error), contentID: contentID)
+      if case .cancelled = error.kind { wasCancelled = true } else { wasCancelled = false }
+      discardedData = error.discardedData
+      isOutOfSpace = error.isOutOfSpace
+      isTransient = error.isTransient
+      self.hostIsUnreachable = hostIsUnreachable
+      retryAfter = error.retryAfter
+    }
+  }
+
+  /// The verdict.
+  let verdict: Verdict
+  /// What the actor does for it, in order.
+  let steps: [ManagerStep]
+
+  /// The decision for a download that completed with `length` bytes.
+  static func finished(length: Int64) -> EndDecision {
+    EndDecision(
+      verdict: .finished,
+      steps: [
+        .reach(.finishBeforeDownloaded),
+        .move(
+          .finished,
+          [
+            .bytes(length), .knownTotal(length), .waitReason(nil), .retryCount(0),
+            .lastError(nil),
+          ]),
+        .send(.finished),
+      ])
+  }
+
+  /// The decision for a download that failed.
+  ///
+  /// - Parameters:
+  ///   - state: the content's state now, nil when it is gone.
+  ///   - progressed: whether bytes arrived during the attempt.
+  ///   - retryCount: failures in a row before this one.
+  ///   - retry: the manager's retry policy.
+  ///   - now: the time a retry is counted from.
+  static func failed(
+    _ failure: Failure, state: OfflineState?, progressed: Bool, retryCount: Int,
+    retry: RetryPolicy, now: Date
+  ) -> EndDecision {
+    guard !failure.wasCancelled, state == .downloading else {
+      return EndDecision(verdict: .stopped, steps: [])
+    }
+    let error = failure.error
+    if failure.discardedData {
+      return EndDecision(
+        verdict: .discarded,
+        steps: [
+          .forgetManifests, .deleteFiles, .resetProgress, .send(.error(error)),
+          .move(
+            .failedDiscardingData,
+            [.bytes(0), .waitReason(nil), .retryCount(0), .lastError(error)]),
+        ])
+    }
+    if failure.isOutOfSpace {
+      return EndDecision(verdict: .waits(.storage), steps: [.wait(.storage)])
+    }
+    if failure.isTransient, failure.hostIsUnreachable {
+      return EndDecision(verdict: .waits(.network), steps: [.wait(.network)])
+    }
+    let failures = progressed ? 1 : retryCount + 1
+    if failure.isTransient, failures < retry.maximumAttempts {
+      let delay = retry.delay(afterFailures: failures, retryAfter: failure.retryAfter)
+      let at = now.addingTimeInterval(delay / .seconds(1))
+      return EndDecision(
+        verdict: .retries(failures: failures, at: at),
+        steps: [
+          .update([.retryCount(failures), .waitReason(.retry(at: at)), .lastError(error)]),
+          .send(.waiting(.retry(at: at))),
+        ])
+    }
+    return EndDecision(
+      verdict: .suspended(failures: failures),
+      steps: [
+        .move(.failedKeepingData, [.retryCount(failures), .waitReason(nil), .lastError(error)]),
+        .recordSuspended, .send(.error(error)), .send(.suspended),
+      ])
+  }
+
+  /// The decision for a content that cannot start: its stored options cannot be read, or it
+  /// cannot fit even on the empty disk. It is suspended with `error`; retrying would not help.
+  static func cannotStart(_ error: OfflineError) -> EndDecision {
+    EndDecision(
+      verdict: .suspended(failures: 0),
+      steps: [
+        .move(.failedKeepingData, [.waitReason(nil), .lastError(error)]),
+        .send(.error(error)), .send(.suspended),
+      ])
+  }
+
+  static func == (lhs: EndDecision, rhs: EndDecision) -> Bool {
+    lhs.verdict == rhs.verdict && lhs.steps == rhs.steps
+  }
+}

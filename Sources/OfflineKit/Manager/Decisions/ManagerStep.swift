@@ -1,0 +1,71 @@
+/// One thing the manager does for a content, decided as a value by ``CallDecision`` or
+/// ``EndDecision`` and carried out, in order, by the actor (``OfflineManager/carryOut(_:id:)``).
+/// No step decides anything: each is one call on the index, the files or the subscribers.
+enum ManagerStep: Sendable, Equatable {
+  /// Moves the content along the engine's rows of the state table, with `edits`, in one
+  /// transaction; the steps after it are skipped when the table has no such row (the state
+  /// changed meanwhile).
+  case move(OfflineEngineEvent, [RecordEdit])
+  /// Changes the record without changing its state.
+  case update([RecordEdit])
+  /// Records why it is not moving and tells subscribers.
+  case wait(WaitReason)
+  /// Tells subscribers.
+  case send(Notice)
+  /// Stops its download if it runs here, and waits until it has stopped.
+  case stopRunning
+  /// Deletes its folder and journal entries.
+  case deleteFiles
+  /// Removes its manifests, so nothing deleted or discarded can come back from them.
+  case forgetManifests
+  /// Forgets the progress last sent, so the next download's progress starts from zero.
+  case resetProgress
+  /// Writes the manifest of a queued content.
+  case recordQueued
+  /// Writes the manifest of a suspended content whose download has stopped.
+  case recordSuspended
+  /// ``recordSuspended`` unless another process runs the queue (it records it itself).
+  case recordSuspendedUnlessAnotherProcessRuns
+  /// Deletes the files a cancel or a delete left and completes the change, when this
+  /// process may (it is the runner, or no process is).
+  case finishCleanupIfRunner
+  /// Starts what may start.
+  case pump
+  /// A crash point of the fault tests.
+  case reach(CrashPoint)
+
+  /// What subscribers are told.
+  enum Notice: Sendable, Equatable {
+    case finished
+    case suspended
+    case resumed
+    case canceled
+    case waiting(WaitReason)
+    /// The decision's error.
+    case error(OfflineError)
+
+    static func == (lhs: Notice, rhs: Notice) -> Bool {
+      switch (lhs, rhs) {
+      case (.finished, .finished), (.suspended, .suspended), (.resumed, .resumed),
+        (.canceled, .canceled):
+        true
+      case (.waiting(let a), .waiting(let b)): a == b
+      case (.error(let a), .error(let b)):
+        a.description == b.description && a.kindName == b.kindName
+      default: false
+      }
+    }
+
+    /// The event subscribers get.
+    var event: OfflineContent.Event {
+      switch self {
+      case .finished: .finished
+      case .suspended: .suspended
+      case .resumed: .resumed
+      case .canceled: .canceled
+      case .waiting(let reason): .waiting(reason)
+      case .error(let error): .error(error)
+      }
+    }
+  }
+}

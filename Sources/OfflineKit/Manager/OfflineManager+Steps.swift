@@ -1,0 +1,63 @@
+import Foundation
+import OfflineStore
+
+extension OfflineManager {
+  /// Carries out `steps` for content `id`, in order, as ``CallDecision`` and
+  /// ``EndDecision`` decided them. A `move` the state table refuses (the state changed
+  /// meanwhile, by a call or another process) ends them there.
+  ///
+  /// - Throws: ``OfflineError`` from a cleanup this process carries out.
+  func carryOut(_ steps: [ManagerStep], id: String) async throws(OfflineError) {
+    for step in steps {
+      if case .stopRunning = step {
+        await stopRunning(id)
+      } else if try !carryOut(step, id: id) {
+        return
+      }
+    }
+  }
+
+  /// ``carryOut(_:id:)`` without leaving the actor, for steps that never wait: every
+  /// ``EndDecision``'s. Nothing else runs on the actor between them.
+  func carryOutNow(_ steps: [ManagerStep], id: String) {
+    for step in steps {
+      guard (try? carryOut(step, id: id)) == true else { return }
+    }
+  }
+
+  /// One step; false when the steps after it must not run.
+  private func carryOut(_ step: ManagerStep, id: String) throws(OfflineError) -> Bool {
+    switch step {
+    case .move(let event, let edits):
+      return transition(id: id, event) { edits.apply(to: &$0) }
+    case .update(let edits):
+      _ = try? index.contents.update(id: id) { edits.apply(to: &$0) }
+    case .wait(let reason):
+      if let record = try? index.contents.record(id: id) { setWaitReason(reason, for: record) }
+    case .send(let notice):
+      hub.send(notice.event, to: id)
+    case .stopRunning:
+      Task { await self.stopRunning(id) }  // only ``carryOut(_:id:)`` waits for it
+    case .deleteFiles:
+      // As far as it can: what is left goes with the content's next cleanup.
+      if let record = try? index.contents.record(id: id) { try? files.delete(record) }
+    case .forgetManifests:
+      if let record = try? index.contents.record(id: id) { files.forgetManifests(of: record) }
+    case .resetProgress:
+      hub.resetProgress(of: id)
+    case .recordQueued:
+      if let record = try? index.contents.record(id: id) { files.recordQueued([record]) }
+    case .recordSuspended:
+      recordSuspended(id)
+    case .recordSuspendedUnlessAnotherProcessRuns:
+      recordSuspendedUnlessAnotherProcessRuns(id)
+    case .finishCleanupIfRunner:
+      try finishCleanupIfRunner(id)
+    case .pump:
+      pump()
+    case .reach(let point):
+      CrashPoint.reach(point)
+    }
+    return true
+  }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import OfflineStore
+import Testing
+
+@testable import OfflineKit
+
+/// The manager's decisions as values, one row of their tables per test, without I/O
+/// (issue 12, item 2: the rules lived inline in the actor, between index writes and file
+/// deletions, and no test could read one rule alone).
+@Suite struct ManagerDecisionTests {
+  static let now = Date(timeIntervalSince1970: 1_800_000_000)
+  static let retry = RetryPolicy(maximumAttempts: 3)
+  static let cleared: [RecordEdit] = [.waitReason(.queued), .retryCount(0), .lastError(nil)]
+
+  static func error(_ kind: Transfer.Error.Kind) -> Transfer.Error {
+    Transfer.Error(kind, url: URL(string: "https://example.com/a.bin")!, destination: "/d/a.bin")
+  }
+
+  static func decision(
+    _ kind: Transfer.Error.Kind, state: OfflineState? = .downloading, progressed: Bool = false,
+    retryCount: Int = 0, unreachable: Bool = false
+  ) -> EndDecision {
+    EndDecision.failed(
+      EndDecision.Failure(error(kind), contentID: "c1", hostIsUnreachable: unreachable),
+      state: state, progressed: progressed, retryCount: retryCount, retry: retry, now: now)
+  }
+
+  static func failure(_ kind: Transfer.Error.Kind) -> OfflineError {
+    OfflineError(.transfer(error(kind)), contentID: "c1")
+  }
+
+  // MARK: Calls
+
+  @Test func downloadStoresTheConfigFromZeroAndQueuesAtTheEnd() throws {
+    let config = try DownloadConfig(expectedSHA256: String(repeating: "ab", count: 32), priority: 3)
+    let decision = CallDecision(.download, config: config, wasRunningHere: false)
+    #expect(
+      decision.edits
+        == [
+          .priority(3), .expectedSHA256(String(repeating: "ab", count: 32)),
+          .options(config.storedOptions), .bytes(0),
+        ] + Self.cleared)
+    #expect(decision.movesToEnd)
+    #expect(decision.steps == [.recordQueued, .resetProgress, .pump])
+  }
+
+  @Test func resumeQueuesWithRetriesAndErrorClearedAndSaysResumed() {
+    let decision = CallDecision(.resume, wasRunningHere: false)
+    #expect(decision.edits == Self.cleared)
+    #expect(!decision.movesToEnd)
+    #expect(decision.steps == [.send(.resumed), .pump])
+  }
+
+  @Test func suspendOfADownloadRunningHereLeavesTheManifestToItsEnd() {
+    let decision = CallDecision(.suspend, wasRunningHere: true)
+    #expect(decision.edits == [.waitReason(nil)])
+    #expect(decision.steps == [.stopRunning, .send(.suspended)])
+  }
+
+  @Test func suspendOfADownloadNotRunningHereRecordsTheManifestUnlessARunnerDoes() {
+    let decision = CallDecision(.suspend, wasRunningHere: false)
+    #expect(
+      decision.steps == [.stopRunning, .recordSuspendedUnlessAnotherProcessRuns, .send(.suspended)])
+  }
+
+  @Test func cancelStopsTheDownloadThenCleansUpWhereThisProcessMay() {
+    let decision = CallDecision(.cancel, wasRunningHere: true)
+    #expect(decision.edits == [.pendingCleanup(true), .waitReason(nil)])
+    #expect(
+      decision.steps == [.reach(.cancelAfterCanceling), .stopRunning, .finishCleanupIfRunner])
+  }
+
+  @Test func deleteRecordsTheIntentBeforeAnyFileGoes() {
+    let decision = CallDecision(.delete, wasRunningHere: false)
+    #expect(decision.edits == [.pendingCleanup(true), .waitReason(nil)])
+    #expect(decision.steps == [.reach(.deleteAfterIntent), .finishCleanupIfRunner])
+    #expect(!decision.steps.contains(.stopRunning))
+  }
+
+  // MARK: Ends
+
+  @Test func aCompletedDownloadIsDownloadedWithItsLengthAndSaysFinished() {
+    let decision = EndDecision.finished(length: 4096)
+    #expect(decision.verdict == .finished)
+    #expect(
+      decision.steps == [
+        .reach(.finishBeforeDownloaded),
+        .move(
+          .finished,
+          [.bytes(4096), .knownTotal(4096), .waitReason(nil), .retryCount(0), .lastError(nil)]),
+        .send(.finished),
+      ])
+  }
+
+  @Test func aDownloadStoppedOnPurposeChangesNothing() {
+    let decision = Self.decision(.cancelled)
+    #expect(decision.verdict == .stopped)
+    #expect(decision.steps.isEmpty)
+  }
+
+  @Test func aFailureOfAContentNoLongerDownloadingChangesNothing() {
+    for state in [OfflineState.suspended, .canceling, .notDownloaded] {
+      #expect(Self.decision(.status(503, retryAfter: nil), state: state).steps.isEmpty)
+    }
+    #expect(Self.decision(.status(503, retryAfter: nil), state: nil).steps.isEmpty)
+  }
+
+  @Test func aChecksumMismatchDeletesEverythingAndEndsNotDownloadedWithTheError() {
+    let kind = Transfer.Error.Kind.checksumMismatch(expected: "aa", actual: "bb")
+    let decision = Self.decision(kind)
+    let error = Self.failure(kind)
+    #expect(decision.verdict == .discarded)
+    #expect(
+      decision.steps == [
+        .forgetManifests, .deleteFiles, .resetProgress, .send(.error(error)),
+        .move(
+          .failedDiscardingData, [.bytes(0), .waitReason(nil), .retryCount(0), .lastError(error)]),
+      ])
+  }
+
+  @Test func aFullDiskWaitsForStorageWithoutUsingARetry() {
+    let decision = Self.decision(.file(TransferFileError(.write, errno: ENOSPC, path: "/d/a.part")))
+    #expect(decision.verdict == .waits(.storage))
+    #expect(decision.steps == [.wait(.storage)])
+  }
+
+  @Test func aTransientFailureWithTheHostUnreachableWaitsForTheNetwork() {
+    let decision = Self.decision(.status(503, retryAfter: nil), retryCount: 2, unreachable: true)
+    #expect(decision.verdict == .waits(.network))
+    #expect(decision.steps == [.wait(.network)])
+  }
+
+  @Test func aPermanentFailureWithTheHostUnreachableIsSuspendedAllTheSame() {
+    let decision = Self.decision(.status(404, retryAfter: nil), unreachable: true)
+    #expect(decision.verdict == .suspended(failures: 1))
+  }
+
+  @Test func aTransientFailureWithRetriesLeftWaitsTheTimeTheServerAskedFor() {
+    let kind = Transfer.Error.Kind.status(503, retryAfter: .seconds(7))
+    let decision = Self.decision(kind, retryCount: 1)
+    let at = Self.now.addingTimeInterval(7)
+    #expect(decision.verdict == .retries(failures: 2, at: at))
+    #expect(
+      decision.steps == [
+        .update([.retryCount(2), .waitReason(.retry(at: at)), .lastError(Self.failure(kind))]),
+        .send(.waiting(.retry(at: at))),
+      ])
+  }
+
+  @Test func aTransientFailureWithRetriesUsedUpIsSuspendedWithTheError() {
+    let kind = Transfer.Error.Kind.status(503, retryAfter: nil)
+    let decision = Self.decision(kind, retryCount: 2)
+    let error = Self.failure(kind)
+    #expect(decision.verdict == .suspended(failures: 3))
+    #expect(
+      decision.steps == [
+        .move(.failedKeepingData, [.retryCount(3), .waitReason(nil), .lastError(error)]),
+        .recordSuspended, .send(.error(error)), .send(.suspended),
+      ])
+  }
+
+  @Test func anAttemptThatReceivedBytesStartsTheFailureCountOver() {
+    let decision = Self.decision(
+      .status(503, retryAfter: .seconds(1)), progressed: true, retryCount: 2)
+    #expect(decision.verdict == .retries(failures: 1, at: Self.now.addingTimeInterval(1)))
+  }
+
+  @Test func aPermanentFailureIsSuspendedAtOnce() {
+    #expect(Self.decision(.status(404, retryAfter: nil)).verdict == .suspended(failures: 1))
+  }
+
+  @Test func aContentThatCannotStartIsSuspendedWithItsErrorAndNoManifestYet() {
+    let error = OfflineError(.unknownContent("c1"), contentID: "c1")
+    let decision = EndDecision.cannotStart(error)
+    #expect(
+      decision.steps == [
+        .move(.failedKeepingData, [.waitReason(nil), .lastError(error)]),
+        .send(.error(error)), .send(.suspended),
+      ])
+  }
+
+  // MARK: Cleanup
+
+  @Test func aFinishedCancelEndsNotDownloadedByTheTableAndSaysCanceled() {
+    #expect(
+      CleanupDecision.afterDeletingFiles(state: .canceling) == [
+        .reach(.cleanupAfterDeletingFiles), .resetProgress,
+        .move(.cancelFinished, [.pendingCleanup(false), .bytes(0)]), .send(.canceled),
+      ])
+  }
+
+  @Test func aFinishedDeleteSaysTheFilesAreGoneWithoutAnEvent() {
+    for state in [OfflineState.notDownloaded, .downloading, .downloaded] {
+      #expect(
+        CleanupDecision.afterDeletingFiles(state: state) == [
+          .reach(.cleanupAfterDeletingFiles), .resetProgress, .update([.filesGone]),
+        ])
+    }
+  }
+
+  @Test func recoveryLeavesAContentWhoseFilesWentNotDownloadedAndNotWaiting() {
+    var record = ContentRecord(
+      id: "c1", url: "https://example.com/a.bin", fileName: "a.bin", state: .canceling,
+      bytes: 500, waitReason: .queued, pendingCleanup: true)
+    CleanupDecision.recovered.apply(to: &record)
+    #expect(record.state == .notDownloaded && record.bytes == 0)
+    #expect(!record.pendingCleanup && record.waitReason == nil)
+  }
+
+  // MARK: Edits
+
+  @Test func editsWriteTheirFieldsAndNothingElse() {
+    var record = ContentRecord(
+      id: "c1", url: "https://example.com/a.bin", fileName: "a.bin", state: .downloading)
+    record.lastError = "old"
+    record.lastErrorKind = "status"
+    record.total = 10
+    record.totalIsEstimate = true
+    let untouched = record
+    [RecordEdit.knownTotal(99), .lastError(nil), .pendingCleanup(true)].apply(to: &record)
+    #expect(record.total == 99 && !record.totalIsEstimate)
+    #expect(record.lastError == nil && record.lastErrorKind == nil)
+    #expect(record.pendingCleanup)
+    #expect(record.bytes == untouched.bytes && record.priority == untouched.priority)
+    #expect(record.state == untouched.state && record.waitReason == untouched.waitReason)
+  }
+}
