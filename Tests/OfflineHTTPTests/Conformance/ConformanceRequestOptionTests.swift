@@ -116,6 +116,32 @@ import Testing
       "another content's jar does not have it")
   }
 
+  /// Pins: the server-set cookies were forgotten; and a cookie for a domain the server is
+  /// not under (RFC 6265, section 5.3, step 6) must never be kept.
+  @Test(arguments: TransportFactory.all)
+  func aCookieForADomainTheServerIsNotUnderIsNotKept(_ factory: TransportFactory) async throws {
+    let server = try FaultServer()
+    defer { server.stop() }
+    server.setRoute(
+      "/set",
+      .status(
+        code: 200,
+        headers: [
+          ("Set-Cookie", "stolen=1; Domain=example.com; Path=/"), ("Set-Cookie", "mine=2; Path=/"),
+        ], body: Data("ok\n".utf8)))
+    server.setRoute("/check", .status(code: 200, body: Data("ok\n".utf8)))
+    let jar = CookieJar()
+    let transport = factory.make()
+    _ = try await transport.perform(
+      HTTPRequest(url: server.url("/set"), cookieJar: jar), delegate: RecordingDelegate())
+    _ = try await transport.perform(
+      HTTPRequest(url: server.url("/check"), cookieJar: jar), delegate: RecordingDelegate())
+
+    let check = try #require(server.requests(for: "/check").first)
+    #expect(check.headers["cookie"] == "mine=2")
+    #expect(!jar.netscapeLines.contains { $0.contains("stolen") }, "\(jar.netscapeLines)")
+  }
+
   /// Pins: a redirect to another origin (another port of the same host) received the
   /// token, the secret header, the Basic credentials and the cookies of the first; within
   /// the origin they go along.
