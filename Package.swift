@@ -66,7 +66,8 @@ let package = Package(
 
     // The command-line tool: commands as a library so tests can drive them, and a thin main.
     // The local service behind `offline serve`: HTTP, the JSON API, events, the web page.
-    .target(name: "OfflineService", dependencies: ["OfflineKit", "OfflineLocks", "CMicroHTTPD"]),
+    .target(
+      name: "OfflineService", dependencies: ["OfflineKit", "OfflineHTTP", "OfflineLocks", "CMicroHTTPD"]),
     .target(
       name: "OfflineCLI",
       dependencies: ["OfflineKit", "OfflineLocks", "OfflineService", "HLSPlaylist"]),

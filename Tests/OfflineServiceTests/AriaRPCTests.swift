@@ -10,8 +10,9 @@ struct AriaRPCTests {
   static let token = "aria2-secret-0123456789"
 
   // Pins: aria2p (from PyPI, written by others against real aria2) adds, lists, pauses,
-  // unpauses and removes through the service; a rate limit is refused as not available
-  // yet; a wrong secret is refused.
+  // unpauses and removes through the service, and a wrong secret is refused; and (issue 16,
+  // item 3) `max-overall-download-limit` was refused as not available, where aria2p now
+  // sets it, reads it back and sees the download held to it.
   @Test func aria2pAddsListsPausesUnpausesAndRemoves() async throws {
     let fixture = try await ServiceFixture(
       configuration: .init(token: Self.token), nginx: .init(limitRate: "100k"))
@@ -31,8 +32,10 @@ struct AriaRPCTests {
     #expect(lines.contains { $0.hasPrefix("added ") && $0.hasSuffix(" film.bin") })
     #expect(lines.contains("paused paused"))
     #expect(lines.contains { $0.hasPrefix("unpaused ") })
-    #expect(
-      lines.contains { $0.hasPrefix("rate limit refused: Rate limiting is not available yet") })
+    #expect(lines.contains("rate limit set 32768"))
+    #expect(lines.contains { $0.hasPrefix("rate limit held ") })
+    #expect(lines.contains("rate limit cleared 0"))
+    #expect(lines.contains { $0.hasPrefix("bad rate limit refused: ") })
     #expect(lines.contains("removed"))
     #expect(lines.contains("wrong secret refused: Unauthorized"))
     let left = try await fixture.manager.snapshots()

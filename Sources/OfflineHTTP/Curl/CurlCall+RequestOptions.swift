@@ -16,18 +16,7 @@
     /// replace the options' fields of the same name), without the secrets when this hop may
     /// not carry them.
     var outgoingHeaders: HTTPHeaders {
-      let options = request.options
-      var fields = options.headers.filter { option in
-        !request.headers.contains { $0.name.equalsIgnoringASCIICase(option.name) }
-      }
-      fields.append(contentsOf: request.headers)
-      if !sendsSecrets {
-        fields.removeAll { field in
-          options.isSecret(headerNamed: field.name)
-            || RedirectPolicy.credentialHeaders.contains { $0.equalsIgnoringASCIICase(field.name) }
-        }
-      }
-      return HTTPHeaders(fields)
+      request.options.outgoingHeaders(adding: request.headers, sendsSecrets: sendsSecrets)
     }
 
     /// Sets the header list, user agent, referer, credentials, netrc and cookies on `handle`.

@@ -87,6 +87,16 @@
       _ = ok_easy_setopt_str(easy, CURLOPT_COOKIEFILE, "")
     }
 
+    /// Adds cookies given as `cookies.txt` lines (those a server set, read by a transport
+    /// that does not use libcurl's engine); a cookie of the same name, domain and path is
+    /// replaced, as when libcurl reads a `Set-Cookie` itself.
+    func keep(_ lines: [String]) {
+      guard let share, !lines.isEmpty, let easy = curl_easy_init() else { return }
+      defer { curl_easy_cleanup(easy) }
+      _ = ok_easy_setopt_ptr(easy, CURLOPT_SHARE, share)
+      for line in lines { _ = ok_easy_setopt_str(easy, CURLOPT_COOKIELIST, line) }
+    }
+
     /// Reads `file` into the jar once, now, through a handle that makes no request.
     private func load(_ file: String) {
       guard let share, let easy = curl_easy_init() else { return }
@@ -114,20 +124,47 @@
   }
 #else
   import Foundation
+  import Synchronization
 
-  /// On Apple platforms, a content's cookies: for now only the `cookies.txt` path, which
-  /// `URLSessionTransport` does not read yet (written for Apple platforms, not compiled in
-  /// our CI; see the README's Platforms section).
+  /// On Apple platforms, a content's cookies as `cookies.txt` lines, which
+  /// `URLSessionTransport` matches itself (``CookieMatcher``) and adds the cookies servers
+  /// set to (written for Apple platforms, not compiled in our CI; see the README's Platforms
+  /// section). Thread-safe: the lines sit in a `Mutex`.
   public final class CookieJar: Sendable, Equatable {
     /// The Netscape `cookies.txt` the jar starts from, nil for none.
     public let file: String?
+    private let lines: Mutex<[String]>
 
-    /// Creates a jar for the cookies of `file` (none when nil).
+    /// Creates a jar holding the cookies of `file` (none when nil or unreadable).
     public init(file: String? = nil) {
       self.file = file
+      let text = file.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
+      lines = Mutex(
+        text.split(separator: "\n").map(String.init).filter {
+          CookieMatcher.cookie(fromNetscapeLine: $0) != nil
+        })
     }
 
     /// Two jars are equal only when they are the same jar.
     public static func == (lhs: CookieJar, rhs: CookieJar) -> Bool { lhs === rhs }
+
+    /// The cookies held, in the `cookies.txt` line format (values included: for tests and
+    /// debugging, never for display).
+    public var netscapeLines: [String] { lines.withLock { $0 } }
+
+    /// Adds cookies given as `cookies.txt` lines; one of the same name, domain and path is
+    /// replaced.
+    func keep(_ added: [String]) {
+      lines.withLock { lines in
+        for line in added {
+          guard let cookie = CookieMatcher.cookie(fromNetscapeLine: line) else { continue }
+          lines.removeAll { old in
+            guard let old = CookieMatcher.cookie(fromNetscapeLine: old) else { return true }
+            return (old.name, old.domain, old.path) == (cookie.name, cookie.domain, cookie.path)
+          }
+          lines.append(line)
+        }
+      }
+    }
   }
 #endif

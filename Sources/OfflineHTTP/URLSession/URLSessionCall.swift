@@ -9,6 +9,18 @@ import OfflineLocks
 /// One request in flight on a ``URLSessionTransport``: its data task, the redirects taken,
 /// the bytes waiting for its delegate, and the continuation to resume when it ends.
 ///
+/// Each hop sends the request's ``RequestOptions`` as ``CurlTransport`` does: the options'
+/// header fields, user agent and referer, Basic credentials (given, or from the netrc file
+/// for the hop's host) and the jar's cookies; the secrets only until a redirect leaves the
+/// origin the request started at, unless the options trust every location. Cookies the
+/// responses set go into the request's ``CookieJar`` (see ``URLSessionCookies``).
+///
+/// Rate limiters pace the delivery to the delegate: before each part `queue` waits until
+/// every limiter has budget (sleeping at most 50 ms at a time, so a cancel or a new rate
+/// takes effect quickly). Bytes that arrive meanwhile wait and count against
+/// ``URLSessionTransport/Configuration/highWater``, so the flow control below holds the
+/// server back (Apple platforms) or ends the response for a resume (Linux).
+///
 /// The session's delegate queue calls ``redirect(_:proposed:)``, ``didReceive(_:answer:)``,
 /// ``didReceive(_:)`` and ``didComplete(_:)``; every callback into the
 /// ``HTTPResponseDelegate`` runs on `queue`, one at a time and in order, and the result is
@@ -24,8 +36,8 @@ final class URLSessionCall: @unchecked Sendable {
   private struct State {
     var task: URLSessionDataTask?
     var continuation: CheckedContinuation<Result<HTTPResponseHead, HTTPError>, Never>?
-    /// The request's header fields, without credentials once a redirect left the origin.
-    var headers: HTTPHeaders
+    /// Whether a redirect took the request away from the origin it started at.
+    var leftOrigin = false
     var currentURL: URL
     var hops = 0
     var head: HTTPResponseHead?
@@ -39,11 +51,17 @@ final class URLSessionCall: @unchecked Sendable {
     var failure: HTTPError?
     var delegateError: (any Error & Sendable)?
     var cancelled = false
+    /// Whether the response was an authentication challenge we refused: the task ends
+    /// cancelled, and its head is the answer.
+    var challenged = false
   }
 
   let request: HTTPRequest
   let delegate: any HTTPResponseDelegate
   let configuration: URLSessionTransport.Configuration
+  /// Where this request's cookies come from and go to: the request's jar, or one of its own
+  /// holding the options' cookies file; nil when it sends none.
+  private let cookieJar: CookieJar?
   private let queue = DispatchQueue(label: "OfflineKit.URLSessionCall")
   private let state: Locked<State>
 
@@ -54,28 +72,64 @@ final class URLSessionCall: @unchecked Sendable {
     self.request = request
     self.delegate = delegate
     self.configuration = configuration
-    state = Locked(State(headers: request.headers, currentURL: request.url))
+    cookieJar = request.cookieJar ?? request.options.cookieFile.map { CookieJar(file: $0) }
+    state = Locked(State(currentURL: request.url))
   }
 
-  /// The URLRequest for `url` with the current header fields, our `User-Agent` and
-  /// `Accept-Encoding: identity` unless the request sets its own.
+  /// Whether the current hop may carry the request's secrets.
+  private var sendsSecrets: Bool {
+    request.options.sendsSecretsAcrossRedirects || !state.withLock { $0.leftOrigin }
+  }
+
+  /// The URLRequest for hop `url`: the request's and its options' header fields, the
+  /// user agent, referer, credentials and cookies, and `Accept-Encoding: identity` unless
+  /// the request sets its own.
   func urlRequest(for url: URL) -> URLRequest {
     var urlRequest = URLRequest(
       url: url, cachePolicy: .reloadIgnoringLocalCacheData,
       timeoutInterval: configuration.stallSeconds)
     urlRequest.httpMethod = request.method.rawValue
     urlRequest.httpShouldHandleCookies = false
-    let headers = state.withLock { $0.headers }
-    if headers["Accept-Encoding"] == nil {
-      urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
-    }
+    let options = request.options
+    let secrets = sendsSecrets
+    var headers = options.outgoingHeaders(adding: request.headers, sendsSecrets: secrets)
+    if headers["Accept-Encoding"] == nil { headers.add(name: "Accept-Encoding", value: "identity") }
     if headers["User-Agent"] == nil {
-      urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
+      headers.add(name: "User-Agent", value: options.userAgent ?? configuration.userAgent)
+    }
+    if headers["Referer"] == nil, let referer = options.referer {
+      headers.add(name: "Referer", value: referer)
+    }
+    if secrets, headers["Authorization"] == nil, let basic = basicAuthorization(for: url) {
+      headers.add(name: "Authorization", value: basic)
+    }
+    if secrets, let cookieJar, let cookies = URLSessionCookies.header(for: url, in: cookieJar) {
+      let given = headers["Cookie"]
+      headers.replaceOrAdd(name: "Cookie", value: given.map { "\($0); \(cookies)" } ?? cookies)
     }
     for field in headers {
       urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
     }
     return urlRequest
+  }
+
+  /// `Basic` credentials (RFC 7617) for hop `url`: the options' own, else the netrc file's
+  /// for the hop's host (as curl's `CURL_NETRC_OPTIONAL`).
+  private func basicAuthorization(for url: URL) -> String? {
+    let options = request.options
+    var pair = options.credentials.map { ($0.user, $0.password) }
+    if pair == nil, let netrc = options.netrcFile, let host = url.host() {
+      pair = NetrcFile.credentials(forHost: host, file: netrc)
+    }
+    guard let (user, password) = pair else { return nil }
+    return "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+  }
+
+  /// Keeps the cookies `response` sets, when this hop carries the request's cookies.
+  private func keepCookies(of response: HTTPURLResponse) {
+    guard let cookieJar, sendsSecrets else { return }
+    URLSessionCookies.keep(
+      response, for: state.withLock { $0.currentURL }, in: cookieJar)
   }
 
   /// Starts `task`, unless the awaiting task was cancelled first.
@@ -109,23 +163,20 @@ final class URLSessionCall: @unchecked Sendable {
 
   /// Answers a redirect with the request to send, or with nil and then cancels the task
   /// when the policy refuses it (the answer must come first: FoundationNetworking traps on
-  /// an answer to a task cancelled meanwhile). Credentials are dropped when the target is
-  /// another origin.
+  /// an answer to a task cancelled meanwhile). Secrets are dropped once the target is
+  /// another origin than the first request's.
   func redirect(
     _ response: HTTPURLResponse, proposed: URLRequest,
     answer: @escaping @Sendable (URLRequest?) -> Void
   ) {
+    keepCookies(of: response)
     let location =
       response.value(forHTTPHeaderField: "Location") ?? proposed.url?.absoluteString ?? ""
     let refused = state.withLock { state -> URLSessionDataTask? in
       do throws(HTTPError) {
         let next = try configuration.redirects.nextURL(
           from: state.currentURL, location: location, hops: state.hops)
-        if !RedirectPolicy.isSameOrigin(state.currentURL, next) {
-          for name in RedirectPolicy.credentialHeaders {
-            state.headers.replaceOrAdd(name: name, value: nil)
-          }
-        }
+        if !RedirectPolicy.isSameOrigin(request.url, next) { state.leftOrigin = true }
         state.currentURL = next
         state.hops += 1
         return nil
@@ -151,6 +202,7 @@ final class URLSessionCall: @unchecked Sendable {
       endTask(HTTPError(.protocolViolation, url: request.url, detail: "not an HTTP response"))
       return answer(.cancel)
     }
+    keepCookies(of: http)
     let head = state.withLock { state -> HTTPResponseHead in
       let head = HTTPResponseHead(
         status: http.statusCode, headers: Self.headers(of: http),
@@ -210,6 +262,17 @@ final class URLSessionCall: @unchecked Sendable {
     }
   }
 
+  /// The response was a 401 or 407 that URLSession raised as a challenge (refused: the
+  /// task ends cancelled); its head goes to the delegate as any other, without its body.
+  func didRefuseChallenge(_ response: HTTPURLResponse?) {
+    guard let response else {
+      return endTask(
+        HTTPError(.protocolViolation, url: request.url, detail: "a challenge without a response"))
+    }
+    state.withLock { $0.challenged = true }
+    didReceive(response) { _ in }
+  }
+
   /// The task ended; the result goes to `perform` behind every queued delivery.
   func didComplete(_ error: NSError?) {
     ThreadHandOff.release(self)
@@ -231,8 +294,10 @@ final class URLSessionCall: @unchecked Sendable {
         try data.withUnsafeBytes { raw in
           var start = 0
           while start < raw.count {
+            guard waitForBudget() else { break }
             let end = min(raw.count, start + Self.partSize)
             try delegate.didReceiveBodyPart(UnsafeRawBufferPointer(rebasing: raw[start..<end]))
+            for limiter in request.rateLimiters { limiter.charge(end - start) }
             start = end
           }
         }
@@ -256,6 +321,21 @@ final class URLSessionCall: @unchecked Sendable {
     cancel?.cancel()
   }
 
+  /// Waits until every rate limiter of the request has budget; false when the request was
+  /// cancelled meanwhile.
+  private func waitForBudget() -> Bool {
+    let limiters = request.rateLimiters
+    while true {
+      if state.withLock({ $0.cancelled }) { return false }
+      let now = ContinuousClock.now
+      let wait = limiters.reduce(Duration.zero) { max($0, $1.pause(at: now)) }
+      guard wait > .zero else { return true }
+      let slice = min(wait, .milliseconds(50)).components
+      Thread.sleep(
+        forTimeInterval: TimeInterval(slice.seconds) + TimeInterval(slice.attoseconds) / 1e18)
+    }
+  }
+
   private func result(_ error: NSError?) -> Result<HTTPResponseHead, HTTPError> {
     state.withLock { state in
       let url = state.currentURL
@@ -264,7 +344,9 @@ final class URLSessionCall: @unchecked Sendable {
         return .failure(HTTPError(.delegateFailed, url: url, underlying: thrown))
       }
       if let failure = state.failure { return .failure(failure) }
-      if let head = state.head, state.disposition == .stop { return .success(head) }
+      if let head = state.head, state.disposition == .stop || state.challenged {
+        return .success(head)
+      }
       if let error { return .failure(HTTPError(urlError: error, url: url, head: state.head)) }
       guard let head = state.head else {
         return .failure(HTTPError(.protocolViolation, url: url, detail: "no response"))

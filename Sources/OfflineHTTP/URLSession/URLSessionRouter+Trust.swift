@@ -4,17 +4,24 @@
   import Security
 
   extension URLSessionRouter {
-    /// Evaluates the server's certificate against ``URLSessionTransport/Configuration/trustedCAFile``
-    /// alone when one is set; otherwise the system decides. Verification is never skipped.
-    func urlSession(
-      _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+    /// Answers a server-trust challenge, false for any other: the server's certificate is
+    /// evaluated against the request's own CA file (``RequestOptions/caFile``), else
+    /// ``URLSessionTransport/Configuration/trustedCAFile``, alone when one is set; otherwise
+    /// the system decides. Verification is never skipped.
+    func answeredServerTrust(
+      _ challenge: URLAuthenticationChallenge, task: URLSessionTask,
       completionHandler:
         @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?)
         -> Void
-    ) {
-      guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
-        let trust = challenge.protectionSpace.serverTrust, let file = configuration.trustedCAFile
-      else { return completionHandler(.performDefaultHandling, nil) }
+    ) -> Bool {
+      guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust
+      else { return false }
+      guard let trust = challenge.protectionSpace.serverTrust,
+        let file = call(for: task)?.request.options.caFile ?? configuration.trustedCAFile
+      else {
+        completionHandler(.performDefaultHandling, nil)
+        return true
+      }
       let anchors = Self.certificates(inPEMFile: file)
       SecTrustSetAnchorCertificates(trust, anchors as CFArray)
       SecTrustSetAnchorCertificatesOnly(trust, true)
@@ -23,6 +30,7 @@
       } else {
         completionHandler(.cancelAuthenticationChallenge, nil)
       }
+      return true
     }
 
     /// The certificates of a PEM file, in order; none when it cannot be read.

@@ -28,7 +28,8 @@ final class URLSessionRouter: NSObject, URLSessionDataDelegate, Sendable {
     _ = calls.withLock { $0.removeValue(forKey: task.taskIdentifier) }
   }
 
-  private func call(for task: URLSessionTask) -> URLSessionCall? {
+  /// The call registered for `task`, nil once it ended.
+  func call(for task: URLSessionTask) -> URLSessionCall? {
     calls.withLock { $0[task.taskIdentifier] }
   }
 
@@ -58,4 +59,34 @@ final class URLSessionRouter: NSObject, URLSessionDataDelegate, Sendable {
   ) {
     call(for: task)?.didComplete(error.map { $0 as NSError })
   }
+
+  /// A server-trust challenge is answered by ``answeredServerTrust(_:task:completionHandler:)``
+  /// (Apple platforms). Any other (a 401 or 407 with `WWW-Authenticate`) is refused:
+  /// OfflineKit sends credentials itself, up front, and the response's head goes to the
+  /// request's delegate as it came. (FoundationNetworking never hands such a response on: without this method its
+  /// task waits forever, and every answer but a credential cancels it.)
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+    completionHandler:
+      @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?)
+      -> Void
+  ) {
+    if answeredServerTrust(challenge, task: task, completionHandler: completionHandler) { return }
+    call(for: task)?.didRefuseChallenge(challenge.failureResponse as? HTTPURLResponse)
+    completionHandler(.cancelAuthenticationChallenge, nil)
+  }
 }
+
+#if !canImport(Security)
+  extension URLSessionRouter {
+    /// FoundationNetworking never raises a server-trust challenge: never answered here.
+    func answeredServerTrust(
+      _ challenge: URLAuthenticationChallenge, task: URLSessionTask,
+      completionHandler:
+        @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?)
+        -> Void
+    ) -> Bool {
+      false
+    }
+  }
+#endif

@@ -10,6 +10,8 @@ import OfflineKit
 /// | `GET /api/contents/<id>` | one content |
 /// | `POST /api/contents/<id>/<action>` | `pause`, `resume`, `cancel`, `delete`, `download`, `forget`; 409 naming the state when the state table refuses |
 /// | `GET /api/events` | Server-Sent Events (``EventText``) |
+/// | `GET /api/rate-limit` | the running queue's cap: `{"limit": BYTES_PER_SECOND or null}` |
+/// | `POST /api/rate-limit` | sets it (``RateLimitText``): `{"limit": "2M"}`, `{"limit": null}` clears it |
 struct APIRoute: Sendable {
   let manager: OfflineManager
   let events: EventBroadcaster
@@ -31,6 +33,10 @@ struct APIRoute: Sendable {
       }
     case ("POST", 1, "contents"):
       return await add(request.body)
+    case ("GET", 1, "rate-limit"), ("HEAD", 1, "rate-limit"):
+      return rateLimitAnswer()
+    case ("POST", 1, "rate-limit"):
+      return setRateLimit(request.body)
     case ("GET", 2, "contents"), ("HEAD", 2, "contents"):
       let id = segments[1]
       return await answer { () throws(OfflineError) in
@@ -45,7 +51,8 @@ struct APIRoute: Sendable {
           kind: "unknownAction")
       }
       return await perform(action, id: segments[1])
-    case (_, 1, "events"), (_, 1, "contents"), (_, 2, "contents"), (_, 3, "contents"):
+    case (_, 1, "events"), (_, 1, "contents"), (_, 2, "contents"), (_, 3, "contents"),
+      (_, 1, "rate-limit"):
       return APIJSON.error(405, "\(request.method) is not allowed here.", kind: "methodNotAllowed")
     default:
       return APIJSON.error(
@@ -77,6 +84,32 @@ struct APIRoute: Sendable {
         return .json(201, APIJSON.encode(shown))
       }
     }
+  }
+
+  /// Sets or clears the queue's cap from `{"limit": …}`; a body without a rate changes
+  /// nothing and answers 400 with what to give.
+  private func setRateLimit(_ body: Data) -> HTTPResponse {
+    guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+      let limit = object["limit"]
+    else {
+      return APIJSON.error(
+        400, #"The body must be JSON with 'limit', such as {"limit": "2M"} or {"limit": null}."#,
+        kind: "invalidRequest")
+    }
+    switch RateLimitText.parse(limit) {
+    case .failure(let failure):
+      return APIJSON.error(400, failure.message, kind: "invalidRequest")
+    case .success(let rate):
+      manager.setRateLimit(rate)
+      return rateLimitAnswer()
+    }
+  }
+
+  /// `{"limit": BYTES_PER_SECOND}`, or `{"limit": null}` for none.
+  private func rateLimitAnswer() -> HTTPResponse {
+    let limit: Any = manager.rateLimit.map { NSNumber(value: $0.bytesPerSecond) } ?? NSNull()
+    let data = (try? JSONSerialization.data(withJSONObject: ["limit": limit])) ?? Data()
+    return .json(200, data)
   }
 
   private func perform(_ action: APIAction, id: String) async -> HTTPResponse {

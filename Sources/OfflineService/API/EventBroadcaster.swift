@@ -10,9 +10,13 @@ final class EventBroadcaster: Sendable {
   private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
   private let tasks = Mutex<[Task<Void, Never>]>([])
   private let speeds = Mutex<[String: Double]>([:])
+  /// Runs in ``subscribe()`` once the snapshots are read: a seam for tests, which send an
+  /// event there to pin that none between the snapshots and the first event is lost.
+  private let afterSnapshots: @Sendable () async -> Void
 
-  init(manager: OfflineManager) {
+  init(manager: OfflineManager, afterSnapshots: @escaping @Sendable () async -> Void = {}) {
     self.manager = manager
+    self.afterSnapshots = afterSnapshots
   }
 
   /// Starts reading the manager's events.
@@ -56,17 +60,25 @@ final class EventBroadcaster: Sendable {
     }
   }
 
-  /// A new subscriber, starting with one `content` event per content (the current state).
+  /// A new subscriber, starting with one `content` event per content (the current state),
+  /// then every event sent since it subscribed.
+  ///
+  /// The subscriber is registered before the snapshots are read, holding what is sent
+  /// until its opening is in front: an event sent while they are read is not lost (it was,
+  /// when registration came after), and each event is queued once. One sent meanwhile may
+  /// describe a moment before the snapshot; every later change sends another, so the
+  /// subscriber ends at the current state.
   func subscribe() async -> EventStream {
-    let stream = EventStream { [weak self] id in
+    let stream = EventStream(holding: true) { [weak self] id in
       _ = self?.streams.withLock { $0.removeValue(forKey: id) }
     }
+    streams.withLock { $0[ObjectIdentifier(stream)] = stream }
     var opening = "retry: 2000\n\n"
     for snapshot in (try? await manager.snapshots()) ?? [] {
       opening += EventText.event("content", ContentJSON(snapshot))
     }
-    stream.push(opening)
-    streams.withLock { $0[ObjectIdentifier(stream)] = stream }
+    await afterSnapshots()
+    stream.open(with: opening)
     return stream
   }
 

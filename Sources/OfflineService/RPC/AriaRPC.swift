@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 import OfflineKit
 
 /// `POST /jsonrpc`: the subset of aria2's JSON-RPC interface that download front ends
@@ -18,7 +19,8 @@ struct AriaRPC: Sendable {
     "aria2.addUri", "aria2.tellStatus", "aria2.tellActive", "aria2.tellWaiting",
     "aria2.tellStopped", "aria2.pause", "aria2.forcePause", "aria2.unpause", "aria2.remove",
     "aria2.forceRemove", "aria2.removeDownloadResult", "aria2.getGlobalStat",
-    "aria2.changeGlobalOption", "aria2.getVersion", "system.listMethods",
+    "aria2.changeGlobalOption", "aria2.getGlobalOption", "aria2.getVersion",
+    "system.listMethods",
   ]
 
   /// Answers a JSON-RPC request: 200 when every call succeeded, 400 (as aria2) otherwise.
@@ -92,6 +94,7 @@ struct AriaRPC: Sendable {
       return "OK"
     case "aria2.getGlobalStat": return try await globalStat()
     case "aria2.changeGlobalOption": return try changeGlobalOption(params.first)
+    case "aria2.getGlobalOption": return globalOptions()
     case "aria2.getVersion":
       return ["version": "offlinekit-\(OfflineKitVersion.string)", "enabledFeatures": ["HTTPS"]]
     case "system.listMethods": return Self.methods
@@ -184,20 +187,27 @@ struct AriaRPC: Sendable {
     guard let options = parameter as? [String: Any] else {
       throw AriaFailure(code: 1, message: "changeGlobalOption takes an object of options.")
     }
+    // Every option is checked before any is applied, so a refused call changes nothing.
+    var limit: ByteRate??
     for (name, value) in options {
       guard name == "max-overall-download-limit" else {
         throw AriaFailure(
           code: 1, message: "The option '\(RequestGuard.printable(name))' is not supported.")
       }
-      let text = "\(value)"
-      guard text == "0" else {
-        throw AriaFailure(
-          code: 1,
-          message: "Rate limiting is not available yet: max-overall-download-limit can only be 0"
-            + " (no limit).")
+      switch RateLimitText.parse(value) {
+      case .success(let rate): limit = .some(rate)
+      case .failure(let failure):
+        throw AriaFailure(code: 1, message: "max-overall-download-limit: \(failure.message)")
       }
     }
+    if let limit { manager.setRateLimit(limit) }
     return "OK"
+  }
+
+  /// The global options we keep, as aria2 reports them (strings): the queue's cap in bytes
+  /// per second, `0` for none.
+  private func globalOptions() -> [String: String] {
+    ["max-overall-download-limit": String(manager.rateLimit?.bytesPerSecond ?? 0)]
   }
 
   private func reply(_ status: Int, _ body: Any) -> HTTPResponse {

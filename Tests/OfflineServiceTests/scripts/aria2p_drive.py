@@ -3,9 +3,10 @@
 
   aria2p_drive.py PORT SECRET URL
 
-Adds URL, lists it, pauses, unpauses, asks for a rate limit (refused: not available yet),
-removes it, and checks that a wrong secret is refused. Prints one line per step; exits 0
-when every step did what aria2 would do. Every wait is bounded.
+Adds URL, lists it, pauses, unpauses, sets a rate limit and sees the download held to it
+(the bytes that arrive over a measured while are no more than the limit allows), clears it,
+removes the download, and checks that a wrong secret is refused. Prints one line per step;
+exits 0 when every step did what aria2 would do. Every wait is bounded.
 """
 import sys
 import time
@@ -45,12 +46,27 @@ def main():
     stats = api.get_stats()
     print("stats", stats.num_active + stats.num_waiting)
 
-    try:
-        api.set_global_options({"max-overall-download-limit": "1M"})
-        print("rate limit accepted")
-    except aria2p.ClientException as error:
-        print("rate limit refused:", error.message)
+    limit = 32 * 1024
+    assert api.set_global_options({"max-overall-download-limit": "32K"})
+    shown = api.get_global_options().max_overall_download_limit
+    print("rate limit set", shown)
+    wait_for(api, download.gid, {"active"})
+    time.sleep(0.5)  # let the pace settle after the limit took effect
+    before, started = api.get_download(download.gid).completed_length, time.monotonic()
+    time.sleep(3)
+    after, elapsed = api.get_download(download.gid).completed_length, time.monotonic() - started
+    # No faster than the limit over the measured while, a quarter over, plus one saved
+    # budget and one part in flight; nginx alone gives 100 KiB/s, three times the limit.
+    allowed = limit * elapsed * 1.25 + 128 * 1024
+    held = 0 < after - before <= allowed
+    print("rate limit held" if held else "rate limit not held", after - before, int(allowed))
     assert api.set_global_options({"max-overall-download-limit": "0"})
+    print("rate limit cleared", api.get_global_options().max_overall_download_limit)
+    try:
+        api.set_global_options({"max-overall-download-limit": "fast"})
+        print("bad rate limit accepted")
+    except aria2p.ClientException as error:
+        print("bad rate limit refused:", error.message)
 
     assert all(api.remove([api.get_download(download.gid)])), "remove failed"
     gone = False
