@@ -210,7 +210,7 @@ public final class ContentTable: Sendable {
   static let insertSQL = upsertSQL.replacingOccurrences(
     of: "INSERT OR REPLACE", with: "INSERT")
 
-  private static let upsertSQL = """
+  static let upsertSQL = """
     INSERT OR REPLACE INTO contents (id, url, title, metadata, file_name, state, priority,
       sequence, bytes, total, total_is_estimate, expected_sha256, last_error, last_error_kind,
       wait_reason, retry_count, retry_at, pending_cleanup, created_at, updated_at, options)

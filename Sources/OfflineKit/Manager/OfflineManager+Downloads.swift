@@ -33,6 +33,8 @@ extension OfflineManager {
       }
     }
     var download = RunningDownload(task: task, host: host)
+    // A stream syncs its own pieces; a file is synced with the others that finish near it.
+    download.syncsLater = !url.isHLSPlaylist && !url.isDASHManifest
     switch record.waitReason {
     case .network, .storage, .retry: download.announcesMoving = true
     default: break
@@ -48,7 +50,9 @@ extension OfflineManager {
       Transfer.Outcome, Transfer.Error
     >
 
-  /// One file: one ``Transfer``; the manager does the retrying.
+  /// One file: one ``Transfer``, which neither fsyncs the file nor its folder: the manager
+  /// syncs many finished files at once (``FinishedBatch``) before it records them downloaded.
+  /// The manager does the retrying.
   private func fileWork(_ record: ContentRecord, url: URL, options: DownloadConfig.Stored)
     -> Work
   {
@@ -58,17 +62,15 @@ extension OfflineManager {
       transport: transport,
       options: Transfer.Options(
         retry: RetryPolicy(maximumAttempts: 1), replacesExistingFile: true,
-        connections: options.connections ?? .adaptive
+        syncsEachFile: false, connections: options.connections ?? .adaptive
       ).expecting(sha256: record.expectedSHA256),
       requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
     return { report in
       do throws(Transfer.Error) {
+        // Its manifest is written once the file is durable, by the batch's flush.
         let outcome = try await transfer.run { event in
           if case .progress(let progress) = event { report(progress) }
         }
-        // The file is durable (fsynced, renamed, folder fsynced): now the manifest may say
-        // so, here in the download's task rather than on the actor.
-        files.recordDownloaded(record, length: outcome.length, sha256: outcome.sha256)
         return .success(outcome)
       } catch {
         return .failure(error)
@@ -152,6 +154,10 @@ extension OfflineManager {
     }
     defer { pump() }
     switch outcome {
+    case .success(let result) where download.syncsLater:
+      finishedBatch.add(id, result)
+      pump()  // what starts now runs while the batch fills
+      if finishedBatch.isDue(running: running.count) { flushFinished() }
     case .success(let result):
       CrashPoint.reach(.finishBeforeDownloaded)
       transition(id: id, .finished) { record in
@@ -169,7 +175,7 @@ extension OfflineManager {
     }
   }
 
-  private func didFail(_ id: String, error: Transfer.Error, progressed: Bool, host: String) {
+  func didFail(_ id: String, error: Transfer.Error, progressed: Bool, host: String) {
     if case .cancelled = error.kind { return }
     guard let record = try? index.contents.record(id: id), record.state == .downloading
     else { return }
