@@ -35,6 +35,9 @@ struct FinishedBatch {
     entries.append(Entry(id: id, outcome: outcome))
   }
 
+  /// The contents waiting in the batch.
+  var ids: Set<String> { Set(entries.map(\.id)) }
+
   /// Whether `id` waits in the batch.
   func contains(_ id: String) -> Bool {
     entries.contains { $0.id == id }

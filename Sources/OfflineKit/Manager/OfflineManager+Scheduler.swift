@@ -138,9 +138,11 @@ extension OfflineManager {
     guard runnerLock != nil else { return }
     let free = configuration.parallelDownloads - running.count
     guard free > 0 else { return }
+    // Only rows that may start are read: what runs or waits in the batch is left out.
     let candidates =
       (try? index.contents.runnable(
-        state: .downloading, now: Date(), limit: running.count + free * 4)) ?? []
+        state: .downloading, now: Date(), limit: free * 4,
+        excluding: Set(running.keys).union(finishedBatch.ids))) ?? []
     storageWaits.keepOnly(Set(candidates.map(\.id)).union(running.keys))
     var started = 0
     for record in candidates
