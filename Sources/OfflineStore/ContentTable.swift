@@ -124,17 +124,38 @@ public final class ContentTable: Sendable {
   }
 
   /// Up to `limit` records in `state` that may start now: not waiting for a retry due after
-  /// `now`; highest priority first, then first added first.
-  public func runnable(state: ContentState, now: Date, limit: Int) throws(StoreError)
-    -> [ContentRecord]
-  {
-    try database.query(
+  /// `now`, not among `excluded` (those running already, say, so that a turn of a busy queue
+  /// reads only the rows it may start); highest priority first, then first added first.
+  public func runnable(
+    state: ContentState, now: Date, limit: Int, excluding excluded: Set<String> = []
+  ) throws(StoreError) -> [ContentRecord] {
+    let ids = "[" + excluded.map(Self.jsonString).joined(separator: ",") + "]"
+    return try database.query(
       """
       SELECT * FROM contents WHERE state = ?
         AND (wait_reason IS NOT 'retry' OR retry_at IS NULL OR retry_at <= ?)
+        AND id NOT IN (SELECT value FROM json_each(?))
       ORDER BY priority DESC, sequence LIMIT ?
-      """, [state.sqlValue, .integer(StoredTime.milliseconds(now)), .integer(Int64(limit))]
+      """,
+      [
+        state.sqlValue, .integer(StoredTime.milliseconds(now)), .text(ids),
+        .integer(Int64(limit)),
+      ]
     ).map { row throws(StoreError) in try Self.record(from: row) }
+  }
+
+  /// `text` as a JSON string literal.
+  private static func jsonString(_ text: String) -> String {
+    var quoted = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": quoted += "\\\""
+      case "\\": quoted += "\\\\"
+      case _ where scalar.value < 0x20: quoted += String(format: "\\u%04x", scalar.value)
+      default: quoted.unicodeScalars.append(scalar)
+      }
+    }
+    return quoted + "\""
   }
 
   /// How many records are in `state`.
@@ -210,7 +231,7 @@ public final class ContentTable: Sendable {
   static let insertSQL = upsertSQL.replacingOccurrences(
     of: "INSERT OR REPLACE", with: "INSERT")
 
-  private static let upsertSQL = """
+  static let upsertSQL = """
     INSERT OR REPLACE INTO contents (id, url, title, metadata, file_name, state, priority,
       sequence, bytes, total, total_is_estimate, expected_sha256, last_error, last_error_kind,
       wait_reason, retry_count, retry_at, pending_cleanup, created_at, updated_at, options)

@@ -91,6 +91,37 @@ import Testing
     #expect(fetches.count == 1, "\(fetches)")
   }
 
+  /// Pins the crash window of the queue's group commit (issue 14): files that finish near
+  /// each other wait for one sync and one transaction, so a crash there catches several at
+  /// once. Every one of them stays `downloading`, and the next run records them all from
+  /// their verified files without fetching any again.
+  @Test func aBatchOfFinishesCutShortIsRecordedByTheNextRunWithoutRefetchingAny() throws {
+    let fixture = try QueueFixture()
+    let www = fixture.folder.url.appending(path: "www")
+    var ids: [String: String] = [:]
+    for index in 0..<6 {
+      let body = TestData.bytes(count: 64 << 10, seed: UInt64(300 + index))
+      try body.write(to: www.appending(path: "s\(index).bin"))
+      let sha = try TestData.sha256Hex(of: body)
+      ids[try fixture.addOne([fixture.url("s\(index).bin"), "--sha256", sha])] = sha
+    }
+
+    let run = try crashing(
+      at: "finish.beforeDownloaded", fixture, ["run", "--quiet", "--parallel", "6"])
+    #expect(run.status == 137, "\(run.stderrText)")
+    for id in ids.keys { #expect(try fixture.entry(id)?.state == "downloading") }
+
+    let again = try fixture.offline(["run", "--quiet"])
+    #expect(again.status == 0, "\(again.stderrText)")
+    for (id, sha) in ids {
+      let done = try #require(try fixture.entry(id))
+      #expect(done.state == "downloaded")
+      #expect(try TestData.sha256Hex(of: URL(fileURLWithPath: done.path)) == sha)
+    }
+    let fetches = try fixture.nginx.accessLog().filter { $0.uri.hasPrefix("/s") }
+    #expect(fetches.count == 6, "\(fetches.map(\.uri))")
+  }
+
   /// After a crash in start-up recovery, between deleting a canceled content's files and
   /// recording it: the following start-up finishes the job.
   @Test func aRecoveryCutShortIsFinishedByTheNextStartUp() throws {

@@ -82,6 +82,18 @@
       errorBuffer.deallocate()
     }
 
+    /// At most what a request paced by rate limiters reads at once. When the write callback
+    /// pauses, libcurl keeps the rest of what it read and copies it again at every pause; a
+    /// paced request pauses about once a read, so with a 512 KiB buffer most of its CPU went
+    /// to those copies. 16 KiB is libcurl's default, plenty for any rate a cap sets.
+    static let pacedBufferSize = 16 << 10
+
+    /// The receive buffer for `request`: `configured`, but at most ``pacedBufferSize`` when
+    /// rate limiters pace it.
+    static func receiveBufferSize(for request: HTTPRequest, configured: Int) -> Int {
+      request.rateLimiters.isEmpty ? configured : min(configured, pacedBufferSize)
+    }
+
     /// libcurl's message for the last failure, if it wrote one.
     var curlMessage: String? {
       let text = String(cString: errorBuffer)
@@ -102,7 +114,9 @@
       _ = ok_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
       _ = ok_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
       _ = ok_easy_setopt_long(handle, CURLOPT_HTTP_CONTENT_DECODING, 0)
-      _ = ok_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, config.receiveBufferSize)
+      _ = ok_easy_setopt_long(
+        handle, CURLOPT_BUFFERSIZE,
+        Self.receiveBufferSize(for: request, configured: config.receiveBufferSize))
       _ = ok_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, config.connectTimeout.milliseconds)
       _ = ok_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
       // libcurl counts the stall time in whole seconds: round up, so it is never shorter.

@@ -62,8 +62,11 @@ extension ContentFiles {
 
   /// A finished download, after its files are durable and before the index records
   /// `downloaded`: every file of the folder with its size (and the file's SHA-256 when the
-  /// transfer computed one).
-  func recordDownloaded(_ record: ContentRecord, length: Int64, sha256: String?) {
+  /// transfer computed one). Without `durably` the manifest is not fsynced: the caller syncs
+  /// the file system before the index records `downloaded` (one sync for many contents).
+  func recordDownloaded(
+    _ record: ContentRecord, length: Int64, sha256: String?, durably: Bool = true
+  ) {
     var manifest = ContentManifest(record: record, state: .downloaded)
     manifest.bytes = length
     manifest.total = length
@@ -76,17 +79,19 @@ extension ContentFiles {
         path: path, size: size, sha256: path == record.fileName ? sha256 : nil)
     }
     guard !manifest.files.isEmpty else { return }
-    write(manifest, onlyIfFolderExists: true)
+    write(manifest, onlyIfFolderExists: true, durably: durably)
   }
 
-  private func write(_ manifest: ContentManifest, onlyIfFolderExists: Bool) {
+  private func write(
+    _ manifest: ContentManifest, onlyIfFolderExists: Bool, durably: Bool = true
+  ) {
     guard ContentFiles.isValidID(manifest.id) else { return }
     let target = manifestURL(id: manifest.id)
     if onlyIfFolderExists, DurableFile.kind(folder(id: manifest.id).path) != .directory { return }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     guard let data = try? encoder.encode(manifest) else { return }
-    DurableFile.write(data, to: target)
+    DurableFile.write(data, to: target, durably: durably)
   }
 
   /// The regular files under `root` (relative paths, sizes), without the manifest, temporary

@@ -7,17 +7,22 @@ import Foundation
 /// manifest or none, and the index stays the truth), so errors are plain `errno` values.
 enum DurableFile {
   /// Writes `data` to `target` (mode 0600), replacing it atomically. Without
-  /// `syncingFolder` the caller fsyncs the folder itself (once for many files).
+  /// `syncingFolder` the caller fsyncs the folder itself (once for many files); without
+  /// `durably` nothing is fsynced: the caller syncs the whole file system afterwards
+  /// (`syncfs`, once for many files).
   ///
   /// - Returns: 0, or the `errno` of the step that failed (the target is then unchanged).
   @discardableResult
-  static func write(_ data: Data, to target: URL, syncingFolder: Bool = true) -> Int32 {
+  static func write(
+    _ data: Data, to target: URL, syncingFolder: Bool = true, durably: Bool = true
+  ) -> Int32 {
     let temporary = target.path + ".tmp"
     unlink(temporary)
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return errno }
     let written = data.withUnsafeBytes { SystemIO.write(fd, $0.baseAddress, $0.count) }
-    let code: Int32 = written == data.count ? (Durability.sync(fd) == 0 ? 0 : errno) : ENOSPC
+    let synced = !durably || Durability.sync(fd) == 0
+    let code: Int32 = written == data.count ? (synced ? 0 : errno) : ENOSPC
     close(fd)
     guard code == 0 else {
       unlink(temporary)
@@ -28,7 +33,7 @@ enum DurableFile {
       unlink(temporary)
       return failed
     }
-    return syncingFolder ? syncFolder(of: target) : 0
+    return durably && syncingFolder ? syncFolder(of: target) : 0
   }
 
   /// Removes `target` and makes the removal durable; a missing file is not an error.

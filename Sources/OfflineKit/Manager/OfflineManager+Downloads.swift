@@ -34,6 +34,8 @@ extension OfflineManager {
       }
     }
     var download = RunningDownload(task: task, host: host)
+    // A stream syncs its own pieces; a file is synced with the others that finish near it.
+    download.syncsLater = !url.isHLSPlaylist && !url.isDASHManifest
     switch record.waitReason {
     case .network, .storage, .retry: download.announcesMoving = true
     default: break
@@ -49,7 +51,9 @@ extension OfflineManager {
       Transfer.Outcome, Transfer.Error
     >
 
-  /// One file: one ``Transfer``; the manager does the retrying.
+  /// One file: one ``Transfer``, which neither fsyncs the file nor its folder: the manager
+  /// syncs many finished files at once (``FinishedBatch``) before it records them downloaded.
+  /// The manager does the retrying.
   private func fileWork(_ record: ContentRecord, url: URL, options: DownloadConfig.Stored)
     -> Work
   {
@@ -59,17 +63,15 @@ extension OfflineManager {
       transport: transport,
       options: Transfer.Options(
         retry: RetryPolicy(maximumAttempts: 1), replacesExistingFile: true,
-        connections: options.connections ?? .adaptive
+        syncsEachFile: false, connections: options.connections ?? .adaptive
       ).expecting(sha256: record.expectedSHA256),
       requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
     return { report in
       do throws(Transfer.Error) {
+        // Its manifest is written once the file is durable, by the batch's flush.
         let outcome = try await transfer.run { event in
           if case .progress(let progress) = event { report(progress) }
         }
-        // The file is durable (fsynced, renamed, folder fsynced): now the manifest may say
-        // so, here in the download's task rather than on the actor.
-        files.recordDownloaded(record, length: outcome.length, sha256: outcome.sha256)
         return .success(outcome)
       } catch {
         return .failure(error)
@@ -153,22 +155,30 @@ extension OfflineManager {
     }
     defer { pump() }
     switch outcome {
+    case .success(let result) where download.syncsLater:
+      finishedBatch.add(id, result)
+      pump()  // what starts now runs while the batch fills
+      if finishedBatch.isDue(running: running.count) { flushFinished() }
     case .success(let result):
       carryOutNow(EndDecision.finished(length: result.length).steps, id: id)
     case .failure(let error):
-      let record = try? index.contents.record(id: id)
-      var unreachable = false
-      if error.isTransient,
-        case .unreachable = configuration.reachability.isReachable(host: download.host)
-      {
-        unreachable = true
-      }
-      let decision = EndDecision.failed(
-        EndDecision.Failure(error, contentID: id, hostIsUnreachable: unreachable),
-        state: record?.state, progressed: download.progressed,
-        retryCount: record?.retryCount ?? 0, retry: configuration.retry, now: Date())
-      carryOutNow(decision.steps, id: id)
+      didFail(id, error: error, progressed: download.progressed, host: download.host)
     }
+  }
+
+  /// A download of `id` failed (or its batch could not be made durable): ``EndDecision``
+  /// decides whether it waits, retries or is suspended.
+  func didFail(_ id: String, error: Transfer.Error, progressed: Bool, host: String) {
+    let record = try? index.contents.record(id: id)
+    var unreachable = false
+    if error.isTransient, case .unreachable = configuration.reachability.isReachable(host: host) {
+      unreachable = true
+    }
+    let decision = EndDecision.failed(
+      EndDecision.Failure(error, contentID: id, hostIsUnreachable: unreachable),
+      state: record?.state, progressed: progressed, retryCount: record?.retryCount ?? 0,
+      retry: configuration.retry, now: Date())
+    carryOutNow(decision.steps, id: id)
   }
 
   /// Fetches the keys of HLS content `id` again; see ``OfflineContent/renewKeys()``.

@@ -11,6 +11,9 @@ struct RunningDownload {
   /// Bytes on disk at its latest progress report.
   var lastBytes: Int64 = 0
   var lastSaved = ContinuousClock.now
+  /// Whether its file is synced later with others (``FinishedBatch``) rather than by its
+  /// transfer.
+  var syncsLater = false
   /// Whether subscribers were told it waited (network, storage, a retry) before it
   /// started, so they are told when it moves again; a plain start is no news.
   var announcesMoving = false
@@ -77,6 +80,7 @@ extension OfflineManager {
       }
       await stopRunning(id)
     }
+    flushFinished()  // finished files are recorded while this process is still the runner
     runnerLock = nil
   }
 
@@ -99,6 +103,7 @@ extension OfflineManager {
       reconcileExternalChanges()
     }
     stopUnreachable()
+    flushFinished()
     pump()
   }
 
@@ -133,12 +138,17 @@ extension OfflineManager {
     guard runnerLock != nil else { return }
     let free = configuration.parallelDownloads - running.count
     guard free > 0 else { return }
+    // Only rows that may start are read: what runs or waits in the batch is left out.
     let candidates =
       (try? index.contents.runnable(
-        state: .downloading, now: Date(), limit: running.count + free * 4)) ?? []
+        state: .downloading, now: Date(), limit: free * 4,
+        excluding: Set(running.keys).union(finishedBatch.ids))) ?? []
     storageWaits.keepOnly(Set(candidates.map(\.id)).union(running.keys))
     var started = 0
-    for record in candidates where running[record.id] == nil && !stopping.contains(record.id) {
+    for record in candidates
+    where running[record.id] == nil && !stopping.contains(record.id)
+      && !finishedBatch.contains(record.id)
+    {
       guard started < free else { break }
       guard let url = URL(string: record.url), let host = url.host() else { continue }
       if case .unreachable = configuration.reachability.isReachable(host: host) {

@@ -91,6 +91,8 @@ public actor OfflineManager {
   /// transfer started for a content sends them. Kept in memory for this process only.
   var requestOptions: [String: RequestOptions] = [:]
   var storageWaits = StorageWaits()
+  /// Files finished and waiting for one sync to be recorded downloaded together.
+  var finishedBatch = FinishedBatch()
   /// Set by ``close()``.
   var closed = false
 

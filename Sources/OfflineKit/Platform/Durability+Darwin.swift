@@ -7,7 +7,8 @@
     /// leaves it in the drive's cache), `fsync` where the file system refuses that.
     /// Returns 0, or -1 with `errno` set.
     static func sync(_ descriptor: Int32) -> Int32 {
-      fcntl(descriptor, F_FULLFSYNC) == 0 ? 0 : fsync(descriptor)
+      countFlush()
+      return fcntl(descriptor, F_FULLFSYNC) == 0 ? 0 : fsync(descriptor)
     }
 
     /// Darwin has no `fdatasync` worth the name: the same as ``sync(_:)``.

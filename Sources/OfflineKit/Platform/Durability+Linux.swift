@@ -6,19 +6,22 @@
     /// Flushes the file (or folder) open at `descriptor`, metadata included (`fsync`).
     /// Returns 0, or -1 with `errno` set.
     static func sync(_ descriptor: Int32) -> Int32 {
-      fsync(descriptor)
+      countFlush()
+      return fsync(descriptor)
     }
 
     /// Flushes the file's data and the metadata needed to read it (`fdatasync`).
     /// Returns 0, or -1 with `errno` set.
     static func syncData(_ descriptor: Int32) -> Int32 {
-      fdatasync(descriptor)
+      countFlush()
+      return fdatasync(descriptor)
     }
 
     /// Flushes every file written on the file system that holds `descriptor` (`syncfs`).
     /// Returns 0, or -1 with `errno` set.
     static func syncFileSystem(holding descriptor: Int32) -> Int32 {
-      ok_syncfs(descriptor)
+      countFlush()
+      return ok_syncfs(descriptor)
     }
   }
 #endif

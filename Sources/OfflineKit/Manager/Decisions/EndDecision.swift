@@ -66,14 +66,14 @@ struct EndDecision: Sendable, Equatable {
       verdict: .finished,
       steps: [
         .reach(.finishBeforeDownloaded),
-        .move(
-          .finished,
-          [
-            .bytes(length), .knownTotal(length), .waitReason(nil), .retryCount(0),
-            .lastError(nil),
-          ]),
-        .send(.finished),
+        .move(.finished, finishedEdits(length: length)), .send(.finished),
       ])
+  }
+
+  /// What a download that completed with `length` bytes writes with `downloaded`, alone or
+  /// in a batch of finished files made durable together.
+  static func finishedEdits(length: Int64) -> [RecordEdit] {
+    [.bytes(length), .knownTotal(length), .waitReason(nil), .retryCount(0), .lastError(nil)]
   }
 
   /// The decision for a download that failed.

@@ -1,0 +1,61 @@
+import Foundation
+import OfflineStore
+
+extension OfflineManager {
+  /// Records every file of ``finishedBatch`` downloaded, durably and cheaply (group commit):
+  /// one `syncfs` makes their bytes and renames durable, their manifests are written, a
+  /// second `syncfs` makes those durable, then one transaction records them all
+  /// `downloaded`. A file is never recorded downloaded before its bytes and its rename are on
+  /// disk. Contents suspended, canceled or deleted meanwhile are left as they are.
+  func flushFinished() {
+    let entries = finishedBatch.take()
+    guard !entries.isEmpty else { return }
+    if let code = FinishedBatch.syncFileSystem(of: directory) {
+      failSync(entries, errno: code)
+      return
+    }
+    var written: [FinishedBatch.Entry] = []
+    for entry in entries {
+      guard let record = try? index.contents.record(id: entry.id), record.state == .downloading
+      else { continue }
+      files.recordDownloaded(
+        record, length: entry.outcome.length, sha256: entry.outcome.sha256, durably: false)
+      written.append(entry)
+    }
+    if let code = FinishedBatch.syncFileSystem(of: directory) {
+      failSync(written, errno: code)
+      return
+    }
+    CrashPoint.reach(.finishBeforeDownloaded)
+    let lengths = Dictionary(
+      written.map { ($0.id, $0.outcome.length) }, uniquingKeysWith: { _, last in last })
+    let updated =
+      (try? index.contents.update(ids: written.map(\.id)) { record in
+        guard let length = lengths[record.id],
+          let after = OfflineStateMachine.state(after: .finished, from: record.state)
+        else { return false }
+        record.state = after
+        EndDecision.finishedEdits(length: length).apply(to: &record)
+        return true
+      }) ?? []
+    // Not written (the index was busy): they stay downloading, and their next run finds
+    // each file complete in the journal and comes back here.
+    for record in updated {
+      knownStates[record.id] = record.state
+      hub.send(.stateChanged(record.state), to: record.id)
+      hub.send(.finished, to: record.id)
+    }
+  }
+
+  /// The sync of a batch failed: none of its files is recorded downloaded; each content is
+  /// suspended with the error (its file stays, to be checked by its next run).
+  private func failSync(_ entries: [FinishedBatch.Entry], errno code: Int32) {
+    for entry in entries {
+      guard let record = try? index.contents.record(id: entry.id) else { continue }
+      let failure = Transfer.Error(
+        .file(TransferFileError(.sync, errno: code, path: entry.outcome.destination)),
+        url: URL(string: record.url) ?? directory, destination: entry.outcome.destination)
+      didFail(entry.id, error: failure, progressed: false, host: "")
+    }
+  }
+}
