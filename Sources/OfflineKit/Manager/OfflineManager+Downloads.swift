@@ -57,8 +57,8 @@ extension OfflineManager {
       url: url, destination: files.destination(of: record), journal: index.transfers,
       transport: transport,
       options: Transfer.Options(
-        retry: RetryPolicy(maximumAttempts: 1), replacesExistingFile: true,
-        connections: options.connections ?? .adaptive
+        computesSHA256: true, retry: RetryPolicy(maximumAttempts: 1),
+        replacesExistingFile: true, connections: options.connections ?? .adaptive
       ).expecting(sha256: record.expectedSHA256),
       requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
     return { report in
@@ -68,7 +68,9 @@ extension OfflineManager {
         }
         // The file is durable (fsynced, renamed, folder fsynced): now the manifest may say
         // so, here in the download's task rather than on the actor.
-        files.recordDownloaded(record, length: outcome.length, sha256: outcome.sha256)
+        files.recordDownloaded(
+          record, length: outcome.length, sha256: outcome.sha256, chunks: outcome.chunkSHA256,
+          recordsPieces: true)
         return .success(outcome)
       } catch {
         return .failure(error)
@@ -78,7 +80,7 @@ extension OfflineManager {
 
   /// An HLS stream: an ``HLSDownload`` into the content's folder, which retries each
   /// segment itself before failing.
-  private func streamWork(_ record: ContentRecord, url: URL, options: DownloadConfig.Stored)
+  func streamWork(_ record: ContentRecord, url: URL, options: DownloadConfig.Stored)
     -> Work
   {
     let files = self.files
@@ -110,7 +112,8 @@ extension OfflineManager {
         let outcome = try await run(report)
         // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
         // offline playlists' or MPD's renames durable before it says downloaded.
-        files.recordDownloaded(record, length: outcome.bytes, sha256: nil)
+        files.recordDownloaded(
+          record, length: outcome.bytes, sha256: nil, recordsPieces: true)
         return .success(
           Transfer.Outcome(
             destination: outcome.index.path, length: outcome.bytes, sha256: nil,
