@@ -18,3 +18,34 @@ extension OfflineContent {
     try await manager.verify(id: id, progress: progress)
   }
 }
+
+extension OfflineContent {
+  /// Mends the downloaded content by fetching only what is wrong: for a file, each damaged
+  /// 4 MiB chunk with `Range` and `If-Range` (staged, checked against its recorded digest,
+  /// then written in place and fsynced); for a stream, each damaged piece through the
+  /// stream's piece engine, the offline playlists written again last. The content stays
+  /// `downloaded` throughout; `finished` is sent when it is whole again.
+  ///
+  /// The origin is asked first (`HEAD`): when it serves another version, nothing is changed
+  /// and the repair throws `originChanged`: pass `redownload` to delete the content's files
+  /// and queue a full download instead (the queue's runner fetches it). When the origin
+  /// cannot be reached, the transfer's error is thrown and nothing is changed. A repair
+  /// killed at any point is finished by the next one.
+  ///
+  /// - Throws: ``OfflineError``: `notVerifiable`, `nothingRecorded`, `originChanged`,
+  ///   `transfer`.
+  @discardableResult
+  public func repair(redownload: Bool = false) async throws(OfflineError) -> RepairReport {
+    try await manager.repair(id: id, redownload: redownload)
+  }
+
+  /// Asks the origin, with `HEAD` requests and without downloading anything, whether the
+  /// resources the content was downloaded from are still the same versions (validators and
+  /// length): one request for a file, one per distinct URL for a stream.
+  ///
+  /// - Throws: ``OfflineError``: `notVerifiable`, `nothingRecorded`, or `transfer` when the
+  ///   origin cannot be asked.
+  public func checkRemote() async throws(OfflineError) -> RemoteStatus {
+    try await manager.checkRemote(id: id)
+  }
+}
