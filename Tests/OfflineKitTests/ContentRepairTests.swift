@@ -105,6 +105,10 @@ struct ContentRepairTests {
     let damaged = FileManager.default.contents(atPath: path)
     let newer = TestData.bytes(count: 9 << 20, seed: 99)
     try newer.write(to: origin.root.file("a.bin"))
+    // nginx's validators have a resolution of one second: the new version is a minute newer.
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(60)],
+      ofItemAtPath: origin.root.file("a.bin").path)
     guard case .changed = try await content.checkRemote() else {
       Issue.record("a changed origin was reported up to date")
       return
