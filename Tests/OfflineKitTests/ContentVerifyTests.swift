@@ -142,4 +142,18 @@ struct ContentVerifyTests {
       report.damage?.problems
         == [.init(path: segment.path, kind: .segment, fault: .wrongHash(chunkOffsets: []))])
   }
+
+  /// Renewed keys are new bytes: before they were recorded again, verify called every
+  /// renewed key of a stream damaged.
+  @Test func aStreamIsWholeAfterItsKeysAreRenewedWithNewBytes() async throws {
+    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
+    let files = try HLSFixture.aes128Rotating.make(in: www.url, segmentCount: 2)
+    let nginx = try NginxServer(root: files.folder)
+    try nginx.start()
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(files.url(on: nginx), id: "r", in: fixture)
+    for key in files.keys { try TestData.bytes(count: 16, seed: 5).write(to: key) }
+    #expect(try await content.renewKeys() == files.keys.count)
+    #expect(try await content.verify().isWhole)
+  }
 }

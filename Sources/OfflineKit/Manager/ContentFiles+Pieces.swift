@@ -39,6 +39,25 @@ extension ContentFiles {
     return pieces
   }
 
+  /// Records the keys of stream `id` again after ``OfflineContent/renewKeys()`` wrote new
+  /// ones, so `verify` checks them against what was fetched, not the old bytes.
+  func recordRenewedKeys(of id: String) {
+    let root = folder(id: id)
+    guard let recorded = try? index.pieces.pieces(ofContent: id) else { return }
+    let keys = recorded.filter { $0.kind == .key }.compactMap { key -> PieceRecord? in
+      let path = root.appending(path: key.path).path
+      guard let size = FileSteps.regularFileSize(path),
+        let hashed = PieceHashing.hash(path: path, length: size)
+      else { return nil }
+      var renewed = key
+      renewed.size = size
+      renewed.sha256 = hashed.sha256
+      renewed.identity = FileIdentity(regularFileAt: path)
+      return renewed
+    }
+    try? index.pieces.save(keys)
+  }
+
   /// Whether `record` is a stream (HLS or DASH): a folder of pieces.
   static func isStream(_ record: ContentRecord) -> Bool {
     guard let url = URL(string: record.url) else { return false }

@@ -253,6 +253,7 @@ extension OfflineManager {
       requestOptions: requestOptions[id] ?? RequestOptions())
     do {
       let count = try await download.renewKeys()
+      files.recordRenewedKeys(of: id)
       hub.send(.keysRenewed(count: count), to: id)
       return count
     } catch {
