@@ -156,4 +156,42 @@ struct ContentVerifyTests {
     #expect(try await content.renewKeys() == files.keys.count)
     #expect(try await content.verify().isWhole)
   }
+
+  /// The manifest holds what each file must be: a lost index, rebuilt from it, still finds a
+  /// flipped byte by its chunk and repairs it.
+  @Test func aRebuiltIndexStillVerifiesAndRepairsByChunk() async throws {
+    let origin = try ManagerOrigin(files: ["a.bin": 9 << 20])
+    let folder = try TemporaryDirectory(prefix: "offlinekit-manager")
+    let store = folder.url.appending(path: "store", directoryHint: .isDirectory)
+    weak var first: OfflineManager?
+    do {
+      let manager = try OfflineManager(
+        directory: store, configuration: ManagerFixture.configuration())
+      first = manager
+      let content = try await manager.content(
+        for: OfflineSource(url: origin.url("a.bin"), id: "a"))
+      try await content.download()
+      #expect(try await runUntilIdle(manager))
+      #expect(try await content.state == .downloaded)
+    }
+    #expect(await eventually { first == nil })
+    try TestData.bytes(count: 8 << 10, seed: 7).write(
+      to: store.appending(path: OfflineIndex.fileName))
+    for suffix in ["-wal", "-shm"] {
+      try? FileManager.default.removeItem(
+        atPath: store.appending(path: OfflineIndex.fileName).path + suffix)
+    }
+    let manager = try OfflineManager(
+      directory: store, configuration: ManagerFixture.configuration())
+    #expect(manager.rebuildReport?.restored.map(\.state) == [.downloaded])
+    let content = try #require(try await manager.content(id: "a"))
+    let path = store.appending(path: "content/a/a.bin").path
+    try VerifyFixture.flipByte(at: 4 << 20, of: path)
+    let report = try await content.verify()
+    #expect(
+      report.damage?.problems
+        == [.init(path: "a.bin", kind: .file, fault: .wrongHash(chunkOffsets: [4 << 20]))])
+    try await content.repair()
+    #expect(FileManager.default.contents(atPath: path) == origin.body("a.bin"))
+  }
 }

@@ -45,7 +45,9 @@ struct RemoteCheck: Sendable {
     }
     if let etag = piece.etag { return now.etag == etag ? .same : .changed }
     if let modified = piece.lastModified { return now.lastModified == modified ? .same : .changed }
-    return now.etag == nil && now.lastModified == nil ? .same : .changed
+    // No validator recorded (a record rebuilt from a manifest): only the length tells; a
+    // repair still checks every chunk it fetches against its recorded digest.
+    return .same
   }
 }
 
