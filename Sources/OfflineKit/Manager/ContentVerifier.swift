@@ -34,8 +34,10 @@ struct ContentVerifier {
         read += piece.size
         continue
       }
-      let faults = check(piece, at: path, size: identity.size) { read += $0 }
-      progress?(read, total)
+      let faults = check(piece, at: path, size: identity.size) {
+        read += $0
+        progress?(read, total)  // after each chunk of a file, each piece of a stream
+      }
       if let fault = faults {
         problems.append(.init(path: piece.path, kind: piece.kind, fault: fault))
       } else if piece.identity != identity {
