@@ -75,6 +75,17 @@ public struct ContentDamage: Sendable, Equatable, CustomStringConvertible {
     self.problems = problems
   }
 
+  /// Whether a file is missing or has another size than recorded: damage that is certain
+  /// without reading a byte (a `changed` file may still hold the right bytes).
+  public var isMissingOrResized: Bool {
+    problems.contains {
+      switch $0.fault {
+      case .missing, .short, .long: true
+      case .changed, .wrongHash: false
+      }
+    }
+  }
+
   /// The problems in words, one sentence.
   public var description: String {
     problems.prefix(5).map(\.description).joined(separator: "; ")

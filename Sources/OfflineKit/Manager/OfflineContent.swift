@@ -36,20 +36,23 @@ public struct OfflineContent: Sendable, Identifiable {
   /// folder written by an earlier version (keys that stock players refuse to open) is
   /// upgraded first, atomically, so what this returns plays in ffmpeg and mpv.
   ///
-  /// - Throws: ``OfflineError`` of kind `damaged`, naming what is missing or wrong, when the
-  ///   quick check finds the files are not what was downloaded: never a broken playlist
-  ///   handed to a player. The content's events get the same error.
+  /// - Throws: ``OfflineError`` of kind `damaged`, naming what is missing or has another
+  ///   size, when the quick check finds a file is not there as downloaded: never a broken
+  ///   playlist handed to a player. (A file only `changed` since, same size, is listed in
+  ///   ``Snapshot/damage`` but not refused: ``verify(progress:)`` settles it.) The content's
+  ///   events get the same error.
   public var offlineSource: URL? {
     get async throws(OfflineError) {
-      let current = try await snapshot
+      var current = try await snapshot
       guard current.state == .downloaded else { return nil }
-      if let damage = current.damage {
-        throw await manager.reportDamage(damage, id: id)
-      }
       if current.fileURL.lastPathComponent == "index.m3u8" {
         // Best effort: a folder that cannot be upgraded still plays in AVFoundation.
-        _ = try? HLSKeyNames.upgrade(
+        let upgraded = try? HLSKeyNames.upgrade(
           folder: current.fileURL.deletingLastPathComponent(), entryURL: current.url)
+        if upgraded == true { current = try await snapshot }  // its keys moved back
+      }
+      if let damage = current.damage, damage.isMissingOrResized {
+        throw await manager.reportDamage(damage, id: id)
       }
       return current.fileURL
     }
