@@ -23,6 +23,8 @@ public final class OfflineIndex: Sendable {
   public let contents: ContentTable
   /// The entries of the file cache.
   public let cache: CacheTable
+  /// What each file of each downloaded content must be (verify, repair).
+  public let pieces: PieceTable
 
   /// Opens the index in `directory`, creating the directory (mode 0700) and the database as
   /// needed, and applies every feature's migrations.
@@ -52,5 +54,6 @@ public final class OfflineIndex: Sendable {
     self.transfers = try TransferJournal(database: database)
     self.contents = try ContentTable(database: database)
     self.cache = try CacheTable(database: database)
+    self.pieces = try PieceTable(database: database)
   }
 }

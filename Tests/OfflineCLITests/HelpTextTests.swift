@@ -72,6 +72,10 @@ import Testing
                                   variants, audio, subtitles, duration, encryption.
           cache                   Cache-or-download for small files, size-limited, least
                                   recently used out first.
+          verify                  Check that downloaded contents are whole: every file's
+                                  length and SHA-256, each 4 MiB chunk, each segment.
+          repair                  Mend a damaged downloaded content, fetching only its
+                                  damaged chunks or segments.
           pause                   Pause a download, keeping its partial data
                                   (downloading -> suspended).
           resume                  Resume a paused download (suspended -> downloading).

@@ -61,6 +61,8 @@ struct ListCommand: Command {
     let priority: Int
     let reason: String?
     let lastError: String?
+    /// For a downloaded content the quick check found damaged: what is wrong.
+    let damage: String?
 
     init(_ item: OfflineContent.Snapshot) {
       id = item.id
@@ -74,6 +76,7 @@ struct ListCommand: Command {
       priority = item.priority
       reason = item.state == .downloading ? item.waitReason?.name : nil
       lastError = item.lastError
+      damage = item.damage?.description
     }
   }
 
@@ -91,12 +94,17 @@ struct ListCommand: Command {
     for item in snapshots {
       var progress = ByteCount.format(item.bytes)
       if let total = item.total { progress += " / " + ByteCount.format(total) }
-      let reason = item.state == .downloading ? (item.waitReason?.name ?? "running") : ""
+      let reason =
+        item.state == .downloading
+        ? (item.waitReason?.name ?? "running") : item.damage == nil ? "" : "damaged"
       // Titles, URLs and errors may come from a server: escaped and cut for the terminal.
       let name = item.title.map(TerminalText.escaped) ?? TerminalText.shortened(url: item.url)
       lines.append(row(item.id, item.state.rawValue, progress, reason, name))
       if let error = item.lastError, item.state != .downloaded {
         lines.append("    last error: \(TerminalText.message("\(error)"))")
+      }
+      if let damage = item.damage {
+        lines.append("    damaged: \(TerminalText.message(damage.description))")
       }
     }
     return lines.joined(separator: "\n")

@@ -18,6 +18,7 @@ struct RootCommand: Command {
       GetCommand.configuration, AddCommand.configuration, ListCommand.configuration,
       RunCommand.configuration, ServeCommand.configuration, InfoCommand.configuration,
       CacheCommand.configuration,
+      VerifyCommand.configuration, RepairCommand.configuration,
     ] + ContentCommand.configurations + [
       CompletionsCommand.configuration, HelpCommand.configuration,
     ],

@@ -24,6 +24,10 @@ enum CrashPoint: String, CaseIterable, Sendable {
   case transferAfterFinishing = "transfer.afterFinishing"
   /// A transfer: the file renamed into place, the journal not yet `complete`.
   case transferAfterRename = "transfer.afterRename"
+  /// A repair: every damaged chunk of a file is staged and checked, none written in yet.
+  case repairAfterStaging = "repair.afterStaging"
+  /// A repair: one staged chunk is written into the file and fsynced, its part not removed.
+  case repairAfterChunkWrite = "repair.afterChunkWrite"
 
   /// Dies with exit status 137 when the environment arms this point; else returns at once.
   @inline(__always)

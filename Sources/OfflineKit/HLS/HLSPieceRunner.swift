@@ -121,9 +121,7 @@ struct HLSPieceRunner: Sendable {
     let transfer = Transfer(
       url: piece.remote, destination: destination,
       journal: journal, transport: transport,
-      options: Transfer.Options(
-        retry: retry, progressInterval: .milliseconds(250), replacesExistingFile: true,
-        slice: piece.slice, syncsEachFile: false),
+      options: pieceOptions(piece),
       requestOptions: requestOptions, cookieJar: cookieJar, rateLimiters: rateLimiters)
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
     do {
@@ -140,6 +138,16 @@ struct HLSPieceRunner: Sendable {
     } catch {
       return .failure(error)
     }
+  }
+
+  /// The options of `piece`'s transfer: its SHA-256 computed as it streams (the journal
+  /// keeps it; `verify` checks the piece against it), without chunk digests.
+  private func pieceOptions(_ piece: HLSPlan.Piece) -> Transfer.Options {
+    var options = Transfer.Options(
+      computesSHA256: true, retry: retry, progressInterval: .milliseconds(250),
+      replacesExistingFile: true, slice: piece.slice, syncsEachFile: false)
+    options.hashesChunks = false
+    return options
   }
 
   /// One `syncfs` for every piece written without a per-file fsync.

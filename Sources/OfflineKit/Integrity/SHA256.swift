@@ -31,16 +31,25 @@ final class SHA256 {
 
   /// Feeds the first `length` bytes of an open file.
   func feed(fromFile descriptor: Int32, length: Int64) throws(TransferFileError) {
+    try feed(fromFile: descriptor, range: 0..<length)
+  }
+
+  /// Feeds the bytes of `range` of an open file, read in large blocks.
+  /// `other`, when given, is fed the same bytes.
+  func feed(fromFile descriptor: Int32, range: Range<Int64>, alongside other: SHA256? = nil)
+    throws(TransferFileError)
+  {
     let blockSize = 1 << 20
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
     defer { buffer.deallocate() }
-    var position: Int64 = 0
-    while position < length {
-      let want = Int(min(Int64(blockSize), length - position))
+    var position = range.lowerBound
+    while position < range.upperBound {
+      let want = Int(min(Int64(blockSize), range.upperBound - position))
       let got = pread(descriptor, buffer.baseAddress, want, off_t(position))
       if got < 0, errno == EINTR { continue }
       guard got > 0 else { throw TransferFileError(.read, errno: got < 0 ? errno : EIO) }
       update(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
+      other?.update(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
       position += Int64(got)
     }
   }

@@ -62,10 +62,14 @@ extension ContentFiles {
 
   /// A finished download, after its files are durable and before the index records
   /// `downloaded`: every file of the folder with its size (and the file's SHA-256 when the
-  /// transfer computed one). Without `durably` the manifest is not fsynced: the caller syncs
-  /// the file system before the index records `downloaded` (one sync for many contents).
+  /// transfer computed one). With `recordsPieces`, what each file must be goes into the
+  /// index's `pieces` table first (``pieceRecords(of:sha256:chunks:)``), and the manifest
+  /// lists the same SHA-256 and chunk digests, so a rebuilt index can check them too.
+  /// Without `durably` the manifest is not fsynced: the caller syncs the file system before
+  /// the index records `downloaded` (one sync for many contents).
   func recordDownloaded(
-    _ record: ContentRecord, length: Int64, sha256: String?, durably: Bool = true
+    _ record: ContentRecord, length: Int64, sha256: String?, chunks: [String]? = nil,
+    recordsPieces: Bool = false, durably: Bool = true
   ) {
     var manifest = ContentManifest(record: record, state: .downloaded)
     manifest.bytes = length
@@ -74,9 +78,19 @@ extension ContentFiles {
     manifest.lastError = nil
     manifest.lastErrorKind = nil
     let root = folder(id: record.id)
-    manifest.files = Self.regularFiles(in: root, keeping: record.fileName).map { path, size in
-      ContentManifest.File(
-        path: path, size: size, sha256: path == record.fileName ? sha256 : nil)
+    if recordsPieces {
+      let pieces = pieceRecords(of: record, sha256: sha256, chunks: chunks)
+      try? index.pieces.replace(pieces, forContent: record.id)
+      manifest.files = pieces.map {
+        ContentManifest.File(
+          path: $0.path, size: $0.size, sha256: $0.sha256,
+          chunks: $0.chunkSHA256.isEmpty ? nil : $0.chunkSHA256, kind: $0.kind.rawValue)
+      }
+    } else {
+      manifest.files = Self.regularFiles(in: root, keeping: record.fileName).map { path, size in
+        ContentManifest.File(
+          path: path, size: size, sha256: path == record.fileName ? sha256 : nil)
+      }
     }
     guard !manifest.files.isEmpty else { return }
     write(manifest, onlyIfFolderExists: true, durably: durably)

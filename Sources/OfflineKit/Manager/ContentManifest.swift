@@ -27,6 +27,10 @@ struct ContentManifest: Codable, Sendable, Equatable {
     var size: Int64
     /// Its SHA-256 (lowercase hex), when the download computed one.
     var sha256: String?
+    /// The SHA-256 of each 4 MiB chunk, for the content's own file (`verify`, `repair`).
+    var chunks: [String]? = nil
+    /// Its ``PieceRecord/Kind`` raw value (`file`, `segment`, `init`, `key`, `playlist`).
+    var kind: String? = nil
   }
 
   /// A transfer journal entry of a suspended content, so its part files can resume after a

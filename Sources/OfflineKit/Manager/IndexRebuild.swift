@@ -78,6 +78,25 @@ struct IndexRebuild {
     return report
   }
 
+  /// Puts back what each file of a downloaded `manifest` must be (its SHA-256, kind and chunk
+  /// digests), so `verify` and `repair` work on a rebuilt index. The validators are not in
+  /// the manifest: a repair then asks the origin for the length only.
+  private func restorePieces(of manifest: ContentManifest, in folder: URL) {
+    let pieces = manifest.files.compactMap { file -> PieceRecord? in
+      guard let sha = file.sha256, SHA256.isValidHex(sha),
+        let kind = file.kind.flatMap(PieceRecord.Kind.init(rawValue:)),
+        (file.chunks ?? []).allSatisfy(SHA256.isValidHex)
+      else { return nil }
+      return PieceRecord(
+        contentID: manifest.id, path: file.path, kind: kind, size: file.size,
+        sha256: sha.lowercased(), chunkSHA256: (file.chunks ?? []).map { $0.lowercased() },
+        url: kind == .file ? manifest.url : nil,
+        identity: FileIdentity(regularFileAt: folder.appending(path: file.path).path))
+    }
+    guard !pieces.isEmpty else { return }
+    try? files.index.pieces.replace(pieces, forContent: manifest.id)
+  }
+
   /// The record `manifest` comes back as, having checked its files; seeds the journal of a
   /// suspended content's parts.
   private func restore(_ manifest: ContentManifest, fromFolder: Bool) -> (ContentRecord, String?) {
@@ -93,7 +112,10 @@ struct IndexRebuild {
         default: return "\(ContentManifest.shown(file.path)) is not a regular file"
         }
       }
-      guard let first = wrong.first else { return (manifest.record(state: .downloaded), nil) }
+      guard let first = wrong.first else {
+        restorePieces(of: manifest, in: folder)
+        return (manifest.record(state: .downloaded), nil)
+      }
       for file in manifest.files {
         if case .regular(let size) = DurableFile.kind(of: file.path, in: folder), size != file.size
         {

@@ -35,14 +35,24 @@ public struct OfflineContent: Sendable, Identifiable {
   /// The local file to play or open, when the content is downloaded; nil otherwise. A stream
   /// folder written by an earlier version (keys that stock players refuse to open) is
   /// upgraded first, atomically, so what this returns plays in ffmpeg and mpv.
+  ///
+  /// - Throws: ``OfflineError`` of kind `damaged`, naming what is missing or has another
+  ///   size, when the quick check finds a file is not there as downloaded: never a broken
+  ///   playlist handed to a player. (A file only `changed` since, same size, is listed in
+  ///   ``Snapshot/damage`` but not refused: ``verify(progress:)`` settles it.) The content's
+  ///   events get the same error.
   public var offlineSource: URL? {
     get async throws(OfflineError) {
-      let current = try await snapshot
+      var current = try await snapshot
       guard current.state == .downloaded else { return nil }
       if current.fileURL.lastPathComponent == "index.m3u8" {
         // Best effort: a folder that cannot be upgraded still plays in AVFoundation.
-        _ = try? HLSKeyNames.upgrade(
+        let upgraded = try? HLSKeyNames.upgrade(
           folder: current.fileURL.deletingLastPathComponent(), entryURL: current.url)
+        if upgraded == true { current = try await snapshot }  // its keys moved back
+      }
+      if let damage = current.damage, damage.isMissingOrResized {
+        throw await manager.reportDamage(damage, id: id)
       }
       return current.fileURL
     }
@@ -160,6 +170,10 @@ extension OfflineContent {
     public var fileURL: URL
     /// The queue priority.
     public var priority: Int
+    /// For a downloaded content, what the quick check made when the snapshot was taken
+    /// found wrong (missing files, other sizes, files changed since): nil when whole. See
+    /// ``ContentDamage``; ``OfflineContent/verify(progress:)`` reads every byte.
+    public var damage: ContentDamage? = nil
   }
 
   /// What happens to a content, in order.

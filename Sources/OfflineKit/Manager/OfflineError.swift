@@ -35,6 +35,17 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     /// The manager closed, or the waiting task was cancelled, before the content was
     /// downloaded.
     case closed
+    /// The downloaded content's files are not what the download recorded (missing, short,
+    /// changed or wrong bytes): it cannot be played or opened until it is repaired.
+    case damaged(ContentDamage)
+    /// The origin serves another version than the one downloaded (its validators or bytes
+    /// differ): a repair would mix versions, so nothing was changed; download it again.
+    case originChanged(url: String)
+    /// The content has no record of what its files must be (downloaded by an earlier
+    /// version): it cannot be verified or repaired piece by piece.
+    case nothingRecorded
+    /// Only a downloaded content can be verified or repaired; this one is in another state.
+    case notVerifiable(OfflineState)
   }
 
   /// The kind of failure.
@@ -73,6 +84,10 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     case .canceled: "canceled"
     case .notQueued: "notQueued"
     case .closed: "closed"
+    case .damaged: "damaged"
+    case .originChanged: "originChanged"
+    case .nothingRecorded: "nothingRecorded"
+    case .notVerifiable: "notVerifiable"
     }
   }
 
@@ -111,6 +126,20 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
         + " no download of it is queued."
     case .closed:
       return "The manager closed before \(subject) was downloaded."
+    case .damaged(let damage):
+      return "\(subject.prefix(1).uppercased() + subject.dropFirst()) is damaged: \(damage)."
+        + " Repair it (offline repair) before playing it."
+    case .originChanged(let url):
+      return
+        "The origin changed \(URL(string: url)?.redactedForDisplay ?? "the source") since \(subject) was downloaded;"
+        + " nothing was repaired, to keep from mixing versions: download it again"
+        + " (repair --redownload)."
+    case .nothingRecorded:
+      return "\(subject.prefix(1).uppercased() + subject.dropFirst()) has no record of what"
+        + " its files must be (downloaded by an earlier version); download it again to"
+        + " verify it."
+    case .notVerifiable(let state):
+      return "Cannot verify or repair \(subject): it is \(state.phrase), not downloaded."
     }
   }
 

@@ -62,8 +62,9 @@ extension OfflineManager {
       url: url, destination: files.destination(of: record), journal: index.transfers,
       transport: transport,
       options: Transfer.Options(
-        retry: RetryPolicy(maximumAttempts: 1), replacesExistingFile: true,
-        syncsEachFile: false, connections: options.connections ?? .adaptive
+        computesSHA256: true, retry: RetryPolicy(maximumAttempts: 1),
+        replacesExistingFile: true, syncsEachFile: false,
+        connections: options.connections ?? .adaptive
       ).expecting(sha256: record.expectedSHA256),
       requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
     return { report in
@@ -81,7 +82,7 @@ extension OfflineManager {
 
   /// An HLS stream: an ``HLSDownload`` into the content's folder, which retries each
   /// segment itself before failing.
-  private func streamWork(_ record: ContentRecord, url: URL, options: DownloadConfig.Stored)
+  func streamWork(_ record: ContentRecord, url: URL, options: DownloadConfig.Stored)
     -> Work
   {
     let files = self.files
@@ -113,7 +114,8 @@ extension OfflineManager {
         let outcome = try await run(report)
         // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
         // offline playlists' or MPD's renames durable before it says downloaded.
-        files.recordDownloaded(record, length: outcome.bytes, sha256: nil)
+        files.recordDownloaded(
+          record, length: outcome.bytes, sha256: nil, recordsPieces: true)
         return .success(
           Transfer.Outcome(
             destination: outcome.index.path, length: outcome.bytes, sha256: nil,
@@ -192,6 +194,7 @@ extension OfflineManager {
       requestOptions: requestOptions[id] ?? RequestOptions())
     do {
       let count = try await download.renewKeys()
+      files.recordRenewedKeys(of: id)
       hub.send(.keysRenewed(count: count), to: id)
       return count
     } catch {

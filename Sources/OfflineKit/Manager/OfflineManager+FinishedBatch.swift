@@ -19,7 +19,8 @@ extension OfflineManager {
       guard let record = try? index.contents.record(id: entry.id), record.state == .downloading
       else { continue }
       files.recordDownloaded(
-        record, length: entry.outcome.length, sha256: entry.outcome.sha256, durably: false)
+        record, length: entry.outcome.length, sha256: entry.outcome.sha256,
+        chunks: entry.outcome.chunkSHA256, recordsPieces: true, durably: false)
       written.append(entry)
     }
     if let code = FinishedBatch.syncFileSystem(of: directory) {

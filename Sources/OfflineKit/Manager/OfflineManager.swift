@@ -254,7 +254,10 @@ public actor OfflineManager {
 
   /// Every content in queue order.
   public func snapshots() throws(OfflineError) -> [OfflineContent.Snapshot] {
-    try indexStep { try index.contents.all() }.map(snapshot(of:))
+    let records = try indexStep { try index.contents.all() }
+    // One query for every content's records: the quick check costs one lstat per file.
+    let pieces = (try? index.pieces.allPieces()) ?? [:]
+    return records.map { snapshot(of: $0, pieces: pieces[$0.id] ?? []) }
   }
 
   /// The content with `id` as the index has it now.
@@ -306,12 +309,24 @@ public actor OfflineManager {
   }
 
   nonisolated func snapshot(of record: ContentRecord) -> OfflineContent.Snapshot {
-    OfflineContent.Snapshot(
+    snapshot(of: record, pieces: nil)
+  }
+
+  /// The snapshot of `record`, with the quick check of its files against `pieces` (nil:
+  /// read from the index) when it is downloaded.
+  nonisolated func snapshot(of record: ContentRecord, pieces: [PieceRecord]?)
+    -> OfflineContent.Snapshot
+  {
+    var snapshot = OfflineContent.Snapshot(
       id: record.id, url: URL(string: record.url) ?? directory, title: record.title,
       metadata: record.metadata, state: record.state,
       bytes: record.bytes, total: record.total, totalIsEstimate: record.totalIsEstimate,
       waitReason: record.waitReason,
       lastError: record.lastError, fileURL: fileURL(of: record), priority: record.priority)
+    if record.state == .downloaded {
+      snapshot.damage = quickCheck(record, pieces: pieces)
+    }
+    return snapshot
   }
 
   /// Where the file of `record` lives: `content/<id>/<file name>` in the store.

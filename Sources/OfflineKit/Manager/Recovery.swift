@@ -71,6 +71,7 @@ struct ContentFiles {
     try indexStep {
       try index.transfers.remove(destination: destination(of: record))
       try index.transfers.remove(under: folder(id: record.id).path)
+      try index.pieces.remove(content: record.id)
     }
   }
 }

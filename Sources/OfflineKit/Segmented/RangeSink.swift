@@ -20,8 +20,11 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
   private(set) var writeFailure: TransferFileError?
   private(set) var received: Int64 = 0
   private var writeBehind: WriteBehind
+  /// Hashes the chunks this range completes (nil: the transfer records none).
+  private let chunks: ChunkHasher?
 
-  init(board: RangeBoard, slot: Int, descriptor: Int32) {
+  init(board: RangeBoard, slot: Int, descriptor: Int32, chunks: ChunkHasher? = nil) {
+    self.chunks = chunks
     self.board = board
     self.slot = slot
     self.descriptor = descriptor
@@ -53,6 +56,7 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
         }
         done += wrote
       }
+      chunks?.update(UnsafeRawBufferPointer(rebasing: bytes[..<count]), at: offset)
       board.didWrite(slot, count: count)
       received += Int64(count)
       writeBehind.wrote(upTo: offset + Int64(count))

@@ -25,7 +25,9 @@ extension SegmentedTransfer {
     do {
       try await withThrowingTaskGroup(of: Void.self) { group in
         for _ in 0..<connections {
-          group.addTask { try await connection(board, fd: fd, validator: validator) }
+          group.addTask {
+            try await connection(board, fd: fd, total: total, validator: validator)
+          }
         }
         try await group.waitForAll()
       }
@@ -40,12 +42,16 @@ extension SegmentedTransfer {
   }
 
   /// One connection: claims ranges until none is left, retrying transient failures.
-  private func connection(_ board: RangeBoard, fd: Int32, validator: String) async throws {
+  private func connection(_ board: RangeBoard, fd: Int32, total: Int64, validator: String)
+    async throws
+  {
     while let slot = board.claim() {
       var failures = 0
       while board.range(slot).remaining > 0 {
         try Task.checkCancellation()
-        let sink = RangeSink(board: board, slot: slot, descriptor: fd)
+        let sink = RangeSink(
+          board: board, slot: slot, descriptor: fd,
+          chunks: hashesChunks ? ChunkHasher(digests: digests, length: total) : nil)
         let range = board.range(slot)
         var request = transfer.request()
         request.headers.add(name: "Range", value: "bytes=\(range.next)-\(range.end - 1)")
@@ -87,10 +93,21 @@ extension SegmentedTransfer {
       throw transfer.failure(.file(TransferFileError(.sync, errno: errno, path: transfer.partPath)))
     }
     var sha: String?
+    var chunks: [String]?
     if transfer.options.expectedSHA256 != nil || transfer.options.computesSHA256 {
-      sha = try transfer.fileStep { () throws(TransferFileError) in
-        try SHA256.hex(ofFile: fd, length: total)
+      // One read of the file for its SHA-256; chunks no range completed whole (one that
+      // spans two ranges, or ranges fetched before a resume) are hashed in the same read.
+      let whole = SHA256()
+      if hashesChunks {
+        chunks = try transfer.fileStep { () throws(TransferFileError) in
+          try digests.complete(fromFile: fd, length: total, alsoFeeding: whole)
+        }
+      } else {
+        try transfer.fileStep { () throws(TransferFileError) in
+          try whole.feed(fromFile: fd, length: total)
+        }
       }
+      sha = whole.finalizeHex()
     }
     if let expected = transfer.options.expectedSHA256, let sha, sha != expected {
       unlink(transfer.partPath)
@@ -117,8 +134,10 @@ extension SegmentedTransfer {
     }
     unlink(mapPath)
     try transfer.recordComplete(&record)
-    return Transfer.Outcome(
+    var outcome = Transfer.Outcome(
       destination: destination, length: total, sha256: sha, wasAlreadyComplete: false,
       bytesReceived: total, check: sha == nil ? .length : .sha256)
+    outcome.chunkSHA256 = chunks
+    return outcome
   }
 }

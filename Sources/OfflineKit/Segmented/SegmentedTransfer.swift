@@ -10,6 +10,14 @@ import OfflineStore
 struct SegmentedTransfer {
   let transfer: Transfer
   let connections: Int
+  /// The chunk digests the ranges complete as they stream.
+  let digests = ChunkDigests()
+
+  /// Whether the ranges hash the chunks they complete.
+  var hashesChunks: Bool {
+    transfer.options.hashesChunks
+      && (transfer.options.expectedSHA256 != nil || transfer.options.computesSHA256)
+  }
 
   /// Files smaller than this are not split.
   static let minimumSize: Int64 = 8 << 20

@@ -29,10 +29,8 @@ extension Transfer {
           try emptyPart(sink, reason: discarding, onEvent: onEvent)
         }
       case .requestRange(let offset, let ifRange):
-        if let hasher = sink.hasher, !primed {
-          try fileStep { () throws(TransferFileError) in
-            try hasher.feed(fromFile: sink.part.descriptor, length: offset)
-          }
+        if !primed {
+          try fileStep { () throws(TransferFileError) in try sink.primeHashes(length: offset) }
           primed = true
         }
         request.headers.add(name: "Range", value: "bytes=\(offset)-")
@@ -41,9 +39,9 @@ extension Transfer {
         if let discarding {
           try emptyPart(sink, reason: discarding, onEvent: onEvent)
         }
-        if let hasher = sink.hasher, !primed {
+        if !primed {
           try fileStep { () throws(TransferFileError) in
-            try hasher.feed(fromFile: sink.part.descriptor, length: sink.machine.offset)
+            try sink.primeHashes(length: sink.machine.offset)
           }
           primed = true
         }
@@ -119,9 +117,11 @@ extension Transfer {
       totalLength: current.totalLength, slice: options.slice,
       encoding: current.contentEncoding, restarts: restarts)
     let needsHash = options.expectedSHA256 != nil || options.computesSHA256
+    let hashesChunks = needsHash && options.hashesChunks && options.slice == nil
     return TransferSink(
       machine: machine, part: part, hasher: needsHash ? SHA256() : nil, journal: journal,
-      record: saved, checkpointInterval: options.checkpointInterval)
+      record: saved, checkpointInterval: options.checkpointInterval,
+      chunks: hashesChunks ? ChunkHasher(length: current.totalLength) : nil)
   }
 
   private func emptyPart(

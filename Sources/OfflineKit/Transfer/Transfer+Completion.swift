@@ -146,13 +146,12 @@ extension Transfer {
           HTTPError(.connectionLost, url: url, detail: "\(total - length) bytes missing")))
     }
     var sha: String?
-    if let hasher = sink.hasher {
-      if !primed {
-        try fileStep { () throws(TransferFileError) in
-          try hasher.feed(fromFile: sink.part.descriptor, length: length)
-        }
-      }
-      sha = hasher.finalizeHex()
+    if !primed {
+      try fileStep { () throws(TransferFileError) in try sink.primeHashes(length: length) }
+    }
+    sha = sink.hasher?.finalizeHex()
+    let chunks = try fileStep { () throws(TransferFileError) in
+      try sink.chunkDigests(length: length)
     }
     // The record the sink wrote, or noted without writing when the whole body stayed in the
     // buffer until now: the next write below records it with its final state.
@@ -183,8 +182,10 @@ extension Transfer {
     }
     CrashPoint.reach(.transferAfterRename)
     try recordComplete(&record)
-    return Outcome(
+    var outcome = Outcome(
       destination: destination, length: length, sha256: sha, wasAlreadyComplete: false,
       bytesReceived: sink.bytesReceived, check: sha == nil ? .length : .sha256)
+    outcome.chunkSHA256 = chunks
+    return outcome
   }
 }

@@ -63,6 +63,10 @@ extension Transfer {
     public var bytesReceived: Int64
     /// How the bytes of the file are known to be right.
     public var check: Check
+    /// The SHA-256 of each 4 MiB chunk of the file (lowercase hex, in order; the last chunk
+    /// may be shorter), computed as the bytes streamed; nil when not computed (no SHA-256
+    /// computed, a slice, or a file complete from an earlier run).
+    public var chunkSHA256: [String]?
 
     /// How the bytes of a finished file were checked. Only ``sha256`` means they were read
     /// and hashed by this run.

@@ -51,6 +51,10 @@ public struct Transfer: Sendable {
     /// files at once afterwards (`syncfs`) turns it off; a file finished that way counts as
     /// complete only within the same boot.
     public var syncsEachFile: Bool
+    /// Whether a transfer that computes the SHA-256 also computes one per 4 MiB chunk
+    /// (``Outcome/chunkSHA256``), as the bytes stream, so damage found later can be mended
+    /// chunk by chunk. Slices never do.
+    public var hashesChunks = true
 
     /// Creates options with the defaults, checking only the length.
     public init(

@@ -16,6 +16,9 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   var machine: TransferStateMachine
   let part: PartFile
   let hasher: SHA256?
+  /// The chunk digests of the file (``ChunkDigests``), fed with the hasher; nil when the
+  /// transfer does not record them.
+  let chunks: ChunkHasher?
   let checkpointer: DurableCheckpointer
   private let journal: TransferJournal
   /// The journal record as this sink means it (or as the transfer found it): written, or
@@ -55,11 +58,12 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
 
   init(
     machine: TransferStateMachine, part: PartFile, hasher: SHA256?, journal: TransferJournal,
-    record: TransferRecord, checkpointInterval: Duration
+    record: TransferRecord, checkpointInterval: Duration, chunks: ChunkHasher? = nil
   ) {
     self.machine = machine
     self.part = part
     self.hasher = hasher
+    self.chunks = chunks
     self.journal = journal
     self.record = record
     self.checkpointInterval = checkpointInterval
@@ -144,6 +148,7 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     if recordPending, part.fills(adding: bytes.count) { try writePendingRecord() }
     try part.append(bytes)
     hasher?.update(bytes)
+    chunks?.update(bytes, at: machine.offset)
     machine.didWrite(bytes.count)
     bytesReceived += Int64(bytes.count)
     progressBytes.store(machine.offset, ordering: .relaxed)
@@ -185,6 +190,7 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     _ = checkpointer.drain()  // no checkpoint of the old bytes may land after this
     try part.truncate(to: 0)
     hasher?.reset()
+    chunks?.reset()
     progressBytes.store(0, ordering: .relaxed)
   }
 

@@ -1,0 +1,127 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+
+/// Fetches one damaged chunk of a file for a repair: `Range` for its bytes with `If-Range`
+/// naming the version downloaded, into a staged part beside the file (`<file>.chunk<N>.part`),
+/// checked against the chunk's recorded digest before anyone writes it into the file.
+///
+/// Only a 206 for exactly these bytes is taken; a 200 (the origin changed: `If-Range` did
+/// not match) is stopped at its head, so a changed origin costs no body.
+struct ChunkFetch: Sendable {
+  let transport: any HTTPTransporting
+  let requestOptions: RequestOptions
+  let rateLimiters: [RateLimiter]
+
+  /// How a chunk fetch ended without bytes to use.
+  enum Failure: Error {
+    /// The origin serves another version (a 200 to the `If-Range`, other bytes).
+    case originChanged
+    /// The request failed.
+    case transfer(Transfer.Error)
+  }
+
+  /// The staged part of chunk `index` of the file at `path`.
+  static func stagedPath(of path: String, chunk index: Int) -> String {
+    path + ".chunk\(index).part"
+  }
+
+  /// Whether the staged part of chunk `index` already holds its recorded bytes (a repair
+  /// killed after fetching it): then it is not fetched again.
+  static func isStaged(_ staged: String, digest: String, length: Int64) -> Bool {
+    guard FileSteps.regularFileSize(staged) == length else { return false }
+    return PieceHashing.hash(path: staged, length: length)?.sha256 == digest
+  }
+
+  /// Fetches `range` of `piece`'s URL into `staged` and checks it against `digest`. Returns
+  /// the body bytes received.
+  func fetch(_ piece: PieceRecord, range: Range<Int64>, digest: String, into staged: String)
+    async throws(Failure) -> Int64
+  {
+    guard let text = piece.url, let url = URL(string: text) else { throw .originChanged }
+    let fd = open(staged, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard fd >= 0 else {
+      throw .transfer(
+        Transfer.Error(
+          .file(TransferFileError(.open, errno: errno, path: staged)), url: url,
+          destination: staged))
+    }
+    defer { close(fd) }
+    let sink = ChunkSink(descriptor: fd, first: range.lowerBound, last: range.upperBound - 1)
+    var headers = HTTPHeaders()
+    headers.add(name: "Range", value: "bytes=\(range.lowerBound)-\(range.upperBound - 1)")
+    if let validator = Validators(etag: piece.etag, lastModified: piece.lastModified)
+      .ifRangeValue
+    {
+      headers.add(name: "If-Range", value: validator)
+    }
+    let head: HTTPResponseHead
+    do {
+      head = try await transport.perform(
+        HTTPRequest(
+          url: url, headers: headers, options: requestOptions, rateLimiters: rateLimiters),
+        delegate: sink)
+    } catch {
+      if sink.refused { throw .originChanged }
+      throw .transfer(Transfer.Error(.network(error), url: url, destination: staged))
+    }
+    if head.status == 200 || sink.refused { throw .originChanged }
+    guard head.status == 206 else {
+      throw .transfer(
+        Transfer.Error(.status(head.status, retryAfter: nil), url: url, destination: staged))
+    }
+    guard sink.written == Int64(range.count), Durability.syncData(fd) == 0 else {
+      throw .transfer(
+        Transfer.Error(
+          .network(HTTPError(.connectionLost, url: url, detail: "the chunk came short")),
+          url: url, destination: staged))
+    }
+    let hasher = SHA256()
+    try? hasher.feed(fromFile: fd, length: sink.written)
+    guard hasher.finalizeHex() == digest else { throw .originChanged }
+    return sink.written
+  }
+}
+
+/// Writes the body of a 206 for exactly `first...last` into a staged part.
+///
+/// `@unchecked Sendable`: the transport calls it from one thread at a time, and the fetch
+/// reads its members only after `perform` returned.
+private final class ChunkSink: HTTPResponseDelegate, @unchecked Sendable {
+  let descriptor: Int32
+  let first: Int64
+  let last: Int64
+  private(set) var written: Int64 = 0
+  private(set) var refused = false
+
+  init(descriptor: Int32, first: Int64, last: Int64) {
+    self.descriptor = descriptor
+    self.first = first
+    self.last = last
+  }
+
+  struct Overrun: Error {}
+
+  func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
+    guard head.status == 206, let header = head.headers["Content-Range"],
+      case .satisfied(let from, let to, _)? = ContentRange(header), from == first, to == last
+    else {
+      refused = head.status == 200 || head.status == 206
+      return .stop
+    }
+    return .receive
+  }
+
+  func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {
+    guard written + Int64(bytes.count) <= last - first + 1 else { throw Overrun() }
+    var done = 0
+    while done < bytes.count {
+      let wrote = pwrite(
+        descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(written) + off_t(done))
+      if wrote < 0, errno == EINTR { continue }
+      guard wrote > 0 else { throw TransferFileError(.write, errno: wrote < 0 ? errno : EIO) }
+      done += wrote
+    }
+    written += Int64(bytes.count)
+  }
+}

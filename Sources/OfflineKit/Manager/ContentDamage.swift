@@ -1,0 +1,107 @@
+import Foundation
+import OfflineStore
+
+/// What is wrong with the files of a downloaded content: every file that is missing, has
+/// another size than the download recorded, was changed since, or (after a full
+/// ``OfflineContent/verify(progress:)``) holds other bytes.
+///
+/// A damaged content stays `downloaded` (see ``OfflineState``) with its damage on the
+/// ``OfflineContent/Snapshot/damage``; ``OfflineContent/offlineSource`` refuses it with an
+/// ``OfflineError`` of kind `damaged` naming what is wrong, and
+/// ``OfflineContent/repair(redownload:)`` mends it.
+public struct ContentDamage: Sendable, Equatable, CustomStringConvertible {
+  /// One file that is not what the download recorded.
+  public struct Problem: Sendable, Equatable, CustomStringConvertible {
+    /// Its path inside the content's folder.
+    public var path: String
+    /// What kind of file it is.
+    public var kind: PieceRecord.Kind
+    /// What is wrong.
+    public var fault: Fault
+
+    /// Creates a problem.
+    public init(path: String, kind: PieceRecord.Kind, fault: Fault) {
+      self.path = path
+      self.kind = kind
+      self.fault = fault
+    }
+
+    /// The problem in words: "video/s00003.ts (segment) is missing".
+    public var description: String {
+      let what = kind == .file ? path : "\(path) (\(kind.phrase))"
+      return "\(what) \(fault.description)"
+    }
+  }
+
+  /// What is wrong with one file.
+  public enum Fault: Sendable, Equatable, CustomStringConvertible {
+    /// The file is gone.
+    case missing
+    /// The file is shorter than recorded (`actual` of `expected` bytes).
+    case short(expected: Int64, actual: Int64)
+    /// The file is longer than recorded.
+    case long(expected: Int64, actual: Int64)
+    /// The file was written or replaced since the download (its modification time or inode
+    /// changed, its size did not): found by the quick check, which does not read bytes;
+    /// ``OfflineContent/verify(progress:)`` says whether its bytes are still right.
+    case changed
+    /// The bytes differ from the recorded SHA-256. For a file with chunk digests,
+    /// `chunkOffsets` are the offsets of the 4 MiB chunks that differ; empty for a piece.
+    case wrongHash(chunkOffsets: [Int64])
+
+    /// The fault in words.
+    public var description: String {
+      switch self {
+      case .missing: "is missing"
+      case .short(let expected, let actual): "is short: \(actual) of \(expected) bytes"
+      case .long(let expected, let actual):
+        "is longer than recorded: \(actual), not \(expected) bytes"
+      case .changed: "changed since the download (run verify to check its bytes)"
+      case .wrongHash(let offsets) where offsets.isEmpty: "has a wrong hash"
+      case .wrongHash(let offsets):
+        "has a wrong hash in "
+          + (offsets.count == 1 ? "the chunk" : "\(offsets.count) chunks") + " at offset "
+          + offsets.prefix(8).map(String.init).joined(separator: ", ")
+          + (offsets.count > 8 ? ", ..." : "")
+      }
+    }
+  }
+
+  /// Every problem, by path.
+  public var problems: [Problem]
+
+  /// Creates a report of `problems`.
+  public init(problems: [Problem]) {
+    self.problems = problems
+  }
+
+  /// Whether a file is missing or has another size than recorded: damage that is certain
+  /// without reading a byte (a `changed` file may still hold the right bytes).
+  public var isMissingOrResized: Bool {
+    problems.contains {
+      switch $0.fault {
+      case .missing, .short, .long: true
+      case .changed, .wrongHash: false
+      }
+    }
+  }
+
+  /// The problems in words, one sentence.
+  public var description: String {
+    problems.prefix(5).map(\.description).joined(separator: "; ")
+      + (problems.count > 5 ? "; and \(problems.count - 5) more" : "")
+  }
+}
+
+extension PieceRecord.Kind {
+  /// The kind in words.
+  public var phrase: String {
+    switch self {
+    case .file: "file"
+    case .segment: "segment"
+    case .initSection: "init section"
+    case .key: "key"
+    case .playlist: "offline playlist"
+    }
+  }
+}

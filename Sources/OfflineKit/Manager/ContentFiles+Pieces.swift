@@ -1,0 +1,76 @@
+import Foundation
+import OfflineStore
+
+/// What every file of a finished content must be, recorded in the index's `pieces` table
+/// (and, by ``recordDownloaded(_:length:sha256:chunks:)``, in the folder's manifest).
+extension ContentFiles {
+  /// The records of every regular file in the folder of `record`, just downloaded: the
+  /// content's file with `sha256` and `chunks` as its transfer computed them while the bytes
+  /// streamed; a stream's pieces with the SHA-256 their transfers computed (the journal
+  /// holds it); what OfflineKit wrote itself (offline playlists, keys) hashed now, once.
+  func pieceRecords(of record: ContentRecord, sha256: String?, chunks: [String]?)
+    -> [PieceRecord]
+  {
+    let root = folder(id: record.id)
+    let isStream = Self.isStream(record)
+    var pieces: [PieceRecord] = []
+    for (path, size) in Self.regularFiles(in: root, keeping: record.fileName) {
+      let absolute = root.appending(path: path).path
+      let journal = (try? index.transfers.record(forDestination: absolute)) ?? nil
+      let kind: PieceRecord.Kind = isStream ? Self.kind(ofPiece: path) : .file
+      let own = !isStream && path == record.fileName
+      var digest = own ? sha256 : nil
+      if digest == nil, let journal, journal.phase == .complete, journal.totalLength == size {
+        digest = journal.sha256
+      }
+      var chunkList = own ? chunks ?? [] : []
+      if digest == nil || (own && chunks == nil) {
+        guard let hashed = PieceHashing.hash(path: absolute, length: size) else { continue }
+        digest = hashed.sha256
+        if own { chunkList = hashed.chunks }
+      }
+      guard let digest else { continue }
+      pieces.append(
+        PieceRecord(
+          contentID: record.id, path: path, kind: kind, size: size, sha256: digest,
+          chunkSHA256: chunkList, url: journal?.url, etag: journal?.etag,
+          lastModified: journal?.lastModified, identity: FileIdentity(regularFileAt: absolute)))
+    }
+    return pieces
+  }
+
+  /// Records the keys of stream `id` again after ``OfflineContent/renewKeys()`` wrote new
+  /// ones, so `verify` checks them against what was fetched, not the old bytes.
+  func recordRenewedKeys(of id: String) {
+    let root = folder(id: id)
+    guard let recorded = try? index.pieces.pieces(ofContent: id) else { return }
+    let keys = recorded.filter { $0.kind == .key }.compactMap { key -> PieceRecord? in
+      let path = root.appending(path: key.path).path
+      guard let size = FileSteps.regularFileSize(path),
+        let hashed = PieceHashing.hash(path: path, length: size)
+      else { return nil }
+      var renewed = key
+      renewed.size = size
+      renewed.sha256 = hashed.sha256
+      renewed.identity = FileIdentity(regularFileAt: path)
+      return renewed
+    }
+    try? index.pieces.save(keys)
+  }
+
+  /// Whether `record` is a stream (HLS or DASH): a folder of pieces.
+  static func isStream(_ record: ContentRecord) -> Bool {
+    guard let url = URL(string: record.url) else { return false }
+    return url.isHLSPlaylist || url.isDASHManifest
+  }
+
+  /// The kind of the stream piece at `path` in its folder, from the names OfflineKit gives.
+  static func kind(ofPiece path: String) -> PieceRecord.Kind {
+    let name = (path as NSString).lastPathComponent
+    let ext = (name as NSString).pathExtension.lowercased()
+    if ["m3u8", "m3u", "mpd", "json"].contains(ext) { return .playlist }
+    if path.hasPrefix("keys/") { return .key }
+    if name.hasPrefix("init") { return .initSection }
+    return .segment
+  }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import OfflineStore
+
+/// The full check of a downloaded content: every recorded file read again and hashed, its
+/// chunks one by one when it has chunk digests (so a flipped byte is named by its chunk's
+/// offset), a stream's pieces whole.
+///
+/// Reads each file once, in 1 MiB blocks; memory stays flat. Runs on the caller's task.
+struct ContentVerifier {
+  let folder: URL
+  let pieces: [PieceRecord]
+
+  /// Progress of a check: bytes read so far, of the recorded total.
+  typealias Progress = @Sendable (_ bytesRead: Int64, _ bytesTotal: Int64) -> Void
+
+  /// The result: the damage (nil when whole), and the records of files whose bytes are
+  /// right but whose identity moved (copied back, touched), with their new identity.
+  struct Result {
+    var damage: ContentDamage?
+    var reidentified: [PieceRecord]
+    var bytesRead: Int64
+  }
+
+  func run(progress: Progress?) throws(CancellationError) -> Result {
+    let total = pieces.reduce(Int64(0)) { $0 + $1.size }
+    var read: Int64 = 0
+    var problems: [ContentDamage.Problem] = []
+    var reidentified: [PieceRecord] = []
+    for piece in pieces {
+      if Task.isCancelled { throw CancellationError() }
+      let path = folder.path + "/" + piece.path
+      guard let identity = FileIdentity(regularFileAt: path) else {
+        problems.append(.init(path: piece.path, kind: piece.kind, fault: .missing))
+        read += piece.size
+        continue
+      }
+      let faults = check(piece, at: path, size: identity.size) {
+        read += $0
+        progress?(read, total)  // after each chunk of a file, each piece of a stream
+      }
+      if let fault = faults {
+        problems.append(.init(path: piece.path, kind: piece.kind, fault: fault))
+      } else if piece.identity != identity {
+        var moved = piece
+        moved.identity = identity
+        reidentified.append(moved)
+      }
+    }
+    return Result(
+      damage: problems.isEmpty ? nil : ContentDamage(problems: problems),
+      reidentified: reidentified, bytesRead: read)
+  }
+
+  /// What is wrong with the file of `piece` at `path` (`size` bytes now), nil when whole.
+  private func check(
+    _ piece: PieceRecord, at path: String, size: Int64, didRead: (Int64) -> Void
+  ) -> ContentDamage.Fault? {
+    if size < piece.size, piece.chunkSHA256.isEmpty {
+      return .short(expected: piece.size, actual: size)
+    }
+    if size > piece.size { return .long(expected: piece.size, actual: size) }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return .missing }
+    defer { close(fd) }
+    if piece.chunkSHA256.isEmpty {
+      let hasher = SHA256()
+      guard (try? hasher.feed(fromFile: fd, length: size)) != nil else { return .missing }
+      didRead(size)
+      return hasher.finalizeHex() == piece.sha256 ? nil : .wrongHash(chunkOffsets: [])
+    }
+    // Chunk by chunk: a short file's missing chunks are named by the short fault, the
+    // chunks it still has are checked (a repair fetches only what is wrong).
+    var wrong: [Int64] = []
+    for (index, expected) in piece.chunkSHA256.enumerated() {
+      let range = ChunkDigests.range(of: index, length: piece.size)
+      guard range.upperBound <= size else { break }
+      let hasher = SHA256()
+      guard (try? hasher.feed(fromFile: fd, range: range)) != nil else {
+        wrong.append(range.lowerBound)
+        continue
+      }
+      didRead(range.upperBound - range.lowerBound)
+      if hasher.finalizeHex() != expected { wrong.append(range.lowerBound) }
+    }
+    if size < piece.size { return .short(expected: piece.size, actual: size) }
+    return wrong.isEmpty ? nil : .wrongHash(chunkOffsets: wrong)
+  }
+}
+
+extension ContentVerifier {
+  /// The chunks of `piece` (a file with chunk digests) at `path` that must be fetched again:
+  /// those whose bytes differ, and every chunk past the end of a short or missing file.
+  static func wrongChunks(of piece: PieceRecord, at path: String) -> [Int] {
+    let size = FileSteps.regularFileSize(path) ?? 0
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    defer { if fd >= 0 { close(fd) } }
+    var wrong: [Int] = []
+    for (index, expected) in piece.chunkSHA256.enumerated() {
+      let range = ChunkDigests.range(of: index, length: piece.size)
+      guard fd >= 0, range.upperBound <= size else {
+        wrong.append(index)
+        continue
+      }
+      let hasher = SHA256()
+      if (try? hasher.feed(fromFile: fd, range: range)) == nil || hasher.finalizeHex() != expected {
+        wrong.append(index)
+      }
+    }
+    return wrong
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import OfflineStore
+
+extension OfflineManager {
+  /// The quick check of downloaded `record` (see ``ContentQuickCheck``), with its `pieces`
+  /// (nil: read from the index).
+  nonisolated func quickCheck(_ record: ContentRecord, pieces: [PieceRecord]?) -> ContentDamage? {
+    let recorded = pieces ?? ((try? index.pieces.pieces(ofContent: record.id)) ?? [])
+    return ContentQuickCheck.damage(of: recorded, in: files.folder(id: record.id))
+  }
+
+  /// Tells the content's subscribers of `damage` (an `error` event of kind `damaged`) and
+  /// returns that error.
+  func reportDamage(_ damage: ContentDamage, id: String) -> OfflineError {
+    let error = OfflineError(.damaged(damage), contentID: id)
+    hub.send(.error(error), to: id)
+    return error
+  }
+
+  /// Reads every file of downloaded content `id` again; see ``OfflineContent/verify(progress:)``.
+  public func verify(
+    id: String, progress: (@Sendable (_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)? = nil
+  ) async throws(OfflineError) -> VerifyReport {
+    let record = try downloadedRecord(id: id)
+    let pieces = try indexStep { try index.pieces.pieces(ofContent: id) }
+    guard !pieces.isEmpty else { throw OfflineError(.nothingRecorded, contentID: id) }
+    let verifier = ContentVerifier(folder: files.folder(id: record.id), pieces: pieces)
+    let result = await Task.detached { try? verifier.run(progress: progress) }.value
+    guard let result else { throw OfflineError(.closed, contentID: id) }
+    // Whole files that moved (copied back, touched) are whole: the quick check stops
+    // calling them changed.
+    try? index.pieces.save(result.reidentified)
+    if let damage = result.damage { _ = reportDamage(damage, id: id) }
+    return VerifyReport(
+      contentID: id, damage: result.damage, filesChecked: pieces.count,
+      bytesRead: result.bytesRead)
+  }
+
+  /// The record of `id`, which must be downloaded.
+  func downloadedRecord(id: String) throws(OfflineError) -> ContentRecord {
+    guard let record = try indexStep({ try index.contents.record(id: id) }) else {
+      throw OfflineError(.unknownContent(id), contentID: id)
+    }
+    guard record.state == .downloaded else {
+      throw OfflineError(.notVerifiable(record.state), contentID: id)
+    }
+    return record
+  }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 15 through the command line: `offline verify` (exit 0 whole, 1 damaged, `--json`,
+/// `--remote`), `offline repair` (only the damaged chunks, finished after a kill, refusing a
+/// changed origin until `--redownload`), and the damage `ls` and `path` show. Before, none of
+/// these existed: a damaged content was listed as downloaded and `path` printed it.
+@Suite struct VerifyCommandTests {
+  /// A queue fixture with `large.bin` (8 MiB) downloaded as content `big`.
+  static func downloaded(limitRate: String? = nil) throws -> (QueueFixture, String) {
+    let fixture = try QueueFixture(limitRate: limitRate)
+    _ = try fixture.add([fixture.url("large.bin"), "--id", "big"])
+    let run = try fixture.offline(["run", "--quiet"], timeout: 60)
+    try #require(run.status == 0, "\(run.stderrText)")
+    return (fixture, fixture.store.appending(path: "content/big/large.bin").path)
+  }
+
+  static func flipByte(at offset: Int64, of path: String) throws {
+    let fd = open(path, O_RDWR)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    var byte: UInt8 = 0
+    try #require(pread(fd, &byte, 1, off_t(offset)) == 1)
+    byte ^= 0xFF
+    try #require(pwrite(fd, &byte, 1, off_t(offset)) == 1)
+  }
+
+  @Test func verifyExitsZeroWhenWholeAndOneNamingTheDamagedChunk() throws {
+    let (fixture, path) = try Self.downloaded()
+    let whole = try fixture.offline(["verify", "big"])
+    #expect(whole.status == 0, "\(whole.stderrText)")
+    #expect(whole.stdoutText.hasPrefix("big: whole (1 file, 8.0 MiB read)"), "\(whole.stdoutText)")
+    try Self.flipByte(at: 5 << 20, of: path)
+    let damaged = try fixture.offline(["verify", "big"])
+    #expect(damaged.status == 1)
+    #expect(
+      damaged.stdoutText
+        == "big: damaged\n  large.bin has a wrong hash in the chunk at offset 4194304\n")
+    let json = try fixture.offline(["verify", "--all", "--json"])
+    #expect(json.status == 1)
+    let array = try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]
+    let problems = try #require(array?.first?["problems"] as? [[String: Any]])
+    #expect(problems.first?["fault"] as? String == "wrongHash")
+    #expect(problems.first?["chunkOffsets"] as? [Int] == [4 << 20])
+    #expect(array?.first?["whole"] as? Bool == false)
+  }
+
+  @Test func verifyWithoutIdsIsAUsageError() throws {
+    let fixture = try QueueFixture()
+    let result = try fixture.offline(["verify"])
+    #expect(result.status == 64)
+    #expect(result.stderrText.contains("Missing ids (or --all)."), "\(result.stderrText)")
+  }
+
+  @Test func lsAndPathShowAMissingFileFoundByTheQuickCheck() throws {
+    let (fixture, path) = try Self.downloaded()
+    try FileManager.default.removeItem(atPath: path)
+    let list = try fixture.offline(["ls"])
+    #expect(list.stdoutText.contains("damaged: large.bin is missing"), "\(list.stdoutText)")
+    let json = try fixture.offline(["ls", "--json"])
+    #expect(json.stdoutText.contains("\"damage\":\"large.bin is missing\""), "\(json.stdoutText)")
+    let printed = try fixture.offline(["path", "big"])
+    #expect(printed.status == 1)
+    #expect(printed.stdout.isEmpty)
+    #expect(
+      printed.stderrText.contains("is damaged: large.bin is missing"), "\(printed.stderrText)")
+  }
+
+  @Test func aRepairKilledAfterWritingAChunkIsFinishedByTheNextRepair() throws {
+    let (fixture, path) = try Self.downloaded()
+    try Self.flipByte(at: 100, of: path)
+    try Self.flipByte(at: 6 << 20, of: path)
+    let quoted = ["--store", fixture.store.path, "repair", "big"].map { "'" + $0 + "'" }
+    let crashed = try ProcessRunner.run(
+      "/bin/sh",
+      [
+        "-c",
+        "OFFLINEKIT_CRASH_POINT=repair.afterChunkWrite exec '\(OfflineBinary.path)' "
+          + quoted.joined(separator: " "),
+      ], timeout: 60)
+    #expect(crashed.status == 137)
+    #expect(FileManager.default.contents(atPath: path) != fixture.large, "killed halfway")
+    let again = try fixture.offline(["repair", "big"])
+    #expect(again.status == 0, "\(again.stderrText)")
+    #expect(FileManager.default.contents(atPath: path) == fixture.large)
+    #expect(try fixture.offline(["verify", "big"]).status == 0)
+  }
+
+  @Test func aRepairSIGKILLedWhileFetchingIsFinishedByTheNextRepair() throws {
+    let (fixture, path) = try Self.downloaded(limitRate: "1m")
+    try #require(truncate(path, 1 << 20) == 0)
+    let before = try fixture.nginx.accessLog().count
+    let repair = try OfflineBinary.start(["repair", "big"], store: fixture.store)
+    // Killed while a chunk arrives (4 MiB at 1 MiB/s).
+    _ = QueueFixture.poll(seconds: 20) {
+      FileManager.default.fileExists(atPath: path + ".chunk0.part")
+        || FileManager.default.fileExists(atPath: path + ".chunk1.part")
+    }
+    usleep(500_000)
+    kill(repair.processIdentifier, SIGKILL)
+    _ = repair.waitBounded(seconds: 10)
+    let again = try fixture.offline(["repair", "big"], timeout: 60)
+    #expect(again.status == 0, "\(again.stderrText)")
+    #expect(FileManager.default.contents(atPath: path) == fixture.large)
+    let leftovers = try FileManager.default.contentsOfDirectory(
+      atPath: fixture.store.appending(path: "content/big").path
+    ).filter { $0.hasSuffix(".part") }
+    #expect(leftovers.isEmpty, "\(leftovers)")
+    // The damaged chunks (0, cut short, and 1, gone) plus at most the one the kill cut.
+    let sent = try fixture.nginx.accessLog().dropFirst(before).reduce(0) { $0 + $1.bodyBytesSent }
+    #expect(sent <= (8 << 20) + (4 << 20), "\(sent)")
+  }
+
+  @Test func verifyRemoteAndRepairSeeAChangedOriginAndRedownloadWorks() throws {
+    let (fixture, path) = try Self.downloaded()
+    let upToDate = try fixture.offline(["verify", "--remote", "big"])
+    #expect(upToDate.status == 0)
+    #expect(upToDate.stdoutText == "big: up to date\n")
+    let before = try fixture.nginx.accessLog().count
+    let newer = TestData.bytes(count: 8 << 20, seed: 77)
+    let served = fixture.folder.url.appending(path: "www/large.bin")
+    try newer.write(to: served)
+    // nginx's validators have a resolution of one second: the new version is a minute newer.
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: served.path)
+    let changed = try fixture.offline(["verify", "--remote", "big"])
+    #expect(changed.status == 1)
+    #expect(changed.stdoutText.hasPrefix("big: changed on the origin"), "\(changed.stdoutText)")
+    let asked = try fixture.nginx.accessLog(minimumCount: before + 1).dropFirst(before)
+    #expect(asked.allSatisfy { $0.method == "HEAD" && $0.bodyBytesSent == 0 }, "downloads nothing")
+    try Self.flipByte(at: 1, of: path)
+    let refused = try fixture.offline(["repair", "big"])
+    #expect(refused.status == 1)
+    #expect(refused.stderrText.contains("--redownload"), "\(refused.stderrText)")
+    let redownloaded = try fixture.offline(["repair", "big", "--redownload"], timeout: 60)
+    #expect(redownloaded.status == 0, "\(redownloaded.stderrText)")
+    #expect(FileManager.default.contents(atPath: path) == newer)
+    #expect(try fixture.offline(["verify", "big"]).status == 0)
+  }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import OfflineStore
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// Issue 15, items 4 and 5: a repair fetches only what is wrong (the damaged 4 MiB chunks of
+/// a file with Range and If-Range, the damaged pieces of a stream), refuses to mix versions
+/// when the origin changed, changes nothing when the origin is unreachable, and
+/// `checkRemote` tells whether the origin changed without downloading. Before, the only way
+/// back from any damage was deleting and downloading everything again.
+@Suite(.serialized)
+struct ContentRepairTests {
+  /// The requests nginx logged after the first `skipping`.
+  static func requests(_ nginx: NginxServer, after skipping: Int) throws -> [AccessLogEntry] {
+    Array(try nginx.accessLog(minimumCount: skipping).dropFirst(skipping))
+  }
+
+  @Test func aRepairFetchesOnlyTheChunkOfAByteFlippedInA64MiBFile() async throws {
+    let origin = try ManagerOrigin(files: ["big.bin": 64 << 20])
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(origin.url("big.bin"), id: "big", in: fixture)
+    let path = fixture.contentFolder("big").appending(path: "big.bin").path
+    try VerifyFixture.flipByte(at: 33 << 20 + 5, of: path)
+    try VerifyFixture.flipByte(at: 60 << 20, of: path)
+    let before = try origin.nginx.accessLog().count
+    let report = try await content.repair()
+    #expect(report.outcome == .repaired)
+    #expect(report.chunksFetched == 2)
+    #expect(FileManager.default.contents(atPath: path) == origin.body("big.bin"))
+    let gets = try Self.requests(origin.nginx, after: before).filter { $0.method == "GET" }
+    #expect(gets.map(\.range) == ["bytes=33554432-37748735", "bytes=62914560-67108863"])
+    #expect(gets.allSatisfy { $0.ifRange != nil && $0.status == 206 })
+    #expect(gets.reduce(0) { $0 + $1.bodyBytesSent } <= 2 * (4 << 20))
+    #expect(try await content.verify().isWhole)
+    #expect(try await content.snapshot.damage == nil)
+  }
+
+  @Test func aRepairOfATruncatedFileFetchesOnlyWhatIsMissingPlusOneChunk() async throws {
+    let size = 10 << 20 + 17
+    let origin = try ManagerOrigin(files: ["a.bin": size])
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(origin.url("a.bin"), id: "a", in: fixture)
+    let path = fixture.contentFolder("a").appending(path: "a.bin").path
+    let kept: Int64 = 5 << 20 + 3
+    try #require(truncate(path, off_t(kept)) == 0)
+    let before = try origin.nginx.accessLog().count
+    try await content.repair()
+    #expect(FileManager.default.contents(atPath: path) == origin.body("a.bin"))
+    let fetched = try Self.requests(origin.nginx, after: before).reduce(0) { $0 + $1.bodyBytesSent }
+    #expect(fetched <= Int64(size) - kept + (4 << 20), "\(fetched)")
+  }
+
+  @Test func aRepairOfAStreamFetchesOnlyTheDeletedAndTheDamagedSegment() async throws {
+    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
+    let files = try HLSFixture.aes128Rotating.make(in: www.url, segmentCount: 6)
+    let nginx = try NginxServer(root: files.folder)
+    try nginx.start()
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(files.url(on: nginx), id: "s", in: fixture)
+    let folder = fixture.contentFolder("s")
+    let segments = try VerifyFixture.pieces("s", .segment, in: fixture)
+    let key = try #require(try VerifyFixture.pieces("s", .key, in: fixture).last)
+    let before = try nginx.accessLog().count
+    let originals = try segments.map { try Data(contentsOf: folder.appending(path: $0.path)) }
+    try FileManager.default.removeItem(at: folder.appending(path: segments[1].path))
+    try VerifyFixture.flipByte(at: 10, of: folder.appending(path: segments[4].path).path)
+    try FileManager.default.removeItem(at: folder.appending(path: key.path))
+    try "#EXTM3U\n".write(
+      to: folder.appending(path: "index.m3u8"), atomically: true, encoding: .utf8)
+    let report = try await content.repair()
+    #expect(report.piecesFetched == 3)
+    #expect(try await content.verify().isWhole)
+    let now = try segments.map { try Data(contentsOf: folder.appending(path: $0.path)) }
+    #expect(now == originals, "byte-identical")
+    let media = try Self.requests(nginx, after: before).filter {
+      $0.method == "GET" && !$0.uri.hasSuffix(".m3u8")
+    }
+    #expect(media.count == 3, "\(media.map(\.uri))")
+    #expect(try FFmpeg.decode(try #require(try await content.offlineSource).path).errors.isEmpty)
+  }
+
+  @Test(.enabled(if: FFmpeg.isAvailable)) func aRepairMendsADamagedDASHSegment() async throws {
+    let origin = try DASHOrigin(.timeline)
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(origin.url, id: "d", in: fixture)
+    let segment = try #require(try VerifyFixture.pieces("d", .segment, in: fixture).last)
+    let path = fixture.contentFolder("d").appending(path: segment.path).path
+    let original = try Data(contentsOf: URL(filePath: path))
+    try VerifyFixture.flipByte(at: segment.size / 2, of: path)
+    let report = try await content.repair()
+    #expect(report.piecesFetched == 1)
+    #expect(try Data(contentsOf: URL(filePath: path)) == original)
+    #expect(try await content.verify().isWhole)
+  }
+
+  @Test func aChangedOriginIsRefusedWithNothingChangedAndRedownloadWorks() async throws {
+    let origin = try ManagerOrigin(files: ["a.bin": 9 << 20])
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(origin.url("a.bin"), id: "a", in: fixture)
+    #expect(try await content.checkRemote() == .upToDate)
+    let path = fixture.contentFolder("a").appending(path: "a.bin").path
+    try VerifyFixture.flipByte(at: 5 << 20, of: path)
+    let damaged = FileManager.default.contents(atPath: path)
+    let newer = TestData.bytes(count: 9 << 20, seed: 99)
+    try newer.write(to: origin.root.file("a.bin"))
+    // nginx's validators have a resolution of one second: the new version is a minute newer.
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(60)],
+      ofItemAtPath: origin.root.file("a.bin").path)
+    guard case .changed = try await content.checkRemote() else {
+      Issue.record("a changed origin was reported up to date")
+      return
+    }
+    do {
+      try await content.repair()
+      Issue.record("a repair mixed two versions")
+    } catch {
+      guard case .originChanged = error.kind else { throw error }
+      #expect(error.description.contains("--redownload"), "\(error)")
+    }
+    #expect(FileManager.default.contents(atPath: path) == damaged, "nothing changed")
+    #expect(try await content.repair(redownload: true).outcome == .redownloadQueued)
+    #expect(try await runUntilIdle(fixture.manager, timeout: .seconds(60)))
+    #expect(try await content.state == .downloaded)
+    #expect(FileManager.default.contents(atPath: path) == newer)
+    #expect(try await content.verify().isWhole)
+  }
+
+  @Test func anUnreachableOriginFailsTheRepairClearlyAndChangesNothing() async throws {
+    let origin = try ManagerOrigin(files: ["a.bin": 6 << 20])
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(origin.url("a.bin"), id: "a", in: fixture)
+    let path = fixture.contentFolder("a").appending(path: "a.bin").path
+    try #require(truncate(path, 1000) == 0)
+    origin.nginx.stop(graceful: false)
+    do {
+      try await content.repair()
+      Issue.record("a repair without an origin succeeded")
+    } catch {
+      guard case .transfer = error.kind else { throw error }
+    }
+    #expect(FileSteps.regularFileSize(path) == 1000, "nothing changed")
+    let leftovers = try FileManager.default.contentsOfDirectory(
+      atPath: fixture.contentFolder("a").path
+    ).filter { $0.hasSuffix(".part") }
+    #expect(leftovers.isEmpty)
+  }
+}

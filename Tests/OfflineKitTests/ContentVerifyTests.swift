@@ -1,0 +1,197 @@
+import Foundation
+import OfflineStore
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// Issue 15, items 1-3: what a download records of each file (length, SHA-256, 4 MiB chunk
+/// digests; a stream's every piece), the quick check made on open, and the full check. Before,
+/// a content stayed "downloaded" whatever happened to its files, and `offlineSource` handed
+/// a player a playlist whose segments were gone.
+@Suite(.serialized)
+struct ContentVerifyTests {
+  @Test func aDownloadRecordsTheLengthHashAndChunkDigestsOfItsFile() async throws {
+    let size = 9 << 20 + 100
+    let origin = try ManagerOrigin(files: ["a.bin": size])
+    let fixture = try ManagerFixture()
+    for (id, connections) in [("one", Transfer.Connections.single), ("four", .fixed(4))] {
+      _ = try await VerifyFixture.download(
+        origin.url("a.bin"), id: id, in: fixture, config: DownloadConfig(connections: connections))
+      let pieces = try fixture.manager.index.pieces.pieces(ofContent: id)
+      let body = try #require(origin.body("a.bin"))
+      let expected = stride(from: 0, to: size, by: 4 << 20).map { start in
+        let hasher = SHA256()
+        body[start..<min(size, start + (4 << 20))].withUnsafeBytes { hasher.update($0) }
+        return hasher.finalizeHex()
+      }
+      #expect(pieces.map(\.path) == ["a.bin"])
+      #expect(pieces.first?.size == Int64(size))
+      #expect(pieces.first?.chunkSHA256 == expected, "\(id)")
+      #expect(pieces.first?.kind == .file)
+      let manifest = try String(
+        contentsOf: fixture.contentFolder(id).appending(path: ".manifest.json"), encoding: .utf8)
+      #expect(manifest.contains(expected[1]), "the manifest holds the chunks for a rebuild")
+    }
+  }
+
+  @Test func verifyNamesTheChunkOfAByteFlippedInTheMiddleOfA64MiBFile() async throws {
+    let origin = try ManagerOrigin(files: ["big.bin": 64 << 20])
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(origin.url("big.bin"), id: "big", in: fixture)
+    #expect(try await content.verify().isWhole)
+    let path = fixture.contentFolder("big").appending(path: "big.bin").path
+    try VerifyFixture.flipByte(at: 33 << 20 + 5, of: path)
+    let report = try await content.verify()
+    #expect(
+      report.damage?.problems
+        == [.init(path: "big.bin", kind: .file, fault: .wrongHash(chunkOffsets: [32 << 20]))])
+    #expect(report.bytesRead == 64 << 20)
+  }
+
+  @Test func theQuickCheckCatchesATruncatedFileAndOfflineSourceRefusesIt() async throws {
+    let origin = try ManagerOrigin(files: ["a.bin": 5 << 20])
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(origin.url("a.bin"), id: "a", in: fixture)
+    #expect(try await content.snapshot.damage == nil)
+    let path = fixture.contentFolder("a").appending(path: "a.bin").path
+    try #require(truncate(path, 1 << 20) == 0)
+    let damage = try await content.snapshot.damage
+    #expect(
+      damage?.problems
+        == [.init(path: "a.bin", kind: .file, fault: .short(expected: 5 << 20, actual: 1 << 20))])
+    #expect(try await content.state == .downloaded, "damage is not a state of its own")
+    let recorder = EventRecorder(content.events)
+    do {
+      _ = try await content.offlineSource
+      Issue.record("a truncated file was handed out")
+    } catch {
+      guard case .damaged = error.kind else { throw error }
+      #expect(error.description.contains("a.bin is short"), "\(error)")
+    }
+    #expect(await recorder.waitFor { if case .error = $0 { true } else { false } })
+    #expect(try await fixture.manager.snapshots().first?.damage == damage, "ls sees it too")
+  }
+
+  @Test func theQuickCheckCatchesADeletedSegmentAndVerifyAFlippedByteInAnother() async throws {
+    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
+    let files = try HLSFixture.aes128Rotating.make(in: www.url, segmentCount: 6)
+    let nginx = try NginxServer(root: files.folder)
+    try nginx.start()
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(files.url(on: nginx), id: "s", in: fixture)
+    let segments = try VerifyFixture.pieces("s", .segment, in: fixture)
+    let keys = try VerifyFixture.pieces("s", .key, in: fixture)
+    let playlists = try VerifyFixture.pieces("s", .playlist, in: fixture)
+    try #require(segments.count == 6 && keys.count == 3, "\(segments.map(\.path))")
+    #expect(playlists.map(\.path).contains("index.m3u8"))
+    #expect(try await content.verify().isWhole)
+    let folder = fixture.contentFolder("s")
+    try FileManager.default.removeItem(at: folder.appending(path: segments[1].path))
+    try VerifyFixture.flipByte(at: 100, of: folder.appending(path: segments[4].path).path)
+    let quick = try await content.snapshot.damage
+    #expect(quick?.problems.first == .init(path: segments[1].path, kind: .segment, fault: .missing))
+    let report = try await content.verify()
+    #expect(
+      report.damage?.problems == [
+        .init(path: segments[1].path, kind: .segment, fault: .missing),
+        .init(path: segments[4].path, kind: .segment, fault: .wrongHash(chunkOffsets: [])),
+      ])
+    #expect(
+      report.damage?.description.contains(segments[4].path + " (segment) has a wrong hash") == true)
+  }
+
+  @Test func verifyNamesADeletedKeyAndAReplacedOfflinePlaylist() async throws {
+    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
+    let files = try HLSFixture.aes128Rotating.make(in: www.url, segmentCount: 4)
+    let nginx = try NginxServer(root: files.folder)
+    try nginx.start()
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(files.url(on: nginx), id: "k", in: fixture)
+    let key = try #require(try VerifyFixture.pieces("k", .key, in: fixture).first)
+    let folder = fixture.contentFolder("k")
+    try FileManager.default.removeItem(at: folder.appending(path: key.path))
+    let playlist = folder.appending(path: "index.m3u8")
+    let text = try String(contentsOf: playlist, encoding: .utf8)
+    try text.replacingOccurrences(of: "#EXTINF:", with: "#EXTINF: ").write(
+      to: playlist, atomically: true, encoding: .utf8)
+    let report = try await content.verify()
+    let problems = report.damage?.problems ?? []
+    #expect(problems.contains(.init(path: key.path, kind: .key, fault: .missing)), "\(problems)")
+    #expect(problems.contains { $0.path == "index.m3u8" && $0.kind == .playlist }, "\(problems)")
+    #expect(report.damage?.description.contains("(key) is missing") == true)
+    #expect(
+      !(report.damage?.description.contains(key.sha256) ?? true), "a key's hash is never shown")
+  }
+
+  @Test(.enabled(if: FFmpeg.isAvailable)) func verifyNamesADamagedSegmentOfADASHPresentation()
+    async throws
+  {
+    let origin = try DASHOrigin(.timeline)
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(origin.url, id: "d", in: fixture)
+    let pieces = try fixture.manager.index.pieces.pieces(ofContent: "d")
+    #expect(pieces.contains { $0.path == "index.mpd" && $0.kind == .playlist })
+    let segment = try #require(pieces.last { $0.kind == .segment })
+    #expect(pieces.contains { $0.kind == .initSection })
+    #expect(try await content.verify().isWhole)
+    try VerifyFixture.flipByte(
+      at: segment.size / 2, of: fixture.contentFolder("d").appending(path: segment.path).path)
+    let report = try await content.verify()
+    #expect(
+      report.damage?.problems
+        == [.init(path: segment.path, kind: .segment, fault: .wrongHash(chunkOffsets: []))])
+  }
+
+  /// Renewed keys are new bytes: before they were recorded again, verify called every
+  /// renewed key of a stream damaged.
+  @Test func aStreamIsWholeAfterItsKeysAreRenewedWithNewBytes() async throws {
+    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
+    let files = try HLSFixture.aes128Rotating.make(in: www.url, segmentCount: 2)
+    let nginx = try NginxServer(root: files.folder)
+    try nginx.start()
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(files.url(on: nginx), id: "r", in: fixture)
+    for key in files.keys { try TestData.bytes(count: 16, seed: 5).write(to: key) }
+    #expect(try await content.renewKeys() == files.keys.count)
+    #expect(try await content.verify().isWhole)
+  }
+
+  /// The manifest holds what each file must be: a lost index, rebuilt from it, still finds a
+  /// flipped byte by its chunk and repairs it.
+  @Test func aRebuiltIndexStillVerifiesAndRepairsByChunk() async throws {
+    let origin = try ManagerOrigin(files: ["a.bin": 9 << 20])
+    let folder = try TemporaryDirectory(prefix: "offlinekit-manager")
+    let store = folder.url.appending(path: "store", directoryHint: .isDirectory)
+    weak var first: OfflineManager?
+    do {
+      let manager = try OfflineManager(
+        directory: store, configuration: ManagerFixture.configuration())
+      first = manager
+      let content = try await manager.content(
+        for: OfflineSource(url: origin.url("a.bin"), id: "a"))
+      try await content.download()
+      #expect(try await runUntilIdle(manager))
+      #expect(try await content.state == .downloaded)
+    }
+    #expect(await eventually { first == nil })
+    try TestData.bytes(count: 8 << 10, seed: 7).write(
+      to: store.appending(path: OfflineIndex.fileName))
+    for suffix in ["-wal", "-shm"] {
+      try? FileManager.default.removeItem(
+        atPath: store.appending(path: OfflineIndex.fileName).path + suffix)
+    }
+    let manager = try OfflineManager(
+      directory: store, configuration: ManagerFixture.configuration())
+    #expect(manager.rebuildReport?.restored.map(\.state) == [.downloaded])
+    let content = try #require(try await manager.content(id: "a"))
+    let path = store.appending(path: "content/a/a.bin").path
+    try VerifyFixture.flipByte(at: 4 << 20, of: path)
+    let report = try await content.verify()
+    #expect(
+      report.damage?.problems
+        == [.init(path: "a.bin", kind: .file, fault: .wrongHash(chunkOffsets: [4 << 20]))])
+    try await content.repair()
+    #expect(FileManager.default.contents(atPath: path) == origin.body("a.bin"))
+  }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import OfflineStore
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// Downloaded contents to damage: a file or a stream through a manager, and what to do to
+/// their files (issue 15's tests).
+enum VerifyFixture {
+  /// Downloads `url` as content `id` in `fixture`'s store, to the end.
+  static func download(
+    _ url: URL, id: String, in fixture: ManagerFixture,
+    config: DownloadConfig = DownloadConfig()
+  ) async throws -> OfflineContent {
+    let content = try await fixture.manager.content(for: OfflineSource(url: url, id: id))
+    try await content.download(config)
+    #expect(try await runUntilIdle(fixture.manager, timeout: .seconds(120)))
+    try #require(try await content.state == .downloaded)
+    return content
+  }
+
+  /// Writes `byte` xor 0xFF at `offset` of the file at `path`, in place.
+  static func flipByte(at offset: Int64, of path: String) throws {
+    let fd = open(path, O_RDWR)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    var byte: UInt8 = 0
+    try #require(pread(fd, &byte, 1, off_t(offset)) == 1)
+    byte ^= 0xFF
+    try #require(pwrite(fd, &byte, 1, off_t(offset)) == 1)
+  }
+
+  /// The pieces content `id` recorded, of `kind`.
+  static func pieces(_ id: String, _ kind: PieceRecord.Kind, in fixture: ManagerFixture) throws
+    -> [PieceRecord]
+  {
+    try fixture.manager.index.pieces.pieces(ofContent: id).filter { $0.kind == kind }
+  }
+}
