@@ -173,7 +173,8 @@ struct GetCommand: Command {
     }
     if let margin = command.minimumFreeSpace,
       let problem = await FreeSpaceCheck.problem(
-        url: command.url, destination: command.destination(), margin: margin, transport: transport)
+        url: command.url, destination: command.destination(), margin: margin, transport: transport,
+        options: command.requestOptions)
     {
       reporter.failed(problem)
       return ExitCode.failure

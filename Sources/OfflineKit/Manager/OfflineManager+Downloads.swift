@@ -14,6 +14,12 @@ extension OfflineManager {
       fail(record, error)  // options this version cannot read: never run with defaults
       return
     }
+    do {
+      _ = try storedRequestOptions(of: id)  // given in this process or another one
+    } catch {
+      fail(record, error)
+      return
+    }
     let work =
       url.isHLSPlaylist
       ? streamWork(record, url: url, options: stored)
@@ -247,7 +253,7 @@ extension OfflineManager {
     }
     let download = HLSDownload(
       url: url, folder: files.folder(id: id), journal: index.transfers, transport: transport,
-      requestOptions: requestOptions[id] ?? RequestOptions())
+      requestOptions: try storedRequestOptions(of: id))
     do {
       let count = try await download.renewKeys()
       hub.send(.keysRenewed(count: count), to: id)

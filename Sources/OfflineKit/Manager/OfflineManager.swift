@@ -87,8 +87,9 @@ public actor OfflineManager {
   var scheduler: Task<Void, Never>?
   var lastExternalChange: Int64 = 0
   var knownStates: [String: OfflineState] = [:]
-  /// The request options of the sources given to this manager, by content id; every
-  /// transfer started for a content sends them. Kept in memory for this process only.
+  /// The request options of the contents, by content id, as last read from or written to
+  /// the store's secrets folder (``SecretStore``); every transfer started for a content
+  /// sends them, read afresh when it starts.
   var requestOptions: [String: RequestOptions] = [:]
   var storageWaits = StorageWaits()
   /// Set by ``close()``.
@@ -149,6 +150,10 @@ public actor OfflineManager {
   /// The content for `source`: the existing one with the source's id (or, without an id,
   /// the first with its URL), else a new one in `notDownloaded`.
   ///
+  /// The source's ``OfflineSource/requestOptions`` are kept with the content in the store
+  /// (secrets in a file only the user can read), so a later process sends them too. Options
+  /// given again replace those kept; the default options (`RequestOptions()`) keep them.
+  ///
   /// - Throws: ``OfflineError`` `duplicateID` when the id belongs to another URL,
   ///   `invalidURL` for a URL that is not http or https.
   public func content(for source: OfflineSource) throws(OfflineError) -> OfflineContent {
@@ -188,12 +193,6 @@ public actor OfflineManager {
         throw OfflineError(
           .transfer(Transfer.Error(.invalidRequestOptions(error), url: source.url, destination: ""))
         )
-      }
-    }
-    defer {
-      for (source, content) in zip(sources, result) where source.requestOptions != RequestOptions()
-      {
-        requestOptions[content.id] = source.requestOptions
       }
     }
     for source in sources {
@@ -236,8 +235,15 @@ public actor OfflineManager {
       fresh.append(record)
       result.append(OfflineContent(id: id, manager: self))
     }
+    try keepRequestOptions(of: sources, ids: result.map(\.id))
     if !fresh.isEmpty {
-      let stored = try indexStep { try index.contents.insert(fresh) }
+      let stored: [ContentRecord]
+      do {
+        stored = try indexStep { try index.contents.insert(fresh) }
+      } catch {
+        for record in fresh { secrets.remove(id: record.id) }  // kept for records never made
+        throw error
+      }
       if config != nil { files.recordQueued(stored) }
     }
     return result
@@ -271,6 +277,7 @@ public actor OfflineManager {
       throw OfflineError(.invalidTransition(.delete, from: record.state), contentID: id)
     }
     try indexStep { try index.contents.remove(id: id) }
+    secrets.remove(id: id)
   }
 
   /// A new stream of the events of content `id`; see ``OfflineContent/events``.
