@@ -35,6 +35,13 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     /// The manager closed, or the waiting task was cancelled, before the content was
     /// downloaded.
     case closed
+    /// A fresh URL was asked for (``URLRefresh``, `get --refresh-command`) and none came:
+    /// the hook failed, took longer than its timeout, or gave something that is not an http
+    /// or https URL. The content's partial data is kept.
+    case urlRefreshFailed(String)
+    /// The URL of a content in this state is not replaced (``OfflineManager/setURL(_:for:)``
+    /// takes a queued, downloading, suspended or not downloaded content).
+    case urlNotReplaceable(OfflineState)
   }
 
   /// The kind of failure.
@@ -73,6 +80,8 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     case .canceled: "canceled"
     case .notQueued: "notQueued"
     case .closed: "closed"
+    case .urlRefreshFailed: "urlRefreshFailed"
+    case .urlNotReplaceable: "urlNotReplaceable"
     }
   }
 
@@ -111,6 +120,11 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
         + " no download of it is queued."
     case .closed:
       return "The manager closed before \(subject) was downloaded."
+    case .urlRefreshFailed(let reason):
+      return "No fresh URL for \(subject): \(reason). Its partial data is kept; give a new"
+        + " URL with 'offline set-url' and resume it."
+    case .urlNotReplaceable(let state):
+      return "Cannot replace the URL of \(subject): it is \(state.phrase)."
     }
   }
 

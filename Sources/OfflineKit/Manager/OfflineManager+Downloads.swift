@@ -20,6 +20,7 @@ extension OfflineManager {
       fail(record, error)
       return
     }
+    carryOverJournal(of: record, to: url)  // after a replaced URL, resume rather than restart
     let work =
       url.isHLSPlaylist
       ? streamWork(record, url: url, options: stored)
@@ -179,6 +180,7 @@ extension OfflineManager {
     if case .cancelled = error.kind { return }
     guard let record = try? index.contents.record(id: id), record.state == .downloading
     else { return }
+    if refreshesURL(id, after: error, progressed: progressed) { return }  // 401, 403, 410
     let failure = OfflineError(.transfer(error), contentID: id)
     if error.discardedData {
       failDiscarding(record, failure)

@@ -97,6 +97,7 @@ extension OfflineManager {
     if let counter = try? index.contents.externalChangeCounter(), counter != lastExternalChange {
       lastExternalChange = counter
       reconcileExternalChanges()
+      followReplacedURLs()  // `offline set-url`
     }
     stopUnreachable()
     pump()

@@ -45,6 +45,9 @@ public actor OfflineManager {
     /// The most bytes per second all running downloads receive together, nil for no cap;
     /// change it while the manager runs with ``OfflineManager/setRateLimit(_:)``.
     public var rateLimit: ByteRate?
+    /// Asked for a fresh URL when a content's request is answered 401, 403 or 410 (a
+    /// signed URL that expired); nil fails such a download with the status.
+    public var urlRefresh: URLRefresh?
 
     /// Creates a configuration with the defaults.
     public init(
@@ -52,7 +55,7 @@ public actor OfflineManager {
       pollInterval: Duration = .milliseconds(250), minimumFreeSpace: Int64 = 64 << 20,
       transport: (any HTTPTransporting)? = nil,
       reachability: any Reachable = Reachability.platformDefault(),
-      storeQuota: Int64? = nil, rateLimit: ByteRate? = nil
+      storeQuota: Int64? = nil, rateLimit: ByteRate? = nil, urlRefresh: URLRefresh? = nil
     ) {
       self.parallelDownloads = max(1, parallelDownloads)
       self.retry = retry
@@ -62,6 +65,7 @@ public actor OfflineManager {
       self.reachability = reachability
       self.storeQuota = storeQuota
       self.rateLimit = rateLimit
+      self.urlRefresh = urlRefresh
     }
   }
 
@@ -92,6 +96,10 @@ public actor OfflineManager {
   /// sends them, read afresh when it starts.
   var requestOptions: [String: RequestOptions] = [:]
   var storageWaits = StorageWaits()
+  /// The URL each running download started with, by content id, to notice a replaced one.
+  var launchedURLs: [String: String] = [:]
+  /// Fresh URLs asked for in a row without progress, by content id (``URLRefresh``).
+  var urlRefreshes: [String: Int] = [:]
   /// Set by ``close()``.
   var closed = false
 
