@@ -60,6 +60,8 @@ import Testing
                                   segments.
           set-url                 Replace the URL of a queued, downloading or suspended
                                   content.
+          limit                   Cap the bytes per second of all the queue's running
+                                  downloads together.
           completions             Print a shell completion script for offline.
           help                    Show the help of a subcommand, or the man page.
 

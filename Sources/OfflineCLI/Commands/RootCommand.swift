@@ -19,7 +19,7 @@ struct RootCommand: Command {
       RunCommand.configuration, ServeCommand.configuration, InfoCommand.configuration,
       CacheCommand.configuration,
     ] + ContentCommand.configurations + [
-      SetURLCommand.configuration,
+      SetURLCommand.configuration, LimitCommand.configuration,
       CompletionsCommand.configuration, HelpCommand.configuration,
     ],
     command: Self.self)

@@ -90,6 +90,7 @@ extension OfflineManager {
     runnerLock = lock
     try Recovery(index: index, directory: directory).run()
     lastExternalChange = (try? index.contents.externalChangeCounter()) ?? 0
+    followStoredRateLimit(starting: true)
   }
 
   /// One turn of the runner: notice what other processes changed, then start what may start.
@@ -98,6 +99,7 @@ extension OfflineManager {
       lastExternalChange = counter
       reconcileExternalChanges()
       followReplacedURLs()  // `offline set-url`
+      followStoredRateLimit()  // `offline limit`
     }
     stopUnreachable()
     pump()

@@ -100,6 +100,8 @@ public actor OfflineManager {
   var launchedURLs: [String: String] = [:]
   /// Fresh URLs asked for in a row without progress, by content id (``URLRefresh``).
   var urlRefreshes: [String: Int] = [:]
+  /// The stored queue cap (`offline limit`) as the runner last applied it.
+  var seenRateLimitSetting: String?
   /// Set by ``close()``.
   var closed = false
 
