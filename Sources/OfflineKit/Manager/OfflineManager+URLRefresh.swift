@@ -98,13 +98,16 @@ extension OfflineManager {
     }
   }
 
+  /// Suspends content `id` with `failure`, unless it left `downloading` meanwhile (paused,
+  /// canceled while the hook ran): then nothing is said.
   private func suspend(_ id: String, _ failure: OfflineError) {
     urlRefreshes[id] = nil
-    transition(id: id, .failedKeepingData) { stored in
+    let moved = transition(id: id, .failedKeepingData) { stored in
       stored.waitReason = nil
       stored.lastError = failure.description
       stored.lastErrorKind = failure.kindName
     }
+    guard moved else { return }
     recordSuspended(id)
     hub.send(.error(failure), to: id)
     hub.send(.suspended, to: id)
