@@ -196,3 +196,35 @@ import Testing
     #expect(abs(decoded.duration - files.duration) < 1, "\(decoded.duration) s")
   }
 }
+
+/// The expiry an app gives with a source (issue 13, item 4).
+@Suite(.serialized) struct URLExpiryTests {
+  /// Pins: an expiry the app knew could not be given, so the URL was tried (and refused)
+  /// first. Once it has passed, the hook is asked before any request.
+  @Test func aURLWhoseExpiryPassedIsRefreshedBeforeAnyRequest() async throws {
+    let body = TestData.bytes(count: 100_000, seed: 61)
+    let origin = try SignedOrigin(files: ["a.bin": body], rate: "100m")
+    let fixture = try ManagerFixture()
+    let asked = Locked<[URLRefresh.Request]>([])
+    let fresh = try origin.signedURL("/signed/a.bin", expiresIn: 900)
+    var configuration = ManagerFixture.configuration()
+    configuration.urlRefresh = URLRefresh(timeout: .seconds(5)) { request in
+      asked.withLock { $0.append(request) }
+      return fresh
+    }
+    let manager = try OfflineManager(directory: fixture.store, configuration: configuration)
+    let stale = try origin.signedURL("/signed/a.bin", expiresIn: 600)
+    let content = try await manager.content(
+      for: OfflineSource(url: stale, id: "a", urlExpiresAt: Date().addingTimeInterval(-1)))
+    try await content.download()
+    #expect(try await runUntilIdle(manager))
+    let snapshot = try await content.snapshot
+    await manager.close()
+    #expect(snapshot.state == .downloaded, "\(snapshot.lastError ?? "")")
+    #expect(FileManager.default.contents(atPath: snapshot.fileURL.path) == body)
+    #expect(asked.withLock { $0.map(\.status) } == [nil])
+    let log = try origin.server.accessLog()
+    #expect(!log.contains { $0.uri.contains(stale.query ?? "-") }, "the stale URL was tried")
+    #expect(log.contains { $0.uri.contains(fresh.query ?? "-") && $0.status == 200 })
+  }
+}

@@ -20,6 +20,7 @@ extension OfflineManager {
       fail(record, error)
       return
     }
+    if refreshesExpiredURL(record, url: url) { return }  // the app said it expired
     carryOverJournal(of: record, to: url)  // after a replaced URL, resume rather than restart
     let work =
       url.isHLSPlaylist

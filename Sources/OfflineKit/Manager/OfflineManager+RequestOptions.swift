@@ -22,9 +22,27 @@ extension OfflineManager {
   /// them). A source with the default options leaves what an earlier call kept; other
   /// options replace it.
   func keepRequestOptions(of sources: [OfflineSource], ids: [String]) throws(OfflineError) {
-    for (source, id) in zip(sources, ids) where source.requestOptions != RequestOptions() {
-      try secrets.save(source.requestOptions, id: id)
-      requestOptions[id] = source.requestOptions
+    for (source, id) in zip(sources, ids)
+    where source.requestOptions != RequestOptions() || source.urlExpiresAt != nil {
+      let kept = try? secrets.loadKept(id: id)
+      let options =
+        source.requestOptions != RequestOptions()
+        ? source.requestOptions : kept?.options ?? RequestOptions()
+      try secrets.save(
+        options, urlExpiresAt: source.urlExpiresAt ?? kept?.urlExpiresAt, id: id)
+      requestOptions[id] = options == RequestOptions() ? nil : options
     }
+  }
+
+  /// The expiry the app gave for content `id`'s URL, nil when none (or it cannot be read).
+  func urlExpiry(of id: String) -> Date? {
+    (try? secrets.loadKept(id: id))??.urlExpiresAt
+  }
+
+  /// Keeps `expiry` (nil: none) for content `id`'s URL, its options unchanged.
+  func setURLExpiry(_ expiry: Date?, of id: String) throws(OfflineError) {
+    let kept = try secrets.loadKept(id: id)
+    guard kept?.urlExpiresAt != expiry else { return }
+    try secrets.save(kept?.options ?? RequestOptions(), urlExpiresAt: expiry, id: id)
   }
 }

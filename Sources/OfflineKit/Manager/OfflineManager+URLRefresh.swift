@@ -14,9 +14,14 @@ extension OfflineManager {
   /// stream's playlists are read again from the new URL and pieces already on disk are kept
   /// when the new playlist has a piece of the same position and file name.
   ///
+  /// `expiresAt` is when the new URL stops working, if known (see
+  /// ``OfflineSource/urlExpiresAt``); the old URL's expiry goes with it.
+  ///
   /// - Throws: ``OfflineError`` `invalidURL` for a URL that is not http or https,
   ///   `unknownContent`, `urlNotReplaceable` for a downloaded or canceling content.
-  public func setURL(_ url: URL, for id: String) async throws(OfflineError) {
+  public func setURL(_ url: URL, for id: String, expiresAt: Date? = nil)
+    async throws(OfflineError)
+  {
     guard URLRefresh.isHTTP(url) else {
       throw OfflineError(.invalidURL(url.redactedForDisplay), contentID: id)
     }
@@ -29,6 +34,7 @@ extension OfflineManager {
       }
     }
     guard updated != nil else { throw OfflineError(.unknownContent(id), contentID: id) }
+    try setURLExpiry(expiresAt, of: id)
     if running[id] != nil {
       await stopRunning(id)
       pump()
@@ -59,6 +65,17 @@ extension OfflineManager {
       destination: files.destination(of: record), to: url, journal: index.transfers)
   }
 
+  /// Whether content `record`, about to start, has a URL whose app-given expiry passed:
+  /// then the hook is asked for a fresh one first (a request `status` of nil) and the
+  /// content waits for it instead of starting.
+  func refreshesExpiredURL(_ record: ContentRecord, url: URL) -> Bool {
+    guard let refresh = configuration.urlRefresh, let expiry = urlExpiry(of: record.id),
+      expiry <= Date()
+    else { return false }
+    ask(refresh, id: record.id, url: url, status: nil)
+    return true
+  }
+
   /// Whether the failure of content `id` asks the refresh hook for a fresh URL: it was
   /// answered 401, 403 or 410, a hook is configured, and its refreshes in a row are not
   /// used up. When it does, the hook is asked on a task of its own and the content waits.
@@ -73,12 +90,17 @@ extension OfflineManager {
       return false
     }
     urlRefreshes[id] = inARow
+    ask(refresh, id: id, url: url, status: status)
+    return true
+  }
+
+  /// Asks the hook on a task of its own; content `id` is not started meanwhile.
+  private func ask(_ refresh: URLRefresh, id: String, url: URL, status: Int?) {
     stopping.insert(id)  // not started again with the old URL while the hook runs
     Task {
       let answer = await refresh.ask(.init(contentID: id, url: url, status: status))
       await self.didRefresh(id, answer)
     }
-    return true
   }
 
   /// The hook answered for content `id`: it goes on with the fresh URL, or is suspended

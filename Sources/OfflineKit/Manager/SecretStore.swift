@@ -26,13 +26,15 @@ struct SecretStore: Sendable {
   /// The file of content `id`.
   func file(id: String) -> URL { folder.appending(path: "\(id).json") }
 
-  /// Keeps `options` for content `id`, replacing what was kept; the default options remove
-  /// the file.
+  /// Keeps `options` (and the URL's expiry, if the app gave one) for content `id`,
+  /// replacing what was kept; the default options without an expiry remove the file.
   ///
   /// - Throws: ``OfflineError`` (`index`, naming the file and never a value) when the folder
   ///   or the file cannot be written.
-  func save(_ options: RequestOptions, id: String) throws(OfflineError) {
-    guard options != RequestOptions() else {
+  func save(_ options: RequestOptions, urlExpiresAt: Date? = nil, id: String)
+    throws(OfflineError)
+  {
+    guard options != RequestOptions() || urlExpiresAt != nil else {
       remove(id: id)
       return
     }
@@ -42,7 +44,7 @@ struct SecretStore: Sendable {
     do {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
-      data = try encoder.encode(StoredRequestOptions(options))
+      data = try encoder.encode(StoredRequestOptions(options, urlExpiresAt: urlExpiresAt))
     } catch {
       throw failure("cannot encode the request options", path: target.path, contentID: id)
     }
@@ -59,6 +61,14 @@ struct SecretStore: Sendable {
   /// - Throws: ``OfflineError`` (`index`) when the file is there but cannot be read, is not
   ///   a regular file, or holds options this version does not know: never a silent default.
   func load(id: String) throws(OfflineError) -> RequestOptions? {
+    try loadKept(id: id)?.options
+  }
+
+  /// The options and the URL's expiry kept for content `id`, nil when none are.
+  ///
+  /// - Throws: as ``load(id:)``.
+  func loadKept(id: String) throws(OfflineError) -> (options: RequestOptions, urlExpiresAt: Date?)?
+  {
     let target = file(id: id)
     guard DurableFile.kind(target.path) != .missing else { return nil }
     switch DurableFile.read(target.path, limit: 1 << 20) {
@@ -73,7 +83,7 @@ struct SecretStore: Sendable {
           "the request options are not ones this version knows", path: target.path,
           contentID: id)
       }
-      return options
+      return (options, stored.urlExpiresAt)
     }
   }
 

@@ -22,13 +22,16 @@ struct StoredRequestOptions: Codable, Equatable {
   var caFile: String?
   var rateLimit: Int64?
   var locationTrusted: Bool
+  /// When the content's URL expires, as the app said (``OfflineSource/urlExpiresAt``).
+  var urlExpiresAt: Date?
 
   /// The layout this version writes and reads.
   static let currentVersion = 1
 
   /// The stored form of `options`.
-  init(_ options: RequestOptions) {
+  init(_ options: RequestOptions, urlExpiresAt: Date? = nil) {
     version = Self.currentVersion
+    self.urlExpiresAt = urlExpiresAt
     headers = options.headers.map { [$0.name, $0.value] }
     secretHeaderNames = options.secretHeaderNames.sorted()
     cookieFile = options.cookieFile

@@ -4,7 +4,8 @@ import OfflineHTTP
 /// How the manager gets a fresh URL for a content whose URL stopped working: a signed URL
 /// (S3, CloudFront, an nginx `secure_link`) that expired in the middle of a long download.
 ///
-/// When a request of a content is answered 401, 403 or 410, the manager asks ``fresh`` for
+/// When a request of a content is answered 401, 403 or 410 (or, before a request, once the
+/// URL's expiry the app gave has passed: ``OfflineSource/urlExpiresAt``), the manager asks ``fresh`` for
 /// a new URL (at most ``timeout``) and goes on with it: the journal's validators go along,
 /// so a resume asks the new URL for the bytes still missing with `If-Range`, and the bytes
 /// on disk are kept when it serves the same resource (the same strong `ETag`, or the same
@@ -32,8 +33,9 @@ public struct URLRefresh: Sendable {
     public var contentID: String
     /// Its URL that stopped working.
     public var url: URL
-    /// The status that answered it.
-    public var status: Int
+    /// The status that answered it; nil when it was not tried because the expiry the app
+    /// gave (``OfflineSource/urlExpiresAt``) had passed.
+    public var status: Int?
   }
 
   /// Gives a fresh URL for a content.
