@@ -7,16 +7,18 @@ import OfflineKit
 enum FreeSpaceCheck {
   /// A sentence saying why the download would not fit, or nil when it fits. The size comes
   /// from a `HEAD` request; when the server does not tell it (or for a stream), only the
-  /// margin is checked.
+  /// margin is checked. The request is made with the download's `options` (a source behind
+  /// a token answers its `HEAD` only with the token).
   static func problem(
-    url: URL, destination: String, margin: Int64, transport: any HTTPTransporting
+    url: URL, destination: String, margin: Int64, transport: any HTTPTransporting,
+    options: RequestOptions
   ) async -> String? {
     let folder = existingFolder(of: destination)
     guard let space = StorageSpace(at: folder) else { return nil }
     var length: Int64 = 0
     if !HLSDownload.isPlaylistURL(url), !DASHDownload.isManifestURL(url),
       let head = try? await transport.perform(
-        HTTPRequest(url: url, method: .head), delegate: HeadOnly()),
+        HTTPRequest(url: url, method: .head, options: options), delegate: HeadOnly()),
       (200..<300).contains(head.status)
     {
       length = head.contentLength ?? 0

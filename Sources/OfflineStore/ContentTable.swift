@@ -60,6 +60,13 @@ public final class ContentTable: Sendable {
         UPDATE contents SET options = NULL WHERE options IS NOT NULL AND NOT json_valid(options);
         """)
     },
+    Migration("contents.v5.queue-settings") { connection throws(StoreError) in
+      // Settings of the whole queue that a runner in another process follows (the rate
+      // cap of `offline limit`); see ContentTable+Settings.swift.
+      try connection.execute(
+        "CREATE TABLE queue_settings (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID"
+      )
+    },
   ]
 
   /// The database the table lives in.

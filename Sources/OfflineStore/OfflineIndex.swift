@@ -27,7 +27,8 @@ public final class OfflineIndex: Sendable {
   public let pieces: PieceTable
 
   /// Opens the index in `directory`, creating the directory (mode 0700) and the database as
-  /// needed, and applies every feature's migrations.
+  /// needed, and applies every feature's migrations. The database and its `-wal` and `-shm`
+  /// files are readable by the user alone (mode 0600), those of an older store made so too.
   ///
   /// - Parameters:
   ///   - directory: A file URL of the store's directory.
@@ -50,10 +51,20 @@ public final class OfflineIndex: Sendable {
         sql: nil, path: path)
     }
     self.directory = directory
+    Self.makePrivate(path)
     self.database = try Database(path: path, busyTimeout: busyTimeout)
+    Self.makePrivate(path)
     self.transfers = try TransferJournal(database: database)
     self.contents = try ContentTable(database: database)
     self.cache = try CacheTable(database: database)
     self.pieces = try PieceTable(database: database)
+  }
+
+  /// Creates the database file with mode 0600 before SQLite does (SQLite gives its `-wal`
+  /// and `-shm` files the database's mode), and makes the three 0600 when they are there.
+  private static func makePrivate(_ path: String) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    if fd >= 0 { close(fd) }
+    for file in [path, path + "-wal", path + "-shm"] { chmod(file, 0o600) }
   }
 }

@@ -91,6 +91,10 @@ import Testing
                                   (index.m3u8 for a stream).
           renew-keys              Fetch a downloaded stream's keys again, without its
                                   segments.
+          set-url                 Replace the URL of a queued, downloading or suspended
+                                  content.
+          limit                   Cap the bytes per second of all the queue's running
+                                  downloads together.
           completions             Print a shell completion script for offline.
           help                    Show the help of a subcommand, or the man page.
 
@@ -110,12 +114,13 @@ import Testing
         USAGE: offline [--store <dir>] get <url> [--output <path>] [--sha256 <hex>]
                [--ca-file <pem>] [--proxy <url>] [--noproxy <hosts>]
                [--stall-timeout <s>] [--retries <n>] [--min-free <size>]
-               [--connections <n>] [--force] [--wait] [--header <'Name: value'> ...]
-               [--secret-header <name> ...] [--user-agent <text>] [--referer <url>]
-               [--cookies <file>] [--user <user[:password]>] [--netrc]
-               [--netrc-file <file>] [--location-trusted] [--limit-rate <rate>]
-               [--variant <v>] [--audio <a>] [--subtitles <s>] [--piece-retries <n>]
-               [--piece-retry-delay <s>] [--quiet] [--json]
+               [--connections <n>] [--force] [--wait] [--refresh-command <command>]
+               [--header <'Name: value'> ...] [--secret-header <name> ...]
+               [--user-agent <text>] [--referer <url>] [--cookies <file>]
+               [--user <user[:password]>] [--netrc] [--netrc-file <file>]
+               [--location-trusted] [--limit-rate <rate>] [--variant <v>] [--audio <a>]
+               [--subtitles <s>] [--piece-retries <n>] [--piece-retry-delay <s>]
+               [--quiet] [--json]
 
         ARGUMENTS:
           <url>                   The http or https URL to download. An HLS playlist
@@ -164,6 +169,12 @@ import Testing
                                   sockets are never replaced.
           --wait                  When another download is writing the same output file,
                                   wait for it to end instead of failing at once.
+          --refresh-command <command>
+                                  When the URL is answered 401, 403 or 410 (a signed URL
+                                  that expired), run this with /bin/sh -c (OFFLINE_URL
+                                  and OFFLINE_STATUS set, at most 20 s) and go on from
+                                  the http or https URL it prints; the bytes on disk are
+                                  kept when it serves the same file. Files only.
         \(Self.requestOptionRows)
           --variant <v>           HLS: 'highest' (default), 'lowest', or a minimum
                                   bitrate in bits/s (800000, 800k, 2M): the lowest

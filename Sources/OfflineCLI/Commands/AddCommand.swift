@@ -33,7 +33,8 @@ struct AddCommand: Command {
     discussion: "A URL already in the store is not added twice: its id is printed, and it is"
       + " queued again when it is notDownloaded (a suspended one waits for 'offline resume').",
     arguments: [urls],
-    options: [id, title, sha256, priority, connections, input] + RequestOptionArguments.all
+    options: [id, title, sha256, priority, connections, input]
+      + [GetCommand.caFile, GetCommand.proxy, GetCommand.noProxy] + RequestOptionArguments.all
       + StreamOptions.all,
     command: Self.self)
 
@@ -57,6 +58,10 @@ struct AddCommand: Command {
     hls = StreamOptions.hls(from: arguments)
     connections = arguments[Self.connections] ?? 0
     requestOptions = try RequestOptionArguments.requestOptions(from: arguments)
+    // Kept with the content like the rest, so a later `run` goes the same way.
+    requestOptions.caFile = arguments[GetCommand.caFile]
+    requestOptions.proxy = arguments[GetCommand.proxy]
+    requestOptions.noProxy = arguments[GetCommand.noProxy]?.entries
     if input == nil && urls.isEmpty { throw UsageError("Missing URL.") }
     if (id != nil || title != nil || sha256 != nil) && (urls.count != 1 || input != nil) {
       throw UsageError("--id, --title and --sha256 go with one URL.")

@@ -67,6 +67,13 @@ struct GetCommand: Command {
     "--wait",
     help: "When another download is writing the same output file, wait for it to end instead"
       + " of failing at once.")
+  static let refreshCommand: Option<String?> = .value(
+    "--refresh-command", valueName: "command",
+    help: "When the URL is answered 401, 403 or 410 (a signed URL that expired), run this with"
+      + " /bin/sh -c (OFFLINE_URL and OFFLINE_STATUS set, at most 20 s) and go on from the"
+      + " http or https URL it prints; the bytes on disk are kept when it serves the same"
+      + " file. Files only.",
+    parser: .string)
   static let quiet: Option<Bool> = .flag("-q", "--quiet", help: "Print nothing but errors.")
   static let json: Option<Bool> = .flag(
     "--json", help: "Print one JSON object per event on standard output.")
@@ -84,7 +91,7 @@ struct GetCommand: Command {
     arguments: [url],
     options: [
       output, sha256, caFile, proxy, noProxy, stallTimeout, retries, minimumFreeSpace,
-      connections, force, wait,
+      connections, force, wait, refreshCommand,
     ] + RequestOptionArguments.all + StreamOptions.all + [quiet, json],
     command: Self.self)
 
@@ -107,6 +114,7 @@ struct GetCommand: Command {
   var hls: HLSOptions
   var minimumFreeSpace: Int64?
   var requestOptions: RequestOptions
+  var refreshCommand: String?
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     url = arguments[Self.url]
@@ -125,6 +133,7 @@ struct GetCommand: Command {
     hls = StreamOptions.hls(from: arguments)
     minimumFreeSpace = arguments[Self.minimumFreeSpace]?.bytes
     requestOptions = try RequestOptionArguments.requestOptions(from: arguments)
+    refreshCommand = arguments[Self.refreshCommand]
   }
 
   /// The absolute path of the file to write. The last component is never resolved as a
@@ -173,7 +182,8 @@ struct GetCommand: Command {
     }
     if let margin = command.minimumFreeSpace,
       let problem = await FreeSpaceCheck.problem(
-        url: command.url, destination: command.destination(), margin: margin, transport: transport)
+        url: command.url, destination: command.destination(), margin: margin, transport: transport,
+        options: command.requestOptions)
     {
       reporter.failed(problem)
       return ExitCode.failure
@@ -197,15 +207,37 @@ struct GetCommand: Command {
       reporter.failed(error.description)  // parsing checked it: only a library change lands here
       return ExitCode.usage
     }
-    let transfer = Transfer(
-      url: command.url, destination: command.destination(), journal: index.transfers,
-      transport: transport, options: options, requestOptions: command.requestOptions)
-    do {
-      let outcome = try await transfer.run { reporter.report($0) }
-      reporter.finished(outcome)
-      return ExitCode.success
-    } catch {
-      return reporter.ended(with: error)
+    var url = command.url
+    var refreshes = 0
+    while true {
+      let transfer = Transfer(
+        url: url, destination: command.destination(), journal: index.transfers,
+        transport: transport, options: options, requestOptions: command.requestOptions)
+      do {
+        let outcome = try await transfer.run { reporter.report($0) }
+        reporter.finished(outcome)
+        return ExitCode.success
+      } catch {
+        guard let refreshCommand = command.refreshCommand, refreshes < Self.maximumRefreshes,
+          case .status(let status, _) = error.kind, [401, 403, 410].contains(status)
+        else { return reporter.ended(with: error) }
+        refreshes += 1
+        switch RefreshCommand.freshURL(refreshCommand, for: url, status: status) {
+        case .success(let fresh):
+          // The journal goes on under the new URL: If-Range keeps the bytes of the same file.
+          Transfer.carryOver(
+            destination: command.destination(), to: fresh, journal: index.transfers)
+          url = fresh
+        case .failure(let reason):
+          reporter.failed(
+            "\(url.redactedForDisplay) answered \(status) and no fresh URL came: \(reason.reason)."
+              + " The partial data is kept; run the command again to resume.")
+          return ExitCode.failure
+        }
+      }
     }
   }
+
+  /// Fresh URLs one `get` asks `--refresh-command` for, at most.
+  static let maximumRefreshes = 5
 }

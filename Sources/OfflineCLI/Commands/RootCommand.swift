@@ -20,6 +20,7 @@ struct RootCommand: Command {
       CacheCommand.configuration,
       VerifyCommand.configuration, RepairCommand.configuration,
     ] + ContentCommand.configurations + [
+      SetURLCommand.configuration, LimitCommand.configuration,
       CompletionsCommand.configuration, HelpCommand.configuration,
     ],
     command: Self.self)

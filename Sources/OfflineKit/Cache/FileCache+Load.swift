@@ -93,7 +93,9 @@ extension FileCache {
         throw error
       }
     }
-    var request = HTTPRequest(url: url, options: configuration.requestOptions)
+    var request = HTTPRequest(
+      url: url, options: configuration.requestOptions,
+      rateLimiters: RateLimiter.budgets(for: configuration.requestOptions))
     if let etag = entry.etag { request.headers.add(name: "If-None-Match", value: etag) }
     if let date = entry.lastModified { request.headers.add(name: "If-Modified-Since", value: date) }
     let fetch = ConditionalFetch(temporaryPath: path + ".fetch", limit: try room(for: nil))

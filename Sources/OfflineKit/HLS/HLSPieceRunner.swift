@@ -118,6 +118,7 @@ struct HLSPieceRunner: Sendable {
   ) async -> Result<Void, Transfer.Error> {
     let piece = pieces[index]
     let destination = folder.appending(path: piece.local).path
+    Self.carryOver(journal, destination: destination, to: piece.remote)
     let transfer = Transfer(
       url: piece.remote, destination: destination,
       journal: journal, transport: transport,

@@ -46,6 +46,13 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     case nothingRecorded
     /// Only a downloaded content can be verified or repaired; this one is in another state.
     case notVerifiable(OfflineState)
+    /// A fresh URL was asked for (``URLRefresh``, `get --refresh-command`) and none came:
+    /// the hook failed, took longer than its timeout, or gave something that is not an http
+    /// or https URL. The content's partial data is kept.
+    case urlRefreshFailed(String)
+    /// The URL of a content in this state is not replaced (``OfflineManager/setURL(_:for:)``
+    /// takes a queued, downloading, suspended or not downloaded content).
+    case urlNotReplaceable(OfflineState)
   }
 
   /// The kind of failure.
@@ -88,6 +95,8 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     case .originChanged: "originChanged"
     case .nothingRecorded: "nothingRecorded"
     case .notVerifiable: "notVerifiable"
+    case .urlRefreshFailed: "urlRefreshFailed"
+    case .urlNotReplaceable: "urlNotReplaceable"
     }
   }
 
@@ -140,6 +149,11 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
         + " verify it."
     case .notVerifiable(let state):
       return "Cannot verify or repair \(subject): it is \(state.phrase), not downloaded."
+    case .urlRefreshFailed(let reason):
+      return "No fresh URL for \(subject): \(reason). Its partial data is kept; give a new"
+        + " URL with 'offline set-url' and resume it."
+    case .urlNotReplaceable(let state):
+      return "Cannot replace the URL of \(subject): it is \(state.phrase)."
     }
   }
 

@@ -15,6 +15,14 @@ extension OfflineManager {
       carryOutNow(EndDecision.cannotStart(error).steps, id: id)
       return
     }
+    do {
+      _ = try storedRequestOptions(of: id)  // given in this process or another one
+    } catch {
+      carryOutNow(EndDecision.cannotStart(error).steps, id: id)
+      return
+    }
+    if refreshesExpiredURL(record, url: url) { return }  // the app said it expired
+    carryOverJournal(of: record, to: url)  // after a replaced URL, resume rather than restart
     let work =
       url.isHLSPlaylist
       ? streamWork(record, url: url, options: stored)
@@ -176,10 +184,15 @@ extension OfflineManager {
     if error.isTransient, case .unreachable = configuration.reachability.isReachable(host: host) {
       unreachable = true
     }
+    let failure = EndDecision.Failure(error, contentID: id, hostIsUnreachable: unreachable)
+    if record?.state == .downloading, !failure.wasCancelled,
+      refreshesURL(id, after: error, progressed: progressed)  // 401, 403, 410: a fresh URL
+    {
+      return
+    }
     let decision = EndDecision.failed(
-      EndDecision.Failure(error, contentID: id, hostIsUnreachable: unreachable),
-      state: record?.state, progressed: progressed, retryCount: record?.retryCount ?? 0,
-      retry: configuration.retry, now: Date())
+      failure, state: record?.state, progressed: progressed,
+      retryCount: record?.retryCount ?? 0, retry: configuration.retry, now: Date())
     carryOutNow(decision.steps, id: id)
   }
 
@@ -191,7 +204,7 @@ extension OfflineManager {
     }
     let download = HLSDownload(
       url: url, folder: files.folder(id: id), journal: index.transfers, transport: transport,
-      requestOptions: requestOptions[id] ?? RequestOptions())
+      requestOptions: try storedRequestOptions(of: id))
     do {
       let count = try await download.renewKeys()
       files.recordRenewedKeys(of: id)

@@ -54,7 +54,8 @@ extension OfflineManager {
   /// Throws `originChanged` when one of `pieces` (each URL asked once) is another version
   /// on the origin now; the transfer's error when the origin cannot be asked.
   private func checkOrigin(of pieces: [PieceRecord], id: String) async throws(OfflineError) {
-    let remote = RemoteCheck(transport: transport, requestOptions: requestOptions[id] ?? .init())
+    let remote = RemoteCheck(
+      transport: transport, requestOptions: (try? storedRequestOptions(of: id)) ?? .init())
     var asked: Set<String> = []
     for piece in pieces {
       guard let url = piece.url, asked.insert(url).inserted else { continue }
@@ -82,7 +83,7 @@ extension OfflineManager {
     guard !piece.chunkSHA256.isEmpty else { throw OfflineError(.nothingRecorded, contentID: id) }
     let wrong = await Task.detached { ContentVerifier.wrongChunks(of: piece, at: path) }.value
     let fetch = ChunkFetch(
-      transport: transport, requestOptions: requestOptions[id] ?? .init(),
+      transport: transport, requestOptions: (try? storedRequestOptions(of: id)) ?? .init(),
       rateLimiters: [rateLimiter])
     var bytes: Int64 = 0
     var fetched = 0
@@ -134,6 +135,7 @@ extension OfflineManager {
       throw OfflineError(.invalidURL(record.url), contentID: record.id)
     }
     let stored = try DownloadConfig.stored(in: record)
+    _ = try storedRequestOptions(of: record.id)  // kept by `add`, perhaps in another process
     let work =
       url.isHLSPlaylist
       ? streamWork(record, url: url, options: stored) : dashWork(record, url: url, options: stored)

@@ -94,6 +94,7 @@ extension OfflineManager {
     runnerLock = lock
     try Recovery(index: index, directory: directory).run()
     lastExternalChange = (try? index.contents.externalChangeCounter()) ?? 0
+    followStoredRateLimit(starting: true)
   }
 
   /// One turn of the runner: notice what other processes changed, then start what may start.
@@ -101,6 +102,8 @@ extension OfflineManager {
     if let counter = try? index.contents.externalChangeCounter(), counter != lastExternalChange {
       lastExternalChange = counter
       reconcileExternalChanges()
+      followReplacedURLs()  // `offline set-url`
+      followStoredRateLimit()  // `offline limit`
     }
     stopUnreachable()
     flushFinished()

@@ -45,6 +45,9 @@ public actor OfflineManager {
     /// The most bytes per second all running downloads receive together, nil for no cap;
     /// change it while the manager runs with ``OfflineManager/setRateLimit(_:)``.
     public var rateLimit: ByteRate?
+    /// Asked for a fresh URL when a content's request is answered 401, 403 or 410 (a
+    /// signed URL that expired); nil fails such a download with the status.
+    public var urlRefresh: URLRefresh?
 
     /// Creates a configuration with the defaults.
     public init(
@@ -52,7 +55,7 @@ public actor OfflineManager {
       pollInterval: Duration = .milliseconds(250), minimumFreeSpace: Int64 = 64 << 20,
       transport: (any HTTPTransporting)? = nil,
       reachability: any Reachable = Reachability.platformDefault(),
-      storeQuota: Int64? = nil, rateLimit: ByteRate? = nil
+      storeQuota: Int64? = nil, rateLimit: ByteRate? = nil, urlRefresh: URLRefresh? = nil
     ) {
       self.parallelDownloads = max(1, parallelDownloads)
       self.retry = retry
@@ -62,6 +65,7 @@ public actor OfflineManager {
       self.reachability = reachability
       self.storeQuota = storeQuota
       self.rateLimit = rateLimit
+      self.urlRefresh = urlRefresh
     }
   }
 
@@ -87,12 +91,19 @@ public actor OfflineManager {
   var scheduler: Task<Void, Never>?
   var lastExternalChange: Int64 = 0
   var knownStates: [String: OfflineState] = [:]
-  /// The request options of the sources given to this manager, by content id; every
-  /// transfer started for a content sends them. Kept in memory for this process only.
+  /// The request options of the contents, by content id, as last read from or written to
+  /// the store's secrets folder (``SecretStore``); every transfer started for a content
+  /// sends them, read afresh when it starts.
   var requestOptions: [String: RequestOptions] = [:]
   var storageWaits = StorageWaits()
   /// Files finished and waiting for one sync to be recorded downloaded together.
   var finishedBatch = FinishedBatch()
+  /// The URL each running download started with, by content id, to notice a replaced one.
+  var launchedURLs: [String: String] = [:]
+  /// Fresh URLs asked for in a row without progress, by content id (``URLRefresh``).
+  var urlRefreshes: [String: Int] = [:]
+  /// The stored queue cap (`offline limit`) as the runner last applied it.
+  var seenRateLimitSetting: String?
   /// Set by ``close()``.
   var closed = false
 
@@ -151,6 +162,10 @@ public actor OfflineManager {
   /// The content for `source`: the existing one with the source's id (or, without an id,
   /// the first with its URL), else a new one in `notDownloaded`.
   ///
+  /// The source's ``OfflineSource/requestOptions`` are kept with the content in the store
+  /// (secrets in a file only the user can read), so a later process sends them too. Options
+  /// given again replace those kept; the default options (`RequestOptions()`) keep them.
+  ///
   /// - Throws: ``OfflineError`` `duplicateID` when the id belongs to another URL,
   ///   `invalidURL` for a URL that is not http or https.
   public func content(for source: OfflineSource) throws(OfflineError) -> OfflineContent {
@@ -190,12 +205,6 @@ public actor OfflineManager {
         throw OfflineError(
           .transfer(Transfer.Error(.invalidRequestOptions(error), url: source.url, destination: ""))
         )
-      }
-    }
-    defer {
-      for (source, content) in zip(sources, result) where source.requestOptions != RequestOptions()
-      {
-        requestOptions[content.id] = source.requestOptions
       }
     }
     for source in sources {
@@ -238,8 +247,15 @@ public actor OfflineManager {
       fresh.append(record)
       result.append(OfflineContent(id: id, manager: self))
     }
+    try keepRequestOptions(of: sources, ids: result.map(\.id))
     if !fresh.isEmpty {
-      let stored = try indexStep { try index.contents.insert(fresh) }
+      let stored: [ContentRecord]
+      do {
+        stored = try indexStep { try index.contents.insert(fresh) }
+      } catch {
+        for record in fresh { secrets.remove(id: record.id) }  // kept for records never made
+        throw error
+      }
       if config != nil { files.recordQueued(stored) }
     }
     return result
@@ -276,6 +292,7 @@ public actor OfflineManager {
       throw OfflineError(.invalidTransition(.delete, from: record.state), contentID: id)
     }
     try indexStep { try index.contents.remove(id: id) }
+    secrets.remove(id: id)
   }
 
   /// A new stream of the events of content `id`; see ``OfflineContent/events``.

@@ -16,12 +16,18 @@ public struct OfflineSource: Sendable, Equatable {
   /// referer, proxy): the file, or a stream's playlists, segments, keys and init sections.
   /// The manager keeps them for the content while it runs; checked when the source is given.
   public var requestOptions: RequestOptions
+  /// When the URL stops working, if the app knows (a signed URL's expiry): once it has
+  /// passed, the manager asks its ``URLRefresh`` for a fresh URL before the next request
+  /// instead of waiting for a 401, 403 or 410. Kept with the content; nil keeps what an
+  /// earlier call gave.
+  public var urlExpiresAt: Date?
 
   /// Creates a source.
   public init(
     url: URL, id: String? = nil, title: String? = nil, metadata: String? = nil,
-    requestOptions: RequestOptions = RequestOptions()
+    requestOptions: RequestOptions = RequestOptions(), urlExpiresAt: Date? = nil
   ) {
+    self.urlExpiresAt = urlExpiresAt
     self.url = url
     self.id = id
     self.title = title

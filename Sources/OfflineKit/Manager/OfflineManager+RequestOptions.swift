@@ -1,0 +1,48 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+
+extension OfflineManager {
+  /// Where the request options of the store's contents are kept (`secrets/` in the store).
+  nonisolated var secrets: SecretStore { SecretStore(directory: directory) }
+
+  /// The request options kept for content `id`: the default options when none were given.
+  /// Read from the store each time, so options given in another process are used.
+  ///
+  /// - Throws: ``OfflineError`` (`index`) when the kept options cannot be read; a download
+  ///   never goes ahead without them.
+  func storedRequestOptions(of id: String) throws(OfflineError) -> RequestOptions {
+    let options = try secrets.load(id: id) ?? RequestOptions()
+    requestOptions[id] = options == RequestOptions() ? nil : options
+    return options
+  }
+
+  /// Keeps the options of `sources` for their contents, `ids` in the same order, before
+  /// their records are written (so a runner in another process never starts one without
+  /// them). A source with the default options leaves what an earlier call kept; other
+  /// options replace it.
+  func keepRequestOptions(of sources: [OfflineSource], ids: [String]) throws(OfflineError) {
+    for (source, id) in zip(sources, ids)
+    where source.requestOptions != RequestOptions() || source.urlExpiresAt != nil {
+      let kept = try? secrets.loadKept(id: id)
+      let options =
+        source.requestOptions != RequestOptions()
+        ? source.requestOptions : kept?.options ?? RequestOptions()
+      try secrets.save(
+        options, urlExpiresAt: source.urlExpiresAt ?? kept?.urlExpiresAt, id: id)
+      requestOptions[id] = options == RequestOptions() ? nil : options
+    }
+  }
+
+  /// The expiry the app gave for content `id`'s URL, nil when none (or it cannot be read).
+  func urlExpiry(of id: String) -> Date? {
+    (try? secrets.loadKept(id: id))??.urlExpiresAt
+  }
+
+  /// Keeps `expiry` (nil: none) for content `id`'s URL, its options unchanged.
+  func setURLExpiry(_ expiry: Date?, of id: String) throws(OfflineError) {
+    let kept = try secrets.loadKept(id: id)
+    guard kept?.urlExpiresAt != expiry else { return }
+    try secrets.save(kept?.options ?? RequestOptions(), urlExpiresAt: expiry, id: id)
+  }
+}

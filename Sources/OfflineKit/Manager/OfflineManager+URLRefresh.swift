@@ -1,0 +1,137 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+
+extension OfflineManager {
+  /// Replaces the URL of content `id` (a signed URL that expired, say) and goes on with the
+  /// new one. A download running here stops and starts again with it at once; a runner in
+  /// another process picks the change up at its next poll, as it does a pause.
+  ///
+  /// The bytes on disk are kept when the new URL serves the same resource: the resume asks
+  /// for the missing bytes with the stored validators (`If-Range`), which the server honours
+  /// only for the same strong `ETag` or `Last-Modified` (and the length must match too);
+  /// otherwise the file starts over and its progress says why (`resourceChanged`). A
+  /// stream's playlists are read again from the new URL and pieces already on disk are kept
+  /// when the new playlist has a piece of the same position and file name.
+  ///
+  /// `expiresAt` is when the new URL stops working, if known (see
+  /// ``OfflineSource/urlExpiresAt``); the old URL's expiry goes with it.
+  ///
+  /// - Throws: ``OfflineError`` `invalidURL` for a URL that is not http or https,
+  ///   `unknownContent`, `urlNotReplaceable` for a downloaded or canceling content.
+  public func setURL(_ url: URL, for id: String, expiresAt: Date? = nil)
+    async throws(OfflineError)
+  {
+    guard URLRefresh.isHTTP(url) else {
+      throw OfflineError(.invalidURL(url.redactedForDisplay), contentID: id)
+    }
+    let updated = try indexStep {
+      try index.contents.update(id: id) { record in
+        guard record.state != .downloaded, record.state != .canceling else {
+          throw OfflineError(.urlNotReplaceable(record.state), contentID: id)
+        }
+        record.url = url.absoluteString
+      }
+    }
+    guard updated != nil else { throw OfflineError(.unknownContent(id), contentID: id) }
+    try setURLExpiry(expiresAt, of: id)
+    if running[id] != nil {
+      await stopRunning(id)
+      pump()
+    }
+  }
+
+  /// Restarts downloads running here whose content's URL another process replaced
+  /// (`offline set-url`); called when the index changed elsewhere.
+  func followReplacedURLs() {
+    for (id, launched) in launchedURLs where running[id] != nil {
+      guard let record = try? index.contents.record(id: id), record.url != launched else {
+        continue
+      }
+      Task {
+        await self.stopRunning(id)
+        self.pump()
+      }
+    }
+  }
+
+  /// Before content `record` starts with its URL: a file's journal entry written for an
+  /// earlier URL of the content goes on under this one, validators and all, so the resume
+  /// asks the new URL with `If-Range` instead of dropping the bytes.
+  func carryOverJournal(of record: ContentRecord, to url: URL) {
+    launchedURLs[record.id] = record.url
+    guard !url.isHLSPlaylist, !url.isDASHManifest else { return }  // pieces: HLSPieceRunner
+    Transfer.carryOver(
+      destination: files.destination(of: record), to: url, journal: index.transfers)
+  }
+
+  /// Whether content `record`, about to start, has a URL whose app-given expiry passed:
+  /// then the hook is asked for a fresh one first (a request `status` of nil) and the
+  /// content waits for it instead of starting.
+  func refreshesExpiredURL(_ record: ContentRecord, url: URL) -> Bool {
+    guard let refresh = configuration.urlRefresh, let expiry = urlExpiry(of: record.id),
+      expiry <= Date()
+    else { return false }
+    ask(refresh, id: record.id, url: url, status: nil)
+    return true
+  }
+
+  /// Whether the failure of content `id` asks the refresh hook for a fresh URL: it was
+  /// answered 401, 403 or 410, a hook is configured, and its refreshes in a row are not
+  /// used up. When it does, the hook is asked on a task of its own and the content waits.
+  func refreshesURL(_ id: String, after error: Transfer.Error, progressed: Bool) -> Bool {
+    guard let refresh = configuration.urlRefresh, case .status(let status, _) = error.kind,
+      URLRefresh.statuses.contains(status),
+      let record = try? index.contents.record(id: id), let url = URL(string: record.url)
+    else { return false }
+    let inARow = progressed ? 1 : (urlRefreshes[id] ?? 0) + 1
+    guard inARow <= refresh.maximumInARow else {
+      urlRefreshes[id] = nil
+      return false
+    }
+    urlRefreshes[id] = inARow
+    ask(refresh, id: id, url: url, status: status)
+    return true
+  }
+
+  /// Asks the hook on a task of its own; content `id` is not started meanwhile.
+  private func ask(_ refresh: URLRefresh, id: String, url: URL, status: Int?) {
+    stopping.insert(id)  // not started again with the old URL while the hook runs
+    Task {
+      let answer = await refresh.ask(.init(contentID: id, url: url, status: status))
+      await self.didRefresh(id, answer)
+    }
+  }
+
+  /// The hook answered for content `id`: it goes on with the fresh URL, or is suspended
+  /// with the reason there is none (its partial data kept).
+  private func didRefresh(_ id: String, _ answer: Result<URL, URLRefreshProblem>) async {
+    stopping.remove(id)
+    switch answer {
+    case .success(let url):
+      do {
+        try await setURL(url, for: id)
+      } catch {
+        suspend(id, OfflineError(.urlRefreshFailed(error.description), contentID: id))
+      }
+      pump()
+    case .failure(let problem):
+      suspend(id, OfflineError(.urlRefreshFailed(problem.reason), contentID: id))
+    }
+  }
+
+  /// Suspends content `id` with `failure`, unless it left `downloading` meanwhile (paused,
+  /// canceled while the hook ran): then nothing is said.
+  private func suspend(_ id: String, _ failure: OfflineError) {
+    urlRefreshes[id] = nil
+    let moved = transition(id: id, .failedKeepingData) { stored in
+      stored.waitReason = nil
+      stored.lastError = failure.description
+      stored.lastErrorKind = failure.kindName
+    }
+    guard moved else { return }
+    recordSuspended(id)
+    hub.send(.error(failure), to: id)
+    hub.send(.suspended, to: id)
+  }
+}
