@@ -170,4 +170,25 @@ import Testing
     let attributes = try FileManager.default.attributesOfItem(atPath: path)
     return (attributes[.posixPermissions] as? Int ?? -1) & 0o777
   }
+
+  /// Pins (found at the merge of issues 13 and 15): repair fetched a damaged chunk with the
+  /// options of the repairing process's memory, so `offline repair` in a new process sent no
+  /// token and the origin refused it.
+  @Test func aRepairInAnotherProcessSendsTheOptionsAddWasGiven() throws {
+    let setup = try Setup()
+    let url = setup.origin.fileURL("a.bin", in: "bearer").absoluteString
+    let id = try setup.add([url, "-H", "Authorization: Bearer \(NginxGates.token)"])
+    let run = try setup.offline(["run"])
+    #expect(run.status == 0, "\(run.stderrText)")
+    let path = setup.store.appending(path: "content/\(id)/a.bin").path
+    let handle = try #require(FileHandle(forUpdatingAtPath: path))
+    try handle.seek(toOffset: 1000)
+    try handle.write(contentsOf: Data([0x55, 0xAA]))
+    try handle.close()
+
+    let repair = try setup.offline(["repair", id])
+    #expect(repair.status == 0, "\(repair.stderrText)")
+    #expect(setup.file(id) == Self.body)
+    #expect(!repair.stderrText.contains(NginxGates.token))
+  }
 }
