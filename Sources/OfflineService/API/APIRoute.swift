@@ -9,6 +9,8 @@ import OfflineKit
 /// | `POST /api/contents` | adds and queues URLs (``AddRequest``): 201 with the contents |
 /// | `GET /api/contents/<id>` | one content |
 /// | `POST /api/contents/<id>/<action>` | `pause`, `resume`, `cancel`, `delete`, `download`, `forget`; 409 naming the state when the state table refuses |
+/// | `POST /api/contents/<id>/verify` | re-hashes every file (``IntegrityJSON``); 409 unless downloaded |
+/// | `POST /api/contents/<id>/repair` | fetches only what is wrong; `{"redownload": true}` queues a full download instead when the origin changed |
 /// | `GET /api/events` | Server-Sent Events (``EventText``) |
 /// | `GET /api/rate-limit` | the running queue's cap: `{"limit": BYTES_PER_SECOND or null}` |
 /// | `POST /api/rate-limit` | sets it (``RateLimitText``): `{"limit": "2M"}`, `{"limit": null}` clears it |
@@ -42,12 +44,16 @@ struct APIRoute: Sendable {
       return await answer { () throws(OfflineError) in
         .json(200, APIJSON.encode(ContentJSON(try await manager.snapshot(id: id))))
       }
+    case ("POST", 3, "contents") where segments[2] == "verify":
+      return await verify(id: segments[1])
+    case ("POST", 3, "contents") where segments[2] == "repair":
+      return await repair(id: segments[1], body: request.body)
     case ("POST", 3, "contents"):
       guard let action = APIAction(rawValue: segments[2]) else {
         return APIJSON.error(
           404,
           "Unknown action '\(RequestGuard.printable(segments[2]))'; the actions are "
-            + APIAction.allCases.map(\.rawValue).joined(separator: ", ") + ".",
+            + APIAction.allCases.map(\.rawValue).joined(separator: ", ") + ", verify, repair.",
           kind: "unknownAction")
       }
       return await perform(action, id: segments[1])
@@ -132,6 +138,39 @@ struct APIRoute: Sendable {
     }
   }
 
+  /// Re-hashes every file of content `id`: 200 with what is wrong, whole or not.
+  private func verify(id: String) async -> HTTPResponse {
+    await answer { () throws(OfflineError) in
+      guard let content = try await manager.content(id: id) else {
+        throw OfflineError(.unknownContent(id), contentID: id)
+      }
+      return .json(200, APIJSON.encode(IntegrityJSON(try await content.verify())))
+    }
+  }
+
+  /// Mends content `id`, fetching only what is wrong (`{"redownload": true}` in the body:
+  /// its files deleted and a full download queued, for an origin that changed).
+  private func repair(id: String, body: Data) async -> HTTPResponse {
+    var redownload = false
+    if !body.isEmpty {
+      guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+        object.keys.allSatisfy({ $0 == "redownload" }),
+        object["redownload"] == nil || object["redownload"] is Bool
+      else {
+        return APIJSON.error(
+          400, #"The body must be empty or {"redownload": true}."#, kind: "invalidRequest")
+      }
+      redownload = object["redownload"] as? Bool ?? false
+    }
+    return await answer { () throws(OfflineError) in
+      guard let content = try await manager.content(id: id) else {
+        throw OfflineError(.unknownContent(id), contentID: id)
+      }
+      let report = try await content.repair(redownload: redownload)
+      return .json(200, APIJSON.encode(IntegrityJSON(report)))
+    }
+  }
+
   /// Runs `body`, turning an ``OfflineError`` into its JSON answer.
   private func answer(_ body: () async throws(OfflineError) -> HTTPResponse) async
     -> HTTPResponse
@@ -152,6 +191,11 @@ struct APIRoute: Sendable {
     case .duplicateID: return APIJSON.error(409, error.description, kind: error.kindName)
     case .invalidURL, .invalidID: return APIJSON.error(400, error.description, kind: error.kindName)
     case .storeBusy: return APIJSON.error(503, error.description, kind: error.kindName)
+    case .notVerifiable(let state):
+      return APIJSON.error(409, error.description, kind: error.kindName, state: state)
+    case .nothingRecorded, .originChanged:
+      return APIJSON.error(409, error.description, kind: error.kindName)
+    case .transfer: return APIJSON.error(502, error.description, kind: error.kindName)
     default: return APIJSON.error(500, error.description, kind: error.kindName)
     }
   }

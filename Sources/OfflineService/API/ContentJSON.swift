@@ -19,6 +19,8 @@ struct ContentJSON: Encodable, Sendable {
   var actions: [String]
   /// `/content/<id>/<file>` once downloaded.
   var contentPath: String?
+  /// What the quick check on open found wrong with a downloaded content's files, in words.
+  var damage: String?
 
   init(_ snapshot: OfflineContent.Snapshot) {
     id = snapshot.id
@@ -32,6 +34,7 @@ struct ContentJSON: Encodable, Sendable {
     lastError = snapshot.lastError
     priority = snapshot.priority
     actions = APIAction.allowed(in: snapshot.state).map(\.rawValue)
+    damage = snapshot.damage?.description
     if snapshot.state == .downloaded {
       let name = snapshot.fileURL.lastPathComponent
       contentPath =
