@@ -50,7 +50,7 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     /// the hook failed, took longer than its timeout, or gave something that is not an http
     /// or https URL. The content's partial data is kept.
     case urlRefreshFailed(String)
-    /// The URL of a content in this state is not replaced (``OfflineManager/setURL(_:for:)``
+    /// The URL of a content in this state is not replaced (``OfflineManager/setURL(_:for:expiresAt:)``
     /// takes a queued, downloading, suspended or not downloaded content).
     case urlNotReplaceable(OfflineState)
   }
