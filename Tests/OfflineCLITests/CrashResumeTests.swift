@@ -31,8 +31,13 @@ import Testing
 
     let sent = try setup.nginx.accessLog(minimumCount: 1).reduce(Int64(0)) { $0 + $1.bodyBytesSent }
     let refetched = sent - Int64(size)
-    // Each kill may lose what sat in socket buffers and our write buffer, never whole ranges.
-    #expect(refetched < Int64(size) / 8, "fetched \(refetched) bytes twice over \(kills) kills")
+    // Each kill may lose what sat in socket buffers and our write buffer (nginx counts
+    // bytes it handed to the socket as sent: 700 KiB per kill on a loaded machine), never
+    // what reached the part file: trusting only the last durable checkpoint would lose up
+    // to a second's worth (16 MiB) per kill, a restart all of it. A bound of size/8 for all
+    // kills together failed twice in CI under load (8.25 and 11.1 MB over 12 kills).
+    #expect(
+      refetched < Int64(kills) << 20, "fetched \(refetched) bytes twice over \(kills) kills")
   }
 
   /// The same with four connections: each range resumes where the killed process left it
