@@ -1,13 +1,3 @@
-/// What a delegate wants done with the body that follows a response head.
-public enum HTTPBodyDisposition: Sendable, Equatable {
-  /// Deliver the body to ``HTTPResponseDelegate/didReceiveBodyPart(_:)``.
-  case receive
-  /// Read the body from the connection and drop it (for example the text of a 416).
-  case discard
-  /// Stop the transfer now; ``HTTPTransporting/perform(_:delegate:)`` returns the head.
-  case stop
-}
-
 /// Receives one response as it streams in.
 ///
 /// Callbacks run one at a time, in order, on a serial queue of the request's own (never on

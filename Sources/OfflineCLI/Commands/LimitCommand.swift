@@ -41,8 +41,3 @@ struct LimitCommand: Command {
     }
   }
 }
-
-/// A queue's cap as `offline limit` takes it: nil for none.
-struct QueueRate: Sendable {
-  let rate: ByteRate?
-}

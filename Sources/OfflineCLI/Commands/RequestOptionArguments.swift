@@ -105,9 +105,3 @@ enum RequestOptionArguments {
     return readLine(strippingNewline: true) ?? ""
   }
 }
-
-/// `--user USER[:PASSWORD]` as given: the password nil when left out (then asked for).
-struct UserArgument: Sendable {
-  let user: String
-  let password: String?
-}

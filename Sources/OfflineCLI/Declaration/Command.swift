@@ -29,11 +29,3 @@ protocol Command: Sendable {
   /// variable that cannot be used) is thrown; the tool prints it with this command's usage.
   func run(_ context: CommandContext) async throws(UsageError) -> Int32
 }
-
-/// What every command gets from the root command.
-struct CommandContext: Sendable {
-  /// The store: `--store`, else `$OFFLINE_STORE`, else the XDG data folder.
-  let storeDirectory: URL
-  /// Where output and messages go.
-  let console: Console
-}

@@ -4,11 +4,6 @@ import OfflineHTTP
 import OfflineLocks
 import OfflineStore
 
-/// Writes playlists as text.
-enum PlaylistWriterBridge {
-  static func text(_ playlist: Playlist) -> String { PlaylistWriter.write(playlist) }
-}
-
 /// Downloads the pieces of a plan, several at once, each a resumable ``Transfer`` into the
 /// content's folder; reports aggregate progress; syncs the folder's file system at the end.
 ///

@@ -36,75 +36,9 @@ public struct OfflineSource: Sendable, Equatable {
   }
 }
 
-/// How one content is downloaded.
-public struct DownloadConfig: Sendable, Equatable {
-  /// The SHA-256 the file must have, as 64 lowercase hex digits; nil to check only the
-  /// length. Set by ``init(expectedSHA256:priority:hls:connections:)``, which refuses
-  /// anything else.
-  public private(set) var expectedSHA256: String?
-  /// Higher runs first; equal priorities run in the order they were queued.
-  public var priority: Int
-  /// For an HLS stream: which variant and renditions.
-  public var hls: HLSOptions
-  /// Connections for one file (see ``Transfer/Connections``).
-  public var connections: Transfer.Connections
-
-  /// Creates a configuration that checks the file's length.
-  public init(
-    priority: Int = 0, hls: HLSOptions = HLSOptions(),
-    connections: Transfer.Connections = .adaptive
-  ) {
-    self.priority = priority
-    self.hls = hls
-    self.connections = connections.normalized
-  }
-
-  /// Creates a configuration that also checks the file's SHA-256 (nil: the length only).
-  ///
-  /// - Throws: ``OfflineError`` (`invalidChecksum`) when `expectedSHA256` is not 64
-  ///   hexadecimal digits: a checksum that can never match is refused now, not after the
-  ///   download.
-  public init(
-    expectedSHA256: String?, priority: Int = 0, hls: HLSOptions = HLSOptions(),
-    connections: Transfer.Connections = .adaptive
-  ) throws(OfflineError) {
-    self.init(priority: priority, hls: hls, connections: connections)
-    self.expectedSHA256 = try SHA256.checkedHex(expectedSHA256)
-  }
-
-  /// What the index stores besides the checksum and the priority (the `options` column).
-  struct Stored: Codable, Equatable {
-    var hls: HLSOptions
-    var connections: Transfer.Connections?
-  }
-
-  /// The options as the index stores them.
-  var storedOptions: StoredJSON? {
-    try? StoredJSON(encoding: Stored(hls: hls, connections: connections))
-  }
-
-  /// The options stored in `record`: the defaults when it has none.
-  ///
-  /// - Throws: ``OfflineError`` (`index`) when they are not options this version knows;
-  ///   never a silent default.
-  static func stored(in record: ContentRecord) throws(OfflineError) -> Stored {
-    guard let options = record.options else { return Stored(hls: HLSOptions(), connections: nil) }
-    do {
-      return try options.decoded(as: Stored.self)
-    } catch {
-      throw OfflineError(.index(error), contentID: record.id)
-    }
-  }
-}
-
 extension URL {
   /// Whether the URL names an HLS playlist (`.m3u8` or `.m3u`).
   var isHLSPlaylist: Bool {
     ["m3u8", "m3u"].contains(pathExtension.lowercased())
   }
 }
-
-/// Why a content in `downloading` is not moving: queued, waiting for the
-/// network, for disk space, for a retry at a time, or started and waiting for its first
-/// bytes. The index stores it as it is (`ContentWaitReason` in OfflineStore).
-public typealias WaitReason = ContentWaitReason

@@ -219,9 +219,3 @@ struct AriaRPC: Sendable {
     ["jsonrpc": "2.0", "id": id, "error": ["code": code, "message": message]]
   }
 }
-
-/// A JSON-RPC error: aria2 uses code 1 for its own failures.
-struct AriaFailure: Error {
-  let code: Int
-  let message: String
-}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// The offline playlists, written last: `index.m3u8` exists only when every piece is on disk.
+struct HLSOfflineFiles {
+  let folder: URL
+
+  func write(_ plan: HLSPlan) throws(Transfer.Error) {
+    for media in plan.mediaFiles {
+      try write(PlaylistWriterBridge.text(.media(media.playlist)), to: media.local)
+    }
+    try write(PlaylistWriterBridge.text(plan.indexWithRemote), to: "index-remote.m3u8")
+    try write(PlaylistWriterBridge.text(plan.index), to: "index.m3u8")
+  }
+
+  private func write(_ text: String, to local: String) throws(Transfer.Error) {
+    let target = folder.appending(path: local)
+    try AtomicFile.write(Data(text.utf8), to: target, mode: 0o644, url: target)
+  }
+}
