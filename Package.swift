@@ -78,7 +78,7 @@ let package = Package(
       path: "Examples"),
     // Measurements for benchmarks/, kept out of the shipping binary.
     .executableTarget(
-      name: "offline-bench", dependencies: ["OfflineKit", "OfflineStore"],
+      name: "offline-bench", dependencies: ["OfflineKit", "OfflineStore", "OfflineLocks"],
       path: "Sources/offline-bench"),
 
     // Tests: real nginx, our own fault server, temporary directories.

@@ -120,18 +120,3 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     }
   }
 }
-
-extension URL {
-  /// The URL without user information or query, safe to show in messages and logs.
-  public var redactedForDisplay: String {
-    guard var parts = URLComponents(url: self, resolvingAgainstBaseURL: false) else {
-      return "(unprintable URL)"
-    }
-    parts.user = nil
-    parts.password = nil
-    let hadQuery = parts.query != nil
-    parts.query = nil
-    parts.fragment = nil
-    return (parts.string ?? "(unprintable URL)") + (hadQuery ? "?…" : "")
-  }
-}

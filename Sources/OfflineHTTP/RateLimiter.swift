@@ -1,3 +1,4 @@
+import OfflineLocks
 import Synchronization
 
 /// A budget of received bytes per second, shared by every request that carries it.
@@ -101,7 +102,7 @@ public final class RateLimiter: Sendable, Equatable {
     defer { bucket.stamp = max(bucket.stamp, now) }
     guard let rate = bucket.rate, now > bucket.stamp else { return }
     let elapsed = bucket.stamp.duration(to: now)
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let seconds = elapsed.inSeconds
     bucket.tokens = min(capacity(rate), bucket.tokens + seconds * Double(rate.bytesPerSecond))
   }
 }

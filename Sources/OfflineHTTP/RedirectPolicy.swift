@@ -31,7 +31,7 @@ public struct RedirectPolicy: Sendable, Equatable {
     else {
       throw HTTPError(.redirectRefused(to: location), url: current)
     }
-    guard scheme == "http" || scheme == "https" else {
+    guard URL.isHTTPScheme(scheme) else {
       throw HTTPError(.redirectRefused(to: target.redactedForDisplay), url: current)
     }
     if current.scheme?.lowercased() == "https" && scheme == "http" {

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineLocks
 
 #if canImport(CSQLite)
   import CSQLite
@@ -66,11 +67,7 @@ final class SQLiteConnection {
   }
 
   private static func milliseconds(_ duration: Duration) -> Int32 {
-    let (seconds, attoseconds) = duration.components
-    let total = seconds.multipliedReportingOverflow(by: 1000)
-    guard !total.overflow else { return seconds < 0 ? 0 : Int32.max }
-    let milliseconds = total.partialValue + attoseconds / 1_000_000_000_000_000
-    return Int32(clamping: max(0, milliseconds))
+    Int32(clamping: max(0, duration.inMilliseconds))
   }
 
   /// Runs `sql`; a single statement is cached and takes `arguments`, a script of several

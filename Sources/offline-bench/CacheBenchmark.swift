@@ -1,4 +1,5 @@
 import Foundation
+import OfflineLocks
 import OfflineKit
 import OfflineStore
 
@@ -100,7 +101,7 @@ enum CacheBenchmark {
   }
 
   private static func micros(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+    duration.inSeconds * 1e6
   }
 
   private static func median(_ values: [Double]) -> Double {

@@ -117,11 +117,11 @@
       _ = ok_easy_setopt_long(
         handle, CURLOPT_BUFFERSIZE,
         Self.receiveBufferSize(for: request, configured: config.receiveBufferSize))
-      _ = ok_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, config.connectTimeout.milliseconds)
+      _ = ok_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, config.connectTimeout.inMilliseconds)
       _ = ok_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
       // libcurl counts the stall time in whole seconds: round up, so it is never shorter.
       _ = ok_easy_setopt_long(
-        handle, CURLOPT_LOW_SPEED_TIME, max(1, (config.stallTimeout.milliseconds + 999) / 1000))
+        handle, CURLOPT_LOW_SPEED_TIME, max(1, (config.stallTimeout.inMilliseconds + 999) / 1000))
       _ = ok_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
       if retriedTooLargeHead {
         _ = ok_easy_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1)
@@ -338,11 +338,4 @@
     }
   }
 
-  extension Duration {
-    /// The duration in whole milliseconds, as libcurl's `long` options take it.
-    var milliseconds: Int {
-      let (seconds, attoseconds) = components
-      return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
-    }
-  }
 #endif

@@ -115,7 +115,7 @@
     private static func pollTimeout(until resume: ContinuousClock.Instant?) -> Int32 {
       guard let resume else { return 1000 }
       let wait = ContinuousClock.now.duration(to: resume)
-      return Int32(min(1000, max(0, (wait.milliseconds + 1))))
+      return Int32(min(1000, max(0, (wait.inMilliseconds + 1))))
     }
 
     private func handle(_ command: Command, active: inout [UnsafeMutableRawPointer: CurlCall]) {

@@ -56,7 +56,7 @@
         // see to it), so libcurl says this of the reply: no status line, "Received HTTP/0.9
         // when not allowed".
         let scheme = call.currentURL.scheme?.lowercased() ?? "none"
-        return scheme == "http" || scheme == "https" ? .notHTTP : .unsupportedScheme(scheme)
+        return URL.isHTTPScheme(scheme) ? .notHTTP : .unsupportedScheme(scheme)
       case CURLE_WEIRD_SERVER_REPLY:
         return .notHTTP
       case CURLE_BAD_CONTENT_ENCODING:

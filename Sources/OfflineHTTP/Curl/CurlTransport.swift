@@ -115,7 +115,7 @@
       async throws(HTTPError) -> HTTPResponseHead
     {
       let scheme = request.url.scheme?.lowercased() ?? ""
-      guard scheme == "http" || scheme == "https" else {
+      guard URL.isHTTPScheme(scheme) else {
         throw HTTPError(.unsupportedScheme(scheme.isEmpty ? "none" : scheme), url: request.url)
       }
       let call = CurlCall(

@@ -330,9 +330,7 @@ final class URLSessionCall: @unchecked Sendable {
       let now = ContinuousClock.now
       let wait = limiters.reduce(Duration.zero) { max($0, $1.pause(at: now)) }
       guard wait > .zero else { return true }
-      let slice = min(wait, .milliseconds(50)).components
-      Thread.sleep(
-        forTimeInterval: TimeInterval(slice.seconds) + TimeInterval(slice.attoseconds) / 1e18)
+      Thread.sleep(forTimeInterval: min(wait, .milliseconds(50)).inSeconds)
     }
   }
 

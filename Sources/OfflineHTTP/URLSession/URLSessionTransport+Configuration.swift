@@ -1,4 +1,5 @@
 import Foundation
+import OfflineLocks
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -40,8 +41,7 @@ extension URLSessionTransport {
 
     /// The stall timeout in seconds, as URLSession takes it.
     var stallSeconds: TimeInterval {
-      let (seconds, attoseconds) = stallTimeout.components
-      return max(0.001, TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18)
+      return max(0.001, stallTimeout.inSeconds)
     }
 
     /// An ephemeral session that caches nothing and keeps no cookies or credentials.

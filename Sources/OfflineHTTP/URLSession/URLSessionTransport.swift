@@ -59,7 +59,7 @@ public final class URLSessionTransport: HTTPTransporting {
     async throws(HTTPError) -> HTTPResponseHead
   {
     let scheme = request.url.scheme?.lowercased() ?? ""
-    guard scheme == "http" || scheme == "https" else {
+    guard URL.isHTTPScheme(scheme) else {
       throw HTTPError(.unsupportedScheme(scheme.isEmpty ? "none" : scheme), url: request.url)
     }
     let call = URLSessionCall(request: request, delegate: delegate, configuration: configuration)

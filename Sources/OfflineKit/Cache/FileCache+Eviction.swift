@@ -1,4 +1,5 @@
 import Foundation
+import OfflineLocks
 import OfflineStore
 
 extension FileCache {
@@ -39,8 +40,7 @@ extension FileCache {
 
   /// The maximum age in seconds.
   nonisolated var maximumAgeSeconds: Double {
-    let age = configuration.maximumAge.components
-    return Double(age.seconds) + Double(age.attoseconds) / 1e18
+    configuration.maximumAge.inSeconds
   }
 
   /// Writes the last uses noted since the previous batch to the index, in one transaction.

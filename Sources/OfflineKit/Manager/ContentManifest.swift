@@ -158,9 +158,7 @@ extension ContentManifest {
     if let folderName, folderName != id {
       throw Problem("the id '\(Self.shown(id))' is not its folder's name")
     }
-    guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased()),
-      parsed.host() != nil
-    else { throw Problem("the source '\(Self.shown(url))' is not an http or https URL") }
+    guard let parsed = URL(string: url), parsed.isHTTPWithHost else { throw Problem("the source '\(Self.shown(url))' is not an http or https URL") }
     guard Self.isSafeComponent(fileName), !Self.reservedName(fileName) else {
       throw Problem("the file name '\(Self.shown(fileName))' is not one name inside the folder")
     }
@@ -177,8 +175,7 @@ extension ContentManifest {
       guard Self.isSafeRelativePath(entry.path), entry.durableOffset >= 0,
         (entry.totalLength ?? 0) >= 0, TransferRecord.Phase(rawValue: entry.phase) != nil
       else { throw Problem("the journal entry '\(Self.shown(entry.path))' is not usable") }
-      guard let entryURL = URL(string: entry.url),
-        ["http", "https"].contains(entryURL.scheme?.lowercased())
+      guard let entryURL = URL(string: entry.url), URL.isHTTPScheme(entryURL.scheme ?? "")
       else { throw Problem("the journal entry '\(Self.shown(entry.path))' has no http URL") }
     }
     if state == .downloaded && files.isEmpty {

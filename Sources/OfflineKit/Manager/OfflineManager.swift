@@ -208,8 +208,7 @@ public actor OfflineManager {
       }
     }
     for source in sources {
-      let scheme = source.url.scheme?.lowercased()
-      guard scheme == "http" || scheme == "https", source.url.host() != nil else {
+      guard source.url.isHTTPWithHost else {
         throw OfflineError(.invalidURL(source.url.absoluteString))
       }
       if let id = source.id, !ContentFiles.isValidID(id) {

@@ -25,8 +25,7 @@ final class RateEstimator: Sendable {
         state.lastTime = now
         return state.rate
       }
-      let (seconds, attoseconds) = (now - state.lastTime).components
-      let elapsed = Double(seconds) + Double(attoseconds) / 1e18
+      let elapsed = (now - state.lastTime).inSeconds
       guard elapsed > 0.05 else { return state.rate }
       let instant = Double(max(0, bytes - last)) / elapsed
       state.rate = state.rate == 0 ? instant : state.rate * 0.7 + instant * 0.3
