@@ -1,6 +1,6 @@
 import Foundation
-import OfflineLocks
 import OfflineKit
+import OfflineLocks
 import OfflineStore
 
 /// What `benchmarks/cache-hit.sh` measures of the cache: cached reads timed against reading

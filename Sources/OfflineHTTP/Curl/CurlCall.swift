@@ -117,7 +117,8 @@
       _ = ok_easy_setopt_long(
         handle, CURLOPT_BUFFERSIZE,
         Self.receiveBufferSize(for: request, configured: config.receiveBufferSize))
-      _ = ok_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, config.connectTimeout.inMilliseconds)
+      _ = ok_easy_setopt_long(
+        handle, CURLOPT_CONNECTTIMEOUT_MS, config.connectTimeout.inMilliseconds)
       _ = ok_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
       // libcurl counts the stall time in whole seconds: round up, so it is never shorter.
       _ = ok_easy_setopt_long(

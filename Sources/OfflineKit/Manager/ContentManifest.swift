@@ -158,7 +158,9 @@ extension ContentManifest {
     if let folderName, folderName != id {
       throw Problem("the id '\(Self.shown(id))' is not its folder's name")
     }
-    guard let parsed = URL(string: url), parsed.isHTTPWithHost else { throw Problem("the source '\(Self.shown(url))' is not an http or https URL") }
+    guard let parsed = URL(string: url), parsed.isHTTPWithHost else {
+      throw Problem("the source '\(Self.shown(url))' is not an http or https URL")
+    }
     guard Self.isSafeComponent(fileName), !Self.reservedName(fileName) else {
       throw Problem("the file name '\(Self.shown(fileName))' is not one name inside the folder")
     }
