@@ -7,20 +7,6 @@ import Testing
 /// `sidx` box (`-global_sidx 1`), gives the segments ffmpeg's own SegmentList names.
 @Suite(.enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"))
 struct SegmentBaseTests {
-  /// The offset and size of the first top-level box of `type` in `bytes`.
-  static func box(_ type: String, in bytes: [UInt8]) -> (offset: Int, size: Int)? {
-    var offset = 0
-    while offset + 8 <= bytes.count {
-      let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-      if String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self) == type {
-        return (offset, size)
-      }
-      guard size >= 8 else { return nil }
-      offset += size
-    }
-    return nil
-  }
-
   /// A manifest with one Representation per file, each a SegmentBase over its sidx.
   static func segmentBaseManifest(files: [(name: String, sidx: (offset: Int, size: Int))])
     -> String
@@ -56,7 +42,7 @@ struct SegmentBaseTests {
     for index in 0..<2 {
       let name = "manifest-stream\(index).mp4"
       let bytes = [UInt8](try Data(contentsOf: fixture.directory.file(name)))
-      files.append((name, try #require(Self.box("sidx", in: bytes))))
+      files.append((name, try #require(DASHStreamFixture.box("sidx", in: bytes))))
     }
     let url = fixture.directory.file("segment-base.mpd")
     try Self.segmentBaseManifest(files: files).write(to: url, atomically: true, encoding: .utf8)

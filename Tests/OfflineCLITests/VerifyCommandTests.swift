@@ -16,22 +16,13 @@ import Testing
     return (fixture, fixture.store.appending(path: "content/big/large.bin").path)
   }
 
-  static func flipByte(at offset: Int64, of path: String) throws {
-    let fd = open(path, O_RDWR)
-    try #require(fd >= 0)
-    defer { close(fd) }
-    var byte: UInt8 = 0
-    try #require(pread(fd, &byte, 1, off_t(offset)) == 1)
-    byte ^= 0xFF
-    try #require(pwrite(fd, &byte, 1, off_t(offset)) == 1)
-  }
 
   @Test func verifyExitsZeroWhenWholeAndOneNamingTheDamagedChunk() throws {
     let (fixture, path) = try Self.downloaded()
     let whole = try fixture.offline(["verify", "big"])
     #expect(whole.status == 0, "\(whole.stderrText)")
     #expect(whole.stdoutText.hasPrefix("big: whole (1 file, 8.0 MiB read)"), "\(whole.stdoutText)")
-    try Self.flipByte(at: 5 << 20, of: path)
+    try FileDamage.flipByte(at: 5 << 20, of: path)
     let damaged = try fixture.offline(["verify", "big"])
     #expect(damaged.status == 1)
     #expect(
@@ -69,8 +60,8 @@ import Testing
 
   @Test func aRepairKilledAfterWritingAChunkIsFinishedByTheNextRepair() throws {
     let (fixture, path) = try Self.downloaded()
-    try Self.flipByte(at: 100, of: path)
-    try Self.flipByte(at: 6 << 20, of: path)
+    try FileDamage.flipByte(at: 100, of: path)
+    try FileDamage.flipByte(at: 6 << 20, of: path)
     let quoted = ["--store", fixture.store.path, "repair", "big"].map { "'" + $0 + "'" }
     let crashed = try ProcessRunner.run(
       "/bin/sh",
@@ -129,7 +120,7 @@ import Testing
     #expect(changed.stdoutText.hasPrefix("big: changed on the origin"), "\(changed.stdoutText)")
     let asked = try fixture.nginx.accessLog(minimumCount: before + 1).dropFirst(before)
     #expect(asked.allSatisfy { $0.method == "HEAD" && $0.bodyBytesSent == 0 }, "downloads nothing")
-    try Self.flipByte(at: 1, of: path)
+    try FileDamage.flipByte(at: 1, of: path)
     let refused = try fixture.offline(["repair", "big"])
     #expect(refused.status == 1)
     #expect(refused.stderrText.contains("--redownload"), "\(refused.stderrText)")

@@ -22,8 +22,8 @@ struct ContentRepairTests {
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url("big.bin"), id: "big", in: fixture)
     let path = fixture.contentFolder("big").appending(path: "big.bin").path
-    try VerifyFixture.flipByte(at: 33 << 20 + 5, of: path)
-    try VerifyFixture.flipByte(at: 60 << 20, of: path)
+    try FileDamage.flipByte(at: 33 << 20 + 5, of: path)
+    try FileDamage.flipByte(at: 60 << 20, of: path)
     let before = try origin.nginx.accessLog().count
     let report = try await content.repair()
     #expect(report.outcome == .repaired)
@@ -65,7 +65,7 @@ struct ContentRepairTests {
     let before = try nginx.accessLog().count
     let originals = try segments.map { try Data(contentsOf: folder.appending(path: $0.path)) }
     try FileManager.default.removeItem(at: folder.appending(path: segments[1].path))
-    try VerifyFixture.flipByte(at: 10, of: folder.appending(path: segments[4].path).path)
+    try FileDamage.flipByte(at: 10, of: folder.appending(path: segments[4].path).path)
     try FileManager.default.removeItem(at: folder.appending(path: key.path))
     try "#EXTM3U\n".write(
       to: folder.appending(path: "index.m3u8"), atomically: true, encoding: .utf8)
@@ -88,7 +88,7 @@ struct ContentRepairTests {
     let segment = try #require(try VerifyFixture.pieces("d", .segment, in: fixture).last)
     let path = fixture.contentFolder("d").appending(path: segment.path).path
     let original = try Data(contentsOf: URL(filePath: path))
-    try VerifyFixture.flipByte(at: segment.size / 2, of: path)
+    try FileDamage.flipByte(at: segment.size / 2, of: path)
     let report = try await content.repair()
     #expect(report.piecesFetched == 1)
     #expect(try Data(contentsOf: URL(filePath: path)) == original)
@@ -101,7 +101,7 @@ struct ContentRepairTests {
     let content = try await VerifyFixture.download(origin.url("a.bin"), id: "a", in: fixture)
     #expect(try await content.checkRemote() == .upToDate)
     let path = fixture.contentFolder("a").appending(path: "a.bin").path
-    try VerifyFixture.flipByte(at: 5 << 20, of: path)
+    try FileDamage.flipByte(at: 5 << 20, of: path)
     let damaged = FileManager.default.contents(atPath: path)
     let newer = TestData.bytes(count: 9 << 20, seed: 99)
     try newer.write(to: origin.root.file("a.bin"))

@@ -41,7 +41,7 @@ struct ContentVerifyTests {
     let content = try await VerifyFixture.download(origin.url("big.bin"), id: "big", in: fixture)
     #expect(try await content.verify().isWhole)
     let path = fixture.contentFolder("big").appending(path: "big.bin").path
-    try VerifyFixture.flipByte(at: 33 << 20 + 5, of: path)
+    try FileDamage.flipByte(at: 33 << 20 + 5, of: path)
     let report = try await content.verify()
     #expect(
       report.damage?.problems
@@ -88,7 +88,7 @@ struct ContentVerifyTests {
     #expect(try await content.verify().isWhole)
     let folder = fixture.contentFolder("s")
     try FileManager.default.removeItem(at: folder.appending(path: segments[1].path))
-    try VerifyFixture.flipByte(at: 100, of: folder.appending(path: segments[4].path).path)
+    try FileDamage.flipByte(at: 100, of: folder.appending(path: segments[4].path).path)
     let quick = try await content.snapshot.damage
     #expect(quick?.problems.first == .init(path: segments[1].path, kind: .segment, fault: .missing))
     let report = try await content.verify()
@@ -135,7 +135,7 @@ struct ContentVerifyTests {
     let segment = try #require(pieces.last { $0.kind == .segment })
     #expect(pieces.contains { $0.kind == .initSection })
     #expect(try await content.verify().isWhole)
-    try VerifyFixture.flipByte(
+    try FileDamage.flipByte(
       at: segment.size / 2, of: fixture.contentFolder("d").appending(path: segment.path).path)
     let report = try await content.verify()
     #expect(
@@ -175,18 +175,13 @@ struct ContentVerifyTests {
       #expect(try await content.state == .downloaded)
     }
     #expect(await eventually { first == nil })
-    try TestData.bytes(count: 8 << 10, seed: 7).write(
-      to: store.appending(path: OfflineIndex.fileName))
-    for suffix in ["-wal", "-shm"] {
-      try? FileManager.default.removeItem(
-        atPath: store.appending(path: OfflineIndex.fileName).path + suffix)
-    }
+    try ManagerFixture.destroyIndex(of: store, seed: 7)
     let manager = try OfflineManager(
       directory: store, configuration: ManagerFixture.configuration())
     #expect(manager.rebuildReport?.restored.map(\.state) == [.downloaded])
     let content = try #require(try await manager.content(id: "a"))
     let path = store.appending(path: "content/a/a.bin").path
-    try VerifyFixture.flipByte(at: 4 << 20, of: path)
+    try FileDamage.flipByte(at: 4 << 20, of: path)
     let report = try await content.verify()
     #expect(
       report.damage?.problems

@@ -34,6 +34,17 @@ struct ManagerFixture {
     try OfflineManager(directory: store, configuration: Self.configuration())
   }
 
+  /// Overwrites the index of the store at `store` with 8 KiB of garbage and removes its WAL
+  /// and shared-memory files, as a bad card or a stray program would leave it: the next
+  /// manager must quarantine it and rebuild from the contents' manifests.
+  static func destroyIndex(of store: URL, seed: UInt64) throws {
+    let index = store.appending(path: OfflineIndex.fileName)
+    try TestData.bytes(count: 8 << 10, seed: seed).write(to: index)
+    for suffix in ["-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: index.path + suffix)
+    }
+  }
+
   /// `<store>/content/<id>`.
   func contentFolder(_ id: String) -> URL {
     store.appending(path: "content").appending(path: id, directoryHint: .isDirectory)

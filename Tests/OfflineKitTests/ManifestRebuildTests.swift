@@ -188,12 +188,7 @@ import Testing
     try OfflineIndex(directory: fixture.store).transfers.save(entry)
     try await content.resume()
     try await content.suspend()  // not running here: the manifest is written at once
-    try TestData.bytes(count: 8 << 10, seed: 5).write(
-      to: fixture.store.appending(path: OfflineIndex.fileName))
-    for suffix in ["-wal", "-shm"] {
-      try? FileManager.default.removeItem(
-        atPath: fixture.store.appending(path: OfflineIndex.fileName).path + suffix)
-    }
+    try ManagerFixture.destroyIndex(of: fixture.store, seed: 5)
 
     let reopened = try fixture.reopened()
 

@@ -46,12 +46,7 @@ struct StreamRebuildTests {
     // Its connection must be closed, or closing it later would write the index back.
     #expect(await eventually { first == nil })
     let requestsBefore = try nginx.accessLog(minimumCount: 1).count
-    try TestData.bytes(count: 8 << 10, seed: 7).write(
-      to: store.appending(path: OfflineIndex.fileName))
-    for suffix in ["-wal", "-shm"] {
-      try? FileManager.default.removeItem(
-        atPath: store.appending(path: OfflineIndex.fileName).path + suffix)
-    }
+    try ManagerFixture.destroyIndex(of: store, seed: 7)
 
     let manager = try OfflineManager(
       directory: store, configuration: ManagerFixture.configuration())

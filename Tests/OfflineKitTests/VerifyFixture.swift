@@ -20,16 +20,6 @@ enum VerifyFixture {
     return content
   }
 
-  /// Writes `byte` xor 0xFF at `offset` of the file at `path`, in place.
-  static func flipByte(at offset: Int64, of path: String) throws {
-    let fd = open(path, O_RDWR)
-    try #require(fd >= 0)
-    defer { close(fd) }
-    var byte: UInt8 = 0
-    try #require(pread(fd, &byte, 1, off_t(offset)) == 1)
-    byte ^= 0xFF
-    try #require(pwrite(fd, &byte, 1, off_t(offset)) == 1)
-  }
 
   /// The pieces content `id` recorded, of `kind`.
   static func pieces(_ id: String, _ kind: PieceRecord.Kind, in fixture: ManagerFixture) throws

@@ -44,35 +44,39 @@ import Testing
     #expect(error.map { [.corrupt, .ioError, .notADatabase].contains($0.kind) } == true)
   }
 
-  @Test func aDatabaseLockedByAnotherConnectionGivesBusyAfterTheTimeout() throws {
+  /// Runs `body` with a second connection (its busy timeout `busyTimeout`) to a database that
+  /// a first connection holds in an exclusive transaction.
+  private func againstALockedDatabase(
+    busyTimeout: Duration, _ body: (Database) throws -> Void
+  ) throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("db.sqlite")
     let holder = try Database(path: path)
     try holder.execute("CREATE TABLE t (x)")
     try holder.execute("BEGIN EXCLUSIVE")
     defer { try? holder.execute("ROLLBACK") }
+    try body(try Database(path: path, busyTimeout: busyTimeout))
+  }
 
-    let waiter = try Database(path: path, busyTimeout: .milliseconds(200))
-    let clock = ContinuousClock()
-    let start = clock.now
-    let error = #expect(throws: StoreError.self) { try waiter.execute("INSERT INTO t VALUES (1)") }
-    #expect(error?.kind == .busy)
-    #expect(clock.now - start >= .milliseconds(150))
+  @Test func aDatabaseLockedByAnotherConnectionGivesBusyAfterTheTimeout() throws {
+    try againstALockedDatabase(busyTimeout: .milliseconds(200)) { waiter in
+      let clock = ContinuousClock()
+      let start = clock.now
+      let error = #expect(throws: StoreError.self) {
+        try waiter.execute("INSERT INTO t VALUES (1)")
+      }
+      #expect(error?.kind == .busy)
+      #expect(clock.now - start >= .milliseconds(150))
+    }
   }
 
   @Test func aTransactionAgainstALockedDatabaseThrowsBusy() throws {
-    let directory = try TemporaryDirectory()
-    let path = directory.path("db.sqlite")
-    let holder = try Database(path: path)
-    try holder.execute("CREATE TABLE t (x)")
-    try holder.execute("BEGIN EXCLUSIVE")
-    defer { try? holder.execute("ROLLBACK") }
-
-    let waiter = try Database(path: path, busyTimeout: .milliseconds(50))
-    let error = #expect(throws: StoreError.self) {
-      try waiter.transaction { try $0.execute("INSERT INTO t VALUES (1)") }
+    try againstALockedDatabase(busyTimeout: .milliseconds(50)) { waiter in
+      let error = #expect(throws: StoreError.self) {
+        try waiter.transaction { try $0.execute("INSERT INTO t VALUES (1)") }
+      }
+      #expect(error?.kind == .busy)
     }
-    #expect(error?.kind == .busy)
   }
 
   @Test func aMissingDirectoryCannotBeOpened() throws {

@@ -215,7 +215,7 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
   }
 
   /// The offset and size of the first top-level ISO BMFF box of `type` in `bytes`.
-  static func box(_ type: String, in bytes: [UInt8]) -> (offset: Int, size: Int)? {
+  public static func box(_ type: String, in bytes: [UInt8]) -> (offset: Int, size: Int)? {
     var offset = 0
     while offset + 8 <= bytes.count {
       let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
