@@ -16,7 +16,6 @@ import Testing
     return (fixture, fixture.store.appending(path: "content/big/large.bin").path)
   }
 
-
   @Test func verifyExitsZeroWhenWholeAndOneNamingTheDamagedChunk() throws {
     let (fixture, path) = try Self.downloaded()
     let whole = try fixture.offline(["verify", "big"])

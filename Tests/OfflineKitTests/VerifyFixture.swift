@@ -20,7 +20,6 @@ enum VerifyFixture {
     return content
   }
 
-
   /// The pieces content `id` recorded, of `kind`.
   static func pieces(_ id: String, _ kind: PieceRecord.Kind, in fixture: ManagerFixture) throws
     -> [PieceRecord]
