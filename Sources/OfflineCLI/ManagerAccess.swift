@@ -35,6 +35,19 @@ enum ManagerAccess {
     return manager
   }
 
+  /// Opens the manager and runs `body` with it: its exit code, or 1 after printing the error
+  /// that opening or `body` threw.
+  static func using(
+    _ context: CommandContext,
+    _ body: (OfflineManager) async throws(OfflineError) -> Int32
+  ) async -> Int32 {
+    do throws(OfflineError) {
+      return try await body(try open(context))
+    } catch {
+      return fail(error, context.console)
+    }
+  }
+
   /// Prints an error the user can act on and returns exit code 1.
   static func fail(_ error: OfflineError, _ console: Console) -> Int32 {
     var hint = ""

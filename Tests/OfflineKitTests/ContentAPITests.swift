@@ -26,6 +26,22 @@ import Testing
     #expect(try DownloadConfig(expectedSHA256: nil).expectedSHA256 == nil)
   }
 
+  /// A caller holding only an id (a command line, a request of `offline serve`) gets a typed
+  /// error naming it, written once in the library instead of in every command and route.
+  @Test func anExistingContentIsFoundAndAnUnknownIDIsATypedError() async throws {
+    let fixture = try ManagerFixture()
+    _ = try await fixture.manager.content(
+      for: OfflineSource(url: URL(string: "http://127.0.0.1:9/a.bin")!, id: "a"))
+    #expect(try await fixture.manager.existingContent(id: "a").id == "a")
+    let error = await #expect(throws: OfflineError.self) {
+      try await fixture.manager.existingContent(id: "nosuch")
+    }
+    guard case .unknownContent("nosuch") = error?.kind else {
+      Issue.record("\(String(describing: error))")
+      return
+    }
+  }
+
   @Test func connectionsAreStoredAsTheNumbersEarlierVersionsWrote() throws {
     let earlier = #"{"connections":0,"hls":{"parallelSegments":3}}"#
     let decoded = try JSONDecoder().decode(DownloadConfig.Stored.self, from: Data(earlier.utf8))

@@ -81,24 +81,20 @@ struct AddCommand: Command {
     }
     var sources: [OfflineSource] = []
     for text in texts {
-      guard let url = URL(string: text),
-        ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-        url.host() != nil
-      else { throw UsageError("'\(text)' is not an http or https URL.") }
+      guard let url = URL(string: text), url.isHTTPWithHost else {
+        throw UsageError("'\(text)' is not an http or https URL.")
+      }
       sources.append(
         OfflineSource(
           url: url, id: command.id, title: command.title, requestOptions: command.requestOptions))
     }
-    do throws(OfflineError) {
-      let manager = try ManagerAccess.open(context)
+    return await ManagerAccess.using(context) { manager throws(OfflineError) in
       let config = try DownloadConfig(
         expectedSHA256: command.sha256, priority: command.priority, hls: command.hls,
         connections: ConnectionCount.choice(command.connections))
       let contents = try await manager.add(sources, config: config)
       console.out(contents.map(\.id).joined(separator: "\n"))
       return ExitCode.success
-    } catch {
-      return ManagerAccess.fail(error, console)
     }
   }
 

@@ -49,11 +49,8 @@ struct ContentCommand: Command {
   func run(_ context: CommandContext) async -> Int32 {
     let command = self
     let console = context.console
-    do throws(OfflineError) {
-      let manager = try ManagerAccess.open(context)
-      guard let content = try await manager.content(id: command.id) else {
-        throw OfflineError(.unknownContent(command.id), contentID: command.id)
-      }
+    return await ManagerAccess.using(context) { manager throws(OfflineError) in
+      let content = try await manager.existingContent(id: command.id)
       switch command.verb {
       case .pause: try await content.suspend()
       case .resume: try await content.resume()
@@ -77,8 +74,6 @@ struct ContentCommand: Command {
         console.out((try await content.offlineSource ?? snapshot.fileURL).path)
       }
       return ExitCode.success
-    } catch {
-      return ManagerAccess.fail(error, console)
     }
   }
 

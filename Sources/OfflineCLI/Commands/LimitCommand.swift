@@ -29,15 +29,12 @@ struct LimitCommand: Command {
 
   func run(_ context: CommandContext) async -> Int32 {
     let command = self
-    do throws(OfflineError) {
-      let manager = try ManagerAccess.open(context)
+    return await ManagerAccess.using(context) { manager throws(OfflineError) in
       try await manager.setStoredRateLimit(command.rate)
       context.console.err(
         command.rate.map { "The queue's downloads together receive at most \($0)." }
           ?? "The queue's downloads are not capped.")
       return ExitCode.success
-    } catch {
-      return ManagerAccess.fail(error, context.console)
     }
   }
 }

@@ -28,14 +28,11 @@ struct ListCommand: Command {
 
   func run(_ context: CommandContext) async -> Int32 {
     let console = context.console
-    do throws(OfflineError) {
-      let manager = try ManagerAccess.open(context)
+    return await ManagerAccess.using(context) { manager throws(OfflineError) in
       if rebuild { Self.report(try await manager.rebuildFromManifests(), console) }
       let snapshots = try await manager.snapshots()
       console.out(json ? Self.jsonText(snapshots) : Self.table(snapshots))
       return ExitCode.success
-    } catch {
-      return ManagerAccess.fail(error, console)
     }
   }
 

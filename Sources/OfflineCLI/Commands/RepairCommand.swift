@@ -27,11 +27,8 @@ struct RepairCommand: Command {
 
   func run(_ context: CommandContext) async -> Int32 {
     let console = context.console
-    do throws(OfflineError) {
-      let manager = try ManagerAccess.open(context)
-      guard let content = try await manager.content(id: id) else {
-        throw OfflineError(.unknownContent(id), contentID: id)
-      }
+    return await ManagerAccess.using(context) { manager throws(OfflineError) in
+      let content = try await manager.existingContent(id: id)
       let report = try await content.repair(redownload: redownload)
       if report.outcome == .redownloadQueued {
         console.err("Downloading \(id) again...")
@@ -45,8 +42,6 @@ struct RepairCommand: Command {
       }
       console.out(VerifyOutput.Result.text(of: report, id: id))
       return ExitCode.success
-    } catch {
-      return ManagerAccess.fail(error, console)
     }
   }
 }

@@ -29,12 +29,9 @@ struct SetURLCommand: Command {
 
   func run(_ context: CommandContext) async -> Int32 {
     let command = self
-    do throws(OfflineError) {
-      let manager = try ManagerAccess.open(context)
+    return await ManagerAccess.using(context) { manager throws(OfflineError) in
       try await manager.setURL(command.url, for: command.id)
       return ExitCode.success
-    } catch {
-      return ManagerAccess.fail(error, context.console)
     }
   }
 }

@@ -49,25 +49,20 @@ struct VerifyCommand: Command {
 
   func run(_ context: CommandContext) async -> Int32 {
     let console = context.console
-    do throws(OfflineError) {
-      let manager = try ManagerAccess.open(context)
+    return await ManagerAccess.using(context) { manager throws(OfflineError) in
       var targets = ids
       if all {
         targets = try await manager.snapshots().filter { $0.state == .downloaded }.map(\.id)
       }
       var results: [VerifyOutput.Result] = []
       for id in targets {
-        guard let content = try await manager.content(id: id) else {
-          throw OfflineError(.unknownContent(id), contentID: id)
-        }
-        let result = try await check(content, console: console)
+        let result = try await check(
+          try await manager.existingContent(id: id), console: console)
         if !json { console.out(result.text) }
         results.append(result)
       }
       if json { console.out(VerifyOutput.json(results)) }
       return results.allSatisfy(\.isGood) ? ExitCode.success : ExitCode.failure
-    } catch {
-      return ManagerAccess.fail(error, console)
     }
   }
 

@@ -260,29 +260,6 @@ public actor OfflineManager {
     return result
   }
 
-  /// The content with `id`, or nil.
-  public func content(id: String) throws(OfflineError) -> OfflineContent? {
-    try indexStep { try index.contents.record(id: id) }.map {
-      OfflineContent(id: $0.id, manager: self)
-    }
-  }
-
-  /// Every content in queue order.
-  public func snapshots() throws(OfflineError) -> [OfflineContent.Snapshot] {
-    let records = try indexStep { try index.contents.all() }
-    // One query for every content's records: the quick check costs one lstat per file.
-    let pieces = (try? index.pieces.allPieces()) ?? [:]
-    return records.map { snapshot(of: $0, pieces: pieces[$0.id] ?? []) }
-  }
-
-  /// The content with `id` as the index has it now.
-  public func snapshot(id: String) throws(OfflineError) -> OfflineContent.Snapshot {
-    guard let record = try indexStep({ try index.contents.record(id: id) }) else {
-      throw OfflineError(.unknownContent(id), contentID: id)
-    }
-    return snapshot(of: record)
-  }
-
   /// Removes a content in `notDownloaded` from the store altogether.
   public func forget(id: String) throws(OfflineError) {
     let record = try indexStep { try index.contents.record(id: id) }

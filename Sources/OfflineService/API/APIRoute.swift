@@ -120,9 +120,7 @@ struct APIRoute: Sendable {
 
   private func perform(_ action: APIAction, id: String) async -> HTTPResponse {
     await answer { () throws(OfflineError) in
-      guard let content = try await manager.content(id: id) else {
-        throw OfflineError(.unknownContent(id), contentID: id)
-      }
+      let content = try await manager.existingContent(id: id)
       switch action {
       case .pause: try await content.suspend()
       case .resume: try await content.resume()
@@ -141,9 +139,7 @@ struct APIRoute: Sendable {
   /// Re-hashes every file of content `id`: 200 with what is wrong, whole or not.
   private func verify(id: String) async -> HTTPResponse {
     await answer { () throws(OfflineError) in
-      guard let content = try await manager.content(id: id) else {
-        throw OfflineError(.unknownContent(id), contentID: id)
-      }
+      let content = try await manager.existingContent(id: id)
       return .json(200, APIJSON.encode(IntegrityJSON(try await content.verify())))
     }
   }
@@ -163,9 +159,7 @@ struct APIRoute: Sendable {
       redownload = object["redownload"] as? Bool ?? false
     }
     return await answer { () throws(OfflineError) in
-      guard let content = try await manager.content(id: id) else {
-        throw OfflineError(.unknownContent(id), contentID: id)
-      }
+      let content = try await manager.existingContent(id: id)
       let report = try await content.repair(redownload: redownload)
       return .json(200, APIJSON.encode(IntegrityJSON(report)))
     }

@@ -1,0 +1,38 @@
+import Foundation
+import OfflineStore
+
+extension OfflineManager {
+  /// The content with `id`, or nil.
+  public func content(id: String) throws(OfflineError) -> OfflineContent? {
+    try indexStep { try index.contents.record(id: id) }.map {
+      OfflineContent(id: $0.id, manager: self)
+    }
+  }
+
+  /// The content with `id`, for a caller that was given the id by someone (a command line,
+  /// a request) and has nothing to do without it.
+  ///
+  /// - Throws: ``OfflineError`` (`unknownContent`) when the store has no content `id`.
+  public func existingContent(id: String) throws(OfflineError) -> OfflineContent {
+    guard let content = try content(id: id) else {
+      throw OfflineError(.unknownContent(id), contentID: id)
+    }
+    return content
+  }
+
+  /// Every content in queue order.
+  public func snapshots() throws(OfflineError) -> [OfflineContent.Snapshot] {
+    let records = try indexStep { try index.contents.all() }
+    // One query for every content's records: the quick check costs one lstat per file.
+    let pieces = (try? index.pieces.allPieces()) ?? [:]
+    return records.map { snapshot(of: $0, pieces: pieces[$0.id] ?? []) }
+  }
+
+  /// The content with `id` as the index has it now.
+  public func snapshot(id: String) throws(OfflineError) -> OfflineContent.Snapshot {
+    guard let record = try indexStep({ try index.contents.record(id: id) }) else {
+      throw OfflineError(.unknownContent(id), contentID: id)
+    }
+    return snapshot(of: record)
+  }
+}
