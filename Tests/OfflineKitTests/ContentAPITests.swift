@@ -105,9 +105,7 @@ import Testing
     server.setRoute(
       "/slow.bin", .resource(.init(body: body, faults: .init(bytesPerSecond: 256 << 10))))
     let fixture = try ManagerFixture()
-    let content = try await fixture.manager.content(
-      for: OfflineSource(url: server.url("/slow.bin"), id: "slow"))
-    let recorder = EventRecorder(content.events)
+    let (content, recorder) = try await fixture.watched(server.url("/slow.bin"), id: "slow")
     try await content.download()
     try await fixture.manager.start()
     let wait = Task { try await content.waitUntilDownloaded() }
@@ -199,9 +197,7 @@ import Testing
   {
     let origin = try ManagerOrigin()
     let fixture = try ManagerFixture()
-    let content = try await fixture.manager.content(
-      for: OfflineSource(url: origin.url("file.bin"), id: "file"))
-    let recorder = EventRecorder(content.events)
+    let (content, recorder) = try await fixture.watched(origin.url("file.bin"), id: "file")
     try await content.download()
     try OfflineIndex(directory: fixture.store).database.execute(
       #"UPDATE contents SET options = '{"hls":5}' WHERE id = 'file'"#)

@@ -12,9 +12,7 @@ struct DASHQueueTests {
   @Test func theQueueDownloadsAPresentationWithEventsAndDeletesIt() async throws {
     let origin = try DASHOrigin(.long, options: .init(limitRate: "400k"))
     let fixture = try ManagerFixture()
-    let content = try await fixture.manager.content(
-      for: OfflineSource(url: origin.url, id: "show"))
-    let recorder = EventRecorder(content.events)
+    let (content, recorder) = try await fixture.watched(origin.url, id: "show")
     try await content.download()
     let finished = try await fixture.running {
       await recorder.waitFor(timeout: .seconds(60)) {

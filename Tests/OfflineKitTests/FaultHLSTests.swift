@@ -102,9 +102,8 @@ import Testing
     let stream = try Stream()
     stream.server.setRoute("/v/seg1.ts", .status(code: 404))
     let fixture = try ManagerFixture()
-    let content = try await fixture.manager.content(
-      for: OfflineSource(url: stream.server.url("/v/media.m3u8"), id: "stream"))
-    let recorder = EventRecorder(content.events)
+    let (content, recorder) = try await fixture.watched(
+      stream.server.url("/v/media.m3u8"), id: "stream")
     try await content.download(DownloadConfig(hls: Stream.fastRetries))
     try await fixture.running {
       #expect(await recorder.waitFor { $0.name == "suspended" })

@@ -58,19 +58,25 @@ struct ManagerFixture {
     }
   }
 
-  /// Runs `body` with the queue started, and stops it (leaving downloads as they are) even
-  /// when `body` throws.
+  /// Makes the content for `url` with `id` and subscribes to its events, before anything is
+  /// queued, so the recorder sees every event from the current state on.
+  func watched(_ url: URL, id: String) async throws -> (OfflineContent, EventRecorder) {
+    let content = try await manager.content(for: OfflineSource(url: url, id: id))
+    return (content, EventRecorder(content.events))
+  }
+
   /// Makes the content for `file` on `origin` with `id`, subscribes to its events, and
   /// queues its download.
   func startDownload(of origin: ManagerOrigin, _ file: String, id: String) async throws
     -> (OfflineContent, EventRecorder)
   {
-    let content = try await manager.content(for: OfflineSource(url: origin.url(file), id: id))
-    let recorder = EventRecorder(content.events)
+    let (content, recorder) = try await watched(origin.url(file), id: id)
     try await content.download()
     return (content, recorder)
   }
 
+  /// Runs `body` with the queue started, and stops it (leaving downloads as they are) even
+  /// when `body` throws.
   func running<T>(_ body: () async throws -> T) async throws -> T {
     try await manager.start()
     do {

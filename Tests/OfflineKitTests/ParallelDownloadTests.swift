@@ -74,9 +74,7 @@ import Testing
     let paced = FaultServer.Resource(body: body, faults: .init(bytesPerSecond: 1 << 20))
     server.setRoute("/late.bin", .delayed(seconds: 2, then: .resource(paced)))
     let fixture = try ManagerFixture()
-    let content = try await fixture.manager.content(
-      for: OfflineSource(url: server.url("/late.bin"), id: "late"))
-    let recorder = EventRecorder(content.events)
+    let (content, recorder) = try await fixture.watched(server.url("/late.bin"), id: "late")
     try await content.download()
 
     try await fixture.running {

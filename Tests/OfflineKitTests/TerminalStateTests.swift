@@ -13,9 +13,7 @@ import Testing
   @Test func aChecksumMismatchEndsNotDownloadedWithItsErrorAndNothingToResume() async throws {
     let origin = try ManagerOrigin()
     let fixture = try ManagerFixture()
-    let content = try await fixture.manager.content(
-      for: OfflineSource(url: origin.url("file.bin"), id: "file"))
-    let recorder = EventRecorder(content.events)
+    let (content, recorder) = try await fixture.watched(origin.url("file.bin"), id: "file")
     try await content.download(
       DownloadConfig(expectedSHA256: String(repeating: "0", count: 64)))
     try await fixture.running {
@@ -38,9 +36,7 @@ import Testing
   @Test func aDownloadThatNeverWaitedIsNeverToldItMovesAgain() async throws {
     let origin = try ManagerOrigin()
     let fixture = try ManagerFixture()
-    let content = try await fixture.manager.content(
-      for: OfflineSource(url: origin.url("file.bin"), id: "file"))
-    let recorder = EventRecorder(content.events)
+    let (content, recorder) = try await fixture.watched(origin.url("file.bin"), id: "file")
     try await content.download()
     try await fixture.running {
       #expect(await recorder.waitFor { $0.name == "finished" })
@@ -58,9 +54,7 @@ import Testing
     let nginx = try NginxServer(root: files.folder, options: .init(limitRate: "200k"))
     try nginx.start()
     let fixture = try ManagerFixture()
-    let content = try await fixture.manager.content(
-      for: OfflineSource(url: files.url(on: nginx), id: "movie"))
-    let recorder = EventRecorder(content.events)
+    let (content, recorder) = try await fixture.watched(files.url(on: nginx), id: "movie")
     try await content.download()
     try await fixture.running {
       #expect(await recorder.waitFor { ($0.progressBytes ?? 0) > 0 })
