@@ -51,13 +51,7 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
       try build(in: staging)
       return HLSFixture.Product(entry: "manifest.mpd")
     }
-    let fileManager = FileManager.default
-    try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
-    for name in try fileManager.contentsOfDirectory(atPath: built.folder.path) {
-      let target = folder.appendingPathComponent(name)
-      if fileManager.fileExists(atPath: target.path) { try fileManager.removeItem(at: target) }
-      try fileManager.copyItem(at: built.folder.appendingPathComponent(name), to: target)
-    }
+    try HLSFixtureCache.copyContents(of: built.folder, into: folder)
     return HLSFixtureFiles(
       folder: folder, entryPath: "/manifest.mpd", duration: duration, keys: [])
   }

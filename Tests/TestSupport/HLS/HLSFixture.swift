@@ -60,13 +60,7 @@ public enum HLSFixture: String, CaseIterable, Sendable {
     let built = try HLSFixtureCache.shared.product(for: cacheKey) { staging in
       try build(in: staging, parameters)
     }
-    let fileManager = FileManager.default
-    try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
-    for name in try fileManager.contentsOfDirectory(atPath: built.folder.path) {
-      let target = folder.appendingPathComponent(name)
-      if fileManager.fileExists(atPath: target.path) { try fileManager.removeItem(at: target) }
-      try fileManager.copyItem(at: built.folder.appendingPathComponent(name), to: target)
-    }
+    try HLSFixtureCache.copyContents(of: built.folder, into: folder)
     return HLSFixtureFiles(
       folder: folder, entryPath: "/" + built.product.entry, duration: parameters.duration,
       keys: built.product.keys.map { folder.appendingPathComponent($0, isDirectory: false) })

@@ -60,4 +60,16 @@ final class HLSFixtureCache: Sendable {
       }
     }
   }
+
+  /// Copies every file of the cached `folder` into `target` (created if needed), replacing
+  /// files of the same names: copies, not links, so a test may damage its own.
+  static func copyContents(of folder: URL, into target: URL) throws {
+    let fileManager = FileManager.default
+    try fileManager.createDirectory(at: target, withIntermediateDirectories: true)
+    for name in try fileManager.contentsOfDirectory(atPath: folder.path) {
+      let copy = target.appendingPathComponent(name)
+      if fileManager.fileExists(atPath: copy.path) { try fileManager.removeItem(at: copy) }
+      try fileManager.copyItem(at: folder.appendingPathComponent(name), to: copy)
+    }
+  }
 }
