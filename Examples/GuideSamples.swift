@@ -9,7 +9,7 @@ import OfflineKit
 func guideGettingStarted(storeURL: URL, movieURL: URL, movieSHA256: String) async throws {
   let manager = try OfflineManager(directory: storeURL)
   let content = try await manager.content(for: OfflineSource(url: movieURL, title: "Movie"))
-  try await content.download(DownloadConfig(expectedSHA256: movieSHA256))
+  try await content.download(DownloadConfiguration(expectedSHA256: movieSHA256))
   try await manager.start()
   let progress = Task {
     for await case .progress(let progress) in content.events {
@@ -37,8 +37,8 @@ func guideContentModel(content: OfflineContent) async throws {
 func guideHLS(storeURL: URL, playlistURL: URL) async throws {
   let manager = try OfflineManager(directory: storeURL)
   let stream = try await manager.content(for: OfflineSource(url: playlistURL, title: "Lecture"))
-  var config = DownloadConfig()
-  config.hls = HLSOptions(
+  var config = DownloadConfiguration()
+  config.stream = StreamConfiguration(
     variant: .minimumBitrate(2_000_000), audio: .languages(["en", "de"]),
     subtitles: .languages(["en"]))
   try await stream.download(config)

@@ -14,8 +14,8 @@ func readmeStreamSource(manager: OfflineManager, playlistURL: URL, token: String
   options.headers.add(name: "Authorization", value: "Bearer \(token)")  // a secret: never shown
   let source = OfflineSource(url: playlistURL, title: "Lecture 1", requestOptions: options)
   let lecture = try await manager.content(for: source)
-  var config = DownloadConfig()
-  config.hls = HLSOptions(variant: .highest, audio: .languages(["en"]), subtitles: .all)
+  var config = DownloadConfiguration()
+  config.stream = StreamConfiguration(variant: .highest, audio: .languages(["en"]), subtitles: .all)
   try await lecture.download(config)
   _ = try await lecture.waitUntilDownloaded()
   // Only what was downloaded (index.m3u8), for a player that must not touch the network:

@@ -5,7 +5,7 @@ import OfflineKit
 func readmeQueue(storeURL: URL, movieURL: URL, movieSHA256: String) async throws {
   let manager = try OfflineManager(directory: storeURL)
   let content = try await manager.content(for: OfflineSource(url: movieURL, title: "Movie"))
-  try await content.download(DownloadConfig(expectedSHA256: movieSHA256))
+  try await content.download(DownloadConfiguration(expectedSHA256: movieSHA256))
   try await manager.start()  // nothing downloads until the manager works the queue
   let progress = Task {
     for await case .progress(let progress) in content.events {

@@ -11,7 +11,7 @@ func readmeTransfer(storeURL: URL, movieSHA256: String) async throws {
     destination: "/data/movie.mp4",
     journal: index.transfers,
     transport: CurlTransport(),
-    options: .init(expectedSHA256: movieSHA256))
+    configuration: .init(expectedSHA256: movieSHA256))
   let outcome = try await transfer.run { event in
     if case .progress(let progress) = event { print(progress.fractionCompleted ?? 0) }
   }

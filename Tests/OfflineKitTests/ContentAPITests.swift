@@ -12,18 +12,20 @@ import Testing
   /// Pins issue 12: a checksum of `"…"` was accepted and failed later, as an event.
   @Test func aMalformedChecksumIsRefusedWhenTheConfigurationIsMade() throws {
     for text in ["…", "", "abc", String(repeating: "g", count: 64)] {
-      let error = #expect(throws: OfflineError.self) { try DownloadConfig(expectedSHA256: text) }
+      let error = #expect(throws: OfflineError.self) {
+        try DownloadConfiguration(expectedSHA256: text)
+      }
       guard case .invalidChecksum = error?.kind else {
         Issue.record("\(text): \(String(describing: error))")
         continue
       }
       #expect(error?.description.contains("64 hexadecimal digits") == true)
-      #expect(throws: OfflineError.self) { try Transfer.Options(expectedSHA256: text) }
+      #expect(throws: OfflineError.self) { try Transfer.Configuration(expectedSHA256: text) }
     }
     let upper = String(repeating: "AB", count: 32)
-    #expect(try DownloadConfig(expectedSHA256: upper).expectedSHA256 == upper.lowercased())
-    #expect(try Transfer.Options(expectedSHA256: upper).expectedSHA256 == upper.lowercased())
-    #expect(try DownloadConfig(expectedSHA256: nil).expectedSHA256 == nil)
+    #expect(try DownloadConfiguration(expectedSHA256: upper).expectedSHA256 == upper.lowercased())
+    #expect(try Transfer.Configuration(expectedSHA256: upper).expectedSHA256 == upper.lowercased())
+    #expect(try DownloadConfiguration(expectedSHA256: nil).expectedSHA256 == nil)
   }
 
   /// A caller holding only an id (a command line, a request of `offline serve`) gets a typed
@@ -44,7 +46,8 @@ import Testing
 
   @Test func connectionsAreStoredAsTheNumbersEarlierVersionsWrote() throws {
     let earlier = #"{"connections":0,"hls":{"parallelSegments":3}}"#
-    let decoded = try JSONDecoder().decode(DownloadConfig.Stored.self, from: Data(earlier.utf8))
+    let decoded = try JSONDecoder().decode(
+      DownloadConfiguration.Stored.self, from: Data(earlier.utf8))
     #expect(decoded.connections == .adaptive)
     for (choice, number) in [
       (Transfer.Connections.adaptive, 0), (.single, 1), (.fixed(1), 1), (.fixed(4), 4),
@@ -54,7 +57,7 @@ import Testing
       let back = try JSONDecoder().decode([Transfer.Connections].self, from: Data(text.utf8))
       #expect(back == [choice.normalized])
     }
-    #expect(DownloadConfig(connections: .fixed(1)).connections == .single)
+    #expect(DownloadConfiguration(connections: .fixed(1)).connections == .single)
   }
 
   @Test func eventsAreMadeAtOnceAndStartWithTheCurrentState() async throws {
@@ -190,7 +193,7 @@ import Testing
   }
 
   /// Pins issue 12, item 3: options the index holds but this version cannot read were
-  /// replaced by the defaults (`DownloadConfig.stored(from:)`), so the download ran with
+  /// replaced by the defaults (`DownloadConfiguration.stored(from:)`), so the download ran with
   /// choices nobody made.
   @Test func aDownloadWhoseOptionsCannotBeReadIsSuspendedWithTheErrorNotRunWithDefaults()
     async throws

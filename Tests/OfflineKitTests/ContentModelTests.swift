@@ -47,7 +47,7 @@ import Testing
       directory: store.url, configuration: .init(pollInterval: .milliseconds(50)))
     let content = try await manager.content(for: OfflineSource(url: nginx.url("/small.bin")))
     try await manager.start()
-    try await content.download(DownloadConfig())
+    try await content.download(DownloadConfiguration())
     for _ in 0..<400 where try await content.state != .downloaded {
       try await Task.sleep(for: .milliseconds(25))
     }

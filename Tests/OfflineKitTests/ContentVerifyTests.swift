@@ -17,7 +17,8 @@ struct ContentVerifyTests {
     let fixture = try ManagerFixture()
     for (id, connections) in [("one", Transfer.Connections.single), ("four", .fixed(4))] {
       _ = try await VerifyFixture.download(
-        origin.url("a.bin"), id: id, in: fixture, config: DownloadConfig(connections: connections))
+        origin.url("a.bin"), id: id, in: fixture,
+        configuration: DownloadConfiguration(connections: connections))
       let pieces = try fixture.manager.index.pieces.pieces(ofContent: id)
       let body = try #require(origin.body("a.bin"))
       let expected = stride(from: 0, to: size, by: 4 << 20).map { start in

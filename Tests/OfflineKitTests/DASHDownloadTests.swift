@@ -19,7 +19,7 @@ struct DASHDownloadTests {
   ) async throws -> (DASHDownload.Outcome, DASHOrigin) {
     let origin = try DASHOrigin(kind)
     let outcome = try await store.download(
-      origin.url, options: HLSOptions(audio: .all, subtitles: .all)
+      origin.url, options: StreamConfiguration(audio: .all, subtitles: .all)
     ).run()
     let expected = try origin.decodedMD5s(streams)
     origin.nginx.stop(graceful: false)

@@ -33,7 +33,7 @@ struct DASHSelectionTests {
     </MPD>
     """
 
-  func chosen(_ options: HLSOptions) throws -> [String] {
+  func chosen(_ options: StreamConfiguration) throws -> [String] {
     let mpd = try MPDParser.parse(Self.manifest)
     return DASHSelection.choose(from: mpd, options: options).paths.map {
       mpd.representation(at: $0)!.id
@@ -41,29 +41,29 @@ struct DASHSelectionTests {
   }
 
   @Test func theDefaultsTakeTheHighestVideoAndTheMainAudioWithoutSubtitles() throws {
-    #expect(try chosen(HLSOptions()) == ["v-high", "fr"])
+    #expect(try chosen(StreamConfiguration()) == ["v-high", "fr"])
   }
 
   @Test func variantChoosesInsideEachVideoAdaptationSet() throws {
-    #expect(try chosen(HLSOptions(variant: .lowest)).first == "v-low")
-    #expect(try chosen(HLSOptions(variant: .minimumBitrate(500_000))).first == "v-mid")
-    #expect(try chosen(HLSOptions(variant: .minimumBitrate(5_000_000))).first == "v-high")
+    #expect(try chosen(StreamConfiguration(variant: .lowest)).first == "v-low")
+    #expect(try chosen(StreamConfiguration(variant: .minimumBitrate(500_000))).first == "v-mid")
+    #expect(try chosen(StreamConfiguration(variant: .minimumBitrate(5_000_000))).first == "v-high")
   }
 
   @Test func audioAndSubtitlesChooseAdaptationSetsByLanguage() throws {
     #expect(
-      try chosen(HLSOptions(audio: .languages(["en"]), subtitles: .all))
+      try chosen(StreamConfiguration(audio: .languages(["en"]), subtitles: .all))
         == ["v-high", "en-hi", "sub-de"])
     #expect(
-      try chosen(HLSOptions(variant: .lowest, audio: .all, subtitles: .languages(["de"])))
+      try chosen(StreamConfiguration(variant: .lowest, audio: .all, subtitles: .languages(["de"])))
         == ["v-low", "en-lo", "fr", "sub-de"])
-    #expect(try chosen(HLSOptions(audio: .none)) == ["v-high"])
+    #expect(try chosen(StreamConfiguration(audio: .none)) == ["v-high"])
   }
 
   @Test func aLanguageNoAdaptationSetHasIsWarnedAboutWithTheOneTaken() throws {
     let mpd = try MPDParser.parse(Self.manifest)
     let selection = DASHSelection.choose(
-      from: mpd, options: HLSOptions(audio: .languages(["ja"])))
+      from: mpd, options: StreamConfiguration(audio: .languages(["ja"])))
     #expect(selection.warnings == [.languageNotFound(type: .audio, wanted: ["ja"], taken: "fr")])
   }
 
@@ -74,7 +74,7 @@ struct DASHSelectionTests {
         + "<AdaptationSet contentType=\"video\"><SegmentTemplate media=\"w$Number$.m4s\" duration=\"2\"/>"
         + "<Representation id=\"w\" bandwidth=\"1\"/></AdaptationSet></Period>")
     let mpd = try MPDParser.parse(two)
-    let paths = DASHSelection.choose(from: mpd, options: HLSOptions()).paths
+    let paths = DASHSelection.choose(from: mpd, options: StreamConfiguration()).paths
     #expect(paths.map(\.period) == [0, 0, 1])
     #expect(mpd.representation(at: paths[2])?.id == "w")
   }

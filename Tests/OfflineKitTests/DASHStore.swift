@@ -16,7 +16,7 @@ struct DASHStore {
     index = try OfflineIndex(directory: root.url.appending(path: "store"))
   }
 
-  func download(_ url: URL, options: HLSOptions = HLSOptions()) -> DASHDownload {
+  func download(_ url: URL, options: StreamConfiguration = StreamConfiguration()) -> DASHDownload {
     DASHDownload(
       url: url, folder: folder, options: options, journal: index.transfers,
       transport: CurlTransport(),

@@ -126,7 +126,7 @@ struct FaultDiskTests {
     try FileManager.default.createSymbolicLink(
       atPath: fixture.destination(), withDestinationPath: victim.path)
     let options = Options.quick { $0.replacesExistingFile = true }
-    _ = try? await fixture.transfer(server.url("/f"), options: options).run()
+    _ = try? await fixture.transfer(server.url("/f"), configuration: options).run()
 
     #expect(fileData(victim.path) == Data("keep me\n".utf8))
     let attributes = try FileManager.default.attributesOfItem(atPath: fixture.destination())

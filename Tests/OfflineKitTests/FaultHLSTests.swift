@@ -48,9 +48,9 @@ import Testing
     var folder: URL { store.url.appending(path: "content") }
 
     /// Piece retries as in a real run (10), from 1 ms apart so tests stay fast.
-    static let fastRetries = HLSOptions(pieceRetryDelay: .milliseconds(1))
+    static let fastRetries = StreamConfiguration(pieceRetryDelay: .milliseconds(1))
 
-    func download(_ path: String = "/v/media.m3u8", options: HLSOptions = fastRetries)
+    func download(_ path: String = "/v/media.m3u8", options: StreamConfiguration = fastRetries)
       -> HLSDownload
     {
       HLSDownload(
@@ -61,7 +61,8 @@ import Testing
     }
 
     /// Runs the download, expecting it to fail; returns the error.
-    func failingRun(_ path: String = "/v/media.m3u8", options: HLSOptions = fastRetries) async
+    func failingRun(_ path: String = "/v/media.m3u8", options: StreamConfiguration = fastRetries)
+      async
       -> Transfer.Error?
     {
       do {
@@ -104,7 +105,7 @@ import Testing
     let fixture = try ManagerFixture()
     let (content, recorder) = try await fixture.watched(
       stream.server.url("/v/media.m3u8"), id: "stream")
-    try await content.download(DownloadConfig(hls: Stream.fastRetries))
+    try await content.download(DownloadConfiguration(stream: Stream.fastRetries))
     try await fixture.running {
       #expect(await recorder.waitFor { $0.name == "suspended" })
     }

@@ -21,7 +21,7 @@ import Testing
     let fixture = try TransferFixture()
     let log = EventLog()
     let options = Options.quick { $0.retry.maximumAttempts = 2 }
-    let outcome = try await fixture.transfer(server.url("/f"), options: options).run(
+    let outcome = try await fixture.transfer(server.url("/f"), configuration: options).run(
       onEvent: log.record)
 
     #expect(fileData(outcome.destination) == body)
@@ -111,7 +111,7 @@ import Testing
     let options = Options.quick { $0.retry.maximumAttempts = 2 }
     do {
       _ = try await fixture.transfer(
-        URL(string: "http://offlinekit-fault.invalid/f")!, options: options
+        URL(string: "http://offlinekit-fault.invalid/f")!, configuration: options
       ).run()
       Issue.record("a name that does not resolve downloaded something")
     } catch {
@@ -200,11 +200,11 @@ import Testing
       $0 = $0.expecting(sha256: expected)
     }
     await #expect(throws: Transfer.Error.self) {
-      try await fixture.transfer(server.url("/f"), options: once).run()
+      try await fixture.transfer(server.url("/f"), configuration: once).run()
     }
     server.setRoute("/f", .resource(.init(body: changed)))  // same ETag "v1", same length
     do {
-      _ = try await fixture.transfer(server.url("/f"), options: once).run()
+      _ = try await fixture.transfer(server.url("/f"), configuration: once).run()
       Issue.record("a spliced file was passed off as complete")
     } catch {
       guard case .checksumMismatch = error.kind else {
@@ -215,7 +215,7 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: fixture.destination()))
     #expect(server.requests(for: "/f").last?.headers["range"] == "bytes=\(1 << 20)-")
 
-    let outcome = try await fixture.transfer(server.url("/f"), options: once).run()
+    let outcome = try await fixture.transfer(server.url("/f"), configuration: once).run()
     #expect(fileData(outcome.destination) == changed)
   }
 }

@@ -33,7 +33,7 @@ import Testing
     let fixture = try TransferFixture()
     let options = Options.quick { $0.retry.maximumAttempts = 3 }
     await #expect {
-      try await fixture.transfer(server.url("/f"), options: options).run()
+      try await fixture.transfer(server.url("/f"), configuration: options).run()
     } throws: { error in
       guard let error = error as? Transfer.Error, case .network(let http) = error.kind else {
         return false
@@ -53,7 +53,7 @@ import Testing
     let fixture = try TransferFixture()
     let options = Options.quick { $0.retry.maximumAttempts = 5 }
     await #expect {
-      try await fixture.transfer(server.url("/f"), options: options).run()
+      try await fixture.transfer(server.url("/f"), configuration: options).run()
     } throws: { error in
       guard let error = error as? Transfer.Error, case .network(let http) = error.kind else {
         return false

@@ -21,7 +21,7 @@ struct HLSDownloadTests {
   }
 
   func download(
-    _ kind: HLSFixture, options: HLSOptions = HLSOptions(), segments: Int? = nil
+    _ kind: HLSFixture, options: StreamConfiguration = StreamConfiguration(), segments: Int? = nil
   ) async throws -> Downloaded {
     let www = try TemporaryDirectory(prefix: "offlinekit-hls")
     let fixture = try kind.make(in: www.url, segmentCount: segments)
@@ -45,7 +45,8 @@ struct HLSDownloadTests {
 
   @Test(arguments: [HLSFixture.tsVariants, .fmp4, .aes128Rotating, .renditions, .byteRange])
   func aStreamPlaysFromDiskWithTheOriginStopped(kind: HLSFixture) async throws {
-    let result = try await download(kind, options: HLSOptions(audio: .all, subtitles: .all))
+    let result = try await download(
+      kind, options: StreamConfiguration(audio: .all, subtitles: .all))
     try expectPlaysOffline(result)
     let text = try String(contentsOf: result.outcome.index, encoding: .utf8)
     #expect(!text.contains("http://"), "index.m3u8 lists only local files")
@@ -91,7 +92,7 @@ struct HLSDownloadTests {
   @Test func theLowestVariantAndOneLanguageAreChosen() async throws {
     let result = try await download(
       .renditions,
-      options: HLSOptions(variant: .lowest, audio: .languages(["fr"]), subtitles: .none))
+      options: StreamConfiguration(variant: .lowest, audio: .languages(["fr"]), subtitles: .none))
     try expectPlaysOffline(result)
     guard
       case .master(let master) = try PlaylistParser.parse(

@@ -7,7 +7,7 @@ import Testing
 
 /// One bad answer must not fail a long stream (issue 11, item 8): every piece (media
 /// playlist, segment, init section, key) that fails with 403, 404, 408, 410, 429, 5xx or
-/// connection trouble is tried again in the same run, up to ``HLSOptions/pieceRetries``;
+/// connection trouble is tried again in the same run, up to ``StreamConfiguration/pieceRetries``;
 /// a piece that keeps failing fails the run naming it. The stream's own URL keeps the rule of
 /// a plain file's URL: a 404 there fails at once.
 @Suite struct HLSPieceRetryTests {
@@ -77,7 +77,7 @@ import Testing
     stream.server.setRoute("/v/seg1.ts", .status(code: 404))
     let error = try #require(
       await stream.failingRun(
-        options: HLSOptions(pieceRetries: 3, pieceRetryDelay: .milliseconds(5))))
+        options: StreamConfiguration(pieceRetries: 3, pieceRetryDelay: .milliseconds(5))))
     guard case .status(404, _) = error.kind else {
       Issue.record("unexpected \(error)")
       return
@@ -96,7 +96,7 @@ import Testing
     stream.server.setRoute(
       "/v/key.bin",
       .sequence([.status(code: 403), .resource(.init(body: Data(repeating: 7, count: 16)))]))
-    let error = try #require(await stream.failingRun(options: HLSOptions(pieceRetries: 0)))
+    let error = try #require(await stream.failingRun(options: StreamConfiguration(pieceRetries: 0)))
     guard case .status(403, _) = error.kind else {
       Issue.record("unexpected \(error)")
       return
@@ -127,7 +127,7 @@ import Testing
     let fixture = try ManagerFixture()
     let (content, recorder) = try await fixture.watched(
       stream.server.url("/v/media.m3u8"), id: "stream")
-    try await content.download(DownloadConfig(hls: Stream.fastRetries))
+    try await content.download(DownloadConfiguration(stream: Stream.fastRetries))
     try await fixture.running {
       #expect(await recorder.waitFor { $0.name == "finished" || $0.name == "suspended" })
     }
@@ -164,7 +164,7 @@ import Testing
   @Test func optionsStoredWithoutPieceRetriesDecodeWithTheDefaults() throws {
     let old =
       #"{"variant":{"lowest":{}},"audio":{"all":{}},"subtitles":{"none":{}},"parallelSegments":4}"#
-    let options = try JSONDecoder().decode(HLSOptions.self, from: Data(old.utf8))
+    let options = try JSONDecoder().decode(StreamConfiguration.self, from: Data(old.utf8))
     #expect(options.variant == .lowest)
     #expect(options.parallelSegments == 4)
     #expect(options.pieceRetries == 10)

@@ -123,7 +123,7 @@ import Testing
         high.m3u8
         """)
     else { throw CancellationError() }
-    let selection = try #require(HLSSelection.choose(from: master, options: HLSOptions()))
+    let selection = try #require(HLSSelection.choose(from: master, options: StreamConfiguration()))
     #expect(selection.variant.uri == "high.m3u8")
     #expect(selection.audio.map(\.language) == ["en"])
     let rewriter = HLSMasterRewriter(entryURL: base, master: master, selection: selection)
@@ -144,8 +144,8 @@ import Testing
         "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=200000\nlow.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=600000\nmid.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=900000\nhigh.m3u8\n"
       )
     else { throw CancellationError() }
-    let choose = { (choice: HLSOptions.VariantChoice) in
-      HLSSelection.choose(from: master, options: HLSOptions(variant: choice))?.variant.uri
+    let choose = { (choice: StreamConfiguration.VariantChoice) in
+      HLSSelection.choose(from: master, options: StreamConfiguration(variant: choice))?.variant.uri
     }
     #expect(choose(.minimumBitrate(500_000)) == "mid.m3u8")
     #expect(choose(.minimumBitrate(5_000_000)) == "high.m3u8")

@@ -20,7 +20,7 @@ struct HLSProgressTests {
   struct Case: Sendable, CustomTestStringConvertible {
     var name: String
     var fixture: HLSFixture
-    var options: HLSOptions
+    var options: StreamConfiguration
     /// When set, the fixture's media playlist is reached through a master playlist written
     /// for it with this `BANDWIDTH`.
     var masterBandwidth: Int?
@@ -35,19 +35,19 @@ struct HLSProgressTests {
   static let cases = [
     Case(
       name: "a master playlist with audio and subtitle renditions", fixture: .renditions,
-      options: HLSOptions(audio: .all, subtitles: .all, parallelSegments: 3),
+      options: StreamConfiguration(audio: .all, subtitles: .all, parallelSegments: 3),
       guessesRenditions: true),
     Case(
       name: "a master playlist of three variants", fixture: .tsVariants,
-      options: HLSOptions(variant: .lowest, parallelSegments: 3)),
+      options: StreamConfiguration(variant: .lowest, parallelSegments: 3)),
     // The stream is about 300 kb/s: BANDWIDTH is right, the 4 KB guess for the init
     // section is not.
     Case(
       name: "a master playlist of fragmented MP4 with an init section", fixture: .fmp4,
-      options: HLSOptions(parallelSegments: 3), masterBandwidth: 300_000),
+      options: StreamConfiguration(parallelSegments: 3), masterBandwidth: 300_000),
     Case(
       name: "a media playlist (no BANDWIDTH) with an init section", fixture: .fmp4,
-      options: HLSOptions(parallelSegments: 3)),
+      options: StreamConfiguration(parallelSegments: 3)),
   ]
 
   /// Every report of one download, and the sizes of the pieces it left on disk.

@@ -22,7 +22,7 @@ import Testing
     let master = try master(
       "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO=\"a\",SUBTITLES=\"s\"\nv.m3u8\n")
     let selection = try #require(
-      HLSSelection.choose(from: master, options: HLSOptions(audio: .all, subtitles: .all)))
+      HLSSelection.choose(from: master, options: StreamConfiguration(audio: .all, subtitles: .all)))
     #expect(selection.audio.isEmpty && selection.subtitles.isEmpty)
     #expect(
       selection.warnings == [
@@ -31,7 +31,8 @@ import Testing
       ])
     #expect(selection.warnings[0].description.contains("audio group \"a\""))
     let quiet = try #require(
-      HLSSelection.choose(from: master, options: HLSOptions(audio: .default, subtitles: .none)))
+      HLSSelection.choose(
+        from: master, options: StreamConfiguration(audio: .default, subtitles: .none)))
     #expect(quiet.warnings == [.missingRenditionGroup(type: .audio, group: "a")])
   }
 
@@ -40,12 +41,12 @@ import Testing
       "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"English\",LANGUAGE=\"en\","
         + "DEFAULT=YES,URI=\"en.m3u8\"\n#EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO=\"a\"\nv.m3u8\n")
     let selection = try #require(
-      HLSSelection.choose(from: master, options: HLSOptions(audio: .languages(["de"]))))
+      HLSSelection.choose(from: master, options: StreamConfiguration(audio: .languages(["de"]))))
     #expect(selection.audio.map(\.language) == ["en"])
     #expect(
       selection.warnings == [.languageNotFound(type: .audio, wanted: ["de"], taken: "en")])
     let found = try #require(
-      HLSSelection.choose(from: master, options: HLSOptions(audio: .languages(["en"]))))
+      HLSSelection.choose(from: master, options: StreamConfiguration(audio: .languages(["en"]))))
     #expect(found.warnings.isEmpty)
   }
 

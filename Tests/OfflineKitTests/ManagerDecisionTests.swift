@@ -32,8 +32,9 @@ import Testing
   // MARK: Calls
 
   @Test func downloadStoresTheConfigFromZeroAndQueuesAtTheEnd() throws {
-    let config = try DownloadConfig(expectedSHA256: String(repeating: "ab", count: 32), priority: 3)
-    let decision = CallDecision(.download, config: config, wasRunningHere: false)
+    let config = try DownloadConfiguration(
+      expectedSHA256: String(repeating: "ab", count: 32), priority: 3)
+    let decision = CallDecision(.download, configuration: config, wasRunningHere: false)
     #expect(
       decision.edits
         == [

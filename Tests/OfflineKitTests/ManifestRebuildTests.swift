@@ -216,7 +216,7 @@ import Testing
     let text = String(decoding: try JSONEncoder().encode(manifest), as: UTF8.self)
     #expect(!text.contains("s3cret") && !text.contains("Authorization"), "\(text)")
     let restored = manifest.record(state: .downloading)
-    #expect(try DownloadConfig.stored(in: restored).connections == .fixed(2))
-    #expect(try DownloadConfig.stored(in: restored).hls.parallelSegments == 3)
+    #expect(try DownloadConfiguration.stored(in: restored).connections == .fixed(2))
+    #expect(try DownloadConfiguration.stored(in: restored).hls.parallelSegments == 3)
   }
 }

@@ -46,7 +46,7 @@ import Testing
     }
     defer { listener.cancel() }
     try await low.download()
-    try await high.download(DownloadConfig(priority: 5))
+    try await high.download(DownloadConfiguration(priority: 5))
     try await fixture.running {
       #expect(await eventually { finished.withLock { $0.count } == 2 })
     }
@@ -55,7 +55,7 @@ import Testing
     #expect(log.map(\.uri) == ["/high.bin", "/low.bin"])
   }
 
-  /// Pins a bug: `DownloadConfig.priority` promises that equal priorities run in the order
+  /// Pins a bug: `DownloadConfiguration.priority` promises that equal priorities run in the order
   /// they were queued, but the queue orders them by when the contents were created.
   @Test func equalPrioritiesRunInTheOrderTheyWereQueued() async throws {
     let origin = try ManagerOrigin(files: ["first.bin": 256 << 10, "second.bin": 256 << 10])

@@ -100,7 +100,7 @@ import Testing
     try nginx.start()
     let fixture = try TransferFixture()
     let outcome = try await fixture.transfer(
-      nginx.url("/big.bin"), options: .quick { $0.connections = .fixed(4) }
+      nginx.url("/big.bin"), configuration: .quick { $0.connections = .fixed(4) }
     ).run()
 
     #expect(fileData(outcome.destination) == body)
@@ -123,7 +123,7 @@ import Testing
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     let download = HLSDownload(
       url: stream.url(on: nginx), folder: store.url.appending(path: "content"),
-      options: HLSOptions(parallelSegments: 8), journal: index.transfers,
+      options: StreamConfiguration(parallelSegments: 8), journal: index.transfers,
       transport: CurlTransport())
     _ = try await download.run()
 

@@ -36,7 +36,7 @@ import Testing
     return Transfer(
       url: url, destination: folder.file("out.bin").path, journal: index.transfers,
       transport: CurlTransport(),
-      options: Transfer.Options(
+      configuration: Transfer.Configuration(
         retry: RetryPolicy(maximumAttempts: 1), connections: connections),
       requestOptions: options)
   }

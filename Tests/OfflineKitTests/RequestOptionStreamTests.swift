@@ -11,7 +11,9 @@ import Testing
 /// a token, Basic credentials, a cookie or a Referer check failed at its first request.
 @Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
 struct RequestOptionStreamTests {
-  func download(_ url: URL, _ options: RequestOptions, hls: HLSOptions = HLSOptions()) async throws
+  func download(
+    _ url: URL, _ options: RequestOptions, hls: StreamConfiguration = StreamConfiguration()
+  ) async throws
     -> HLSDownload.Outcome
   {
     let store = try TemporaryDirectory()
@@ -35,7 +37,7 @@ struct RequestOptionStreamTests {
     let options = try RequestOptionDownloadTests.opening(folder, origin: origin)
     let url = origin.streamURL("hls", in: folder)
     await #expect(throws: Transfer.Error.self) {
-      _ = try await download(url, RequestOptions(), hls: HLSOptions(pieceRetries: 0))
+      _ = try await download(url, RequestOptions(), hls: StreamConfiguration(pieceRetries: 0))
     }
     let outcome = try await download(url, options)
     let fixture = try #require(origin.streams["hls"])
@@ -64,7 +66,7 @@ struct RequestOptionStreamTests {
     let options = try RequestOptionDownloadTests.opening("bearer", origin: origin)
     let outcome = try await download(
       origin.streamURL("hls", in: "bearer"), options,
-      hls: HLSOptions(audio: .all, subtitles: .all))
+      hls: StreamConfiguration(audio: .all, subtitles: .all))
     #expect(outcome.segments > 0)
     if kind == .fmp4 { #expect(outcome.initSections > 0) }
     let log = try origin.server.headerLog()

@@ -27,7 +27,7 @@ import Testing
     let sha = try TestData.sha256Hex(of: body)
     let outcome = try await fixture.transfer(
       nginx.url("/big.bin"),
-      options: .quick {
+      configuration: .quick {
         $0.connections = .fixed(4)
         $0 = $0.expecting(sha256: sha)
       }
@@ -49,7 +49,7 @@ import Testing
     let url = nginx.url("/big.bin")
     let events = EventLog()
     let running = Task {
-      try await fixture.transfer(url, options: four).run(onEvent: events.record)
+      try await fixture.transfer(url, configuration: four).run(onEvent: events.record)
     }
     // Stop once bytes have arrived (bounded: 20 s), not after a fixed time: under load the
     // probe alone can take longer than any fixed pause.
@@ -68,7 +68,7 @@ import Testing
     let saved = try fixture.index.transfers.ranges(forDestination: fixture.destination())
     #expect(saved.contains { $0.next > $0.start }, "progress was journalled")
 
-    let outcome = try await fixture.transfer(url, options: four).run()
+    let outcome = try await fixture.transfer(url, configuration: four).run()
     #expect(fileData(outcome.destination) == body)
     let log = try nginx.accessLog(minimumCount: 6)
     let sent = log.reduce(Int64(0)) { $0 + $1.bodyBytesSent }
@@ -79,7 +79,7 @@ import Testing
     let (root, nginx, body) = try origin(.init(maxRanges: 0))
     defer { withExtendedLifetime(root) {} }
     let fixture = try TransferFixture()
-    let outcome = try await fixture.transfer(nginx.url("/big.bin"), options: four).run()
+    let outcome = try await fixture.transfer(nginx.url("/big.bin"), configuration: four).run()
     #expect(fileData(outcome.destination) == body)
     let full = try nginx.accessLog(minimumCount: 2).filter { $0.bodyBytesSent == Int64(size) }
     #expect(full.count == 1)
@@ -92,7 +92,7 @@ import Testing
       "/big.bin",
       .resource(.init(body: body, faults: .init(cutAfterBodyBytes: 1 << 20, cutResponses: 3))))
     let fixture = try TransferFixture()
-    let outcome = try await fixture.transfer(server.url("/big.bin"), options: four).run()
+    let outcome = try await fixture.transfer(server.url("/big.bin"), configuration: four).run()
     #expect(fileData(outcome.destination) == body)
   }
 
@@ -108,12 +108,12 @@ import Testing
       $0.retry.maximumAttempts = 1
     }
     await #expect(throws: Transfer.Error.self) {
-      try await fixture.transfer(server.url("/big.bin"), options: once).run()
+      try await fixture.transfer(server.url("/big.bin"), configuration: once).run()
     }
     let changed = TestData.bytes(count: size, seed: 54)
     server.setRoute("/big.bin", .resource(.init(body: changed, etag: "\"v2\"")))
     let log = EventLog()
-    let outcome = try await fixture.transfer(server.url("/big.bin"), options: four).run(
+    let outcome = try await fixture.transfer(server.url("/big.bin"), configuration: four).run(
       onEvent: log.record)
     #expect(fileData(outcome.destination) == changed)
     #expect(log.restartReasons.contains(.rangeMismatch))
@@ -131,7 +131,7 @@ import Testing
     let fixture = try TransferFixture()
     let log = EventLog()
     let outcome = try await fixture.transfer(
-      nginx.url("/big.bin"), options: .quick { $0.connections = .adaptive }
+      nginx.url("/big.bin"), configuration: .quick { $0.connections = .adaptive }
     ).run(onEvent: log.record)
     #expect(fileData(outcome.destination) == body)
     #expect(log.requestedOffsets.count == 2, "one connection first, then the ranges")

@@ -5,17 +5,19 @@ import Testing
 /// and the service's JSON API).
 @Suite struct StreamArgumentTests {
   @Test func aVariantIsHighestLowestOrABitrateWithItsUnit() {
-    #expect(HLSOptions.VariantChoice(argument: "800k") == .minimumBitrate(800_000))
-    #expect(HLSOptions.VariantChoice(argument: "2M") == .minimumBitrate(2_000_000))
-    #expect(HLSOptions.VariantChoice(argument: "HIGHEST") == .highest)
-    #expect(HLSOptions.VariantChoice(argument: "lowest") == .lowest)
-    #expect(HLSOptions.VariantChoice(argument: "fast") == nil)
+    #expect(StreamConfiguration.VariantChoice(argument: "800k") == .minimumBitrate(800_000))
+    #expect(StreamConfiguration.VariantChoice(argument: "2M") == .minimumBitrate(2_000_000))
+    #expect(StreamConfiguration.VariantChoice(argument: "HIGHEST") == .highest)
+    #expect(StreamConfiguration.VariantChoice(argument: "lowest") == .lowest)
+    #expect(StreamConfiguration.VariantChoice(argument: "fast") == nil)
   }
 
   @Test func renditionsAreDefaultAllNoneOrLanguages() {
-    #expect(HLSOptions.RenditionChoice(argument: "all") == .all)
-    #expect(HLSOptions.RenditionChoice(argument: "none") == HLSOptions.RenditionChoice.none)
-    #expect(HLSOptions.RenditionChoice(argument: "en, fr") == .languages(["en", "fr"]))
-    #expect(HLSOptions.RenditionChoice(argument: " , ") == nil)
+    #expect(StreamConfiguration.RenditionChoice(argument: "all") == .all)
+    #expect(
+      StreamConfiguration.RenditionChoice(argument: "none")
+        == StreamConfiguration.RenditionChoice.none)
+    #expect(StreamConfiguration.RenditionChoice(argument: "en, fr") == .languages(["en", "fr"]))
+    #expect(StreamConfiguration.RenditionChoice(argument: " , ") == nil)
   }
 }

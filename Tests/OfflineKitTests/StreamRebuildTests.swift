@@ -28,7 +28,8 @@ struct StreamRebuildTests {
       first = manager
       let content = try await manager.content(
         for: OfflineSource(url: files.url(on: nginx), id: "movie", title: "Movie"))
-      try await content.download(DownloadConfig(hls: HLSOptions(parallelSegments: 2)))
+      try await content.download(
+        DownloadConfiguration(stream: StreamConfiguration(parallelSegments: 2)))
       try await manager.start()
       let index = try OfflineIndex(directory: store)
       func complete() throws -> [TransferRecord] {

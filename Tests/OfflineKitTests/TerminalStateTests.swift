@@ -15,7 +15,7 @@ import Testing
     let fixture = try ManagerFixture()
     let (content, recorder) = try await fixture.watched(origin.url("file.bin"), id: "file")
     try await content.download(
-      DownloadConfig(expectedSHA256: String(repeating: "0", count: 64)))
+      DownloadConfiguration(expectedSHA256: String(repeating: "0", count: 64)))
     try await fixture.running {
       #expect(await recorder.waitFor { $0.name == "error" })
       #expect(await recorder.waitFor { $0.name == "state:notDownloaded" })

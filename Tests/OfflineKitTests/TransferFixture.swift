@@ -56,15 +56,15 @@ struct TransferFixture {
   }
 
   /// Fast retries so tests of transient faults do not wait.
-  static let quickRetries = Transfer.Options(
+  static let quickRetries = Transfer.Configuration(
     retry: RetryPolicy(initialDelay: .milliseconds(20), maximumDelay: .seconds(2)))
 
   func transfer(
-    _ url: URL, to destination: String? = nil, options: Transfer.Options = quickRetries
+    _ url: URL, to destination: String? = nil, configuration: Transfer.Configuration = quickRetries
   ) -> Transfer {
     Transfer(
       url: url, destination: destination ?? self.destination(), journal: index.transfers,
-      transport: transport, options: options)
+      transport: transport, configuration: configuration)
   }
 }
 
@@ -109,14 +109,14 @@ final class EventLog: Sendable {
 
 extension Options {
   /// Options with the fast retries of tests and a change.
-  static func quick(_ change: (inout Transfer.Options) -> Void) -> Transfer.Options {
+  static func quick(_ change: (inout Transfer.Configuration) -> Void) -> Transfer.Configuration {
     var options = TransferFixture.quickRetries
     change(&options)
     return options
   }
 }
 
-typealias Options = Transfer.Options
+typealias Options = Transfer.Configuration
 
 func fileData(_ path: String) -> Data? {
   FileManager.default.contents(atPath: path)

@@ -61,7 +61,7 @@ import Testing
     let sha = try TestData.sha256Hex(of: body)
     let log = EventLog()
     let outcome = try await fixture.transfer(
-      nginx.url("/file.bin"), options: .quick { $0 = $0.expecting(sha256: sha) }
+      nginx.url("/file.bin"), configuration: .quick { $0 = $0.expecting(sha256: sha) }
     ).run(onEvent: log.record)
 
     #expect(fileData(outcome.destination) == body)
@@ -104,7 +104,7 @@ import Testing
     let wrong = String(repeating: "0", count: 64)
     do {
       _ = try await fixture.transfer(
-        nginx.url("/file.bin"), options: .quick { $0 = $0.expecting(sha256: wrong) }
+        nginx.url("/file.bin"), configuration: .quick { $0 = $0.expecting(sha256: wrong) }
       ).run()
       Issue.record("a wrong checksum was accepted")
     } catch {
@@ -190,7 +190,7 @@ import Testing
     #expect(fileData(destination) == Data("mine".utf8))
 
     let replaced = try await fixture.transfer(
-      nginx.url("/file.bin"), options: .quick { $0.replacesExistingFile = true }
+      nginx.url("/file.bin"), configuration: .quick { $0.replacesExistingFile = true }
     ).run()
     #expect(fileData(replaced.destination) == body)
   }

@@ -37,7 +37,7 @@ import Testing
     let fixture = try TransferFixture()
     let once = Options.quick { $0.retry.maximumAttempts = 1 }
     await #expect(throws: Transfer.Error.self) {
-      try await fixture.transfer(server.url("/f"), options: once).run()
+      try await fixture.transfer(server.url("/f"), configuration: once).run()
     }
     #expect(FileSteps.regularFileSize(fixture.destination() + ".part") == 1 << 20)
 
@@ -70,7 +70,7 @@ import Testing
     let fixture = try TransferFixture()
     let once = Options.quick { $0.retry.maximumAttempts = 1 }
     do {
-      _ = try await fixture.transfer(server.url("/f"), options: once).run()
+      _ = try await fixture.transfer(server.url("/f"), configuration: once).run()
       Issue.record("a short body was accepted")
     } catch {
       guard case .network(let http) = error.kind else {
@@ -204,7 +204,7 @@ import Testing
     let fixture = try TransferFixture()
     let three = Options.quick { $0.retry.maximumAttempts = 3 }
     await #expect(throws: Transfer.Error.self) {
-      try await fixture.transfer(server.url("/f"), options: three).run()
+      try await fixture.transfer(server.url("/f"), configuration: three).run()
     }
     #expect(server.requests(for: "/f").count == 3)
   }

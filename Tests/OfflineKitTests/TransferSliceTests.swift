@@ -56,7 +56,7 @@ import Testing
     try nginx.start()
     let fixture = try TransferFixture()
     let outcome = try await fixture.transfer(
-      nginx.url("/file.bin"), options: .quick { $0.slice = slice }
+      nginx.url("/file.bin"), configuration: .quick { $0.slice = slice }
     ).run()
     #expect(fileData(outcome.destination) == expected)
     #expect(try nginx.accessLog(minimumCount: 1).first?.range == "bytes=1000000-1499999")
@@ -66,8 +66,10 @@ import Testing
     let server = try FaultServer()
     server.setRoute("/f", .resource(.init(body: body, acceptsRanges: false)))
     let fixture = try TransferFixture()
-    let outcome = try await fixture.transfer(server.url("/f"), options: .quick { $0.slice = slice })
-      .run()
+    let outcome = try await fixture.transfer(
+      server.url("/f"), configuration: .quick { $0.slice = slice }
+    )
+    .run()
     #expect(fileData(outcome.destination) == expected)
   }
 
@@ -75,8 +77,10 @@ import Testing
     let server = try FaultServer()
     server.setRoute("/f", .resource(.init(body: body, faults: .init(cutAfterBodyBytes: 200_000))))
     let fixture = try TransferFixture()
-    let outcome = try await fixture.transfer(server.url("/f"), options: .quick { $0.slice = slice })
-      .run()
+    let outcome = try await fixture.transfer(
+      server.url("/f"), configuration: .quick { $0.slice = slice }
+    )
+    .run()
     #expect(fileData(outcome.destination) == expected)
     let ranges = server.requests(for: "/f").map { $0.headers["range"] }
     #expect(ranges == ["bytes=1000000-1499999", "bytes=1200000-1499999"])

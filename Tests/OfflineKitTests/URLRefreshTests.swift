@@ -172,7 +172,7 @@ import Testing
       for: OfflineSource(
         url: try origin.pathSignedURL("/hls\(files.entryPath)", expiresIn: 3), id: "stream"))
     try await content.download(
-      DownloadConfig(hls: HLSOptions(parallelSegments: 1, pieceRetries: 0)))
+      DownloadConfiguration(stream: StreamConfiguration(parallelSegments: 1, pieceRetries: 0)))
     try await manager.start()
     #expect(
       try await eventually { try await content.snapshot.bytes > streamBytes / 4 },

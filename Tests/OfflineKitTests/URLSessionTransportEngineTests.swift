@@ -16,7 +16,7 @@ import Testing
   func transfer(_ url: URL, in fixture: TransferFixture) -> Transfer {
     Transfer(
       url: url, destination: fixture.destination(), journal: fixture.index.transfers,
-      transport: URLSessionTransport(), options: TransferFixture.quickRetries)
+      transport: URLSessionTransport(), configuration: TransferFixture.quickRetries)
   }
 
   /// A resume answered with a 206 for other bytes than asked (a lying `Content-Range`) is
@@ -70,7 +70,7 @@ import Testing
     let transport = URLSessionTransport(configuration: .init(highWater: 256 << 10))
     let transfer = Transfer(
       url: server.url("/f"), destination: fixture.destination(), journal: fixture.index.transfers,
-      transport: transport, options: TransferFixture.quickRetries)
+      transport: transport, configuration: TransferFixture.quickRetries)
     let log = EventLog()
     let outcome = try await transfer.run(onEvent: log.record)
 

@@ -11,10 +11,10 @@ enum VerifyFixture {
   /// Downloads `url` as content `id` in `fixture`'s store, to the end.
   static func download(
     _ url: URL, id: String, in fixture: ManagerFixture,
-    config: DownloadConfig = DownloadConfig()
+    configuration: DownloadConfiguration = DownloadConfiguration()
   ) async throws -> OfflineContent {
     let content = try await fixture.manager.content(for: OfflineSource(url: url, id: id))
-    try await content.download(config)
+    try await content.download(configuration)
     #expect(try await runUntilIdle(fixture.manager, timeout: .seconds(120)))
     try #require(try await content.state == .downloaded)
     return content

@@ -44,7 +44,7 @@ struct AddCommand: Command {
   var sha256: String?
   var priority: Int
   var input: String?
-  var hls: HLSOptions
+  var hls: StreamConfiguration
   var connections: Int
   var requestOptions: RequestOptions
 
@@ -89,10 +89,10 @@ struct AddCommand: Command {
           url: url, id: command.id, title: command.title, requestOptions: command.requestOptions))
     }
     return await ManagerAccess.using(context) { manager throws(OfflineError) in
-      let config = try DownloadConfig(
-        expectedSHA256: command.sha256, priority: command.priority, hls: command.hls,
+      let config = try DownloadConfiguration(
+        expectedSHA256: command.sha256, priority: command.priority, stream: command.hls,
         connections: ConnectionCount.choice(command.connections))
-      let contents = try await manager.add(sources, config: config)
+      let contents = try await manager.add(sources, configuration: config)
       console.out(contents.map(\.id).joined(separator: "\n"))
       return ExitCode.success
     }

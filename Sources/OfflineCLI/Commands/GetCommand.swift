@@ -111,7 +111,7 @@ struct GetCommand: Command {
   var waitsForOtherWriter: Bool
   var quiet: Bool
   var json: Bool
-  var hls: HLSOptions
+  var hls: StreamConfiguration
   var minimumFreeSpace: Int64?
   var requestOptions: RequestOptions
   var refreshCommand: String?
@@ -193,9 +193,9 @@ struct GetCommand: Command {
         command: command, index: index, transport: transport, reporter: reporter
       ).run()
     }
-    let options: Transfer.Options
+    let options: Transfer.Configuration
     do {
-      options = try Transfer.Options(
+      options = try Transfer.Configuration(
         expectedSHA256: command.sha256,
         retry: RetryPolicy(
           maximumAttempts: command.retries, initialDelay: .milliseconds(500),
@@ -212,7 +212,7 @@ struct GetCommand: Command {
     while true {
       let transfer = Transfer(
         url: url, destination: command.destination(), journal: index.transfers,
-        transport: transport, options: options, requestOptions: command.requestOptions)
+        transport: transport, configuration: options, requestOptions: command.requestOptions)
       do {
         let outcome = try await transfer.run { reporter.report($0) }
         reporter.finished(outcome)

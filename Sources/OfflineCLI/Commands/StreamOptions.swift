@@ -4,15 +4,15 @@ import OfflineKit
 /// The HLS options shared by `get` and `add`: what to select, and how often a piece of the
 /// stream is tried again.
 enum StreamOptions {
-  static let variant: Option<HLSOptions.VariantChoice?> = .value(
+  static let variant: Option<StreamConfiguration.VariantChoice?> = .value(
     "--variant", valueName: "v",
     help: "HLS: 'highest' (default), 'lowest', or a minimum bitrate in bits/s (800000, 800k,"
       + " 2M): the lowest variant at or above it, else the highest.",
     parser: .variant)
-  static let audio: Option<HLSOptions.RenditionChoice?> = .value(
+  static let audio: Option<StreamConfiguration.RenditionChoice?> = .value(
     "--audio", valueName: "a", help: "HLS: audio languages (en,fr), 'default' (default) or 'all'.",
     parser: .rendition(["default", "all"], refusing: .none))
-  static let subtitles: Option<HLSOptions.RenditionChoice?> = .value(
+  static let subtitles: Option<StreamConfiguration.RenditionChoice?> = .value(
     "--subtitles", valueName: "s",
     help: "HLS: subtitle languages (en,fr), 'none' (default) or 'all'.",
     parser: .rendition(["none", "all"], refusing: .default))
@@ -32,8 +32,8 @@ enum StreamOptions {
   ]
 
   /// The HLS options given, over the library's defaults.
-  static func hls(from arguments: ParsedArguments) -> HLSOptions {
-    var options = HLSOptions()
+  static func hls(from arguments: ParsedArguments) -> StreamConfiguration {
+    var options = StreamConfiguration()
     if let variant = arguments[StreamOptions.variant] { options.variant = variant }
     if let audio = arguments[StreamOptions.audio] { options.audio = audio }
     if let subtitles = arguments[StreamOptions.subtitles] { options.subtitles = subtitles }

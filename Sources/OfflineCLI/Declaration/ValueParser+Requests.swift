@@ -22,23 +22,23 @@ extension ValueParser where Value == NoProxyList {
   }
 }
 
-extension ValueParser where Value == HLSOptions.VariantChoice {
+extension ValueParser where Value == StreamConfiguration.VariantChoice {
   /// `highest`, `lowest`, or a minimum bitrate (800000, 800k, 2M).
-  static var variant: ValueParser<HLSOptions.VariantChoice> {
+  static var variant: ValueParser<StreamConfiguration.VariantChoice> {
     ValueParser(
       "'highest', 'lowest' or a bitrate", completion: .values(["highest", "lowest"]),
-      convert: HLSOptions.VariantChoice.init(argument:))
+      convert: StreamConfiguration.VariantChoice.init(argument:))
   }
 }
 
-extension ValueParser where Value == HLSOptions.RenditionChoice {
+extension ValueParser where Value == StreamConfiguration.RenditionChoice {
   /// Languages (en,fr), or one of `words`; `refused` is the choice this option cannot take.
-  static func rendition(_ words: [String], refusing refused: HLSOptions.RenditionChoice)
-    -> ValueParser<HLSOptions.RenditionChoice>
+  static func rendition(_ words: [String], refusing refused: StreamConfiguration.RenditionChoice)
+    -> ValueParser<StreamConfiguration.RenditionChoice>
   {
     let expectation = "languages, " + words.map { "'\($0)'" }.joined(separator: " or ")
     return ValueParser(expectation, completion: .values(words)) { text in
-      HLSOptions.RenditionChoice(argument: text).flatMap { $0 == refused ? nil : $0 }
+      StreamConfiguration.RenditionChoice(argument: text).flatMap { $0 == refused ? nil : $0 }
     }
   }
 }

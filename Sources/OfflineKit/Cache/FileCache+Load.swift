@@ -48,7 +48,7 @@ extension FileCache {
     let allowance = try room(for: nil)
     let transfer = Transfer(
       url: url, destination: path, journal: index.transfers, transport: transport,
-      options: Transfer.Options(
+      configuration: Transfer.Configuration(
         retry: configuration.retry, progressInterval: .milliseconds(50),
         replacesExistingFile: true, waitsForOtherWriter: true),
       requestOptions: configuration.requestOptions)

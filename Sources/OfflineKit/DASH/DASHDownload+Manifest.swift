@@ -42,7 +42,8 @@ extension DASHDownload {
   /// What to download from `mpd`, or why nothing can be: a live presentation, a chosen
   /// Representation under a `ContentProtection` (its key system named), or nothing to
   /// download at all.
-  static func downloadable(_ mpd: MPD, options: HLSOptions, url: URL) throws(Transfer.Error)
+  static func downloadable(_ mpd: MPD, options: StreamConfiguration, url: URL) throws(Transfer
+    .Error)
     -> DASHSelection
   {
     func refuse(_ what: String) -> Transfer.Error {

@@ -4,13 +4,13 @@ import OfflineHTTP
 import OfflineStore
 
 /// Downloads an MPEG-DASH presentation into a folder for offline playback: the chosen
-/// Representations of every Period (see ``HLSOptions`` for the choice, made per
+/// Representations of every Period (see ``StreamConfiguration`` for the choice, made per
 /// AdaptationSet), each init section and media segment, and an offline MPD, `index.mpd`,
 /// with relative names that ffmpeg decodes with the origin gone.
 ///
 /// The engine is the one HLS uses: every segment and init section is its own resumable
 /// ``Transfer`` in the journal (adjacent byte ranges of one file merged into one), several at
-/// once, each retried in the same run (``HLSOptions/pieceRetries``); a rerun after a crash
+/// once, each retried in the same run (``StreamConfiguration/pieceRetries``); a rerun after a crash
 /// fetches only what is missing; one writer per folder. `index.mpd` is written only when
 /// every piece is on disk with its length.
 ///
@@ -34,7 +34,7 @@ public struct DASHDownload: Sendable {
   /// The folder the offline copy goes to (the content's folder).
   public let folder: URL
   /// What to download: `variant`, `audio` and `subtitles` applied per AdaptationSet.
-  public let options: HLSOptions
+  public let options: StreamConfiguration
   let journal: TransferJournal?
   let transport: any HTTPTransporting
   /// Retries inside one piece's transfer.
@@ -57,7 +57,8 @@ public struct DASHDownload: Sendable {
 
   /// Creates a download; nothing happens until ``run(onProgress:)``.
   public init(
-    url: URL, folder: URL, options: HLSOptions = HLSOptions(), journal: TransferJournal?,
+    url: URL, folder: URL, options: StreamConfiguration = StreamConfiguration(),
+    journal: TransferJournal?,
     transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),
     requestOptions: RequestOptions = RequestOptions(), rateLimiters: [RateLimiter] = []
   ) {

@@ -2,14 +2,14 @@ import DASHManifest
 import HLSPlaylist
 
 /// What is chosen from a manifest, Period by Period, with the options HLS has
-/// (``HLSOptions``), applied per AdaptationSet:
+/// (``StreamConfiguration``), applied per AdaptationSet:
 ///
-/// - every video AdaptationSet keeps one Representation, chosen by ``HLSOptions/variant``
+/// - every video AdaptationSet keeps one Representation, chosen by ``StreamConfiguration/variant``
 ///   (highest or lowest `@bandwidth`, or the lowest at or above a bitrate, else the highest);
-/// - audio AdaptationSets are chosen by ``HLSOptions/audio`` (by `@lang`, the one whose
+/// - audio AdaptationSets are chosen by ``StreamConfiguration/audio`` (by `@lang`, the one whose
 ///   `Role` is `main`, else the first, all, or none), each keeping its highest Representation
 ///   (its lowest with `--variant lowest`);
-/// - text AdaptationSets likewise by ``HLSOptions/subtitles``;
+/// - text AdaptationSets likewise by ``StreamConfiguration/subtitles``;
 /// - other sets (thumbnails) are left out.
 struct DASHSelection: Sendable, Equatable {
   /// The Representations to download, in document order.
@@ -18,7 +18,7 @@ struct DASHSelection: Sendable, Equatable {
   var warnings: [HLSWarning] = []
 
   /// Chooses from `mpd` by `options`.
-  static func choose(from mpd: MPD, options: HLSOptions) -> DASHSelection {
+  static func choose(from mpd: MPD, options: StreamConfiguration) -> DASHSelection {
     var selection = DASHSelection(paths: [])
     for (p, period) in mpd.periods.enumerated() {
       var sets: [DASHTrack: [Int]] = [:]
@@ -60,7 +60,7 @@ struct DASHSelection: Sendable, Equatable {
   /// The index of the Representation of `set` that `choice` picks; for audio and text a
   /// bitrate means the highest.
   static func representation(
-    in set: AdaptationSet, video: Bool, _ choice: HLSOptions.VariantChoice
+    in set: AdaptationSet, video: Bool, _ choice: StreamConfiguration.VariantChoice
   ) -> Int {
     let order = set.representations.indices.sorted {
       set.representations[$0].bandwidth < set.representations[$1].bandwidth
@@ -75,7 +75,9 @@ struct DASHSelection: Sendable, Equatable {
   }
 
   /// The AdaptationSets among `found` (indices into `period`) that `choice` picks.
-  private static func pick(_ found: [Int], in period: Period, _ choice: HLSOptions.RenditionChoice)
+  private static func pick(
+    _ found: [Int], in period: Period, _ choice: StreamConfiguration.RenditionChoice
+  )
     -> [Int]
   {
     let fallback =

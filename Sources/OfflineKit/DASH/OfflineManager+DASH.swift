@@ -5,7 +5,7 @@ import OfflineStore
 extension OfflineManager {
   /// A DASH presentation: a ``DASHDownload`` into the content's folder, which retries each
   /// piece itself before failing, exactly as an HLS stream does.
-  func dashWork(_ record: ContentRecord, url: URL, options: DownloadConfig.Stored) -> Work {
+  func dashWork(_ record: ContentRecord, url: URL, options: DownloadConfiguration.Stored) -> Work {
     let files = self.files
     let download = DASHDownload(
       url: url, folder: files.folder(id: record.id),

@@ -8,7 +8,7 @@ extension HLSDownload {
     public var url: URL
     /// Which retry this is: 1 for the first.
     public var retry: Int
-    /// The retries allowed (``HLSOptions/pieceRetries``).
+    /// The retries allowed (``StreamConfiguration/pieceRetries``).
     public var retries: Int
     /// The wait before it.
     public var delay: Duration

@@ -9,7 +9,7 @@ import OfflineStore
 ///
 /// Every segment is its own resumable ``Transfer`` in the journal, so a rerun after a crash
 /// fetches only what is missing. A piece that fails is retried in the same run
-/// (``HLSOptions/pieceRetries``, see ``HLSPieceRetry``), never skipped: when its retries run
+/// (``StreamConfiguration/pieceRetries``, see ``HLSPieceRetry``), never skipped: when its retries run
 /// out the download fails naming it, and `index.m3u8` is written only when every piece is on
 /// disk with its length. KEYFORMATs that cannot be served offline are refused before any segment
 /// or key is fetched.
@@ -66,7 +66,7 @@ public struct HLSDownload: Sendable {
   /// The folder the offline copy goes to (the content's folder).
   public let folder: URL
   /// What to download.
-  public let options: HLSOptions
+  public let options: StreamConfiguration
   /// How every request of the stream is made: playlists, segments, keys, init sections and
   /// renditions all send these.
   public let requestOptions: RequestOptions
@@ -100,7 +100,8 @@ public struct HLSDownload: Sendable {
   ///   - rateLimiters: Budgets shared with other downloads (`RateLimiter`, OfflineHTTP), to
   ///     cap them together.
   public init(
-    url: URL, folder: URL, options: HLSOptions = HLSOptions(), journal: TransferJournal?,
+    url: URL, folder: URL, options: StreamConfiguration = StreamConfiguration(),
+    journal: TransferJournal?,
     transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),
     requestOptions: RequestOptions = RequestOptions(), rateLimiters: [RateLimiter] = []
   ) {

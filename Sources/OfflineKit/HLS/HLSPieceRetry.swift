@@ -24,10 +24,10 @@ public struct HLSPieceRetry: Sendable {
   /// Told about each retry before its wait.
   public var onRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)?
 
-  /// Creates a policy; `options` carries ``HLSOptions/pieceRetries`` and
-  /// ``HLSOptions/pieceRetryDelay``.
+  /// Creates a policy; `options` carries ``StreamConfiguration/pieceRetries`` and
+  /// ``StreamConfiguration/pieceRetryDelay``.
   public init(
-    _ options: HLSOptions, onRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)? = nil
+    _ options: StreamConfiguration, onRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)? = nil
   ) {
     retries = options.pieceRetries
     initialDelay = options.pieceRetryDelay

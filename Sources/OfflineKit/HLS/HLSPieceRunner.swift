@@ -117,7 +117,7 @@ struct HLSPieceRunner: Sendable {
     let transfer = Transfer(
       url: piece.remote, destination: destination,
       journal: journal, transport: transport,
-      options: pieceOptions(piece),
+      configuration: pieceOptions(piece),
       requestOptions: requestOptions, cookieJar: cookieJar, rateLimiters: rateLimiters)
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
     do {
@@ -138,8 +138,8 @@ struct HLSPieceRunner: Sendable {
 
   /// The options of `piece`'s transfer: its SHA-256 computed as it streams (the journal
   /// keeps it; `verify` checks the piece against it), without chunk digests.
-  private func pieceOptions(_ piece: HLSPlan.Piece) -> Transfer.Options {
-    var options = Transfer.Options(
+  private func pieceOptions(_ piece: HLSPlan.Piece) -> Transfer.Configuration {
+    var options = Transfer.Configuration(
       computesSHA256: true, retry: retry, progressInterval: .milliseconds(250),
       replacesExistingFile: true, slice: piece.slice, syncsEachFile: false)
     options.hashesChunks = false

@@ -9,7 +9,7 @@ struct HLSSelection: Sendable, Equatable {
   var warnings: [HLSWarning] = []
 
   /// Chooses from `master` by `options`; nil when the master has no variant.
-  static func choose(from master: MasterPlaylist, options: HLSOptions) -> HLSSelection? {
+  static func choose(from master: MasterPlaylist, options: StreamConfiguration) -> HLSSelection? {
     let variants = master.variants.sorted { $0.bandwidth < $1.bandwidth }
     guard let lowest = variants.first, let highest = variants.last else { return nil }
     let variant: Variant
@@ -45,7 +45,7 @@ struct HLSSelection: Sendable, Equatable {
       subtitles: pick(subtitles, options.subtitles), warnings: warnings)
   }
 
-  private static func pick(_ group: [Rendition], _ choice: HLSOptions.RenditionChoice)
+  private static func pick(_ group: [Rendition], _ choice: StreamConfiguration.RenditionChoice)
     -> [Rendition]
   {
     let fallback = group.first { $0.isDefault } ?? group.first

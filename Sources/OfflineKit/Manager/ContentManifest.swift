@@ -65,7 +65,7 @@ struct ContentManifest: Codable, Sendable, Equatable {
   var priority: Int
   var sequence: Int64
   var expectedSHA256: String?
-  /// The download configuration as the index stores it (``DownloadConfig/storedOptions``).
+  /// The download configuration as the index stores it (``DownloadConfiguration/storedOptions``).
   var options: String?
   var bytes: Int64
   var total: Int64?

@@ -78,8 +78,10 @@ public struct OfflineContent: Sendable, Identifiable {
   }
 
   /// Queues the download (notDownloaded → downloading).
-  public func download(_ config: DownloadConfig = DownloadConfig()) async throws(OfflineError) {
-    try await manager.perform(.download, id: id, config: config)
+  public func download(_ configuration: DownloadConfiguration = DownloadConfiguration())
+    async throws(OfflineError)
+  {
+    try await manager.perform(.download, id: id, configuration: configuration)
   }
 
   /// Pauses, keeping partial data (downloading → suspended).

@@ -78,8 +78,8 @@ public final class OfflineContentModel {
   }
 
   /// Queues the download.
-  public func download(_ config: DownloadConfig = DownloadConfig()) async {
-    await act { try await self.content.download(config) }
+  public func download(_ configuration: DownloadConfiguration = DownloadConfiguration()) async {
+    await act { try await self.content.download(configuration) }
   }
 
   /// Pauses, keeping partial data.

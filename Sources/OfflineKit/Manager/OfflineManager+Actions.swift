@@ -5,7 +5,10 @@ extension OfflineManager {
   /// Applies a call of the API to content `id`: checks it against the state machine and
   /// changes the state in one transaction (so a call from another process cannot slip in
   /// between), then carries out the steps ``CallDecision`` decided.
-  func perform(_ action: OfflineAction, id: String, config: DownloadConfig = DownloadConfig())
+  func perform(
+    _ action: OfflineAction, id: String,
+    configuration: DownloadConfiguration = DownloadConfiguration()
+  )
     async throws(OfflineError)
   {
     if action == .download,
@@ -13,7 +16,8 @@ extension OfflineManager {
     {
       try finishCleanup(id)  // a delete cut short: its files go before new ones come
     }
-    let decision = CallDecision(action, config: config, wasRunningHere: running[id] != nil)
+    let decision = CallDecision(
+      action, configuration: configuration, wasRunningHere: running[id] != nil)
     try prepareManifest(for: action, id: id)
     try transition(id: id, action, movingToEnd: decision.movesToEnd) { record in
       decision.edits.apply(to: &record)

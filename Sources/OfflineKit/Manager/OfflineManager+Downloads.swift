@@ -7,9 +7,9 @@ extension OfflineManager {
   /// in order through a stream; its end through ``didEnd(_:outcome:)``.
   func launch(_ record: ContentRecord, url: URL, host: String) {
     let id = record.id
-    let stored: DownloadConfig.Stored
+    let stored: DownloadConfiguration.Stored
     do {
-      stored = try DownloadConfig.stored(in: record)
+      stored = try DownloadConfiguration.stored(in: record)
     } catch {
       // Options this version cannot read: never run with defaults.
       carryOutNow(EndDecision.cannotStart(error).steps, id: id)
@@ -62,14 +62,14 @@ extension OfflineManager {
   /// One file: one ``Transfer``, which neither fsyncs the file nor its folder: the manager
   /// syncs many finished files at once (``FinishedBatch``) before it records them downloaded.
   /// The manager does the retrying.
-  private func fileWork(_ record: ContentRecord, url: URL, options: DownloadConfig.Stored)
+  private func fileWork(_ record: ContentRecord, url: URL, options: DownloadConfiguration.Stored)
     -> Work
   {
     let files = self.files
     let transfer = Transfer(
       url: url, destination: files.destination(of: record), journal: index.transfers,
       transport: transport,
-      options: Transfer.Options(
+      configuration: Transfer.Configuration(
         computesSHA256: true, retry: RetryPolicy(maximumAttempts: 1),
         replacesExistingFile: true, syncsEachFile: false,
         connections: options.connections ?? .adaptive
@@ -90,7 +90,7 @@ extension OfflineManager {
 
   /// An HLS stream: an ``HLSDownload`` into the content's folder, which retries each
   /// segment itself before failing.
-  func streamWork(_ record: ContentRecord, url: URL, options: DownloadConfig.Stored)
+  func streamWork(_ record: ContentRecord, url: URL, options: DownloadConfiguration.Stored)
     -> Work
   {
     let files = self.files

@@ -134,7 +134,7 @@ extension OfflineManager {
     guard let url = URL(string: record.url) else {
       throw OfflineError(.invalidURL(record.url), contentID: record.id)
     }
-    let stored = try DownloadConfig.stored(in: record)
+    let stored = try DownloadConfiguration.stored(in: record)
     _ = try storedRequestOptions(of: record.id)  // kept by `add`, perhaps in another process
     let work =
       url.isHLSPlaylist
@@ -150,12 +150,12 @@ extension OfflineManager {
   /// Deletes the content's files and queues it to be downloaded again, with the options it
   /// was downloaded with.
   private func queueRedownload(_ record: ContentRecord) async throws(OfflineError) -> RepairReport {
-    let stored = try DownloadConfig.stored(in: record)
-    let config = try DownloadConfig(
-      expectedSHA256: record.expectedSHA256, priority: record.priority, hls: stored.hls,
+    let stored = try DownloadConfiguration.stored(in: record)
+    let config = try DownloadConfiguration(
+      expectedSHA256: record.expectedSHA256, priority: record.priority, stream: stored.hls,
       connections: stored.connections ?? .adaptive)
     try await perform(.delete, id: record.id)
-    try await perform(.download, id: record.id, config: config)
+    try await perform(.download, id: record.id, configuration: config)
     return RepairReport(contentID: record.id, outcome: .redownloadQueued, damage: nil)
   }
 }

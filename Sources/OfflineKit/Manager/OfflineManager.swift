@@ -180,18 +180,22 @@ public actor OfflineManager {
   /// Adds `sources` and queues their downloads: new contents are created already in
   /// `downloading`, in one transaction (10,000 at once are fine); existing ones in
   /// `notDownloaded` are queued; the others are left as they are.
-  public func add(_ sources: [OfflineSource], config: DownloadConfig = DownloadConfig())
+  public func add(
+    _ sources: [OfflineSource], configuration: DownloadConfiguration = DownloadConfiguration()
+  )
     async throws(OfflineError) -> [OfflineContent]
   {
-    let contents = try makeContents(for: sources, queueing: config)
+    let contents = try makeContents(for: sources, queueing: configuration)
     for content in contents where try snapshot(id: content.id).state == .notDownloaded {
-      try await perform(.download, id: content.id, config: config)
+      try await perform(.download, id: content.id, configuration: configuration)
     }
     pump()
     return contents
   }
 
-  private func makeContents(for sources: [OfflineSource], queueing config: DownloadConfig?)
+  private func makeContents(
+    for sources: [OfflineSource], queueing configuration: DownloadConfiguration?
+  )
     throws(OfflineError) -> [OfflineContent]
   {
     var result: [OfflineContent] = []
@@ -236,12 +240,12 @@ public actor OfflineManager {
             ? DASHDownload.indexName
             : ContentManifest.contentFileName(LocalFileName.from(source.url)),
         state: .notDownloaded)
-      if let config {
+      if let configuration {
         record.state = .downloading
         record.waitReason = .queued
-        record.priority = config.priority
-        record.expectedSHA256 = config.expectedSHA256
-        record.options = config.storedOptions
+        record.priority = configuration.priority
+        record.expectedSHA256 = configuration.expectedSHA256
+        record.options = configuration.storedOptions
       }
       fresh.append(record)
       result.append(OfflineContent(id: id, manager: self))
@@ -255,7 +259,7 @@ public actor OfflineManager {
         for record in fresh { secrets.remove(id: record.id) }  // kept for records never made
         throw error
       }
-      if config != nil { files.recordQueued(stored) }
+      if configuration != nil { files.recordQueued(stored) }
     }
     return result
   }

@@ -64,12 +64,12 @@ extension SegmentedTransfer {
           if let failure = sink.writeFailure { throw transfer.failure(.file(failure)) }
           let wrapped = transfer.failure(.network(error))
           failures = sink.received > 0 ? 1 : failures + 1
-          guard error.isTransient, failures < transfer.options.retry.maximumAttempts else {
+          guard error.isTransient, failures < transfer.configuration.retry.maximumAttempts else {
             board.release(slot)
             throw wrapped
           }
           try await Task.sleep(
-            for: transfer.options.retry.delay(afterFailures: failures, retryAfter: nil))
+            for: transfer.configuration.retry.delay(afterFailures: failures, retryAfter: nil))
           continue
         }
         if !sink.accepted { throw Inconsistent() }
@@ -94,7 +94,7 @@ extension SegmentedTransfer {
     }
     var sha: String?
     var chunks: [String]?
-    if transfer.options.expectedSHA256 != nil || transfer.options.computesSHA256 {
+    if transfer.configuration.expectedSHA256 != nil || transfer.configuration.computesSHA256 {
       // One read of the file for its SHA-256; chunks no range completed whole (one that
       // spans two ranges, or ranges fetched before a resume) are hashed in the same read.
       let whole = SHA256()
@@ -109,7 +109,7 @@ extension SegmentedTransfer {
       }
       sha = whole.finalizeHex()
     }
-    if let expected = transfer.options.expectedSHA256, let sha, sha != expected {
+    if let expected = transfer.configuration.expectedSHA256, let sha, sha != expected {
       unlink(transfer.partPath)
       unlink(mapPath)
       try transfer.indexStep { () throws(StoreError) in try journal.remove(destination: destination)

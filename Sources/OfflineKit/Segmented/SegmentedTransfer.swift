@@ -15,8 +15,8 @@ struct SegmentedTransfer {
 
   /// Whether the ranges hash the chunks they complete.
   var hashesChunks: Bool {
-    transfer.options.hashesChunks
-      && (transfer.options.expectedSHA256 != nil || transfer.options.computesSHA256)
+    transfer.configuration.hashesChunks
+      && (transfer.configuration.expectedSHA256 != nil || transfer.configuration.computesSHA256)
   }
 
   /// Files smaller than this are not split.
@@ -92,7 +92,7 @@ struct SegmentedTransfer {
     fresh.totalLength = probe.total
     fresh.etag = probe.validators.etag
     fresh.lastModified = probe.validators.lastModified
-    fresh.expectedSHA256 = transfer.options.expectedSHA256
+    fresh.expectedSHA256 = transfer.configuration.expectedSHA256
     fresh.bootID = BootIdentity.current
     let plan = Self.split(probe.total, into: connections)
     let toSave = fresh

@@ -99,7 +99,7 @@ extension Transfer {
     }
     let start = TransferStart(
       record: record, partLength: part.flushedLength, destination: destination,
-      url: url.absoluteString, expectedSHA256: options.expectedSHA256,
+      url: url.absoluteString, expectedSHA256: configuration.expectedSHA256,
       bootID: BootIdentity.current)
     if start.keptLength < part.flushedLength {
       try fileStep { () throws(TransferFileError) in try part.truncate(to: start.keptLength) }
@@ -114,13 +114,13 @@ extension Transfer {
     let machine = TransferStateMachine(
       offset: onDisk,
       validators: Validators(etag: current.etag, lastModified: current.lastModified),
-      totalLength: current.totalLength, slice: options.slice,
+      totalLength: current.totalLength, slice: configuration.slice,
       encoding: current.contentEncoding, restarts: restarts)
-    let needsHash = options.expectedSHA256 != nil || options.computesSHA256
-    let hashesChunks = needsHash && options.hashesChunks && options.slice == nil
+    let needsHash = configuration.expectedSHA256 != nil || configuration.computesSHA256
+    let hashesChunks = needsHash && configuration.hashesChunks && configuration.slice == nil
     return TransferSink(
       machine: machine, part: part, hasher: needsHash ? SHA256() : nil, journal: journal,
-      record: saved, checkpointInterval: options.checkpointInterval,
+      record: saved, checkpointInterval: configuration.checkpointInterval,
       chunks: hashesChunks ? ChunkHasher(length: current.totalLength) : nil)
   }
 
@@ -137,10 +137,10 @@ extension Transfer {
     _ request: HTTPRequest, sink: TransferSink, onEvent: @escaping @Sendable (Event) -> Void
   ) async -> Result<HTTPResponseHead, Transfer.Error> {
     let reporter = ProgressReporter(
-      sink: sink, interval: options.progressInterval, onEvent: onEvent)
+      sink: sink, interval: configuration.progressInterval, onEvent: onEvent)
     // Weak: the sink outlives the request only if something keeps it; a strong capture
     // made a cycle that kept every sink, its part descriptor and its buffer, alive.
-    sink.startProgress(after: options.progressInterval) { [weak reporter] in
+    sink.startProgress(after: configuration.progressInterval) { [weak reporter] in
       reporter?.startTicking()
     }
     do {

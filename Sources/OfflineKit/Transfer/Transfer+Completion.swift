@@ -27,7 +27,7 @@ extension Transfer {
   {
     let identity = FileIdentity(regularFileAt: destination)
     guard var record, record.url == url.absoluteString else {
-      if FileSteps.exists(destination), !options.replacesExistingFile, record == nil {
+      if FileSteps.exists(destination), !configuration.replacesExistingFile, record == nil {
         throw failure(.destinationExists)
       }
       return nil
@@ -38,14 +38,14 @@ extension Transfer {
     // part that is gone and a file of the recorded length in its place mean the rename was
     // done and the process died before recording `complete`.
     let renamedPiece =
-      !options.syncsEachFile && record.phase == .active
+      !configuration.syncsEachFile && record.phase == .active
       && record.bootID == BootIdentity.current
     let finishedRename =
       (record.phase == .finishing || renamedPiece) && (partLength ?? 0) == 0
       && identity != nil && identity?.size == record.totalLength
     guard record.phase == .complete || finishedRename, let identity,
       record.totalLength == nil || record.totalLength == identity.size,
-      options.syncsEachFile || record.bootID == BootIdentity.current
+      configuration.syncsEachFile || record.bootID == BootIdentity.current
     else {
       if record.phase == .complete, FileSteps.exists(destination) {
         onEvent(.restarted(.completedFileChanged))
@@ -72,9 +72,9 @@ extension Transfer {
   private func checkCompleted(
     _ identity: FileIdentity, _ record: inout TransferRecord, finishedRename: Bool
   ) throws(Transfer.Error) -> Outcome.Check? {
-    let expected = options.expectedSHA256 ?? record.sha256
+    let expected = configuration.expectedSHA256 ?? record.sha256
     if record.fileIdentity == identity,
-      options.expectedSHA256 == nil || options.expectedSHA256 == record.sha256
+      configuration.expectedSHA256 == nil || configuration.expectedSHA256 == record.sha256
     {
       return .unchangedSinceDownload
     }
@@ -131,7 +131,7 @@ extension Transfer {
         .file(problem as? TransferFileError ?? TransferFileError(.sync, errno: EIO)))
     }
     try fileStep { () throws(TransferFileError) in
-      options.syncsEachFile ? try sink.part.synchronize() : try sink.part.flush()
+      configuration.syncsEachFile ? try sink.part.synchronize() : try sink.part.flush()
     }
     let length = sink.part.flushedLength
     if let total = sink.machine.totalLength, total != length {
@@ -156,7 +156,7 @@ extension Transfer {
     // The record the sink wrote, or noted without writing when the whole body stayed in the
     // buffer until now: the next write below records it with its final state.
     var record = sink.record
-    if let expected = options.expectedSHA256, let sha, sha != expected {
+    if let expected = configuration.expectedSHA256, let sha, sha != expected {
       try fileStep { () throws(TransferFileError) in try sink.emptyPart() }
       try indexStep { () throws(StoreError) in try journal.remove(destination: destination) }
       throw failure(.checksumMismatch(expected: expected, actual: sha))
@@ -166,7 +166,7 @@ extension Transfer {
     record.durableOffset = length
     record.sha256 = sha
     let finishing = record
-    if options.syncsEachFile {
+    if configuration.syncsEachFile {
       // The intent to rename, for a crash between the rename and `complete`.
       try indexStep { () throws(StoreError) in try journal.save(finishing) }
       sink.recordWritten(finishing)
@@ -178,7 +178,7 @@ extension Transfer {
     CrashPoint.reach(.transferAfterFinishing)
     try checkDestinationKind()
     try fileStep { () throws(TransferFileError) in
-      try FileSteps.renameIntoPlace(partPath, to: destination, durably: options.syncsEachFile)
+      try FileSteps.renameIntoPlace(partPath, to: destination, durably: configuration.syncsEachFile)
     }
     CrashPoint.reach(.transferAfterRename)
     try recordComplete(&record)

@@ -22,7 +22,7 @@ import OfflineStore
 /// Cancelling the task stops the download at once, keeping the partial file and its journal.
 public struct Transfer: Sendable {
   /// How a transfer behaves.
-  public struct Options: Sendable, Equatable {
+  public struct Configuration: Sendable, Equatable {
     /// The SHA-256 the file must have, as 64 lowercase hex digits; nil to check only the
     /// length. Set by ``init(expectedSHA256:computesSHA256:retry:checkpointInterval:progressInterval:replacesExistingFile:slice:syncsEachFile:connections:waitsForOtherWriter:)``,
     /// which refuses anything else.
@@ -99,10 +99,10 @@ public struct Transfer: Sendable {
 
     /// These options checking `sha256`, which the index holds checked already (a transfer
     /// still refuses one that is not 64 hex digits, with ``Error/Kind/invalidChecksum(_:)``).
-    func expecting(sha256: String?) -> Options {
-      var options = self
-      options.expectedSHA256 = sha256?.lowercased()
-      return options
+    func expecting(sha256: String?) -> Configuration {
+      var configuration = self
+      configuration.expectedSHA256 = sha256?.lowercased()
+      return configuration
     }
   }
 
@@ -125,7 +125,7 @@ public struct Transfer: Sendable {
   /// The absolute path of the final file.
   public let destination: String
   /// The behaviour.
-  public let options: Options
+  public let configuration: Configuration
   /// How every request of the transfer is made (headers, cookies, credentials…).
   public let requestOptions: RequestOptions
   /// The transfer's cookies: those of `RequestOptions.cookieFile` and those the server
@@ -150,19 +150,20 @@ public struct Transfer: Sendable {
   ///   - destination: The absolute path of the final file.
   ///   - journal: Where the download is recorded, so a later run resumes it.
   ///   - transport: The HTTP transport.
-  ///   - options: The behaviour (checksum, retries, connections).
+  ///   - configuration: The behaviour (checksum, retries, connections).
   ///   - requestOptions: What every request sends (see `RequestOptions`); checked when the
   ///     run starts. Its `rateLimit` caps this transfer.
   ///   - rateLimiters: Budgets shared with other downloads (`RateLimiter`, OfflineHTTP), to
   ///     cap them together.
   public init(
     url: URL, destination: String, journal: TransferJournal, transport: any HTTPTransporting,
-    options: Options = Options(), requestOptions: RequestOptions = RequestOptions(),
+    configuration: Configuration = Configuration(),
+    requestOptions: RequestOptions = RequestOptions(),
     rateLimiters: [RateLimiter] = []
   ) {
     self.init(
       url: url, destination: destination, journal: journal, transport: transport,
-      options: options, requestOptions: requestOptions, cookieJar: nil,
+      configuration: configuration, requestOptions: requestOptions, cookieJar: nil,
       rateLimiters: RateLimiter.budgets(for: requestOptions) + rateLimiters)
   }
 
@@ -170,14 +171,15 @@ public struct Transfer: Sendable {
   /// content (a stream's pieces); nil makes the transfer a jar of its own.
   init(
     url: URL, destination: String, journal: TransferJournal, transport: any HTTPTransporting,
-    options: Options = Options(), requestOptions: RequestOptions, cookieJar: CookieJar?,
+    configuration: Configuration = Configuration(), requestOptions: RequestOptions,
+    cookieJar: CookieJar?,
     rateLimiters: [RateLimiter]
   ) {
     self.url = url
     self.destination = destination
     self.journal = journal
     self.transport = transport
-    self.options = options
+    self.configuration = configuration
     self.requestOptions = requestOptions
     self.checksRequestOptions = cookieJar == nil
     self.cookieJar = cookieJar ?? CookieJar(file: requestOptions.cookieFile)
@@ -194,7 +196,7 @@ public struct Transfer: Sendable {
   ///
   /// Only one transfer writes a destination at a time, across processes and stores: while
   /// another holds it, this one fails at once with ``Error/Kind/destinationBusy(_:)``, or
-  /// waits when ``Options/waitsForOtherWriter`` is set.
+  /// waits when ``Configuration/waitsForOtherWriter`` is set.
   ///
   /// - Parameter onEvent: called on the running task with each ``Event``, in order.
   /// - Returns: the outcome; `wasAlreadyComplete` is set when the file was already complete
@@ -204,7 +206,7 @@ public struct Transfer: Sendable {
   public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in })
     async throws(Transfer.Error) -> Outcome
   {
-    if let expected = options.expectedSHA256, !SHA256.isValidHex(expected) {
+    if let expected = configuration.expectedSHA256, !SHA256.isValidHex(expected) {
       throw failure(.invalidChecksum(expected))
     }
     if checksRequestOptions {
@@ -215,7 +217,8 @@ public struct Transfer: Sendable {
       }
     }
     try checkDestinationKind()
-    let lock = try await DestinationLock.acquire(for: self, waits: options.waitsForOtherWriter)
+    let lock = try await DestinationLock.acquire(
+      for: self, waits: configuration.waitsForOtherWriter)
     defer { lock.release() }
     return try await runLocked(onEvent: onEvent)
   }
@@ -224,8 +227,8 @@ public struct Transfer: Sendable {
   private func runLocked(onEvent: @escaping @Sendable (Event) -> Void)
     async throws(Transfer.Error) -> Outcome
   {
-    guard options.slice == nil else { return try await runSingle(onEvent: onEvent) }
-    switch options.connections {
+    guard configuration.slice == nil else { return try await runSingle(onEvent: onEvent) }
+    switch configuration.connections {
     case .fixed(let count) where count > 1:
       return try await SegmentedTransfer(transfer: self, connections: count)
         .run(onEvent: onEvent)
@@ -259,7 +262,7 @@ public struct Transfer: Sendable {
         receivedTotal += received
         guard error.isTransient, !Task.isCancelled else { throw abandoning(error) }
         failedAttempts = received > 0 ? 1 : failedAttempts + 1
-        guard failedAttempts < options.retry.maximumAttempts else { throw abandoning(error) }
+        guard failedAttempts < configuration.retry.maximumAttempts else { throw abandoning(error) }
         let delay = retryDelay(after: failedAttempts, error: error)
         onEvent(.retrying(attempt: failedAttempts, delay: delay, error: error))
         do {
@@ -287,7 +290,7 @@ public struct Transfer: Sendable {
   }
 
   private func retryDelay(after attempt: Int, error: Error) -> Duration {
-    options.retry.delay(afterFailures: attempt, retryAfter: error.retryAfter)
+    configuration.retry.delay(afterFailures: attempt, retryAfter: error.retryAfter)
   }
 
 }

@@ -80,7 +80,7 @@ struct APIRoute: Sendable {
       return APIJSON.error(400, error.message, kind: "invalidRequest")
     case .success(let (sources, config)):
       return await answer { () throws(OfflineError) in
-        let contents = try await manager.add(sources, config: config)
+        let contents = try await manager.add(sources, configuration: config)
         var shown: [ContentJSON] = []
         for content in contents {
           let snapshot = try await manager.snapshot(id: content.id)

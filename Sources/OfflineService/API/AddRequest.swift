@@ -19,7 +19,7 @@ struct AddRequest: Decodable, Sendable {
   var subtitles: String?
 
   /// The sources and configuration, or the sentence that says what is wrong.
-  func resolved() -> Result<([OfflineSource], DownloadConfig), AddRequestError> {
+  func resolved() -> Result<([OfflineSource], DownloadConfiguration), AddRequestError> {
     guard !urls.isEmpty else {
       return .failure(AddRequestError("Name at least one URL in 'urls'."))
     }
@@ -32,21 +32,23 @@ struct AddRequest: Decodable, Sendable {
     if let connections, connections < 1 {
       return .failure(AddRequestError("'connections' takes a whole number above 0."))
     }
-    var hls = HLSOptions()
+    var hls = StreamConfiguration()
     if let variant {
-      guard let choice = HLSOptions.VariantChoice(argument: variant) else {
+      guard let choice = StreamConfiguration.VariantChoice(argument: variant) else {
         return .failure(AddRequestError("'variant' takes 'highest', 'lowest' or a bitrate."))
       }
       hls.variant = choice
     }
     if let audio {
-      guard let choice = HLSOptions.RenditionChoice(argument: audio), choice != .none else {
+      guard let choice = StreamConfiguration.RenditionChoice(argument: audio), choice != .none
+      else {
         return .failure(AddRequestError("'audio' takes languages, 'default' or 'all'."))
       }
       hls.audio = choice
     }
     if let subtitles {
-      guard let choice = HLSOptions.RenditionChoice(argument: subtitles), choice != .default
+      guard let choice = StreamConfiguration.RenditionChoice(argument: subtitles),
+        choice != .default
       else {
         return .failure(AddRequestError("'subtitles' takes languages, 'none' or 'all'."))
       }
@@ -70,8 +72,8 @@ struct AddRequest: Decodable, Sendable {
       case let count?: .fixed(count)
       }
     do {
-      let config = try DownloadConfig(
-        expectedSHA256: sha256, priority: priority ?? 0, hls: hls, connections: choice)
+      let config = try DownloadConfiguration(
+        expectedSHA256: sha256, priority: priority ?? 0, stream: hls, connections: choice)
       return .success((sources, config))
     } catch {
       return .failure(AddRequestError(error.description))

@@ -121,7 +121,7 @@ struct AriaRPC: Sendable {
       sha256 = String(parts[1])
     }
     let contents = try await manager.add(
-      [OfflineSource(url: url)], config: try DownloadConfig(expectedSHA256: sha256))
+      [OfflineSource(url: url)], configuration: try DownloadConfiguration(expectedSHA256: sha256))
     let id = contents[0].id
     events.send(EventText.event("content", ContentJSON(try await manager.snapshot(id: id))))
     return AriaGID.of(id)

@@ -22,17 +22,20 @@ struct CallDecision: Sendable, Equatable {
   /// The decision for `action`.
   ///
   /// - Parameters:
-  ///   - config: the download's configuration (`download` only).
+  ///   - configuration: the download's configuration (`download` only).
   ///   - wasRunningHere: whether its download runs in this process.
-  init(_ action: OfflineAction, config: DownloadConfig = DownloadConfig(), wasRunningHere: Bool) {
+  init(
+    _ action: OfflineAction, configuration: DownloadConfiguration = DownloadConfiguration(),
+    wasRunningHere: Bool
+  ) {
     let goesOn: [RecordEdit] = [.waitReason(.queued), .retryCount(0), .lastError(nil)]
     movesToEnd = action == .download
     switch action {
     case .download:
       edits =
         [
-          .priority(config.priority), .expectedSHA256(config.expectedSHA256),
-          .options(config.storedOptions), .bytes(0),
+          .priority(configuration.priority), .expectedSHA256(configuration.expectedSHA256),
+          .options(configuration.storedOptions), .bytes(0),
         ] + goesOn
       steps = [.recordQueued, .resetProgress, .pump]
     case .resume:

@@ -7,7 +7,7 @@ enum RecordEdit: Sendable, Equatable {
   case priority(Int)
   /// The checksum the download must have.
   case expectedSHA256(String?)
-  /// The stored download configuration (``DownloadConfig/storedOptions``).
+  /// The stored download configuration (``DownloadConfiguration/storedOptions``).
   case options(StoredJSON?)
   /// The bytes on disk.
   case bytes(Int64)

@@ -3,25 +3,26 @@ import OfflineHTTP
 import OfflineStore
 
 /// How one content is downloaded.
-public struct DownloadConfig: Sendable, Equatable {
+public struct DownloadConfiguration: Sendable, Equatable {
   /// The SHA-256 the file must have, as 64 lowercase hex digits; nil to check only the
-  /// length. Set by ``init(expectedSHA256:priority:hls:connections:)``, which refuses
+  /// length. Set by ``init(expectedSHA256:priority:stream:connections:)``, which refuses
   /// anything else.
   public private(set) var expectedSHA256: String?
   /// Higher runs first; equal priorities run in the order they were queued.
   public var priority: Int
-  /// For an HLS stream: which variant and renditions.
-  public var hls: HLSOptions
+  /// For an HLS or DASH stream: which variant and renditions, how many pieces at once, and
+  /// how each piece is retried.
+  public var stream: StreamConfiguration
   /// Connections for one file (see ``Transfer/Connections``).
   public var connections: Transfer.Connections
 
   /// Creates a configuration that checks the file's length.
   public init(
-    priority: Int = 0, hls: HLSOptions = HLSOptions(),
+    priority: Int = 0, stream: StreamConfiguration = StreamConfiguration(),
     connections: Transfer.Connections = .adaptive
   ) {
     self.priority = priority
-    self.hls = hls
+    self.stream = stream
     self.connections = connections.normalized
   }
 
@@ -31,22 +32,22 @@ public struct DownloadConfig: Sendable, Equatable {
   ///   hexadecimal digits: a checksum that can never match is refused now, not after the
   ///   download.
   public init(
-    expectedSHA256: String?, priority: Int = 0, hls: HLSOptions = HLSOptions(),
+    expectedSHA256: String?, priority: Int = 0, stream: StreamConfiguration = StreamConfiguration(),
     connections: Transfer.Connections = .adaptive
   ) throws(OfflineError) {
-    self.init(priority: priority, hls: hls, connections: connections)
+    self.init(priority: priority, stream: stream, connections: connections)
     self.expectedSHA256 = try SHA256.checkedHex(expectedSHA256)
   }
 
   /// What the index stores besides the checksum and the priority (the `options` column).
   struct Stored: Codable, Equatable {
-    var hls: HLSOptions
+    var hls: StreamConfiguration
     var connections: Transfer.Connections?
   }
 
   /// The options as the index stores them.
   var storedOptions: StoredJSON? {
-    try? StoredJSON(encoding: Stored(hls: hls, connections: connections))
+    try? StoredJSON(encoding: Stored(hls: stream, connections: connections))
   }
 
   /// The options stored in `record`: the defaults when it has none.
@@ -54,7 +55,9 @@ public struct DownloadConfig: Sendable, Equatable {
   /// - Throws: ``OfflineError`` (`index`) when they are not options this version knows;
   ///   never a silent default.
   static func stored(in record: ContentRecord) throws(OfflineError) -> Stored {
-    guard let options = record.options else { return Stored(hls: HLSOptions(), connections: nil) }
+    guard let options = record.options else {
+      return Stored(hls: StreamConfiguration(), connections: nil)
+    }
     do {
       return try options.decoded(as: Stored.self)
     } catch {

@@ -3,7 +3,7 @@ import Foundation
 // How a variant and renditions are written as text: by `offline get --variant`, `--audio`,
 // `--subtitles` and by the service's JSON API alike.
 
-extension HLSOptions.VariantChoice {
+extension StreamConfiguration.VariantChoice {
   /// Parses `highest`, `lowest` or a bitrate in bits per second (`800000`, `800k`, `2M`).
   public init?(argument: String) {
     switch argument.lowercased() {
@@ -19,7 +19,7 @@ extension HLSOptions.VariantChoice {
   }
 }
 
-extension HLSOptions.RenditionChoice {
+extension StreamConfiguration.RenditionChoice {
   /// Parses `default`, `all`, `none` or a comma-separated list of languages.
   public init?(argument: String) {
     switch argument.lowercased() {

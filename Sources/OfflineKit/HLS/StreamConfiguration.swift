@@ -3,7 +3,7 @@
 /// The choices follow what commercial player SDKs offer: a variant by `highest`, `lowest`, or
 /// a minimum bitrate (the lowest variant at or above it, else the highest); audio and
 /// subtitle renditions by language, the default one, all, or (subtitles) none.
-public struct HLSOptions: Sendable, Equatable, Codable {
+public struct StreamConfiguration: Sendable, Equatable, Codable {
   /// How the video variant is chosen.
   public enum VariantChoice: Sendable, Equatable, Codable {
     /// The variant with the highest `BANDWIDTH`.
@@ -68,7 +68,7 @@ public struct HLSOptions: Sendable, Equatable, Codable {
   /// Decodes options; fields that an earlier version did not store take their defaults.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    let defaults = HLSOptions()
+    let defaults = StreamConfiguration()
     self.init(
       variant: try container.decodeIfPresent(VariantChoice.self, forKey: .variant)
         ?? defaults.variant,
