@@ -1,28 +1,39 @@
 import Foundation
 import OfflineHTTP
 import OfflineKit
+import OfflineLocks
 import OfflineStore
 
-/// `offline get` of an HLS playlist (or a DASH manifest, see `runDASH()`): the stream into a
-/// folder with an offline playlist.
+/// `offline get` of an HLS playlist (or a DASH manifest, see `dashDownload(_:)`): the stream
+/// into a folder with an offline playlist.
+///
+/// With `--refresh-command`, a playlist, segment, key or init section answered 401, 403 or
+/// 410 ends the attempt at once (not tried again with backoff); the command's fresh URL is
+/// read again and the pieces already on disk are kept (`HLSDownload.refreshesURL`), at most
+/// `GetCommand.maximumRefreshes` times, as for a file.
 struct GetStreamRunner {
   let command: GetCommand
   let index: OfflineIndex
   let transport: any HTTPTransporting
   let reporter: GetReporter
 
-  /// The folder: `-o` as given, else the stream's name in the current folder.
+  /// The folder: `-o` as given, else the stream's name in the current folder (always from
+  /// the URL given, whatever fresh URL follows).
   var folder: URL {
     let current = FileManager.default.currentDirectoryPath
     guard let output = command.output else {
       let name =
-        DASHDownload.isManifestURL(command.url)
+        isDASH
         ? DASHDownload.folderName(for: command.url) : HLSDownload.folderName(for: command.url)
       return URL(fileURLWithPath: current).appending(path: name)
     }
     return URL(fileURLWithPath: output.hasPrefix("/") ? output : current + "/" + output)
       .standardizedFileURL
   }
+
+  /// Whether the URL given names a DASH manifest (else an HLS playlist); a fresh URL is
+  /// taken as the same kind.
+  var isDASH: Bool { DASHDownload.isManifestURL(command.url) }
 
   /// How often a request of the stream is tried: `--retries`, backing off from 0.5 s to 30 s.
   var retryPolicy: RetryPolicy {
@@ -32,58 +43,93 @@ struct GetStreamRunner {
   }
 
   func run() async -> Int32 {
-    if DASHDownload.isManifestURL(command.url) { return await runDASH() }
+    if let code = alreadyComplete() { return code }
+    var url = command.url
+    var refreshes = 0
+    while true {
+      let result = await attempt(url)
+      switch result {
+      case .success(let outcome):
+        reporter.finishedStream(outcome.index, alreadyComplete: false, outcome: outcome)
+        warn(outcome.warnings)
+        return ExitCode.success
+      case .failure(let error):
+        guard let refreshCommand = command.refreshCommand,
+          refreshes < GetCommand.maximumRefreshes, let status = RefreshCommand.refusal(error)
+        else { return ended(with: error) }
+        refreshes += 1
+        switch RefreshCommand.freshURL(refreshCommand, for: url, status: status) {
+        case .success(let fresh):
+          // Read again from the fresh URL; pieces on disk go on under their new URLs.
+          url = fresh
+        case .failure(let problem):
+          reporter.failed(RefreshCommand.noFreshURL(error.url, status: status, problem))
+          return ExitCode.failure
+        }
+      }
+    }
+  }
+
+  /// The exit code of a stream an earlier run finished, or nil when there is work to do.
+  private func alreadyComplete() -> Int32? {
+    if isDASH {
+      let download = dashDownload(command.url)
+      guard download.isComplete else { return nil }
+      reporter.finishedStream(download.indexURL, alreadyComplete: true)
+      return ExitCode.success
+    }
+    let download = hlsDownload(command.url)
+    guard download.isComplete else { return nil }
+    do {
+      try download.upgradeOfflineFiles()  // keys named by an older version
+    } catch {
+      return reporter.ended(with: error)
+    }
+    reporter.finishedStream(download.indexURL(), alreadyComplete: true)
+    return ExitCode.success
+  }
+
+  /// One download of the stream from `url`, its progress reported.
+  private func attempt(_ url: URL) async -> Result<HLSDownload.Outcome, Transfer.Error> {
+    let reporter = self.reporter
+    let progress: @Sendable (OfflineProgress) -> Void = { reporter.reportStream($0) }
+    do throws(Transfer.Error) {
+      if isDASH { return .success(try await dashDownload(url).run(onProgress: progress)) }
+      return .success(try await hlsDownload(url).run(onProgress: progress))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// The HLS download of the playlist at `url` into ``folder``.
+  private func hlsDownload(_ url: URL) -> HLSDownload {
     var download = HLSDownload(
-      url: command.url, folder: folder, options: command.hls, journal: index.transfers,
+      url: url, folder: folder, options: command.hls, journal: index.transfers,
       transport: transport,
       retry: retryPolicy, requestOptions: command.requestOptions)
     download.onPieceRetry = { [command] retry in Self.show(retry, command: command) }
     download.waitsForOtherWriter = command.waitsForOtherWriter
-    if download.isComplete {
-      do {
-        try download.upgradeOfflineFiles()  // keys named by an older version
-      } catch {
-        return reporter.ended(with: error)
-      }
-      reporter.finishedStream(download.indexURL(), alreadyComplete: true)
-      return ExitCode.success
-    }
-    return await report { progress throws(Transfer.Error) in
-      try await download.run(onProgress: progress)
-    }
+    download.refreshesURL = command.refreshCommand != nil
+    return download
   }
 
-  /// Runs a stream's download (HLS or DASH), reporting its progress, its end and its
-  /// warnings; returns the exit code.
-  func report(
-    _ run: (@escaping @Sendable (OfflineProgress) -> Void) async throws(Transfer.Error)
-      -> HLSDownload.Outcome
-  ) async -> Int32 {
-    let reporter = self.reporter
-    do throws(Transfer.Error) {
-      let outcome = try await run { reporter.reportStream($0) }
-      reporter.finishedStream(outcome.index, alreadyComplete: false, outcome: outcome)
-      warn(outcome.warnings)
-      return ExitCode.success
-    } catch {
-      if command.json { return reporter.ended(with: error) }
-      if case .cancelled = error.kind { return reporter.ended(with: error) }
-      // Server text and URLs (a playlist may name a 15 MB URI) made readable.
-      reporter.failed(TerminalText.message(error.description))
-      return ExitCode.failure
-    }
+  /// Reports a failed stream; returns the exit code.
+  private func ended(with error: Transfer.Error) -> Int32 {
+    if command.json { return reporter.ended(with: error) }
+    if case .cancelled = error.kind { return reporter.ended(with: error) }
+    // Server text and URLs (a playlist may name a 15 MB URI) made readable.
+    reporter.failed(TerminalText.message(error.description))
+    return ExitCode.failure
   }
-
   /// Says that a piece is tried again: a line on standard error (the progress line cleared
   /// first on a terminal), or with `--json` a `retrying` event on standard output.
   static func show(_ retry: HLSDownload.PieceRetry, command: GetCommand) {
     let console = Console()
     if command.json {
-      let (seconds, attoseconds) = retry.delay.components
       let object: [String: Any] = [
         "event": "retrying", "url": retry.url.redactedForDisplay, "retry": retry.retry,
         "retries": retry.retries,
-        "delaySeconds": JSONLine.milliseconds(Double(seconds) + Double(attoseconds) / 1e18),
+        "delaySeconds": JSONLine.milliseconds(retry.delay.inSeconds),
         "message": retry.error.description,
       ]
       if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),

@@ -1,11 +1,13 @@
 import Foundation
 import OfflineHTTP
+import OfflineKit
 import OfflineLocks
 
 /// `get --refresh-command CMD`: a shell command whose standard output is a fresh URL for a
 /// download whose URL was answered 401, 403 or 410 (a signed URL that expired). It runs
-/// with `/bin/sh -c`, with `OFFLINE_URL` (the refused URL) and `OFFLINE_STATUS` in its
-/// environment, for at most ``timeout`` seconds.
+/// with `/bin/sh -c`, with `OFFLINE_URL` (the URL to replace: the file's, or a stream's
+/// playlist or manifest URL) and `OFFLINE_STATUS` in its environment, for at most
+/// ``timeout`` seconds.
 enum RefreshCommand {
   /// Why the command gave no URL, as a phrase.
   struct Problem: Error, Sendable {
@@ -15,6 +17,22 @@ enum RefreshCommand {
 
   /// The longest the command may run.
   static let timeout: Double = 20
+
+  /// The status of a refusal that a fresh URL may cure (401, 403 or 410:
+  /// `URLRefresh.statuses`), or nil for any other failure.
+  static func refusal(_ error: Transfer.Error) -> Int? {
+    guard case .status(let status, _) = error.kind, URLRefresh.statuses.contains(status) else {
+      return nil
+    }
+    return status
+  }
+
+  /// What `get` says when `url`, answered `status`, got no fresh URL (the query never
+  /// shown): the content is suspended, its partial data kept.
+  static func noFreshURL(_ url: URL, status: Int, _ problem: Problem) -> String {
+    "\(url.redactedForDisplay) answered \(status) and no fresh URL came: \(problem.reason)."
+      + " The partial data is kept; run the command again to resume."
+  }
 
   /// The fresh URL the command printed, or why there is none (a phrase: the command failed,
   /// took too long, or printed something that is not one http or https URL).

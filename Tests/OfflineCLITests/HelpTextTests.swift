@@ -174,7 +174,11 @@ import Testing
                                   that expired), run this with /bin/sh -c (OFFLINE_URL
                                   and OFFLINE_STATUS set, at most 20 s) and go on from
                                   the http or https URL it prints; the bytes on disk are
-                                  kept when it serves the same file. Files only.
+                                  kept when it serves the same file. For a stream (HLS,
+                                  DASH), a playlist, segment, key or init section so
+                                  answered is not tried again: the playlist or manifest
+                                  is read from the new URL and the pieces on disk are
+                                  kept.
         \(Self.requestOptionRows)
           --variant <v>           HLS: 'highest' (default), 'lowest', or a minimum
                                   bitrate in bits/s (800000, 800k, 2M): the lowest

@@ -72,7 +72,9 @@ struct GetCommand: Command {
     help: "When the URL is answered 401, 403 or 410 (a signed URL that expired), run this with"
       + " /bin/sh -c (OFFLINE_URL and OFFLINE_STATUS set, at most 20 s) and go on from the"
       + " http or https URL it prints; the bytes on disk are kept when it serves the same"
-      + " file. Files only.",
+      + " file. For a stream (HLS, DASH), a playlist, segment, key or init section so"
+      + " answered is not tried again: the playlist or manifest is read from the new URL"
+      + " and the pieces on disk are kept.",
     parser: .string)
   static let quiet: Option<Bool> = .flag("-q", "--quiet", help: "Print nothing but errors.")
   static let json: Option<Bool> = .flag(
@@ -219,7 +221,7 @@ struct GetCommand: Command {
         return ExitCode.success
       } catch {
         guard let refreshCommand = command.refreshCommand, refreshes < Self.maximumRefreshes,
-          case .status(let status, _) = error.kind, [401, 403, 410].contains(status)
+          let status = RefreshCommand.refusal(error)
         else { return reporter.ended(with: error) }
         refreshes += 1
         switch RefreshCommand.freshURL(refreshCommand, for: url, status: status) {
@@ -228,10 +230,8 @@ struct GetCommand: Command {
           Transfer.carryOver(
             destination: command.destination(), to: fresh, journal: index.transfers)
           url = fresh
-        case .failure(let reason):
-          reporter.failed(
-            "\(url.redactedForDisplay) answered \(status) and no fresh URL came: \(reason.reason)."
-              + " The partial data is kept; run the command again to resume.")
+        case .failure(let problem):
+          reporter.failed(RefreshCommand.noFreshURL(url, status: status, problem))
           return ExitCode.failure
         }
       }

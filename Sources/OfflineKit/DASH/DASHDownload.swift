@@ -45,6 +45,10 @@ public struct DASHDownload: Sendable {
   /// Whether to wait while another download writes the same folder; false fails at once with
   /// ``Transfer/Error/Kind/destinationBusy(_:)``.
   public var waitsForOtherWriter = false
+  /// Whether the caller refreshes the manifest's URL when it stops working: then a piece
+  /// answered 401, 403 or 410 fails the run at once instead of being tried again, as in
+  /// ``HLSDownload/refreshesURL``.
+  public var refreshesURL = false
   /// What every request of the presentation sends (headers, cookies, credentials…).
   public let requestOptions: RequestOptions
   /// The presentation's cookies, shared by the manifest and every piece.
@@ -127,7 +131,7 @@ public struct DASHDownload: Sendable {
   func runner(_ pieces: [HLSPlan.Piece], journal: TransferJournal) -> HLSPieceRunner {
     HLSPieceRunner(
       folder: folder, journal: journal, transport: transport, retry: retry,
-      pieceRetry: HLSPieceRetry(options, onRetry: onPieceRetry),
+      pieceRetry: HLSPieceRetry(options, refreshesURL: refreshesURL, onRetry: onPieceRetry),
       parallel: options.parallelSegments, pieces: pieces, requestOptions: requestOptions,
       cookieJar: cookieJar, rateLimiters: rateLimiters)
   }

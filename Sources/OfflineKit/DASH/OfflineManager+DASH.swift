@@ -7,14 +7,16 @@ extension OfflineManager {
   /// piece itself before failing, exactly as an HLS stream does.
   func dashWork(_ record: ContentRecord, url: URL, options: DownloadConfiguration.Stored) -> Work {
     let files = self.files
-    let download = DASHDownload(
+    var download = DASHDownload(
       url: url, folder: files.folder(id: record.id),
       options: options.hls, journal: index.transfers,
       transport: transport,
       retry: Self.pieceRetry,
       requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
+    download.refreshesURL = configuration.urlRefresh != nil  // 401, 403, 410: the hook first
+    let ready = download
     return Self.streamWork(record, files: files) { report throws(Transfer.Error) in
-      try await download.run(onProgress: report)
+      try await ready.run(onProgress: report)
     }
   }
 }

@@ -85,6 +85,12 @@ public struct HLSDownload: Sendable {
   /// Whether to wait while another download of a stream writes the same folder (in this
   /// process or another); false fails at once with ``Transfer/Error/Kind/destinationBusy(_:)``.
   public var waitsForOtherWriter = false
+  /// Whether the caller refreshes the stream's URL when it stops working (a ``URLRefresh``
+  /// hook, `get --refresh-command`): then a piece answered 401, 403 or 410 is not tried
+  /// again with backoff; the run fails at once with that status, so the refresh comes
+  /// first (see ``HLSPieceRetry/Decision/endForRefresh``). A run with the fresh URL keeps
+  /// the pieces on disk. False: such a piece is tried again like any other.
+  public var refreshesURL = false
 
   /// Creates a download; nothing happens until ``run(onProgress:)``.
   ///
@@ -207,7 +213,9 @@ public struct HLSDownload: Sendable {
   }
 
   /// How often each piece (media playlist, segment, init section, key) is tried again.
-  var pieceRetry: HLSPieceRetry { HLSPieceRetry(options, onRetry: onPieceRetry) }
+  var pieceRetry: HLSPieceRetry {
+    HLSPieceRetry(options, refreshesURL: refreshesURL, onRetry: onPieceRetry)
+  }
 
   var keyStore: HLSKeyStore { HLSKeyStore(folder: folder, fetch: fetcher, retry: pieceRetry) }
 

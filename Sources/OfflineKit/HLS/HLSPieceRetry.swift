@@ -11,7 +11,24 @@ import Foundation
 ///
 /// The stream's own URL is not a piece: like the URL of a plain file, a 404 there fails at
 /// once.
+///
+/// When the stream's URL can be refreshed (``refreshesURL``: the manager's ``URLRefresh``
+/// hook, or `get --refresh-command`), a piece answered 401, 403 or 410 is not tried again:
+/// a signed URL that expired refuses every later try too, so the attempt ends at once with
+/// that status and the refresh runs first, instead of after minutes of backoff. Every
+/// decision is ``decision(after:failures:)``, a value.
 public struct HLSPieceRetry: Sendable {
+  /// What follows a piece's failed try.
+  public enum Decision: Sendable, Equatable {
+    /// Tried again after a wait.
+    case tryAgain
+    /// The run fails with the error.
+    case fail
+    /// The attempt ends with the error (401, 403 or 410) so that the stream's URL is
+    /// refreshed first; its pieces on disk are kept.
+    case endForRefresh
+  }
+
   /// The longest wait between two tries of a piece, also the cap on `Retry-After`: with the
   /// defaults a piece that never comes fails the run after about 75 s of waiting
   /// (1 + 2 + 4 + 8 + 6 × 10 s), not minutes.
@@ -23,15 +40,33 @@ public struct HLSPieceRetry: Sendable {
   public var initialDelay: Duration
   /// Told about each retry before its wait.
   public var onRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)?
+  /// Whether the stream's URL can be refreshed when it stops working; then a piece answered
+  /// 401, 403 or 410 ends the attempt at once (``Decision/endForRefresh``).
+  public var refreshesURL: Bool
 
   /// Creates a policy; `options` carries ``StreamConfiguration/pieceRetries`` and
-  /// ``StreamConfiguration/pieceRetryDelay``.
+  /// ``StreamConfiguration/pieceRetryDelay``; `refreshesURL` says whether a refresh is possible.
   public init(
-    _ options: StreamConfiguration, onRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)? = nil
+    _ options: StreamConfiguration, refreshesURL: Bool = false,
+    onRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)? = nil
   ) {
     retries = options.pieceRetries
     initialDelay = options.pieceRetryDelay
+    self.refreshesURL = refreshesURL
     self.onRetry = onRetry
+  }
+
+  /// What follows a try that failed with `error` after `failures` earlier failures of the
+  /// same piece: a refresh when one is possible and the status is one of
+  /// ``URLRefresh/statuses`` (401, 403, 410), a retry while
+  /// ``isRetryable(_:)`` says so and retries are left, else the run fails.
+  public func decision(after error: Transfer.Error, failures: Int) -> Decision {
+    if refreshesURL, case .status(let code, _) = error.kind,
+      URLRefresh.statuses.contains(code)
+    {
+      return .endForRefresh
+    }
+    return Self.isRetryable(error) && failures < retries ? .tryAgain : .fail
   }
 
   /// Whether a piece that failed with `error` is tried again: what ``Transfer/Error`` calls
@@ -54,8 +89,8 @@ public struct HLSPieceRetry: Sendable {
     ).delay(afterFailures: retry, retryAfter: retryAfter)
   }
 
-  /// Runs `body` until it succeeds, fails for a reason that is not retried, or has failed
-  /// `retries + 1` times; then throws its last error.
+  /// Runs `body` until it succeeds, fails for a reason that is not retried (or that asks
+  /// for a refresh), or has failed `retries + 1` times; then throws its last error.
   ///
   /// - Throws: The last ``Transfer/Error`` of `body`, or `cancelled` (for `url` and
   ///   `destination`) when the task is cancelled during a wait.
@@ -67,7 +102,9 @@ public struct HLSPieceRetry: Sendable {
       do {
         return try await body()
       } catch {
-        guard Self.isRetryable(error), failures < retries, !Task.isCancelled else { throw error }
+        guard decision(after: error, failures: failures) == .tryAgain, !Task.isCancelled else {
+          throw error
+        }
         failures += 1
         let wait = delay(beforeRetry: failures, retryAfter: error.retryAfter)
         onRetry?(

@@ -89,19 +89,21 @@ extension OfflineManager {
   }
 
   /// An HLS stream: an ``HLSDownload`` into the content's folder, which retries each
-  /// segment itself before failing.
+  /// segment itself before failing, except a refusal the ``URLRefresh`` hook may cure.
   func streamWork(_ record: ContentRecord, url: URL, options: DownloadConfiguration.Stored)
     -> Work
   {
     let files = self.files
-    let download = HLSDownload(
+    var download = HLSDownload(
       url: url, folder: files.folder(id: record.id), options: options.hls,
       journal: index.transfers,
       transport: transport,
       retry: Self.pieceRetry,
       requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
+    download.refreshesURL = configuration.urlRefresh != nil  // 401, 403, 410: the hook first
+    let ready = download
     return Self.streamWork(record, files: files) { report throws(Transfer.Error) in
-      try await download.run(onProgress: report)
+      try await ready.run(onProgress: report)
     }
   }
 

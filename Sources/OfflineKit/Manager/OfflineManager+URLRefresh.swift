@@ -22,7 +22,7 @@ extension OfflineManager {
   public func setURL(_ url: URL, for id: String, expiresAt: Date? = nil)
     async throws(OfflineError)
   {
-    guard URLRefresh.isHTTP(url) else {
+    guard url.isHTTPWithHost else {
       throw OfflineError(.invalidURL(url.redactedForDisplay), contentID: id)
     }
     let updated = try indexStep {

@@ -85,18 +85,13 @@ public struct URLRefresh: Sendable {
       return .failure(URLRefreshProblem("the refresh was cancelled"))
     }
     return answer.flatMap { url in
-      Self.isHTTP(url)
+      url.isHTTPWithHost
         ? .success(url)
         : .failure(
           URLRefreshProblem(
             "the refresh hook gave '\(url.redactedForDisplay.prefix(200))', not an http or https URL"
           ))
     }
-  }
-
-  /// Whether `url` is an http or https URL with a host.
-  static func isHTTP(_ url: URL) -> Bool {
-    ["http", "https"].contains(url.scheme?.lowercased() ?? "") && url.host() != nil
   }
 }
 

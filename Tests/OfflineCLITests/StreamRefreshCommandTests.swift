@@ -1,0 +1,204 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `get --refresh-command` of a stream (issue 13, item 4, its last gap), against nginx's
+/// `secure_link` with the token in the path, so every playlist, key and segment URL carries
+/// it. Before, `get` of a playlist or an MPD ignored the option: a segment whose URL expired
+/// was tried again with backoff, answered 410 each time, and the run failed.
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+struct StreamRefreshCommandTests {
+  /// A stream behind an expiring path token, and a folder to work in.
+  struct Setup {
+    let origin: SignedOrigin
+    let files: HLSFixtureFiles
+    let work: TemporaryDirectory
+    /// The URL path of the entry playlist or manifest under the origin's root.
+    let entry: String
+
+    /// An HLS stream of `seconds` one-second AES-128 segments (a key every two), or DASH's
+    /// long presentation, served at 16 KB/s (DASH: 96 KB/s) per connection.
+    init(dash: Bool = false, seconds: Double = 24) throws {
+      origin = try SignedOrigin(files: [:], rate: dash ? "96k" : "16k")
+      let folder = origin.root.url.appending(path: "media")
+      files =
+        dash
+        ? try DASHStreamFixture.long.make(in: folder)
+        : try HLSFixture.aes128Rotating.make(in: folder, duration: seconds)
+      work = try TemporaryDirectory()
+      entry = "/media" + files.entryPath
+    }
+
+    var store: URL { work.url.appending(path: "store", directoryHint: .isDirectory) }
+    var out: URL { work.url.appending(path: "movie", directoryHint: .isDirectory) }
+
+    /// The entry URL signed to expire `seconds` from now.
+    func url(expiresIn seconds: Double) throws -> URL {
+      try origin.pathSignedURL(entry, expiresIn: seconds)
+    }
+
+    /// The entry URL outside the signed location: served as nginx serves any file, at full
+    /// speed, for decoding the origin.
+    var unsignedURL: URL { origin.server.url(entry) }
+
+    /// `offline get URL -o movie` with `extra`.
+    func get(_ url: URL, _ extra: [String] = []) throws -> ProcessRunner.Output {
+      try ProcessRunner.run(
+        OfflineBinary.path,
+        ["--store", store.path, "get", url.absoluteString, "-o", out.path, "--quiet"] + extra,
+        timeout: 120)
+    }
+
+    /// The media files of the stream (segments, init sections) with their sizes, by name.
+    func mediaSizes() throws -> [String: Int64] {
+      var sizes: [String: Int64] = [:]
+      for name in try FileManager.default.contentsOfDirectory(atPath: files.folder.path)
+      where [".ts", ".m4s", ".mp4"].contains(where: { name.hasSuffix($0) }) {
+        let attributes = try FileManager.default.attributesOfItem(
+          atPath: files.folder.appending(path: name).path)
+        sizes[name] = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+      }
+      return sizes
+    }
+
+    /// The requests nginx logged for `name` (a file's last path component).
+    static func requests(of name: String, in log: [AccessLogEntry]) -> [AccessLogEntry] {
+      log.filter { $0.uri.split(separator: "?").first?.hasSuffix("/" + name) == true }
+    }
+
+    /// The media files that nginx sent whole more than once: a 200 carrying the whole
+    /// file, and then another response of it (a 200 again, or ranges adding up past it).
+    func fetchedTwiceInFull(_ log: [AccessLogEntry]) throws -> [String] {
+      try mediaSizes().compactMap { name, size in
+        let sent = Self.requests(of: name, in: log).filter { [200, 206].contains($0.status) }
+          .map(\.bodyBytesSent).reduce(0, +)
+        return sent >= 2 * size ? name : nil
+      }.sorted()
+    }
+
+    /// URLs answered 410 more than once: an expired URL tried again instead of refreshed.
+    static func refusedTwice(_ log: [AccessLogEntry]) -> [String] {
+      Dictionary(grouping: log.filter { $0.status == 410 }, by: \.uri)
+        .filter { $0.value.count > 1 }.keys.map { String($0.suffix(60)) }.sorted()
+    }
+
+    /// Shows the log briefly: status, bytes and the URL's last two path components.
+    static func shown(_ log: [AccessLogEntry]) -> String {
+      log.map { entry in
+        "\(entry.status) \(entry.bodyBytesSent) "
+          + entry.uri.split(separator: "/").suffix(2).joined(separator: "/")
+      }.joined(separator: "; ")
+    }
+  }
+
+  /// The refresh command that prints `fresh` when the refused status is 410, and counts
+  /// its runs in `calls` (a line each).
+  static func refreshCommand(printing fresh: URL, calls: URL) -> String {
+    "echo \"$OFFLINE_STATUS\" >> '\(calls.path)'; test \"$OFFLINE_STATUS\" = 410"
+      + " && printf '%s\\n' '\(fresh.absoluteString)'"
+  }
+
+  /// Pins the gap: an AES-128 stream whose token expires mid-download (the next segment's
+  /// request is answered 410) is refreshed by `--refresh-command` at once, not after
+  /// backoff: it finishes, decodes as the origin does, fetches its keys once and no
+  /// segment twice in full.
+  @Test func anHLSStreamWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() throws {
+    let setup = try Setup()
+    let expiring = try setup.url(expiresIn: 4)
+    let fresh = try setup.url(expiresIn: 900)
+    let calls = setup.work.file("calls")
+    let result = try setup.get(
+      expiring,
+      [
+        "--refresh-command", Self.refreshCommand(printing: fresh, calls: calls),
+        "--piece-retry-delay", "0.05",
+      ])
+    #expect(result.status == 0, "\(result.stderrText)")
+    let log = try setup.origin.server.accessLog()
+    let shown = Setup.shown(log)
+    let oldToken = expiring.pathComponents[2]
+    let newToken = fresh.pathComponents[2]
+    let segments = log.filter { $0.uri.hasSuffix(".ts") }
+    // Some segments came under the first token and the rest under the fresh one.
+    #expect(segments.contains { $0.uri.contains(oldToken) && $0.status == 200 }, "\(shown)")
+    #expect(segments.contains { $0.uri.contains(newToken) }, "\(shown)")
+    #expect(log.contains { $0.status == 410 }, "\(shown)")
+    #expect(Setup.refusedTwice(log).isEmpty, "\(shown)")
+    #expect((try? String(contentsOf: calls, encoding: .utf8)) == "410\n")
+    #expect(try setup.fetchedTwiceInFull(log).isEmpty, "\(shown)")
+    for key in setup.files.keys {
+      let fetched = Setup.requests(of: key.lastPathComponent, in: log).filter { $0.status == 200 }
+      #expect(fetched.count == 1, "\(key.lastPathComponent): \(shown)")
+    }
+    // A segment cut by the refresh went on from its bytes on disk.
+    #expect(segments.contains { $0.uri.contains(newToken) && $0.status == 206 }, "\(shown)")
+    let copy = try FFmpeg.decodedMD5(setup.out.appending(path: "index.m3u8").path, stream: "v:0")
+    let original = try FFmpeg.decodedMD5(setup.unsignedURL.absoluteString, stream: "v:0")
+    #expect(copy.errors.isEmpty, "\(copy.errors)")
+    #expect(copy.md5 == original.md5 && copy.md5.hasPrefix("MD5="), "\(copy.md5)")
+  }
+
+  /// The same for a DASH presentation: the MPD is read again under the fresh token and the
+  /// pieces on disk are kept.
+  @Test func aDASHPresentationWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() throws {
+    let setup = try Setup(dash: true)
+    let expiring = try setup.url(expiresIn: 3)
+    let fresh = try setup.url(expiresIn: 900)
+    let calls = setup.work.file("calls")
+    let result = try setup.get(
+      expiring,
+      [
+        "--refresh-command", Self.refreshCommand(printing: fresh, calls: calls),
+        "--piece-retry-delay", "0.05",
+      ])
+    #expect(result.status == 0, "\(result.stderrText)")
+    let log = try setup.origin.server.accessLog()
+    let shown = Setup.shown(log)
+    let oldToken = expiring.pathComponents[2]
+    let newToken = fresh.pathComponents[2]
+    let media = log.filter { $0.uri.hasSuffix(".m4s") }
+    #expect(media.contains { $0.uri.contains(oldToken) && $0.status == 200 }, "\(shown)")
+    #expect(media.contains { $0.uri.contains(newToken) }, "\(shown)")
+    #expect(log.contains { $0.uri.hasSuffix(".mpd") && $0.uri.contains(newToken) }, "\(shown)")
+    #expect(Setup.refusedTwice(log).isEmpty, "\(shown)")
+    #expect((try? String(contentsOf: calls, encoding: .utf8)) == "410\n")
+    #expect(try setup.fetchedTwiceInFull(log).isEmpty, "\(shown)")
+    let copy = try FFmpeg.decodedMD5(setup.out.appending(path: "index.mpd").path, stream: "v:0")
+    let original = try FFmpeg.decodedMD5(setup.unsignedURL.absoluteString, stream: "v:0")
+    #expect(copy.errors.isEmpty, "\(copy.errors)")
+    #expect(copy.md5 == original.md5 && copy.md5.hasPrefix("MD5="), "\(copy.md5)")
+  }
+
+  /// A refresh command that fails on a stream: `get` exits 1 saying no fresh URL came (the
+  /// token never shown), the pieces on disk are kept, and a rerun with a good URL finishes
+  /// without fetching them again.
+  @Test func aFailingRefreshCommandKeepsTheStreamsPiecesForARerun() throws {
+    let setup = try Setup()
+    let expiring = try setup.url(expiresIn: 4)
+    let failed = try setup.get(expiring, ["--refresh-command", "exit 3"])
+    #expect(failed.status == 1, "\(failed.stderrText)")
+    #expect(failed.stderrText.contains("no fresh URL came"), "\(failed.stderrText)")
+    #expect(failed.stderrText.contains("exited with status 3"), "\(failed.stderrText)")
+    #expect(failed.stderrText.contains("partial data is kept"), "\(failed.stderrText)")
+    let kept = try FileManager.default.contentsOfDirectory(atPath: setup.out.path)
+      .filter { $0.hasSuffix(".ts") }
+    #expect(!kept.isEmpty, "no segment on disk")
+    #expect(!FileManager.default.fileExists(atPath: setup.out.appending(path: "index.m3u8").path))
+    #expect(Setup.refusedTwice(try setup.origin.server.accessLog()).isEmpty)
+
+    let fresh = try setup.url(expiresIn: 900)
+    let again = try setup.get(fresh)
+    #expect(again.status == 0, "\(again.stderrText)")
+    let log = try setup.origin.server.accessLog()
+    #expect(try setup.fetchedTwiceInFull(log).isEmpty, "\(Setup.shown(log))")
+    for name in kept {
+      let later = Setup.requests(of: name, in: log).filter {
+        $0.uri.contains(fresh.pathComponents[2])
+      }
+      #expect(later.isEmpty, "\(name) was fetched again")
+    }
+    let decoded = try FFmpeg.decode(setup.out.appending(path: "index.m3u8").path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    #expect(abs(decoded.duration - setup.files.duration) < 1, "\(decoded.duration) s")
+  }
+}

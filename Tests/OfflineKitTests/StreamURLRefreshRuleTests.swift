@@ -1,0 +1,96 @@
+import Foundation
+import OfflineLocks
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// A stream piece refused as an expired signed URL asks the manager's ``URLRefresh`` hook
+/// at once (issue 13, item 4): before, the piece engine tried it again with backoff (ten
+/// times, 75 s with the defaults) while the hook waited.
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+struct StreamURLRefreshRuleTests {
+  /// A playlist of `files`' stream whose keys and segments are signed URLs (`/signed/…`)
+  /// that expire `seconds` from now (negative: expired already).
+  static func playlist(_ files: HLSFixtureFiles, origin: SignedOrigin, expiresIn seconds: Double)
+    throws -> String
+  {
+    let text = try String(contentsOf: files.entryFile, encoding: .utf8)
+    func signed(_ name: String) throws -> String {
+      try origin.signedURL("/signed/hls/\(name)", expiresIn: seconds).absoluteString
+    }
+    return try text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      if line.hasPrefix("#EXT-X-KEY:"), let start = line.range(of: "URI=\"") {
+        let rest = line[start.upperBound...]
+        let name = String(rest.prefix { $0 != "\"" })
+        return line[..<start.upperBound] + (try signed(name)) + rest.dropFirst(name.count)
+      }
+      return line.isEmpty || line.hasPrefix("#") ? String(line) : try signed(String(line))
+    }.joined(separator: "\n")
+  }
+
+  /// Pins: an AES-128 stream whose signed key and segment URLs had expired was tried again
+  /// and again (each expired URL answered 410 eleven times) before the hook was asked. Now
+  /// the first 410 asks the hook, the fresh playlist is read, and the stream finishes.
+  @Test func aPieceAnswered410AsksTheHookWithoutTryingItAgain() async throws {
+    let origin = try SignedOrigin(files: [:], rate: "100m")
+    let files = try HLSFixture.aes128Rotating.make(
+      in: origin.root.url.appending(path: "signed/hls"))
+    let plain = origin.root.url.appending(path: "plain")
+    try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
+    try Self.playlist(files, origin: origin, expiresIn: -10)
+      .write(to: plain.appending(path: "old.m3u8"), atomically: true, encoding: .utf8)
+    try Self.playlist(files, origin: origin, expiresIn: 900)
+      .write(to: plain.appending(path: "fresh.m3u8"), atomically: true, encoding: .utf8)
+    let fixture = try ManagerFixture()
+    let asked = Locked<[Int?]>([])
+    var configuration = ManagerFixture.configuration()
+    configuration.urlRefresh = URLRefresh(timeout: .seconds(5)) { request in
+      asked.withLock { $0.append(request.status) }
+      return origin.server.url("/plain/fresh.m3u8")
+    }
+    let manager = try OfflineManager(directory: fixture.store, configuration: configuration)
+    let content = try await manager.content(
+      for: OfflineSource(url: origin.server.url("/plain/old.m3u8"), id: "stream"))
+    try await content.download(
+      DownloadConfiguration(
+        stream: StreamConfiguration(pieceRetries: 10, pieceRetryDelay: .milliseconds(10))))
+    #expect(try await runUntilIdle(manager, timeout: .seconds(60)))
+    let snapshot = try await content.snapshot
+    await manager.close()
+    #expect(snapshot.state == .downloaded, "\(snapshot.state) \(snapshot.lastError ?? "")")
+    #expect(asked.withLock { $0 } == [410])
+    let refused = try origin.server.accessLog().filter { $0.status == 410 }
+    #expect(refused.count == 1, "\(refused.map(\.uri))")
+    let decoded = try FFmpeg.decode(snapshot.fileURL.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    #expect(abs(decoded.duration - files.duration) < 1, "\(decoded.duration) s")
+  }
+
+  /// Without a hook, the same expired piece keeps today's rule: tried again
+  /// (``StreamConfiguration/pieceRetries``), then the content is suspended with the 410.
+  @Test func withoutAHookAnExpiredPieceIsTriedAgainAsBefore() async throws {
+    let origin = try SignedOrigin(files: [:], rate: "100m")
+    let files = try HLSFixture.aes128Rotating.make(
+      in: origin.root.url.appending(path: "signed/hls"))
+    let plain = origin.root.url.appending(path: "plain")
+    try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
+    try Self.playlist(files, origin: origin, expiresIn: -10)
+      .write(to: plain.appending(path: "old.m3u8"), atomically: true, encoding: .utf8)
+    let fixture = try ManagerFixture()
+    let content = try await fixture.manager.content(
+      for: OfflineSource(url: origin.server.url("/plain/old.m3u8"), id: "stream"))
+    try await content.download(
+      DownloadConfiguration(
+        stream: StreamConfiguration(pieceRetries: 2, pieceRetryDelay: .milliseconds(10))))
+    #expect(try await runUntilIdle(fixture.manager, timeout: .seconds(60)))
+    let snapshot = try await content.snapshot
+    await fixture.manager.close()
+    #expect(snapshot.state == .suspended)
+    #expect(snapshot.lastError?.contains("410") == true, "\(snapshot.lastError ?? "")")
+    let refused = try origin.server.accessLog().filter { $0.status == 410 }
+    // One try and two retries per attempt of the content (the manager's own retries
+    // start it again).
+    #expect(refused.count >= 3 && refused.count % 3 == 0, "\(refused.map(\.uri))")
+  }
+}
