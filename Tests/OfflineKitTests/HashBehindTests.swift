@@ -79,7 +79,7 @@ import Testing
   @Test func aRestartWhileOldBytesAreReadHashesOnlyTheNewBytes() throws {
     let scratch = try Scratch()
     defer { close(scratch.descriptor) }
-    let old = TestData.bytes(count: 64 << 20, seed: 62)
+    let old = TestData.bytes(count: 128 << 20, seed: 62)
     let new = TestData.bytes(count: 9 << 20 + 5, seed: 63)
     try old.withUnsafeBytes { raw in
       try #require(pwrite(scratch.descriptor, raw.baseAddress!, raw.count, 0) == raw.count)
@@ -89,6 +89,10 @@ import Testing
       descriptor: scratch.descriptor, from: 0, whole: SHA256(),
       chunks: ChunkHasher(digests: digests, length: Int64(new.count)))
     try hashes.found(upTo: Int64(old.count))  // the resume: the worker reads the old part
+    // The start-over comes while the worker is inside the old bytes (128 MiB: two SHA-256
+    // passes take a few hundred milliseconds, so this waits a few at most).
+    while hashes.hashedLength == 0 { usleep(200) }
+    #expect(hashes.hashedLength < Int64(old.count), "the restart must meet the worker busy")
     hashes.restart(from: 0)
     try #require(ftruncate(scratch.descriptor, 0) == 0)
     try scratch.stream(new, to: hashes)

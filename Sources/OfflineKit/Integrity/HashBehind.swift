@@ -81,6 +81,13 @@ final class HashBehind: @unchecked Sendable {
   /// Whether there is anything to hash.
   var isHashing: Bool { whole != nil || chunks != nil }
 
+  /// How far the bytes are hashed now (the worker may be moving it).
+  var hashedLength: Int64 {
+    condition.lock()
+    defer { condition.unlock() }
+    return state.hashed
+  }
+
   /// Notes that the file holds its bytes in order up to `end` (a later call never lowers
   /// it). Starts the worker when ``batch`` bytes wait; waits while the writer is more than
   /// ``maximumLag`` ahead of it. Called by the one writer, one call at a time.
