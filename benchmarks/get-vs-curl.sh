@@ -3,6 +3,13 @@
 #
 # Usage: benchmarks/get-vs-curl.sh [SIZE_MIB=1024] [ROUNDS=3]
 # Env:   OFFLINE_BIN=path/to/offline (else built with --scratch-path .build-bench)
+#        COMPARE_BINS="LABEL=path ...": other builds of offline, each run as tools LABEL and
+#          LABEL-sha256 in the same rounds, so a change is measured against what it replaces
+#          in one run (the machine's load drifts too much between runs)
+#        OFFLINE_ARGS="--connections 1": extra arguments for every offline get (here: keep
+#          one connection, so a loaded machine cannot make the adaptive choice switch)
+#        GET_TOOLS="offline curl ...": the tools to run, in this order (default: all; curl and
+#          offline must be among them)
 #
 # Each round runs, interleaved, each tool once under /usr/bin/time -v with a fresh store and
 # output path: offline, curl, offline --sha256, curl + fdatasync (sync -d, a reference for the
@@ -42,11 +49,20 @@ run_one() {
   local store="$work/runs/store-$n" out="$work/runs/out-$n.bin" tfile="$work/runs/time-$n.txt"
   rm -rf "$store" "$out" "$out.part"
   local status=0
+  local extra=()
+  [ -n "${OFFLINE_ARGS:-}" ] && read -r -a extra <<<"$OFFLINE_ARGS"
   case $tool in
-    offline) /usr/bin/time -v -o "$tfile" "$offline" --store "$store" get "$url" -o "$out" --quiet || status=$? ;;
-    offline-sha256) /usr/bin/time -v -o "$tfile" "$offline" --store "$store" get "$url" -o "$out" --sha256 "$sha" --quiet || status=$? ;;
+    offline) /usr/bin/time -v -o "$tfile" "$offline" --store "$store" get "$url" -o "$out" --quiet ${extra[@]+"${extra[@]}"} || status=$? ;;
+    offline-sha256) /usr/bin/time -v -o "$tfile" "$offline" --store "$store" get "$url" -o "$out" --sha256 "$sha" --quiet ${extra[@]+"${extra[@]}"} || status=$? ;;
     curl) /usr/bin/time -v -o "$tfile" curl -s -o "$out" "$url" || status=$? ;;
     curl-sync) /usr/bin/time -v -o "$tfile" sh -c 'curl -s -o "$2" "$1" && sync -d "$2"' _ "$url" "$out" || status=$? ;;
+    *)
+      local label=${tool%-sha256} bin=${compare_bin[${tool%-sha256}]}
+      if [ "$tool" = "$label" ]; then
+        /usr/bin/time -v -o "$tfile" "$bin" --store "$store" get "$url" -o "$out" --quiet ${extra[@]+"${extra[@]}"} || status=$?
+      else
+        /usr/bin/time -v -o "$tfile" "$bin" --store "$store" get "$url" -o "$out" --sha256 "$sha" --quiet ${extra[@]+"${extra[@]}"} || status=$?
+      fi ;;
   esac
   local ok=0
   if [ "$status" -eq 0 ] && [ -f "$out" ] && [ "$(sha256_of "$out")" = "$sha" ]; then ok=1; fi
@@ -56,7 +72,19 @@ run_one() {
   log "  round $round $tool: exit $status, sha256 $([ $ok -eq 1 ] && echo ok || echo WRONG)"
 }
 
-tools=(offline curl offline-sha256 curl-sync)
+declare -A compare_bin=()
+compare_labels=()
+for pair in ${COMPARE_BINS:-}; do
+  label=${pair%%=*} bin=${pair#*=}
+  [ -x "$bin" ] || { log "no executable at $bin (COMPARE_BINS)"; exit 2; }
+  case $label in offline|curl|curl-sync|*-sha256|"") log "COMPARE_BINS: bad label $label"; exit 2 ;; esac
+  compare_bin[$label]=$bin
+  compare_labels+=("$label")
+done
+tools=(offline ${compare_labels[@]+"${compare_labels[@]}"} curl offline-sha256)
+for label in ${compare_labels[@]+"${compare_labels[@]}"}; do tools+=("$label-sha256"); done
+tools+=(curl-sync)
+if [ -n "${GET_TOOLS:-}" ]; then read -r -a tools <<<"$GET_TOOLS"; fi
 n=0
 for round in $(seq "$rounds"); do
   log "Round $round/$rounds"
@@ -70,11 +98,13 @@ done
   echo "## offline get vs curl: ${size_mib} MiB over loopback from nginx, ${rounds} rounds (medians)"
   echo
   machine_info
-  echo "- offline: $offline"
+  echo "- offline: $offline ${OFFLINE_ARGS:-}"
+  for label in ${compare_labels[@]+"${compare_labels[@]}"}; do echo "- $label: ${compare_bin[$label]}"; done
   echo
 } 
+COMPARE_LABELS="${compare_labels[*]+"${compare_labels[*]}"}" \
 python3 - "$results" "$size_mib" "$rounds" "$bench_dir/out/get-vs-curl.json" <<'PY'
-import json, platform, statistics, subprocess, sys
+import json, os, platform, statistics, subprocess, sys
 
 results, size_mib, rounds, json_path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 
@@ -104,13 +134,18 @@ for row in open(results):
     r.update(parse_time(tfile))
     runs.append(r)
 
-order = ["curl", "offline", "offline-sha256", "curl-sync"]
+compared = os.environ.get("COMPARE_LABELS", "").split()
+order = (["curl", "offline"] + compared + ["offline-sha256"] + [c + "-sha256" for c in compared]
+         + ["curl-sync"])
 labels = {
     "curl": "curl -s -o OUT URL",
     "offline": "offline get URL -o OUT --quiet",
     "offline-sha256": "offline get ... --sha256 HEX",
     "curl-sync": "curl + sync -d OUT (reference)",
 }
+for c in compared:
+    labels[c] = f"{c}: get URL -o OUT --quiet"
+    labels[c + "-sha256"] = f"{c}: get ... --sha256 HEX"
 med = {}
 for t in order:
     rs = [r for r in runs if r["tool"] == t]

@@ -2,10 +2,13 @@ import Foundation
 import OfflineHTTP
 
 /// Receives one connection's range of a segmented download and writes it in place, at its
-/// offsets in the shared part file.
+/// offsets in the shared part file; the chunks it writes whole are hashed behind it, read
+/// back from the file on a queue of their own (``HashBehind``), so the body callback only
+/// writes.
 ///
 /// `@unchecked Sendable`: its own members are touched on the transport's thread during the
-/// request and read by the connection's task after it; shared state is in ``RangeBoard``.
+/// request and read by the connection's task after it; shared state is in ``RangeBoard``,
+/// and ``HashBehind`` has its own lock.
 final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
   /// Thrown from a body callback when the range is complete (its end may have moved back).
   struct RangeDone: Error {}
@@ -20,16 +23,25 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
   private(set) var writeFailure: TransferFileError?
   private(set) var received: Int64 = 0
   private var writeBehind: WriteBehind
-  /// Hashes the chunks this range completes (nil: the transfer records none).
-  private let chunks: ChunkHasher?
+  /// Hashes the chunks this range completes (no hasher: the transfer records none).
+  private let hashes: HashBehind
 
   init(board: RangeBoard, slot: Int, descriptor: Int32, chunks: ChunkHasher? = nil) {
-    self.chunks = chunks
     self.board = board
     self.slot = slot
     self.descriptor = descriptor
     self.expectedStart = board.range(slot).next
     self.writeBehind = WriteBehind(descriptor: descriptor, from: expectedStart)
+    self.hashes = HashBehind(
+      descriptor: descriptor, from: expectedStart, whole: nil, chunks: chunks)
+  }
+
+  /// Hashes what is left of the bytes this sink wrote and waits until nothing reads the file
+  /// for it any more; call once its request has returned, before the file is closed. A chunk
+  /// whose read back fails is not recorded (the transfer's finish hashes it from the file).
+  func finishHashing() {
+    try? hashes.finish()
+    hashes.stop()
   }
 
   func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
@@ -56,10 +68,15 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
         }
         done += wrote
       }
-      chunks?.update(UnsafeRawBufferPointer(rebasing: bytes[..<count]), at: offset)
       board.didWrite(slot, count: count)
       received += Int64(count)
       writeBehind.wrote(upTo: offset + Int64(count))
+      do {
+        try hashes.wrote(upTo: offset + Int64(count))
+      } catch {
+        writeFailure = error
+        throw error
+      }
     }
     if count < bytes.count || board.range(slot).remaining == 0 {
       rangeDone = true

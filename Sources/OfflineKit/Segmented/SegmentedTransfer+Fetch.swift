@@ -52,6 +52,9 @@ extension SegmentedTransfer {
         let sink = RangeSink(
           board: board, slot: slot, descriptor: fd,
           chunks: hashesChunks ? ChunkHasher(digests: digests, length: total) : nil)
+        // Before the next request, the finish, or the file's close: nothing reads it for this
+        // sink after.
+        defer { sink.finishHashing() }
         let range = board.range(slot)
         var request = transfer.request()
         request.headers.add(name: "Range", value: "bytes=\(range.next)-\(range.end - 1)")

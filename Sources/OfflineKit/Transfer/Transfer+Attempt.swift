@@ -17,33 +17,28 @@ extension Transfer {
       restarts = sink.machine.restarts
       _ = sink.checkpointer.drain()
       try? sink.flushPart()
+      sink.hashes.stop()  // nothing reads the part once the sink is left
     }
-    var primed = false
     while true {
       var request = request()
       switch sink.machine.start() {
       case .verify:
-        return try finish(sink, primed: primed, onEvent: onEvent)
+        return try finish(sink, onEvent: onEvent)
       case .requestWhole(let discarding):
         if let discarding {
           try emptyPart(sink, reason: discarding, onEvent: onEvent)
         }
       case .requestRange(let offset, let ifRange):
-        if !primed {
-          try fileStep { () throws(TransferFileError) in try sink.primeHashes(length: offset) }
-          primed = true
-        }
+        // The bytes an earlier run wrote are hashed behind, while the request goes out.
+        try fileStep { () throws(TransferFileError) in try sink.primeHashes(length: offset) }
         request.headers.add(name: "Range", value: "bytes=\(offset)-")
         request.headers.add(name: "If-Range", value: ifRange)
       case .requestSlice(let first, let last, let ifRange, let discarding):
         if let discarding {
           try emptyPart(sink, reason: discarding, onEvent: onEvent)
         }
-        if !primed {
-          try fileStep { () throws(TransferFileError) in
-            try sink.primeHashes(length: sink.machine.offset)
-          }
-          primed = true
+        try fileStep { () throws(TransferFileError) in
+          try sink.primeHashes(length: sink.machine.offset)
         }
         request.headers.add(name: "Range", value: "bytes=\(first)-\(last)")
         if let ifRange { request.headers.add(name: "If-Range", value: ifRange) }
@@ -58,15 +53,11 @@ extension Transfer {
         throw error
       }
       switch sink.headAction {
-      case .append, .writeFromStart, .writeSlice:
-        primed = true  // the hasher saw every byte from 0, or was reset with the part
-        return try finish(sink, primed: primed, onEvent: onEvent)
-      case .discardThenVerify:
-        return try finish(sink, primed: primed, onEvent: onEvent)
+      case .append, .writeFromStart, .writeSlice, .discardThenVerify:
+        return try finish(sink, onEvent: onEvent)
       case .discardThenRestart(let reason):
         try emptyPart(sink, reason: reason, onEvent: onEvent)
         sink.machine.didDiscardPart(reason)
-        primed = false
       case .fail(let status):
         let retryAfter = sink.lastHead?.headers["Retry-After"].flatMap {
           RetryAfter.delay(from: $0)

@@ -122,7 +122,7 @@ extension Transfer {
   /// Checks the whole part (length, then checksum), records the intent to finish, renames the
   /// part into place and records the file as complete. A checksum mismatch drops the part
   /// and its journal, so the next run starts clean.
-  func finish(_ sink: TransferSink, primed: Bool, onEvent: @Sendable (Event) -> Void)
+  func finish(_ sink: TransferSink, onEvent: @Sendable (Event) -> Void)
     throws(Transfer.Error) -> Outcome
   {
     onEvent(.verifying)
@@ -145,13 +145,9 @@ extension Transfer {
         .network(
           HTTPError(.connectionLost, url: url, detail: "\(total - length) bytes missing")))
     }
-    var sha: String?
-    if !primed {
-      try fileStep { () throws(TransferFileError) in try sink.primeHashes(length: length) }
-    }
-    sha = sink.hasher?.finalizeHex()
-    let chunks = try fileStep { () throws(TransferFileError) in
-      try sink.chunkDigests(length: length)
+    // Every byte of the part, hashed behind the writer while it streamed (and the rest now).
+    let (sha, chunks) = try fileStep { () throws(TransferFileError) in
+      try sink.finishHashes(length: length)
     }
     // The record the sink wrote, or noted without writing when the whole body stayed in the
     // buffer until now: the next write below records it with its final state.

@@ -1,31 +1,24 @@
 import Foundation
 
 extension TransferSink {
-  /// Feeds the first `length` bytes of the part to the file's hasher and its chunk hasher in
-  /// one read: the bytes an earlier run wrote, before a resume appends to them.
+  /// Tells the hashes that the part holds `length` bytes from before this request (what an
+  /// earlier run wrote, before a resume appends to them): they are read back and hashed
+  /// behind the writer, while the request goes out. Nothing happens for bytes already noted.
   func primeHashes(length: Int64) throws(TransferFileError) {
-    guard hasher != nil || chunks != nil else { return }
-    let blockSize = 1 << 20
-    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockSize, alignment: 16)
-    defer { buffer.deallocate() }
-    var position: Int64 = 0
-    while position < length {
-      let want = Int(min(Int64(blockSize), length - position))
-      let got = pread(part.descriptor, buffer.baseAddress, want, off_t(position))
-      if got < 0, errno == EINTR { continue }
-      guard got > 0 else { throw TransferFileError(.read, errno: got < 0 ? errno : EIO) }
-      let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<got])
-      hasher?.update(bytes)
-      chunks?.update(bytes, at: position)
-      position += Int64(got)
-    }
+    try hashes.found(upTo: length)
   }
 
-  /// The chunk digests of the finished part of `length` bytes (chunks not seen whole while
-  /// streaming are hashed from the part now); nil when this transfer does not hash chunks.
-  func chunkDigests(length: Int64) throws(TransferFileError) -> [String]? {
-    guard let chunks else { return nil }
+  /// The file's SHA-256 and chunk digests once the part holds exactly `length` bytes: every
+  /// byte is hashed (what the worker has not reached yet, on this thread), and chunks not
+  /// seen whole are hashed from the part now. Nil for what this transfer does not compute.
+  func finishHashes(length: Int64) throws(TransferFileError) -> (
+    sha256: String?, chunks: [String]?
+  ) {
+    try hashes.found(upTo: length)
+    try hashes.finish()
+    let sha = hashes.whole?.finalizeHex()
+    guard let chunks = hashes.chunks else { return (sha, nil) }
     chunks.finish(atLength: length)
-    return try chunks.digests.complete(fromFile: part.descriptor, length: length)
+    return (sha, try chunks.digests.complete(fromFile: part.descriptor, length: length))
   }
 }

@@ -5,20 +5,21 @@ import OfflineStore
 import Synchronization
 
 /// Receives the responses of one transfer: asks the state machine what each head means,
-/// writes the body into the part file, feeds the checksum, and checkpoints the journal.
+/// writes the body into the part file, tells the hashes how far it wrote, and checkpoints
+/// the journal.
 ///
 /// `@unchecked Sendable` is sound because the mutable members are touched by one thread at a
 /// time: the transfer's task before and after each request, and during it the transport's
 /// delivery queue for the request (one callback at a time, not the network thread); the
 /// request's completion orders the two. Only `progressBytes` is read from
-/// other threads, and it is atomic.
+/// other threads, and it is atomic; ``hashes`` has its own lock.
 final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   var machine: TransferStateMachine
   let part: PartFile
-  let hasher: SHA256?
-  /// The chunk digests of the file (``ChunkDigests``), fed with the hasher; nil when the
-  /// transfer does not record them.
-  let chunks: ChunkHasher?
+  /// The file's SHA-256 and its chunk digests (``ChunkDigests``), read back from the part
+  /// behind the writer on a queue of their own (``HashBehind``), so the body callback only
+  /// writes. Either hasher is nil when the transfer does not compute it.
+  let hashes: HashBehind
   let checkpointer: DurableCheckpointer
   private let journal: TransferJournal
   /// The journal record as this sink means it (or as the transfer found it): written, or
@@ -62,8 +63,7 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   ) {
     self.machine = machine
     self.part = part
-    self.hasher = hasher
-    self.chunks = chunks
+    self.hashes = HashBehind(descriptor: part.descriptor, from: 0, whole: hasher, chunks: chunks)
     self.journal = journal
     self.record = record
     self.checkpointInterval = checkpointInterval
@@ -147,8 +147,7 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     }
     if recordPending, part.fills(adding: bytes.count) { try writePendingRecord() }
     try part.append(bytes)
-    hasher?.update(bytes)
-    chunks?.update(bytes, at: machine.offset)
+    try hashes.wrote(upTo: part.flushedLength)
     machine.didWrite(bytes.count)
     bytesReceived += Int64(bytes.count)
     progressBytes.store(machine.offset, ordering: .relaxed)
@@ -188,9 +187,8 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   /// Empties the part and forgets its checksum, for a start-over.
   func emptyPart() throws(TransferFileError) {
     _ = checkpointer.drain()  // no checkpoint of the old bytes may land after this
+    hashes.restart(from: 0)  // no read of the old bytes is in flight after this
     try part.truncate(to: 0)
-    hasher?.reset()
-    chunks?.reset()
     progressBytes.store(0, ordering: .relaxed)
   }
 
