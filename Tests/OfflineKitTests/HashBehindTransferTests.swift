@@ -23,7 +23,7 @@ import Testing
     let kept = 37 << 20 + 5
     try fixture.seedPart(body.prefix(kept), url: server.url("/f"))
 
-    let outcome = try await fixture.transfer(server.url("/f"), options: Self.computing).run()
+    let outcome = try await fixture.transfer(server.url("/f"), configuration: Self.computing).run()
 
     #expect(server.requests(for: "/f").first?.headers["range"] == "bytes=\(kept)-")
     #expect(outcome.bytesReceived == Int64(body.count - kept))
@@ -46,7 +46,7 @@ import Testing
     try TestData.writeFile(at: part, count: 256 << 20, seed: 72)
     let log = EventLog()
 
-    let outcome = try await fixture.transfer(server.url("/f"), options: Self.computing)
+    let outcome = try await fixture.transfer(server.url("/f"), configuration: Self.computing)
       .run(onEvent: log.record)
 
     #expect(log.restartReasons == [.resourceChanged])
@@ -68,7 +68,7 @@ import Testing
 
     let outcome = try await fixture.transfer(
       nginx.url("/big.bin"),
-      options: .quick {
+      configuration: .quick {
         $0.connections = .fixed(4)
         $0.computesSHA256 = true
       }
