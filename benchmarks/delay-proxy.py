@@ -5,8 +5,11 @@ Usage: benchmarks/delay-proxy.py LISTEN_PORT TARGET_HOST TARGET_PORT [DELAY_MS=2
 
 Listens on 127.0.0.1:LISTEN_PORT and forwards each connection to TARGET_HOST:TARGET_PORT.
 Every chunk read in either direction is written DELAY_MS after it arrived, so a round trip
-gains 2 x DELAY_MS (20 ms gives a 40 ms RTT, the TCP handshake included: the proxy answers
-the client's SYN itself but the first bytes, such as a TLS ClientHello, wait). Chunks are
+gains 2 x DELAY_MS (20 ms gives a 40 ms RTT). The TCP handshake costs its round trip too:
+the kernel answers the client's SYN at once (so curl's %{time_connect} stays near 0 here;
+look at %{time_starttransfer}, about 2 RTT for a first request), but the client's first
+bytes reach the server no sooner than 3 x DELAY_MS after the accept, as if the SYN-ACK had
+taken its round trip before the client could send them. Chunks are
 stamped on arrival and queued, never slept on per read, so many chunks can be in flight at
 once and throughput stays what the link gives. It is a plain TCP relay: TLS and HTTP/2 pass
 through untouched. Prints "listening PORT" on stdout once ready; stops on SIGTERM/SIGINT.
@@ -17,8 +20,9 @@ import socket
 import sys
 
 
-async def pump(reader, writer, delay):
-    """Copies reader to writer, each chunk delayed by `delay` after its arrival."""
+async def pump(reader, writer, delay, not_before=0.0):
+    """Copies reader to writer, each chunk delayed by `delay` after its arrival, and none
+    written before the loop time `not_before`."""
     loop = asyncio.get_running_loop()
     queue = asyncio.Queue()
 
@@ -26,7 +30,7 @@ async def pump(reader, writer, delay):
         try:
             while True:
                 data = await reader.read(256 * 1024)
-                queue.put_nowait((loop.time() + delay, data))
+                queue.put_nowait((max(loop.time() + delay, not_before), data))
                 if not data:
                     return
         except (ConnectionError, OSError):
@@ -62,6 +66,7 @@ async def main():
     delay = (float(sys.argv[4]) if len(sys.argv) > 4 else 20.0) / 1000.0
 
     async def handle(client_reader, client_writer):
+        accepted = asyncio.get_running_loop().time()
         no_delay(client_writer)
         try:
             upstream_reader, upstream_writer = await asyncio.open_connection(host, port)
@@ -71,8 +76,10 @@ async def main():
         no_delay(upstream_writer)
         try:
             await asyncio.gather(
-                pump(client_reader, upstream_writer, delay),
+                pump(client_reader, upstream_writer, delay, accepted + 3 * delay),
                 pump(upstream_reader, client_writer, delay))
+        except asyncio.CancelledError:
+            pass
         finally:
             for writer in (client_writer, upstream_writer):
                 writer.close()
