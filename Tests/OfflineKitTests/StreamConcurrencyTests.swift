@@ -46,7 +46,7 @@ import Testing
   @Test(.enabled(if: FFmpeg.isAvailable))
   func piecesOverHTTP1OpenMoreConnectionsWhileThatPays() async throws {
     let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let stream = try HLSFixture.manySegments.make(in: www.url, segmentCount: 48)
+    let stream = try HLSFixture.manySegments.make(in: www.url, segmentCount: 32)
     // nginx sends a second's worth at once: at 2k a segment of about 6 KB takes 2-3 s.
     let nginx = try NginxServer(
       root: stream.folder, options: .init(limitRate: "2k", logsConnections: true))
@@ -59,8 +59,8 @@ import Testing
       journal: index.transfers, transport: CurlTransport()
     ).run()
 
-    let pieces = try nginx.accessLog(minimumCount: 49).filter { !$0.uri.hasSuffix(".m3u8") }
-    #expect(pieces.count == 48)
+    let pieces = try nginx.accessLog(minimumCount: 33).filter { !$0.uri.hasSuffix(".m3u8") }
+    #expect(pieces.count == 32)
     let most = ParallelDownloadTests.mostAtOnce(pieces)
     #expect(most > 8, "\(most) pieces at once")
     #expect(most <= 16, "\(most) pieces at once, above the bound of 16 connections")

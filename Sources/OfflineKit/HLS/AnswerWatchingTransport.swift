@@ -1,0 +1,65 @@
+import OfflineHTTP
+import Synchronization
+
+/// A transport that tells the piece engine how each request of a stream's pieces was
+/// answered (the protocol and status of each response head, or a failure without one), so
+/// ``PieceConcurrency`` can decide how many go at once. Requests go to the wrapped transport
+/// unchanged.
+///
+/// `onAnswer` runs once per request: on the request's delegate queue when its head arrives,
+/// or on the awaiting task when it fails before one. A cancelled request is not reported.
+struct AnswerWatchingTransport: HTTPTransporting {
+  /// How one request was answered.
+  enum Answer: Sendable, Equatable {
+    /// A response head came with this version ("HTTP/1.1", "HTTP/2") and status.
+    case head(version: String, status: Int)
+    /// The request failed for a reason that may pass (``HTTPError/isTransient``, or a
+    /// response that was not valid HTTP) before any head came.
+    case failure
+  }
+
+  let base: any HTTPTransporting
+  let onAnswer: @Sendable (Answer) -> Void
+
+  func perform(_ request: HTTPRequest, delegate: any HTTPResponseDelegate)
+    async throws(HTTPError) -> HTTPResponseHead
+  {
+    let watcher = HeadWatcher(delegate, onAnswer: onAnswer)
+    do {
+      return try await base.perform(request, delegate: watcher)
+    } catch {
+      if !watcher.sawHead, error.isTransient || error.kind == .protocolViolation {
+        onAnswer(.failure)
+      }
+      throw error
+    }
+  }
+}
+
+/// Forwards every callback to the delegate it wraps, reporting the head on the way.
+private final class HeadWatcher: HTTPResponseDelegate {
+  private let base: any HTTPResponseDelegate
+  private let onAnswer: @Sendable (AnswerWatchingTransport.Answer) -> Void
+  private let headSeen = Atomic(false)
+
+  /// Whether the head came (read after `perform` returned or threw).
+  var sawHead: Bool { headSeen.load(ordering: .acquiring) }
+
+  init(
+    _ base: any HTTPResponseDelegate,
+    onAnswer: @escaping @Sendable (AnswerWatchingTransport.Answer) -> Void
+  ) {
+    self.base = base
+    self.onAnswer = onAnswer
+  }
+
+  func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
+    headSeen.store(true, ordering: .releasing)
+    onAnswer(.head(version: head.version, status: head.status))
+    return base.didReceiveHead(head)
+  }
+
+  func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {
+    try base.didReceiveBodyPart(bytes)
+  }
+}
