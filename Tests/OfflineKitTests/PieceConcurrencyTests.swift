@@ -5,19 +5,22 @@ import Testing
 /// The decision of how many pieces of a stream go at once (issue 14): one rule per test, no
 /// I/O. Before it, eight went at once whatever the protocol, the link or the origin said.
 @Suite struct PieceConcurrencyTests {
-  /// `count` pieces of `bytes` each finishing `interval` apart from `start`; returns the
-  /// time of the last.
-  @discardableResult
-  static func finish(
-    _ decision: inout PieceConcurrency, count: Int, bytes: Int64 = 100_000,
-    from start: Duration, every interval: Duration
-  ) -> Duration {
-    var time = start
-    for _ in 0..<count {
-      time += interval
-      _ = decision.didFinish(bytes: bytes, at: time)
+  /// Finishes pieces as a run would: a clock and the running sum of bytes received.
+  struct Feed {
+    var time = Duration.zero
+    var received: Int64 = 0
+
+    /// `count` pieces finishing `interval` apart, `bytes` received between two finishes.
+    mutating func finish(
+      _ decision: inout PieceConcurrency, count: Int, every interval: Duration,
+      bytes: Int64 = 100_000
+    ) {
+      for _ in 0..<count {
+        time += interval
+        received += bytes
+        _ = decision.didFinish(received: received, at: time)
+      }
     }
-    return time
   }
 
   @Test func startsAtEightBeforeAnyResponse() {
@@ -57,7 +60,8 @@ import Testing
   @Test func http1StepsUpAfterItsFirstWindow() {
     var decision = PieceConcurrency()
     _ = decision.didLearn(version: "HTTP/1.1")
-    Self.finish(&decision, count: 9, from: .zero, every: .milliseconds(10))
+    var feed = Feed()
+    feed.finish(&decision, count: 9, every: .milliseconds(10))
     #expect(decision.limit == 12)
   }
 
@@ -65,21 +69,39 @@ import Testing
     var decision = PieceConcurrency()
     _ = decision.didLearn(version: "HTTP/1.1")
     // 8 at 10 ms apart, then 12 at 6 ms (faster), then 16 at 4 ms (faster again).
-    var time = Self.finish(&decision, count: 9, from: .zero, every: .milliseconds(10))
-    time = Self.finish(&decision, count: 12, from: time, every: .milliseconds(6))
+    var feed = Feed()
+    feed.finish(&decision, count: 9, every: .milliseconds(10))
+    feed.finish(&decision, count: 12, every: .milliseconds(6))
     #expect(decision.limit == 16)
-    Self.finish(&decision, count: 16, from: time, every: .milliseconds(3))
+    feed.finish(&decision, count: 16, every: .milliseconds(3))
     #expect(decision.limit == 16)
     #expect(decision.settled)
+  }
+
+  /// Pieces of one size on connections of one rate finish in batches, all of a batch at
+  /// once: the bytes received while they ran, not the pieces that happened to finish in a
+  /// window, say whether more connections paid.
+  @Test func http1JudgesPiecesThatFinishInBatchesByTheBytesReceived() {
+    var decision = PieceConcurrency()
+    _ = decision.didLearn(version: "HTTP/1.1")
+    var feed = Feed()
+    // Each batch takes 3 s; its pieces' bytes (30 KB each) arrive while it runs.
+    for _ in 0..<8 {
+      let inFlight = decision.limit
+      feed.finish(&decision, count: 1, every: .seconds(3), bytes: Int64(inFlight) * 30_000)
+      feed.finish(&decision, count: inFlight - 1, every: .zero, bytes: 0)
+    }
+    #expect(decision.limit == 16)
   }
 
   @Test func http1GivesTheStepBackWhenItGainedNothing() {
     var decision = PieceConcurrency()
     _ = decision.didLearn(version: "HTTP/1.1")
-    let time = Self.finish(&decision, count: 9, from: .zero, every: .milliseconds(10))
+    var feed = Feed()
+    feed.finish(&decision, count: 9, every: .milliseconds(10))
     #expect(decision.limit == 12)
     // Twelve at the same pace: no gain of 10 %.
-    Self.finish(&decision, count: 12, from: time, every: .milliseconds(10))
+    feed.finish(&decision, count: 12, every: .milliseconds(10))
     #expect(decision.limit == 8)
     #expect(decision.settled)
   }
@@ -87,9 +109,10 @@ import Testing
   @Test func http1NeverGoesAboveTheConnectionCap() {
     var decision = PieceConcurrency(.init(maxConnections: 10))
     _ = decision.didLearn(version: "HTTP/1.1")
-    let time = Self.finish(&decision, count: 9, from: .zero, every: .milliseconds(10))
+    var feed = Feed()
+    feed.finish(&decision, count: 9, every: .milliseconds(10))
     #expect(decision.limit == 10)
-    Self.finish(&decision, count: 10, from: time, every: .milliseconds(2))
+    feed.finish(&decision, count: 10, every: .milliseconds(2))
     #expect(decision.limit == 10)
   }
 
@@ -139,10 +162,10 @@ import Testing
   @Test func failuresFarApartAreForgotten() {
     var decision = PieceConcurrency()
     _ = decision.didLearn(version: "HTTP/2")
-    var time = Duration.zero
+    var feed = Feed()
     for _ in 0..<4 {
       _ = decision.didAnswer(.failure)
-      time = Self.finish(&decision, count: 64, from: time, every: .milliseconds(1))
+      feed.finish(&decision, count: 64, every: .milliseconds(1))
     }
     #expect(decision.limit == 64)
   }
@@ -151,7 +174,8 @@ import Testing
     var decision = PieceConcurrency()
     _ = decision.didLearn(version: "HTTP/1.1")
     _ = decision.didAnswer(.status(503))
-    Self.finish(&decision, count: 7, from: .zero, every: .milliseconds(1))
+    var feed = Feed()
+    feed.finish(&decision, count: 7, every: .milliseconds(1))
     #expect(decision.limit == 4, "no step of four after the window")
     #expect(decision.settled)
   }
@@ -161,9 +185,10 @@ import Testing
     _ = decision.didLearn(version: "HTTP/1.1")
     _ = decision.didAnswer(.status(503))
     #expect(decision.limit == 4)
-    let time = Self.finish(&decision, count: 8, from: .zero, every: .milliseconds(1))
+    var feed = Feed()
+    feed.finish(&decision, count: 8, every: .milliseconds(1))
     #expect(decision.limit == 5)
-    Self.finish(&decision, count: 200, from: time, every: .milliseconds(1))
+    feed.finish(&decision, count: 200, every: .milliseconds(1))
     #expect(decision.limit == 7, "one below the 8 it backed off from")
   }
 
@@ -171,9 +196,10 @@ import Testing
     var decision = PieceConcurrency()
     _ = decision.didLearn(version: "HTTP/1.1")
     _ = decision.didAnswer(.status(503))
-    var time = Self.finish(&decision, count: 7, from: .zero, every: .milliseconds(1))
+    var feed = Feed()
+    feed.finish(&decision, count: 7, every: .milliseconds(1))
     _ = decision.didAnswer(.status(500))
-    time = Self.finish(&decision, count: 7, from: time, every: .milliseconds(1))
+    feed.finish(&decision, count: 7, every: .milliseconds(1))
     #expect(decision.limit == 4)
   }
 }

@@ -8,6 +8,7 @@ import Synchronization
 ///
 /// `onAnswer` runs once per request: on the request's delegate queue when its head arrives,
 /// or on the awaiting task when it fails before one. A cancelled request is not reported.
+/// ``received`` counts every body byte that reached a delegate, for the throughput.
 struct AnswerWatchingTransport: HTTPTransporting {
   /// How one request was answered.
   enum Answer: Sendable, Equatable {
@@ -18,13 +19,32 @@ struct AnswerWatchingTransport: HTTPTransporting {
     case failure
   }
 
+  /// A running sum of body bytes, shared by every request of the transport.
+  final class ByteCount: Sendable {
+    private let count = Atomic<Int64>(0)
+
+    /// The bytes so far.
+    var value: Int64 { count.load(ordering: .relaxed) }
+
+    func add(_ bytes: Int) {
+      count.add(Int64(bytes), ordering: .relaxed)
+    }
+  }
+
   let base: any HTTPTransporting
+  /// Body bytes received by every request so far.
+  let received = ByteCount()
   let onAnswer: @Sendable (Answer) -> Void
+
+  init(base: any HTTPTransporting, onAnswer: @escaping @Sendable (Answer) -> Void) {
+    self.base = base
+    self.onAnswer = onAnswer
+  }
 
   func perform(_ request: HTTPRequest, delegate: any HTTPResponseDelegate)
     async throws(HTTPError) -> HTTPResponseHead
   {
-    let watcher = HeadWatcher(delegate, onAnswer: onAnswer)
+    let watcher = HeadWatcher(delegate, received: received, onAnswer: onAnswer)
     do {
       return try await base.perform(request, delegate: watcher)
     } catch {
@@ -39,6 +59,7 @@ struct AnswerWatchingTransport: HTTPTransporting {
 /// Forwards every callback to the delegate it wraps, reporting the head on the way.
 private final class HeadWatcher: HTTPResponseDelegate {
   private let base: any HTTPResponseDelegate
+  private let received: AnswerWatchingTransport.ByteCount
   private let onAnswer: @Sendable (AnswerWatchingTransport.Answer) -> Void
   private let headSeen = Atomic(false)
 
@@ -46,10 +67,11 @@ private final class HeadWatcher: HTTPResponseDelegate {
   var sawHead: Bool { headSeen.load(ordering: .acquiring) }
 
   init(
-    _ base: any HTTPResponseDelegate,
+    _ base: any HTTPResponseDelegate, received: AnswerWatchingTransport.ByteCount,
     onAnswer: @escaping @Sendable (AnswerWatchingTransport.Answer) -> Void
   ) {
     self.base = base
+    self.received = received
     self.onAnswer = onAnswer
   }
 
@@ -60,6 +82,7 @@ private final class HeadWatcher: HTTPResponseDelegate {
   }
 
   func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {
+    received.add(bytes.count)
     try base.didReceiveBodyPart(bytes)
   }
 }

@@ -102,7 +102,7 @@ struct HLSPieceRunner: Sendable {
     let pieces = self.pieces
     let began = ContinuousClock.now
     let outcome: Swift.Result<Void, Transfer.Error> = await withTaskGroup(
-      of: Swift.Result<Int64?, Transfer.Error>.self
+      of: Swift.Result<Bool, Transfer.Error>.self
     ) { group in
       var next = 0
       var inFlight = 0
@@ -123,12 +123,13 @@ struct HLSPieceRunner: Sendable {
         case .failure(let error):
           group.cancelAll()
           return .failure(error)
-        case .success(let received?):
+        case .success(true):
           let now = ContinuousClock.now
+          let received = watching.received.value
           _ = flow.withLock {
-            $0.decision.didFinish(bytes: received, at: began.duration(to: now))
+            $0.decision.didFinish(received: received, at: began.duration(to: now))
           }
-        case .success(nil):
+        case .success(false):
           break
         }
         fill()
@@ -165,11 +166,11 @@ struct HLSPieceRunner: Sendable {
     }
   }
 
-  /// Fetches piece `index` (retrying it as ``pieceRetry`` says) through `transport`, and
-  /// returns the bytes it received, nil when it was on disk already.
+  /// Fetches piece `index` (retrying it as ``pieceRetry`` says) through `transport`; returns
+  /// whether it was fetched (false when it was on disk already).
   private func fetch(
-    _ index: Int, transport: any HTTPTransporting, tally: Locked<HLSProgressTally>
-  ) async -> Swift.Result<Int64?, Transfer.Error> {
+    _ index: Int, transport: AnswerWatchingTransport, tally: Locked<HLSProgressTally>
+  ) async -> Swift.Result<Bool, Transfer.Error> {
     let piece = pieces[index]
     let destination = folder.appending(path: piece.local).path
     Self.carryOver(journal, destination: destination, to: piece.remote)
@@ -189,7 +190,7 @@ struct HLSPieceRunner: Sendable {
         }
       }
       tally.withLock { $0.pieceFinished(index, length: outcome.length) }
-      return .success(outcome.wasAlreadyComplete ? nil : outcome.bytesReceived)
+      return .success(!outcome.wasAlreadyComplete)
     } catch {
       return .failure(error)
     }

@@ -11,8 +11,9 @@
 ///   `SETTINGS_MAX_CONCURRENT_STREAMS`, and opens a second connection past it).
 ///   ``Configuration/maxConnections`` does not cap streams: one connection is open.
 /// - **HTTP/1.1**: each piece in flight is a connection of its own. After each window of
-///   completed pieces (as many as are in flight), compare the bytes per second with the
-///   window before: while they rose by at least ``Configuration/gain`` (10 %), open
+///   completed pieces (as many as are in flight), compare the bytes per second received in
+///   it (every body byte, pieces still running included, so pieces that finish in batches
+///   do not skew it) with the window before: while they rose by at least ``Configuration/gain`` (10 %), open
 ///   ``Configuration/step`` more, up to ``Configuration/http1Connections`` (16) or
 ///   ``Configuration/maxConnections``. The first window that does not gain gives the
 ///   extra connections back and settles there.
@@ -94,7 +95,8 @@ struct PieceConcurrency: Sendable, Equatable {
 
   private struct Window: Sendable, Equatable {
     var pieces = 0
-    var bytes: Int64 = 0
+    /// Bytes received (all pieces together) when the window opened.
+    var startBytes: Int64 = 0
     var startedAt: Duration?
   }
 
@@ -138,21 +140,21 @@ struct PieceConcurrency: Sendable, Equatable {
     return limit
   }
 
-  /// A piece of `bytes` finished `at` this time since the download began.
-  mutating func didFinish(bytes: Int64, at time: Duration) -> Int {
+  /// A piece finished `at` this time since the download began, when the pieces had
+  /// `received` body bytes in all (a running sum that never goes down).
+  mutating func didFinish(received: Int64, at time: Duration) -> Int {
     recover()
     guard wire == .http1, !settled else { return limit }
     guard let startedAt = window.startedAt else {
       // The first finish opens the window: its pieces ran while connections were opened.
-      window.startedAt = time
+      window = Window(startBytes: received, startedAt: time)
       return limit
     }
     window.pieces += 1
-    window.bytes += bytes
     let seconds = (time - startedAt) / .seconds(1)
     guard window.pieces >= limit, seconds > 0 else { return limit }
-    let rate = Double(window.bytes) / seconds
-    window = Window(startedAt: time)
+    let rate = Double(received - window.startBytes) / seconds
+    window = Window(startBytes: received, startedAt: time)
     defer { lastRate = rate }
     if let lastRate, rate < lastRate * (1 + configuration.gain) {
       // The step bought nothing: give the connections back and stay.
