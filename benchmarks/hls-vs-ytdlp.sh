@@ -8,6 +8,7 @@
 # Env:   OFFLINE_BIN=path/to/offline (else built with --scratch-path .build-bench)
 #        CASES="loopback rtt40-h1 rtt40-h2" (the default: all three)
 #        OFFLINE_ARGS="..." extra arguments for every `offline get` (say --max-connections 8)
+#        BASELINE_BIN=path/to/an/older/offline: also run it in every case and round ("before")
 #
 # Medians of wall time, CPU (user+sys) and peak RSS from /usr/bin/time -v. Every output is
 # checked by decoding it with ffmpeg (outside the timed part). Writes benchmarks/out/hls.json.
@@ -89,7 +90,10 @@ run_one() {
   mkdir -p "$out"
   local target
   case $tool in
-    offline) /usr/bin/time -v -o "$timing" "$offline" --store "$out/store" get "$url" -o "$out/movie" \
+    offline | baseline)
+      local bin=$offline
+      [ "$tool" = baseline ] && bin=$BASELINE_BIN
+      /usr/bin/time -v -o "$timing" "$bin" --store "$out/store" get "$url" -o "$out/movie" \
         --ca-file "$ca" --quiet --json "${extra_args[@]}" >"$out/get.json"
       target="$out/movie/index.m3u8" ;;
     ytdlp8) /usr/bin/time -v -o "$timing" yt-dlp -q --no-progress --no-check-certificates \
@@ -111,6 +115,9 @@ run_one() {
 }
 
 declare -A case_tools=([loopback]="offline ytdlp8 ytdlp ffmpeg" [rtt40-h1]="offline ytdlp8" [rtt40-h2]="offline ytdlp8")
+if [ -n "${BASELINE_BIN:-}" ]; then
+  for c in "${!case_tools[@]}"; do case_tools[$c]="baseline ${case_tools[$c]}"; done
+fi
 for round in $(seq "$rounds"); do
   for c in $cases; do
     for tool in ${case_tools[$c]}; do
@@ -139,7 +146,7 @@ def transport(case, round_):
         return report.get("protocol"), report.get("mostInFlight")
     except (OSError, ValueError, IndexError):
         return None, None
-names = {"offline": "offline get", "ytdlp8": "yt-dlp --concurrent-fragments 8", "ytdlp": "yt-dlp (default)", "ffmpeg": "ffmpeg -i URL -c copy"}
+names = {"baseline": "offline get (before, BASELINE_BIN)", "offline": "offline get", "ytdlp8": "yt-dlp --concurrent-fragments 8", "ytdlp": "yt-dlp (default)", "ffmpeg": "ffmpeg -i URL -c copy"}
 titles = {"loopback": "nginx on loopback", "rtt40-h1": "40 ms RTT, HTTP/1.1", "rtt40-h2": "40 ms RTT, TLS + HTTP/2"}
 goals = {"loopback": 0.5, "rtt40-h1": 0.5, "rtt40-h2": 0.25}
 table = {}
@@ -156,7 +163,7 @@ for case, tools in table.items():
     print("| tool | wall s | CPU s | peak RSS MiB | wall / yt-dlp -N 8 | decoded s |")
     print("|---|---:|---:|---:|---:|---:|")
     summary[case] = {}
-    for tool in ["offline", "ytdlp8", "ytdlp", "ffmpeg"]:
+    for tool in ["baseline", "offline", "ytdlp8", "ytdlp", "ffmpeg"]:
         if tool not in tools:
             continue
         e = tools[tool]

@@ -61,19 +61,31 @@ import Testing
     var decision = PieceConcurrency()
     _ = decision.didLearn(version: "HTTP/1.1")
     var feed = Feed()
+    feed.finish(&decision, count: 9, every: .milliseconds(40))
+    #expect(decision.limit == 12)
+  }
+
+  /// A window of as many pieces as are in flight that took less than a quarter second is
+  /// noise on a loaded machine: it waits for more.
+  @Test func http1WaitsForAWindowOfAQuarterSecond() {
+    var decision = PieceConcurrency()
+    _ = decision.didLearn(version: "HTTP/1.1")
+    var feed = Feed()
     feed.finish(&decision, count: 9, every: .milliseconds(10))
+    #expect(decision.limit == 8)
+    feed.finish(&decision, count: 17, every: .milliseconds(10))
     #expect(decision.limit == 12)
   }
 
   @Test func http1KeepsSteppingWhileThroughputRisesAndStopsAtSixteen() {
     var decision = PieceConcurrency()
     _ = decision.didLearn(version: "HTTP/1.1")
-    // 8 at 10 ms apart, then 12 at 6 ms (faster), then 16 at 4 ms (faster again).
+    // 8 at 40 ms apart, then 12 at 24 ms (faster), then 16 at 16 ms (faster again).
     var feed = Feed()
-    feed.finish(&decision, count: 9, every: .milliseconds(10))
-    feed.finish(&decision, count: 12, every: .milliseconds(6))
+    feed.finish(&decision, count: 9, every: .milliseconds(40))
+    feed.finish(&decision, count: 12, every: .milliseconds(24))
     #expect(decision.limit == 16)
-    feed.finish(&decision, count: 16, every: .milliseconds(3))
+    feed.finish(&decision, count: 16, every: .milliseconds(16))
     #expect(decision.limit == 16)
     #expect(decision.settled)
   }
@@ -98,10 +110,10 @@ import Testing
     var decision = PieceConcurrency()
     _ = decision.didLearn(version: "HTTP/1.1")
     var feed = Feed()
-    feed.finish(&decision, count: 9, every: .milliseconds(10))
+    feed.finish(&decision, count: 9, every: .milliseconds(40))
     #expect(decision.limit == 12)
     // Twelve at the same pace: no gain of 10 %.
-    feed.finish(&decision, count: 12, every: .milliseconds(10))
+    feed.finish(&decision, count: 12, every: .milliseconds(40))
     #expect(decision.limit == 8)
     #expect(decision.settled)
   }
@@ -110,7 +122,7 @@ import Testing
     var decision = PieceConcurrency(.init(maxConnections: 10))
     _ = decision.didLearn(version: "HTTP/1.1")
     var feed = Feed()
-    feed.finish(&decision, count: 9, every: .milliseconds(10))
+    feed.finish(&decision, count: 9, every: .milliseconds(40))
     #expect(decision.limit == 10)
     feed.finish(&decision, count: 10, every: .milliseconds(2))
     #expect(decision.limit == 10)

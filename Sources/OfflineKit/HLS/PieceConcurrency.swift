@@ -11,7 +11,9 @@
 ///   `SETTINGS_MAX_CONCURRENT_STREAMS`, and opens a second connection past it).
 ///   ``Configuration/maxConnections`` does not cap streams: one connection is open.
 /// - **HTTP/1.1**: each piece in flight is a connection of its own. After each window of
-///   completed pieces (as many as are in flight), compare the bytes per second received in
+///   completed pieces (as many as are in flight, and at least
+///   ``Configuration/minimumWindow`` long, so the scheduling noise of a loaded machine does
+///   not decide), compare the bytes per second received in
 ///   it (every body byte, pieces still running included, so pieces that finish in batches
 ///   do not skew it) with the window before: while they rose by at least ``Configuration/gain`` (10 %), open
 ///   ``Configuration/step`` more, up to ``Configuration/http1Connections`` (16) or
@@ -57,6 +59,8 @@ struct PieceConcurrency: Sendable, Equatable {
     var step = 4
     /// The rise in bytes per second a window must show for HTTP/1.1 to keep growing.
     var gain = 0.10
+    /// The shortest measuring window on HTTP/1.1.
+    var minimumWindow = Duration.milliseconds(250)
     /// Failures other than 429 and 503, close together, that make it back off.
     var errorsToBackOff = 3
   }
@@ -152,7 +156,8 @@ struct PieceConcurrency: Sendable, Equatable {
     }
     window.pieces += 1
     let seconds = (time - startedAt) / .seconds(1)
-    guard window.pieces >= limit, seconds > 0 else { return limit }
+    guard window.pieces >= limit, time - startedAt >= configuration.minimumWindow, seconds > 0
+    else { return limit }
     let rate = Double(received - window.startBytes) / seconds
     window = Window(startBytes: received, startedAt: time)
     defer { lastRate = rate }
