@@ -65,6 +65,9 @@ enum JSONLine {
       fields["bytes"] = outcome.bytes
       fields["segments"] = outcome.segments
       fields["duration"] = milliseconds(outcome.duration)
+      // How the pieces came: the protocol (absent when none was fetched) and the most at once.
+      if let version = outcome.httpVersion { fields["protocol"] = version }
+      fields["mostInFlight"] = outcome.mostPiecesInFlight
     }
     return object(fields)
   }

@@ -7,12 +7,13 @@ enum ManagerAccess {
   /// Opens the manager, warning on standard error when a damaged index was moved aside.
   static func open(
     _ context: CommandContext, parallel: Int = 3, minimumFreeSpace: Int64 = 64 << 20,
-    rateLimit: ByteRate? = nil
+    rateLimit: ByteRate? = nil, maxStreamConnections: Int? = nil
   ) throws(OfflineError) -> OfflineManager {
+    var configuration = OfflineManager.Configuration(
+      parallelDownloads: parallel, minimumFreeSpace: minimumFreeSpace, rateLimit: rateLimit)
+    configuration.maxStreamConnections = maxStreamConnections
     let manager = try OfflineManager(
-      directory: context.storeDirectory,
-      configuration: OfflineManager.Configuration(
-        parallelDownloads: parallel, minimumFreeSpace: minimumFreeSpace, rateLimit: rateLimit))
+      directory: context.storeDirectory, configuration: configuration)
     let restored = manager.rebuildReport?.restored ?? []
     if let moved = manager.quarantinedIndex {
       context.console.err(

@@ -120,7 +120,7 @@ import Testing
                [--user <user[:password]>] [--netrc] [--netrc-file <file>]
                [--location-trusted] [--limit-rate <rate>] [--variant <v>] [--audio <a>]
                [--subtitles <s>] [--piece-retries <n>] [--piece-retry-delay <s>]
-               [--quiet] [--json]
+               [--max-connections <n>] [--quiet] [--json]
 
         ARGUMENTS:
           <url>                   The http or https URL to download. An HLS playlist
@@ -194,6 +194,10 @@ import Testing
           --piece-retry-delay <s>
                                   HLS: seconds before a piece's first retry, doubled
                                   after each (default 1).
+          --max-connections <n>   HLS, DASH: at most n connections to the origin for a
+                                  stream's segments over HTTP/1.1 (default: up to 16,
+                                  added while they still raise the speed). HTTP/2 sends
+                                  them all on one connection.
           -q, --quiet             Print nothing but errors.
           --json                  Print one JSON object per event on standard output.
           -h, --help              Show help information.

@@ -20,6 +20,11 @@ struct RunCommand: Command {
       + " 2M, 1G: powers of 1024, as curl).",
     parser: .byteRate)
   static let quiet: Option<Bool> = .flag("-q", "--quiet", help: "Print nothing but errors.")
+  static let maxConnections: Option<Int?> = .value(
+    "--max-connections", valueName: "n",
+    help: "At most n connections to the origin for each stream's segments over HTTP/1.1, over"
+      + " what it was added with (default: up to 16, added while they still raise the speed).",
+    parser: .integer(atLeast: 1))
 
   static let configuration = CommandConfiguration(
     name: "run", abstract: "Download the queued contents until nothing is left to do.",
@@ -29,17 +34,19 @@ struct RunCommand: Command {
       within a second. SIGINT (Ctrl-C) or SIGTERM suspends what is running, keeping its
       partial data, and exits 130 (143); 'offline resume ID' queues it again.
       """,
-    options: [parallel, minimumFreeSpace, limitRate, quiet], command: Self.self)
+    options: [parallel, minimumFreeSpace, limitRate, maxConnections, quiet], command: Self.self)
 
   let parallel: Int
   let minimumFreeSpace: Int64
   let rateLimit: ByteRate?
+  let maxConnections: Int?
   let quiet: Bool
 
   init(_ arguments: ParsedArguments) {
     parallel = arguments[Self.parallel]
     minimumFreeSpace = arguments[Self.minimumFreeSpace].bytes
     rateLimit = arguments[Self.limitRate]
+    maxConnections = arguments[Self.maxConnections]
     quiet = arguments[Self.quiet]
   }
 
@@ -49,7 +56,7 @@ struct RunCommand: Command {
     do throws(OfflineError) {
       let manager = try ManagerAccess.open(
         context, parallel: command.parallel, minimumFreeSpace: command.minimumFreeSpace,
-        rateLimit: command.rateLimit)
+        rateLimit: command.rateLimit, maxStreamConnections: command.maxConnections)
       let earlier = try await Self.failures(of: manager)
       let printed = Locked<Set<String>>([])
       // On a terminal, a live view; otherwise (or asked to) plain lines, as before.

@@ -26,9 +26,16 @@ enum StreamOptions {
     help: "HLS: seconds before a piece's first retry, doubled after each (default 1).",
     parser: .seconds(upTo: 3600))
 
+  static let maxConnections: Option<Int?> = .value(
+    "--max-connections", valueName: "n",
+    help: "HLS, DASH: at most n connections to the origin for a stream's segments over"
+      + " HTTP/1.1 (default: up to 16, added while they still raise the speed). HTTP/2 sends"
+      + " them all on one connection.",
+    parser: .integer(atLeast: 1))
+
   /// The declarations, for a command's configuration.
   static let all: [any OptionDeclaring] = [
-    variant, audio, subtitles, pieceRetries, pieceRetryDelay,
+    variant, audio, subtitles, pieceRetries, pieceRetryDelay, maxConnections,
   ]
 
   /// The HLS options given, over the library's defaults.
@@ -39,6 +46,7 @@ enum StreamOptions {
     if let subtitles = arguments[StreamOptions.subtitles] { options.subtitles = subtitles }
     if let count = arguments[StreamOptions.pieceRetries] { options.pieceRetries = count }
     if let delay = arguments[StreamOptions.pieceRetryDelay] { options.pieceRetryDelay = delay }
+    if let count = arguments[StreamOptions.maxConnections] { options.maxConnections = count }
     return options
   }
 }

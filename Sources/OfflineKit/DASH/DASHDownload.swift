@@ -119,12 +119,13 @@ public struct DASHDownload: Sendable {
     plan.duration =
       mpd.mediaPresentationDuration
       ?? mpd.periods.indices.reduce(0) { $0 + (mpd.periodDuration(at: $1) ?? 0) }
-    let bytes = try await runner(plan.pieces, journal: journal).run(onProgress: onProgress)
+    let fetched = try await runner(plan.pieces, journal: journal).run(onProgress: onProgress)
     try writeIndex(mpd, plan)
     return Outcome(
-      index: indexURL, bytes: bytes, segments: plan.segmentCount,
+      index: indexURL, bytes: fetched.bytes, segments: plan.segmentCount,
       initSections: plan.initSectionCount, keys: 0, files: plan.pieces.count,
-      duration: plan.duration, warnings: plan.warnings)
+      duration: plan.duration, warnings: plan.warnings, httpVersion: fetched.httpVersion,
+      mostPiecesInFlight: fetched.mostInFlight)
   }
 
   /// The piece engine over `pieces` in this download's folder.
@@ -132,7 +133,7 @@ public struct DASHDownload: Sendable {
     HLSPieceRunner(
       folder: folder, journal: journal, transport: transport, retry: retry,
       pieceRetry: HLSPieceRetry(options, refreshesURL: refreshesURL, onRetry: onPieceRetry),
-      parallel: options.parallelSegments, pieces: pieces, requestOptions: requestOptions,
+      concurrency: options.pieceConcurrency, pieces: pieces, requestOptions: requestOptions,
       cookieJar: cookieJar, rateLimiters: rateLimiters)
   }
 

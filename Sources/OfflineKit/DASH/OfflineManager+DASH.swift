@@ -9,7 +9,8 @@ extension OfflineManager {
     let files = self.files
     var download = DASHDownload(
       url: url, folder: files.folder(id: record.id),
-      options: options.hls, journal: index.transfers,
+      options: options.hls.cappingConnections(at: configuration.maxStreamConnections),
+      journal: index.transfers,
       transport: transport,
       retry: Self.pieceRetry,
       requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])

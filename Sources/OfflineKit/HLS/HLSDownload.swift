@@ -35,6 +35,11 @@ public struct HLSDownload: Sendable {
     /// Renditions asked for that could not be included, and why (for example a variant
     /// naming an audio group the master playlist does not define).
     public var warnings: [HLSWarning] = []
+    /// The protocol the pieces came over ("HTTP/1.1", "HTTP/2"); nil when this run fetched
+    /// none (they were on disk).
+    public var httpVersion: String?
+    /// The most pieces (segments, init sections) that were in flight at once.
+    public var mostPiecesInFlight = 0
   }
 
   /// The tally's progress of a download (reported to the app as ``OfflineProgress``, with
@@ -165,12 +170,14 @@ public struct HLSDownload: Sendable {
     try HLSKeyNames.upgrade(folder: folder, entryURL: url)  // keys fetched by an older version
     try HLSManifest(entryURL: url, keys: plan.keys).write(in: folder)
     let keyBytes = try await keyStore.fetchMissing(plan.keys)
-    let bytes = try await HLSPieceRunner(download: self, plan: plan).run(onProgress: onProgress)
+    let fetched = try await HLSPieceRunner(download: self, plan: plan).run(
+      onProgress: onProgress)
     try HLSOfflineFiles(folder: folder).write(plan)
     return Outcome(
-      index: indexURL(), bytes: bytes + keyBytes, segments: plan.segmentCount,
+      index: indexURL(), bytes: fetched.bytes + keyBytes, segments: plan.segmentCount,
       initSections: plan.initSectionCount, keys: plan.keys.count, files: plan.pieces.count,
-      duration: plan.duration, warnings: plan.warnings)
+      duration: plan.duration, warnings: plan.warnings, httpVersion: fetched.httpVersion,
+      mostPiecesInFlight: fetched.mostInFlight)
   }
 
   /// Fetches the keys again (rotated or expiring key URLs) without touching segments.

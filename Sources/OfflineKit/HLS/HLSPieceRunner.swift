@@ -8,8 +8,21 @@ import OfflineStore
 /// content's folder; reports aggregate progress; syncs the folder's file system at the end.
 ///
 /// The engine of every stream kind: HLS and DASH both plan a list of pieces (a remote URL or
-/// a slice of one, and a local path) and hand it here.
+/// a slice of one, and a local path) and hand it here. How many are in flight follows
+/// ``PieceConcurrency``: many streams on HTTP/2, more connections on HTTP/1.1 while they
+/// still pay, fewer when the origin answers 429 or 503.
 struct HLSPieceRunner: Sendable {
+  /// What a run fetched, and how.
+  struct Result: Sendable, Equatable {
+    /// Bytes of every piece.
+    var bytes: Int64
+    /// The protocol the pieces' responses came with ("HTTP/1.1", "HTTP/2"), nil when no
+    /// request was answered (every piece was on disk already).
+    var httpVersion: String?
+    /// The most pieces that were in flight at once.
+    var mostInFlight: Int
+  }
+
   /// The content's folder; every piece's `local` path is inside it.
   let folder: URL
   let journal: TransferJournal
@@ -18,8 +31,8 @@ struct HLSPieceRunner: Sendable {
   let retry: RetryPolicy
   /// Retries of a piece that failed.
   let pieceRetry: HLSPieceRetry
-  /// Pieces downloaded at once.
-  let parallel: Int
+  /// The bounds of how many pieces are downloaded at once.
+  let concurrency: PieceConcurrency.Configuration
   let pieces: [HLSPlan.Piece]
   /// What every piece's requests send.
   let requestOptions: RequestOptions
@@ -33,7 +46,7 @@ struct HLSPieceRunner: Sendable {
     self.init(
       folder: download.folder, journal: download.journal!, transport: download.transport,
       retry: download.retry, pieceRetry: download.pieceRetry,
-      parallel: download.options.parallelSegments, pieces: plan.pieces,
+      concurrency: download.options.pieceConcurrency, pieces: plan.pieces,
       requestOptions: download.requestOptions, cookieJar: download.cookieJar,
       rateLimiters: download.rateLimiters)
   }
@@ -41,7 +54,8 @@ struct HLSPieceRunner: Sendable {
   /// A runner of `pieces` into `folder`.
   init(
     folder: URL, journal: TransferJournal, transport: any HTTPTransporting, retry: RetryPolicy,
-    pieceRetry: HLSPieceRetry, parallel: Int, pieces: [HLSPlan.Piece],
+    pieceRetry: HLSPieceRetry, concurrency: PieceConcurrency.Configuration,
+    pieces: [HLSPlan.Piece],
     requestOptions: RequestOptions, cookieJar: CookieJar?, rateLimiters: [RateLimiter]
   ) {
     self.folder = folder
@@ -49,16 +63,16 @@ struct HLSPieceRunner: Sendable {
     self.transport = transport
     self.retry = retry
     self.pieceRetry = pieceRetry
-    self.parallel = parallel
+    self.concurrency = concurrency
     self.pieces = pieces
     self.requestOptions = requestOptions
     self.cookieJar = cookieJar
     self.rateLimiters = rateLimiters
   }
 
-  /// Returns the bytes of every piece.
+  /// Downloads every piece not on disk yet.
   func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void)
-    async throws(Transfer.Error) -> Int64
+    async throws(Transfer.Error) -> Result
   {
     let tally = Locked(HLSProgressTally(pieces: pieces.map(HLSProgressTally.Piece.init)))
     let rate = RateEstimator()
@@ -76,25 +90,44 @@ struct HLSPieceRunner: Sendable {
       }
     }
     defer { reporter.cancel() }
-    let limit = parallel
+    let flow = Locked(Flow(decision: PieceConcurrency(concurrency)))
+    let watching = AnswerWatchingTransport(base: transport) { answer in
+      flow.withLock { $0.record(answer) }
+    }
     let pieces = self.pieces
-    let outcome: Result<Void, Transfer.Error> = await withTaskGroup(
-      of: Result<Void, Transfer.Error>.self
+    let began = ContinuousClock.now
+    let outcome: Swift.Result<Void, Transfer.Error> = await withTaskGroup(
+      of: Swift.Result<Bool, Transfer.Error>.self
     ) { group in
       var next = 0
-      func addNext() {
-        guard next < pieces.count else { return }
-        let index = next
-        next += 1
-        group.addTask { await fetch(index, tally: tally) }
-      }
-      for _ in 0..<min(limit, pieces.count) { addNext() }
-      for await result in group {
-        if case .failure = result {
-          group.cancelAll()
-          return result
+      var inFlight = 0
+      func fill() {
+        let limit = flow.withLock { $0.decision.limit }
+        while next < pieces.count, inFlight < limit {
+          let index = next
+          next += 1
+          inFlight += 1
+          group.addTask { await fetch(index, transport: watching, tally: tally) }
         }
-        addNext()
+        flow.withLock { $0.mostInFlight = max($0.mostInFlight, inFlight) }
+      }
+      fill()
+      for await result in group {
+        inFlight -= 1
+        switch result {
+        case .failure(let error):
+          group.cancelAll()
+          return .failure(error)
+        case .success(true):
+          let now = ContinuousClock.now
+          let received = watching.received.value
+          _ = flow.withLock {
+            $0.decision.didFinish(received: received, at: began.duration(to: now))
+          }
+        case .success(false):
+          break
+        }
+        fill()
       }
       return .success(())
     }
@@ -105,12 +138,34 @@ struct HLSPieceRunner: Sendable {
     syncFileSystem()
     let last = tally.withLock { $0.progress() }
     report(last)
-    return last.bytes
+    return flow.withLock { flow in
+      Result(bytes: last.bytes, httpVersion: flow.httpVersion, mostInFlight: flow.mostInFlight)
+    }
   }
 
+  /// The decision and what the run saw, shared by the loop and the requests' callbacks.
+  private struct Flow: Sendable {
+    var decision: PieceConcurrency
+    var httpVersion: String?
+    var mostInFlight = 0
+
+    mutating func record(_ answer: AnswerWatchingTransport.Answer) {
+      switch answer {
+      case .head(let version, let status):
+        if httpVersion == nil { httpVersion = version }
+        _ = decision.didLearn(version: version)
+        _ = decision.didAnswer(.status(status))
+      case .failure:
+        _ = decision.didAnswer(.failure)
+      }
+    }
+  }
+
+  /// Fetches piece `index` (retrying it as ``pieceRetry`` says) through `transport`; returns
+  /// whether it was fetched (false when it was on disk already).
   private func fetch(
-    _ index: Int, tally: Locked<HLSProgressTally>
-  ) async -> Result<Void, Transfer.Error> {
+    _ index: Int, transport: AnswerWatchingTransport, tally: Locked<HLSProgressTally>
+  ) async -> Swift.Result<Bool, Transfer.Error> {
     let piece = pieces[index]
     let destination = folder.appending(path: piece.local).path
     Self.carryOver(journal, destination: destination, to: piece.remote)
@@ -130,7 +185,7 @@ struct HLSPieceRunner: Sendable {
         }
       }
       tally.withLock { $0.pieceFinished(index, length: outcome.length) }
-      return .success(())
+      return .success(!outcome.wasAlreadyComplete)
     } catch {
       return .failure(error)
     }

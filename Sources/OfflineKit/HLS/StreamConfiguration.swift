@@ -34,8 +34,15 @@ public struct StreamConfiguration: Sendable, Equatable, Codable {
   public var audio: RenditionChoice
   /// The subtitle renditions.
   public var subtitles: RenditionChoice
-  /// Segments downloaded at once.
+  /// Segments downloaded at once at the start. From the first response on, the number
+  /// adapts (see ``maxConnections``): up to 64 streams on one HTTP/2 connection, up to 16
+  /// HTTP/1.1 connections while each step still raises the throughput, and half as many
+  /// after a 429 or 503.
   public var parallelSegments: Int
+  /// The most connections to the origin at once for the stream's pieces on HTTP/1.1 (where
+  /// each piece in flight takes one); nil lets it grow to 16. HTTP/2 multiplexes every piece
+  /// on one connection, so this does not cap its streams.
+  public var maxConnections: Int?
   /// How many more times one piece of the stream (a media playlist, a segment, an init
   /// section, a key) is tried in the same run after it failed with 403, 404, 408, 410, 429,
   /// a 5xx or connection trouble, before the run fails naming it. 0 gives up at the first
@@ -47,11 +54,12 @@ public struct StreamConfiguration: Sendable, Equatable, Codable {
   public var pieceRetryDelay: Duration
 
   /// Creates options; by default the highest variant, the default audio, no subtitles, 8
-  /// segments at once, and 10 retries of each piece starting one second apart.
+  /// segments at once to start with (then adapting, see ``parallelSegments``), and 10
+  /// retries of each piece starting one second apart.
   public init(
     variant: VariantChoice = .highest, audio: RenditionChoice = .default,
     subtitles: RenditionChoice = .none, parallelSegments: Int = 8, pieceRetries: Int = 10,
-    pieceRetryDelay: Duration = .seconds(1)
+    pieceRetryDelay: Duration = .seconds(1), maxConnections: Int? = nil
   ) {
     self.variant = variant
     self.audio = audio
@@ -59,10 +67,12 @@ public struct StreamConfiguration: Sendable, Equatable, Codable {
     self.parallelSegments = max(1, parallelSegments)
     self.pieceRetries = max(0, pieceRetries)
     self.pieceRetryDelay = max(.zero, pieceRetryDelay)
+    self.maxConnections = maxConnections.map { max(1, $0) }
   }
 
   private enum CodingKeys: String, CodingKey {
     case variant, audio, subtitles, parallelSegments, pieceRetries, pieceRetryDelay
+    case maxConnections
   }
 
   /// Decodes options; fields that an earlier version did not store take their defaults.
@@ -80,6 +90,20 @@ public struct StreamConfiguration: Sendable, Equatable, Codable {
       pieceRetries: try container.decodeIfPresent(Int.self, forKey: .pieceRetries)
         ?? defaults.pieceRetries,
       pieceRetryDelay: try container.decodeIfPresent(Duration.self, forKey: .pieceRetryDelay)
-        ?? defaults.pieceRetryDelay)
+        ?? defaults.pieceRetryDelay,
+      maxConnections: try container.decodeIfPresent(Int.self, forKey: .maxConnections))
+  }
+
+  /// These options with at most `cap` connections (``maxConnections``); nil changes nothing.
+  public func cappingConnections(at cap: Int?) -> StreamConfiguration {
+    guard let cap else { return self }
+    var options = self
+    options.maxConnections = max(1, min(cap, maxConnections ?? .max))
+    return options
+  }
+
+  /// The bounds of how many pieces go at once (see ``PieceConcurrency``).
+  var pieceConcurrency: PieceConcurrency.Configuration {
+    PieceConcurrency.Configuration(start: parallelSegments, maxConnections: maxConnections)
   }
 }

@@ -48,6 +48,10 @@ public actor OfflineManager {
     /// Asked for a fresh URL when a content's request is answered 401, 403 or 410 (a
     /// signed URL that expired); nil fails such a download with the status.
     public var urlRefresh: URLRefresh?
+    /// The most connections to one origin for each stream's pieces over HTTP/1.1
+    /// (`run --max-connections`), over what the content was added with
+    /// (``StreamConfiguration/maxConnections``); nil keeps that.
+    public var maxStreamConnections: Int?
 
     /// Creates a configuration with the defaults.
     public init(

@@ -21,6 +21,22 @@ struct Connection {
     var reply = Reply.text(404, "Not Found\n")
     var faults = FaultServer.Faults()
     var resolved = Self.resolve(behaviour, index: index)
+    var holdsPlace = false
+    if case .overloaded(let capacity, let status, let then)? = resolved {
+      holdsPlace = core.state.withLock { state in
+        guard state.overloadedAnswering < capacity else {
+          state.overloadRefusals += 1
+          return false
+        }
+        state.overloadedAnswering += 1
+        return true
+      }
+      resolved =
+        holdsPlace
+        ? Self.resolve(then, index: index)
+        : .status(code: status, body: Data("Too busy, try again later.\n".utf8))
+    }
+    defer { if holdsPlace { core.state.withLock { $0.overloadedAnswering -= 1 } } }
     while case .delayed(let seconds, let then)? = resolved {
       guard core.pause(seconds) else { return false }
       resolved = Self.resolve(then, index: index)
@@ -38,7 +54,7 @@ struct Connection {
       reply = .status(code, headers: headers, body: body)
     case .redirect(let code, let location)?:
       reply = .text(code, "Redirecting to \(location)\n", headers: [("Location", location)])
-    case .sequence?, .delayed?, nil:
+    case .sequence?, .delayed?, .overloaded?, nil:
       break
     }
 

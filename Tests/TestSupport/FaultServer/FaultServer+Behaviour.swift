@@ -21,6 +21,11 @@ extension FaultServer {
     /// A 200 whose head carries `headerBytes` bytes of extra header fields (lines of about
     /// 1 KB each, so no single line is too long), then `body`.
     case hugeHeaders(headerBytes: Int, body: Data = Data("ok\n".utf8))
+    /// An origin that can answer only `capacity` requests at once: a request that arrives
+    /// while `capacity` requests to `overloaded` routes (any of them) are being answered gets
+    /// `status` (503 or 429) at once, counted in `FaultServer.overloadRefusals`; any other is
+    /// answered with `then` and holds its place until its response is sent.
+    indirect case overloaded(capacity: Int, status: Int = 503, then: Behaviour)
   }
 
   /// A downloadable entity.

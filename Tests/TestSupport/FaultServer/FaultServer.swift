@@ -51,6 +51,10 @@ public final class FaultServer: Sendable {
   /// Every request received so far, in arrival order.
   public var requests: [RecordedRequest] { core.state.withLock { $0.requests } }
 
+  /// How many requests `.overloaded` routes refused so far (answered 503 or 429 because
+  /// their capacity was taken).
+  public var overloadRefusals: Int { core.state.withLock { $0.overloadRefusals } }
+
   /// The requests received so far whose path (without query) is `path`.
   public func requests(for path: String) -> [RecordedRequest] {
     requests.filter { $0.route == path }

@@ -24,6 +24,10 @@ final class FaultServerCore: Sendable {
     /// Cut responses per route since its `setRoute`, for `Faults.cutResponses`.
     var cuts: [String: Int] = [:]
     var requests: [RecordedRequest] = []
+    /// Requests to `.overloaded` routes being answered now.
+    var overloadedAnswering = 0
+    /// Requests `.overloaded` routes refused for want of capacity.
+    var overloadRefusals = 0
     /// Open connection sockets; a connection thread closes its socket while holding the
     /// lock, so `stop()` never shuts down a reused descriptor.
     var connections: Set<Int32> = []

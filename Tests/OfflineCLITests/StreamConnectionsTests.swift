@@ -1,0 +1,95 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `--max-connections` on `get`, `add` and `run`, and what `get --json` says of how a
+/// stream's pieces came (issue 14: the pieces in flight adapt, so a user needs a cap, and
+/// the report says what was used).
+@Suite(.serialized) struct StreamConnectionsTests {
+  /// An HLS origin whose nginx caps each connection's rate (so more connections would pay)
+  /// and logs which connection each request came on.
+  func origin(segments: Int = 24) throws -> (
+    www: TemporaryDirectory, nginx: NginxServer, url: String
+  ) {
+    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
+    let files = try HLSFixture.manySegments.make(in: www.url, segmentCount: segments)
+    let nginx = try NginxServer(
+      root: files.folder, options: .init(limitRate: "32k", logsConnections: true))
+    try nginx.start()
+    return (www, nginx, files.url(on: nginx).absoluteString)
+  }
+
+  /// The segment requests of the log, and the most of them in flight at once.
+  func segmentRequests(_ nginx: NginxServer, count: Int) throws -> (
+    connections: Int, mostAtOnce: Int
+  ) {
+    let log = try nginx.accessLog(minimumCount: count + 1).filter { $0.uri.hasSuffix(".ts") }
+    let most =
+      log.compactMap { entry -> Int? in
+        guard let start = entry.startedAt else { return nil }
+        return log.filter { other in
+          guard let otherStart = other.startedAt, let otherEnd = other.finishedAt else {
+            return false
+          }
+          return otherStart <= start && start < otherEnd
+        }.count
+      }.max() ?? 0
+    return (Set(log.compactMap(\.connection)).count, most)
+  }
+
+  /// Pins issue 14: `get` had no way to cap the connections a stream opens, and `--json`
+  /// did not say which protocol its pieces came over or how many went at once.
+  @Test(.enabled(if: FFmpeg.isAvailable))
+  func getMaxConnectionsCapsAStreamAndJSONSaysHowItsPiecesCame() throws {
+    let origin = try origin()
+    defer { origin.nginx.stop() }
+    let work = try TemporaryDirectory()
+    let result = try OfflineBinary.run([
+      "--store", work.url.appending(path: "store").path, "get", origin.url, "-o",
+      work.url.appending(path: "movie").path, "--max-connections", "2", "--json",
+    ])
+    #expect(result.status == 0, "\(result.stderrText)")
+    let seen = try segmentRequests(origin.nginx, count: 24)
+    #expect(seen.connections <= 2 && seen.mostAtOnce <= 2, "\(seen)")
+    let last = try #require(result.stdoutText.split(separator: "\n").last)
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+    #expect(report["event"] as? String == "finished")
+    #expect(report["protocol"] as? String == "HTTP/1.1", "\(report)")
+    #expect((1...2).contains(report["mostInFlight"] as? Int ?? 0), "\(report)")
+  }
+
+  /// Pins issue 14: the cap given to `add` is kept with the content and holds when `run`
+  /// downloads it.
+  @Test(.enabled(if: FFmpeg.isAvailable))
+  func addMaxConnectionsIsKeptForRun() throws {
+    let origin = try origin()
+    defer { origin.nginx.stop() }
+    let work = try TemporaryDirectory()
+    let store = work.url.appending(path: "store").path
+    let add = try OfflineBinary.run([
+      "--store", store, "add", origin.url, "--id", "show", "--max-connections", "2",
+    ])
+    #expect(add.status == 0, "\(add.stderrText)")
+    let run = try OfflineBinary.run(["--store", store, "run", "--quiet"])
+    #expect(run.status == 0, "\(run.stderrText)")
+    let seen = try segmentRequests(origin.nginx, count: 24)
+    #expect(seen.connections <= 2 && seen.mostAtOnce <= 2, "\(seen)")
+  }
+
+  /// Pins issue 14: `run --max-connections` caps the streams it downloads, whatever they
+  /// were added with.
+  @Test(.enabled(if: FFmpeg.isAvailable))
+  func runMaxConnectionsCapsEveryStream() throws {
+    let origin = try origin()
+    defer { origin.nginx.stop() }
+    let work = try TemporaryDirectory()
+    let store = work.url.appending(path: "store").path
+    let add = try OfflineBinary.run(["--store", store, "add", origin.url, "--id", "show"])
+    #expect(add.status == 0, "\(add.stderrText)")
+    let run = try OfflineBinary.run(["--store", store, "run", "--quiet", "--max-connections", "2"])
+    #expect(run.status == 0, "\(run.stderrText)")
+    let seen = try segmentRequests(origin.nginx, count: 24)
+    #expect(seen.connections <= 2 && seen.mostAtOnce <= 2, "\(seen)")
+  }
+}
