@@ -41,11 +41,14 @@ struct StreamRefreshCommandTests {
     /// speed, for decoding the origin.
     var unsignedURL: URL { origin.server.url(entry) }
 
-    /// `offline get URL -o movie` with `extra`.
+    /// `offline get URL -o movie` with `extra`, at most 4 connections: with as many pieces
+    /// in flight as the adaptive choice opens, every request of a short stream starts
+    /// before the token expires, and nginx checks the expiry only when a request starts.
     func get(_ url: URL, _ extra: [String] = []) throws -> ProcessRunner.Output {
       try ProcessRunner.run(
         OfflineBinary.path,
-        ["--store", store.path, "get", url.absoluteString, "-o", out.path, "--quiet"] + extra,
+        ["--store", store.path, "get", url.absoluteString, "-o", out.path, "--quiet"]
+          + ["--max-connections", "4"] + extra,
         timeout: 120)
     }
 
