@@ -52,7 +52,6 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   /// the range's end, and what came after was not written.
   private(set) var rangeOverran = false
   private var lastCheckpoint = ContinuousClock.now
-  private var partsSinceClockCheck = 0
   /// Starts live progress reports once the request has received for a while; nil once called.
   private var progressStarter: (@Sendable () -> Void)?
   private var progressStartsAt = ContinuousClock.now
@@ -153,16 +152,15 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     progressBytes.store(machine.offset, ordering: .relaxed)
     if overran { throw RangeOverrun() }
     try stopIfSliceComplete()
-    partsSinceClockCheck += 1
-    if partsSinceClockCheck >= 32 {
-      partsSinceClockCheck = 0
-      let now = ContinuousClock.now
-      if now - lastCheckpoint >= checkpointInterval {
-        lastCheckpoint = now
-        try writePendingRecord()
-        try part.flush()
-        checkpointer.requestCheckpoint(upTo: part.flushedLength)
-      }
+    // The clock is read on every part (a vDSO call, about 25 ns: nothing beside a 16 KiB
+    // copy), so a slow body is checkpointed once a second like a fast one. Read every 32
+    // parts, a piece arriving in 20 parts a second had nothing on disk for 1.6 s.
+    let now = ContinuousClock.now
+    if now - lastCheckpoint >= checkpointInterval {
+      lastCheckpoint = now
+      try writePendingRecord()
+      try part.flush()
+      checkpointer.requestCheckpoint(upTo: part.flushedLength)
     }
   }
 
