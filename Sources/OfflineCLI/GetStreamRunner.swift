@@ -101,18 +101,6 @@ struct GetStreamRunner {
     }
   }
 
-  /// The HLS download of the playlist at `url` into ``folder``.
-  private func hlsDownload(_ url: URL) -> HLSDownload {
-    var download = HLSDownload(
-      url: url, folder: folder, options: command.hls, journal: index.transfers,
-      transport: transport,
-      retry: retryPolicy, requestOptions: command.requestOptions)
-    download.onPieceRetry = { [command] retry in Self.show(retry, command: command) }
-    download.waitsForOtherWriter = command.waitsForOtherWriter
-    download.refreshesURL = command.refreshCommand != nil
-    return download
-  }
-
   /// Reports a failed stream; returns the exit code.
   private func ended(with error: Transfer.Error) -> Int32 {
     if command.json { return reporter.ended(with: error) }

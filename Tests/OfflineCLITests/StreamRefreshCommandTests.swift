@@ -101,75 +101,83 @@ struct StreamRefreshCommandTests {
       + " && printf '%s\\n' '\(fresh.absoluteString)'"
   }
 
+  /// What a download through an expiring token showed: nginx's log and both tokens.
+  struct Refreshed {
+    let log: [AccessLogEntry]
+    let shown: String
+    let oldToken: String
+    let newToken: String
+    /// The requests of media files (those whose URL ends in `suffix`).
+    let media: [AccessLogEntry]
+  }
+
+  /// `get` of `setup`'s entry through a token expiring in `seconds`, with a refresh command
+  /// that gives a token for 15 minutes; checks what every stream kind must show (it
+  /// finished; media came under both tokens; the command ran once, for a 410; no URL was
+  /// refused twice; no media file was sent twice in full; the copy at `entry` decodes as the
+  /// origin does) and returns the log for the kind's own checks.
+  func refreshedMidway(
+    _ setup: Setup, expiresIn seconds: Double, mediaSuffix: String, entry: String
+  ) throws -> Refreshed {
+    let expiring = try setup.url(expiresIn: seconds)
+    let fresh = try setup.url(expiresIn: 900)
+    let calls = setup.work.file("calls")
+    let result = try setup.get(
+      expiring,
+      [
+        "--refresh-command", Self.refreshCommand(printing: fresh, calls: calls),
+        "--piece-retry-delay", "0.05",
+      ])
+    #expect(result.status == 0, "\(result.stderrText)")
+    let log = try setup.origin.server.accessLog()
+    let refreshed = Refreshed(
+      log: log, shown: Setup.shown(log), oldToken: expiring.pathComponents[2],
+      newToken: fresh.pathComponents[2], media: log.filter { $0.uri.hasSuffix(mediaSuffix) })
+    let shown = refreshed.shown
+    // Some media came under the first token and the rest under the fresh one.
+    #expect(
+      refreshed.media.contains { $0.uri.contains(refreshed.oldToken) && $0.status == 200 },
+      "\(shown)")
+    #expect(refreshed.media.contains { $0.uri.contains(refreshed.newToken) }, "\(shown)")
+    #expect(Setup.refusedTwice(log).isEmpty, "\(shown)")
+    #expect((try? String(contentsOf: calls, encoding: .utf8)) == "410\n")
+    #expect(try setup.fetchedTwiceInFull(log).isEmpty, "\(shown)")
+    let copy = try FFmpeg.decodedMD5(setup.out.appending(path: entry).path, stream: "v:0")
+    let original = try FFmpeg.decodedMD5(setup.unsignedURL.absoluteString, stream: "v:0")
+    #expect(copy.errors.isEmpty, "\(copy.errors)")
+    #expect(copy.md5 == original.md5 && copy.md5.hasPrefix("MD5="), "\(copy.md5)")
+    return refreshed
+  }
+
   /// Pins the gap: an AES-128 stream whose token expires mid-download (the next segment's
   /// request is answered 410) is refreshed by `--refresh-command` at once, not after
   /// backoff: it finishes, decodes as the origin does, fetches its keys once and no
   /// segment twice in full.
   @Test func anHLSStreamWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() throws {
     let setup = try Setup()
-    let expiring = try setup.url(expiresIn: 4)
-    let fresh = try setup.url(expiresIn: 900)
-    let calls = setup.work.file("calls")
-    let result = try setup.get(
-      expiring,
-      [
-        "--refresh-command", Self.refreshCommand(printing: fresh, calls: calls),
-        "--piece-retry-delay", "0.05",
-      ])
-    #expect(result.status == 0, "\(result.stderrText)")
-    let log = try setup.origin.server.accessLog()
-    let shown = Setup.shown(log)
-    let oldToken = expiring.pathComponents[2]
-    let newToken = fresh.pathComponents[2]
-    let segments = log.filter { $0.uri.hasSuffix(".ts") }
-    // Some segments came under the first token and the rest under the fresh one.
-    #expect(segments.contains { $0.uri.contains(oldToken) && $0.status == 200 }, "\(shown)")
-    #expect(segments.contains { $0.uri.contains(newToken) }, "\(shown)")
-    #expect(log.contains { $0.status == 410 }, "\(shown)")
-    #expect(Setup.refusedTwice(log).isEmpty, "\(shown)")
-    #expect((try? String(contentsOf: calls, encoding: .utf8)) == "410\n")
-    #expect(try setup.fetchedTwiceInFull(log).isEmpty, "\(shown)")
+    let refreshed = try refreshedMidway(
+      setup, expiresIn: 4, mediaSuffix: ".ts", entry: "index.m3u8")
+    #expect(refreshed.log.contains { $0.status == 410 }, "\(refreshed.shown)")
     for key in setup.files.keys {
-      let fetched = Setup.requests(of: key.lastPathComponent, in: log).filter { $0.status == 200 }
-      #expect(fetched.count == 1, "\(key.lastPathComponent): \(shown)")
+      let fetched = Setup.requests(of: key.lastPathComponent, in: refreshed.log).filter {
+        $0.status == 200
+      }
+      #expect(fetched.count == 1, "\(key.lastPathComponent): \(refreshed.shown)")
     }
     // A segment cut by the refresh went on from its bytes on disk.
-    #expect(segments.contains { $0.uri.contains(newToken) && $0.status == 206 }, "\(shown)")
-    let copy = try FFmpeg.decodedMD5(setup.out.appending(path: "index.m3u8").path, stream: "v:0")
-    let original = try FFmpeg.decodedMD5(setup.unsignedURL.absoluteString, stream: "v:0")
-    #expect(copy.errors.isEmpty, "\(copy.errors)")
-    #expect(copy.md5 == original.md5 && copy.md5.hasPrefix("MD5="), "\(copy.md5)")
+    #expect(
+      refreshed.media.contains { $0.uri.contains(refreshed.newToken) && $0.status == 206 },
+      "\(refreshed.shown)")
   }
 
   /// The same for a DASH presentation: the MPD is read again under the fresh token and the
   /// pieces on disk are kept.
   @Test func aDASHPresentationWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() throws {
-    let setup = try Setup(dash: true)
-    let expiring = try setup.url(expiresIn: 3)
-    let fresh = try setup.url(expiresIn: 900)
-    let calls = setup.work.file("calls")
-    let result = try setup.get(
-      expiring,
-      [
-        "--refresh-command", Self.refreshCommand(printing: fresh, calls: calls),
-        "--piece-retry-delay", "0.05",
-      ])
-    #expect(result.status == 0, "\(result.stderrText)")
-    let log = try setup.origin.server.accessLog()
-    let shown = Setup.shown(log)
-    let oldToken = expiring.pathComponents[2]
-    let newToken = fresh.pathComponents[2]
-    let media = log.filter { $0.uri.hasSuffix(".m4s") }
-    #expect(media.contains { $0.uri.contains(oldToken) && $0.status == 200 }, "\(shown)")
-    #expect(media.contains { $0.uri.contains(newToken) }, "\(shown)")
-    #expect(log.contains { $0.uri.hasSuffix(".mpd") && $0.uri.contains(newToken) }, "\(shown)")
-    #expect(Setup.refusedTwice(log).isEmpty, "\(shown)")
-    #expect((try? String(contentsOf: calls, encoding: .utf8)) == "410\n")
-    #expect(try setup.fetchedTwiceInFull(log).isEmpty, "\(shown)")
-    let copy = try FFmpeg.decodedMD5(setup.out.appending(path: "index.mpd").path, stream: "v:0")
-    let original = try FFmpeg.decodedMD5(setup.unsignedURL.absoluteString, stream: "v:0")
-    #expect(copy.errors.isEmpty, "\(copy.errors)")
-    #expect(copy.md5 == original.md5 && copy.md5.hasPrefix("MD5="), "\(copy.md5)")
+    let refreshed = try refreshedMidway(
+      try Setup(dash: true), expiresIn: 3, mediaSuffix: ".m4s", entry: "index.mpd")
+    #expect(
+      refreshed.log.contains { $0.uri.hasSuffix(".mpd") && $0.uri.contains(refreshed.newToken) },
+      "\(refreshed.shown)")
   }
 
   /// A refresh command that fails on a stream: `get` exits 1 saying no fresh URL came (the
