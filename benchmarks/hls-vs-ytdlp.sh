@@ -23,26 +23,13 @@ command -v yt-dlp >/dev/null || python3 -m pip install -q yt-dlp >&2
 ensure_offline_bin
 
 # The stream: SEGMENTS one-second segments of a small picture, made once and cached.
-stream="$bench_dir/data/hls-$segments"
-if [ ! -f "$stream/index.m3u8" ]; then
-  log "Encoding a $segments-segment stream..."
-  rm -rf "$stream" && mkdir -p "$stream"
-  ffmpeg -nostdin -v error -f lavfi -i "testsrc2=size=320x180:rate=25:duration=$segments" \
-    -c:v libx264 -preset ultrafast -b:v 200k -force_key_frames 'expr:gte(t,n_forced*1)' \
-    -sc_threshold 0 -f hls -hls_time 1 -hls_playlist_type vod \
-    -hls_segment_filename "$stream/seg%d.ts" "$stream/index.m3u8"
-fi
+stream=$(make_hls_stream "$segments")
 
 cases=${CASES:-loopback rtt40-h1 rtt40-h2}
 read -r -a extra_args <<<"${OFFLINE_ARGS:-}"
 work=$(mktemp -d /var/tmp/offline-hls-bench.XXXXXX)
 nginx_pid=""
-proxy_pids=()
-cleanup() {
-  local pid
-  for pid in "${proxy_pids[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
-  stop_nginx; rm -rf "$work"
-}
+cleanup() { stop_delay_proxies; stop_nginx; rm -rf "$work"; }
 trap cleanup EXIT
 mkdir -p "$work/runs" "$bench_dir/out"
 make_test_cert "$work"
@@ -54,21 +41,9 @@ start_nginx "$work" "$stream" "" "
   }"
 ca="$work/cert.pem"
 
-# start_delay_proxy TARGET_PORT -> sets $proxy_port: 20 ms each way in front of TARGET_PORT.
-start_delay_proxy() {
-  proxy_port=$(free_port)
-  python3 "$bench_dir/delay-proxy.py" "$proxy_port" 127.0.0.1 "$1" 20 >"$work/proxy-$1.out" &
-  proxy_pids+=($!)
-  local i
-  for i in $(seq 100); do
-    grep -q listening "$work/proxy-$1.out" 2>/dev/null && return 0
-    sleep 0.05
-  done
-  log "the delay proxy did not start"; exit 2
-}
-start_delay_proxy "$port"
+start_delay_proxy "$work" "$port"
 h1_proxy=$proxy_port
-start_delay_proxy "$tls_port"
+start_delay_proxy "$work" "$tls_port"
 h2_proxy=$proxy_port
 declare -A case_url=(
   [loopback]="http://127.0.0.1:$port/index.m3u8"

@@ -1,7 +1,7 @@
 # Shared helpers for the benchmark scripts (sourced, not run).
 # Provides: ensure_tools, ensure_offline_bin, make_data_file, start_nginx, machine_info, sha256_of;
 # for suite.sh also free_port, ensure_suite_tools, sha256_cached, make_small_files,
-# make_hls_stream, make_aes_hls_stream, make_test_cert.
+# make_hls_stream, make_aes_hls_stream, make_test_cert, start_delay_proxy, stop_delay_proxies.
 
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd "$bench_dir/.." && pwd)"
@@ -254,4 +254,27 @@ make_test_cert() {
   openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 7 \
     -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
     -keyout "$1/key.pem" -out "$1/cert.pem" 2>/dev/null
+}
+
+# start_delay_proxy WORKDIR TARGET_PORT -> sets $proxy_port: benchmarks/delay-proxy.py on
+# 127.0.0.1, 20 ms each way (a 40 ms round trip) in front of 127.0.0.1:TARGET_PORT. A TCP
+# proxy: TLS passes through. Appends its pid to $proxy_pids; stop_delay_proxies ends them.
+proxy_pids=()
+start_delay_proxy() {
+  local work=$1 target=$2 i
+  proxy_port=$(free_port)
+  python3 "$bench_dir/delay-proxy.py" "$proxy_port" 127.0.0.1 "$target" 20 >"$work/proxy-$target.out" &
+  proxy_pids+=($!)
+  for i in $(seq 100); do
+    grep -q listening "$work/proxy-$target.out" 2>/dev/null && return 0
+    sleep 0.05
+  done
+  log "the delay proxy did not start"; exit 2
+}
+
+stop_delay_proxies() {
+  local pid
+  for pid in "${proxy_pids[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
+  proxy_pids=()
+  return 0
 }
