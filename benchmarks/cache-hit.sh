@@ -25,10 +25,7 @@ command -v python3 >/dev/null || ensure_tools
 ensure_offline_bin
 ensure_bench_bin
 
-work=$(mktemp -d /var/tmp/offline-cache.XXXXXX)
-trap 'stop_nginx; rm -rf "$work"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+open_workdir offline-cache
 mkdir -p "$work/www" "$bench_dir/out"
 head -c 100000 /dev/urandom >"$work/www/entry.bin"
 start_nginx "$work" "$work/www" ""

@@ -24,17 +24,7 @@ size=$((size_mib * 1024 * 1024))
 log "Hashing source..."
 sha=$(sha256_of "$data")
 
-work=$(mktemp -d /var/tmp/offline-crash.XXXXXX)
-nginx_pid=""
-run_pid=""
-cleanup() {
-  [ -n "$run_pid" ] && kill -9 "$run_pid" 2>/dev/null && wait "$run_pid" 2>/dev/null
-  stop_nginx
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+open_workdir offline-crash
 
 rate_mib=$(( size_mib / 8 > 0 ? size_mib / 8 : 1 ))
 mkdir -p "$work/www" "$bench_dir/out"

@@ -26,12 +26,7 @@ data=$(make_data_file "$size_mib")
 log "Hashing source..."
 sha=$(sha256_of "$data")
 
-work=$(mktemp -d /var/tmp/offline-bench.XXXXXX)
-nginx_pid=""
-cleanup() { stop_nginx; rm -rf "$work"; }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+open_workdir offline-bench
 
 mkdir -p "$work/www" "$work/runs" "$bench_dir/out"
 ln "$data" "$work/www/file.bin" 2>/dev/null || ln -s "$data" "$work/www/file.bin"

@@ -28,17 +28,7 @@ ensure_offline_bin
 stream=$(make_hls_stream "$segments")
 media=$(cat "$stream"/seg*.ts | wc -c)
 
-work=$(mktemp -d /var/tmp/offline-hls-crash.XXXXXX)
-nginx_pid=""
-run_pid=""
-cleanup() {
-  [ -n "$run_pid" ] && kill -9 "$run_pid" 2>/dev/null && wait "$run_pid" 2>/dev/null
-  stop_nginx
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+open_workdir offline-hls-crash
 
 start_nginx "$work" "$stream" "limit_rate $rate; access_log $work/uris.log combined;"
 url="http://127.0.0.1:$port/index.m3u8"

@@ -27,10 +27,7 @@ stream=$(make_hls_stream "$segments")
 
 cases=${CASES:-loopback rtt40-h1 rtt40-h2}
 read -r -a extra_args <<<"${OFFLINE_ARGS:-}"
-work=$(mktemp -d /var/tmp/offline-hls-bench.XXXXXX)
-nginx_pid=""
-cleanup() { stop_delay_proxies; stop_nginx; rm -rf "$work"; }
-trap cleanup EXIT
+open_workdir offline-hls-bench
 mkdir -p "$work/runs" "$bench_dir/out"
 make_test_cert "$work"
 tls_port=$(free_port)

@@ -1,12 +1,32 @@
 # Shared helpers for the benchmark scripts (sourced, not run).
 # Provides: ensure_tools, ensure_offline_bin, make_data_file, start_nginx, machine_info, sha256_of;
 # for suite.sh also free_port, ensure_suite_tools, sha256_cached, make_small_files,
-# make_hls_stream, make_aes_hls_stream, make_test_cert, start_delay_proxy, stop_delay_proxies.
+# make_hls_stream, make_aes_hls_stream, make_test_cert, start_delay_proxy, stop_delay_proxies;
+# for every script open_workdir (its temporary folder, cleaned up on exit).
 
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd "$bench_dir/.." && pwd)"
 
 log() { echo "$*" >&2; }
+
+# open_workdir PREFIX -> sets $work to a fresh folder /var/tmp/PREFIX.XXXXXX and arranges
+# that on exit (and on INT or TERM) a run still going ($run_pid) is killed, nginx and the
+# delay proxies stop, and $work is removed.
+nginx_pid=""
+run_pid=""
+open_workdir() {
+  work=$(mktemp -d "/var/tmp/$1.XXXXXX")
+  trap close_workdir EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+}
+
+close_workdir() {
+  if [ -n "${run_pid:-}" ]; then kill -9 "$run_pid" 2>/dev/null && wait "$run_pid" 2>/dev/null; fi
+  stop_delay_proxies
+  stop_nginx
+  rm -rf "$work"
+}
 
 # Installs with apt-get whatever of nginx, curl, GNU time and python3 is missing.
 ensure_tools() {

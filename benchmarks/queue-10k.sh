@@ -25,10 +25,7 @@ source "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || ensure_tools
 ensure_offline_bin
 
-work=$(mktemp -d /var/tmp/offline-queue.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+open_workdir offline-queue
 mkdir -p "$bench_dir/out"
 results="$work/results.tsv"
 : >"$results"

@@ -18,10 +18,7 @@ ensure_offline_bin
 bins=("after:$offline")
 [ -n "${BEFORE_BIN:-}" ] && bins=("before:$BEFORE_BIN" "${bins[@]}")
 
-work=$(mktemp -d /var/tmp/offline-quick.XXXXXX)
-nginx_pid=""
-cleanup() { stop_nginx; rm -rf "$work"; }
-trap cleanup EXIT
+open_workdir offline-quick
 mkdir -p "$work/www"
 for ((i = 1; i <= count; i++)); do printf 'file %08d\n' "$i" >"$work/www/f$i.bin"; done
 start_nginx "$work" "$work/www" ""

@@ -64,12 +64,7 @@ has_case queue && small=$(make_small_files 1000 100)
 { has_case hls || has_case rtt || has_case rtt2; } && hls=$(make_hls_stream 1000)
 has_case aes && aes=$(make_aes_hls_stream 300)
 
-work=$(mktemp -d /var/tmp/offline-suite.XXXXXX)
-nginx_pid=""
-cleanup() { stop_delay_proxies; stop_nginx; rm -rf "$work"; }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+open_workdir offline-suite
 runs="$work/runs"
 mkdir -p "$work/www/limited" "$runs" "$bench_dir/out" "$repo_dir/docs"
 
