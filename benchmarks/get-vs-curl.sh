@@ -103,24 +103,7 @@ import json, os, platform, statistics, subprocess, sys
 
 results, size_mib, rounds, json_path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 
-def parse_time(path):
-    d = {}
-    for line in open(path):
-        line = line.strip()
-        if line.startswith("Elapsed (wall clock) time"):
-            v = line.rsplit(": ", 1)[1]
-            secs = 0.0
-            for part in v.split(":"):
-                secs = secs * 60 + float(part)
-            d["wall"] = secs
-        elif line.startswith("User time (seconds)"):
-            d["user"] = float(line.rsplit(": ", 1)[1])
-        elif line.startswith("System time (seconds)"):
-            d["sys"] = float(line.rsplit(": ", 1)[1])
-        elif line.startswith("Maximum resident set size (kbytes)"):
-            d["rss_kib"] = int(line.rsplit(": ", 1)[1])
-    d["cpu"] = d["user"] + d["sys"]
-    return d
+from timing import parse_time
 
 runs = []
 for row in open(results):

@@ -103,13 +103,10 @@ python3 - "$results" "$segments" "$bench_dir/out/hls.json" "$work/runs" <<'PY'
 import json, os, re, statistics, sys
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
 segments, out, runs = int(sys.argv[2]), sys.argv[3], sys.argv[4]
+from timing import parse_time
 def parse(path):
-    text = open(path).read()
-    wall = re.search(r"Elapsed \(wall clock\) time.*: (\S+)", text).group(1).split(":")
-    seconds = sum(float(p) * 60 ** i for i, p in enumerate(reversed(wall)))
-    cpu = float(re.search(r"User time.*: (\S+)", text).group(1)) + float(re.search(r"System time.*: (\S+)", text).group(1))
-    rss = int(re.search(r"Maximum resident set size.*: (\d+)", text).group(1)) / 1024
-    return seconds, cpu, rss
+    d = parse_time(path)
+    return d["wall"], d["cpu"], d["rss_mib"]
 def transport(case, round_):
     """What `offline get --json` said of its pieces: protocol and most in flight."""
     try:

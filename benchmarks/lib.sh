@@ -6,6 +6,8 @@
 
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd "$bench_dir/.." && pwd)"
+# The scripts' Python reports import benchmarks/timing.py.
+export PYTHONPATH="$bench_dir${PYTHONPATH:+:$PYTHONPATH}"
 
 log() { echo "$*" >&2; }
 

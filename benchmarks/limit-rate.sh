@@ -104,22 +104,7 @@ results, rate_text, json_path = sys.argv[1], sys.argv[2], sys.argv[3]
 units = {"k": 1024, "K": 1024, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30}
 cap = float(rate_text[:-1]) * units[rate_text[-1]] if rate_text[-1] in units else float(rate_text)
 
-def parse_time(path):
-    d = {}
-    for line in open(path):
-        line = line.strip()
-        if line.startswith("Elapsed (wall clock) time"):
-            secs = 0.0
-            for part in line.rsplit(": ", 1)[1].split(":"):
-                secs = secs * 60 + float(part)
-            d["wall"] = secs
-        elif line.startswith("Maximum resident set size (kbytes)"):
-            d["rss_kib"] = int(line.rsplit(": ", 1)[1])
-        elif line.startswith("User time (seconds)"):
-            d["user"] = float(line.rsplit(": ", 1)[1])
-        elif line.startswith("System time (seconds)"):
-            d["sys"] = float(line.rsplit(": ", 1)[1])
-    return d
+from timing import parse_time
 
 labels = {
     "get-unlimited": "offline get URL",

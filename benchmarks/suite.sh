@@ -262,15 +262,7 @@ import json, platform, re, statistics, subprocess, sys
 
 results, rounds, json_path, png_path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 
-def parse_time(path):
-    text = open(path).read()
-    wall = re.search(r"Elapsed \(wall clock\) time.*: (\S+)", text).group(1).split(":")
-    d = {"wall": sum(float(p) * 60 ** i for i, p in enumerate(reversed(wall)))}
-    d["user"] = float(re.search(r"User time \(seconds\): (\S+)", text).group(1))
-    d["sys"] = float(re.search(r"System time \(seconds\): (\S+)", text).group(1))
-    d["cpu"] = d["user"] + d["sys"]
-    d["rss_mib"] = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", text).group(1)) / 1024
-    return d
+from timing import parse_time
 
 CASES = {
     "limits": ("the machine's limits, 1 GiB", None, {
