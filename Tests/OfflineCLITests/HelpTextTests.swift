@@ -190,7 +190,8 @@ import Testing
           --piece-retries <n>     HLS: tries again of one playlist, segment or key that
                                   failed (403, 404, 408, 410, 429, 5xx, a lost
                                   connection) before the download fails naming it
-                                  (default 10).
+                                  (default 10). With get --refresh-command, a 401, 403
+                                  or 410 asks for a fresh URL at once instead.
           --piece-retry-delay <s>
                                   HLS: seconds before a piece's first retry, doubled
                                   after each (default 1).

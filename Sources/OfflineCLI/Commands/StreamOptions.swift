@@ -19,7 +19,8 @@ enum StreamOptions {
   static let pieceRetries: Option<Int?> = .value(
     "--piece-retries", valueName: "n",
     help: "HLS: tries again of one playlist, segment or key that failed (403, 404, 408, 410,"
-      + " 429, 5xx, a lost connection) before the download fails naming it (default 10).",
+      + " 429, 5xx, a lost connection) before the download fails naming it (default 10)."
+      + " With get --refresh-command, a 401, 403 or 410 asks for a fresh URL at once instead.",
     parser: .integer(atLeast: 0))
   static let pieceRetryDelay: Option<Duration?> = .value(
     "--piece-retry-delay", valueName: "s",
