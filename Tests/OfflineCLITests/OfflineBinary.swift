@@ -4,18 +4,7 @@ import TestSupport
 /// The built `offline` executable, beside the test bundle in the build folder, run as a user
 /// runs it.
 enum OfflineBinary {
-  static let path: String = {
-    let candidates = [
-      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-      Bundle.main.bundleURL.deletingLastPathComponent(),
-      Bundle.main.bundleURL,
-    ]
-    for folder in candidates {
-      let path = folder.appending(path: "offline").path
-      if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return "offline"
-  }()
+  static let path = BuiltProduct.path("offline")
 
   /// Runs `offline ARGUMENTS` and waits (bounded) for it.
   static func run(_ arguments: [String], timeout: Double = 60) throws -> ProcessRunner.Output {
