@@ -138,14 +138,11 @@ struct StreamCommandTests {
     let store = work.url.appending(path: "store").path
     let out = work.url.appending(path: "movie").path
     let arguments = ["get", origin.url, "-o", out, "--quiet"]
-    var generator = SystemRandomNumberGenerator()
     // After each kill: which segments were complete on disk, and how long the log was.
     var snapshots: [(logCount: Int, done: Set<String>)] = []
-    for _ in 0..<10 {
-      let process = try OfflineBinary.start(arguments, store: URL(fileURLWithPath: store))
-      usleep(UInt32.random(in: 150_000...600_000, using: &generator))
-      kill(process.processIdentifier, SIGKILL)
-      _ = process.waitBounded(seconds: 10)
+    try OfflineBinary.killRepeatedly(
+      arguments, store: URL(fileURLWithPath: store), times: 10, pause: 150_000...600_000
+    ) {
       usleep(200_000)  // nginx logs the killed connections when they close
       snapshots.append((try origin.nginx.accessLog().count, completeSegments(in: out)))
     }
@@ -172,14 +169,9 @@ struct StreamCommandTests {
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     let out = work.url.appending(path: "movie").path
-    let quoted = ["--store", store, "get", origin.url, "-o", out, "--quiet"].map { "'\($0)'" }
-    let crashed = try ProcessRunner.run(
-      "/bin/sh",
-      [
-        "-c",
-        "OFFLINEKIT_CRASH_POINT=transfer.afterRename exec '\(OfflineBinary.path)' "
-          + quoted.joined(separator: " "),
-      ], timeout: 60)
+    let crashed = try OfflineBinary.run(
+      ["get", origin.url, "-o", out, "--quiet"], store: URL(fileURLWithPath: store),
+      crashingAt: "transfer.afterRename")
     #expect(crashed.status == 137, "\(crashed.stderrText)")
     let renamed = completeSegments(in: out)
     // The piece that reached the crash point, and any other that was renamed in the same
