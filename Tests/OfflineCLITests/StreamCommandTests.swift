@@ -6,19 +6,16 @@ import Testing
 /// `renew-keys`, bad streams refused, and SIGKILLs that never make a segment come twice.
 @Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
 struct StreamCommandTests {
+  /// An `HLSOrigin`, its playlist's URL as the text a command line takes.
   struct Origin {
-    let www: TemporaryDirectory
-    let files: HLSFixtureFiles
-    let nginx: NginxServer
-    var url: String { files.url(on: nginx).absoluteString }
+    let hls: HLSOrigin
+    var files: HLSFixtureFiles { hls.files }
+    var nginx: NginxServer { hls.nginx }
+    var url: String { hls.url.absoluteString }
   }
 
   func origin(_ kind: HLSFixture, segments: Int? = nil, limitRate: String? = nil) throws -> Origin {
-    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let files = try kind.make(in: www.url, segmentDuration: 1, segmentCount: segments)
-    let nginx = try NginxServer(root: files.folder, options: .init(limitRate: limitRate))
-    try nginx.start()
-    return Origin(www: www, files: files, nginx: nginx)
+    Origin(hls: try HLSOrigin(kind, segmentCount: segments, options: .init(limitRate: limitRate)))
   }
 
   @Test func getWritesAPlayableFolderAndARerunDownloadsNothing() throws {
