@@ -14,12 +14,9 @@ extension MPDWriter {
     if let list = info.list {
       xml.element(
         "SegmentList",
-        [
-          ("timescale", list.timescale.map(String.init)),
-          ("duration", list.duration.map(String.init)),
-          ("startNumber", list.startNumber.map(String.init)),
-          ("presentationTimeOffset", list.presentationTimeOffset.map(String.init)),
-        ]
+        multipleSegmentAttributes(
+          timescale: list.timescale, duration: list.duration, startNumber: list.startNumber,
+          presentationTimeOffset: list.presentationTimeOffset)
       ) { xml in
         initialization(list.initialization, &xml)
         timeline(list.timeline, &xml)
@@ -32,19 +29,31 @@ extension MPDWriter {
     if let template = info.template {
       xml.element(
         "SegmentTemplate",
-        [
-          ("timescale", template.timescale.map(String.init)),
-          ("duration", template.duration.map(String.init)),
-          ("startNumber", template.startNumber.map(String.init)),
-          ("presentationTimeOffset", template.presentationTimeOffset.map(String.init)),
-          ("initialization", template.initializationTemplate), ("media", template.media),
-          ("index", template.index),
-        ]
+        multipleSegmentAttributes(
+          timescale: template.timescale, duration: template.duration,
+          startNumber: template.startNumber,
+          presentationTimeOffset: template.presentationTimeOffset)
+          + [
+            ("initialization", template.initializationTemplate), ("media", template.media),
+            ("index", template.index),
+          ]
       ) { xml in
         initialization(template.initialization, &xml)
         timeline(template.timeline, &xml)
       }
     }
+  }
+
+  /// The attributes that open both `SegmentList` and `SegmentTemplate` (ISO/IEC 23009-1
+  /// §5.3.9.2.2, the multiple segment base information), in the order written.
+  private static func multipleSegmentAttributes(
+    timescale: UInt64?, duration: UInt64?, startNumber: UInt64?, presentationTimeOffset: UInt64?
+  ) -> [(String, String?)] {
+    [
+      ("timescale", timescale.map(String.init)), ("duration", duration.map(String.init)),
+      ("startNumber", startNumber.map(String.init)),
+      ("presentationTimeOffset", presentationTimeOffset.map(String.init)),
+    ]
   }
 
   private static func initialization(_ value: Initialization?, _ xml: inout XMLText) {

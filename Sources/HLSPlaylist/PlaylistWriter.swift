@@ -48,11 +48,9 @@ public enum PlaylistWriter {
   }
 
   static func attributes(of variant: Variant) -> String {
-    var list = AttributeWriter()
-    list.plain("BANDWIDTH", variant.bandwidth)
-    list.plain("AVERAGE-BANDWIDTH", variant.averageBandwidth)
-    list.quoted("CODECS", variant.codecs)
-    list.plain("RESOLUTION", variant.resolution.map { "\($0.width)x\($0.height)" })
+    var list = streamAttributes(
+      bandwidth: variant.bandwidth, averageBandwidth: variant.averageBandwidth,
+      codecs: variant.codecs, resolution: variant.resolution)
     list.plain("FRAME-RATE", variant.frameRate.map(DecimalParsing.format))
     list.quoted("AUDIO", variant.audioGroup)
     list.quoted("VIDEO", variant.videoGroup)
@@ -63,15 +61,27 @@ public enum PlaylistWriter {
   }
 
   static func attributes(of variant: IFrameVariant) -> String {
-    var list = AttributeWriter()
-    list.plain("BANDWIDTH", variant.bandwidth)
-    list.plain("AVERAGE-BANDWIDTH", variant.averageBandwidth)
-    list.quoted("CODECS", variant.codecs)
-    list.plain("RESOLUTION", variant.resolution.map { "\($0.width)x\($0.height)" })
+    var list = streamAttributes(
+      bandwidth: variant.bandwidth, averageBandwidth: variant.averageBandwidth,
+      codecs: variant.codecs, resolution: variant.resolution)
     list.quoted("VIDEO", variant.videoGroup)
     list.quoted("URI", variant.uri)
     list.others(variant.otherAttributes)
     return list.text
+  }
+
+  /// The attributes that open both `EXT-X-STREAM-INF` and `EXT-X-I-FRAME-STREAM-INF`
+  /// (RFC 8216 §4.3.4.3 gives the second the first's attributes, less a few), in the order
+  /// written.
+  private static func streamAttributes(
+    bandwidth: Int, averageBandwidth: Int?, codecs: String?, resolution: Resolution?
+  ) -> AttributeWriter {
+    var list = AttributeWriter()
+    list.plain("BANDWIDTH", bandwidth)
+    list.plain("AVERAGE-BANDWIDTH", averageBandwidth)
+    list.quoted("CODECS", codecs)
+    list.plain("RESOLUTION", resolution.map { "\($0.width)x\($0.height)" })
+    return list
   }
 
   static func attributes(of rendition: Rendition) -> String {

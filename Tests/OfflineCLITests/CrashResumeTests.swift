@@ -12,17 +12,8 @@ import Testing
     let url = setup.nginx.url("/file.bin").absoluteString
     let output = setup.out.appending(path: "file.bin").path
     let arguments = ["get", url, "-o", output, "--sha256", sha, "--quiet"]
-    var generator = SystemRandomNumberGenerator()
-    var kills = 0
-    for _ in 0..<12 {
-      let process = try OfflineBinary.start(arguments, store: setup.store)
-      usleep(UInt32.random(in: 100_000...350_000, using: &generator))
-      if process.isRunning {
-        kill(process.processIdentifier, SIGKILL)
-        kills += 1
-      }
-      _ = process.waitBounded(seconds: 10)
-    }
+    let kills = try OfflineBinary.killRepeatedly(
+      arguments, store: setup.store, times: 12, pause: 100_000...350_000)
     #expect(kills >= 10)
 
     let last = try OfflineBinary.run(["--store", setup.store.path] + arguments, timeout: 120)
@@ -49,13 +40,8 @@ import Testing
     let url = setup.nginx.url("/file.bin").absoluteString
     let output = setup.out.appending(path: "file.bin").path
     let arguments = ["get", url, "-o", output, "--sha256", sha, "--connections", "4", "--quiet"]
-    var generator = SystemRandomNumberGenerator()
-    for _ in 0..<10 {
-      let process = try OfflineBinary.start(arguments, store: setup.store)
-      usleep(UInt32.random(in: 200_000...500_000, using: &generator))
-      kill(process.processIdentifier, SIGKILL)
-      _ = process.waitBounded(seconds: 10)
-    }
+    try OfflineBinary.killRepeatedly(
+      arguments, store: setup.store, times: 10, pause: 200_000...500_000)
     let last = try OfflineBinary.run(["--store", setup.store.path] + arguments, timeout: 120)
     #expect(last.status == 0, "\(last.stderrText)")
     #expect(FileManager.default.contents(atPath: output) == setup.body)

@@ -11,22 +11,13 @@ import Testing
   func crashing(
     at point: String, _ fixture: QueueFixture, _ arguments: [String]
   ) throws -> ProcessRunner.Output {
-    let quoted = (["--store", fixture.store.path] + arguments).map { "'" + $0 + "'" }
-    return try ProcessRunner.run(
-      "/bin/sh",
-      [
-        "-c",
-        "OFFLINEKIT_CRASH_POINT='\(point)' exec '\(OfflineBinary.path)' "
-          + quoted.joined(separator: " "),
-      ], timeout: 60)
+    try OfflineBinary.run(arguments, store: fixture.store, crashingAt: point)
   }
 
   /// A content of `large.bin` with part of it on disk, left `downloading` by a killed run.
   func partlyDownloaded(_ fixture: QueueFixture) throws -> String {
-    let id = try fixture.addOne([fixture.url("large.bin")])
-    let run = try fixture.startRun()
+    let (id, run) = try fixture.runningLargeDownload(moreThan: 128 << 10)
     defer { run.killIfRunning() }
-    _ = try fixture.waitForPart(of: id, moreThan: 128 << 10)
     kill(run.processIdentifier, SIGKILL)
     _ = run.waitBounded(seconds: 10)
     return id

@@ -42,23 +42,20 @@ import Testing
   /// One cap for the whole stream: its segments, fetched eight at a time, share it.
   @Test(.enabled(if: FFmpeg.isAvailable))
   func aCappedStreamSharesOneCapAcrossItsSegments() throws {
-    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let files = try HLSFixture.tsVariants.make(in: www.url, segmentDuration: 1, segmentCount: 8)
-    let nginx = try NginxServer(root: files.folder)
-    try nginx.start()
+    let origin = try HLSOrigin(.tsVariants, segmentCount: 8)
     let work = try TemporaryDirectory()
     let output = work.url.appending(path: "movie")
     let rate = 256 << 10
     let started = ContinuousClock.now
     let result = try OfflineBinary.run([
       "--store", work.url.appending(path: "store").path, "get",
-      files.url(on: nginx).absoluteString, "-o", output.path, "--variant", "highest",
+      origin.url.absoluteString, "-o", output.path, "--variant", "highest",
       "--limit-rate", "256k",
     ])
     let elapsed = started.duration(to: .now)
 
     #expect(result.status == 0, "\(result.stderrText)")
-    nginx.stop(graceful: false)
+    origin.nginx.stop(graceful: false)
     #expect(try FFmpeg.decode(output.path + "/index.m3u8").errors.isEmpty)
     let received = Self.bytes(under: output)
     #expect(received > rate, "the stream is large enough to show the cap")

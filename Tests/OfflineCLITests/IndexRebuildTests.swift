@@ -289,15 +289,7 @@ struct IndexRebuildTests {
     for (point, arguments) in [
       ("delete.afterIntent", ["rm", "a"]), ("cancel.afterCanceling", ["cancel", "queued"]),
     ] {
-      let quoted = (["--store", origin.store.path] + arguments).map { "'" + $0 + "'" }
-      let crashed = try ProcessRunner.run(
-        "/bin/sh",
-        [
-          "-c",
-          "OFFLINEKIT_CRASH_POINT='\(point)' exec '\(OfflineBinary.path)' "
-            + quoted.joined(separator: " "),
-        ],
-        timeout: 60)
+      let crashed = try OfflineBinary.run(arguments, store: origin.store, crashingAt: point)
       #expect(crashed.status == 137, "\(point): \(crashed.stderrText)")
     }
 

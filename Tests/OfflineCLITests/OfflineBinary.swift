@@ -4,18 +4,7 @@ import TestSupport
 /// The built `offline` executable, beside the test bundle in the build folder, run as a user
 /// runs it.
 enum OfflineBinary {
-  static let path: String = {
-    let candidates = [
-      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-      Bundle.main.bundleURL.deletingLastPathComponent(),
-      Bundle.main.bundleURL,
-    ]
-    for folder in candidates {
-      let path = folder.appending(path: "offline").path
-      if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return "offline"
-  }()
+  static let path = BuiltProduct.path("offline")
 
   /// Runs `offline ARGUMENTS` and waits (bounded) for it.
   static func run(_ arguments: [String], timeout: Double = 60) throws -> ProcessRunner.Output {
@@ -31,15 +20,56 @@ enum OfflineBinary {
       "/bin/sh", ["-c", "cd '\(folder.path)' && exec '\(path)' \(quoted)"], timeout: timeout)
   }
 
-  /// Starts `offline --store STORE ARGUMENTS` without waiting; the caller signals it.
-  static func start(_ arguments: [String], store: URL) throws -> Process {
+  /// Runs `offline --store STORE ARGUMENTS` with crash point `point` armed
+  /// (`OFFLINEKIT_CRASH_POINT`, debug builds only) and waits (at most 60 s); a run that
+  /// reaches the point ends with status 137.
+  static func run(_ arguments: [String], store: URL, crashingAt point: String) throws
+    -> ProcessRunner.Output
+  {
+    let quoted = (["--store", store.path] + arguments).map { "'" + $0 + "'" }
+    return try ProcessRunner.run(
+      "/bin/sh",
+      ["-c", "OFFLINEKIT_CRASH_POINT='\(point)' exec '\(path)' " + quoted.joined(separator: " ")],
+      timeout: 60)
+  }
+
+  /// Starts `offline --store STORE ARGUMENTS` without waiting; the caller signals it. With
+  /// `environment`, that is the child's whole environment; without, it inherits this one.
+  static func start(
+    _ arguments: [String], store: URL, environment: [String: String]? = nil
+  ) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = ["--store", store.path] + arguments
+    if let environment { process.environment = environment }
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
     return process
+  }
+
+  /// Starts `offline --store STORE ARGUMENTS` `times` times and SIGKILLs each run after a
+  /// random pause within `pause` (microseconds), as a crash or an out-of-memory kill would
+  /// strike, then waits for it to end and calls `afterEach`. Returns how many runs were still
+  /// running when their kill came.
+  @discardableResult
+  static func killRepeatedly(
+    _ arguments: [String], store: URL, times: Int, pause: ClosedRange<UInt32>,
+    environment: [String: String]? = nil, afterEach: () throws -> Void = {}
+  ) throws -> Int {
+    var generator = SystemRandomNumberGenerator()
+    var kills = 0
+    for _ in 0..<times {
+      let process = try start(arguments, store: store, environment: environment)
+      usleep(UInt32.random(in: pause, using: &generator))
+      if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+        kills += 1
+      }
+      _ = process.waitBounded(seconds: 10)
+      try afterEach()
+    }
+    return kills
   }
 }
 

@@ -6,10 +6,8 @@ import Testing
 @Suite struct QueueRunTests {
   @Test func aRunningRunDownloadsWhatAnotherProcessAdds() throws {
     let fixture = try QueueFixture(limitRate: "1m")
-    let slow = try fixture.addOne([fixture.url("large.bin")])
-    let run = try fixture.startRun()
+    let (slow, run) = try fixture.runningLargeDownload(moreThan: 0)
     defer { run.killIfRunning() }
-    _ = try fixture.waitForPart(of: slow, moreThan: 0)
 
     let added = try fixture.addOne([fixture.url("small.bin")])
     let done = try fixture.waitFor(added, state: "downloaded", seconds: 20)
@@ -25,10 +23,8 @@ import Testing
 
   @Test func sigintSuspendsKeepingPartialDataAndResumeFinishesWithARangeRequest() throws {
     let fixture = try QueueFixture(limitRate: "1m")
-    let id = try fixture.addOne([fixture.url("large.bin")])
-    let run = try fixture.startRun()
+    let (id, run) = try fixture.runningLargeDownload(moreThan: 512 << 10)
     defer { run.killIfRunning() }
-    _ = try fixture.waitForPart(of: id, moreThan: 512 << 10)
 
     kill(run.processIdentifier, SIGINT)
     #expect(run.waitBounded(seconds: 10) == 130)
@@ -57,10 +53,8 @@ import Testing
 
   @Test func aSecondRunOnTheSameStoreIsRefusedWhileOneWorks() throws {
     let fixture = try QueueFixture(limitRate: "1m")
-    let id = try fixture.addOne([fixture.url("large.bin")])
-    let run = try fixture.startRun()
+    let (id, run) = try fixture.runningLargeDownload(moreThan: 0)
     defer { run.killIfRunning() }
-    _ = try fixture.waitForPart(of: id, moreThan: 0)
 
     let second = try fixture.offline(["run", "--quiet"])
     #expect(second.status == 1)

@@ -91,6 +91,21 @@ final class QueueFixture {
     return process
   }
 
+  /// Adds `large.bin`, starts `offline run` and waits until more than `bytes` of it are on
+  /// disk: a download in progress. The caller ends the run (`killIfRunning()` in a `defer`);
+  /// when the wait fails, the run is killed here.
+  func runningLargeDownload(moreThan bytes: Int) throws -> (id: String, run: Process) {
+    let id = try addOne([url("large.bin")])
+    let run = try startRun()
+    do {
+      _ = try waitForPart(of: id, moreThan: bytes)
+    } catch {
+      run.killIfRunning()
+      throw error
+    }
+    return (id, run)
+  }
+
   /// What the runs wrote so far, for failure messages.
   var runLogText: String { (try? String(contentsOf: runLog, encoding: .utf8)) ?? "" }
 

@@ -55,10 +55,8 @@ import Testing
 
   @Test func pauseStopsTheRunningDownloadKeepingThePartAndResumeQueuesItAgain() throws {
     let fixture = try QueueFixture(limitRate: "1m")
-    let id = try fixture.addOne([fixture.url("large.bin")])
-    let run = try fixture.startRun()
+    let (id, run) = try fixture.runningLargeDownload(moreThan: 256 << 10)
     defer { run.killIfRunning() }
-    _ = try fixture.waitForPart(of: id, moreThan: 256 << 10)
 
     let pause = try fixture.offline(["pause", id])
     #expect(pause.status == 0, "\(pause.stderrText)")
@@ -80,10 +78,8 @@ import Testing
 
   @Test func cancelWhileRunWorksTheDownloadDeletesTheContentFolder() throws {
     let fixture = try QueueFixture(limitRate: "1m")
-    let id = try fixture.addOne([fixture.url("large.bin")])
-    let run = try fixture.startRun()
+    let (id, run) = try fixture.runningLargeDownload(moreThan: 256 << 10)
     defer { run.killIfRunning() }
-    _ = try fixture.waitForPart(of: id, moreThan: 256 << 10)
 
     let cancel = try fixture.offline(["cancel", id])
     #expect(cancel.status == 0, "\(cancel.stderrText)")
@@ -106,10 +102,8 @@ import Testing
 
   @Test func cancelOfASuspendedContentWithoutARunDeletesItsPartialData() throws {
     let fixture = try QueueFixture(limitRate: "1m")
-    let id = try fixture.addOne([fixture.url("large.bin")])
-    let run = try fixture.startRun()
+    let (id, run) = try fixture.runningLargeDownload(moreThan: 128 << 10)
     defer { run.killIfRunning() }
-    _ = try fixture.waitForPart(of: id, moreThan: 128 << 10)
     #expect(try fixture.offline(["pause", id]).status == 0)
     #expect(run.waitBounded(seconds: 10) == 0)
     #expect(FileManager.default.fileExists(atPath: fixture.contentFolder(id).path))

@@ -6,19 +6,16 @@ import Testing
 /// `renew-keys`, bad streams refused, and SIGKILLs that never make a segment come twice.
 @Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
 struct StreamCommandTests {
+  /// An `HLSOrigin`, its playlist's URL as the text a command line takes.
   struct Origin {
-    let www: TemporaryDirectory
-    let files: HLSFixtureFiles
-    let nginx: NginxServer
-    var url: String { files.url(on: nginx).absoluteString }
+    let hls: HLSOrigin
+    var files: HLSFixtureFiles { hls.files }
+    var nginx: NginxServer { hls.nginx }
+    var url: String { hls.url.absoluteString }
   }
 
   func origin(_ kind: HLSFixture, segments: Int? = nil, limitRate: String? = nil) throws -> Origin {
-    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let files = try kind.make(in: www.url, segmentDuration: 1, segmentCount: segments)
-    let nginx = try NginxServer(root: files.folder, options: .init(limitRate: limitRate))
-    try nginx.start()
-    return Origin(www: www, files: files, nginx: nginx)
+    Origin(hls: try HLSOrigin(kind, segmentCount: segments, options: .init(limitRate: limitRate)))
   }
 
   @Test func getWritesAPlayableFolderAndARerunDownloadsNothing() throws {
@@ -138,14 +135,11 @@ struct StreamCommandTests {
     let store = work.url.appending(path: "store").path
     let out = work.url.appending(path: "movie").path
     let arguments = ["get", origin.url, "-o", out, "--quiet"]
-    var generator = SystemRandomNumberGenerator()
     // After each kill: which segments were complete on disk, and how long the log was.
     var snapshots: [(logCount: Int, done: Set<String>)] = []
-    for _ in 0..<10 {
-      let process = try OfflineBinary.start(arguments, store: URL(fileURLWithPath: store))
-      usleep(UInt32.random(in: 150_000...600_000, using: &generator))
-      kill(process.processIdentifier, SIGKILL)
-      _ = process.waitBounded(seconds: 10)
+    try OfflineBinary.killRepeatedly(
+      arguments, store: URL(fileURLWithPath: store), times: 10, pause: 150_000...600_000
+    ) {
       usleep(200_000)  // nginx logs the killed connections when they close
       snapshots.append((try origin.nginx.accessLog().count, completeSegments(in: out)))
     }
@@ -172,14 +166,9 @@ struct StreamCommandTests {
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     let out = work.url.appending(path: "movie").path
-    let quoted = ["--store", store, "get", origin.url, "-o", out, "--quiet"].map { "'\($0)'" }
-    let crashed = try ProcessRunner.run(
-      "/bin/sh",
-      [
-        "-c",
-        "OFFLINEKIT_CRASH_POINT=transfer.afterRename exec '\(OfflineBinary.path)' "
-          + quoted.joined(separator: " "),
-      ], timeout: 60)
+    let crashed = try OfflineBinary.run(
+      ["get", origin.url, "-o", out, "--quiet"], store: URL(fileURLWithPath: store),
+      crashingAt: "transfer.afterRename")
     #expect(crashed.status == 137, "\(crashed.stderrText)")
     let renamed = completeSegments(in: out)
     // The piece that reached the crash point, and any other that was renamed in the same

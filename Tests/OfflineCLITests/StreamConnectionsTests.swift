@@ -8,15 +8,10 @@ import Testing
 @Suite(.serialized) struct StreamConnectionsTests {
   /// An HLS origin whose nginx caps each connection's rate (so more connections would pay)
   /// and logs which connection each request came on.
-  func origin(segments: Int = 24) throws -> (
-    www: TemporaryDirectory, nginx: NginxServer, url: String
-  ) {
-    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let files = try HLSFixture.manySegments.make(in: www.url, segmentCount: segments)
-    let nginx = try NginxServer(
-      root: files.folder, options: .init(limitRate: "32k", logsConnections: true))
-    try nginx.start()
-    return (www, nginx, files.url(on: nginx).absoluteString)
+  func origin(segments: Int = 24) throws -> HLSOrigin {
+    try HLSOrigin(
+      .manySegments, segmentCount: segments,
+      options: .init(limitRate: "32k", logsConnections: true))
   }
 
   /// The segment requests of the log, and the most of them in flight at once.
@@ -24,17 +19,7 @@ import Testing
     connections: Int, mostAtOnce: Int
   ) {
     let log = try nginx.accessLog(minimumCount: count + 1).filter { $0.uri.hasSuffix(".ts") }
-    let most =
-      log.compactMap { entry -> Int? in
-        guard let start = entry.startedAt else { return nil }
-        return log.filter { other in
-          guard let otherStart = other.startedAt, let otherEnd = other.finishedAt else {
-            return false
-          }
-          return otherStart <= start && start < otherEnd
-        }.count
-      }.max() ?? 0
-    return (Set(log.compactMap(\.connection)).count, most)
+    return (Set(log.compactMap(\.connection)).count, log.mostAtOnce)
   }
 
   /// Pins issue 14: `get` had no way to cap the connections a stream opens, and `--json`
@@ -45,7 +30,7 @@ import Testing
     defer { origin.nginx.stop() }
     let work = try TemporaryDirectory()
     let result = try OfflineBinary.run([
-      "--store", work.url.appending(path: "store").path, "get", origin.url, "-o",
+      "--store", work.url.appending(path: "store").path, "get", origin.url.absoluteString, "-o",
       work.url.appending(path: "movie").path, "--max-connections", "2", "--json",
     ])
     #expect(result.status == 0, "\(result.stderrText)")
@@ -68,7 +53,7 @@ import Testing
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     let add = try OfflineBinary.run([
-      "--store", store, "add", origin.url, "--id", "show", "--max-connections", "2",
+      "--store", store, "add", origin.url.absoluteString, "--id", "show", "--max-connections", "2",
     ])
     #expect(add.status == 0, "\(add.stderrText)")
     let run = try OfflineBinary.run(["--store", store, "run", "--quiet"])
@@ -85,7 +70,9 @@ import Testing
     defer { origin.nginx.stop() }
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
-    let add = try OfflineBinary.run(["--store", store, "add", origin.url, "--id", "show"])
+    let add = try OfflineBinary.run([
+      "--store", store, "add", origin.url.absoluteString, "--id", "show",
+    ])
     #expect(add.status == 0, "\(add.stderrText)")
     let run = try OfflineBinary.run(["--store", store, "run", "--quiet", "--max-connections", "2"])
     #expect(run.status == 0, "\(run.stderrText)")

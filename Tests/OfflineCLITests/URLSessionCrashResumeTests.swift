@@ -15,28 +15,15 @@ import Testing
     let sha = try TestData.sha256Hex(of: setup.body)
     let url = setup.nginx.url("/file.bin").absoluteString
     let output = setup.out.appending(path: "file.bin").path
-    let arguments = ["--store", setup.store.path, "get", url, "-o", output, "--sha256", sha]
-    var generator = SystemRandomNumberGenerator()
-    var kills = 0
-    for _ in 0..<6 {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: OfflineBinary.path)
-      process.arguments = arguments + ["--quiet"]
-      process.environment = Self.environment
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      usleep(UInt32.random(in: 150_000...400_000, using: &generator))
-      if process.isRunning {
-        kill(process.processIdentifier, SIGKILL)
-        kills += 1
-      }
-      _ = process.waitBounded(seconds: 10)
-    }
+    let arguments = ["get", url, "-o", output, "--sha256", sha]
+    let kills = try OfflineBinary.killRepeatedly(
+      arguments + ["--quiet"], store: setup.store, times: 6, pause: 150_000...400_000,
+      environment: Self.environment)
     #expect(kills >= 4)
 
     let last = try ProcessRunner.run(
-      OfflineBinary.path, arguments + ["--json"], timeout: 120, environment: Self.environment)
+      OfflineBinary.path, ["--store", setup.store.path] + arguments + ["--json"], timeout: 120,
+      environment: Self.environment)
     #expect(last.status == 0, "\(last.stderrText)")
     #expect(FileManager.default.contents(atPath: output) == setup.body)
     let log = try setup.nginx.accessLog(minimumCount: 2)

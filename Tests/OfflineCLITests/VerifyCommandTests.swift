@@ -61,14 +61,8 @@ import Testing
     let (fixture, path) = try Self.downloaded()
     try FileDamage.flipByte(at: 100, of: path)
     try FileDamage.flipByte(at: 6 << 20, of: path)
-    let quoted = ["--store", fixture.store.path, "repair", "big"].map { "'" + $0 + "'" }
-    let crashed = try ProcessRunner.run(
-      "/bin/sh",
-      [
-        "-c",
-        "OFFLINEKIT_CRASH_POINT=repair.afterChunkWrite exec '\(OfflineBinary.path)' "
-          + quoted.joined(separator: " "),
-      ], timeout: 60)
+    let crashed = try OfflineBinary.run(
+      ["repair", "big"], store: fixture.store, crashingAt: "repair.afterChunkWrite")
     #expect(crashed.status == 137)
     #expect(FileManager.default.contents(atPath: path) != fixture.large, "killed halfway")
     let again = try fixture.offline(["repair", "big"])

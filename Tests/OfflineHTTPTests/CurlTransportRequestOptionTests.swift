@@ -36,6 +36,28 @@ import Testing
     }
 
     func url(_ path: String) -> URL { server.url(path) }
+
+    /// Two gated origins, the first redirecting to the second (`/away`) and to itself
+    /// (`/here`), and options carrying every kind of secret (and `credentials`, when given)
+    /// with their cookie file in the first's private folder.
+    static func redirectingPair(credentials: Credentials? = nil) throws -> (
+      first: Gated, second: Gated, options: RequestOptions, jar: CookieJar
+    ) {
+      let other = try Gated()
+      let nginx = try Gated(
+        extraLocations: """
+          location = /away { return 302 \(other.url("/open/a.bin").absoluteString); }
+          location = /here { return 302 /open/a.bin; }
+          """)
+      let cookies = nginx.private_.file("cookies.txt")
+      try Data("127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tc00kie-s3cret\n".utf8).write(to: cookies)
+      var options = RequestOptions(
+        secretHeaderNames: ["X-Api-Key"], cookieFile: cookies.path, credentials: credentials)
+      options.headers.add(name: "Authorization", value: "Bearer \(NginxGates.token)")
+      options.headers.add(name: "X-Api-Key", value: NginxGates.headerValue)
+      options.headers.add(name: "X-Plain", value: "visible")
+      return (nginx, other, options, CookieJar(file: cookies.path))
+    }
   }
 
   func get(_ url: URL, _ options: RequestOptions, jar: CookieJar? = nil) async throws -> (
@@ -124,21 +146,8 @@ import Testing
   /// Pins: a redirect to another origin (another port of the same host) received the
   /// token, the secret header, the Basic credentials and the cookies of the first.
   @Test func noSecretFollowsARedirectToAnotherOrigin() async throws {
-    let other = try Gated()
-    let nginx = try Gated(
-      extraLocations: """
-        location = /away { return 302 \(other.url("/open/a.bin").absoluteString); }
-        location = /here { return 302 /open/a.bin; }
-        """)
-    let cookies = nginx.private_.file("cookies.txt")
-    try Data("127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tc00kie-s3cret\n".utf8).write(to: cookies)
-    var options = RequestOptions(
-      secretHeaderNames: ["X-Api-Key"], cookieFile: cookies.path,
+    var (nginx, other, options, jar) = try Gated.redirectingPair(
       credentials: try Credentials(user: "ana", password: "pa55-s3cret"))
-    options.headers.add(name: "Authorization", value: "Bearer \(NginxGates.token)")
-    options.headers.add(name: "X-Api-Key", value: NginxGates.headerValue)
-    options.headers.add(name: "X-Plain", value: "visible")
-    let jar = CookieJar(file: cookies.path)
 
     #expect(try await get(nginx.url("/away"), options, jar: jar).status == 200)
     let landed = try #require(try other.server.headerLog(minimumCount: 1).first)

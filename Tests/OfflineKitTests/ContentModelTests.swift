@@ -8,15 +8,11 @@ import Testing
 @MainActor
 @Suite struct ContentModelTests {
   @Test func followsADownloadToTheEndAndDeletesIt() async throws {
-    let root = try TemporaryDirectory(prefix: "offlinekit-www")
-    let body = TestData.bytes(count: 2 << 20, seed: 31)
-    try body.write(to: root.file("clip.mp4"))
-    let nginx = try NginxServer(root: root.url)
-    try nginx.start()
+    let origin = try ManagerOrigin(files: ["clip.mp4": 2 << 20])
     let store = try TemporaryDirectory()
     let manager = try OfflineManager(
       directory: store.url, configuration: .init(pollInterval: .milliseconds(50)))
-    let content = try await manager.content(for: OfflineSource(url: nginx.url("/clip.mp4")))
+    let content = try await manager.content(for: OfflineSource(url: origin.url("clip.mp4")))
     let model = try await OfflineContentModel(content: content)
     try await manager.start()
 
@@ -38,14 +34,11 @@ import Testing
   // Pins: a model made for downloaded content said notDownloaded until its first event, so
   // a SwiftUI view flashed "Download".
   @Test func aModelOfDownloadedContentIsDownloadedFromTheStart() async throws {
-    let root = try TemporaryDirectory(prefix: "offlinekit-www")
-    try TestData.bytes(count: 64 << 10, seed: 32).write(to: root.file("small.bin"))
-    let nginx = try NginxServer(root: root.url)
-    try nginx.start()
+    let origin = try ManagerOrigin(files: ["small.bin": 64 << 10])
     let store = try TemporaryDirectory()
     let manager = try OfflineManager(
       directory: store.url, configuration: .init(pollInterval: .milliseconds(50)))
-    let content = try await manager.content(for: OfflineSource(url: nginx.url("/small.bin")))
+    let content = try await manager.content(for: OfflineSource(url: origin.url("small.bin")))
     try await manager.start()
     try await content.download(DownloadConfiguration())
     for _ in 0..<400 where try await content.state != .downloaded {

@@ -53,16 +53,13 @@ struct ContentRepairTests {
   }
 
   @Test func aRepairOfAStreamFetchesOnlyTheDeletedAndTheDamagedSegment() async throws {
-    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let files = try HLSFixture.aes128Rotating.make(in: www.url, segmentCount: 6)
-    let nginx = try NginxServer(root: files.folder)
-    try nginx.start()
+    let origin = try HLSOrigin(.aes128Rotating, segmentCount: 6)
     let fixture = try ManagerFixture()
-    let content = try await VerifyFixture.download(files.url(on: nginx), id: "s", in: fixture)
+    let content = try await VerifyFixture.download(origin.url, id: "s", in: fixture)
     let folder = fixture.contentFolder("s")
     let segments = try VerifyFixture.pieces("s", .segment, in: fixture)
     let key = try #require(try VerifyFixture.pieces("s", .key, in: fixture).last)
-    let before = try nginx.accessLog().count
+    let before = try origin.nginx.accessLog().count
     let originals = try segments.map { try Data(contentsOf: folder.appending(path: $0.path)) }
     try FileManager.default.removeItem(at: folder.appending(path: segments[1].path))
     try FileDamage.flipByte(at: 10, of: folder.appending(path: segments[4].path).path)
@@ -74,7 +71,7 @@ struct ContentRepairTests {
     #expect(try await content.verify().isWhole)
     let now = try segments.map { try Data(contentsOf: folder.appending(path: $0.path)) }
     #expect(now == originals, "byte-identical")
-    let media = try Self.requests(nginx, after: before).filter {
+    let media = try Self.requests(origin.nginx, after: before).filter {
       $0.method == "GET" && !$0.uri.hasSuffix(".m3u8")
     }
     #expect(media.count == 3, "\(media.map(\.uri))")

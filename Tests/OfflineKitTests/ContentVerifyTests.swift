@@ -75,12 +75,9 @@ struct ContentVerifyTests {
   }
 
   @Test func theQuickCheckCatchesADeletedSegmentAndVerifyAFlippedByteInAnother() async throws {
-    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let files = try HLSFixture.aes128Rotating.make(in: www.url, segmentCount: 6)
-    let nginx = try NginxServer(root: files.folder)
-    try nginx.start()
+    let origin = try HLSOrigin(.aes128Rotating, segmentCount: 6)
     let fixture = try ManagerFixture()
-    let content = try await VerifyFixture.download(files.url(on: nginx), id: "s", in: fixture)
+    let content = try await VerifyFixture.download(origin.url, id: "s", in: fixture)
     let segments = try VerifyFixture.pieces("s", .segment, in: fixture)
     let keys = try VerifyFixture.pieces("s", .key, in: fixture)
     let playlists = try VerifyFixture.pieces("s", .playlist, in: fixture)
@@ -103,12 +100,9 @@ struct ContentVerifyTests {
   }
 
   @Test func verifyNamesADeletedKeyAndAReplacedOfflinePlaylist() async throws {
-    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let files = try HLSFixture.aes128Rotating.make(in: www.url, segmentCount: 4)
-    let nginx = try NginxServer(root: files.folder)
-    try nginx.start()
+    let origin = try HLSOrigin(.aes128Rotating, segmentCount: 4)
     let fixture = try ManagerFixture()
-    let content = try await VerifyFixture.download(files.url(on: nginx), id: "k", in: fixture)
+    let content = try await VerifyFixture.download(origin.url, id: "k", in: fixture)
     let key = try #require(try VerifyFixture.pieces("k", .key, in: fixture).first)
     let folder = fixture.contentFolder("k")
     try FileManager.default.removeItem(at: folder.appending(path: key.path))
@@ -147,14 +141,11 @@ struct ContentVerifyTests {
   /// Renewed keys are new bytes: before they were recorded again, verify called every
   /// renewed key of a stream damaged.
   @Test func aStreamIsWholeAfterItsKeysAreRenewedWithNewBytes() async throws {
-    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let files = try HLSFixture.aes128Rotating.make(in: www.url, segmentCount: 2)
-    let nginx = try NginxServer(root: files.folder)
-    try nginx.start()
+    let origin = try HLSOrigin(.aes128Rotating, segmentCount: 2)
     let fixture = try ManagerFixture()
-    let content = try await VerifyFixture.download(files.url(on: nginx), id: "r", in: fixture)
-    for key in files.keys { try TestData.bytes(count: 16, seed: 5).write(to: key) }
-    #expect(try await content.renewKeys() == files.keys.count)
+    let content = try await VerifyFixture.download(origin.url, id: "r", in: fixture)
+    for key in origin.files.keys { try TestData.bytes(count: 16, seed: 5).write(to: key) }
+    #expect(try await content.renewKeys() == origin.files.keys.count)
     #expect(try await content.verify().isWhole)
   }
 

@@ -13,28 +13,25 @@ import Testing
 @Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
 struct HLSDownloadTests {
   struct Downloaded {
-    let www: TemporaryDirectory
+    let origin: HLSOrigin
     let folder: TemporaryDirectory
     let outcome: HLSDownload.Outcome
-    let fixture: HLSFixtureFiles
-    let nginx: NginxServer
+    var fixture: HLSFixtureFiles { origin.files }
+    var nginx: NginxServer { origin.nginx }
   }
 
   func download(
     _ kind: HLSFixture, options: StreamConfiguration = StreamConfiguration(), segments: Int? = nil
   ) async throws -> Downloaded {
-    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let fixture = try kind.make(in: www.url, segmentCount: segments)
-    let nginx = try NginxServer(root: fixture.folder)
-    try nginx.start()
+    let origin = try HLSOrigin(kind, segmentCount: segments)
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     let download = HLSDownload(
-      url: fixture.url(on: nginx), folder: store.url.appending(path: "content"), options: options,
+      url: origin.url, folder: store.url.appending(path: "content"), options: options,
       journal: index.transfers, transport: CurlTransport())
     let outcome = try await download.run()
-    nginx.stop(graceful: false)
-    return Downloaded(www: www, folder: store, outcome: outcome, fixture: fixture, nginx: nginx)
+    origin.nginx.stop(graceful: false)
+    return Downloaded(origin: origin, folder: store, outcome: outcome)
   }
 
   func expectPlaysOffline(_ result: Downloaded, _ comment: Comment? = nil) throws {

@@ -20,24 +20,13 @@ import Testing
   }
 
   /// Pins: with a refresh possible, an expired signed URL (410) was tried again with
-  /// backoff before the refresh could run.
-  @Test func a410EndsTheAttemptForARefreshWhenOneIsPossible() {
+  /// backoff before the refresh could run; the same for 403 (a signature that no longer
+  /// holds). A 401 (a token refused) ends the attempt for a refresh too, where without one
+  /// it fails.
+  @Test(arguments: [410, 403, 401])
+  func aRefreshStatusEndsTheAttemptForARefreshWhenOneIsPossible(code: Int) {
     #expect(
-      Self.policy(refreshesURL: true).decision(after: Self.status(410), failures: 0)
-        == .endForRefresh)
-  }
-
-  /// Pins: the same for 403 (a signature that no longer holds).
-  @Test func a403EndsTheAttemptForARefreshWhenOneIsPossible() {
-    #expect(
-      Self.policy(refreshesURL: true).decision(after: Self.status(403), failures: 0)
-        == .endForRefresh)
-  }
-
-  /// A 401 (a token refused) ends the attempt for a refresh, where without one it fails.
-  @Test func a401EndsTheAttemptForARefreshWhenOneIsPossible() {
-    #expect(
-      Self.policy(refreshesURL: true).decision(after: Self.status(401), failures: 0)
+      Self.policy(refreshesURL: true).decision(after: Self.status(code), failures: 0)
         == .endForRefresh)
   }
 

@@ -9,19 +9,6 @@ import Testing
 /// Downloads said to run at once do run at once: queued files, the ranges of one file, and
 /// the pieces of a stream each move on a connection of their own (issue 11, item 7).
 @Suite struct ParallelDownloadTests {
-  /// The requests in `log` that were in progress together at the busiest moment.
-  static func mostAtOnce(_ log: [AccessLogEntry]) -> Int {
-    log.compactMap { entry -> Int? in
-      guard let start = entry.startedAt else { return nil }
-      return log.filter { other in
-        guard let otherStart = other.startedAt, let otherEnd = other.finishedAt else {
-          return false
-        }
-        return otherStart <= start && start < otherEnd
-      }.count
-    }.max() ?? 0
-  }
-
   /// Pins issue 11, item 7: of three queued files from one rate-limited nginx, one moved
   /// while the others sat at 0 B (shown `running`); the third was requested only on the
   /// first one's connection once it was done.
@@ -57,7 +44,7 @@ import Testing
     #expect(log.count == 3)
     #expect(Set(log.compactMap(\.connection)).count == 3, "one connection per file")
     #expect(log.allSatisfy { $0.connectionRequests == 1 }, "none waited for another's connection")
-    #expect(Self.mostAtOnce(log) == 3, "all three requests overlapped: \(log)")
+    #expect(log.mostAtOnce == 3, "all three requests overlapped: \(log)")
     for name in names {
       let stored = try await fixture.manager.snapshot(id: name.prefix(1) + "x")
       #expect(stored.state == .downloaded)
@@ -108,28 +95,25 @@ import Testing
       $0.status == 206 && $0.range != "bytes=0-0"
     }
     #expect(Set(ranged.compactMap(\.connection)).count >= 4, "\(ranged)")
-    #expect(Self.mostAtOnce(ranged) >= 4, "four ranges were fetched at once: \(ranged)")
+    #expect(ranged.mostAtOnce >= 4, "four ranges were fetched at once: \(ranged)")
   }
 
   /// Item 7 asks that the pieces of a stream still move eight at once on one transport.
   @Test(.enabled(if: FFmpeg.isAvailable))
   func eightPiecesOfAStreamMoveAtOnce() async throws {
-    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let stream = try HLSFixture.manySegments.make(in: www.url, segmentCount: 24)
-    let nginx = try NginxServer(
-      root: stream.folder, options: .init(limitRate: "4k", logsConnections: true))
-    try nginx.start()
+    let stream = try HLSOrigin(
+      .manySegments, segmentCount: 24, options: .init(limitRate: "4k", logsConnections: true))
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     let download = HLSDownload(
-      url: stream.url(on: nginx), folder: store.url.appending(path: "content"),
+      url: stream.url, folder: store.url.appending(path: "content"),
       options: StreamConfiguration(parallelSegments: 8), journal: index.transfers,
       transport: CurlTransport())
     _ = try await download.run()
 
-    let pieces = try nginx.accessLog().filter { !$0.uri.hasSuffix(".m3u8") }
+    let pieces = try stream.nginx.accessLog().filter { !$0.uri.hasSuffix(".m3u8") }
     #expect(pieces.count >= 24)
-    #expect(Self.mostAtOnce(pieces) >= 8, "eight pieces were fetched at once")
+    #expect(pieces.mostAtOnce >= 8, "eight pieces were fetched at once")
     #expect(Set(pieces.compactMap(\.connection)).count >= 8)
   }
 }

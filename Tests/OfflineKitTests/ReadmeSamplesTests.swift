@@ -19,18 +19,7 @@ import Testing
   }
 
   /// The built `offline-examples`, beside the test bundle in the build folder.
-  static let examplesBinary: String = {
-    let candidates = [
-      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-      Bundle.main.bundleURL.deletingLastPathComponent(),
-      Bundle.main.bundleURL,
-    ]
-    for folder in candidates {
-      let path = folder.appending(path: "offline-examples").path
-      if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return "offline-examples"
-  }()
+  static let examplesBinary = BuiltProduct.path("offline-examples")
 
   static func sha256(_ data: Data) -> String {
     let hasher = SHA256()

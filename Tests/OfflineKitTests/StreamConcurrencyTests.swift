@@ -14,28 +14,26 @@ import Testing
   /// connection, so many more go at once, and the copy still decodes like the origin.
   @Test(.enabled(if: FFmpeg.isAvailable))
   func piecesOverHTTP2GoManyAtOnceOnOneConnection() async throws {
-    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let stream = try HLSFixture.manySegments.make(in: www.url, segmentCount: 32)
-    let nginx = try NginxServer(
-      root: stream.folder, options: .init(limitRate: "8k", tls: true, logsConnections: true))
-    try nginx.start()
-    defer { nginx.stop() }
-    let caFile = try #require(nginx.certificatePath).path
+    let stream = try HLSOrigin(
+      .manySegments, segmentCount: 32,
+      options: .init(limitRate: "8k", tls: true, logsConnections: true))
+    defer { stream.nginx.stop() }
+    let caFile = try #require(stream.nginx.certificatePath).path
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     let folder = store.url.appending(path: "content")
     _ = try await HLSDownload(
-      url: stream.url(on: nginx), folder: folder, journal: index.transfers,
+      url: stream.url, folder: folder, journal: index.transfers,
       transport: CurlTransport(configuration: .init(trustedCAFile: caFile))
     ).run()
 
-    let pieces = try nginx.accessLog(minimumCount: 33).filter { !$0.uri.hasSuffix(".m3u8") }
+    let pieces = try stream.nginx.accessLog(minimumCount: 33).filter { !$0.uri.hasSuffix(".m3u8") }
     #expect(pieces.count == 32)
     #expect(pieces.allSatisfy { $0.protocol == "HTTP/2.0" }, "\(pieces.map(\.protocol))")
     #expect(Set(pieces.compactMap(\.connection)).count == 1, "one multiplexed connection")
-    let most = ParallelDownloadTests.mostAtOnce(pieces)
+    let most = pieces.mostAtOnce
     #expect(most > 8, "\(most) pieces at once")
-    let origin = try FFmpeg.decodedMD5(stream.entryFile.path, stream: "v:0")
+    let origin = try FFmpeg.decodedMD5(stream.files.entryFile.path, stream: "v:0")
     let copy = try FFmpeg.decodedMD5(folder.appending(path: "index.m3u8").path, stream: "v:0")
     #expect(copy.errors.isEmpty, "\(copy.errors)")
     #expect(copy.md5 == origin.md5)
@@ -45,23 +43,20 @@ import Testing
   /// one more raised the throughput (an origin that caps each connection's rate).
   @Test(.enabled(if: FFmpeg.isAvailable))
   func piecesOverHTTP1OpenMoreConnectionsWhileThatPays() async throws {
-    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let stream = try HLSFixture.manySegments.make(in: www.url, segmentCount: 32)
     // nginx sends a second's worth at once: at 2k a segment of about 6 KB takes 2-3 s.
-    let nginx = try NginxServer(
-      root: stream.folder, options: .init(limitRate: "2k", logsConnections: true))
-    try nginx.start()
-    defer { nginx.stop() }
+    let stream = try HLSOrigin(
+      .manySegments, segmentCount: 32, options: .init(limitRate: "2k", logsConnections: true))
+    defer { stream.nginx.stop() }
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     _ = try await HLSDownload(
-      url: stream.url(on: nginx), folder: store.url.appending(path: "content"),
+      url: stream.url, folder: store.url.appending(path: "content"),
       journal: index.transfers, transport: CurlTransport()
     ).run()
 
-    let pieces = try nginx.accessLog(minimumCount: 33).filter { !$0.uri.hasSuffix(".m3u8") }
+    let pieces = try stream.nginx.accessLog(minimumCount: 33).filter { !$0.uri.hasSuffix(".m3u8") }
     #expect(pieces.count == 32)
-    let most = ParallelDownloadTests.mostAtOnce(pieces)
+    let most = pieces.mostAtOnce
     #expect(most > 8, "\(most) pieces at once")
     #expect(most <= 16, "\(most) pieces at once, above the bound of 16 connections")
   }

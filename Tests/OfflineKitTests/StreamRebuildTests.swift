@@ -13,10 +13,7 @@ struct StreamRebuildTests {
   @Test func aSuspendedStreamResumesAfterARebuildWithoutFetchingItsFinishedPiecesAgain()
     async throws
   {
-    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let files = try HLSFixture.tsVariants.make(in: www.url, segmentDuration: 1, segmentCount: 12)
-    let nginx = try NginxServer(root: files.folder, options: .init(limitRate: "100k"))
-    try nginx.start()
+    let origin = try HLSOrigin(.tsVariants, segmentCount: 12, options: .init(limitRate: "100k"))
     let folder = try TemporaryDirectory(prefix: "offlinekit-manager")
     let store = folder.url.appending(path: "store", directoryHint: .isDirectory)
     let pieces = store.appending(path: "content/movie").path + "/"
@@ -27,7 +24,7 @@ struct StreamRebuildTests {
         directory: store, configuration: ManagerFixture.configuration())
       first = manager
       let content = try await manager.content(
-        for: OfflineSource(url: files.url(on: nginx), id: "movie", title: "Movie"))
+        for: OfflineSource(url: origin.url, id: "movie", title: "Movie"))
       try await content.download(
         DownloadConfiguration(stream: StreamConfiguration(parallelSegments: 2)))
       try await manager.start()
@@ -46,7 +43,7 @@ struct StreamRebuildTests {
     try #require(!finished.isEmpty)
     // Its connection must be closed, or closing it later would write the index back.
     #expect(await eventually { first == nil })
-    let requestsBefore = try nginx.accessLog(minimumCount: 1).count
+    let requestsBefore = try origin.nginx.accessLog(minimumCount: 1).count
     try ManagerFixture.destroyIndex(of: store, seed: 7)
 
     let manager = try OfflineManager(
@@ -58,11 +55,12 @@ struct StreamRebuildTests {
     #expect(try await runUntilIdle(manager, timeout: .seconds(60)))
     let snapshot = try await content.snapshot
     #expect(snapshot.state == .downloaded)
-    let later = try nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(requestsBefore)
+    let later = try origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
+      requestsBefore)
     let again = later.filter { finished.contains($0.uri) }
     #expect(again.isEmpty, "fetched again: \(again.map(\.uri)) of \(finished.sorted())")
     #expect(later.contains { $0.uri.hasSuffix(".ts") }, "nothing was left to fetch")
-    nginx.stop(graceful: false)
+    origin.nginx.stop(graceful: false)
     #expect(try FFmpeg.decode(snapshot.fileURL.path).errors.isEmpty)
   }
 }

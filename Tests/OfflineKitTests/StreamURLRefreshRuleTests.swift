@@ -29,19 +29,31 @@ struct StreamURLRefreshRuleTests {
     }.joined(separator: "\n")
   }
 
-  /// Pins: an AES-128 stream whose signed key and segment URLs had expired was tried again
-  /// and again (each expired URL answered 410 eleven times) before the hook was asked. Now
-  /// the first 410 asks the hook, the fresh playlist is read, and the stream finishes.
-  @Test func aPieceAnswered410AsksTheHookWithoutTryingItAgain() async throws {
+  /// A signed origin with the AES-128 stream under `/signed/hls/` and, for each of `playlists`
+  /// (name and when its URLs expire, as in `playlist(_:origin:expiresIn:)`), a playlist of it
+  /// at `/plain/NAME`.
+  static func signedStream(playlists: [(name: String, expiresIn: Double)]) throws -> (
+    origin: SignedOrigin, files: HLSFixtureFiles
+  ) {
     let origin = try SignedOrigin(files: [:], rate: "100m")
     let files = try HLSFixture.aes128Rotating.make(
       in: origin.root.url.appending(path: "signed/hls"))
     let plain = origin.root.url.appending(path: "plain")
     try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
-    try Self.playlist(files, origin: origin, expiresIn: -10)
-      .write(to: plain.appending(path: "old.m3u8"), atomically: true, encoding: .utf8)
-    try Self.playlist(files, origin: origin, expiresIn: 900)
-      .write(to: plain.appending(path: "fresh.m3u8"), atomically: true, encoding: .utf8)
+    for (name, seconds) in playlists {
+      try playlist(files, origin: origin, expiresIn: seconds)
+        .write(to: plain.appending(path: name), atomically: true, encoding: .utf8)
+    }
+    return (origin, files)
+  }
+
+  /// Pins: an AES-128 stream whose signed key and segment URLs had expired was tried again
+  /// and again (each expired URL answered 410 eleven times) before the hook was asked. Now
+  /// the first 410 asks the hook, the fresh playlist is read, and the stream finishes.
+  @Test func aPieceAnswered410AsksTheHookWithoutTryingItAgain() async throws {
+    let (origin, files) = try Self.signedStream(playlists: [
+      ("old.m3u8", -10), ("fresh.m3u8", 900),
+    ])
     let fixture = try ManagerFixture()
     let asked = Locked<[Int?]>([])
     var configuration = ManagerFixture.configuration()
@@ -70,13 +82,7 @@ struct StreamURLRefreshRuleTests {
   /// Without a hook, the same expired piece keeps today's rule: tried again
   /// (``StreamConfiguration/pieceRetries``), then the content is suspended with the 410.
   @Test func withoutAHookAnExpiredPieceIsTriedAgainAsBefore() async throws {
-    let origin = try SignedOrigin(files: [:], rate: "100m")
-    let files = try HLSFixture.aes128Rotating.make(
-      in: origin.root.url.appending(path: "signed/hls"))
-    let plain = origin.root.url.appending(path: "plain")
-    try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
-    try Self.playlist(files, origin: origin, expiresIn: -10)
-      .write(to: plain.appending(path: "old.m3u8"), atomically: true, encoding: .utf8)
+    let (origin, _) = try Self.signedStream(playlists: [("old.m3u8", -10)])
     let fixture = try ManagerFixture()
     let content = try await fixture.manager.content(
       for: OfflineSource(url: origin.server.url("/plain/old.m3u8"), id: "stream"))

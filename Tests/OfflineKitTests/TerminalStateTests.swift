@@ -49,12 +49,9 @@ import Testing
   /// its finished pieces were on disk (progress reached the index only once a second).
   @Test(.enabled(if: FFmpeg.isAvailable))
   func aSnapshotRightAfterSuspendingAStreamCountsTheBytesOnDisk() async throws {
-    let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let files = try HLSFixture.tsVariants.make(in: www.url, segmentDuration: 1, segmentCount: 12)
-    let nginx = try NginxServer(root: files.folder, options: .init(limitRate: "200k"))
-    try nginx.start()
+    let origin = try HLSOrigin(.tsVariants, segmentCount: 12, options: .init(limitRate: "200k"))
     let fixture = try ManagerFixture()
-    let (content, recorder) = try await fixture.watched(files.url(on: nginx), id: "movie")
+    let (content, recorder) = try await fixture.watched(origin.url, id: "movie")
     try await content.download()
     try await fixture.running {
       #expect(await recorder.waitFor { ($0.progressBytes ?? 0) > 0 })

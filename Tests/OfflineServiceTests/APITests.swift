@@ -47,12 +47,10 @@ struct APITests {
   @Test func followsTheStateTableAndRefusesOtherCallsWith409NamingTheState() async throws {
     let fixture = try await ServiceFixture(nginx: .init(limitRate: "100k"))
     try TestData.writeFile(at: fixture.origin.file("slow.bin"), count: 8 << 20)
-    let added = try post(
-      fixture, "/api/contents", #"{"urls":["\#(fixture.nginx.url("/slow.bin"))"]}"#)
-    let id = try #require((json(added) as? [[String: Any]])?.first?["id"] as? String)
+    let id = try fixture.add("/slow.bin")
     func call(_ action: String) throws -> (Int, [String: Any]) {
-      let reply = try post(fixture, "/api/contents/\(id)/\(action)", "")
-      return (reply.status, json(reply) as? [String: Any] ?? [:])
+      let reply = try fixture.post("/api/contents/\(id)/\(action)", "")
+      return (reply.status, reply.json as? [String: Any] ?? [:])
     }
     #expect(try call("pause").1["state"] as? String == "suspended")
     let again = try call("pause")
@@ -84,26 +82,14 @@ struct APITests {
       #"{"urls": ["http://127.0.0.1/a"], "id": "../x"}"#,
     ]
     for body in bodies {
-      let reply = try post(fixture, "/api/contents", body)
+      let reply = try fixture.post("/api/contents", body)
       #expect(reply.status == 400, "\(body): \(reply.text)")
-      #expect((json(reply) as? [String: Any])?["error"] is String, "\(body)")
+      #expect((reply.json as? [String: Any])?["error"] is String, "\(body)")
     }
-    #expect(try post(fixture, "/api/contents/nothing/pause", "").status == 404)
+    #expect(try fixture.post("/api/contents/nothing/pause", "").status == 404)
     #expect(try Curl.request(fixture.url("/api/contents"), ["-X", "PUT"]).status == 405)
     #expect(try await fixture.manager.snapshots().isEmpty)
     await fixture.close()
-  }
-
-  private func post(_ fixture: ServiceFixture, _ path: String, _ body: String) throws
-    -> Curl.Reply
-  {
-    try Curl.request(
-      fixture.url(path),
-      ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body])
-  }
-
-  private func json(_ reply: Curl.Reply) -> Any? {
-    try? JSONSerialization.jsonObject(with: reply.body)
   }
 }
 

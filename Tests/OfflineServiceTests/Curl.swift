@@ -12,6 +12,8 @@ enum Curl {
     var stderr: String
 
     var text: String { String(decoding: body, as: UTF8.self) }
+    /// The body read as JSON, or nil when it is none.
+    var json: Any? { try? JSONSerialization.jsonObject(with: body) }
   }
 
   /// Runs `curl -s --path-as-is ARGUMENTS URL` and collects the reply (at most 30 s).

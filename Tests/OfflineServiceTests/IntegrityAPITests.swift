@@ -14,12 +14,10 @@ struct IntegrityAPITests {
     let fixture = try await ServiceFixture()
     let body = TestData.bytes(count: 10 << 20, seed: 61)
     try body.write(to: fixture.origin.file("movie.bin"))
-    let added = try Self.post(
-      fixture, "/api/contents", #"{"urls":["\#(fixture.nginx.url("/movie.bin"))"]}"#)
-    let id = try #require((Self.json(added) as? [[String: Any]])?.first?["id"] as? String)
+    let id = try fixture.add("/movie.bin")
     try await fixture.waitFor(id, .downloaded, timeout: 60)
 
-    let whole = try #require(Self.json(try Self.post(fixture, "/api/contents/\(id)/verify", "")))
+    let whole = try #require(try fixture.post("/api/contents/\(id)/verify", "").json)
     #expect((whole as? [String: Any])?["whole"] as? Bool == true)
 
     let path = fixture.store.url.appending(path: "content/\(id)/movie.bin").path
@@ -28,23 +26,23 @@ struct IntegrityAPITests {
     try handle.write(contentsOf: Data([0x00, 0xFF, 0x00]))
     try handle.close()
 
-    let found = try Self.post(fixture, "/api/contents/\(id)/verify", "")
+    let found = try fixture.post("/api/contents/\(id)/verify", "")
     #expect(found.status == 200)
-    let report = try #require(Self.json(found) as? [String: Any])
+    let report = try #require(found.json as? [String: Any])
     #expect(report["whole"] as? Bool == false)
     let problem = try #require((report["problems"] as? [[String: Any]])?.first)
     #expect(problem["path"] as? String == "movie.bin")
     #expect(problem["fault"] as? String == "wrongHash")
     #expect(problem["chunkOffsets"] as? [Int] == [4 << 20])
 
-    let repaired = try Self.post(fixture, "/api/contents/\(id)/repair", "")
+    let repaired = try fixture.post("/api/contents/\(id)/repair", "")
     #expect(repaired.status == 200, "\(repaired.text)")
-    let repair = try #require(Self.json(repaired) as? [String: Any])
+    let repair = try #require(repaired.json as? [String: Any])
     #expect(repair["outcome"] as? String == "repaired")
     #expect(repair["chunksFetched"] as? Int == 1)
     #expect(FileManager.default.contents(atPath: path) == body)
-    let again = try Self.post(fixture, "/api/contents/\(id)/verify", "")
-    #expect((Self.json(again) as? [String: Any])?["whole"] as? Bool == true)
+    let again = try fixture.post("/api/contents/\(id)/verify", "")
+    #expect((again.json as? [String: Any])?["whole"] as? Bool == true)
     await fixture.close()
   }
 
@@ -53,28 +51,14 @@ struct IntegrityAPITests {
   @Test func verifyOfAContentNotDownloadedIs409AndABadRepairBodyIs400() async throws {
     let fixture = try await ServiceFixture(nginx: .init(limitRate: "64k"))
     try TestData.writeFile(at: fixture.origin.file("slow.bin"), count: 8 << 20)
-    let added = try Self.post(
-      fixture, "/api/contents", #"{"urls":["\#(fixture.nginx.url("/slow.bin"))"]}"#)
-    let id = try #require((Self.json(added) as? [[String: Any]])?.first?["id"] as? String)
-    _ = try Self.post(fixture, "/api/contents/\(id)/pause", "")
-    let refused = try Self.post(fixture, "/api/contents/\(id)/verify", "")
+    let id = try fixture.add("/slow.bin")
+    _ = try fixture.post("/api/contents/\(id)/pause", "")
+    let refused = try fixture.post("/api/contents/\(id)/verify", "")
     #expect(refused.status == 409)
-    #expect((Self.json(refused) as? [String: Any])?["state"] as? String == "suspended")
-    let bad = try Self.post(fixture, "/api/contents/\(id)/repair", #"{"redownload":"yes"}"#)
+    #expect((refused.json as? [String: Any])?["state"] as? String == "suspended")
+    let bad = try fixture.post("/api/contents/\(id)/repair", #"{"redownload":"yes"}"#)
     #expect(bad.status == 400)
-    #expect(try Self.post(fixture, "/api/contents/nosuchid/verify", "").status == 404)
+    #expect(try fixture.post("/api/contents/nosuchid/verify", "").status == 404)
     await fixture.close()
-  }
-
-  static func post(_ fixture: ServiceFixture, _ path: String, _ body: String) throws
-    -> Curl.Reply
-  {
-    try Curl.request(
-      fixture.url(path),
-      ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body])
-  }
-
-  static func json(_ reply: Curl.Reply) -> Any? {
-    try? JSONSerialization.jsonObject(with: reply.body)
   }
 }

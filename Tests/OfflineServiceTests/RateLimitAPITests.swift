@@ -58,9 +58,7 @@ struct RateLimitAPITests {
   }
 
   private func post(_ fixture: ServiceFixture, _ body: String) throws -> Curl.Reply {
-    try Curl.request(
-      fixture.url("/api/rate-limit"),
-      ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body])
+    try fixture.post("/api/rate-limit", body)
   }
 
   private func json(_ reply: Curl.Reply) -> [String: Any] {

@@ -66,17 +66,7 @@ struct ServeCommandTests {
 
 /// The built `offline` executable, started as a user starts `offline serve`.
 enum ServeBinary {
-  static let path: String = {
-    let candidates = [
-      URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-      Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
-    ]
-    for folder in candidates {
-      let path = folder.appending(path: "offline").path
-      if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return "offline"
-  }()
+  static let path = BuiltProduct.path("offline")
 
   /// Starts `offline --store STORE ARGUMENTS` with standard output into `output`.
   static func start(_ arguments: [String], store: URL, output: URL) throws -> Process {

@@ -5,18 +5,15 @@ import Testing
 
 @Suite(.enabled(if: FFmpeg.isAvailable), .timeLimit(.minutes(1)))
 struct HLSFixtureTests {
-  /// A fixture made into its own directory and served by nginx; keep all three alive together.
+  /// A fixture made into its own directory and served by nginx (an `HLSOrigin`), with the
+  /// checks these tests make of it.
   struct Served {
-    let root: TemporaryDirectory
-    let files: HLSFixtureFiles
-    let nginx: NginxServer
+    let origin: HLSOrigin
+    var files: HLSFixtureFiles { origin.files }
+    var nginx: NginxServer { origin.nginx }
 
     init(_ fixture: HLSFixture, segmentDuration: Double = 1, segmentCount: Int? = nil) throws {
-      root = try TemporaryDirectory(prefix: "offlinekit-hls")
-      files = try fixture.make(
-        in: root.url, segmentDuration: segmentDuration, segmentCount: segmentCount)
-      nginx = try NginxServer(root: files.folder)
-      try nginx.start()
+      origin = try HLSOrigin(fixture, segmentDuration: segmentDuration, segmentCount: segmentCount)
     }
 
     /// The text of the playlist at `path` inside the fixture, such as `"/master.m3u8"`.

@@ -147,7 +147,7 @@ import Testing
   /// the origin they go along.
   @Test(arguments: TransportFactory.all)
   func noSecretFollowsARedirectToAnotherOrigin(_ factory: TransportFactory) async throws {
-    let (nginx, other, options, jar) = try secretsAndTwoOrigins()
+    let (nginx, other, options, jar) = try Gated.redirectingPair()
 
     #expect(try await get(factory, nginx.url("/away"), options, jar: jar).status == 200)
     let landed = try #require(try other.server.headerLog(minimumCount: 1).first)
@@ -168,7 +168,7 @@ import Testing
   /// Pins: `--location-trusted` did not send the secrets on to another origin.
   @Test(arguments: TransportFactory.all)
   func locationTrustedSendsTheSecretsToAnotherOrigin(_ factory: TransportFactory) async throws {
-    var (nginx, other, options, jar) = try secretsAndTwoOrigins()
+    var (nginx, other, options, jar) = try Gated.redirectingPair()
     options.sendsSecretsAcrossRedirects = true
 
     #expect(try await get(factory, nginx.url("/away"), options, jar: jar).status == 200)
@@ -177,23 +177,5 @@ import Testing
     #expect(trusted["X-Api-Key"] == NginxGates.headerValue)
     #expect(trusted["Authorization"] == "Bearer \(NginxGates.token)")
     #expect(trusted["Cookie"] == "sid=c00kie-s3cret")
-  }
-
-  /// Two gated origins, the first redirecting to the second (`/away`) and to itself
-  /// (`/here`), and options carrying every kind of secret.
-  private func secretsAndTwoOrigins() throws -> (Gated, Gated, RequestOptions, CookieJar) {
-    let other = try Gated()
-    let nginx = try Gated(
-      extraLocations: """
-        location = /away { return 302 \(other.url("/open/a.bin").absoluteString); }
-        location = /here { return 302 /open/a.bin; }
-        """)
-    let cookies = nginx.private_.file("cookies.txt")
-    try Data("127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tc00kie-s3cret\n".utf8).write(to: cookies)
-    var options = RequestOptions(secretHeaderNames: ["X-Api-Key"], cookieFile: cookies.path)
-    options.headers.add(name: "Authorization", value: "Bearer \(NginxGates.token)")
-    options.headers.add(name: "X-Api-Key", value: NginxGates.headerValue)
-    options.headers.add(name: "X-Plain", value: "visible")
-    return (nginx, other, options, CookieJar(file: cookies.path))
   }
 }

@@ -7,12 +7,7 @@ extension FFmpeg {
   public static func decodedMD5(_ input: String, stream: String) throws -> (
     md5: String, errors: String
   ) {
-    let arguments = ["-v", "error", "-i", input, "-map", "0:\(stream)", "-f", "md5", "-"]
-    let isRemote = input.hasPrefix("http://") || input.hasPrefix("https://")
-    let output =
-      isRemote
-      ? try run(arguments)
-      : try ProcessRunner.run(ffmpegPath ?? "ffmpeg", ["-nostdin"] + arguments, timeout: 120)
+    let output = try decode(input, stream: stream, format: "md5")
     return (
       output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines),
       output.stderrText.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -23,12 +18,19 @@ extension FFmpeg {
   public static func subtitles(_ input: String, stream: String = "s:0") throws -> (
     text: String, errors: String
   ) {
-    let arguments = ["-v", "error", "-i", input, "-map", "0:\(stream)", "-f", "webvtt", "-"]
+    let output = try decode(input, stream: stream, format: "webvtt")
+    return (output.stdoutText, output.stderrText.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+
+  /// Runs `ffmpeg -v error -i INPUT -map 0:STREAM -f FORMAT -`: a URL through `run(_:timeout:)`
+  /// (with its protocol whitelist), a local path as a stock player opens it.
+  private static func decode(_ input: String, stream: String, format: String) throws
+    -> ProcessRunner.Output
+  {
+    let arguments = ["-v", "error", "-i", input, "-map", "0:\(stream)", "-f", format, "-"]
     let isRemote = input.hasPrefix("http://") || input.hasPrefix("https://")
-    let output =
-      isRemote
+    return isRemote
       ? try run(arguments)
       : try ProcessRunner.run(ffmpegPath ?? "ffmpeg", ["-nostdin"] + arguments, timeout: 120)
-    return (output.stdoutText, output.stderrText.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 }

@@ -33,6 +33,13 @@ extension HLSFixture {
   /// Mono AAC at 64 kb/s.
   static let audioEncoding = ["-c:a", "aac", "-b:a", "64k", "-ac", "1"]
 
+  /// One 320x180 video at 200 kb/s with the 440 Hz tone, encoded and given to the HLS muxer:
+  /// what every single-variant fixture starts with; the caller adds where the files go.
+  static func smallStream(_ parameters: Parameters) -> [String] {
+    videoSource("320x180", parameters) + audioSource(frequency: 440, parameters)
+      + videoEncoding(parameters) + ["-b:v", "200k"] + audioEncoding + hlsOutput(parameters)
+  }
+
   /// The HLS muxer writing a VOD playlist with `segmentDuration` segments.
   static func hlsOutput(_ parameters: Parameters) -> [String] {
     ["-f", "hls", "-hls_time", "\(parameters.segmentDuration)", "-hls_playlist_type", "vod"]
@@ -60,9 +67,7 @@ extension HLSFixture {
   /// Fragmented MP4 segments after an `init.mp4` initialization section.
   func buildFragmentedMP4(in folder: URL, _ parameters: Parameters) throws -> Product {
     try FFmpeg.checked(
-      Self.videoSource("320x180", parameters) + Self.audioSource(frequency: 440, parameters)
-        + Self.videoEncoding(parameters) + ["-b:v", "200k"] + Self.audioEncoding
-        + Self.hlsOutput(parameters)
+      Self.smallStream(parameters)
         + ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"]
         + ["-hls_segment_filename", folder.path + "/seg%d.m4s", folder.path + "/index.m3u8"])
     try Self.fixTargetDuration(folder.appendingPathComponent("index.m3u8"))
@@ -72,9 +77,7 @@ extension HLSFixture {
   /// All segments in one MPEG-TS file, addressed with `#EXT-X-BYTERANGE`.
   func buildByteRange(in folder: URL, _ parameters: Parameters) throws -> Product {
     try FFmpeg.checked(
-      Self.videoSource("320x180", parameters) + Self.audioSource(frequency: 440, parameters)
-        + Self.videoEncoding(parameters) + ["-b:v", "200k"] + Self.audioEncoding
-        + Self.hlsOutput(parameters)
+      Self.smallStream(parameters)
         + ["-hls_flags", "single_file", folder.path + "/index.m3u8"])
     try Self.fixTargetDuration(folder.appendingPathComponent("index.m3u8"))
     return Product(entry: "index.m3u8")

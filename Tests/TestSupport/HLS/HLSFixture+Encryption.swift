@@ -32,9 +32,7 @@ extension HLSFixture {
     let plain = folder.appendingPathComponent("plain", isDirectory: true)
     try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
     try FFmpeg.checked(
-      Self.videoSource("320x180", parameters) + Self.audioSource(frequency: 440, parameters)
-        + Self.videoEncoding(parameters) + ["-b:v", "200k"] + Self.audioEncoding
-        + Self.hlsOutput(parameters) + ["-start_number", "\(Self.firstMediaSequence)"]
+      Self.smallStream(parameters) + ["-start_number", "\(Self.firstMediaSequence)"]
         + ["-hls_segment_filename", plain.path + "/seg%d.ts", plain.path + "/index.m3u8"])
     let (target, segments) = try Self.segments(of: plain.appendingPathComponent("index.m3u8"))
 
