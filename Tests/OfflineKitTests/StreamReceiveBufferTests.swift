@@ -24,7 +24,7 @@ import Testing
 
   /// Pins issue 14: with up to 64 pieces in flight over HTTP/2, each piece's request had
   /// the 512 KiB receive buffer meant for big files, and peak RSS rose from 52 to 69 MiB.
-  /// Every segment's request now asks for at most 64 KiB, which is what curl is given.
+  /// Every segment's request now asks for at most 32 KiB, which is what curl is given.
   @Test(.enabled(if: FFmpeg.isAvailable))
   func everyPieceOfAStreamAsksForASmallReceiveBuffer() async throws {
     let www = try TemporaryDirectory(prefix: "offlinekit-hls")
@@ -46,7 +46,7 @@ import Testing
     let configured = CurlTransport.Configuration().receiveBufferSize
     for request in pieces {
       let size = CurlCall.receiveBufferSize(for: request, configured: configured)
-      #expect(size <= 64 << 10, "\(request.url.lastPathComponent) reads \(size) bytes at once")
+      #expect(size <= 32 << 10, "\(request.url.lastPathComponent) reads \(size) bytes at once")
     }
   }
 }
