@@ -27,6 +27,12 @@ public struct HTTPRequest: Sendable, Equatable {
   /// The budgets this request's body is paced against (see ``RateLimiter``); empty for
   /// none. Each one may be shared with other requests, to cap them together.
   public var rateLimiters: [RateLimiter]
+  /// At most how many bytes the transport reads from the connection at once for this
+  /// request (libcurl's receive buffer, `CURLOPT_BUFFERSIZE`); nil keeps the transport's
+  /// configured size. Many small responses in flight at once (a stream's pieces) ask for
+  /// less, so their buffers do not add up; a hint larger than the configured size changes
+  /// nothing. A transport without such a buffer ignores it.
+  public var receiveBufferSize: Int?
 
   /// Creates a request.
   public init(

@@ -88,10 +88,13 @@
     /// to those copies. 16 KiB is libcurl's default, plenty for any rate a cap sets.
     static let pacedBufferSize = 16 << 10
 
-    /// The receive buffer for `request`: `configured`, but at most ``pacedBufferSize`` when
-    /// rate limiters pace it.
+    /// The receive buffer for `request`: `configured`, but at most the request's own
+    /// ``HTTPRequest/receiveBufferSize`` and at most ``pacedBufferSize`` when rate limiters
+    /// pace it; never below libcurl's minimum of 1 KiB.
     static func receiveBufferSize(for request: HTTPRequest, configured: Int) -> Int {
-      request.rateLimiters.isEmpty ? configured : min(configured, pacedBufferSize)
+      var size = min(configured, request.receiveBufferSize ?? configured)
+      if !request.rateLimiters.isEmpty { size = min(size, pacedBufferSize) }
+      return max(size, 1 << 10)
     }
 
     /// libcurl's message for the last failure, if it wrote one.

@@ -95,6 +95,7 @@ struct HLSPieceRunner: Sendable {
       flow.withLock { $0.record(answer) }
     }
     let pieces = self.pieces
+    let journaled = Self.journaledURLs(journal, under: folder.path)
     let began = ContinuousClock.now
     let outcome: Swift.Result<Void, Transfer.Error> = await withTaskGroup(
       of: Swift.Result<Bool, Transfer.Error>.self
@@ -107,7 +108,9 @@ struct HLSPieceRunner: Sendable {
           let index = next
           next += 1
           inFlight += 1
-          group.addTask { await fetch(index, transport: watching, tally: tally) }
+          group.addTask {
+            await fetch(index, transport: watching, tally: tally, journaled: journaled)
+          }
         }
         flow.withLock { $0.mostInFlight = max($0.mostInFlight, inFlight) }
       }
@@ -162,13 +165,16 @@ struct HLSPieceRunner: Sendable {
   }
 
   /// Fetches piece `index` (retrying it as ``pieceRetry`` says) through `transport`; returns
-  /// whether it was fetched (false when it was on disk already).
+  /// whether it was fetched (false when it was on disk already). `journaled` is the
+  /// journal's URLs of the folder's pieces when the run began (see
+  /// ``carryOver(_:destination:to:journaled:)``).
   private func fetch(
-    _ index: Int, transport: AnswerWatchingTransport, tally: Locked<HLSProgressTally>
+    _ index: Int, transport: AnswerWatchingTransport, tally: Locked<HLSProgressTally>,
+    journaled: [String: String]?
   ) async -> Swift.Result<Bool, Transfer.Error> {
     let piece = pieces[index]
     let destination = folder.appending(path: piece.local).path
-    Self.carryOver(journal, destination: destination, to: piece.remote)
+    Self.carryOver(journal, destination: destination, to: piece.remote, journaled: journaled)
     let transfer = Transfer(
       url: piece.remote, destination: destination,
       journal: journal, transport: transport,

@@ -18,8 +18,18 @@ final class SHA256 {
   }
 
   /// The digest of every byte fed so far, as lowercase hex. Feeding may not continue after.
+  ///
+  /// Spelled out digit by digit: `String(format: "%02x")` per byte cost 6 % of the CPU of
+  /// a 1000-segment stream (one digest per piece) in a profile.
   func finalizeHex() -> String {
-    engine.finalize().map { String(format: "%02x", $0) }.joined()
+    let digits = Array("0123456789abcdef".utf8)
+    var hex: [UInt8] = []
+    hex.reserveCapacity(64)
+    for byte in engine.finalize() {
+      hex.append(digits[Int(byte >> 4)])
+      hex.append(digits[Int(byte & 0x0f)])
+    }
+    return String(decoding: hex, as: UTF8.self)
   }
 
   /// The SHA-256 of the first `length` bytes of an open file, read in large blocks.
