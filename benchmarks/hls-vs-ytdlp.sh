@@ -68,10 +68,10 @@ run_one() {
       /usr/bin/time -v -o "$timing" "$bin" --store "$out/store" get "$url" -o "$out/movie" \
         --ca-file "$ca" --quiet --json "${extra_args[@]}" >"$out/get.json"
       target="$out/movie/index.m3u8" ;;
-    ytdlp8) /usr/bin/time -v -o "$timing" yt-dlp -q --no-progress --no-check-certificates \
+    ytdlp8) /usr/bin/time -v -o "$timing" yt-dlp -q --no-progress --keep-fragments --no-check-certificates \
         --concurrent-fragments 8 -o "$out/movie.mp4" "$url"
       target="$out/movie.mp4" ;;
-    ytdlp) /usr/bin/time -v -o "$timing" yt-dlp -q --no-progress -o "$out/movie.mp4" "$url"
+    ytdlp) /usr/bin/time -v -o "$timing" yt-dlp -q --no-progress --keep-fragments -o "$out/movie.mp4" "$url"
       target="$out/movie.mp4" ;;
     ffmpeg) /usr/bin/time -v -o "$timing" ffmpeg -nostdin -v error -i "$url" -c copy "$out/movie.ts"
       target="$out/movie.ts" ;;

@@ -37,7 +37,10 @@
 # on an ext4 without a journal (as on the VM these figures come from) a new inode skips
 # every inode freed in the last minute or more, so deleting the 1000 files of one run made
 # the next run's file creations scan past them (43% of our CPU in a perf profile) -- a cost
-# of the harness, paid only by the tools that create one file per segment.
+# of the harness, paid only by the tools that create one file per segment. For the same
+# reason yt-dlp runs with --keep-fragments: it would otherwise delete its 1000 fragment files
+# right before the next tool's run, and our file creations would pay for that scan (the
+# likely reason our system CPU doubled in suite runs of the HLS case).
 # A run that exits 64 (usage error: an option this build does not know yet, such as
 # --connections) is reported as skipped and does not fail the suite.
 #
@@ -173,16 +176,16 @@ run_case() {
     h2/offline) cmd=("$offline" --store "$store" get "$tls/1g.bin" -o "$d/out.bin" --ca-file "$ca" --quiet) ;;
     h2/curl) cmd=(curl -s --http2 --cacert "$ca" -o "$d/out.bin" "$tls/1g.bin") ;;
     hls/offline) cmd=("$offline" --store "$store" get "$base/hls/index.m3u8" -o "$d/movie" --quiet) ;;
-    hls/ytdlp8) cmd=(yt-dlp -q --no-progress --concurrent-fragments 8 -o "$d/movie.mp4" "$base/hls/index.m3u8") ;;
-    hls/ytdlp) cmd=(yt-dlp -q --no-progress -o "$d/movie.mp4" "$base/hls/index.m3u8") ;;
+    hls/ytdlp8) cmd=(yt-dlp -q --no-progress --keep-fragments --concurrent-fragments 8 -o "$d/movie.mp4" "$base/hls/index.m3u8") ;;
+    hls/ytdlp) cmd=(yt-dlp -q --no-progress --keep-fragments -o "$d/movie.mp4" "$base/hls/index.m3u8") ;;
     hls/ffmpeg) cmd=(ffmpeg -nostdin -v error -i "$base/hls/index.m3u8" -c copy "$d/movie.ts") ;;
     rtt/offline) cmd=("$offline" --store "$store" get "$slow/hls/index.m3u8" -o "$d/movie" --quiet) ;;
-    rtt/ytdlp8) cmd=(yt-dlp -q --no-progress --concurrent-fragments 8 -o "$d/movie.mp4" "$slow/hls/index.m3u8") ;;
+    rtt/ytdlp8) cmd=(yt-dlp -q --no-progress --keep-fragments --concurrent-fragments 8 -o "$d/movie.mp4" "$slow/hls/index.m3u8") ;;
     rtt2/offline) cmd=("$offline" --store "$store" get "$slow_tls/hls/index.m3u8" -o "$d/movie" --ca-file "$ca" --quiet) ;;
-    rtt2/ytdlp8) cmd=(yt-dlp -q --no-progress --no-check-certificates --concurrent-fragments 8 \
+    rtt2/ytdlp8) cmd=(yt-dlp -q --no-progress --keep-fragments --no-check-certificates --concurrent-fragments 8 \
       -o "$d/movie.mp4" "$slow_tls/hls/index.m3u8") ;;
     aes/offline) cmd=("$offline" --store "$store" get "$base/aes/index.m3u8" -o "$d/movie" --quiet) ;;
-    aes/ytdlp8) cmd=(yt-dlp -q --no-progress --concurrent-fragments 8 -o "$d/movie.mp4" "$base/aes/index.m3u8") ;;
+    aes/ytdlp8) cmd=(yt-dlp -q --no-progress --keep-fragments --concurrent-fragments 8 -o "$d/movie.mp4" "$base/aes/index.m3u8") ;;
     queue/offline) cmd=(sh -c '"$1" --store "$2" add -i "$3" >/dev/null && exec "$1" --store "$2" run --parallel 8 --quiet' \
       _ "$offline" "$store" "$work/queue.txt") ;;
     queue/aria2c) cmd=(aria2c -q -j 8 --allow-overwrite=true -d "$d/files" -i "$work/queue.aria2") ;;
