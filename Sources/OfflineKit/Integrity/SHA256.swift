@@ -19,7 +19,15 @@ final class SHA256 {
 
   /// The digest of every byte fed so far, as lowercase hex. Feeding may not continue after.
   func finalizeHex() -> String {
-    engine.finalize().map { String(format: "%02x", $0) }.joined()
+    // A table, not String(format:) per byte, which cost a thirtieth of the queue's CPU.
+    let digits = Array("0123456789abcdef".utf8)
+    var hex: [UInt8] = []
+    hex.reserveCapacity(64)
+    for byte in engine.finalize() {
+      hex.append(digits[Int(byte >> 4)])
+      hex.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: hex, as: UTF8.self)
   }
 
   /// The SHA-256 of the first `length` bytes of an open file, read in large blocks.
