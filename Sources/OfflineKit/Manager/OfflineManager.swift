@@ -178,7 +178,8 @@ public actor OfflineManager {
 
   /// The contents for `sources`, creating the new ones in one transaction (fast for many).
   public func contents(for sources: [OfflineSource]) throws(OfflineError) -> [OfflineContent] {
-    try makeContents(for: sources, queueing: nil)
+    var created = Set<String>()
+    return try makeContents(for: sources, queueing: nil, created: &created)
   }
 
   /// Adds `sources` and queues their downloads: new contents are created already in
@@ -189,19 +190,25 @@ public actor OfflineManager {
   )
     async throws(OfflineError) -> [OfflineContent]
   {
-    let contents = try makeContents(for: sources, queueing: configuration)
-    for content in contents where try snapshot(id: content.id).state == .notDownloaded {
+    var created = Set<String>()
+    let contents = try makeContents(for: sources, queueing: configuration, created: &created)
+    // Those just made are queued already: only the others are read again.
+    for content in contents where !created.contains(content.id) {
+      guard try snapshot(id: content.id).state == .notDownloaded else { continue }
       try await perform(.download, id: content.id, configuration: configuration)
     }
     pump()
     return contents
   }
 
+  /// The contents for `sources`; the ids of those it made go into `created`.
   private func makeContents(
-    for sources: [OfflineSource], queueing configuration: DownloadConfiguration?
+    for sources: [OfflineSource], queueing configuration: DownloadConfiguration?,
+    created: inout Set<String>
   )
     throws(OfflineError) -> [OfflineContent]
   {
+    let storedOptions = configuration?.storedOptions  // encoded once, not once per source
     var result: [OfflineContent] = []
     var fresh: [ContentRecord] = []
     var takenIDs = Set<String>()
@@ -249,7 +256,7 @@ public actor OfflineManager {
         record.waitReason = .queued
         record.priority = configuration.priority
         record.expectedSHA256 = configuration.expectedSHA256
-        record.options = configuration.storedOptions
+        record.options = storedOptions
       }
       fresh.append(record)
       result.append(OfflineContent(id: id, manager: self))
@@ -264,6 +271,7 @@ public actor OfflineManager {
         throw error
       }
       if configuration != nil { files.recordQueued(stored) }
+      created = Set(stored.map(\.id))
     }
     return result
   }
