@@ -14,15 +14,19 @@ extension OfflineManager {
       failSync(entries, errno: code)
       return
     }
+    // One read for the batch's records and one transaction for what their files must be.
+    let records = (try? index.contents.records(ids: entries.map(\.id))) ?? [:]
     var written: [FinishedBatch.Entry] = []
+    var pieces: [String: [PieceRecord]] = [:]
     for entry in entries {
-      guard let record = try? index.contents.record(id: entry.id), record.state == .downloading
-      else { continue }
-      files.recordDownloaded(
-        record, length: entry.outcome.length, sha256: entry.outcome.sha256,
-        chunks: entry.outcome.chunkSHA256, recordsPieces: true, durably: false)
+      guard let record = records[entry.id], record.state == .downloading else { continue }
+      let found = files.pieceRecords(
+        of: record, sha256: entry.outcome.sha256, chunks: entry.outcome.chunkSHA256)
+      pieces[record.id] = found
+      files.recordDownloaded(record, length: entry.outcome.length, pieces: found, durably: false)
       written.append(entry)
     }
+    try? index.pieces.replace(byContent: pieces)
     if let code = FinishedBatch.syncFileSystem(of: directory) {
       failSync(written, errno: code)
       return
