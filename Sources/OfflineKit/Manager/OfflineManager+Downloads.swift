@@ -166,7 +166,10 @@ extension OfflineManager {
       recordSuspended(id)  // its parts are still now
       return
     }
-    defer { pump() }
+    defer {
+      pump()
+      if running.isEmpty { wakeRunner() }  // perhaps done: runUntilIdle looks at once
+    }
     switch outcome {
     case .success(let result) where download.syncsLater:
       finishedBatch.add(id, result)

@@ -102,6 +102,8 @@ public actor OfflineManager {
   var storageWaits = StorageWaits()
   /// Files finished and waiting for one sync to be recorded downloaded together.
   var finishedBatch = FinishedBatch()
+  /// Batches of finished files whose syncs run off the actor.
+  var syncing = SyncingBatches()
   /// The URL each running download started with, by content id, to notice a replaced one.
   var launchedURLs: [String: String] = [:]
   /// Fresh URLs asked for in a row without progress, by content id (``URLRefresh``).
@@ -110,6 +112,8 @@ public actor OfflineManager {
   var seenRateLimitSetting: String?
   /// Set by ``close()``.
   var closed = false
+  /// The pause of ``runUntilIdle()`` between turns, ended when the last download ends.
+  var nap = RunnerNap()
 
   /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
   ///
