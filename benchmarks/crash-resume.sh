@@ -11,7 +11,17 @@
 # (at most 120 s). Then the file's SHA-256 is checked and nginx's $body_bytes_sent is summed
 # over its access log: bytes fetched again = total sent - SIZE. Target: under 2 % of SIZE.
 # Exits 1 when the checksum is wrong or the last run fails; writes benchmarks/out/crash-resume.json.
+#
+# Usage: benchmarks/crash-resume.sh queue [FILES=1000] [KILLS=20]
+# The queue: FILES files of 100 KiB, `offline add -i LIST` once, then `offline run --parallel 8
+# --quiet` killed the same way (nginx's limit_rate per connection makes the whole queue take
+# about 8 s); the last run may finish. Every file's SHA-256 is checked; bytes fetched again =
+# total sent - FILES x 100 KiB. Writes benchmarks/out/crash-resume-queue.json.
 set -euo pipefail
+if [ "${1:-}" = queue ]; then
+  shift
+  exec bash "$(dirname "$0")/crash-resume-queue.sh" "$@"
+fi
 size_mib=${1:-256}
 kills=${2:-20}
 source "$(dirname "$0")/lib.sh"

@@ -151,6 +151,17 @@ public final class ContentTable: Sendable {
     ).map { row throws(StoreError) in try Self.record(from: row) }
   }
 
+  /// The records with `ids` (those that exist), by id, in one query: a batch of finished
+  /// files is read at once rather than one query each.
+  public func records(ids: [String]) throws(StoreError) -> [String: ContentRecord] {
+    guard !ids.isEmpty else { return [:] }
+    let list = "[" + ids.map(Self.jsonString).joined(separator: ",") + "]"
+    let records = try database.query(
+      "SELECT * FROM contents WHERE id IN (SELECT value FROM json_each(?))", [.text(list)]
+    ).map { row throws(StoreError) in try Self.record(from: row) }
+    return Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
   /// `text` as a JSON string literal.
   private static func jsonString(_ text: String) -> String {
     var quoted = "\""

@@ -74,6 +74,20 @@ public final class PieceTable: Sendable {
     }.get()
   }
 
+  /// Replaces the records of each content in `byContent` with its list, all in one
+  /// transaction: a batch of finished files costs one commit, not one each.
+  public func replace(byContent: [String: [PieceRecord]]) throws(StoreError) {
+    guard !byContent.isEmpty else { return }
+    try database.writeTransaction { connection throws(StoreError) in
+      for (id, records) in byContent.sorted(by: { $0.key < $1.key }) {
+        try connection.execute("DELETE FROM pieces WHERE content_id = ?", [.text(id)])
+        for record in records where record.contentID == id {
+          try connection.execute(Self.insertSQL, Self.arguments(record))
+        }
+      }
+    }.get()
+  }
+
   /// Inserts or replaces `records` (a repair, a verify that found a file whole again).
   public func save(_ records: [PieceRecord]) throws(StoreError) {
     guard !records.isEmpty else { return }

@@ -27,10 +27,7 @@ public struct StoredJSON: Sendable, Equatable, StoredValue {
 
   /// `text`, when it is JSON; nil otherwise.
   public init?(text: String) {
-    guard
-      (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]))
-        != nil
-    else { return nil }
+    guard JSONTextCheck.isJSON(text) else { return nil }
     self.text = text
   }
 

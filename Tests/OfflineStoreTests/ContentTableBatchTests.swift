@@ -59,3 +59,42 @@ import Testing
     #expect(try index.contents.record(id: "a")?.state == .downloading)
   }
 }
+
+/// The reads and writes of one batch of finished files (issue 14): one query for the
+/// batch's records, one transaction for what their files must be.
+@Suite struct FinishedBatchStoreTests {
+  @Test func recordsByIdsGivesThoseThatExistInOneRead() throws {
+    let folder = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: folder.url)
+    try index.contents.insert(
+      ["a", "b\"q", "c"].map {
+        ContentRecord(id: $0, url: "http://h/\($0)", fileName: "f", state: .downloading)
+      })
+
+    let found = try index.contents.records(ids: ["c", "missing", "b\"q"])
+
+    #expect(Set(found.keys) == ["c", "b\"q"])
+    #expect(found["c"]?.url == "http://h/c")
+    #expect(try index.contents.records(ids: []).isEmpty)
+  }
+
+  @Test func replacingThePiecesOfManyContentsKeepsEachItsOwnAndLeavesTheOthers() throws {
+    let folder = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: folder.url)
+    func piece(_ content: String, _ path: String) -> PieceRecord {
+      PieceRecord(
+        contentID: content, path: path, kind: .file, size: 4,
+        sha256: String(repeating: "a", count: 64))
+    }
+    try index.pieces.replace([piece("a", "old.bin")], forContent: "a")
+    try index.pieces.replace([piece("z", "z.bin")], forContent: "z")
+
+    try index.pieces.replace(byContent: [
+      "a": [piece("a", "a.bin")], "b": [piece("b", "b.bin"), piece("b", "b2.bin")],
+    ])
+
+    #expect(try index.pieces.pieces(ofContent: "a").map(\.path) == ["a.bin"])
+    #expect(try index.pieces.pieces(ofContent: "b").map(\.path).sorted() == ["b.bin", "b2.bin"])
+    #expect(try index.pieces.pieces(ofContent: "z").map(\.path) == ["z.bin"])
+  }
+}

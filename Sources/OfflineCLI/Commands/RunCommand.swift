@@ -113,8 +113,7 @@ struct RunCommand: Command {
     -> [String: String]
   {
     var result: [String: String] = [:]
-    for snapshot in try await manager.snapshots()
-    where snapshot.state == .suspended || snapshot.state == .notDownloaded {
+    for snapshot in try await manager.snapshots(in: [.suspended, .notDownloaded]) {
       if let error = snapshot.lastError { result[snapshot.id] = error }
     }
     return result

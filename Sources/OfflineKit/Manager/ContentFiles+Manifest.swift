@@ -71,29 +71,47 @@ extension ContentFiles {
     _ record: ContentRecord, length: Int64, sha256: String?, chunks: [String]? = nil,
     recordsPieces: Bool = false, durably: Bool = true
   ) {
+    if recordsPieces {
+      let pieces = pieceRecords(of: record, sha256: sha256, chunks: chunks)
+      try? index.pieces.replace(pieces, forContent: record.id)
+      recordDownloaded(record, length: length, pieces: pieces, durably: durably)
+      return
+    }
+    var manifest = Self.downloadedManifest(of: record, length: length)
+    manifest.files = Self.regularFiles(in: folder(id: record.id), keeping: record.fileName).map {
+      path, size in
+      ContentManifest.File(path: path, size: size, sha256: path == record.fileName ? sha256 : nil)
+    }
+    guard !manifest.files.isEmpty else { return }
+    write(manifest, onlyIfFolderExists: true, durably: durably)
+  }
+
+  /// The manifest of a finished download whose `pieces` (``pieceRecords(of:sha256:chunks:)``)
+  /// the caller writes to the index itself (many contents in one transaction); the same
+  /// manifest as ``recordDownloaded(_:length:sha256:chunks:recordsPieces:durably:)`` writes.
+  func recordDownloaded(
+    _ record: ContentRecord, length: Int64, pieces: [PieceRecord], durably: Bool
+  ) {
+    var manifest = Self.downloadedManifest(of: record, length: length)
+    manifest.files = pieces.map {
+      ContentManifest.File(
+        path: $0.path, size: $0.size, sha256: $0.sha256,
+        chunks: $0.chunkSHA256.isEmpty ? nil : $0.chunkSHA256, kind: $0.kind.rawValue)
+    }
+    guard !manifest.files.isEmpty else { return }
+    write(manifest, onlyIfFolderExists: true, durably: durably)
+  }
+
+  private static func downloadedManifest(of record: ContentRecord, length: Int64)
+    -> ContentManifest
+  {
     var manifest = ContentManifest(record: record, state: .downloaded)
     manifest.bytes = length
     manifest.total = length
     manifest.totalIsEstimate = false
     manifest.lastError = nil
     manifest.lastErrorKind = nil
-    let root = folder(id: record.id)
-    if recordsPieces {
-      let pieces = pieceRecords(of: record, sha256: sha256, chunks: chunks)
-      try? index.pieces.replace(pieces, forContent: record.id)
-      manifest.files = pieces.map {
-        ContentManifest.File(
-          path: $0.path, size: $0.size, sha256: $0.sha256,
-          chunks: $0.chunkSHA256.isEmpty ? nil : $0.chunkSHA256, kind: $0.kind.rawValue)
-      }
-    } else {
-      manifest.files = Self.regularFiles(in: root, keeping: record.fileName).map { path, size in
-        ContentManifest.File(
-          path: path, size: size, sha256: path == record.fileName ? sha256 : nil)
-      }
-    }
-    guard !manifest.files.isEmpty else { return }
-    write(manifest, onlyIfFolderExists: true, durably: durably)
+    return manifest
   }
 
   private func write(

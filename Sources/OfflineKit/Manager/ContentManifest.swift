@@ -1,4 +1,5 @@
 import Foundation
+import OfflineLocks
 import OfflineStore
 
 /// What a content's folder says about the content, so that a new index can be rebuilt from
@@ -119,9 +120,24 @@ struct ContentManifest: Codable, Sendable, Equatable {
   static let shareableOptionKeys: Set<String> = ["hls", "connections"]
 
   /// `options` (a JSON object) with only ``shareableOptionKeys``; nil when it is not one.
+  /// Remembered by ``lastShareableOptions``: the queue's contents mostly share one options
+  /// text, and a JSON round trip per manifest was a twentieth of the runner's CPU with a
+  /// thousand small files.
   static func shareableOptions(_ options: String?) -> String? {
-    guard let options,
-      let object = try? JSONSerialization.jsonObject(with: Data(options.utf8)) as? [String: Any]
+    guard let options else { return nil }
+    if let last = lastShareableOptions.withLock({ $0 }), last.options == options {
+      return last.shared
+    }
+    let shared = filteredOptions(options)
+    lastShareableOptions.withLock { $0 = (options, shared) }
+    return shared
+  }
+
+  /// The last options text ``shareableOptions(_:)`` filtered, with what it gave.
+  private static let lastShareableOptions = Locked<(options: String, shared: String?)?>(nil)
+
+  private static func filteredOptions(_ options: String) -> String? {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(options.utf8)) as? [String: Any]
     else { return nil }
     let kept = object.filter { shareableOptionKeys.contains($0.key) }
     guard let data = try? JSONSerialization.data(withJSONObject: kept, options: [.sortedKeys])

@@ -141,9 +141,11 @@ extension OfflineManager {
   /// to the index so other processes see it.
   func didProgress(_ progress: OfflineProgress, for id: String) {
     guard var download = running[id] else { return }
-    if download.startBytes == nil, let record = try? index.contents.record(id: id) {
-      // Receiving: no longer "starting"; news only after a wait subscribers were told of.
-      setWaitReason(nil, for: record, announcing: download.announcesMoving)
+    if download.startBytes == nil {
+      // Receiving: no longer "starting" (as launch wrote), in one write without a read
+      // before it; news only after a wait subscribers were told of.
+      _ = try? index.contents.update(id: id) { $0.waitReason = nil }
+      if download.announcesMoving { hub.send(.waiting(nil), to: id) }
     }
     let sent = hub.sendProgress(progress, to: id)
     download.lastBytes = progress.bytes
@@ -166,7 +168,10 @@ extension OfflineManager {
       recordSuspended(id)  // its parts are still now
       return
     }
-    defer { pump() }
+    defer {
+      pump()
+      if running.isEmpty { wakeRunner() }  // perhaps done: runUntilIdle looks at once
+    }
     switch outcome {
     case .success(let result) where download.syncsLater:
       finishedBatch.add(id, result)

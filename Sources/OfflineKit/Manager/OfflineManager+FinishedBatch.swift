@@ -3,27 +3,62 @@ import OfflineStore
 
 extension OfflineManager {
   /// Records every file of ``finishedBatch`` downloaded, durably and cheaply (group commit):
-  /// one `syncfs` makes their bytes and renames durable, their manifests are written, a
-  /// second `syncfs` makes those durable, then one transaction records them all
-  /// `downloaded`. A file is never recorded downloaded before its bytes and its rename are on
-  /// disk. Contents suspended, canceled or deleted meanwhile are left as they are.
+  /// one `syncfs` makes their bytes and renames durable, what each file must be goes to the
+  /// index and their manifests are written, a second `syncfs` makes those durable, then one
+  /// transaction records them all `downloaded`. A file is never recorded downloaded before
+  /// its bytes and its rename are on disk. Contents suspended, canceled or deleted meanwhile
+  /// are left as they are.
+  ///
+  /// The syncs run off the actor (``SyncingBatches``): downloads start and end while they
+  /// wait; the batch's contents are not picked again meanwhile. ``stop(suspendingRunning:)``
+  /// waits for them.
   func flushFinished() {
     let entries = finishedBatch.take()
     guard !entries.isEmpty else { return }
-    if let code = FinishedBatch.syncFileSystem(of: directory) {
+    let directory = self.directory
+    syncing.start(entries) { key in
+      Task.detached {
+        let code = FinishedBatch.syncFileSystem(of: directory)
+        await self.batchSynced(entries, errno: code, key: key)
+      }
+    }
+  }
+
+  /// Waits until every batch under way is recorded.
+  func waitForSyncingBatches() async {
+    while !syncing.isEmpty {
+      for task in syncing.pending { await task.value }
+    }
+  }
+
+  /// The first sync of the batch `key` is done (`code` nil) or failed: its manifests, the
+  /// second sync, then its one transaction.
+  private func batchSynced(_ entries: [FinishedBatch.Entry], errno code: Int32?, key: Int) async {
+    defer {
+      syncing.finish(key)
+      if running.isEmpty { wakeRunner() }  // perhaps done: runUntilIdle looks at once
+    }
+    if let code {
       failSync(entries, errno: code)
       return
     }
+    // One read for the batch's records and one transaction for what their files must be.
+    let records = (try? index.contents.records(ids: entries.map(\.id))) ?? [:]
     var written: [FinishedBatch.Entry] = []
+    var pieces: [String: [PieceRecord]] = [:]
     for entry in entries {
-      guard let record = try? index.contents.record(id: entry.id), record.state == .downloading
-      else { continue }
-      files.recordDownloaded(
-        record, length: entry.outcome.length, sha256: entry.outcome.sha256,
-        chunks: entry.outcome.chunkSHA256, recordsPieces: true, durably: false)
+      guard let record = records[entry.id], record.state == .downloading else { continue }
+      let found = files.pieceRecords(
+        of: record, sha256: entry.outcome.sha256, chunks: entry.outcome.chunkSHA256)
+      pieces[record.id] = found
+      files.recordDownloaded(record, length: entry.outcome.length, pieces: found, durably: false)
       written.append(entry)
     }
-    if let code = FinishedBatch.syncFileSystem(of: directory) {
+    try? index.pieces.replace(byContent: pieces)
+    let directory = self.directory
+    if let code = await Task.detached(operation: {
+      FinishedBatch.syncFileSystem(of: directory)
+    }).value {
       failSync(written, errno: code)
       return
     }

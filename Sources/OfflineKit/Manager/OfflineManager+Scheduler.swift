@@ -31,8 +31,35 @@ extension OfflineManager {
       let waiting = (try? index.contents.count(inState: .downloading)) ?? 0
       let canceling = (try? index.contents.count(inState: .canceling)) ?? 0
       if waiting == 0 && canceling == 0 && running.isEmpty { return }
-      try? await Task.sleep(for: configuration.pollInterval)
+      await napBetweenTurns(configuration.pollInterval)
     }
+  }
+
+  /// Waits `interval`, or less: until ``wakeRunner()`` or the task's cancellation.
+  private func napBetweenTurns(_ interval: Duration) async {
+    guard !Task.isCancelled else { return }
+    let token = nap.nextToken()
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+        let timer = Task { [weak self] in
+          try? await Task.sleep(for: interval)
+          await self?.endNap(token)
+        }
+        nap.end()?.resume()  // never two waiting: an earlier one goes on
+        nap.begin(waiter, timer: timer)
+      }
+    } onCancel: {
+      Task { await self.endNap(token) }
+    }
+  }
+
+  private func endNap(_ token: Int) {
+    nap.end(token)?.resume()
+  }
+
+  /// Ends the runner's nap: the last running download ended, so the queue may be done.
+  func wakeRunner() {
+    nap.end()?.resume()
   }
 
   /// Stops working the queue and closes the manager: every event stream ends
@@ -61,6 +88,7 @@ extension OfflineManager {
       await stopRunning(id)
     }
     flushFinished()  // finished files are recorded while this process is still the runner
+    await waitForSyncingBatches()
     runnerLock = nil
   }
 
@@ -125,12 +153,12 @@ extension OfflineManager {
     let candidates =
       (try? index.contents.runnable(
         state: .downloading, now: Date(), limit: free * 4,
-        excluding: Set(running.keys).union(finishedBatch.ids))) ?? []
+        excluding: Set(running.keys).union(finishedBatch.ids).union(syncing.ids))) ?? []
     storageWaits.keepOnly(Set(candidates.map(\.id)).union(running.keys))
     var started = 0
     for record in candidates
     where running[record.id] == nil && !stopping.contains(record.id)
-      && !finishedBatch.contains(record.id)
+      && !finishedBatch.contains(record.id) && !syncing.ids.contains(record.id)
     {
       guard started < free else { break }
       guard let url = URL(string: record.url), let host = url.host() else { continue }
@@ -171,8 +199,7 @@ extension OfflineManager {
     let now = ContinuousClock.now
     let waiting = record.waitReason == .storage
     if waiting, !storageWaits.isDue(record.id, at: now) { return .notYetDue }
-    let folder = files.folder(id: record.id)
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = files.makeFolder(id: record.id)
     let space = StorageSpace(at: folder.path)
     if waiting, storageWaits.wasLaunched(record.id) {
       // Its download ran out of space since it started: wait until more is free.

@@ -102,6 +102,8 @@ public actor OfflineManager {
   var storageWaits = StorageWaits()
   /// Files finished and waiting for one sync to be recorded downloaded together.
   var finishedBatch = FinishedBatch()
+  /// Batches of finished files whose syncs run off the actor.
+  var syncing = SyncingBatches()
   /// The URL each running download started with, by content id, to notice a replaced one.
   var launchedURLs: [String: String] = [:]
   /// Fresh URLs asked for in a row without progress, by content id (``URLRefresh``).
@@ -110,6 +112,8 @@ public actor OfflineManager {
   var seenRateLimitSetting: String?
   /// Set by ``close()``.
   var closed = false
+  /// The pause of ``runUntilIdle()`` between turns, ended when the last download ends.
+  var nap = RunnerNap()
 
   /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
   ///
@@ -178,7 +182,8 @@ public actor OfflineManager {
 
   /// The contents for `sources`, creating the new ones in one transaction (fast for many).
   public func contents(for sources: [OfflineSource]) throws(OfflineError) -> [OfflineContent] {
-    try makeContents(for: sources, queueing: nil)
+    var created = Set<String>()
+    return try makeContents(for: sources, queueing: nil, created: &created)
   }
 
   /// Adds `sources` and queues their downloads: new contents are created already in
@@ -189,19 +194,25 @@ public actor OfflineManager {
   )
     async throws(OfflineError) -> [OfflineContent]
   {
-    let contents = try makeContents(for: sources, queueing: configuration)
-    for content in contents where try snapshot(id: content.id).state == .notDownloaded {
+    var created = Set<String>()
+    let contents = try makeContents(for: sources, queueing: configuration, created: &created)
+    // Those just made are queued already: only the others are read again.
+    for content in contents where !created.contains(content.id) {
+      guard try snapshot(id: content.id).state == .notDownloaded else { continue }
       try await perform(.download, id: content.id, configuration: configuration)
     }
     pump()
     return contents
   }
 
+  /// The contents for `sources`; the ids of those it made go into `created`.
   private func makeContents(
-    for sources: [OfflineSource], queueing configuration: DownloadConfiguration?
+    for sources: [OfflineSource], queueing configuration: DownloadConfiguration?,
+    created: inout Set<String>
   )
     throws(OfflineError) -> [OfflineContent]
   {
+    let storedOptions = configuration?.storedOptions  // encoded once, not once per source
     var result: [OfflineContent] = []
     var fresh: [ContentRecord] = []
     var takenIDs = Set<String>()
@@ -249,7 +260,7 @@ public actor OfflineManager {
         record.waitReason = .queued
         record.priority = configuration.priority
         record.expectedSHA256 = configuration.expectedSHA256
-        record.options = configuration.storedOptions
+        record.options = storedOptions
       }
       fresh.append(record)
       result.append(OfflineContent(id: id, manager: self))
@@ -264,6 +275,7 @@ public actor OfflineManager {
         throw error
       }
       if configuration != nil { files.recordQueued(stored) }
+      created = Set(stored.map(\.id))
     }
     return result
   }
