@@ -34,11 +34,18 @@ extension SegmentedTransfer {
         }
         var running = concurrency.limit
         var window = (start: ContinuousClock.now, written: board.written)
+        // The first window only starts the clock: it holds the probe and the connections'
+        // start, and its low rate made any later window look like a gain.
+        var warmingUp = true
         if !concurrency.settled { group.addTask { await Self.windowEnded() } }
         while running > 0, let event = try await group.next() {
           switch event {
           case .connectionEnded:
             running -= 1
+          case .windowEnded where warmingUp:
+            warmingUp = false
+            window = (ContinuousClock.now, board.written)
+            if running > 0 { group.addTask { await Self.windowEnded() } }
           case .windowEnded:
             let now = ContinuousClock.now
             let written = board.written
