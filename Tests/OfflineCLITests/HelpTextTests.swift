@@ -161,8 +161,11 @@ import Testing
           --connections <n>       Fetch a large file (8 MiB and more) over n connections
                                   (at most 32), in ranges written in place (default:
                                   one, switching to eight when a file with 64 MiB or
-                                  more left is slow on one connection; helps against
-                                  per-connection limits).
+                                  more left is slow on one connection, then adding four
+                                  at a time while they raise the speed, up to 16 or
+                                  --max-connections; helps against per-connection
+                                  limits). With --max-connections above n, n grows the
+                                  same way.
           --force                 Replace a regular file (or a symbolic link: the link
                                   itself, never its target) at the output path that
                                   offline did not download. Folders, devices, FIFOs and

@@ -138,4 +138,31 @@ import Testing
     let ranged = try nginx.accessLog(minimumCount: 3).filter { $0.status == 206 }
     #expect(ranged.count >= 4)
   }
+
+  /// Pins issue 14 (the capped origin): a segmented download kept the connections it started
+  /// with, so an origin capping each request held the file to that many times the cap while
+  /// more connections would have been faster. Allowed up to six, two connections on an origin
+  /// at 8 MiB/s per request grow: at some moment more than two ranges are in flight.
+  @Test func connectionsCappedEachByTheOriginGrowUpToTheMaximumAllowed() async throws {
+    let root = try TemporaryDirectory(prefix: "offlinekit-www")
+    defer { withExtendedLifetime(root) {} }
+    let body = TestData.bytes(count: 64 << 20, seed: 57)
+    try body.write(to: root.file("big.bin"))
+    let nginx = try NginxServer(
+      root: root.url, options: .init(limitRate: "8m", logsConnections: true))
+    try nginx.start()
+    let fixture = try TransferFixture()
+    let outcome = try await fixture.transfer(
+      nginx.url("/big.bin"),
+      configuration: .quick {
+        $0.connections = .fixed(2)
+        $0.maximumConnections = 6
+      }
+    ).run()
+    #expect(fileData(outcome.destination) == body)
+    let ranged = try nginx.accessLog(minimumCount: 4).filter {
+      $0.status == 206 && $0.range != "bytes=0-0"
+    }
+    #expect(ParallelDownloadTests.mostAtOnce(ranged) >= 5)
+  }
 }

@@ -56,7 +56,9 @@ struct GetCommand: Command {
     "--connections", valueName: "n",
     help: "Fetch a large file (8 MiB and more) over n connections (at most 32), in ranges"
       + " written in place (default: one, switching to eight when a file with 64 MiB or more"
-      + " left is slow on one connection; helps against per-connection limits).",
+      + " left is slow on one connection, then adding four at a time while they raise the"
+      + " speed, up to 16 or --max-connections; helps against per-connection limits). With"
+      + " --max-connections above n, n grows the same way.",
     parser: .integer(atLeast: 1, atMost: maximumConnections))
   static let force: Option<Bool> = .flag(
     "--force",
@@ -195,7 +197,7 @@ struct GetCommand: Command {
         command: command, index: index, transport: transport, reporter: reporter
       ).run()
     }
-    let options: Transfer.Configuration
+    var options: Transfer.Configuration
     do {
       options = try Transfer.Configuration(
         expectedSHA256: command.sha256,
@@ -205,6 +207,7 @@ struct GetCommand: Command {
         replacesExistingFile: command.force,
         connections: ConnectionCount.choice(command.connections),
         waitsForOtherWriter: command.waitsForOtherWriter)
+      options.maximumConnections = command.hls.maxConnections
     } catch {
       reporter.failed(error.description)  // parsing checked it: only a library change lands here
       return ExitCode.usage

@@ -33,6 +33,7 @@ final class PartFile {
   }
 
   deinit {
+    writeBehind.drain()  // no write-back call may reach the descriptor's number after this
     close(descriptor)
     buffer.deallocate()
   }

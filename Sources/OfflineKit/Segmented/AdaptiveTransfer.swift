@@ -11,6 +11,14 @@ struct AdaptiveTransfer {
 
   /// Connections used after switching.
   static let connections = 8
+  /// The most connections the switched download grows to, unless
+  /// ``Transfer/Configuration/maximumConnections`` says otherwise.
+  static let maximumConnections = 16
+
+  /// Connections at the switch: eight, or the configured maximum when that is lower.
+  var startConnections: Int {
+    max(1, min(Self.connections, transfer.configuration.maximumConnections ?? Self.connections))
+  }
   /// How long one connection runs before its rate is judged.
   static let trial: Duration = .seconds(2)
   /// Below this rate (bytes per second) one connection counts as slow.
@@ -61,8 +69,10 @@ struct AdaptiveTransfer {
       guard case .cancelled = error.kind, watch.switching.load(ordering: .sequentiallyConsistent),
         !Task.isCancelled, try prepareRanges()
       else { throw error }
-      return try await SegmentedTransfer(transfer: transfer, connections: Self.connections)
-        .run(onEvent: onEvent)
+      return try await SegmentedTransfer(
+        transfer: transfer, connections: startConnections,
+        maximumConnections: transfer.configuration.maximumConnections ?? Self.maximumConnections
+      ).run(onEvent: onEvent)
     }
   }
 
@@ -79,7 +89,7 @@ struct AdaptiveTransfer {
     else { return false }
     guard truncate(transfer.partPath, off_t(total)) == 0 else { return false }
     unlink(transfer.partPath + ".ranges")  // any old map would describe other ranges
-    let rest = SegmentedTransfer.split(total - written, into: Self.connections).map {
+    let rest = SegmentedTransfer.split(total - written, into: startConnections).map {
       TransferRange(start: $0.start + written, end: $0.end + written, next: $0.next + written)
     }
     let ranges = (written > 0 ? [TransferRange(start: 0, end: written, next: written)] : []) + rest

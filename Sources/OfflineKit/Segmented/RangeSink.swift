@@ -37,11 +37,13 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
   }
 
   /// Hashes what is left of the bytes this sink wrote and waits until nothing reads the file
-  /// for it any more; call once its request has returned, before the file is closed. A chunk
+  /// (or starts its write-back) for it any more; call once its request has returned, before
+  /// the file is closed. A chunk
   /// whose read back fails is not recorded (the transfer's finish hashes it from the file).
   func finishHashing() {
     try? hashes.finish()
     hashes.stop()
+    writeBehind.drain()
   }
 
   func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {

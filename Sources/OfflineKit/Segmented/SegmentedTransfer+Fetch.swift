@@ -1,5 +1,6 @@
 import Foundation
 import OfflineHTTP
+import OfflineLocks
 import OfflineStore
 
 extension SegmentedTransfer {
@@ -23,13 +24,50 @@ extension SegmentedTransfer {
     }
     defer { ticker.cancel() }
     do {
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        for _ in 0..<connections {
+      try await withThrowingTaskGroup(of: GroupEvent.self) { group in
+        var concurrency = RangeConcurrency(growth)
+        for _ in 0..<concurrency.limit {
           group.addTask {
             try await connection(board, fd: fd, total: total, validator: validator)
+            return .connectionEnded
           }
         }
-        try await group.waitForAll()
+        var running = concurrency.limit
+        var window = (start: ContinuousClock.now, written: board.written)
+        // The first window only starts the clock: it holds the probe and the connections'
+        // start, and its low rate made any later window look like a gain.
+        var warmingUp = true
+        if !concurrency.settled { group.addTask { await Self.windowEnded() } }
+        while running > 0, let event = try await group.next() {
+          switch event {
+          case .connectionEnded:
+            running -= 1
+          case .windowEnded where warmingUp:
+            warmingUp = false
+            window = (ContinuousClock.now, board.written)
+            if running > 0 { group.addTask { await Self.windowEnded() } }
+          case .windowEnded:
+            let now = ContinuousClock.now
+            let written = board.written
+            let seconds = (now - window.start).inSeconds
+            let before = concurrency.limit
+            let limit = concurrency.didMeasure(
+              bytesPerSecond: seconds > 0 ? Double(written - window.written) / seconds : 0,
+              remaining: total - written)
+            window = (now, written)
+            for _ in before..<max(before, limit) where running > 0 {
+              running += 1
+              group.addTask {
+                try await connection(board, fd: fd, total: total, validator: validator)
+                return .connectionEnded
+              }
+            }
+            if !concurrency.settled, running > 0 {
+              group.addTask { await Self.windowEnded() }
+            }
+          }
+        }
+        group.cancelAll()  // a window still waiting
       }
     } catch {
       ticker.cancel()
@@ -39,6 +77,22 @@ extension SegmentedTransfer {
     }
     ticker.cancel()
     if !board.isComplete { throw transfer.failure(.protocolViolation("ranges left unfinished")) }
+  }
+
+  /// What ends in the connections' task group.
+  private enum GroupEvent: Sendable {
+    /// A connection found no range left to claim.
+    case connectionEnded
+    /// A window of ``windowLength`` passed (or the group was cancelled).
+    case windowEnded
+  }
+
+  /// How long the connections run before their rate decides whether more open.
+  static let windowLength: Duration = .milliseconds(500)
+
+  private static func windowEnded() async -> GroupEvent {
+    try? await Task.sleep(for: windowLength)
+    return .windowEnded
   }
 
   /// One connection: claims ranges until none is left, retrying transient failures.

@@ -9,7 +9,11 @@ import OfflineStore
 /// ranges consistent, gets one connection (``Transfer``'s own path).
 struct SegmentedTransfer {
   let transfer: Transfer
+  /// Connections at the start.
   let connections: Int
+  /// The most connections the download grows to while each added one still raises the
+  /// speed (``RangeConcurrency``); nil or `connections` and below keeps `connections`.
+  var maximumConnections: Int?
   /// The chunk digests the ranges complete as they stream.
   let digests = ChunkDigests()
 
@@ -17,6 +21,12 @@ struct SegmentedTransfer {
   var hashesChunks: Bool {
     transfer.configuration.hashesChunks
       && (transfer.configuration.expectedSHA256 != nil || transfer.configuration.computesSHA256)
+  }
+
+  /// The bounds of the connection count.
+  var growth: RangeConcurrency.Configuration {
+    RangeConcurrency.Configuration(
+      start: connections, maximum: max(connections, maximumConnections ?? connections))
   }
 
   /// Files smaller than this are not split.

@@ -55,6 +55,13 @@ public struct Transfer: Sendable {
     /// (``Outcome/chunkSHA256``), as the bytes stream, so damage found later can be mended
     /// chunk by chunk. Slices never do.
     public var hashesChunks = true
+    /// The most connections one file is fetched over when more still raise the speed (an
+    /// origin that caps each connection): a segmented download opens four more at a time
+    /// while the last four each brought at least half an average connection's speed
+    /// (`RangeConcurrency`). With ``Connections/fixed(_:)`` a larger value lets the count
+    /// grow from the fixed one, nil keeps it fixed; ``Connections/adaptive`` grows from eight
+    /// to this, or to 16 when nil, and starts with at most this many.
+    public var maximumConnections: Int?
 
     /// Creates options with the defaults, checking only the length.
     public init(
@@ -230,8 +237,10 @@ public struct Transfer: Sendable {
     guard configuration.slice == nil else { return try await runSingle(onEvent: onEvent) }
     switch configuration.connections {
     case .fixed(let count) where count > 1:
-      return try await SegmentedTransfer(transfer: self, connections: count)
-        .run(onEvent: onEvent)
+      return try await SegmentedTransfer(
+        transfer: self, connections: count,
+        maximumConnections: configuration.maximumConnections
+      ).run(onEvent: onEvent)
     case .adaptive:
       return try await AdaptiveTransfer(transfer: self).run(onEvent: onEvent)
     default:
