@@ -163,6 +163,6 @@ import Testing
     let ranged = try nginx.accessLog(minimumCount: 4).filter {
       $0.status == 206 && $0.range != "bytes=0-0"
     }
-    #expect(ParallelDownloadTests.mostAtOnce(ranged) >= 5)
+    #expect(ranged.mostAtOnce >= 5)
   }
 }
