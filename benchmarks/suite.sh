@@ -21,7 +21,9 @@
 #   limits   the machine's own:   curl -o /dev/null of 1 GiB (loopback, no disk) |
 #                                 dd conv=fsync of 1 GiB from the page cache (the disk)
 #   plain    1 GiB:               offline get | curl -o | wget -q -O | aria2c -x1
-#   limited  1 GiB at 40 MiB/s:   offline get --connections 8 | aria2c -x8 -s8 -k1M | curl
+#   limited  1 GiB at 40 MiB/s:   offline get --connections 8 | the same --max-connections 16
+#                                 (growing while each added connection still adds speed) |
+#                                 aria2c -x8 -s8 -k1M | aria2c -x16 -s16 -k1M | curl
 #   h2       1 GiB, HTTP/2 + TLS: offline get --ca-file | curl --http2 --cacert
 #   hls      1000-segment VOD:    offline get | yt-dlp -N 8 | yt-dlp | ffmpeg -c copy
 #   rtt      the same, 40 ms RTT, HTTP/1.1:      offline get | yt-dlp -N 8
@@ -171,7 +173,10 @@ run_case() {
     plain/wget) cmd=(wget -q -O "$d/out.bin" "$base/1g.bin") ;;
     plain/aria2c) cmd=(aria2c -q -x1 --allow-overwrite=true -d "$d" -o out.bin "$base/1g.bin") ;;
     limited/offline) cmd=("$offline" --store "$store" get "$base/limited/1g.bin" -o "$d/out.bin" --connections 8 --quiet) ;;
+    limited/offline16) cmd=("$offline" --store "$store" get "$base/limited/1g.bin" -o "$d/out.bin" --connections 8 \
+      --max-connections 16 --quiet) ;;
     limited/aria2c) cmd=(aria2c -q -x8 -s8 -k1M --allow-overwrite=true -d "$d" -o out.bin "$base/limited/1g.bin") ;;
+    limited/aria2c16) cmd=(aria2c -q -x16 -s16 -k1M --allow-overwrite=true -d "$d" -o out.bin "$base/limited/1g.bin") ;;
     limited/curl) cmd=(curl -s -o "$d/out.bin" "$base/limited/1g.bin") ;;
     h2/offline) cmd=("$offline" --store "$store" get "$tls/1g.bin" -o "$d/out.bin" --ca-file "$ca" --quiet) ;;
     h2/curl) cmd=(curl -s --http2 --cacert "$ca" -o "$d/out.bin" "$tls/1g.bin") ;;
@@ -231,7 +236,7 @@ run_case() {
 declare -A tools=(
   [limits]="net disk"
   [plain]="offline curl wget aria2c"
-  [limited]="offline aria2c curl"
+  [limited]="offline offline16 aria2c aria2c16 curl"
   [h2]="offline curl"
   [hls]="offline ytdlp8 ytdlp ffmpeg"
   [rtt]="offline ytdlp8"
@@ -275,7 +280,9 @@ CASES = {
         "wget": "wget -q -O OUT URL", "aria2c": "aria2c -x1 -o OUT URL"}),
     "limited": ("1 GiB, 40 MiB/s per connection", "curl", {
         "offline": "offline get URL -o OUT --connections 8",
-        "aria2c": "aria2c -x8 -s8 -k1M URL", "curl": "curl -s -o OUT URL"}),
+        "offline16": "offline get URL -o OUT --connections 8 --max-connections 16",
+        "aria2c": "aria2c -x8 -s8 -k1M URL", "aria2c16": "aria2c -x16 -s16 -k1M URL",
+        "curl": "curl -s -o OUT URL"}),
     "h2": ("1 GiB, HTTP/2 over TLS", "curl", {
         "offline": "offline get URL -o OUT --ca-file PEM",
         "curl": "curl --http2 --cacert PEM -o OUT URL"}),
@@ -386,7 +393,9 @@ if "plain" in med:
     ratio_target("1 GiB plain: CPU ≤ 1.3x curl", "plain", "offline", "curl", "cpu", 1.3)
     rss_target("1 GiB plain: peak RSS < 64 MiB", "plain", "offline")
 if "limited" in med:
-    ratio_target("40 MiB/s per connection: wall ≤ 0.75x aria2c -x8", "limited", "offline", "aria2c", "wall", 0.75)
+    ratio_target("40 MiB/s per connection, 8 connections: wall ≤ 0.75x aria2c -x8", "limited", "offline", "aria2c", "wall", 0.75)
+    ratio_target("40 MiB/s per connection, growing to 16: wall ≤ 0.75x aria2c -x8", "limited", "offline16", "aria2c", "wall", 0.75)
+    ratio_target("40 MiB/s per connection, growing to 16: wall ≤ aria2c -x16", "limited", "offline16", "aria2c16", "wall", 1.0)
     o, c = get("limited", "offline"), get("limited", "curl")
     if o is None or c is None:
         target("40 MiB/s per connection: ≥ 6x faster than curl", None,
@@ -446,7 +455,7 @@ for c in CASES:
     start = x
     for i, tool in enumerate(tools):
         e = med[c][tool]
-        color = ("#2a9d8f" if tool == "offline" or c == "memory"
+        color = ("#2a9d8f" if tool.startswith("offline") or c == "memory"
                  else "#b0b0b0" if c == "limits" else palette[i % len(palette)])
         if "wall" in e:
             ax.bar(x, e["wall"], width, color=color, edgecolor="black", linewidth=0.4)
