@@ -16,7 +16,7 @@ extension GetStreamRunner {
   /// retry reports, writer wait and refresh setting.
   private func streamDownload<Download: StreamDownload>(_ url: URL) -> Download {
     var download = Download(
-      url: url, folder: folder, options: command.hls, journal: index.transfers,
+      url: url, folder: folder, configuration: command.hls, journal: index.transfers,
       transport: transport, retry: retryPolicy, requestOptions: command.requestOptions,
       rateLimiters: [])
     download.onPieceRetry = { [command] retry in Self.show(retry, command: command) }

@@ -7,7 +7,7 @@ import OfflineStore
 /// arguments and piece settings, so one function configures either.
 protocol StreamDownload {
   init(
-    url: URL, folder: URL, options: StreamConfiguration, journal: TransferJournal?,
+    url: URL, folder: URL, configuration: StreamConfiguration, journal: TransferJournal?,
     transport: any HTTPTransporting, retry: RetryPolicy, requestOptions: RequestOptions,
     rateLimiters: [RateLimiter])
   var onPieceRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)? { get set }

@@ -20,7 +20,7 @@ struct DASHPieceRetryTests {
     let retries = Locked(0)
     var download = DASHDownload(
       url: origin.url, folder: store.folder,
-      options: StreamConfiguration(pieceRetries: 2, pieceRetryDelay: .milliseconds(10)),
+      configuration: StreamConfiguration(pieceRetries: 2, pieceRetryDelay: .milliseconds(10)),
       journal: store.index.transfers, transport: CurlTransport())
     download.onPieceRetry = { retry in
       #expect(retry.url.lastPathComponent == "chunk-stream2-00002.m4s")

@@ -18,7 +18,7 @@ struct DASHStore {
 
   func download(_ url: URL, options: StreamConfiguration = StreamConfiguration()) -> DASHDownload {
     DASHDownload(
-      url: url, folder: folder, options: options, journal: index.transfers,
+      url: url, folder: folder, configuration: options, journal: index.transfers,
       transport: CurlTransport(),
       retry: RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(50)))
   }

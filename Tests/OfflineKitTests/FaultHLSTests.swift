@@ -54,7 +54,7 @@ import Testing
       -> HLSDownload
     {
       HLSDownload(
-        url: server.url(path), folder: folder, options: options, journal: index.transfers,
+        url: server.url(path), folder: folder, configuration: options, journal: index.transfers,
         transport: CurlTransport(),
         retry: RetryPolicy(
           maximumAttempts: 3, initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100)))

@@ -27,7 +27,7 @@ struct HLSDownloadTests {
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     let download = HLSDownload(
-      url: origin.url, folder: store.url.appending(path: "content"), options: options,
+      url: origin.url, folder: store.url.appending(path: "content"), configuration: options,
       journal: index.transfers, transport: CurlTransport())
     let outcome = try await download.run()
     origin.nginx.stop(graceful: false)

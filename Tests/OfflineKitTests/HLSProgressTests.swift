@@ -75,7 +75,7 @@ struct HLSProgressTests {
     let folder = store.url.appending(path: "content")
     let download = HLSDownload(
       url: url, folder: folder,
-      options: test.options, journal: index.transfers, transport: CurlTransport())
+      configuration: test.options, journal: index.transfers, transport: CurlTransport())
     let reports = Locked<[OfflineProgress]>([])
     _ = try await download.run { progress in reports.withLock { $0.append(progress) } }
     return Run(reports: reports.withLock { $0 }, pieceSizes: try pieceSizes(in: folder))

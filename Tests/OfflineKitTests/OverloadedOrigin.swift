@@ -38,8 +38,8 @@ struct OverloadedOrigin {
   func download() -> HLSDownload {
     HLSDownload(
       url: server.url("/v/media.m3u8"), folder: folder,
-      options: StreamConfiguration(pieceRetryDelay: .milliseconds(20)), journal: index.transfers,
-      transport: CurlTransport(),
+      configuration: StreamConfiguration(pieceRetryDelay: .milliseconds(20)),
+      journal: index.transfers, transport: CurlTransport(),
       retry: RetryPolicy(
         maximumAttempts: 3, initialDelay: .milliseconds(20), maximumDelay: .milliseconds(100)))
   }

@@ -107,7 +107,7 @@ import Testing
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     let download = HLSDownload(
       url: stream.url, folder: store.url.appending(path: "content"),
-      options: StreamConfiguration(parallelSegments: 8), journal: index.transfers,
+      configuration: StreamConfiguration(parallelSegments: 8), journal: index.transfers,
       transport: CurlTransport())
     _ = try await download.run()
 

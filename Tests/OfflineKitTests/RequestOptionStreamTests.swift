@@ -19,7 +19,7 @@ struct RequestOptionStreamTests {
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     let download = HLSDownload(
-      url: url, folder: store.url.appending(path: "content"), options: hls,
+      url: url, folder: store.url.appending(path: "content"), configuration: hls,
       journal: index.transfers, transport: CurlTransport(),
       retry: RetryPolicy(maximumAttempts: 1),
       requestOptions: options)

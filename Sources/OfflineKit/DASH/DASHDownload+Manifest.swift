@@ -42,7 +42,7 @@ extension DASHDownload {
   /// What to download from `mpd`, or why nothing can be: a live presentation, a chosen
   /// Representation under a `ContentProtection` (its key system named), or nothing to
   /// download at all.
-  static func downloadable(_ mpd: MPD, options: StreamConfiguration, url: URL) throws(Transfer
+  static func downloadable(_ mpd: MPD, configuration: StreamConfiguration, url: URL) throws(Transfer
     .Error)
     -> DASHSelection
   {
@@ -54,7 +54,7 @@ extension DASHDownload {
         "\(url.redactedForDisplay) is a live presentation (MPD type=\"dynamic\");"
           + " only static (on-demand) presentations can be made available offline")
     }
-    let selection = DASHSelection.choose(from: mpd, options: options)
+    let selection = DASHSelection.choose(from: mpd, options: configuration)
     guard !selection.paths.isEmpty else {
       throw refuse("\(url.redactedForDisplay) has no video, audio or text Representation")
     }

@@ -34,7 +34,7 @@ public struct DASHDownload: Sendable {
   /// The folder the offline copy goes to (the content's folder).
   public let folder: URL
   /// What to download: `variant`, `audio` and `subtitles` applied per AdaptationSet.
-  public let options: StreamConfiguration
+  public let configuration: StreamConfiguration
   let journal: TransferJournal?
   let transport: any HTTPTransporting
   /// Retries inside one piece's transfer.
@@ -61,14 +61,14 @@ public struct DASHDownload: Sendable {
 
   /// Creates a download; nothing happens until ``run(onProgress:)``.
   public init(
-    url: URL, folder: URL, options: StreamConfiguration = StreamConfiguration(),
+    url: URL, folder: URL, configuration: StreamConfiguration = StreamConfiguration(),
     journal: TransferJournal?,
     transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),
     requestOptions: RequestOptions = RequestOptions(), rateLimiters: [RateLimiter] = []
   ) {
     self.url = url
     self.folder = folder
-    self.options = options
+    self.configuration = configuration
     self.journal = journal
     self.transport = transport
     self.retry = retry
@@ -112,7 +112,7 @@ public struct DASHDownload: Sendable {
       folder: folder.path, for: url, waits: waitsForOtherWriter)
     defer { withExtendedLifetime(lock) {} }
     let mpd = try await fetchManifest()
-    let selection = try Self.downloadable(mpd, options: options, url: url)
+    let selection = try Self.downloadable(mpd, configuration: configuration, url: url)
     let sources = try await sources(for: selection, in: mpd, journal: journal)
     var plan = try DASHPlanner.plan(sources, manifestURL: url)
     plan.warnings = selection.warnings
@@ -132,8 +132,8 @@ public struct DASHDownload: Sendable {
   func runner(_ pieces: [HLSPlan.Piece], journal: TransferJournal) -> HLSPieceRunner {
     HLSPieceRunner(
       folder: folder, journal: journal, transport: transport, retry: retry,
-      pieceRetry: HLSPieceRetry(options, refreshesURL: refreshesURL, onRetry: onPieceRetry),
-      concurrency: options.pieceConcurrency, pieces: pieces, requestOptions: requestOptions,
+      pieceRetry: HLSPieceRetry(configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry),
+      concurrency: configuration.pieceConcurrency, pieces: pieces, requestOptions: requestOptions,
       cookieJar: cookieJar, rateLimiters: rateLimiters)
   }
 

@@ -9,7 +9,7 @@ extension OfflineManager {
     let files = self.files
     var download = DASHDownload(
       url: url, folder: files.folder(id: record.id),
-      options: options.hls.cappingConnections(at: configuration.maxStreamConnections),
+      configuration: options.hls.cappingConnections(at: configuration.maxStreamConnections),
       journal: index.transfers,
       transport: transport,
       retry: Self.pieceRetry,

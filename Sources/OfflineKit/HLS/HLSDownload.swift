@@ -71,7 +71,7 @@ public struct HLSDownload: Sendable {
   /// The folder the offline copy goes to (the content's folder).
   public let folder: URL
   /// What to download.
-  public let options: StreamConfiguration
+  public let configuration: StreamConfiguration
   /// How every request of the stream is made: playlists, segments, keys, init sections and
   /// renditions all send these.
   public let requestOptions: RequestOptions
@@ -102,7 +102,7 @@ public struct HLSDownload: Sendable {
   /// - Parameters:
   ///   - url: The playlist (master or media).
   ///   - folder: The folder the offline copy goes to.
-  ///   - options: Which variant and renditions, and how many pieces at once.
+  ///   - configuration: Which variant and renditions, and how many pieces at once.
   ///   - journal: Where each piece's progress is recorded.
   ///   - transport: The HTTP transport.
   ///   - retry: Retries of each piece.
@@ -111,7 +111,7 @@ public struct HLSDownload: Sendable {
   ///   - rateLimiters: Budgets shared with other downloads (`RateLimiter`, OfflineHTTP), to
   ///     cap them together.
   public init(
-    url: URL, folder: URL, options: StreamConfiguration = StreamConfiguration(),
+    url: URL, folder: URL, configuration: StreamConfiguration = StreamConfiguration(),
     journal: TransferJournal?,
     transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),
     requestOptions: RequestOptions = RequestOptions(), rateLimiters: [RateLimiter] = []
@@ -121,7 +121,7 @@ public struct HLSDownload: Sendable {
     self.rateLimiters = RateLimiter.budgets(for: requestOptions) + rateLimiters
     self.url = url
     self.folder = folder
-    self.options = options
+    self.configuration = configuration
     self.journal = journal
     self.transport = transport
     self.retry = retry
@@ -221,7 +221,7 @@ public struct HLSDownload: Sendable {
 
   /// How often each piece (media playlist, segment, init section, key) is tried again.
   var pieceRetry: HLSPieceRetry {
-    HLSPieceRetry(options, refreshesURL: refreshesURL, onRetry: onPieceRetry)
+    HLSPieceRetry(configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry)
   }
 
   var keyStore: HLSKeyStore { HLSKeyStore(folder: folder, fetch: fetcher, retry: pieceRetry) }
@@ -236,7 +236,7 @@ public struct HLSDownload: Sendable {
         sources: [HLSPlanner.Source(folder: "", url: url, playlist: media, bandwidth: 2_000_000)],
         master: nil)
     case .master(let master):
-      guard let selection = HLSSelection.choose(from: master, options: options) else {
+      guard let selection = HLSSelection.choose(from: master, options: configuration) else {
         throw failure("the master playlist has no variant")
       }
       var sources: [HLSPlanner.Source] = []

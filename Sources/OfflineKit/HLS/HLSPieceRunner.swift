@@ -46,7 +46,7 @@ struct HLSPieceRunner: Sendable {
     self.init(
       folder: download.folder, journal: download.journal!, transport: download.transport,
       retry: download.retry, pieceRetry: download.pieceRetry,
-      concurrency: download.options.pieceConcurrency, pieces: plan.pieces,
+      concurrency: download.configuration.pieceConcurrency, pieces: plan.pieces,
       requestOptions: download.requestOptions, cookieJar: download.cookieJar,
       rateLimiters: download.rateLimiters)
   }
