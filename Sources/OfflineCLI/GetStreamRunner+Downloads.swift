@@ -14,7 +14,7 @@ extension GetStreamRunner {
 
   /// A download of the stream at `url` into ``folder`` with the command's options, retries,
   /// retry reports, writer wait and refresh setting.
-  private func streamDownload<Download: StreamDownload>(_ url: URL) -> Download {
+  private func streamDownload<Download: StreamDownloading>(_ url: URL) -> Download {
     var download = Download(
       url: url, folder: folder, configuration: command.hls, journal: index.transfers,
       transport: transport, retry: retryPolicy, requestOptions: command.requestOptions,

@@ -25,9 +25,10 @@ extension OfflineManager {
     carryOverJournal(of: record, to: url)  // after a replaced URL, resume rather than restart
     let work =
       url.isHLSPlaylist
-      ? streamWork(record, url: url, options: stored)
+      ? streamWork(HLSDownload.self, record, url: url, options: stored)
       : url.isDASHManifest
-        ? dashWork(record, url: url, options: stored) : fileWork(record, url: url, options: stored)
+        ? streamWork(DASHDownload.self, record, url: url, options: stored)
+        : fileWork(record, url: url, options: stored)
     let task = Task { [weak self] in
       let (events, sink) = AsyncStream.makeStream(of: OfflineProgress.self)
       let job = Task { () -> Result<Transfer.Outcome, Transfer.Error> in
@@ -88,18 +89,18 @@ extension OfflineManager {
     }
   }
 
-  /// An HLS stream: an ``HLSDownload`` into the content's folder, which retries each
-  /// segment itself before failing, except a refusal the ``URLRefresh`` hook may cure.
-  func streamWork(_ record: ContentRecord, url: URL, options: DownloadConfiguration.Stored)
-    -> Work
-  {
+  /// A stream: an ``HLSDownload`` or a ``DASHDownload`` into the content's folder, which
+  /// retries each piece itself before failing, except a refusal the ``URLRefresh`` hook may
+  /// cure.
+  func streamWork<Stream: StreamDownloading>(
+    _ kind: Stream.Type, _ record: ContentRecord, url: URL,
+    options: DownloadConfiguration.Stored
+  ) -> Work {
     let files = self.files
-    var download = HLSDownload(
+    var download = Stream(
       url: url, folder: files.folder(id: record.id),
       configuration: options.hls.cappingConnections(at: configuration.maxStreamConnections),
-      journal: index.transfers,
-      transport: transport,
-      retry: Self.pieceRetry,
+      journal: index.transfers, transport: transport, retry: Self.pieceRetry,
       requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
     download.refreshesURL = configuration.urlRefresh != nil  // 401, 403, 410: the hook first
     let ready = download

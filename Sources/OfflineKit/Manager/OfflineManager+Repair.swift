@@ -138,7 +138,8 @@ extension OfflineManager {
     _ = try storedRequestOptions(of: record.id)  // kept by `add`, perhaps in another process
     let work =
       url.isHLSPlaylist
-      ? streamWork(record, url: url, options: stored) : dashWork(record, url: url, options: stored)
+      ? streamWork(HLSDownload.self, record, url: url, options: stored)
+      : streamWork(DASHDownload.self, record, url: url, options: stored)
     if case .failure(let error) = await work({ _ in }) {
       throw OfflineError(.transfer(error), contentID: record.id)
     }

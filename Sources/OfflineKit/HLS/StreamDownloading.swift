@@ -1,0 +1,32 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+
+/// A download of a whole stream into a folder: ``HLSDownload`` (a playlist) and
+/// ``DASHDownload`` (an MPD) take the same arguments, piece settings and progress, so code
+/// that makes or runs either can be written once.
+///
+/// The CLI's `get` and the manager's queue each make either kind through one generic
+/// function over this protocol.
+public protocol StreamDownloading: Sendable {
+  /// Creates a download of the stream at `url` into `folder`; nothing happens until
+  /// ``run(onProgress:)``.
+  init(
+    url: URL, folder: URL, configuration: StreamConfiguration, journal: TransferJournal?,
+    transport: any HTTPTransporting, retry: RetryPolicy, requestOptions: RequestOptions,
+    rateLimiters: [RateLimiter])
+  /// Called, on no particular thread, each time a piece is tried again.
+  var onPieceRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)? { get set }
+  /// Whether to wait while another download writes the same folder.
+  var waitsForOtherWriter: Bool { get set }
+  /// Whether the caller refreshes the URL when it stops working (then a 401, 403 or 410
+  /// ends the run at once instead of being tried again).
+  var refreshesURL: Bool { get set }
+  /// Downloads every piece, writes the offline playlist or manifest, and returns what is on
+  /// disk; `onProgress` is called as bytes arrive, never backwards.
+  func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void)
+    async throws(Transfer.Error) -> HLSDownload.Outcome
+}
+
+extension HLSDownload: StreamDownloading {}
+extension DASHDownload: StreamDownloading {}
