@@ -43,7 +43,10 @@ struct DASHPieceRetryTests {
     try FileManager.default.moveItem(at: moved, to: segment)
     let before = try origin.nginx.accessLog(minimumCount: 1).count
     let outcome = try await download.run()
-    let again = try origin.nginx.accessLog(minimumCount: before + 2).dropFirst(before).map(\.uri)
+    // Only the answers of the rerun: nginx may log the first run's last 404 after that run
+    // has ended and `before` was read (seen once in CI).
+    let again = try origin.nginx.accessLog(minimumCount: before + 2).dropFirst(before)
+      .filter { $0.status != 404 }.map(\.uri)
     #expect(again == ["/manifest.mpd", "/chunk-stream2-00002.m4s"], "only what was missing")
     origin.nginx.stop(graceful: false)
     #expect(try FFmpeg.decode(outcome.index.path).errors.isEmpty)
