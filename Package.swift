@@ -3,6 +3,12 @@
 
 import PackageDescription
 
+/// A C library from the system, found with pkg-config, with the package that provides it on
+/// Debian/Ubuntu (apt) and macOS (Homebrew).
+func cLibrary(_ name: String, pkgConfig: String, apt: String, brew: String) -> Target {
+  .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt]), .brew([brew])])
+}
+
 let package = Package(
   name: "OfflineKit",
   platforms: [.macOS(.v15), .iOS(.v18)],
@@ -16,27 +22,12 @@ let package = Package(
   ],
   targets: [
     // C shims: typed wrappers for what Swift cannot call (variadic functions, macros).
-    .systemLibrary(
-      name: "CCurl",
-      pkgConfig: "libcurl",
-      providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
-    ),
-    .systemLibrary(
-      name: "CSQLite",
-      pkgConfig: "sqlite3",
-      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
-    ),
+    cLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev", brew: "curl"),
+    cLibrary("CSQLite", pkgConfig: "sqlite3", apt: "libsqlite3-dev", brew: "sqlite"),
     .systemLibrary(name: "CSystem"),
-    .systemLibrary(
-      name: "CCrypto",
-      pkgConfig: "libcrypto",
-      providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
-    ),
-    .systemLibrary(
-      name: "CMicroHTTPD",
-      pkgConfig: "libmicrohttpd",
-      providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
-    ),
+    cLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev", brew: "openssl"),
+    cLibrary(
+      "CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev", brew: "libmicrohttpd"),
 
     // Single-purpose modules.
     .target(name: "OfflineLocks", dependencies: ["CSystem"]),

@@ -20,8 +20,7 @@ rounds=${2:-7}
 entries=${3:-100000}
 source "$(dirname "$0")/lib.sh"
 
-[ -x /usr/sbin/nginx ] || ensure_tools
-command -v python3 >/dev/null || ensure_tools
+ensure_tools
 ensure_offline_bin
 ensure_bench_bin
 

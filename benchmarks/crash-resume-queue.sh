@@ -26,17 +26,7 @@ small=$(make_small_files "$files" 100)
 file_size=$((100 * 1024))
 size=$((files * file_size))
 
-work=$(mktemp -d /var/tmp/offline-crash-queue.XXXXXX)
-nginx_pid=""
-run_pid=""
-cleanup() {
-  [ -n "$run_pid" ] && kill -9 "$run_pid" 2>/dev/null && wait "$run_pid" 2>/dev/null
-  stop_nginx
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+open_workdir offline-crash-queue
 
 # 8 connections sharing FILES x 100 KiB over about 8 s.
 rate_kib=$(( files * 100 / 64 > 16 ? files * 100 / 64 : 16 ))
@@ -56,37 +46,8 @@ start_run() {
 
 log "$files files of 100 KiB, limit_rate ${rate_kib}k per connection; $kills kills with SIGKILL after 0.1-0.6 s each"
 started=$(date +%s.%N)
-start_run
-done_early=0
-landed=0
-for k in $(seq "$kills"); do
-  delay=$(printf '0.%03d' $((100 + RANDOM % 501)))
-  sleep "$delay"
-  if ! kill -9 "$run_pid" 2>/dev/null; then
-    done_early=1
-    log "run $k finished before its kill"
-    wait "$run_pid" || true
-    run_pid=""
-    break
-  fi
-  wait "$run_pid" 2>/dev/null || true
-  run_pid=""
-  landed=$((landed + 1))
-  start_run
-done
-
-status=0
-if [ -n "$run_pid" ]; then
-  deadline=$(( $(date +%s) + 120 ))
-  while kill -0 "$run_pid" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1; done
-  if kill -0 "$run_pid" 2>/dev/null; then
-    log "last run still going after 120 s: giving up"
-    kill -9 "$run_pid" 2>/dev/null || true
-    status=124
-  fi
-  wait "$run_pid" || status=$?
-  run_pid=""
-fi
+kill_again_and_again "$kills" 100 600
+wait_last_run
 finished=$(date +%s.%N)
 sleep 0.3  # let nginx write the last log lines
 mkdir -p "$work/files"
@@ -97,20 +58,11 @@ python3 - "$work/access.copy" "$work/files" "$small/SHA256SUMS" "$size" "$files"
   "$rate_kib" "$status" "$done_early" "$started" "$finished" \
   "$bench_dir/out/crash-resume-queue.json" <<'PY'
 import hashlib, json, os, sys
+from nginxlog import body_bytes
 (log_path, got_dir, sums_path, size, files, landed, rate_kib, status, done_early, started,
  finished, json_path) = sys.argv[1:]
 size, files, landed, status = int(size), int(files), int(landed), int(status)
-requests = []
-for line in open(log_path):
-    parts = line.split()
-    if len(parts) == 2:
-        requests.append((int(parts[0]), int(parts[1])))
-total = sum(b for b, s in requests)
-by_status = {}
-for b, s in requests:
-    by_status.setdefault(s, [0, 0])
-    by_status[s][0] += 1
-    by_status[s][1] += b
+requests, total, by_status = body_bytes(log_path)
 wrong = 0
 for line in open(sums_path):
     digest, name = line.split()

@@ -56,37 +56,10 @@ part_len() { stat -c %s "$out.part" 2>/dev/null || echo 0; }
 log "limit_rate ${rate_mib}m; $kills kills with SIGKILL after 0.1-0.6 s each"
 kills_tsv="$work/kills.tsv"
 : >"$kills_tsv"
+after_kill() { printf '%s\t%d.%03d\t%s\n' "$1" $(($2 / 1000)) $(($2 % 1000)) "$(part_len)" >>"$kills_tsv"; }
 started=$(date +%s.%N)
-start_run
-done_early=0
-for k in $(seq "$kills"); do
-  delay=$(printf '0.%03d' $((100 + RANDOM % 501)))
-  sleep "$delay"
-  if ! kill -9 "$run_pid" 2>/dev/null; then
-    done_early=1
-    log "run $k finished before its kill"
-    wait "$run_pid" || true
-    run_pid=""
-    break
-  fi
-  wait "$run_pid" 2>/dev/null || true
-  run_pid=""
-  printf '%s\t%s\t%s\n' "$k" "$delay" "$(part_len)" >>"$kills_tsv"
-  start_run
-done
-
-status=0
-if [ -n "$run_pid" ]; then
-  deadline=$(( $(date +%s) + 120 ))
-  while kill -0 "$run_pid" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1; done
-  if kill -0 "$run_pid" 2>/dev/null; then
-    log "last run still going after 120 s: giving up"
-    kill -9 "$run_pid" 2>/dev/null || true
-    status=124
-  fi
-  wait "$run_pid" || status=$?
-  run_pid=""
-fi
+kill_again_and_again "$kills" 100 600
+wait_last_run
 finished=$(date +%s.%N)
 sleep 0.3  # let nginx write the last log lines
 got=""
@@ -96,20 +69,11 @@ cp "$work/access.log" "$work/access.copy"
 python3 - "$work/access.copy" "$kills_tsv" "$size" "$size_mib" "$kills" "$rate_mib" "$status" \
   "$sha" "$got" "$done_early" "$started" "$finished" "$bench_dir/out/crash-resume.json" <<'PY'
 import json, sys
+from nginxlog import body_bytes
 (log_path, kills_path, size, size_mib, kills, rate_mib, status, sha, got, done_early,
  started, finished, json_path) = sys.argv[1:]
 size, size_mib, kills, status = int(size), int(size_mib), int(kills), int(status)
-requests = []
-for line in open(log_path):
-    parts = line.split()
-    if len(parts) == 2:
-        requests.append((int(parts[0]), int(parts[1])))
-total = sum(b for b, s in requests)
-by_status = {}
-for b, s in requests:
-    by_status.setdefault(s, [0, 0])
-    by_status[s][0] += 1
-    by_status[s][1] += b
+requests, total, by_status = body_bytes(log_path)
 refetch = total - size
 pct = 100.0 * refetch / size
 ok = got == sha and status == 0

@@ -11,7 +11,7 @@
 #
 # nginx serves the make_hls_stream stream (one-second segments of about 25 KB) at RATE per
 # connection. `offline get URL -o OUT --quiet` starts; KILLS times: sleep KILL_MS, kill -9,
-# start the same command again; the last run finishes. Then the copy is decoded with ffmpeg
+# start the same command again; the last run may finish (at most 120 s). Then the copy is decoded with ffmpeg
 # and nginx's body bytes of the segment requests are summed: fetched again = that sum - the
 # segments' size. Prints a Markdown table; exits 1 when the last run fails or the copy does
 # not decode to the full duration.
@@ -42,26 +42,8 @@ start_run() {
 
 log "limit_rate $rate per connection; $kills kills with SIGKILL after $kill_min-$kill_max ms each"
 started=$(date +%s.%N)
-start_run
-landed=0
-for k in $(seq "$kills"); do
-  ms=$((kill_min + RANDOM % (kill_max - kill_min + 1)))
-  sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
-  if ! kill -9 "$run_pid" 2>/dev/null; then
-    log "run $k finished before its kill"
-    wait "$run_pid" || true
-    run_pid=""
-    break
-  fi
-  wait "$run_pid" 2>/dev/null || true
-  landed=$((landed + 1))
-  start_run
-done
-status=0
-if [ -n "$run_pid" ]; then
-  wait "$run_pid" || status=$?
-  run_pid=""
-fi
+kill_again_and_again "$kills" "$kill_min" "$kill_max"
+wait_last_run
 finished=$(date +%s.%N)
 sleep 0.3  # nginx logs the killed connections when they close
 decoded=$(ffmpeg -nostdin -v error -allowed_extensions ALL -i "$out/index.m3u8" -f null - \

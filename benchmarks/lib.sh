@@ -2,7 +2,8 @@
 # Provides: ensure_tools, ensure_offline_bin, make_data_file, start_nginx, machine_info, sha256_of;
 # for suite.sh also free_port, ensure_suite_tools, sha256_cached, make_small_files,
 # make_hls_stream, make_aes_hls_stream, make_test_cert, start_delay_proxy, stop_delay_proxies;
-# for every script open_workdir (its temporary folder, cleaned up on exit).
+# for every script open_workdir (its temporary folder, cleaned up on exit); for the kill
+# benchmarks kill_again_and_again and wait_last_run.
 
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd "$bench_dir/.." && pwd)"
@@ -37,13 +38,19 @@ ensure_tools() {
   command -v curl >/dev/null || missing+=(curl)
   [ -x /usr/bin/time ] || missing+=(time)
   command -v python3 >/dev/null || missing+=(python3)
-  [ ${#missing[@]} -eq 0 ] && return 0
-  log "Installing: ${missing[*]}"
+  apt_install "${missing[@]}"
+}
+
+# apt_install [PACKAGE...] -> installs the packages named (none: nothing), quietly, with sudo
+# when not root.
+apt_install() {
+  [ $# -eq 0 ] && return 0
+  log "Installing: $*"
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
 # Sets $offline to $OFFLINE_BIN, or builds the CLI in release mode into $OFFLINE_SCRATCH
@@ -167,14 +174,7 @@ ensure_suite_tools() {
   command -v openssl >/dev/null || missing+=(openssl)
   [ -x /usr/bin/time ] || missing+=(time)
   command -v python3 >/dev/null || missing+=(python3 python3-pip)
-  if [ ${#missing[@]} -gt 0 ]; then
-    log "Installing: ${missing[*]}"
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq
-    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  fi
+  apt_install "${missing[@]}"
   local pips=()
   command -v yt-dlp >/dev/null || pips+=(yt-dlp)
   python3 -c 'import matplotlib' 2>/dev/null || pips+=(matplotlib)
@@ -299,4 +299,49 @@ stop_delay_proxies() {
   for pid in "${proxy_pids[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
   proxy_pids=()
   return 0
+}
+
+# kill_again_and_again KILLS MIN_MS MAX_MS -> calls start_run (the script's: it starts the
+# command in the background and sets $run_pid), then KILLS times: sleeps MIN_MS-MAX_MS ms at
+# random, kills the run with SIGKILL and, when it was still going, calls after_kill K MS (if
+# the script defines it) and start_run again. Stops early when a run finished before its
+# kill. Sets $landed (the kills that hit a running command) and $done_early (1 or 0).
+kill_again_and_again() {
+  local kills=$1 min_ms=$2 max_ms=$3 k ms
+  landed=0
+  done_early=0
+  start_run
+  for k in $(seq "$kills"); do
+    ms=$((min_ms + RANDOM % (max_ms - min_ms + 1)))
+    sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
+    if ! kill -9 "$run_pid" 2>/dev/null; then
+      done_early=1
+      log "run $k finished before its kill"
+      wait "$run_pid" || true
+      run_pid=""
+      return 0
+    fi
+    wait "$run_pid" 2>/dev/null || true
+    run_pid=""
+    landed=$((landed + 1))
+    if declare -F after_kill >/dev/null; then after_kill "$k" "$ms"; fi
+    start_run
+  done
+}
+
+# wait_last_run -> waits up to 120 s for the run in $run_pid (if one is going) and sets
+# $status to its exit status: 0 when none was going, 124 when it was still going after
+# 120 s (then it is killed).
+wait_last_run() {
+  status=0
+  [ -n "${run_pid:-}" ] || return 0
+  local deadline=$(( $(date +%s) + 120 ))
+  while kill -0 "$run_pid" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do sleep 0.1; done
+  if kill -0 "$run_pid" 2>/dev/null; then
+    log "last run still going after 120 s: giving up"
+    kill -9 "$run_pid" 2>/dev/null || true
+    status=124
+  fi
+  wait "$run_pid" || status=$?
+  run_pid=""
 }

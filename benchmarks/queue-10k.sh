@@ -21,8 +21,7 @@ count=${1:-10000}
 repeat=${2:-3}
 source "$(dirname "$0")/lib.sh"
 
-[ -x /usr/bin/time ] || ensure_tools
-command -v python3 >/dev/null || ensure_tools
+ensure_tools
 ensure_offline_bin
 
 open_workdir offline-queue
