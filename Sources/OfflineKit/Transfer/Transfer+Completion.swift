@@ -179,10 +179,19 @@ extension Transfer {
       // The intent to rename, for a crash between the rename and `complete`.
       try indexStep { () throws(StoreError) in try journal.save(finishing) }
       sink.recordWritten(finishing)
-    } else {
+    } else if sink.record.totalLength == length {
       // A piece of a stream records no intent; its response's record, written before the
-      // rename, is what tells `completedEarlier` that a rename was done before a crash.
+      // rename, is what tells `completedEarlier` that a rename was done before a crash (its
+      // `complete` record may wait in a `PieceCompletionBatch`).
       try indexStep { () throws(StoreError) in try sink.writePendingRecord() }
+    } else {
+      // The same record, with the length a response without `Content-Length` (chunked)
+      // tells only now: without it a renamed piece would not be known as ours.
+      var response = sink.record
+      response.totalLength = length
+      let written = response
+      try indexStep { () throws(StoreError) in try journal.save(written) }
+      sink.recordWritten(written)
     }
     CrashPoint.reach(.transferAfterFinishing)
     try checkDestinationKind()
