@@ -111,6 +111,12 @@ public final class Database: @unchecked Sendable {
     withConnectionState { $0.changes }
   }
 
+  /// How many write transactions this connection has committed since it opened (a statement
+  /// outside ``transaction(_:)`` that writes is one); shows how a caller's writes batch.
+  public var commitCount: Int {
+    withConnectionState { $0.commits }
+  }
+
   /// Reads connection state under the lock, or directly when this thread already holds it.
   private func withConnectionState<T: Sendable>(_ body: (SQLiteConnection) -> T) -> T {
     if lockOwner.load(ordering: .relaxed) == Self.currentThread() { return body(connection) }

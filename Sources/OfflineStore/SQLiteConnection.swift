@@ -16,6 +16,8 @@ final class SQLiteConnection {
 
   let handle: OpaquePointer
   let path: String
+  /// How many write transactions committed on this handle (SQLite's commit hook counts them).
+  private(set) var commits = 0
   private var statements: [String: Statement] = [:]
 
   private init(handle: OpaquePointer, path: String) {
@@ -42,6 +44,7 @@ final class SQLiteConnection {
     guard code == SQLITE_OK else { throw connection.error(code, sql: nil) }
     sqlite3_extended_result_codes(raw, 1)
     sqlite3_busy_timeout(raw, Self.milliseconds(busyTimeout))
+    connection.countCommits()
     // Several processes opening a new store at once: switching it to WAL takes an exclusive
     // lock, and SQLite may answer busy without waiting (to avoid a deadlock). Seen as
     // "database is locked" from one of four concurrent `cache get`s; tried again, bounded.
@@ -64,6 +67,19 @@ final class SQLiteConnection {
     try execute("PRAGMA journal_mode=WAL", [])
     try execute("PRAGMA synchronous=NORMAL", [])
     try execute("PRAGMA foreign_keys=ON", [])
+  }
+
+  /// Counts every commit in ``commits``. The hook runs on the committing thread, which holds
+  /// the owning ``Database``'s lock; the handle never outlives `self`, so the unretained
+  /// pointer stays valid as long as SQLite can call it.
+  private func countCommits() {
+    sqlite3_commit_hook(
+      handle,
+      { context in
+        guard let context else { return 0 }
+        Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue().commits += 1
+        return 0  // 0: let the commit go on
+      }, Unmanaged.passUnretained(self).toOpaque())
   }
 
   private static func milliseconds(_ duration: Duration) -> Int32 {

@@ -63,31 +63,37 @@ public final class TransferJournal: Sendable {
     var stored = record
     let now = StoredTime.milliseconds(Date())
     stored.updatedAt = StoredTime.date(milliseconds: now)
-    try database.execute(
-      """
-      INSERT INTO transfers (destination, url, phase, durable_offset, boot_id, total_length, etag,
-        last_modified, expected_sha256, sha256, content_encoding, file_size, file_mtime_ns,
-        file_inode, file_device, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT (destination) DO UPDATE SET url = excluded.url, phase = excluded.phase,
-        durable_offset = excluded.durable_offset, boot_id = excluded.boot_id,
-        total_length = excluded.total_length, etag = excluded.etag,
-        last_modified = excluded.last_modified, expected_sha256 = excluded.expected_sha256,
-        sha256 = excluded.sha256, content_encoding = excluded.content_encoding,
-        file_size = excluded.file_size, file_mtime_ns = excluded.file_mtime_ns,
-        file_inode = excluded.file_inode, file_device = excluded.file_device,
-        updated_at = excluded.updated_at
-      """,
-      [
-        .text(record.destination), .text(record.url), .text(record.phase.rawValue),
-        .integer(record.durableOffset), SQLValue(record.bootID), SQLValue(record.totalLength),
-        SQLValue(record.etag), SQLValue(record.lastModified), SQLValue(record.expectedSHA256),
-        SQLValue(record.sha256), SQLValue(record.contentEncoding),
-        SQLValue(record.fileIdentity?.size), SQLValue(record.fileIdentity?.modificationNanoseconds),
-        SQLValue(record.fileIdentity?.inode), SQLValue(record.fileIdentity?.device),
-        .integer(now),
-      ])
+    try database.execute(Self.upsertSQL, Self.upsertArguments(record, now: now))
     return stored
+  }
+
+  /// The statement of ``save(_:)``: insert, or replace the record of the same destination.
+  static let upsertSQL = """
+    INSERT INTO transfers (destination, url, phase, durable_offset, boot_id, total_length, etag,
+      last_modified, expected_sha256, sha256, content_encoding, file_size, file_mtime_ns,
+      file_inode, file_device, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (destination) DO UPDATE SET url = excluded.url, phase = excluded.phase,
+      durable_offset = excluded.durable_offset, boot_id = excluded.boot_id,
+      total_length = excluded.total_length, etag = excluded.etag,
+      last_modified = excluded.last_modified, expected_sha256 = excluded.expected_sha256,
+      sha256 = excluded.sha256, content_encoding = excluded.content_encoding,
+      file_size = excluded.file_size, file_mtime_ns = excluded.file_mtime_ns,
+      file_inode = excluded.file_inode, file_device = excluded.file_device,
+      updated_at = excluded.updated_at
+    """
+
+  /// The arguments of ``upsertSQL`` for `record`, stamped `now` (milliseconds).
+  static func upsertArguments(_ record: TransferRecord, now: Int64) -> [SQLValue] {
+    [
+      .text(record.destination), .text(record.url), .text(record.phase.rawValue),
+      .integer(record.durableOffset), SQLValue(record.bootID), SQLValue(record.totalLength),
+      SQLValue(record.etag), SQLValue(record.lastModified), SQLValue(record.expectedSHA256),
+      SQLValue(record.sha256), SQLValue(record.contentEncoding),
+      SQLValue(record.fileIdentity?.size), SQLValue(record.fileIdentity?.modificationNanoseconds),
+      SQLValue(record.fileIdentity?.inode), SQLValue(record.fileIdentity?.device),
+      .integer(now),
+    ]
   }
 
   /// Records that the first `durableOffset` bytes of the `.part` file are on disk; the hot path.
@@ -135,7 +141,7 @@ public final class TransferJournal: Sendable {
       .map { row throws(StoreError) in try Self.record(from: row) }
   }
 
-  private static func record(from row: Row) throws(StoreError) -> TransferRecord {
+  static func record(from row: Row) throws(StoreError) -> TransferRecord {
     let phaseName = try row.string("phase")
     guard let phase = TransferRecord.Phase(rawValue: phaseName) else {
       throw StoreError(

@@ -83,8 +83,12 @@ struct HLSPieceRunner: Sendable {
           segmentsDone: progress.segmentsDone, segmentsTotal: progress.segmentsPlanned,
           bytesPerSecond: rate.update(bytes: progress.bytes)))
     }
+    let completions = PieceCompletionBatch(journal: journal)
     let reporter = Task {
       while !Task.isCancelled {
+        // The journal lags the pieces on disk by at most a tick: whoever reads it while the
+        // run goes (a manager's snapshot, a suspend) sees the pieces finished by then.
+        try? completions.flush()
         report(tally.withLock { $0.progress() })
         try? await Task.sleep(for: .milliseconds(250))
       }
@@ -109,7 +113,9 @@ struct HLSPieceRunner: Sendable {
           next += 1
           inFlight += 1
           group.addTask {
-            await fetch(index, transport: watching, tally: tally, journaled: journaled)
+            await fetch(
+              index, transport: watching, tally: tally, journaled: journaled,
+              completions: completions)
           }
         }
         flow.withLock { $0.mostInFlight = max($0.mostInFlight, inFlight) }
@@ -137,6 +143,10 @@ struct HLSPieceRunner: Sendable {
     // The reporter's last tick must land before the final report, never after it.
     reporter.cancel()
     await reporter.value
+    // Every piece has ended. A batch that cannot be written loses no bytes: the pieces keep
+    // their response records (see `PieceCompletionBatch`), and a failure has been thrown by
+    // the piece that filled an earlier batch.
+    try? completions.flush()
     if case .failure(let error) = outcome { throw error }
     syncFileSystem()
     let last = tally.withLock { $0.progress() }
@@ -167,24 +177,31 @@ struct HLSPieceRunner: Sendable {
   /// Fetches piece `index` (retrying it as ``pieceRetry`` says) through `transport`; returns
   /// whether it was fetched (false when it was on disk already). `journaled` is the
   /// journal's URLs of the folder's pieces when the run began (see
-  /// ``carryOver(_:destination:to:journaled:)``).
+  /// ``carryOver(_:destination:to:journaled:)``); a piece it holds no record for skips the
+  /// transfer's own look-up on its first try. `completions` takes the pieces' `complete`
+  /// records.
   private func fetch(
     _ index: Int, transport: AnswerWatchingTransport, tally: Locked<HLSProgressTally>,
-    journaled: [String: String]?
+    journaled: [String: String]?, completions: PieceCompletionBatch
   ) async -> Swift.Result<Bool, Transfer.Error> {
     let piece = pieces[index]
     let destination = folder.appending(path: piece.local).path
     Self.carryOver(journal, destination: destination, to: piece.remote, journaled: journaled)
-    let transfer = Transfer(
+    var transfer = Transfer(
       url: piece.remote, destination: destination,
       journal: journal, transport: transport,
       configuration: pieceOptions(piece),
       requestOptions: requestOptions, cookieJar: cookieJar, rateLimiters: rateLimiters)
+    transfer.completions = completions
+    transfer.journalHasNoRecord = journaled.map { $0[destination] == nil } ?? false
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
     do {
       let outcome = try await pieceRetry.run(url: piece.remote, destination: destination) {
         () async throws(Transfer.Error) -> Transfer.Outcome in
-        try await transfer.run { event in
+        // A failed try may have left a record: the next one reads it.
+        let attempt = transfer
+        transfer.journalHasNoRecord = false
+        return try await attempt.run { event in
           if case .progress(let progress) = event {
             tally.withLock { $0.pieceProgress(index, bytes: progress.bytes, total: progress.total) }
           }

@@ -14,9 +14,11 @@ extension ContentFiles {
     let root = folder(id: record.id)
     let isStream = Self.isStream(record)
     var pieces: [PieceRecord] = []
+    // One query for the folder's journal, not one per piece; nil (unreadable) hashes them.
+    let journaled = try? index.transfers.records(under: root.path)
     for (path, size) in Self.regularFiles(in: root, keeping: record.fileName) {
       let absolute = root.appending(path: path).path
-      let journal = (try? index.transfers.record(forDestination: absolute)) ?? nil
+      let journal = journaled?[absolute]
       let kind: PieceRecord.Kind = isStream ? Self.kind(ofPiece: path) : .file
       let own = !isStream && path == record.fileName
       var digest = own ? sha256 : nil

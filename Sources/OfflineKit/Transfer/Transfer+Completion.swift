@@ -16,9 +16,12 @@ extension Transfer {
   func checkEarlierRun(onEvent: @Sendable (Event) -> Void) throws(Transfer.Error)
     -> (outcome: Outcome?, record: TransferRecord?)
   {
-    let found = try indexStep { () throws(StoreError) in
-      try journal.record(forDestination: destination)
-    }
+    let found =
+      journalHasNoRecord
+      ? nil
+      : try indexStep { () throws(StoreError) in
+        try journal.record(forDestination: destination)
+      }
     return (try completedEarlier(found, onEvent: onEvent), found)
   }
 
@@ -58,8 +61,7 @@ extension Transfer {
     }
     record.phase = .complete
     record.totalLength = identity.size
-    let saved = record
-    try indexStep { () throws(StoreError) in try journal.save(saved) }
+    try saveComplete(record)
     return Outcome(
       destination: destination, length: identity.size, sha256: record.sha256,
       wasAlreadyComplete: true, bytesReceived: 0, check: check)
@@ -115,8 +117,19 @@ extension Transfer {
   func recordComplete(_ record: inout TransferRecord) throws(Transfer.Error) {
     record.phase = .complete
     record.fileIdentity = FileIdentity(regularFileAt: destination)
-    let complete = record
-    try indexStep { () throws(StoreError) in try journal.save(complete) }
+    try saveComplete(record)
+  }
+
+  /// Writes a `complete` record: into ``completions`` for a stream piece whose response
+  /// record is already in the journal, at once otherwise.
+  private func saveComplete(_ record: TransferRecord) throws(Transfer.Error) {
+    try indexStep { () throws(StoreError) in
+      if let completions, !configuration.syncsEachFile {
+        try completions.add(record)
+      } else {
+        try journal.save(record)
+      }
+    }
   }
 
   /// Checks the whole part (length, then checksum), records the intent to finish, renames the
@@ -166,10 +179,19 @@ extension Transfer {
       // The intent to rename, for a crash between the rename and `complete`.
       try indexStep { () throws(StoreError) in try journal.save(finishing) }
       sink.recordWritten(finishing)
-    } else {
+    } else if sink.record.totalLength == length {
       // A piece of a stream records no intent; its response's record, written before the
-      // rename, is what tells `completedEarlier` that a rename was done before a crash.
+      // rename, is what tells `completedEarlier` that a rename was done before a crash (its
+      // `complete` record may wait in a `PieceCompletionBatch`).
       try indexStep { () throws(StoreError) in try sink.writePendingRecord() }
+    } else {
+      // The same record, with the length a response without `Content-Length` (chunked)
+      // tells only now: without it a renamed piece would not be known as ours.
+      var response = sink.record
+      response.totalLength = length
+      let written = response
+      try indexStep { () throws(StoreError) in try journal.save(written) }
+      sink.recordWritten(written)
     }
     CrashPoint.reach(.transferAfterFinishing)
     try checkDestinationKind()

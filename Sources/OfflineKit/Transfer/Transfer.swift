@@ -147,6 +147,14 @@ public struct Transfer: Sendable {
   let journal: TransferJournal
   let transport: any HTTPTransporting
 
+  /// Where a stream piece's `complete` record goes instead of its own commit (nil: written at
+  /// once); see ``PieceCompletionBatch``.
+  var completions: PieceCompletionBatch?
+  /// Whether the caller read the journal just before and found no record for
+  /// ``destination``, so the first look-up can be skipped (a stream's runner reads its
+  /// folder's records in one query).
+  var journalHasNoRecord = false
+
   /// The file bytes are written into until the download is complete.
   public var partPath: String { destination + ".part" }
 

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Many records at once: what a stream's pieces need, so a thousand pieces do not cost a
+/// thousand journal commits or reads.
+extension TransferJournal {
+  /// Inserts or replaces every record of `records` in one transaction, stamping each
+  /// `updatedAt`; nothing is written when one of them fails.
+  ///
+  /// - Throws: ``StoreError/Kind/constraint`` when a record's ``TransferRecord/durableOffset``
+  ///   or ``TransferRecord/totalLength`` is negative (the transaction is rolled back), or the
+  ///   error of beginning or committing it.
+  public func save(_ records: [TransferRecord]) throws(StoreError) {
+    guard !records.isEmpty else { return }
+    let now = StoredTime.milliseconds(Date())
+    let outcome = try database.writeTransaction { connection throws(StoreError) in
+      for record in records {
+        try connection.execute(Self.upsertSQL, Self.upsertArguments(record, now: now))
+      }
+    }
+    try outcome.get()
+  }
+
+  /// The records of every destination inside `folder` (its path, with or without a trailing
+  /// slash), keyed by destination, read in one query.
+  public func records(under folder: String) throws(StoreError) -> [String: TransferRecord] {
+    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    let rows = try database.query(
+      "SELECT * FROM transfers WHERE substr(destination, 1, ?) = ?",
+      [.integer(Int64(prefix.unicodeScalars.count)), .text(prefix)])
+    var records: [String: TransferRecord] = [:]
+    for row in rows {
+      let record = try Self.record(from: row)
+      records[record.destination] = record
+    }
+    return records
+  }
+}

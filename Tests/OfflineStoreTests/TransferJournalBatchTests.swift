@@ -1,0 +1,45 @@
+import Foundation
+import OfflineStore
+import Testing
+
+/// Many journal records in one go (issue 14, HLS CPU: a stream's pieces cost one commit and
+/// one read each).
+@Suite struct TransferJournalBatchTests {
+  func journal() throws -> (TemporaryDirectory, TransferJournal) {
+    let folder = try TemporaryDirectory()
+    let database = try Database(path: folder.url.appending(path: "index.sqlite").path)
+    return (folder, try TransferJournal(database: database))
+  }
+
+  /// Pins issue 14: saving many records took one commit each.
+  @Test func manyRecordsAreSavedInOneCommit() throws {
+    let (_, journal) = try journal()
+    let records = (0..<50).map {
+      TransferRecord(destination: "/s/c/p\($0).ts", url: "http://127.0.0.1/p\($0).ts")
+    }
+    let before = journal.database.commitCount
+    try journal.save(records)
+    #expect(journal.database.commitCount - before == 1)
+    #expect(try journal.records(under: "/s/c").count == 50)
+  }
+
+  /// A batch with one bad record writes none of them, and says which constraint failed.
+  @Test func aBatchWithABadRecordWritesNothing() throws {
+    let (_, journal) = try journal()
+    var bad = TransferRecord(destination: "/s/c/bad.ts", url: "http://127.0.0.1/bad.ts")
+    bad.durableOffset = -1
+    let good = TransferRecord(destination: "/s/c/good.ts", url: "http://127.0.0.1/good.ts")
+    #expect(throws: StoreError.self) { try journal.save([good, bad]) }
+    #expect(try journal.record(forDestination: good.destination) == nil)
+  }
+
+  /// The records under a folder are those inside it, not a sibling sharing its prefix.
+  @Test func recordsUnderAFolderLeaveOutItsSiblings() throws {
+    let (_, journal) = try journal()
+    try journal.save([
+      TransferRecord(destination: "/s/c/a.ts", url: "http://127.0.0.1/a.ts"),
+      TransferRecord(destination: "/s/c2/b.ts", url: "http://127.0.0.1/b.ts"),
+    ])
+    #expect(try Set(journal.records(under: "/s/c/").keys) == ["/s/c/a.ts"])
+  }
+}
