@@ -6,7 +6,7 @@ import Testing
 
 /// Files on nginx and a manager of their own with a chosen parallelism and poll interval:
 /// the setup of the tests that measure what a whole queue costs.
-struct QueueFixture {
+struct QueueCostFixture {
   let origin: ManagerOrigin
   let folder: TemporaryDirectory
   let manager: OfflineManager

@@ -14,7 +14,7 @@ import Testing
     let count = 24
     var files: [String: Int] = [:]
     for index in 0..<count { files["f\(index).bin"] = 20 << 10 }
-    let queue = try QueueFixture(
+    let queue = try QueueCostFixture(
       files: files, prefix: "offlinekit-group-commit", parallelDownloads: 4,
       pollInterval: .seconds(1))
 

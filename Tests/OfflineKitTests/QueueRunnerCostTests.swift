@@ -14,7 +14,7 @@ import Testing
   @Test(.timeLimit(.minutes(2)))
   func runUntilIdleReturnsWhenTheLastFileIsRecordedNotAtTheNextPoll() async throws {
     let files = ["a.bin": 40 << 10, "b.bin": 50 << 10, "c.bin": 60 << 10]
-    let queue = try QueueFixture(
+    let queue = try QueueCostFixture(
       files: files, prefix: "offlinekit-runner-wake", parallelDownloads: 2,
       pollInterval: .seconds(3600))
     let contents = try await queue.addAll()
