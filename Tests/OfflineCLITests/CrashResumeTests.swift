@@ -8,20 +8,16 @@ import Testing
   @Test func randomKillsLoseNothingAndRefetchLittle() throws {
     let size = 64 << 20
     let setup = try GetCommandTests.Setup(size: size, options: .init(limitRate: "16m"))
-    let sha = try TestData.sha256Hex(of: setup.body)
-    let url = setup.nginx.url("/file.bin").absoluteString
-    let output = setup.out.appending(path: "file.bin").path
-    let arguments = ["get", url, "-o", output, "--sha256", sha, "--quiet"]
+    let arguments = try setup.verifiedGet() + ["--quiet"]
     let kills = try OfflineBinary.killRepeatedly(
       arguments, store: setup.store, times: 12, pause: 100_000...350_000)
     #expect(kills >= 10)
 
     let last = try OfflineBinary.run(["--store", setup.store.path] + arguments, timeout: 120)
     #expect(last.status == 0, "\(last.stderrText)")
-    #expect(FileManager.default.contents(atPath: output) == setup.body)
+    #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
 
-    let sent = try setup.nginx.accessLog(minimumCount: 1).reduce(Int64(0)) { $0 + $1.bodyBytesSent }
-    let refetched = sent - Int64(size)
+    let refetched = try setup.bodyBytesSent() - Int64(size)
     // Each kill may lose what sat in socket buffers and our write buffer (nginx counts
     // bytes it handed to the socket as sent: 700 KiB per kill on a loaded machine), never
     // what reached the part file: trusting only the last durable checkpoint would lose up
@@ -36,16 +32,13 @@ import Testing
   @Test func randomKillsOfASegmentedDownloadRefetchLittle() throws {
     let size = 48 << 20
     let setup = try GetCommandTests.Setup(size: size, options: .init(limitRate: "4m"))
-    let sha = try TestData.sha256Hex(of: setup.body)
-    let url = setup.nginx.url("/file.bin").absoluteString
-    let output = setup.out.appending(path: "file.bin").path
-    let arguments = ["get", url, "-o", output, "--sha256", sha, "--connections", "4", "--quiet"]
+    let arguments = try setup.verifiedGet() + ["--connections", "4", "--quiet"]
     try OfflineBinary.killRepeatedly(
       arguments, store: setup.store, times: 10, pause: 200_000...500_000)
     let last = try OfflineBinary.run(["--store", setup.store.path] + arguments, timeout: 120)
     #expect(last.status == 0, "\(last.stderrText)")
-    #expect(FileManager.default.contents(atPath: output) == setup.body)
-    let sent = try setup.nginx.accessLog(minimumCount: 1).reduce(Int64(0)) { $0 + $1.bodyBytesSent }
+    #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
+    let sent = try setup.bodyBytesSent()
     #expect(sent - Int64(size) < Int64(size) / 8, "fetched \(sent - Int64(size)) bytes twice")
   }
 }

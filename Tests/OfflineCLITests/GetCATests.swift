@@ -6,21 +6,17 @@ import Testing
 /// `--ca-file`, then `CURL_CA_BUNDLE`, then `SSL_CERT_FILE` / `SSL_CERT_DIR`, then the system's.
 /// The origin is nginx over TLS with a fresh self-signed certificate.
 @Suite struct GetCATests {
+  /// `get`'s usual origin (one file on nginx), over TLS with its certificate at hand.
   struct Setup {
-    let folder: TemporaryDirectory
-    let nginx: NginxServer
-    let body: Data
+    let served: GetCommandTests.Setup
     let certificate: String
+    var folder: TemporaryDirectory { served.folder }
+    var nginx: NginxServer { served.nginx }
+    var body: Data { served.body }
 
     init() throws {
-      folder = try TemporaryDirectory()
-      let www = folder.url.appending(path: "www")
-      try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
-      body = TestData.bytes(count: 256 << 10, seed: 17)
-      try body.write(to: www.appending(path: "file.bin"))
-      nginx = try NginxServer(root: www, options: .init(tls: true))
-      try nginx.start()
-      certificate = try #require(nginx.certificatePath).path
+      served = try GetCommandTests.Setup(size: 256 << 10, options: .init(tls: true))
+      certificate = try #require(served.nginx.certificatePath).path
     }
 
     var output: String { folder.url.appending(path: "file.bin").path }

@@ -23,6 +23,21 @@ import Testing
       nginx = try NginxServer(root: www, options: options)
       try nginx.start()
     }
+
+    /// Where `verifiedGet` writes the file: `out/file.bin`.
+    var output: String { out.appending(path: "file.bin").path }
+
+    /// `get` of the served file to `output`, checked against the body's SHA-256: the command
+    /// the crash tests kill and run again.
+    func verifiedGet() throws -> [String] {
+      let sha = try TestData.sha256Hex(of: body)
+      return ["get", nginx.url("/file.bin").absoluteString, "-o", output, "--sha256", sha]
+    }
+
+    /// The body bytes nginx has sent over all requests so far.
+    func bodyBytesSent() throws -> Int64 {
+      try nginx.accessLog(minimumCount: 1).reduce(Int64(0)) { $0 + $1.bodyBytesSent }
+    }
   }
 
   @Test func downloadsIntoTheCurrentFolderByDefaultAndSaysSoOnARerun() throws {

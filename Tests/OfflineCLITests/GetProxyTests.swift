@@ -22,74 +22,58 @@ struct GetProxyTests {
     #expect(try fixture.nginx.accessLog(minimumCount: 1).map(\.status) == [200])
   }
 
-  // Pins: the proxy from http_proxy was libcurl's own reading of the environment, untested.
-  @Test func httpProxyInTheEnvironmentIsUsed() throws {
+  /// One way `get` may be told of a proxy (or of none), and whether the download must go
+  /// through it; `PROXY` stands for the proxy's URL.
+  struct ProxyChoice: Sendable, CustomTestStringConvertible {
+    let testDescription: String
+    /// `get`'s options after the URL and `-o`.
+    var arguments: [String] = []
+    /// The proxy variables of `get`'s environment.
+    var environment: [String: String] = [:]
+    /// Through the proxy: to `/proxied/`, which nginx serves only with tinyproxy's `Via`,
+    /// and logged by the proxy; else straight to `/direct/`, served only without it.
+    let proxied: Bool
+  }
+
+  static let proxyChoices = [
+    // Pins: the proxy from http_proxy was libcurl's own reading of the environment, untested.
+    ProxyChoice(
+      testDescription: "http_proxy in the environment is used",
+      environment: ["http_proxy": "PROXY"], proxied: true),
+    ProxyChoice(
+      testDescription: "ALL_PROXY is used when the scheme's own variable is not set",
+      environment: ["ALL_PROXY": "PROXY"], proxied: true),
+    // Curl ignores uppercase HTTP_PROXY: under CGI it is set from a request's `Proxy:` header.
+    ProxyChoice(
+      testDescription: "uppercase HTTP_PROXY is ignored as curl ignores it",
+      environment: ["HTTP_PROXY": "PROXY"], proxied: false),
+    ProxyChoice(
+      testDescription: "no_proxy in the environment bypasses the proxy",
+      environment: ["http_proxy": "PROXY", "no_proxy": "example.com, 127.0.0.1"],
+      proxied: false),
+    // Pins: `get` had no --noproxy.
+    ProxyChoice(
+      testDescription: "--noproxy bypasses the proxy given with --proxy",
+      arguments: ["--proxy", "PROXY", "--noproxy", "127.0.0.0/8"], proxied: false),
+    ProxyChoice(
+      testDescription: "--noproxy replaces no_proxy from the environment",
+      arguments: ["--noproxy", "other"],
+      environment: ["http_proxy": "PROXY", "no_proxy": "127.0.0.1"], proxied: true),
+  ]
+
+  @Test(arguments: proxyChoices)
+  func theProxyIsChosenAsCurlChoosesIt(_ choice: ProxyChoice) throws {
     let fixture = try ProxyFixture()
+    let proxy = fixture.proxy.url.absoluteString
+    let path = choice.proxied ? "/proxied/file.bin" : "/direct/file.bin"
     let result = try fixture.offline(
-      ["get", fixture.url("/proxied/file.bin"), "-o", fixture.output()],
-      environment: ["http_proxy": fixture.proxy.url.absoluteString])
+      ["get", fixture.url(path), "-o", fixture.output()]
+        + choice.arguments.map { $0 == "PROXY" ? proxy : $0 },
+      environment: choice.environment.mapValues { $0 == "PROXY" ? proxy : $0 })
 
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(fixture.downloaded(fixture.output()))
-    #expect(fixture.proxy.requests() == [fixture.forwarded("/proxied/file.bin")])
-  }
-
-  @Test func allProxyIsUsedWhenTheSchemesOwnVariableIsNotSet() throws {
-    let fixture = try ProxyFixture()
-    let result = try fixture.offline(
-      ["get", fixture.url("/proxied/file.bin"), "-o", fixture.output()],
-      environment: ["ALL_PROXY": fixture.proxy.url.absoluteString])
-
-    #expect(result.status == 0, "\(result.stderrText)")
-    #expect(fixture.proxy.requests() == [fixture.forwarded("/proxied/file.bin")])
-  }
-
-  // Curl ignores uppercase HTTP_PROXY: under CGI it is set from a request's `Proxy:` header.
-  @Test func uppercaseHTTPProxyIsIgnoredAsCurlIgnoresIt() throws {
-    let fixture = try ProxyFixture()
-    let result = try fixture.offline(
-      ["get", fixture.url("/direct/file.bin"), "-o", fixture.output()],
-      environment: ["HTTP_PROXY": fixture.proxy.url.absoluteString])
-
-    #expect(result.status == 0, "\(result.stderrText)")
-    #expect(fixture.downloaded(fixture.output()))
-    #expect(fixture.proxy.requests().isEmpty)
-  }
-
-  @Test func noProxyInTheEnvironmentBypassesTheProxy() throws {
-    let fixture = try ProxyFixture()
-    let result = try fixture.offline(
-      ["get", fixture.url("/direct/file.bin"), "-o", fixture.output()],
-      environment: [
-        "http_proxy": fixture.proxy.url.absoluteString, "no_proxy": "example.com, 127.0.0.1",
-      ])
-
-    #expect(result.status == 0, "\(result.stderrText)")
-    #expect(fixture.downloaded(fixture.output()))
-    #expect(fixture.proxy.requests().isEmpty)
-  }
-
-  // Pins: `get` had no --noproxy.
-  @Test func noproxyBypassesTheProxyGivenWithProxy() throws {
-    let fixture = try ProxyFixture()
-    let result = try fixture.offline([
-      "get", fixture.url("/direct/file.bin"), "-o", fixture.output(), "--proxy",
-      fixture.proxy.url.absoluteString, "--noproxy", "127.0.0.0/8",
-    ])
-
-    #expect(result.status == 0, "\(result.stderrText)")
-    #expect(fixture.downloaded(fixture.output()))
-    #expect(fixture.proxy.requests().isEmpty)
-  }
-
-  @Test func noproxyReplacesNoProxyFromTheEnvironment() throws {
-    let fixture = try ProxyFixture()
-    let result = try fixture.offline(
-      ["get", fixture.url("/proxied/file.bin"), "-o", fixture.output(), "--noproxy", "other"],
-      environment: ["http_proxy": fixture.proxy.url.absoluteString, "no_proxy": "127.0.0.1"])
-
-    #expect(result.status == 0, "\(result.stderrText)")
-    #expect(fixture.proxy.requests() == [fixture.forwarded("/proxied/file.bin")])
+    #expect(fixture.proxy.requests() == (choice.proxied ? [fixture.forwarded(path)] : []))
   }
 
   // Pins: through a proxy (https_proxy, read by libcurl) every https download failed with

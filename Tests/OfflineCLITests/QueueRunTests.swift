@@ -34,11 +34,7 @@ import Testing
     #expect(kept > 0)
 
     #expect(try fixture.offline(["resume", id]).status == 0)
-    let rerun = try fixture.offline(["run", "--quiet"], timeout: 40)
-    #expect(rerun.status == 0, "\(rerun.stderrText)")
-    let done = try #require(try fixture.entry(id))
-    #expect(done.state == "downloaded")
-    #expect(FileManager.default.contents(atPath: done.path) == fixture.large)
+    let done = try fixture.runExpectingLargeDownloaded(id)
     #expect(fixture.partSize(done) == nil)
 
     let requests = try fixture.nginx.accessLog(minimumCount: 2)

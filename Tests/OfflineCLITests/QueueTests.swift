@@ -59,6 +59,21 @@ final class QueueFixture {
     try list().first { $0.id == id }
   }
 
+  /// Runs the queue to its end (`run --quiet`, at most 40 s), expecting it to succeed and
+  /// content `id` to be downloaded with `large`'s bytes; returns its listing after the run.
+  @discardableResult
+  func runExpectingLargeDownloaded(
+    _ id: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> ListedContent {
+    let run = try offline(["run", "--quiet"], timeout: 40)
+    #expect(run.status == 0, "\(run.stderrText)", sourceLocation: sourceLocation)
+    let done = try #require(try entry(id), sourceLocation: sourceLocation)
+    #expect(done.state == "downloaded", sourceLocation: sourceLocation)
+    #expect(
+      FileManager.default.contents(atPath: done.path) == large, sourceLocation: sourceLocation)
+    return done
+  }
+
   /// Polls `ls --json` until content `id` is in `state`, at most `seconds`; returns its
   /// last listing.
   @discardableResult

@@ -92,11 +92,7 @@ import Testing
     // Nothing of the canceled transfer (part, journal offset) may survive: a new download
     // starts from byte 0 and yields the right file.
     #expect(try fixture.offline(["download", id]).status == 0)
-    let again = try fixture.offline(["run", "--quiet"], timeout: 40)
-    #expect(again.status == 0, "\(again.stderrText)")
-    let done = try #require(try fixture.entry(id))
-    #expect(done.state == "downloaded")
-    #expect(FileManager.default.contents(atPath: done.path) == fixture.large)
+    try fixture.runExpectingLargeDownloaded(id)
     #expect(try fixture.nginx.accessLog(minimumCount: 2).last?.range == nil)
   }
 

@@ -12,10 +12,7 @@ import Testing
   @Test func randomKillsOfAURLSessionDownloadLoseNothing() throws {
     let size = 32 << 20
     let setup = try GetCommandTests.Setup(size: size, options: .init(limitRate: "16m"))
-    let sha = try TestData.sha256Hex(of: setup.body)
-    let url = setup.nginx.url("/file.bin").absoluteString
-    let output = setup.out.appending(path: "file.bin").path
-    let arguments = ["get", url, "-o", output, "--sha256", sha]
+    let arguments = try setup.verifiedGet()
     let kills = try OfflineBinary.killRepeatedly(
       arguments + ["--quiet"], store: setup.store, times: 6, pause: 150_000...400_000,
       environment: Self.environment)
@@ -25,7 +22,7 @@ import Testing
       OfflineBinary.path, ["--store", setup.store.path] + arguments + ["--json"], timeout: 120,
       environment: Self.environment)
     #expect(last.status == 0, "\(last.stderrText)")
-    #expect(FileManager.default.contents(atPath: output) == setup.body)
+    #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
     let log = try setup.nginx.accessLog(minimumCount: 2)
     #expect(log.dropFirst().contains { $0.range != nil }, "a rerun resumed with Range")
   }

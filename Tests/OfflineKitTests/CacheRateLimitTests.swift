@@ -1,6 +1,5 @@
 import Foundation
 import OfflineHTTP
-import OfflineLocks
 import TestSupport
 import Testing
 
@@ -8,19 +7,6 @@ import Testing
 
 /// The cache's requests take the content's rate limit (issue 13, item 5).
 @Suite struct CacheRateLimitTests {
-  /// A transport that records each request it carries out, then hands it to curl.
-  final class RecordingTransport: HTTPTransporting {
-    let requests = Locked<[HTTPRequest]>([])
-    let inner = CurlTransport()
-
-    func perform(_ request: HTTPRequest, delegate: any HTTPResponseDelegate)
-      async throws(HTTPError) -> HTTPResponseHead
-    {
-      requests.withLock { $0.append(request) }
-      return try await inner.perform(request, delegate: delegate)
-    }
-  }
-
   /// Pins: a stale entry's conditional request went out without the rate limit, so a
   /// changed file came back at full speed past `--limit-rate`; it now carries a budget at
   /// the options' rate, as the first fetch does.

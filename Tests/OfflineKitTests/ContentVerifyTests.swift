@@ -153,23 +153,14 @@ struct ContentVerifyTests {
   /// flipped byte by its chunk and repairs it.
   @Test func aRebuiltIndexStillVerifiesAndRepairsByChunk() async throws {
     let origin = try ManagerOrigin(files: ["a.bin": 9 << 20])
-    let folder = try TemporaryDirectory(prefix: "offlinekit-manager")
-    let store = folder.url.appending(path: "store", directoryHint: .isDirectory)
-    weak var first: OfflineManager?
-    do {
-      let manager = try OfflineManager(
-        directory: store, configuration: ManagerFixture.configuration())
-      first = manager
+    let lost = try await ManagerFixture.losingTheIndex(seed: 7) { manager, _ in
       let content = try await manager.content(
         for: OfflineSource(url: origin.url("a.bin"), id: "a"))
       try await content.download()
       #expect(try await runUntilIdle(manager))
       #expect(try await content.state == .downloaded)
     }
-    #expect(await eventually { first == nil })
-    try ManagerFixture.destroyIndex(of: store, seed: 7)
-    let manager = try OfflineManager(
-      directory: store, configuration: ManagerFixture.configuration())
+    let (store, manager) = (lost.store, lost.manager)
     #expect(manager.rebuildReport?.restored.map(\.state) == [.downloaded])
     let content = try #require(try await manager.content(id: "a"))
     let path = store.appending(path: "content/a/a.bin").path

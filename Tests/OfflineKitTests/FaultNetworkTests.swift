@@ -14,15 +14,10 @@ import Testing
 
   /// Matrix row "connection cut after N body bytes, on every response".
   @Test func aCutOnEveryResponseStillFinishesBecauseEachCutMakesProgress() async throws {
-    let server = try FaultServer()
-    server.setRoute(
-      "/f",
-      .resource(.init(body: body, faults: .init(cutAfterBodyBytes: 300_000, cutResponses: .max))))
     let fixture = try TransferFixture()
-    let log = EventLog()
-    let options = Options.quick { $0.retry.maximumAttempts = 2 }
-    let outcome = try await fixture.transfer(server.url("/f"), configuration: options).run(
-      onEvent: log.record)
+    let (server, outcome, log) = try await fixture.download(
+      .resource(.init(body: body, faults: .init(cutAfterBodyBytes: 300_000, cutResponses: .max))),
+      configuration: Options.quick { $0.retry.maximumAttempts = 2 })
 
     #expect(fileData(outcome.destination) == body)
     let requests = server.requests(for: "/f")
@@ -87,15 +82,11 @@ import Testing
 
   /// Matrix row "429 with Retry-After".
   @Test func a429IsRetriedAfterTheDelayItAsksFor() async throws {
-    let server = try FaultServer()
-    server.setRoute(
-      "/f",
+    let fixture = try TransferFixture()
+    let (_, outcome, log) = try await fixture.download(
       .sequence([
         .status(code: 429, headers: [("Retry-After", "1")]), .resource(.init(body: body)),
       ]))
-    let fixture = try TransferFixture()
-    let log = EventLog()
-    let outcome = try await fixture.transfer(server.url("/f")).run(onEvent: log.record)
 
     #expect(fileData(outcome.destination) == body)
     let delays = log.events.compactMap { event -> Duration? in

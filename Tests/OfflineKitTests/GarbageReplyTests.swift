@@ -27,40 +27,44 @@ import Testing
   /// Pins issue 11, item 9: a reply that is never HTTP ends, after the retries, with "did
   /// not answer with HTTP", and nothing at the destination.
   @Test func aServerThatNeverAnswersHTTPFailsSayingSo() async throws {
-    let server = try FaultServer()
-    defer { server.stop() }
-    server.setRoute("/f", .raw(Data("220 ftp.example.com FTP server ready\r\n".utf8)))
-    let fixture = try TransferFixture()
-    let options = Options.quick { $0.retry.maximumAttempts = 3 }
-    await #expect {
-      try await fixture.transfer(server.url("/f"), configuration: options).run()
-    } throws: { error in
-      guard let error = error as? Transfer.Error, case .network(let http) = error.kind else {
-        return false
-      }
-      return http.kind == .notHTTP && "\(error)".contains("did not answer with HTTP")
-    }
+    let server = try await expectFailure(
+      serving: .raw(Data("220 ftp.example.com FTP server ready\r\n".utf8)), attempts: 3,
+      kind: .notHTTP, saying: "did not answer with HTTP")
     #expect(server.requests(for: "/f").count == 3, "retried like other transient faults")
-    #expect(!FileManager.default.fileExists(atPath: fixture.destination()))
   }
 
   /// Pins issue 11, item 9: 300 KB of header fields; the download gives up after one retry
   /// (made by the transport), whatever the retry budget, with "response headers too large".
   @Test func hugeResponseHeadersGiveUpAfterOneRetry() async throws {
+    let server = try await expectFailure(
+      serving: .hugeHeaders(headerBytes: 300_000, body: body), attempts: 5,
+      kind: .headersTooLarge, saying: "response headers too large")
+    #expect(server.requests(for: "/f").count == 2)
+  }
+
+  /// Downloads `/f` served as `behaviour` with at most `attempts` attempts, expecting a
+  /// network error of `kind` whose message says `words`, and nothing at the destination;
+  /// returns the server, for its requests.
+  func expectFailure(
+    serving behaviour: FaultServer.Behaviour, attempts: Int, kind: HTTPError.Kind,
+    saying words: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws -> FaultServer {
     let server = try FaultServer()
     defer { server.stop() }
-    server.setRoute("/f", .hugeHeaders(headerBytes: 300_000, body: body))
+    server.setRoute("/f", behaviour)
     let fixture = try TransferFixture()
-    let options = Options.quick { $0.retry.maximumAttempts = 5 }
-    await #expect {
+    let options = Options.quick { $0.retry.maximumAttempts = attempts }
+    await #expect(sourceLocation: sourceLocation) {
       try await fixture.transfer(server.url("/f"), configuration: options).run()
     } throws: { error in
       guard let error = error as? Transfer.Error, case .network(let http) = error.kind else {
         return false
       }
-      return http.kind == .headersTooLarge && "\(error)".contains("response headers too large")
+      return http.kind == kind && "\(error)".contains(words)
     }
-    #expect(server.requests(for: "/f").count == 2)
-    #expect(!FileManager.default.fileExists(atPath: fixture.destination()))
+    #expect(
+      !FileManager.default.fileExists(atPath: fixture.destination()),
+      sourceLocation: sourceLocation)
+    return server
   }
 }

@@ -25,14 +25,21 @@ import Testing
       let ran = try #require(try await runner.content(id: "file"))
       watched = EventRecorder(ran.events)
     }
+
+    /// Starts the runner, queues the download from the caller and waits until the runner
+    /// reports its first bytes: the moment the tests act from the other manager.
+    func downloadUnderWay(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+      try await runner.start()
+      try await caller.download()
+      #expect(
+        await watched.waitFor { ($0.progressBytes ?? 0) > 0 }, sourceLocation: sourceLocation)
+    }
   }
 
   @Test func aCancelFromAnotherManagerIsFinishedByTheRunner() async throws {
     let shared = try await Shared()
     let fixture = shared.fixture
-    try await shared.runner.start()
-    try await shared.caller.download()
-    #expect(await shared.watched.waitFor { ($0.progressBytes ?? 0) > 0 })
+    try await shared.downloadUnderWay()
 
     try await shared.caller.cancel()
     #expect(try await eventually { try await shared.caller.state == .notDownloaded })
@@ -47,9 +54,7 @@ import Testing
   @Test func aPauseFromAnotherManagerStopsTheRunnerAndResumeGoesOn() async throws {
     let shared = try await Shared()
     let fixture = shared.fixture
-    try await shared.runner.start()
-    try await shared.caller.download()
-    #expect(await shared.watched.waitFor { ($0.progressBytes ?? 0) > 0 })
+    try await shared.downloadUnderWay()
 
     try await shared.caller.suspend()
     #expect(await shared.watched.waitFor { $0.name == "suspended" })

@@ -14,25 +14,16 @@ import Testing
   @Test(.timeLimit(.minutes(2)))
   func runUntilIdleReturnsWhenTheLastFileIsRecordedNotAtTheNextPoll() async throws {
     let files = ["a.bin": 40 << 10, "b.bin": 50 << 10, "c.bin": 60 << 10]
-    let origin = try ManagerOrigin(files: files)
-    let folder = try TemporaryDirectory(prefix: "offlinekit-runner-wake")
-    var configuration = ManagerFixture.configuration(parallelDownloads: 2)
-    configuration.pollInterval = .seconds(3600)
-    let manager = try OfflineManager(
-      directory: folder.url.appending(path: "store", directoryHint: .isDirectory),
-      configuration: configuration)
-    let contents = try await manager.add(
-      files.keys.sorted().map { OfflineSource(url: origin.url($0), id: String($0.prefix(1))) })
+    let queue = try QueueCostFixture(
+      files: files, prefix: "offlinekit-runner-wake", parallelDownloads: 2,
+      pollInterval: .seconds(3600))
+    let contents = try await queue.addAll()
 
-    #expect(try await runUntilIdle(manager, timeout: .seconds(60)), "waited for the next poll")
+    #expect(
+      try await runUntilIdle(queue.manager, timeout: .seconds(60)), "waited for the next poll")
 
-    for content in contents {
-      let snapshot = try await manager.snapshot(id: content.id)
-      #expect(snapshot.state == .downloaded, "\(content.id) is \(snapshot.state)")
-      let path = try #require(try await content.offlineSource).path
-      #expect(FileManager.default.contents(atPath: path) == origin.body("\(content.id).bin"))
-    }
-    await manager.close()
+    try await queue.expectDownloaded(contents)
+    await queue.manager.close()
   }
 
   /// The manifests of contents with different options each keep their own shareable part,

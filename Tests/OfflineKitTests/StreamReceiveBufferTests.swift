@@ -1,5 +1,4 @@
 import Foundation
-import OfflineLocks
 import OfflineStore
 import TestSupport
 import Testing
@@ -9,19 +8,6 @@ import Testing
 
 /// How much each stream piece's request reads at once (issue 14, HTTP/2 peak RSS).
 @Suite struct StreamReceiveBufferTests {
-  /// A transport that records each request it carries out, then hands it to curl.
-  final class RecordingTransport: HTTPTransporting {
-    let requests = Locked<[HTTPRequest]>([])
-    let inner = CurlTransport()
-
-    func perform(_ request: HTTPRequest, delegate: any HTTPResponseDelegate)
-      async throws(HTTPError) -> HTTPResponseHead
-    {
-      requests.withLock { $0.append(request) }
-      return try await inner.perform(request, delegate: delegate)
-    }
-  }
-
   /// Pins issue 14: with up to 64 pieces in flight over HTTP/2, each piece's request had
   /// the 512 KiB receive buffer meant for big files, and peak RSS rose from 52 to 69 MiB.
   /// Every segment's request now asks for at most 32 KiB, which is what curl is given.

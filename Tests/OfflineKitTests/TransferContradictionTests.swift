@@ -31,12 +31,9 @@ import Testing
   // Pins: a resume answered with a gzip 206 padded to the range length was appended, leaving
   // a gzip header at the resume offset in a file reported as saved.
   @Test func aGzip206IsNeverWrittenAfterIdentityBytes() async throws {
-    let server = try FaultServer()
-    server.setRoute(
-      "/f", .sequence([cutOnce, paddedGzip206, .resource(.init(body: body))]))
     let fixture = try TransferFixture()
-    let log = EventLog()
-    let outcome = try await fixture.transfer(server.url("/f")).run(onEvent: log.record)
+    let (_, outcome, log) = try await fixture.download(
+      .sequence([cutOnce, paddedGzip206, .resource(.init(body: body))]))
 
     #expect(fileData(outcome.destination) == body)
     #expect(log.restartReasons == [.encodingChanged])
@@ -123,11 +120,9 @@ import Testing
   }
 
   @Test func aServerThatStopsContradictingItselfFinishesFromZero() async throws {
-    let server = try FaultServer()
-    server.setRoute("/f", .sequence([lyingLength, short416, .resource(.init(body: body))]))
     let fixture = try TransferFixture()
-    let log = EventLog()
-    let outcome = try await fixture.transfer(server.url("/f")).run(onEvent: log.record)
+    let (server, outcome, log) = try await fixture.download(
+      .sequence([lyingLength, short416, .resource(.init(body: body))]))
 
     #expect(fileData(outcome.destination) == body)
     #expect(log.restartReasons == [.lengthChanged])

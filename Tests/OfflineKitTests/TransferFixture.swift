@@ -66,6 +66,20 @@ struct TransferFixture {
       url: url, destination: destination ?? self.destination(), journal: index.transfers,
       transport: transport, configuration: configuration)
   }
+
+  /// Serves `behaviour` at `/f` on a new fault server and downloads it with `configuration`:
+  /// the server (for its request log), how the transfer ended and the events it sent. The
+  /// file lives in this fixture's folder: keep the fixture while the test reads it.
+  func download(
+    _ behaviour: FaultServer.Behaviour, configuration: Transfer.Configuration = quickRetries
+  ) async throws -> (server: FaultServer, outcome: Transfer.Outcome, log: EventLog) {
+    let server = try FaultServer()
+    server.setRoute("/f", behaviour)
+    let log = EventLog()
+    let outcome = try await transfer(server.url("/f"), configuration: configuration).run(
+      onEvent: log.record)
+    return (server, outcome, log)
+  }
 }
 
 /// Collects a transfer's events for assertions.

@@ -12,12 +12,9 @@ import Testing
   let body = TestData.bytes(count: 4 << 20, seed: 7)
 
   @Test func resumesAfterACutWithRangeAndIfRange() async throws {
-    let server = try FaultServer()
-    server.setRoute(
-      "/f", .resource(.init(body: body, faults: .init(cutAfterBodyBytes: 1 << 20))))
     let fixture = try TransferFixture()
-    let log = EventLog()
-    let outcome = try await fixture.transfer(server.url("/f")).run(onEvent: log.record)
+    let (server, outcome, log) = try await fixture.download(
+      .resource(.init(body: body, faults: .init(cutAfterBodyBytes: 1 << 20))))
 
     #expect(fileData(outcome.destination) == body)
     let requests = server.requests(for: "/f")
@@ -52,13 +49,9 @@ import Testing
   }
 
   @Test func aServerIgnoringRangesRestartsCleanly() async throws {
-    let server = try FaultServer()
-    server.setRoute(
-      "/f",
-      .resource(.init(body: body, acceptsRanges: false, faults: .init(cutAfterBodyBytes: 1 << 20))))
     let fixture = try TransferFixture()
-    let log = EventLog()
-    let outcome = try await fixture.transfer(server.url("/f")).run(onEvent: log.record)
+    let (_, outcome, log) = try await fixture.download(
+      .resource(.init(body: body, acceptsRanges: false, faults: .init(cutAfterBodyBytes: 1 << 20))))
 
     #expect(fileData(outcome.destination) == body)
     #expect(log.restartReasons == [.rangesIgnored])
@@ -87,14 +80,10 @@ import Testing
   }
 
   @Test func aContentRangeStartingElsewhereIsNeverAppended() async throws {
-    let server = try FaultServer()
-    server.setRoute(
-      "/f",
+    let fixture = try TransferFixture()
+    let (_, outcome, log) = try await fixture.download(
       .resource(
         .init(body: body, faults: .init(cutAfterBodyBytes: 1 << 20, contentRangeShift: 512))))
-    let fixture = try TransferFixture()
-    let log = EventLog()
-    let outcome = try await fixture.transfer(server.url("/f")).run(onEvent: log.record)
 
     #expect(fileData(outcome.destination) == body)
     #expect(log.restartReasons == [.rangeMismatch])
@@ -161,16 +150,12 @@ import Testing
   }
 
   @Test func transientStatusesAreRetriedHonouringRetryAfter() async throws {
-    let server = try FaultServer()
-    server.setRoute(
-      "/f",
+    let fixture = try TransferFixture()
+    let (_, outcome, log) = try await fixture.download(
       .sequence([
         .status(code: 503, headers: [("Retry-After", "1")]), .status(code: 500),
         .resource(.init(body: body)),
       ]))
-    let fixture = try TransferFixture()
-    let log = EventLog()
-    let outcome = try await fixture.transfer(server.url("/f")).run(onEvent: log.record)
 
     #expect(fileData(outcome.destination) == body)
     let delays = log.events.compactMap { event -> Duration? in

@@ -61,27 +61,22 @@ import Testing
     #expect(machine.totalLength == 1000)
   }
 
-  @Test func a206ThatStartsElsewhereIsNotAppended() {
+  /// A 206 that does not continue the part is never appended: one that starts elsewhere or
+  /// has no `Content-Range` is a range mismatch, one with another complete length means
+  /// another file. One case per row.
+  @Test(
+    arguments: [
+      ("bytes 50-999/1000", .rangeMismatch), (nil, .rangeMismatch),
+      ("bytes 100-1999/2000", .lengthChanged),
+    ] as [(String?, TransferStateMachine.RestartReason)])
+  func a206ThatDoesNotContinueThePartIsNotAppended(
+    contentRange: String?, reason: TransferStateMachine.RestartReason
+  ) {
     var machine = TransferStateMachine(
       offset: 100, validators: Validators(etag: "\"a\""), totalLength: 1000)
     _ = machine.start()
-    let action = machine.didReceiveHead(head(206, [("Content-Range", "bytes 50-999/1000")]))
-    #expect(action == .discardThenRestart(.rangeMismatch))
-  }
-
-  @Test func a206WithoutContentRangeIsNotAppended() {
-    var machine = TransferStateMachine(
-      offset: 100, validators: Validators(etag: "\"a\""), totalLength: 1000)
-    _ = machine.start()
-    #expect(machine.didReceiveHead(head(206)) == .discardThenRestart(.rangeMismatch))
-  }
-
-  @Test func a206WithAnotherCompleteLengthStartsOver() {
-    var machine = TransferStateMachine(
-      offset: 100, validators: Validators(etag: "\"a\""), totalLength: 1000)
-    _ = machine.start()
-    let action = machine.didReceiveHead(head(206, [("Content-Range", "bytes 100-1999/2000")]))
-    #expect(action == .discardThenRestart(.lengthChanged))
+    let fields = contentRange.map { [("Content-Range", $0)] } ?? []
+    #expect(machine.didReceiveHead(head(206, fields)) == .discardThenRestart(reason))
   }
 
   @Test func a200ToARangeRequestWithNewValidatorsMeansTheFileChanged() {

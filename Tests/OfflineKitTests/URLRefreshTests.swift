@@ -22,6 +22,21 @@ import Testing
     return try OfflineManager(directory: fixture.store, configuration: configuration)
   }
 
+  /// Suspends `content`, waits `seconds` so that its URL expires meanwhile, resumes it and
+  /// waits (at most `timeout`) until it is downloaded: whether it got there, and its snapshot.
+  static func resumeAfterExpiry(
+    _ content: OfflineContent, waiting seconds: TimeInterval, timeout: Duration
+  ) async throws -> (done: Bool, snapshot: OfflineContent.Snapshot) {
+    try await content.suspend()
+    let expiry = Date().addingTimeInterval(seconds)
+    while Date() < expiry { try await Task.sleep(for: .milliseconds(100)) }
+    try await content.resume()
+    let done = try await eventually(timeout: timeout) {
+      try await content.snapshot.state == .downloaded
+    }
+    return (done, try await content.snapshot)
+  }
+
   /// Pins: a URL that expired while the download was under way (paused, then resumed: the
   /// resume's request hit the expiry) failed with 410; the hook's fresh URL now goes on
   /// from the bytes on disk, fetching less than 5 % twice.
@@ -44,14 +59,8 @@ import Testing
     try await content.download(DownloadConfiguration(connections: .single))
     try await manager.start()
     #expect(try await eventually { try await content.snapshot.bytes > 400_000 })
-    try await content.suspend()
-    let expiry = Date().addingTimeInterval(3)
-    while Date() < expiry { try await Task.sleep(for: .milliseconds(100)) }
-    try await content.resume()
-    let done = try await eventually(timeout: .seconds(30)) {
-      try await content.snapshot.state == .downloaded
-    }
-    let snapshot = try await content.snapshot
+    let (done, snapshot) = try await Self.resumeAfterExpiry(
+      content, waiting: 3, timeout: .seconds(30))
     #expect(done, "\(snapshot.state) \(snapshot.lastError ?? "")")
     await manager.close()
     #expect(FileManager.default.contents(atPath: snapshot.fileURL.path) == body)
@@ -184,14 +193,8 @@ import Testing
     #expect(
       try await eventually { try await content.snapshot.bytes > streamBytes / 4 },
       "\(streamBytes) bytes in the stream")
-    try await content.suspend()
-    let expiry = Date().addingTimeInterval(4)
-    while Date() < expiry { try await Task.sleep(for: .milliseconds(100)) }
-    try await content.resume()
-    let done = try await eventually(timeout: .seconds(60)) {
-      try await content.snapshot.state == .downloaded
-    }
-    let snapshot = try await content.snapshot
+    let (done, snapshot) = try await URLRefreshTests.resumeAfterExpiry(
+      content, waiting: 4, timeout: .seconds(60))
     await manager.close()
     #expect(done, "\(snapshot.state) \(snapshot.lastError ?? "")")
     let log = try origin.server.accessLog()

@@ -19,7 +19,7 @@ struct APITests {
     let body =
       #"{"urls": ["\#(fixture.nginx.url("/big.bin").absoluteString)", "#
       + #""\#(fixture.nginx.url("/stream" + files.entryPath).absoluteString)"], "variant": "lowest"}"#
-    let added = try Curl.request(
+    let added = try Curl.fetch(
       fixture.url("/api/contents"),
       ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body])
     #expect(added.status == 201, "\(added.text)")
@@ -34,7 +34,7 @@ struct APITests {
     #expect(progress.contains { ($0["bytesPerSecond"] as? Double ?? 0) > 0 })
     #expect(progress.contains { $0["secondsRemaining"] is Double })
     #expect(progress.contains { $0["fraction"] is Double })
-    let list = try Curl.request(fixture.url("/api/contents"))
+    let list = try Curl.fetch(fixture.url("/api/contents"))
     let listed = try JSONSerialization.jsonObject(with: list.body) as? [[String: Any]] ?? []
     #expect(listed.map { $0["state"] as? String } == ["downloaded", "downloaded"])
     #expect(listed.first?["contentPath"] as? String == "/content/\(ids[0])/big.bin")
@@ -65,7 +65,7 @@ struct APITests {
     try await fixture.waitFor(id, .notDownloaded)
     #expect(try call("resume").1["state"] as? String == "notDownloaded")
     #expect(try call("forget").0 == 200)
-    #expect(try Curl.request(fixture.url("/api/contents/\(id)")).status == 404)
+    #expect(try Curl.fetch(fixture.url("/api/contents/\(id)")).status == 404)
     #expect(try call("pause").0 == 404)
     #expect(try await fixture.manager.snapshots().isEmpty)
     await fixture.close()
@@ -87,7 +87,7 @@ struct APITests {
       #expect((reply.json as? [String: Any])?["error"] is String, "\(body)")
     }
     #expect(try fixture.post("/api/contents/nothing/pause", "").status == 404)
-    #expect(try Curl.request(fixture.url("/api/contents"), ["-X", "PUT"]).status == 405)
+    #expect(try Curl.fetch(fixture.url("/api/contents"), ["-X", "PUT"]).status == 405)
     #expect(try await fixture.manager.snapshots().isEmpty)
     await fixture.close()
   }

@@ -48,7 +48,7 @@ struct AriaRPCTests {
   @Test func refusesMalformedCallsMissingSecretsAndCrossSitePosts() async throws {
     let fixture = try await ServiceFixture(configuration: .init(token: Self.token))
     func rpc(_ body: String, _ extra: [String] = []) throws -> Curl.Reply {
-      try Curl.request(
+      try Curl.fetch(
         fixture.url("/jsonrpc"),
         ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body] + extra)
     }

@@ -15,7 +15,7 @@ struct RateLimitAPITests {
     #expect(set.status == 200, "\(set.text)")
     #expect(json(set)["limit"] as? Int == rate)
     #expect(fixture.manager.rateLimit?.bytesPerSecond == Int64(rate))
-    #expect(json(try Curl.request(fixture.url("/api/rate-limit")))["limit"] as? Int == rate)
+    #expect(json(try Curl.fetch(fixture.url("/api/rate-limit")))["limit"] as? Int == rate)
 
     try TestData.writeFile(at: fixture.origin.file("held.bin"), count: 16 << 20)
     let content = try #require(
@@ -52,7 +52,7 @@ struct RateLimitAPITests {
       #expect(json(refused)["kind"] as? String == "invalidRequest")
     }
     #expect(fixture.manager.rateLimit?.bytesPerSecond == 2 << 20)
-    let put = try Curl.request(fixture.url("/api/rate-limit"), ["-X", "DELETE"])
+    let put = try Curl.fetch(fixture.url("/api/rate-limit"), ["-X", "DELETE"])
     #expect(put.status == 405)
     await fixture.close()
   }

@@ -26,7 +26,7 @@ struct ServeCommandTests {
       ["--store", store.path, "serve", "--listen", "127.0.0.1:\(try FreePort.make())"],
       timeout: 30)
     #expect(second.status == 1)
-    #expect(try Curl.request("http://127.0.0.1:\(port)/content/x/").status == 404)
+    #expect(try Curl.fetch("http://127.0.0.1:\(port)/content/x/").status == 404)
     #expect(serve.stopBounded() == 130)
   }
 
@@ -45,8 +45,8 @@ struct ServeCommandTests {
     #expect(token.count == 32)
     #expect(ServiceToken.isValid(token))
     let url = "http://127.0.0.1:\(port)/api/contents"
-    #expect(try Curl.request(url).status == 401)
-    #expect(try Curl.request(url, ["-H", "Authorization: Bearer \(token)"]).status == 200)
+    #expect(try Curl.fetch(url).status == 401)
+    #expect(try Curl.fetch(url, ["-H", "Authorization: Bearer \(token)"]).status == 200)
     #expect(serve.stopBounded() == 130)
   }
 

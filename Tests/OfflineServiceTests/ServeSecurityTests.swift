@@ -11,10 +11,10 @@ struct ServeSecurityTests {
   // `Host: evil.example`; the service must not answer it.
   @Test func refusesARequestWhoseHostIsNotTheListeningAddress() async throws {
     let fixture = try await ServiceFixture()
-    let foreign = try Curl.request(
+    let foreign = try Curl.fetch(
       fixture.url("/content/x/a.bin"), ["-H", "Host: evil.example:\(fixture.port)"])
     #expect(foreign.status == 403)
-    let local = try Curl.request(
+    let local = try Curl.fetch(
       fixture.url("/content/x/a.bin"), ["-H", "Host: localhost:\(fixture.port)"])
     #expect(local.status == 404)
     await fixture.close()
@@ -26,17 +26,17 @@ struct ServeSecurityTests {
     let token = "test-token-0123456789abcdef"
     let fixture = try await ServiceFixture(configuration: .init(token: token))
     let path = fixture.url("/content/x/a.bin")
-    #expect(try Curl.request(path).status == 401)
+    #expect(try Curl.fetch(path).status == 401)
     #expect(
-      try Curl.request(path, ["-H", "Authorization: Bearer wrong-token-0123456789"]).status == 401)
-    #expect(try Curl.request(path, ["-H", "Authorization: Bearer \(token)"]).status == 404)
-    #expect(try Curl.request(path, ["-b", "offline_token=wrong"]).status == 401)
-    let link = try Curl.request(fixture.url("/?token=\(token)"))
+      try Curl.fetch(path, ["-H", "Authorization: Bearer wrong-token-0123456789"]).status == 401)
+    #expect(try Curl.fetch(path, ["-H", "Authorization: Bearer \(token)"]).status == 404)
+    #expect(try Curl.fetch(path, ["-b", "offline_token=wrong"]).status == 401)
+    let link = try Curl.fetch(fixture.url("/?token=\(token)"))
     #expect(link.status == 303)
     #expect(link.headers["set-cookie"]?.hasPrefix("offline_token=\(token);") == true)
     #expect(link.headers["set-cookie"]?.contains("HttpOnly") == true)
-    #expect(try Curl.request(path, ["-b", "offline_token=\(token)"]).status == 404)
-    #expect(try Curl.request(fixture.url("/?token=guess-0123456789abcdef")).status == 401)
+    #expect(try Curl.fetch(path, ["-b", "offline_token=\(token)"]).status == 404)
+    #expect(try Curl.fetch(fixture.url("/?token=guess-0123456789abcdef")).status == 401)
     await fixture.close()
   }
 
@@ -44,21 +44,21 @@ struct ServeSecurityTests {
   @Test func refusesCrossSitePostsAndAddsNothing() async throws {
     let fixture = try await ServiceFixture()
     let body = #"{"urls":["\#(fixture.nginx.url("/a.bin").absoluteString)"]}"#
-    let crossOrigin = try Curl.request(
+    let crossOrigin = try Curl.fetch(
       fixture.url("/api/contents"),
       [
         "-X", "POST", "-H", "Origin: http://evil.example", "-H", "Content-Type: application/json",
         "--data-binary", body,
       ])
     #expect(crossOrigin.status == 403)
-    let crossSite = try Curl.request(
+    let crossSite = try Curl.fetch(
       fixture.url("/api/contents"),
       [
         "-X", "POST", "-H", "Sec-Fetch-Site: cross-site", "-H", "Content-Type: application/json",
         "--data-binary", body,
       ])
     #expect(crossSite.status == 403)
-    let form = try Curl.request(
+    let form = try Curl.fetch(
       fixture.url("/api/contents"),
       [
         "-X", "POST", "-H", "Content-Type: application/x-www-form-urlencoded", "--data-binary",
@@ -73,7 +73,7 @@ struct ServeSecurityTests {
   @Test func refusesAHugeBodyFromItsHeaders() async throws {
     let fixture = try await ServiceFixture()
     #expect(try Hostile.run("body", port: fixture.port, 1 << 30) == "status=413")
-    #expect(try Curl.request(fixture.url("/content/x/")).status == 404)  // still up
+    #expect(try Curl.fetch(fixture.url("/content/x/")).status == 404)  // still up
     #expect(try await fixture.manager.snapshots().isEmpty)
     await fixture.close()
   }
@@ -86,7 +86,7 @@ struct ServeSecurityTests {
     #expect(result.hasSuffix("status=404"), "\(result)")
     let open = Int(result.split(separator: " ").first?.dropFirst("open=".count) ?? "") ?? 0
     #expect(open > 5_000, "the idle connections were dropped, not held: \(result)")
-    #expect(try Curl.request(fixture.url("/content/x/")).status == 404)
+    #expect(try Curl.fetch(fixture.url("/content/x/")).status == 404)
     await fixture.close()
   }
 
@@ -105,12 +105,12 @@ struct ServeSecurityTests {
       "../../index.sqlite", "..%c0%af..%c0%afsecret.txt",
     ]
     for path in paths {
-      let reply = try Curl.request(fixture.url(base + path))
+      let reply = try Curl.fetch(fixture.url(base + path))
       #expect((400..<500).contains(reply.status), "\(path): \(reply.status)")
       #expect(!reply.text.contains("secret") && !reply.text.contains("root:"), "\(path)")
     }
-    #expect(try Curl.request(fixture.url("/content/../secret.txt")).status == 400)
-    #expect(try Curl.request(fixture.url(base + "a.bin")).status == 200)
+    #expect(try Curl.fetch(fixture.url("/content/../secret.txt")).status == 400)
+    #expect(try Curl.fetch(fixture.url(base + "a.bin")).status == 200)
     await fixture.close()
   }
 
@@ -123,7 +123,7 @@ struct ServeSecurityTests {
       "/usr/bin/curl",
       ["-s", "-o", "/dev/null", "-w", "%{num_connects}\n", url, "-o", "/dev/null", url])
     #expect(twice.stdoutText == "1\n0\n")
-    let head = try Curl.request(url, ["-I"])
+    let head = try Curl.fetch(url, ["-I"])
     #expect(head.status == 200)
     #expect(head.headers["content-length"] == "100000")
     // A HEAD answered with a body would garble the next response on the same connection.

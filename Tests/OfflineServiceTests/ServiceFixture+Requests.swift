@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 extension ServiceFixture {
   /// `POST PATH` to the service with `body` as its JSON, through curl.
   func post(_ path: String, _ body: String) throws -> Curl.Reply {
-    try Curl.request(
+    try Curl.fetch(
       url(path), ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body])
   }
 

@@ -55,13 +55,24 @@ import Testing
         == ["queued", "retrying", "retryWithoutTime", "oldReason"])
   }
 
-  @Test func anUnknownWaitReasonWrittenLaterIsAnErrorNamingTheColumnAndTheValue() throws {
+  /// A new index holding one content, `a`, in `state`, whose row `update` (SQL) then
+  /// changes behind the store's back, as a later version of the program might leave it.
+  static func indexWithContentA(in state: ContentState, changedBy update: String) throws -> (
+    TemporaryDirectory, OfflineIndex
+  ) {
     let folder = try TemporaryDirectory()
     let index = try OfflineIndex(directory: folder.url)
     try index.contents.insert([
-      ContentRecord(id: "a", url: "http://h/a", fileName: "a.bin", state: .downloading)
+      ContentRecord(id: "a", url: "http://h/a", fileName: "a.bin", state: state)
     ])
-    try index.database.execute("UPDATE contents SET wait_reason = 'paused' WHERE id = 'a'")
+    try index.database.execute(update)
+    return (folder, index)
+  }
+
+  @Test func anUnknownWaitReasonWrittenLaterIsAnErrorNamingTheColumnAndTheValue() throws {
+    let (folder, index) = try Self.indexWithContentA(
+      in: .downloading, changedBy: "UPDATE contents SET wait_reason = 'paused' WHERE id = 'a'")
+    defer { withExtendedLifetime(folder) {} }
 
     let error = #expect(throws: StoreError.self) { try index.contents.record(id: "a") }
 
@@ -71,12 +82,9 @@ import Testing
   }
 
   @Test func optionsThatAreNotJSONAreAnErrorNamingTheColumn() throws {
-    let folder = try TemporaryDirectory()
-    let index = try OfflineIndex(directory: folder.url)
-    try index.contents.insert([
-      ContentRecord(id: "a", url: "http://h/a", fileName: "a.bin", state: .suspended)
-    ])
-    try index.database.execute("UPDATE contents SET options = '{oops' WHERE id = 'a'")
+    let (folder, index) = try Self.indexWithContentA(
+      in: .suspended, changedBy: "UPDATE contents SET options = '{oops' WHERE id = 'a'")
+    defer { withExtendedLifetime(folder) {} }
 
     let error = #expect(throws: StoreError.self) { try index.contents.all() }
 

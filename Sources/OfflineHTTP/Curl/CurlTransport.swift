@@ -114,10 +114,7 @@
     public func perform(_ request: HTTPRequest, delegate: any HTTPResponseDelegate)
       async throws(HTTPError) -> HTTPResponseHead
     {
-      let scheme = request.url.scheme?.lowercased() ?? ""
-      guard URL.isHTTPScheme(scheme) else {
-        throw HTTPError(.unsupportedScheme(scheme.isEmpty ? "none" : scheme), url: request.url)
-      }
+      try request.requireHTTPScheme()
       let call = CurlCall(
         request: request, delegate: delegate, configuration: configuration
       ) { [loop] id in loop.wake(id) }

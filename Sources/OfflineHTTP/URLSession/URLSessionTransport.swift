@@ -58,10 +58,7 @@ public final class URLSessionTransport: HTTPTransporting {
   public func perform(_ request: HTTPRequest, delegate: any HTTPResponseDelegate)
     async throws(HTTPError) -> HTTPResponseHead
   {
-    let scheme = request.url.scheme?.lowercased() ?? ""
-    guard URL.isHTTPScheme(scheme) else {
-      throw HTTPError(.unsupportedScheme(scheme.isEmpty ? "none" : scheme), url: request.url)
-    }
+    try request.requireHTTPScheme()
     let call = URLSessionCall(request: request, delegate: delegate, configuration: configuration)
     let task = session.dataTask(with: call.urlRequest(for: request.url))
     router.register(call, for: task)

@@ -19,6 +19,7 @@ import Testing
     #expect(error?.kind == .connectionLost)
     #expect(error?.isTransient == true)
     #expect(delegate.head?.status == 200)
+    #expect(delegate.byteCount == 1000)
     #expect(delegate.body == body.prefix(1000))
   }
 
@@ -31,6 +32,7 @@ import Testing
     let error = await factory.make().failure(of: server.url("/a.bin"), delegate: delegate)
 
     #expect(error?.kind == .connectionLost)
+    #expect(delegate.head?.contentLength == Int64(body.count + 50))
     #expect(delegate.body == body)
   }
 
@@ -58,6 +60,7 @@ import Testing
 
     #expect(error?.kind == .cannotConnect)
     #expect(error?.isTransient == true)
+    #expect(error?.url == url)
     #expect(delegate.heads.isEmpty)
   }
 
@@ -66,9 +69,12 @@ import Testing
     let server = try FaultServer()
     defer { server.stop() }
     let url = try #require(URL(string: "ftp://127.0.0.1:\(server.port)/a.bin"))
-    let error = await factory.make().failure(of: url)
+    let delegate = RecordingDelegate()
+    let error = await factory.make().failure(of: url, delegate: delegate)
 
     #expect(error?.kind == .unsupportedScheme("ftp"))
+    #expect(error?.curlCode == nil, "libcurl never saw the request")
+    #expect(delegate.heads.isEmpty)
     #expect(server.requests.isEmpty)
   }
 
@@ -83,6 +89,7 @@ import Testing
 
     #expect(error?.kind == .delegateFailed)
     #expect(error?.underlying as? RecordingDelegate.Failure == failure)
+    #expect(error?.description.contains("disk full") == true)
     #expect(delegate.byteCount == 0)
   }
 
