@@ -22,7 +22,7 @@ struct SmallDiskTests {
   @Test func aContentThatCannotFitEvenOnTheEmptyDiskIsSuspendedWithTheBytesItNeeds() async throws {
     let origin = try ManagerOrigin(files: ["one.bin": 1_000_000])
     let fixture = try ManagerFixture()
-    let mount = try TmpfsMount(at: fixture.store.appending(path: "content"), megabytes: 4)
+    let mount = try TmpfsMount(at: fixture.store.appending(path: "files"), megabytes: 4)
     defer { mount.unmount() }
     let manager = try manager(fixture, margin: 64 << 20)
     let content = try await manager.content(
@@ -48,7 +48,7 @@ struct SmallDiskTests {
   @Test func aSmallerMarginLetsTheFileDownloadOnTheSameDisk() async throws {
     let origin = try ManagerOrigin(files: ["one.bin": 1_000_000])
     let fixture = try ManagerFixture()
-    let mount = try TmpfsMount(at: fixture.store.appending(path: "content"), megabytes: 4)
+    let mount = try TmpfsMount(at: fixture.store.appending(path: "files"), megabytes: 4)
     defer { mount.unmount() }
     let manager = try manager(fixture, margin: 1 << 20)
     let content = try await manager.content(
@@ -71,7 +71,7 @@ struct SmallDiskTests {
     let body = TestData.bytes(count: 4 << 20, seed: 111)
     server.setRoute("/big.bin", .resource(.init(body: body)))
     let fixture = try ManagerFixture()
-    let mount = try TmpfsMount(at: fixture.store.appending(path: "content"), megabytes: 8)
+    let mount = try TmpfsMount(at: fixture.store.appending(path: "files"), megabytes: 8)
     defer { mount.unmount() }
     let junk = mount.path.appending(path: "junk.bin")
     try Data(count: 5 << 20).write(to: junk)

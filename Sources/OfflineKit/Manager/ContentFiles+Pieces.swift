@@ -11,10 +11,10 @@ extension ContentFiles {
   func pieceRecords(of record: ContentRecord, sha256: String?, chunks: [String]?)
     -> [PieceRecord]
   {
-    let root = folder(id: record.id)
+    let root = folder(of: record)
     let isStream = Self.isStream(record)
     var pieces: [PieceRecord] = []
-    for (path, size) in Self.regularFiles(in: root, keeping: record.fileName) {
+    for (path, size) in ownFiles(of: record) {
       let absolute = root.appending(path: path).path
       let journal = (try? index.transfers.record(forDestination: absolute)) ?? nil
       let kind: PieceRecord.Kind = isStream ? Self.kind(ofPiece: path) : .file
