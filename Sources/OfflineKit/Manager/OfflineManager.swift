@@ -226,6 +226,7 @@ public actor OfflineManager {
         )
       }
     }
+    let flatNamesOnDisk = files.flatNamesOnDisk()
     for source in sources {
       guard source.url.isHTTPWithHost else {
         throw OfflineError(.invalidURL(source.url.absoluteString))
@@ -260,7 +261,7 @@ public actor OfflineManager {
         id: id, url: source.url.absoluteString, title: source.title, metadata: source.metadata,
         fileName: fileName, state: .notDownloaded,
         flatFile: !isStream && ContentFiles.canBeFlat(fileName)
-          && files.isFreeOnDisk(flatName: fileName))
+          && ContentFiles.isFree(flatName: fileName, among: flatNamesOnDisk))
       if let configuration {
         record.state = .downloading
         record.waitReason = .queued
