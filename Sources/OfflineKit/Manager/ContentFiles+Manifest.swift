@@ -96,7 +96,9 @@ extension ContentFiles {
     if recordsPieces {
       let pieces = pieceRecords(of: record, sha256: sha256, chunks: chunks)
       try? index.pieces.replace(pieces, forContent: record.id)
-      recordDownloaded(record, length: length, pieces: pieces, durably: durably)
+      if let flat = recordDownloaded(record, length: length, pieces: pieces, durably: durably) {
+        ledger.append([flat], durably: durably)  // a flat file's goes to the ledger
+      }
       return
     }
     var manifest = Self.downloadedManifest(of: record, length: length)
