@@ -13,6 +13,13 @@ public struct ContentRecord: Sendable, Equatable {
   public var metadata: String?
   /// The local file name, chosen by OfflineKit.
   public var fileName: String
+  /// Whether the file lives in the store's shared folder of single files (`files/<file
+  /// name>`) rather than in a folder of the content's own (`content/<id>/<file name>`, the
+  /// layout of streams, of contents whose name another content's file had, and of every
+  /// content made before the shared folder existed). No two contents with a flat file share
+  /// a ``fileName`` (compared without case): ``ContentTable/insert(_:)`` gives the later one
+  /// a folder.
+  public var flatFile: Bool
   /// The state.
   public var state: ContentState
   /// Higher runs first; equal priorities run in ``sequence`` order.
@@ -54,7 +61,7 @@ public struct ContentRecord: Sendable, Equatable {
     totalIsEstimate: Bool = false, expectedSHA256: String? = nil, options: StoredJSON? = nil,
     lastError: String? = nil,
     lastErrorKind: String? = nil, waitReason: ContentWaitReason? = nil, retryCount: Int = 0,
-    pendingCleanup: Bool = false, createdAt: Date = Date(),
+    pendingCleanup: Bool = false, flatFile: Bool = false, createdAt: Date = Date(),
     updatedAt: Date = Date()
   ) {
     self.id = id
@@ -62,6 +69,7 @@ public struct ContentRecord: Sendable, Equatable {
     self.title = title
     self.metadata = metadata
     self.fileName = fileName
+    self.flatFile = flatFile
     self.state = state
     self.priority = priority
     self.sequence = sequence

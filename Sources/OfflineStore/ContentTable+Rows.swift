@@ -12,6 +12,7 @@ extension ContentTable {
       SQLValue(record.waitReason?.retryAt.map(StoredTime.milliseconds)),
       .integer(record.pendingCleanup ? 1 : 0), .integer(StoredTime.milliseconds(record.createdAt)),
       .integer(StoredTime.milliseconds(record.updatedAt)), record.options?.sqlValue ?? .null,
+      .integer(record.flatFile ? 1 : 0),
     ]
   }
 
@@ -28,6 +29,7 @@ extension ContentTable {
       lastErrorKind: try row.stringOrNil("last_error_kind"),
       waitReason: waitReason(in: row), retryCount: Int(try row.int64("retry_count")),
       pendingCleanup: try row.int64("pending_cleanup") != 0,
+      flatFile: try row.int64("flat_file") != 0,
       createdAt: StoredTime.date(milliseconds: try row.int64("created_at")),
       updatedAt: StoredTime.date(milliseconds: try row.int64("updated_at")))
   }

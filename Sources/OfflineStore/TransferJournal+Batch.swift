@@ -24,9 +24,13 @@ extension TransferJournal {
   /// slash), keyed by destination, read in one query.
   public func records(under folder: String) throws(StoreError) -> [String: TransferRecord] {
     let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    // Every path that starts with "<folder>/" sorts (bytewise, the key's collation) from
+    // "<folder>/" up to, not including, "<folder>0" ("0" follows "/"), so the primary key's
+    // index answers this without scanning the whole journal.
+    let end = String(prefix.dropLast()) + "0"
     let rows = try database.query(
-      "SELECT * FROM transfers WHERE substr(destination, 1, ?) = ?",
-      [.integer(Int64(prefix.unicodeScalars.count)), .text(prefix)])
+      "SELECT * FROM transfers WHERE destination >= ? AND destination < ?",
+      [.text(prefix), .text(end)])
     var records: [String: TransferRecord] = [:]
     for row in rows {
       let record = try Self.record(from: row)

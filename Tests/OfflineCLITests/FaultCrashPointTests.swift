@@ -34,10 +34,10 @@ import Testing
     #expect(cancel.status == 137, "\(cancel.stderrText)")
 
     #expect(try fixture.entry(id)?.state == "notDownloaded")
-    #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder(id).path))
+    #expect(fixture.leftovers(of: id).isEmpty)
     #expect(try fixture.offline(["run", "--quiet"]).status == 0)
     #expect(try fixture.entry(id)?.state == "notDownloaded")
-    #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder(id).path))
+    #expect(fixture.leftovers(of: id).isEmpty)
   }
 
   /// After a crash in `rm`, before or after its files went: the next command finishes the
@@ -122,7 +122,7 @@ import Testing
 
     let list = try crashing(at: "recovery.afterDeletingFiles", fixture, ["ls"])
     #expect(list.status == 137, "\(list.stderrText)")
-    #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder(id).path))
+    #expect(fixture.leftovers(of: id).isEmpty)
 
     #expect(try fixture.entry(id)?.state == "notDownloaded")
     #expect(try fixture.offline(["run", "--quiet"]).status == 0)

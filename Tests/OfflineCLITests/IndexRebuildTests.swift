@@ -66,7 +66,7 @@ struct IndexRebuildTests {
     }
 
     func file(_ id: String, _ name: String) -> URL {
-      store.appending(path: "content").appending(path: id).appending(path: name)
+      StoreFiles.file(name, of: id, in: store)
     }
 
     /// Leaves content `big` suspended with part of `large.bin` on disk: a run stopped by

@@ -67,7 +67,7 @@ import Testing
     #expect(!queued.keys.contains("lastError"))
     #expect(queued.url == fixture.url("small.bin"))
     #expect(queued.bytes == 0)
-    #expect(queued.path.hasPrefix(fixture.contentFolder(id).path))
+    #expect(queued.path == fixture.store.appending(path: "files/small.bin").path)
 
     #expect(try fixture.offline(["run", "--quiet"]).status == 0)
     let done = try #require(try fixture.entry(id))

@@ -39,8 +39,7 @@ import Testing
 
     /// The downloaded file of content `id`.
     func file(_ id: String) -> Data? {
-      FileManager.default.contents(
-        atPath: store.appending(path: "content/\(id)/a.bin").path)
+      FileManager.default.contents(atPath: StoreFiles.file("a.bin", of: id, in: store).path)
     }
   }
 
@@ -180,7 +179,7 @@ import Testing
     let id = try setup.add([url, "-H", "Authorization: Bearer \(NginxGates.token)"])
     let run = try setup.offline(["run"])
     #expect(run.status == 0, "\(run.stderrText)")
-    let path = setup.store.appending(path: "content/\(id)/a.bin").path
+    let path = StoreFiles.file("a.bin", of: id, in: setup.store).path
     let handle = try #require(FileHandle(forUpdatingAtPath: path))
     try handle.seek(toOffset: 1000)
     try handle.write(contentsOf: Data([0x55, 0xAA]))

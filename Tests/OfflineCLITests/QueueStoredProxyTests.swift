@@ -16,7 +16,7 @@ import Testing
     #expect(added.status == 0, "\(added.stderrText)")
     let run = try fixture.offline(["run"])
     #expect(run.status == 0, "\(run.stderrText)")
-    let file = fixture.store.appending(path: "content/via/file.bin").path
+    let file = StoreFiles.file("file.bin", of: "via", in: fixture.store).path
     #expect(fixture.downloaded(file))
     let listed = try fixture.offline(["ls", "--json"])
     for text in [added.stderrText, run.stdoutText, run.stderrText, listed.stdoutText] {

@@ -134,11 +134,18 @@ final class QueueFixture {
   /// than `bytes`. It looks at the file only: a command opening the store while `offline run`
   /// starts could make that run fail (see `QueueRunTests`).
   func waitForPart(of id: String, file: String = "large.bin", moreThan bytes: Int) throws -> Int {
-    let part = contentFolder(id).appending(path: file + ".part").path
+    // In the content's folder when it has one, else in the store's shared `files/`.
+    let parts = [contentFolder(id), store.appending(path: "files")].map {
+      $0.appending(path: file + ".part").path
+    }
+    var part = parts[1]
     var size = 0
     _ = Self.poll(seconds: 20) {
-      let attributes = try? FileManager.default.attributesOfItem(atPath: part)
-      size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+      for candidate in parts {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: candidate)
+        guard let found = (attributes?[.size] as? NSNumber)?.intValue else { continue }
+        (part, size) = (candidate, found)
+      }
       return size > bytes
     }
     try #require(size > bytes, "\(part) stayed at \(size) bytes; run: \(runLogText)")
@@ -148,6 +155,15 @@ final class QueueFixture {
   /// The content's folder, `<store>/content/<id>`.
   func contentFolder(_ id: String) -> URL {
     store.appending(path: "content").appending(path: id)
+  }
+
+  /// What is on disk of content `id` (its file named `file`): its folder, or the flat file
+  /// and its part in the store's shared `files/`.
+  func leftovers(of id: String, file: String = "large.bin") -> [String] {
+    let shared = store.appending(path: "files").appending(path: file).path
+    return [contentFolder(id).path, shared, shared + ".part"].filter {
+      FileManager.default.fileExists(atPath: $0)
+    }
   }
 
   /// Calls `condition` every 50 ms until it holds or `seconds` pass; returns whether it held.

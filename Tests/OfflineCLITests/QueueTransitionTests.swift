@@ -85,8 +85,7 @@ import Testing
     #expect(cancel.status == 0, "\(cancel.stderrText)")
     #expect(try fixture.waitFor(id, state: "notDownloaded", seconds: 5)?.state == "notDownloaded")
     #expect(run.waitBounded(seconds: 10) == 0)
-    let folder = fixture.contentFolder(id).path
-    #expect(!FileManager.default.fileExists(atPath: folder), "\(folder) is still there")
+    #expect(fixture.leftovers(of: id).isEmpty, "\(fixture.leftovers(of: id)) still there")
     #expect(try fixture.entry(id)?.bytes == 0)
 
     // Nothing of the canceled transfer (part, journal offset) may survive: a new download
@@ -102,12 +101,12 @@ import Testing
     defer { run.killIfRunning() }
     #expect(try fixture.offline(["pause", id]).status == 0)
     #expect(run.waitBounded(seconds: 10) == 0)
-    #expect(FileManager.default.fileExists(atPath: fixture.contentFolder(id).path))
+    #expect(!fixture.leftovers(of: id).isEmpty)
 
     let cancel = try fixture.offline(["cancel", id])
     #expect(cancel.status == 0, "\(cancel.stderrText)")
     #expect(try fixture.entry(id)?.state == "notDownloaded")
-    #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder(id).path))
+    #expect(fixture.leftovers(of: id).isEmpty)
   }
 
   @Test func aPermanentFailureSuspendsWithTheLastErrorAndRunExits1() throws {

@@ -68,7 +68,11 @@ import Testing
       let folderPath = (item.path as NSString).deletingLastPathComponent
       if gone.contains(item.id) {
         #expect(item.state == "notDownloaded", "\(item.id) came back as \(item.state)")
-        #expect(!FileManager.default.fileExists(atPath: folderPath), "\(item.id) left files")
+        // Its own folder gone; a flat file (in the shared `files/`) gone with its part.
+        let own = (folderPath as NSString).lastPathComponent == item.id
+        for path in own ? [folderPath] : [item.path, item.path + ".part"] {
+          #expect(!FileManager.default.fileExists(atPath: path), "\(item.id) left \(path)")
+        }
       } else {
         #expect(item.state == "downloaded", "\(item.id) is \(item.state)")
         #expect(

@@ -11,7 +11,8 @@ struct SmallDiskRunTests {
   /// `--min-free` lets the same file download.
   @Test func aContentThatCannotFitEndsTheRunAndASmallerMarginDownloadsIt() throws {
     let fixture = try QueueFixture()
-    let content = fixture.store.appending(path: "content")
+    // The folder the file goes to (the store's shared `files/`) is on the small disk.
+    let content = fixture.store.appending(path: "files")
     try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
     let mount = try ProcessRunner.run(
       "/bin/mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", content.path], timeout: 10)

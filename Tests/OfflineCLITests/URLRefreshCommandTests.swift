@@ -70,7 +70,7 @@ import Testing
     let set = try setup.offline(["set-url", "big", fresh.absoluteString])
     #expect(set.status == 0, "\(set.stderrText)")
     #expect(run.waitBounded(seconds: 30) == 0)
-    let file = setup.store.appending(path: "content/big/big.bin").path
+    let file = StoreFiles.file("big.bin", of: "big", in: setup.store).path
     #expect(FileManager.default.contents(atPath: file) == Self.body)
     let log = try setup.origin.server.accessLog()
     #expect(log.contains { $0.uri.contains(fresh.query ?? "-") && $0.status == 206 })

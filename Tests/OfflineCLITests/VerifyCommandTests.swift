@@ -13,7 +13,7 @@ import Testing
     _ = try fixture.add([fixture.url("large.bin"), "--id", "big"])
     let run = try fixture.offline(["run", "--quiet"], timeout: 60)
     try #require(run.status == 0, "\(run.stderrText)")
-    return (fixture, fixture.store.appending(path: "content/big/large.bin").path)
+    return (fixture, StoreFiles.file("large.bin", of: "big", in: fixture.store).path)
   }
 
   @Test func verifyExitsZeroWhenWholeAndOneNamingTheDamagedChunk() throws {
@@ -88,7 +88,7 @@ import Testing
     #expect(again.status == 0, "\(again.stderrText)")
     #expect(FileManager.default.contents(atPath: path) == fixture.large)
     let leftovers = try FileManager.default.contentsOfDirectory(
-      atPath: fixture.store.appending(path: "content/big").path
+      atPath: (path as NSString).deletingLastPathComponent
     ).filter { $0.hasSuffix(".part") }
     #expect(leftovers.isEmpty, "\(leftovers)")
     // The damaged chunks (0, cut short, and 1, gone) plus at most the one the kill cut.

@@ -21,7 +21,7 @@ struct ContentRepairTests {
     let origin = try ManagerOrigin(files: ["big.bin": 64 << 20])
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url("big.bin"), id: "big", in: fixture)
-    let path = fixture.contentFolder("big").appending(path: "big.bin").path
+    let path = fixture.file("big.bin", of: "big").path
     try FileDamage.flipByte(at: 33 << 20 + 5, of: path)
     try FileDamage.flipByte(at: 60 << 20, of: path)
     let before = try origin.nginx.accessLog().count
@@ -42,7 +42,7 @@ struct ContentRepairTests {
     let origin = try ManagerOrigin(files: ["a.bin": size])
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url("a.bin"), id: "a", in: fixture)
-    let path = fixture.contentFolder("a").appending(path: "a.bin").path
+    let path = fixture.file("a.bin", of: "a").path
     let kept: Int64 = 5 << 20 + 3
     try #require(truncate(path, off_t(kept)) == 0)
     let before = try origin.nginx.accessLog().count
@@ -97,7 +97,7 @@ struct ContentRepairTests {
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url("a.bin"), id: "a", in: fixture)
     #expect(try await content.checkRemote() == .upToDate)
-    let path = fixture.contentFolder("a").appending(path: "a.bin").path
+    let path = fixture.file("a.bin", of: "a").path
     try FileDamage.flipByte(at: 5 << 20, of: path)
     let damaged = FileManager.default.contents(atPath: path)
     let newer = TestData.bytes(count: 9 << 20, seed: 99)
@@ -129,7 +129,7 @@ struct ContentRepairTests {
     let origin = try ManagerOrigin(files: ["a.bin": 6 << 20])
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url("a.bin"), id: "a", in: fixture)
-    let path = fixture.contentFolder("a").appending(path: "a.bin").path
+    let path = fixture.file("a.bin", of: "a").path
     try #require(truncate(path, 1000) == 0)
     origin.nginx.stop(graceful: false)
     do {
@@ -140,7 +140,7 @@ struct ContentRepairTests {
     }
     #expect(FileSteps.regularFileSize(path) == 1000, "nothing changed")
     let leftovers = try FileManager.default.contentsOfDirectory(
-      atPath: fixture.contentFolder("a").path
+      atPath: (path as NSString).deletingLastPathComponent
     ).filter { $0.hasSuffix(".part") }
     #expect(leftovers.isEmpty)
   }

@@ -50,12 +50,19 @@ struct ManagerFixture {
     store.appending(path: "content").appending(path: id, directoryHint: .isDirectory)
   }
 
-  /// The transfer journal's entries that belong to content `id`.
+  /// `name` of content `id`: in its folder when it has one, else in the shared `files/`.
+  func file(_ name: String, of id: String) -> URL {
+    StoreFiles.file(name, of: id, in: store)
+  }
+
+  /// The transfer journal's entries that belong to content `id` (a flat file's: its own).
   func journalEntries(of id: String) throws -> [TransferRecord] {
-    let prefix = contentFolder(id).path
-    return try OfflineIndex(directory: store).transfers.all().filter {
-      $0.destination.hasPrefix(prefix)
+    let index = try OfflineIndex(directory: store)
+    var prefix = contentFolder(id).path + "/"
+    if let record = try index.contents.record(id: id), record.flatFile {
+      prefix = store.appending(path: "files").appending(path: record.fileName).path
     }
+    return try index.transfers.all().filter { $0.destination.hasPrefix(prefix) }
   }
 
   /// Makes the content for `url` with `id` and subscribes to its events, before anything is

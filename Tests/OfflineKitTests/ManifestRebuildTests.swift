@@ -177,7 +177,7 @@ import Testing
       for: OfflineSource(url: URL(string: url)!, id: "paused"))
     try await content.download()
     try await content.suspend()
-    let folder = fixture.contentFolder("paused")
+    let folder = fixture.file("file.bin", of: "paused").deletingLastPathComponent()
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     try Data(count: 100).write(to: folder.appending(path: "file.bin.part"))
     let entry = TransferRecord(

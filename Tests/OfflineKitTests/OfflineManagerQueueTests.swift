@@ -25,7 +25,7 @@ import Testing
       #expect(waiting.bytes == 0)
       #expect(try await first.snapshot.waitReason == nil)
       #expect(
-        !FileManager.default.fileExists(atPath: fixture.contentFolder("b").path + "/b.bin.part"))
+        !FileManager.default.fileExists(atPath: fixture.file("b.bin.part", of: "b").path))
     }
   }
 

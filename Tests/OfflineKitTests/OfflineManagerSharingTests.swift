@@ -47,6 +47,7 @@ import Testing
     await shared.runner.stop(suspendingRunning: false)
 
     #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder("file").path))
+    #expect(!FileManager.default.fileExists(atPath: fixture.file("file.bin.part", of: "file").path))
     #expect(try fixture.journalEntries(of: "file").isEmpty)
     #expect(try await shared.caller.snapshot.bytes == 0)
   }
@@ -58,7 +59,7 @@ import Testing
 
     try await shared.caller.suspend()
     #expect(await shared.watched.waitFor { $0.name == "suspended" })
-    let part = fixture.contentFolder("file").appending(path: "file.bin.part").path
+    let part = fixture.file("file.bin.part", of: "file").path
     #expect(FileManager.default.fileExists(atPath: part))
     #expect(try await shared.caller.state == .suspended)
 

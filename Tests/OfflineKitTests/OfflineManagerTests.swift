@@ -30,7 +30,7 @@ import Testing
     #expect(bytes == bytes.sorted(), "progress moved backwards: \(bytes)")
 
     let file = try #require(try await content.offlineSource)
-    #expect(file == fixture.contentFolder("file").appending(path: "file.bin"))
+    #expect(file == fixture.file("file.bin", of: "file"))
     #expect(file.isFileURL)
     #expect(FileManager.default.contents(atPath: file.path) == origin.body("file.bin"))
     #expect(try await content.snapshot.bytes == 1 << 20)
@@ -48,7 +48,7 @@ import Testing
       try await content.suspend()
       #expect(try await content.state == .suspended)
       #expect(await recorder.waitFor { $0.name == "suspended" })
-      let part = fixture.contentFolder("file").appending(path: "file.bin.part").path
+      let part = fixture.file("file.bin.part", of: "file").path
       let kept = try FileManager.default.attributesOfItem(atPath: part)[.size] as? Int ?? 0
       #expect(kept > 0)
       #expect(try await content.offlineSource == nil)
@@ -83,6 +83,7 @@ import Testing
       #expect(await recorder.waitFor { $0.name == "canceled" })
     }
     #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder("file").path))
+    #expect(!FileManager.default.fileExists(atPath: fixture.file("file.bin.part", of: "file").path))
     #expect(try fixture.journalEntries(of: "file").isEmpty)
     #expect(try await content.snapshot.bytes == 0)
   }

@@ -17,14 +17,24 @@ import Testing
     change: (inout ContentRecord) -> Void
   ) throws {
     let index = try OfflineIndex(directory: fixture.store)
-    try index.contents.update(id: id, change)
-    let folder = fixture.contentFolder(id)
+    let record = try index.contents.update(id: id, change)
+    // Where the record's files live: its folder, or the shared `files/` for a flat file.
+    let folder =
+      record?.flatFile == true ? fixture.store.appending(path: "files") : fixture.contentFolder(id)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     for (name, data) in files { try data.write(to: folder.appending(path: name)) }
     try index.transfers.save(
       TransferRecord(
         destination: folder.appending(path: "file.bin").path, url: url.absoluteString,
         bootID: BootIdentity.current, etag: "\"v1\""))
+  }
+
+  /// Neither the content's folder nor, for a flat file, its file or part is there.
+  func nothingLeft(of id: String, in fixture: ManagerFixture) -> Bool {
+    let shared = fixture.store.appending(path: "files/\(id).bin").path
+    return [fixture.contentFolder(id).path, shared, shared + ".part"].allSatisfy {
+      !FileManager.default.fileExists(atPath: $0)
+    }
   }
 
   @Test func aCancelCutShortIsFinishedWhenTheStoreOpens() async throws {
@@ -40,7 +50,7 @@ import Testing
     let snapshot = try await manager.snapshot(id: "file")
     #expect(snapshot.state == .notDownloaded)
     #expect(snapshot.bytes == 0)
-    #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder("file").path))
+    #expect(nothingLeft(of: "file", in: fixture))
     #expect(try fixture.journalEntries(of: "file").isEmpty)
   }
 
@@ -55,7 +65,7 @@ import Testing
     let manager = try fixture.reopened()
 
     #expect(try await manager.snapshot(id: "file").state == .notDownloaded)
-    #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder("file").path))
+    #expect(nothingLeft(of: "file", in: fixture))
     #expect(try fixture.journalEntries(of: "file").isEmpty)
     let record = try OfflineIndex(directory: fixture.store).contents.record(id: "file")
     #expect(record?.pendingCleanup == false)
@@ -73,7 +83,7 @@ import Testing
 
     let manager = try fixture.reopened()
 
-    #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder("file").path))
+    #expect(nothingLeft(of: "file", in: fixture))
     #expect(try fixture.journalEntries(of: "file").isEmpty)
     let record = try OfflineIndex(directory: fixture.store).contents.record(id: "file")
     #expect(record?.pendingCleanup == false)
@@ -116,7 +126,7 @@ import Testing
     try await fixture.running {
       #expect(await recorder.waitFor { ($0.progressBytes ?? 0) > 0 })
     }
-    let part = fixture.contentFolder("file").appending(path: "file.bin.part").path
+    let part = fixture.file("file.bin.part", of: "file").path
     #expect(FileManager.default.fileExists(atPath: part))
 
     let manager = try fixture.reopened()

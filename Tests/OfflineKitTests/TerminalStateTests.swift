@@ -25,7 +25,7 @@ import Testing
     #expect(snapshot.bytes == 0)
     #expect(snapshot.lastError?.contains("SHA-256") == true, "\(snapshot.lastError ?? "none")")
     #expect(!recorder.names.contains("suspended"), "\(recorder.names)")
-    let part = fixture.contentFolder("file").appending(path: "file.bin.part").path
+    let part = fixture.file("file.bin.part", of: "file").path
     #expect(!FileManager.default.fileExists(atPath: part) || fileSize(part) == 0)
     // What the state says can be done, can be done: a fresh download.
     try await content.download()

@@ -20,7 +20,7 @@ struct IntegrityAPITests {
     let whole = try #require(try fixture.post("/api/contents/\(id)/verify", "").json)
     #expect((whole as? [String: Any])?["whole"] as? Bool == true)
 
-    let path = fixture.store.url.appending(path: "content/\(id)/movie.bin").path
+    let path = StoreFiles.file("movie.bin", of: id, in: fixture.store.url).path
     let handle = try #require(FileHandle(forUpdatingAtPath: path))
     try handle.seek(toOffset: (5 << 20) + 17)  // in the second 4 MiB chunk
     try handle.write(contentsOf: Data([0x00, 0xFF, 0x00]))

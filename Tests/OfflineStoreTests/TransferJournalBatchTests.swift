@@ -39,7 +39,12 @@ import Testing
     try journal.save([
       TransferRecord(destination: "/s/c/a.ts", url: "http://127.0.0.1/a.ts"),
       TransferRecord(destination: "/s/c2/b.ts", url: "http://127.0.0.1/b.ts"),
+      // Names that sort right before and right after the folder's own paths.
+      TransferRecord(destination: "/s/c.old/b.ts", url: "http://127.0.0.1/b.ts"),
+      TransferRecord(destination: "/s/c0/b.ts", url: "http://127.0.0.1/b.ts"),
+      TransferRecord(destination: "/s/c/sub/d.ts", url: "http://127.0.0.1/d.ts"),
     ])
-    #expect(try Set(journal.records(under: "/s/c/").keys) == ["/s/c/a.ts"])
+    #expect(try Set(journal.records(under: "/s/c/").keys) == ["/s/c/a.ts", "/s/c/sub/d.ts"])
+    #expect(try Set(journal.records(under: "/s/c").keys) == ["/s/c/a.ts", "/s/c/sub/d.ts"])
   }
 }

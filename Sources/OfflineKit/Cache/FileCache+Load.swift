@@ -155,8 +155,7 @@ extension FileCache {
     guard let record = try? index.contents.record(url: url.absoluteString),
       record.state == .downloaded, ContentFiles.isValidID(record.id)
     else { return nil }
-    let file = ContentFiles(index: index, directory: store).folder(id: record.id)
-      .appending(path: record.fileName)
+    let file = ContentFiles(index: index, directory: store).file(of: record)
     guard let size = CacheFiles.size(file.path) else { return nil }
     return Loaded(value: file, source: .pinned, size: size)
   }

@@ -25,22 +25,34 @@ extension ContentFiles {
   /// folder manifest and its ledger entry go first.
   func forgetManifests(of record: ContentRecord) {
     guard ContentFiles.isValidID(record.id) else { return }
-    DurableFile.remove(manifestURL(id: record.id))
+    if !record.flatFile { DurableFile.remove(manifestURL(id: record.id)) }
     ledger.remove(id: record.id, sequence: record.sequence)
   }
 
   /// Before a resume is recorded: the folder manifest says `downloading` and drops the
-  /// journal entries of its parts, which are about to be written again.
+  /// journal entries of its parts, which are about to be written again. A flat file's
+  /// ledger entry is replaced the same way, when it has a part (only then can a suspended
+  /// entry have been written).
   func recordResuming(_ record: ContentRecord) {
-    write(ContentManifest(record: record, state: .downloading), onlyIfFolderExists: true)
+    let manifest = ContentManifest(record: record, state: .downloading)
+    guard record.flatFile else { return write(manifest, onlyIfFolderExists: true) }
+    guard (try? index.transfers.record(forDestination: destination(of: record))) ?? nil != nil
+    else { return }
+    replaceLedgerEntry(with: manifest)
   }
 
   /// A suspended content whose transfer has stopped: its state and the journal entries of
   /// its part files (not for a segmented file, whose ranges are not kept: it restarts).
+  /// A flat file's entry replaces its ledger entry, once it has a part (before that, its
+  /// queued entry says all there is, as a folder that does not exist yet gets no manifest).
   func recordSuspended(_ record: ContentRecord) {
     var manifest = ContentManifest(record: record, state: .suspended)
-    let prefix = folder(id: record.id).path + "/"
-    let entries = ((try? index.transfers.all()) ?? []).filter { $0.destination.hasPrefix(prefix) }
+    let prefix = folder(of: record).path + "/"
+    let entries =
+      record.flatFile
+      ? [(try? index.transfers.record(forDestination: destination(of: record))) ?? nil]
+        .compactMap { $0 }
+      : ((try? index.transfers.all()) ?? []).filter { $0.destination.hasPrefix(prefix) }
     let segmented = entries.contains {
       !((try? index.transfers.ranges(forDestination: $0.destination)) ?? []).isEmpty
     }
@@ -57,7 +69,17 @@ extension ContentFiles {
           })
       }
     }
-    write(manifest, onlyIfFolderExists: true)
+    guard record.flatFile else { return write(manifest, onlyIfFolderExists: true) }
+    guard !entries.isEmpty else { return }
+    replaceLedgerEntry(with: manifest)
+  }
+
+  /// A flat file's new word in the ledger: its old entries go, then the new one is appended
+  /// (a crash between the two leaves it without an entry: a rebuild claims less, never more).
+  private func replaceLedgerEntry(with manifest: ContentManifest) {
+    guard ContentFiles.isValidID(manifest.id) else { return }
+    ledger.remove(id: manifest.id, sequence: manifest.sequence)
+    ledger.append([manifest])
   }
 
   /// A finished download, after its files are durable and before the index records
@@ -74,32 +96,53 @@ extension ContentFiles {
     if recordsPieces {
       let pieces = pieceRecords(of: record, sha256: sha256, chunks: chunks)
       try? index.pieces.replace(pieces, forContent: record.id)
-      recordDownloaded(record, length: length, pieces: pieces, durably: durably)
+      if let flat = recordDownloaded(record, length: length, pieces: pieces, durably: durably) {
+        ledger.append([flat], durably: durably)  // a flat file's goes to the ledger
+      }
       return
     }
     var manifest = Self.downloadedManifest(of: record, length: length)
-    manifest.files = Self.regularFiles(in: folder(id: record.id), keeping: record.fileName).map {
-      path, size in
+    manifest.files = ownFiles(of: record).map { path, size in
       ContentManifest.File(path: path, size: size, sha256: path == record.fileName ? sha256 : nil)
     }
     guard !manifest.files.isEmpty else { return }
-    write(manifest, onlyIfFolderExists: true, durably: durably)
+    if record.flatFile {
+      ledger.append([manifest], durably: durably)
+    } else {
+      write(manifest, onlyIfFolderExists: true, durably: durably)
+    }
   }
 
   /// The manifest of a finished download whose `pieces` (``pieceRecords(of:sha256:chunks:)``)
   /// the caller writes to the index itself (many contents in one transaction); the same
   /// manifest as ``recordDownloaded(_:length:sha256:chunks:recordsPieces:durably:)`` writes.
+  /// A flat file's manifest is not written but returned: the caller appends the batch's
+  /// together to the ledger (one chunk file for all of them, no file per content).
+  @discardableResult
   func recordDownloaded(
     _ record: ContentRecord, length: Int64, pieces: [PieceRecord], durably: Bool
-  ) {
+  ) -> ContentManifest? {
     var manifest = Self.downloadedManifest(of: record, length: length)
     manifest.files = pieces.map {
       ContentManifest.File(
         path: $0.path, size: $0.size, sha256: $0.sha256,
         chunks: $0.chunkSHA256.isEmpty ? nil : $0.chunkSHA256, kind: $0.kind.rawValue)
     }
-    guard !manifest.files.isEmpty else { return }
+    guard !manifest.files.isEmpty else { return nil }
+    if record.flatFile { return manifest }
     write(manifest, onlyIfFolderExists: true, durably: durably)
+    return nil
+  }
+
+  /// The regular files of `record` (paths relative to ``folder(of:)``, sizes): for a flat
+  /// file only itself, never its neighbours in the shared folder; else every file of its
+  /// folder (``regularFiles(in:keeping:)``).
+  func ownFiles(of record: ContentRecord) -> [(String, Int64)] {
+    guard record.flatFile else {
+      return Self.regularFiles(in: folder(id: record.id), keeping: record.fileName)
+    }
+    guard case .regular(let size) = DurableFile.kind(destination(of: record)) else { return [] }
+    return [(record.fileName, size)]
   }
 
   private static func downloadedManifest(of record: ContentRecord, length: Int64)
@@ -117,7 +160,7 @@ extension ContentFiles {
   private func write(
     _ manifest: ContentManifest, onlyIfFolderExists: Bool, durably: Bool = true
   ) {
-    guard ContentFiles.isValidID(manifest.id) else { return }
+    guard ContentFiles.isValidID(manifest.id), manifest.flatFile != true else { return }
     let target = manifestURL(id: manifest.id)
     if onlyIfFolderExists, DurableFile.kind(folder(id: manifest.id).path) != .directory { return }
     let encoder = JSONEncoder()

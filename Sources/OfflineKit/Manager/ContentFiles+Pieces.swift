@@ -11,14 +11,17 @@ extension ContentFiles {
   func pieceRecords(of record: ContentRecord, sha256: String?, chunks: [String]?)
     -> [PieceRecord]
   {
-    let root = folder(id: record.id)
+    let root = folder(of: record)
     let isStream = Self.isStream(record)
     var pieces: [PieceRecord] = []
-    // One query for the folder's journal, not one per piece; nil (unreadable) hashes them.
-    let journaled = try? index.transfers.records(under: root.path)
-    for (path, size) in Self.regularFiles(in: root, keeping: record.fileName) {
+    // A stream's folder: one query for its journal, not one per piece (nil, unreadable,
+    // hashes them). A single file: its own record (a shared folder holds other contents').
+    let journaled = isStream ? try? index.transfers.records(under: root.path) : nil
+    for (path, size) in ownFiles(of: record) {
       let absolute = root.appending(path: path).path
-      let journal = journaled?[absolute]
+      let journal =
+        isStream
+        ? journaled?[absolute] : (try? index.transfers.record(forDestination: absolute)) ?? nil
       let kind: PieceRecord.Kind = isStream ? Self.kind(ofPiece: path) : .file
       let own = !isStream && path == record.fileName
       var digest = own ? sha256 : nil

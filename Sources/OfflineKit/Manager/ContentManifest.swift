@@ -79,6 +79,10 @@ struct ContentManifest: Codable, Sendable, Equatable {
   var files: [File] = []
   /// For `suspended`: the journal entries of its part files.
   var journal: [Journal] = []
+  /// True when the content's one file lives in the store's shared `files/` folder
+  /// (``ContentRecord/flatFile``); absent for a content with a folder of its own, as every
+  /// manifest written before that folder existed.
+  var flatFile: Bool? = nil
 
   /// The manifest of `record` in `state`.
   init(record: ContentRecord, state: OfflineState) {
@@ -98,6 +102,7 @@ struct ContentManifest: Codable, Sendable, Equatable {
     lastError = record.lastError
     lastErrorKind = record.lastErrorKind
     createdAt = Int64((record.createdAt.timeIntervalSince1970 * 1000).rounded())
+    flatFile = record.flatFile ? true : nil
   }
 
   /// The state it records.
@@ -111,6 +116,7 @@ struct ContentManifest: Codable, Sendable, Equatable {
       totalIsEstimate: totalIsEstimate, expectedSHA256: expectedSHA256,
       options: options.flatMap(StoredJSON.init(text:)), lastError: lastError,
       lastErrorKind: lastErrorKind, waitReason: state == .downloading ? .queued : nil,
+      flatFile: flatFile == true,
       createdAt: Date(timeIntervalSince1970: Double(createdAt) / 1000))
   }
 
@@ -195,6 +201,12 @@ extension ContentManifest {
       else { throw Problem("the journal entry '\(Self.shown(entry.path))' is not usable") }
       guard let entryURL = URL(string: entry.url), URL.isHTTPScheme(entryURL.scheme ?? "")
       else { throw Problem("the journal entry '\(Self.shown(entry.path))' has no http URL") }
+    }
+    if flatFile == true {
+      // One file in the shared folder: it may name nothing else there.
+      guard ContentFiles.canBeFlat(fileName), files.allSatisfy({ $0.path == fileName }),
+        journal.allSatisfy({ $0.path == fileName })
+      else { throw Problem("a flat file's manifest names other files") }
     }
     if state == .downloaded && files.isEmpty {
       throw Problem("it says downloaded but lists no file")

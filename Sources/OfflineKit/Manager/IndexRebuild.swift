@@ -13,8 +13,9 @@ import OfflineStore
 /// - `downloading`: comes back queued; its parts have no journal entry, so the transfer
 ///   starts them over (it never splices unknown bytes).
 ///
-/// Nothing a manifest says is followed outside its folder; contents already in the index
-/// are left alone (the index is the truth).
+/// Nothing a manifest says is followed outside its folder (for a flat file, outside its one
+/// name in the shared `files/` folder); contents already in the index are left alone (the
+/// index is the truth).
 struct IndexRebuild {
   let files: ContentFiles
 
@@ -53,7 +54,8 @@ struct IndexRebuild {
     for entry in ledger.manifests where !fromFolder.contains(entry.id) {
       do throws(ContentManifest.Problem) {
         let manifest = try entry.validated(folderName: nil)
-        if let earlier = chosen[manifest.id], earlier.sequence > manifest.sequence { continue }
+        // The newer word: a later sequence, else (a flat file's two entries) `downloaded`.
+        if let earlier = chosen[manifest.id], Self.rank(earlier) > Self.rank(manifest) { continue }
         chosen[manifest.id] = manifest
       } catch {
         report.skipped.append(
@@ -64,10 +66,23 @@ struct IndexRebuild {
       report.skipped.append(
         .init(path: root.appending(path: name).path, reason: "it has no manifest; left as it is"))
     }
-    let known = Set(try indexStep { try files.index.contents.all() }.map(\.id))
+    let stored = try indexStep { try files.index.contents.all() }
+    let known = Set(stored.map(\.id))
+    // A flat file belongs to one content: a manifest naming one another content has is
+    // never adopted (nor its file touched).
+    var flatNames = Set(stored.filter(\.flatFile).map { $0.fileName.lowercased() })
     var records: [ContentRecord] = []
     for manifest in chosen.values.sorted(by: { ($0.sequence, $0.id) < ($1.sequence, $1.id) })
     where !known.contains(manifest.id) {
+      if manifest.flatFile == true {
+        guard flatNames.insert(manifest.fileName.lowercased()).inserted else {
+          report.skipped.append(
+            .init(
+              path: files.flatFolder.appending(path: manifest.fileName).path,
+              reason: "content '\(manifest.id)' names a file another content has; left as it is"))
+          continue
+        }
+      }
       let (record, note) = restore(manifest, fromFolder: fromFolder.contains(manifest.id))
       records.append(record)
       report.restored.append(
@@ -100,7 +115,7 @@ struct IndexRebuild {
   /// The record `manifest` comes back as, having checked its files; seeds the journal of a
   /// suspended content's parts.
   private func restore(_ manifest: ContentManifest, fromFolder: Bool) -> (ContentRecord, String?) {
-    let folder = files.folder(id: manifest.id)
+    let folder = manifest.flatFile == true ? files.flatFolder : files.folder(id: manifest.id)
     switch manifest.offlineState {
     case .downloaded:
       let wrong = manifest.files.compactMap { file -> String? in
@@ -128,7 +143,10 @@ struct IndexRebuild {
       record.lastError = note
       var requeued = ContentManifest(record: record, state: .downloading)
       requeued.lastError = note
-      if let data = try? JSONEncoder().encode(requeued) {
+      if record.flatFile {
+        files.ledger.remove(id: record.id, sequence: record.sequence)  // its `downloaded` entry
+        files.ledger.append([requeued])
+      } else if let data = try? JSONEncoder().encode(requeued) {
         DurableFile.write(data, to: files.manifestURL(id: manifest.id))
       }
       return (record, note)
@@ -153,6 +171,12 @@ struct IndexRebuild {
     default:
       return (manifest.record(state: .downloading), nil)
     }
+  }
+
+  /// How new a ledger entry's word is among the entries of one content: its sequence, then
+  /// whether it says `downloaded` (a flat file keeps its queued entry beside that one).
+  private static func rank(_ manifest: ContentManifest) -> (Int64, Int) {
+    (manifest.sequence, manifest.offlineState == .downloaded ? 1 : 0)
   }
 
   /// The manifest at `path`, read without following links, decoded and validated.

@@ -4,7 +4,8 @@ import OfflineStore
 extension OfflineManager {
   /// Records every file of ``finishedBatch`` downloaded, durably and cheaply (group commit):
   /// one `syncfs` makes their bytes and renames durable, what each file must be goes to the
-  /// index and their manifests are written, a second `syncfs` makes those durable, then one
+  /// index and their manifests are written (those of flat files as one ledger chunk), a
+  /// second `syncfs` makes those durable, then one
   /// transaction records them all `downloaded`. A file is never recorded downloaded before
   /// its bytes and its rename are on disk. Contents suspended, canceled or deleted meanwhile
   /// are left as they are.
@@ -46,14 +47,20 @@ extension OfflineManager {
     let records = (try? index.contents.records(ids: entries.map(\.id))) ?? [:]
     var written: [FinishedBatch.Entry] = []
     var pieces: [String: [PieceRecord]] = [:]
+    var flat: [ContentManifest] = []  // one ledger chunk for the batch's flat files
     for entry in entries {
       guard let record = records[entry.id], record.state == .downloading else { continue }
       let found = files.pieceRecords(
         of: record, sha256: entry.outcome.sha256, chunks: entry.outcome.chunkSHA256)
       pieces[record.id] = found
-      files.recordDownloaded(record, length: entry.outcome.length, pieces: found, durably: false)
+      if let manifest = files.recordDownloaded(
+        record, length: entry.outcome.length, pieces: found, durably: false)
+      {
+        flat.append(manifest)
+      }
       written.append(entry)
     }
+    files.ledger.append(flat, durably: false)
     try? index.pieces.replace(byContent: pieces)
     let directory = self.directory
     if let code = await Task.detached(operation: {

@@ -10,7 +10,7 @@ extension OfflineManager {
     if redownload { return try await queueRedownload(record) }
     let pieces = try indexStep { try index.pieces.pieces(ofContent: id) }
     guard !pieces.isEmpty else { throw OfflineError(.nothingRecorded, contentID: id) }
-    let verifier = ContentVerifier(folder: files.folder(id: id), pieces: pieces)
+    let verifier = ContentVerifier(folder: files.folder(of: record), pieces: pieces)
     let checked = await Task.detached { try? verifier.run(progress: nil) }.value
     guard let checked else { throw OfflineError(.closed, contentID: id) }
     try? index.pieces.save(checked.reidentified)
@@ -27,7 +27,7 @@ extension OfflineManager {
     } else {
       report = RepairReport(contentID: id, outcome: .repaired, damage: damage)
       for piece in damaged {
-        let (chunks, bytes) = try await repairFile(piece, id: id)
+        let (chunks, bytes) = try await repairFile(piece, id: id, in: files.folder(of: record))
         report.chunksFetched += chunks
         report.bytesFetched += bytes
       }
@@ -76,10 +76,10 @@ extension OfflineManager {
   /// when all are staged are they written into the file (each write fsynced before its part
   /// goes). A kill anywhere leaves the file no worse, and the next repair reuses the staged
   /// parts that are whole. Returns the chunks and body bytes fetched.
-  private func repairFile(_ piece: PieceRecord, id: String) async throws(OfflineError)
-    -> (Int, Int64)
+  private func repairFile(_ piece: PieceRecord, id: String, in folder: URL)
+    async throws(OfflineError) -> (Int, Int64)
   {
-    let path = files.folder(id: id).path + "/" + piece.path
+    let path = folder.path + "/" + piece.path
     guard !piece.chunkSHA256.isEmpty else { throw OfflineError(.nothingRecorded, contentID: id) }
     let wrong = await Task.detached { ContentVerifier.wrongChunks(of: piece, at: path) }.value
     let fetch = ChunkFetch(

@@ -199,7 +199,7 @@ extension OfflineManager {
     let now = ContinuousClock.now
     let waiting = record.waitReason == .storage
     if waiting, !storageWaits.isDue(record.id, at: now) { return .notYetDue }
-    let folder = files.makeFolder(id: record.id)
+    let folder = files.makeFolder(for: record)
     let space = StorageSpace(at: folder.path)
     if waiting, storageWaits.wasLaunched(record.id) {
       // Its download ran out of space since it started: wait until more is free.

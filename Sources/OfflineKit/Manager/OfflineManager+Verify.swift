@@ -6,7 +6,7 @@ extension OfflineManager {
   /// (nil: read from the index).
   nonisolated func quickCheck(_ record: ContentRecord, pieces: [PieceRecord]?) -> ContentDamage? {
     let recorded = pieces ?? ((try? index.pieces.pieces(ofContent: record.id)) ?? [])
-    return ContentQuickCheck.damage(of: recorded, in: files.folder(id: record.id))
+    return ContentQuickCheck.damage(of: recorded, in: files.folder(of: record))
   }
 
   /// Tells the content's subscribers of `damage` (an `error` event of kind `damaged`) and
@@ -24,7 +24,7 @@ extension OfflineManager {
     let record = try downloadedRecord(id: id)
     let pieces = try indexStep { try index.pieces.pieces(ofContent: id) }
     guard !pieces.isEmpty else { throw OfflineError(.nothingRecorded, contentID: id) }
-    let verifier = ContentVerifier(folder: files.folder(id: record.id), pieces: pieces)
+    let verifier = ContentVerifier(folder: files.folder(of: record), pieces: pieces)
     let result = await Task.detached { try? verifier.run(progress: progress) }.value
     guard let result else { throw OfflineError(.closed, contentID: id) }
     // Whole files that moved (copied back, touched) are whole: the quick check stops

@@ -226,6 +226,7 @@ public actor OfflineManager {
         )
       }
     }
+    let flatNamesOnDisk = files.flatNamesOnDisk()
     for source in sources {
       guard source.url.isHTTPWithHost else {
         throw OfflineError(.invalidURL(source.url.absoluteString))
@@ -247,14 +248,20 @@ public actor OfflineManager {
       guard !takenIDs.contains(id) else { throw OfflineError(.duplicateID(id), contentID: id) }
       takenIDs.insert(id)
       batchByURL[key] = batchByURL[key] ?? id
+      let isStream = source.url.isHLSPlaylist || source.url.isDASHManifest
+      let fileName =
+        source.url.isHLSPlaylist
+        ? "index.m3u8"
+        : source.url.isDASHManifest
+          ? DASHDownload.indexName
+          : ContentManifest.contentFileName(LocalFileName.from(source.url))
+      // A single file goes to the shared folder unless its name is taken there (the index
+      // gives a later content of the same name a folder of its own).
       var record = ContentRecord(
         id: id, url: source.url.absoluteString, title: source.title, metadata: source.metadata,
-        fileName: source.url.isHLSPlaylist
-          ? "index.m3u8"
-          : source.url.isDASHManifest
-            ? DASHDownload.indexName
-            : ContentManifest.contentFileName(LocalFileName.from(source.url)),
-        state: .notDownloaded)
+        fileName: fileName, state: .notDownloaded,
+        flatFile: !isStream && ContentFiles.canBeFlat(fileName)
+          && ContentFiles.isFree(flatName: fileName, among: flatNamesOnDisk))
       if let configuration {
         record.state = .downloading
         record.waitReason = .queued
@@ -342,9 +349,10 @@ public actor OfflineManager {
     return snapshot
   }
 
-  /// Where the file of `record` lives: `content/<id>/<file name>` in the store.
+  /// Where the file of `record` lives in the store: `files/<file name>` for a flat file,
+  /// else `content/<id>/<file name>`.
   nonisolated func fileURL(of record: ContentRecord) -> URL {
-    files.folder(id: record.id).appending(path: record.fileName)
+    files.file(of: record)
   }
 
   /// The files of the store's contents.

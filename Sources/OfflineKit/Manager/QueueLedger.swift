@@ -7,7 +7,10 @@ import Foundation
 /// Adding 10,000 URLs writes 20 small files instead of 10,000 folders and manifests (see
 /// `docs/Manifest.md` for the cost). A content's own folder manifest, once it has one, is the
 /// newer word; its ledger entry stays until a cancel or a delete removes it (before the index
-/// records the change, so nothing cancelled comes back from the ledger). Rewrites of a chunk
+/// records the change, so nothing cancelled comes back from the ledger). A flat file
+/// (``ContentFiles/flatFolder``) has no folder manifest: when it is downloaded its batch's
+/// `downloaded` manifests go into one more chunk, and a rebuild takes a content's
+/// `downloaded` entry over its queued one. Rewrites of a chunk
 /// take an exclusive `flock` on the ledger's folder, so two processes never lose each
 /// other's removals.
 struct QueueLedger {
@@ -22,15 +25,17 @@ struct QueueLedger {
     folder = contentFolder.appending(path: Self.folderName, directoryHint: .isDirectory)
   }
 
-  /// Records `manifests` (queued contents), in chunks, durably: each chunk is fsynced and
-  /// renamed into place, then the folder is fsynced once. Best effort: a failure leaves those
-  /// contents without a manifest (a rebuild cannot bring them back; nothing else changes).
-  func append(_ manifests: [ContentManifest]) {
+  /// Records `manifests` (queued contents, or flat files just downloaded), in chunks,
+  /// durably: each chunk is fsynced and renamed into place, then the folder is fsynced once.
+  /// Without `durably` nothing is fsynced: the caller syncs the file system before it relies
+  /// on them (a batch of finished files). Best effort: a failure leaves those contents
+  /// without a manifest (a rebuild cannot bring them back; nothing else changes).
+  func append(_ manifests: [ContentManifest], durably: Bool = true) {
     guard !manifests.isEmpty else { return }
     if DurableFile.kind(folder.path) == .missing {
       try? FileManager.default.createDirectory(
         at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      DurableFile.syncFolder(of: folder)  // the new folder's entry in content/
+      if durably { DurableFile.syncFolder(of: folder) }  // the new folder's entry in content/
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.withoutEscapingSlashes]
@@ -42,9 +47,10 @@ struct QueueLedger {
       let sequences = chunk.map(\.sequence)
       let name =
         "q-\(sequences.min() ?? 0)-\(sequences.max() ?? 0)-\(UInt32.random(in: 0...UInt32.max)).json"
-      DurableFile.write(data, to: folder.appending(path: name), syncingFolder: false)
+      DurableFile.write(
+        data, to: folder.appending(path: name), syncingFolder: false, durably: durably)
     }
-    DurableFile.syncFolder(of: folder.appending(path: "x"))
+    if durably { DurableFile.syncFolder(of: folder.appending(path: "x")) }
   }
 
   /// Removes the entry of content `id` queued with `sequence`, durably, before a cancel or a

@@ -3,7 +3,8 @@ import OfflineKit
 
 /// `/content/<id>/<path>`: the files of one downloaded content, for players. Only a content
 /// in `downloaded` is served, and only regular files inside its folder that are not hidden
-/// (no name starting with `.`); whatever the path says, nothing outside is reachable.
+/// (no name starting with `.`), or for a flat file in the shared `files/` folder only that
+/// file; whatever the path says, nothing outside is reachable.
 struct ContentRoute: Sendable {
   let manager: OfflineManager
 
@@ -28,7 +29,11 @@ struct ContentRoute: Sendable {
       let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
       return .redirect(to: "/content/\(id)/\(encoded)", status: 302)
     }
-    guard let path = Self.resolve(rest, in: folder) else { return .text(404, "No such file.") }
+    // A flat file shares `files/` with other contents' files: only its own name is served.
+    let own = manager.directory.appending(path: "content").appending(path: id).standardized
+    guard folder.standardized.path == own.path || rest == [snapshot.fileURL.lastPathComponent],
+      let path = Self.resolve(rest, in: folder)
+    else { return .text(404, "No such file.") }
     let inKeys = rest.count > 1 && rest[0] == "keys"
     var headers = [("Content-Type", MediaType.of(rest.last!, inKeysFolder: inKeys))]
     headers.append(("Cache-Control", inKeys ? "no-store" : "no-cache"))

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The suite's queue case (1000 files of 100 KiB) for two `offline` binaries side by side,
+# interleaved in the same rounds with curl and aria2c, so their ratios share one machine load.
+#
+# Usage: benchmarks/queue-ab.sh A_BIN B_BIN [ROUNDS=3]
+# Env:   PROFILE=perf   records `perf record -F 999 -g` of B's `run` into $PROFILE_OUT (default
+#                       /var/tmp/queue-ab.perf.data) in an extra round after the timed ones
+#        PROFILE=strace writes `strace -c -f` of B's `run` to $PROFILE_OUT (default
+#                       /var/tmp/queue-ab.strace.txt) the same way
+#
+# Each round runs, in this order: A (`add -i` + `run --parallel 8 --quiet` into a fresh
+# store), curl --parallel --parallel-max 8, B, aria2c -j 8. Every output is checked against
+# the data's SHA256SUMS; outputs are kept until the end (deleting 1000 files right before the
+# next tool's run makes its file creations pay for the freed inodes, see suite.sh). Prints one
+# line per run (wall, user, sys) and the medians with the ratios to curl.
+set -euo pipefail
+a_bin=$1
+b_bin=$2
+rounds=${3:-3}
+source "$(dirname "$0")/lib.sh"
+
+small=$(make_small_files 1000 100)
+open_workdir queue-ab
+mkdir -p "$work/www"
+ln -s "$small" "$work/www/small"
+start_nginx "$work" "$work/www" ""
+base="http://127.0.0.1:$port"
+names=$(cd "$small" && ls f*.bin)
+for n in $names; do echo "$base/small/$n"; done >"$work/queue.txt"
+for n in $names; do printf '%s\n  out=%s\n' "$base/small/$n" "$n"; done >"$work/queue.aria2"
+cat "$small"/* >/dev/null
+
+check() { # FOLDER -> ok or a complaint
+  local folder=$1 files=$work/check.$RANDOM
+  mkdir -p "$files"
+  find "$folder" -type f -name 'f*.bin' -exec ln {} "$files/" \; 2>/dev/null || true
+  if (cd "$files" && sha256sum --quiet -c "$small/SHA256SUMS" >/dev/null 2>&1); then echo ok; else echo WRONG; fi
+}
+
+results="$work/results.tsv"
+: >"$results"
+run_one() { # ROUND TOOL
+  local round=$1 tool=$2 d="$work/r$1-$2" status=0
+  mkdir -p "$d"
+  case $tool in
+    A | B)
+      local bin=$a_bin
+      [ "$tool" = B ] && bin=$b_bin
+      cmd=(sh -c '"$1" --store "$2" add -i "$3" >/dev/null && exec "$1" --store "$2" run --parallel 8 --quiet' \
+        _ "$bin" "$d/store" "$work/queue.txt") ;;
+    curl)
+      mkdir -p "$d/files"
+      for n in $names; do printf 'url = "%s"\noutput = "%s"\n' "$base/small/$n" "$d/files/$n"; done >"$d/curl.cfg"
+      cmd=(curl -s --parallel --parallel-max 8 -K "$d/curl.cfg") ;;
+    aria2c) cmd=(aria2c -q -j 8 --allow-overwrite=true -d "$d/files" -i "$work/queue.aria2") ;;
+  esac
+  /usr/bin/time -v -o "$d/time" "${cmd[@]}" >"$d/out" 2>"$d/err" </dev/null || status=$?
+  local verdict=FAILED
+  [ "$status" -eq 0 ] && verdict=$(check "$d")
+  printf '%s\t%s\t%s\t%s\n' "$round" "$tool" "$d/time" "$verdict" >>"$results"
+  log "round $round $tool: $verdict"
+}
+
+for round in $(seq "$rounds"); do
+  for tool in A curl B aria2c; do run_one "$round" "$tool"; done
+done
+
+if [ -n "${PROFILE:-}" ]; then
+  d="$work/profile"
+  mkdir -p "$d"
+  "$b_bin" --store "$d/store" add -i "$work/queue.txt" >/dev/null
+  case $PROFILE in
+    perf) perf record -F 999 -g -o "${PROFILE_OUT:-/var/tmp/queue-ab.perf.data}" -- \
+      "$b_bin" --store "$d/store" run --parallel 8 --quiet 2>"$d/perf.err" ;;
+    strace) strace -c -f -o "${PROFILE_OUT:-/var/tmp/queue-ab.strace.txt}" \
+      "$b_bin" --store "$d/store" run --parallel 8 --quiet ;;
+  esac
+  log "profile ($PROFILE) of B written: $(check "$d")"
+fi
+
+python3 - "$results" <<'PY'
+import statistics, sys
+from timing import parse_time
+rows = {}
+for line in open(sys.argv[1]):
+    rnd, tool, path, verdict = line.rstrip("\n").split("\t")
+    t = parse_time(path)
+    rows.setdefault(tool, []).append(t)
+    print(f"round {rnd} {tool:7s} wall {t['wall']:.2f} s  user {t['user']:.2f}  sys {t['sys']:.2f}  {verdict}")
+med = {k: {m: statistics.median(r[m] for r in v) for m in ("wall", "cpu")} for k, v in rows.items()}
+for tool in ("A", "B", "curl", "aria2c"):
+    if tool in med:
+        m = med[tool]
+        print(f"median {tool:7s} wall {m['wall']:.2f} s ({m['wall'] / med['curl']['wall']:.2f}x curl)"
+              f"  cpu {m['cpu']:.2f} s ({m['cpu'] / med['curl']['cpu']:.2f}x curl)")
+PY
+grep -q -v $'\tok$' "$results" && exit 1
+exit 0
