@@ -14,7 +14,10 @@ import Foundation
 final class DestinationLock: Sendable {
   /// The locked part file.
   let partPath: String
-  private let descriptor: Int32
+  /// The locked file, open for reading and writing: the transfer's first attempt writes the
+  /// part through it (``PartFile/init(path:borrowing:bufferSize:)``) instead of opening it
+  /// again. Closed by the lock alone.
+  let descriptor: Int32
 
   private init(partPath: String, descriptor: Int32) {
     self.partPath = partPath
@@ -128,9 +131,9 @@ final class DestinationLock: Sendable {
   }
 
   /// Opens (creating when missing) the part without following links and without blocking on
-  /// a FIFO, and only when it is a regular file.
+  /// a FIFO, and only when it is a regular file; for writing too, so it is opened once.
   private static func openPart(_ path: String) throws(TransferFileError) -> Int32 {
-    let fd = open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
+    let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
     var info = stat()
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {

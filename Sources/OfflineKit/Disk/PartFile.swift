@@ -10,6 +10,8 @@ import Foundation
 final class PartFile {
   let path: String
   let descriptor: Int32
+  /// Whether this closes ``descriptor`` when it goes (not when it writes through a lock's).
+  private let ownsDescriptor: Bool
   private let buffer: UnsafeMutableRawBufferPointer
   private var buffered = 0
   /// Bytes handed to the kernel (they survive a crash of this process).
@@ -17,16 +19,35 @@ final class PartFile {
   private var writeBehind: WriteBehind
 
   /// Opens or creates the part file at `path`.
-  init(path: String, bufferSize: Int = 128 * 1024) throws(TransferFileError) {
+  convenience init(path: String, bufferSize: Int = 128 * 1024) throws(TransferFileError) {
     let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
+    do {
+      try self.init(path: path, descriptor: fd, owns: true, bufferSize: bufferSize)
+    } catch {
+      close(fd)
+      throw error
+    }
+  }
+
+  /// Writes the part through `descriptor`, a regular file open for reading and writing that
+  /// its owner (a ``DestinationLock``) keeps open longer than this and closes itself.
+  convenience init(path: String, borrowing descriptor: Int32, bufferSize: Int = 128 * 1024)
+    throws(TransferFileError)
+  {
+    try self.init(path: path, descriptor: descriptor, owns: false, bufferSize: bufferSize)
+  }
+
+  private init(path: String, descriptor fd: Int32, owns: Bool, bufferSize: Int)
+    throws(TransferFileError)
+  {
     var info = stat()
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-      close(fd)
       throw TransferFileError(.open, errno: EINVAL, path: path)
     }
     self.path = path
     self.descriptor = fd
+    self.ownsDescriptor = owns
     self.flushedLength = Int64(info.st_size)
     self.writeBehind = WriteBehind(descriptor: fd, from: Int64(info.st_size))
     self.buffer = .allocate(byteCount: bufferSize, alignment: 4096)
@@ -34,7 +55,7 @@ final class PartFile {
 
   deinit {
     writeBehind.drain()  // no write-back call may reach the descriptor's number after this
-    close(descriptor)
+    if ownsDescriptor { close(descriptor) }
     buffer.deallocate()
   }
 

@@ -28,13 +28,14 @@ extension Transfer {
   private func completedEarlier(_ record: TransferRecord?, onEvent: @Sendable (Event) -> Void)
     throws(Transfer.Error) -> Outcome?
   {
-    let identity = FileIdentity(regularFileAt: destination)
     guard var record, record.url == url.absoluteString else {
-      if FileSteps.exists(destination), !configuration.replacesExistingFile, record == nil {
+      // Ordered so a fresh piece of a stream (it replaces what is there) stats nothing here.
+      if record == nil, !configuration.replacesExistingFile, FileSteps.exists(destination) {
         throw failure(.destinationExists)
       }
       return nil
     }
+    let identity = FileIdentity(regularFileAt: destination)
     let partLength = FileSteps.regularFileSize(partPath)
     // A piece of a stream records no `finishing` intent (it is not synced on its own). The
     // record of its response was written while its part existed, so within the same boot a

@@ -235,14 +235,16 @@ public struct Transfer: Sendable {
     let lock = try await DestinationLock.acquire(
       for: self, waits: configuration.waitsForOtherWriter)
     defer { lock.release() }
-    return try await runLocked(onEvent: onEvent)
+    return try await runLocked(onEvent: onEvent, lock: lock)
   }
 
   /// ``run(onEvent:)`` once this transfer is the destination's one writer.
-  private func runLocked(onEvent: @escaping @Sendable (Event) -> Void)
-    async throws(Transfer.Error) -> Outcome
-  {
-    guard configuration.slice == nil else { return try await runSingle(onEvent: onEvent) }
+  private func runLocked(
+    onEvent: @escaping @Sendable (Event) -> Void, lock: DestinationLock
+  ) async throws(Transfer.Error) -> Outcome {
+    guard configuration.slice == nil else {
+      return try await runSingle(onEvent: onEvent, lock: lock)
+    }
     switch configuration.connections {
     case .fixed(let count) where count > 1:
       return try await SegmentedTransfer(
@@ -252,14 +254,16 @@ public struct Transfer: Sendable {
     case .adaptive:
       return try await AdaptiveTransfer(transfer: self).run(onEvent: onEvent)
     default:
-      return try await runSingle(onEvent: onEvent)
+      return try await runSingle(onEvent: onEvent, lock: lock)
     }
   }
 
-  /// The download over one connection.
-  func runSingle(onEvent: @escaping @Sendable (Event) -> Void) async throws(Transfer.Error)
-    -> Outcome
-  {
+  /// The download over one connection. With the `lock` just taken, the first attempt writes
+  /// through the part it holds open (its folder made, the part opened once); a retry opens
+  /// the part again by its path, as an attempt without the lock does.
+  func runSingle(
+    onEvent: @escaping @Sendable (Event) -> Void, lock: DestinationLock? = nil
+  ) async throws(Transfer.Error) -> Outcome {
     let earlier = try checkEarlierRun(onEvent: onEvent)
     if let outcome = earlier.outcome { return outcome }
     // The first attempt starts from the record just read; later ones read it again.
@@ -272,7 +276,8 @@ public struct Transfer: Sendable {
       defer { known = nil }
       do {
         var outcome = try await attempt(
-          onEvent: onEvent, received: &received, restarts: &restarts, record: known)
+          onEvent: onEvent, received: &received, restarts: &restarts, record: known,
+          lock: known == nil ? nil : lock)
         outcome.bytesReceived = receivedTotal + received
         return outcome
       } catch {
