@@ -19,10 +19,6 @@ import Testing
     store.appending(path: "files").appending(path: name)
   }
 
-  func open(_ store: URL) throws -> OfflineManager {
-    try OfflineManager(directory: store, configuration: ManagerFixture.configuration())
-  }
-
   /// Pins the folder and manifest per file of issue 14: after a queue of three files,
   /// `content/` holds only the ledger, and the ledger says each one is downloaded.
   @Test func queuedFilesLiveInTheSharedFolderWithNoFolderOrManifestOfTheirOwn() async throws {
@@ -99,12 +95,7 @@ import Testing
   /// the files verify against what it recorded, and a delete takes only its own file.
   @Test func aRebuiltIndexAdoptsFlatFilesThatVerifyAndDeleteAlone() async throws {
     let origin = try ManagerOrigin(files: ["a.bin": 3 << 20, "b.bin": 30 << 10])
-    let root = try TemporaryDirectory(prefix: "offlinekit-flat")
-    let store = root.url.appending(path: "store", directoryHint: .isDirectory)
-    weak var first: OfflineManager?
-    do {
-      let manager = try open(store)
-      first = manager
+    let lost = try await ManagerFixture.losingTheIndex(seed: 11) { manager, _ in
       _ = try await manager.add([
         OfflineSource(url: origin.url("a.bin"), id: "a"),
         OfflineSource(url: origin.url("b.bin"), id: "b"),
@@ -112,10 +103,8 @@ import Testing
       #expect(try await runUntilIdle(manager))
       await manager.close()
     }
-    #expect(await eventually { first == nil })
-    try ManagerFixture.destroyIndex(of: store, seed: 11)
+    let (store, manager) = (lost.store, lost.manager)
 
-    let manager = try open(store)
     #expect(manager.quarantinedIndex != nil)
     #expect(Set(manager.rebuildReport?.restored.map(\.id) ?? []) == ["a", "b"])
     #expect(manager.rebuildReport?.restored.allSatisfy { $0.state == .downloaded } == true)
@@ -139,12 +128,7 @@ import Testing
   /// manifest after a lost index, and its delete removes that folder.
   @Test func aContentFromBeforeTheSharedFolderKeepsItsFolder() async throws {
     let origin = try ManagerOrigin(files: ["old.bin": 64 << 10])
-    let root = try TemporaryDirectory(prefix: "offlinekit-flat")
-    let store = root.url.appending(path: "store", directoryHint: .isDirectory)
-    weak var first: OfflineManager?
-    do {
-      let manager = try open(store)
-      first = manager
+    let lost = try await ManagerFixture.losingTheIndex(seed: 12) { manager, store in
       let content = try await manager.content(
         for: OfflineSource(url: origin.url("old.bin"), id: "old"))
       try OfflineIndex(directory: store).contents.update(id: "old") { $0.flatFile = false }
@@ -152,14 +136,13 @@ import Testing
       #expect(try await runUntilIdle(manager))
       #expect(try await content.verify().isWhole)
       await manager.close()
+      let folder = store.appending(path: "content/old", directoryHint: .isDirectory)
+      #expect(FileManager.default.fileExists(atPath: folder.appending(path: "old.bin").path))
+      #expect(
+        FileManager.default.fileExists(atPath: folder.appending(path: ".manifest.json").path))
     }
-    #expect(await eventually { first == nil })
-    let folder = store.appending(path: "content/old", directoryHint: .isDirectory)
-    #expect(FileManager.default.fileExists(atPath: folder.appending(path: "old.bin").path))
-    #expect(FileManager.default.fileExists(atPath: folder.appending(path: ".manifest.json").path))
-    try ManagerFixture.destroyIndex(of: store, seed: 12)
-
-    let manager = try open(store)
+    let manager = lost.manager
+    let folder = lost.store.appending(path: "content/old", directoryHint: .isDirectory)
     #expect(manager.rebuildReport?.restored.map(\.state) == [.downloaded])
     let content = try #require(try await manager.content(id: "old"))
     #expect(
