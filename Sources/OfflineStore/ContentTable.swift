@@ -272,14 +272,22 @@ public final class ContentTable: Sendable {
   static let flatNameTakenSQL =
     "SELECT 1 AS one FROM contents WHERE flat_file = 1 AND file_name = ? COLLATE NOCASE LIMIT 1"
 
-  static let insertSQL = upsertSQL.replacingOccurrences(
-    of: "INSERT OR REPLACE", with: "INSERT")
+  /// The columns of a content row, in the order of ``arguments(_:)``.
+  static let columns = [
+    "id", "url", "title", "metadata", "file_name", "state", "priority", "sequence", "bytes",
+    "total", "total_is_estimate", "expected_sha256", "last_error", "last_error_kind",
+    "wait_reason", "retry_count", "retry_at", "pending_cleanup", "created_at", "updated_at",
+    "options", "flat_file",
+  ]
 
-  static let upsertSQL = """
-    INSERT OR REPLACE INTO contents (id, url, title, metadata, file_name, state, priority,
-      sequence, bytes, total, total_is_estimate, expected_sha256, last_error, last_error_kind,
-      wait_reason, retry_count, retry_at, pending_cleanup, created_at, updated_at, options,
-      flat_file)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    """
+  static let insertSQL =
+    "INSERT INTO contents (\(columns.joined(separator: ", "))) VALUES ("
+    + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+
+  /// An insert that updates the row of the same id in place. Not `INSERT OR REPLACE`: that
+  /// deletes whatever row stands in the way of any unique index, so a record given another
+  /// content's flat name would silently remove that content; here it is a constraint error.
+  static let upsertSQL =
+    insertSQL + " ON CONFLICT (id) DO UPDATE SET "
+    + columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
 }

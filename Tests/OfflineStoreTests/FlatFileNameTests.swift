@@ -48,4 +48,22 @@ import Testing
 
     #expect(restored == ["c"])
   }
+
+  /// Pins the upsert of the flat-files merge: `INSERT OR REPLACE` deleted whatever row stood
+  /// in the way of the flat-name index, so an update giving one content another's flat name
+  /// removed that other content from the index. Now the update is refused, both rows stay.
+  @Test func anUpdateToATakenFlatNameIsRefusedAndRemovesNothing() throws {
+    let folder = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: folder.url)
+    try index.contents.insert([record("a", "x.bin"), record("b", "y.bin")])
+
+    #expect(throws: StoreError.self) {
+      try index.contents.update(id: "b") { $0.fileName = "X.bin" }
+    }
+    #expect(try index.contents.record(id: "a")?.fileName == "x.bin")
+    #expect(try index.contents.record(id: "b")?.fileName == "y.bin")
+    // An ordinary update still writes in place.
+    try index.contents.update(id: "b") { $0.bytes = 7 }
+    #expect(try index.contents.record(id: "b")?.bytes == 7)
+  }
 }

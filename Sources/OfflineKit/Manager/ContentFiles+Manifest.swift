@@ -52,7 +52,8 @@ extension ContentFiles {
       record.flatFile
       ? [(try? index.transfers.record(forDestination: destination(of: record))) ?? nil]
         .compactMap { $0 }
-      : ((try? index.transfers.all()) ?? []).filter { $0.destination.hasPrefix(prefix) }
+      : ((try? index.transfers.records(under: folder(id: record.id).path)) ?? [:]).values
+        .sorted { $0.destination < $1.destination }
     let segmented = entries.contains {
       !((try? index.transfers.ranges(forDestination: $0.destination)) ?? []).isEmpty
     }

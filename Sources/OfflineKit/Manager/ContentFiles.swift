@@ -37,8 +37,7 @@ struct ContentFiles {
   /// another flat file's part, temporary or hidden file could have.
   static func canBeFlat(_ name: String) -> Bool {
     ContentManifest.isSafeComponent(name) && !name.hasPrefix(".") && !name.hasSuffix(".part")
-      && !name.hasSuffix(".tmp") && !name.hasSuffix(".part.ranges")
-      && !name.hasSuffix(".ranges")
+      && !name.hasSuffix(".tmp") && !name.hasSuffix(".ranges")
   }
 
   /// The names in the shared folder on disk, lowercased (one listing for a whole `add`: a
