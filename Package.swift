@@ -31,14 +31,15 @@ let package = Package(
 
     // Single-purpose modules.
     .target(name: "OfflineLocks", dependencies: ["CSystem"]),
-    .target(name: "HLSPlaylist"),
+    .target(name: "HexDigits"),
+    .target(name: "HLSPlaylist", dependencies: ["HexDigits"]),
     .target(name: "DASHManifest"),
     // On Apple platforms libcurl, SQLite and OpenSSL come from elsewhere: URLSessionTransport,
     // the SDK's SQLite3, CryptoKit (see docs/Apple.md); on Linux nothing changes.
     .target(
       name: "OfflineHTTP",
       dependencies: [
-        .target(name: "CCurl", condition: .when(platforms: [.linux])), "OfflineLocks",
+        .target(name: "CCurl", condition: .when(platforms: [.linux])), "OfflineLocks", "HexDigits",
       ]),
     .target(
       name: "OfflineStore",
@@ -51,6 +52,7 @@ let package = Package(
       name: "OfflineKit",
       dependencies: [
         "HLSPlaylist", "DASHManifest", "OfflineHTTP", "OfflineStore", "OfflineLocks", "CSystem",
+        "HexDigits",
         .target(name: "CCrypto", condition: .when(platforms: [.linux])),
       ]
     ),
@@ -58,10 +60,11 @@ let package = Package(
     // The command-line tool: commands as a library so tests can drive them, and a thin main.
     // The local service behind `offline serve`: HTTP, the JSON API, events, the web page.
     .target(
-      name: "OfflineService", dependencies: ["OfflineKit", "OfflineHTTP", "OfflineLocks", "CMicroHTTPD"]),
+      name: "OfflineService",
+      dependencies: ["OfflineKit", "OfflineHTTP", "OfflineLocks", "HexDigits", "CMicroHTTPD"]),
     .target(
       name: "OfflineCLI",
-      dependencies: ["OfflineKit", "OfflineLocks", "OfflineService", "HLSPlaylist"]),
+      dependencies: ["OfflineKit", "OfflineLocks", "OfflineService", "HLSPlaylist", "HexDigits"]),
     .executableTarget(name: "offline", dependencies: ["OfflineCLI"]),
     // The README's code samples, compiled by every build.
     .executableTarget(
@@ -75,6 +78,7 @@ let package = Package(
     // Tests: real nginx, our own fault server, temporary directories.
     .target(name: "TestSupport", dependencies: ["OfflineLocks"], path: "Tests/TestSupport"),
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+    .testTarget(name: "HexDigitsTests", dependencies: ["HexDigits"]),
     .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"]),
     .testTarget(name: "DASHManifestTests", dependencies: ["DASHManifest", "TestSupport"]),
     .testTarget(

@@ -1,3 +1,5 @@
+import HexDigits
+
 extension AttributeList {
   /// Replaces the variable references of every quoted-string value and every
   /// hexadecimal-sequence value (an unquoted one starting with `0x` or `0X`), where
@@ -44,14 +46,6 @@ extension AttributeList {
   /// more hexadecimal digits.
   private static func isHexadecimalSequence(_ text: String) -> Bool {
     let digits = Substring(text).utf8.dropFirst(2)
-    return isHexadecimalPrefix(Substring(text)) && !digits.isEmpty
-      && digits.allSatisfy { byte in
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-          UInt8(ascii: "A")...UInt8(ascii: "F"):
-          true
-        default: false
-        }
-      }
+    return isHexadecimalPrefix(Substring(text)) && ASCIIHex.isDigits(Substring(digits))
   }
 }

@@ -1,3 +1,5 @@
+import HexDigits
+
 /// Checked parsing and exact formatting of the numbers of RFC 8216 §4.2: decimal-integer,
 /// decimal-floating-point and hexadecimal-sequence. Nothing here traps on any input.
 enum DecimalParsing {
@@ -77,36 +79,11 @@ enum DecimalParsing {
     guard bytes.count == 34, bytes[0] == UInt8(ascii: "0"),
       bytes[1] == UInt8(ascii: "x") || bytes[1] == UInt8(ascii: "X")
     else { return nil }
-    var result: [UInt8] = []
-    result.reserveCapacity(16)
-    var index = 2
-    while index < 34 {
-      guard let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1]) else {
-        return nil
-      }
-      result.append(high << 4 | low)
-      index += 2
-    }
-    return result
+    return ASCIIHex.bytes(bytes[2...])
   }
 
   /// `bytes` as `0x` and two uppercase hexadecimal digits per byte.
   static func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789ABCDEF")
-    var text = "0x"
-    for byte in bytes {
-      text.append(digits[Int(byte >> 4)])
-      text.append(digits[Int(byte & 0x0F)])
-    }
-    return text
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
+    "0x" + ASCIIHex.digits(bytes, uppercase: true)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HexDigits
 
 extension ValueParser where Value == String {
   /// Any text.
@@ -11,7 +12,7 @@ extension ValueParser where Value == String {
   /// A SHA-256 in hexadecimal.
   static var sha256: ValueParser<String> {
     ValueParser("64 hexadecimal digits") {
-      $0.count == 64 && $0.allSatisfy(\.isHexDigit) ? $0 : nil
+      ASCIIHex.isDigits($0, count: 64) ? $0 : nil
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HexDigits
 
 /// A parsed `Content-Disposition` header (RFC 6266), reduced to what a downloader may want
 /// to show: the disposition type and the file name the server suggests.
@@ -62,8 +63,8 @@ public struct ContentDisposition: Sendable, Equatable {
     var utf8 = parts[2].utf8[...]
     while let byte = utf8.popFirst() {
       if byte == UInt8(ascii: "%") {
-        guard let high = utf8.popFirst().flatMap(Self.hexValue),
-          let low = utf8.popFirst().flatMap(Self.hexValue)
+        guard let high = utf8.popFirst().flatMap(ASCIIHex.value(ofDigit:)),
+          let low = utf8.popFirst().flatMap(ASCIIHex.value(ofDigit:))
         else { return nil }
         bytes.append(high << 4 | low)
       } else {
@@ -77,15 +78,6 @@ public struct ContentDisposition: Sendable, Equatable {
       return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     default:
       return nil
-    }
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HexDigits
 import OfflineStore
 
 extension FileCache {
@@ -64,11 +65,11 @@ extension FileCache {
   private func removeLeftovers() {
     let manager = FileManager.default
     guard let shards = try? manager.contentsOfDirectory(atPath: directory.path) else { return }
-    for shard in shards where shard.count == 2 && shard.allSatisfy(\.isHexDigit) {
+    for shard in shards where ASCIIHex.isDigits(shard, count: 2) {
       let folder = directory.appending(path: shard, directoryHint: .isDirectory)
       for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] {
         let base = name.split(separator: ".").first.map(String.init) ?? name
-        guard base.count == 64, base.allSatisfy(\.isHexDigit), inFlight[base] == nil,
+        guard ASCIIHex.isDigits(base, count: 64), inFlight[base] == nil,
           known[base] == nil, name.hasSuffix(".part") || name.hasSuffix(".fetch")
         else { continue }
         removeFiles(of: base)

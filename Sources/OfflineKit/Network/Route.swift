@@ -1,3 +1,5 @@
+import HexDigits
+
 /// One entry of the kernel's routing table, as `/proc/net/route` or `/proc/net/ipv6_route`
 /// list it.
 struct Route: Sendable, Equatable {
@@ -86,7 +88,7 @@ struct Route: Sendable, Equatable {
   static func parseIPv6(_ text: String) -> [Route] {
     text.split(whereSeparator: \.isNewline).compactMap { line in
       let fields = line.split(whereSeparator: \.isWhitespace)
-      guard fields.count >= 10, let destination = bytes(hex: fields[0]),
+      guard fields.count >= 10, let destination = ASCIIHex.bytes(fields[0].utf8),
         destination.count == 16,
         let prefixLength = Int(fields[1], radix: 16), prefixLength <= 128,
         let metric = UInt32(fields[5], radix: 16),
@@ -95,32 +97,6 @@ struct Route: Sendable, Equatable {
       return Route(
         interface: String(fields[9]), destination: destination, prefixLength: prefixLength,
         metric: metric, flags: flags)
-    }
-  }
-
-  /// The bytes of an even-length hexadecimal string, or `nil`.
-  private static func bytes(hex: Substring) -> [UInt8]? {
-    let digits = Array(hex.utf8)
-    guard digits.count.isMultiple(of: 2) else { return nil }
-    var out: [UInt8] = []
-    out.reserveCapacity(digits.count / 2)
-    var index = 0
-    while index < digits.count {
-      guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else {
-        return nil
-      }
-      out.append(high << 4 | low)
-      index += 2
-    }
-    return out
-  }
-
-  private static func nibble(_ digit: UInt8) -> UInt8? {
-    switch digit {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-    default: nil
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HexDigits
 import OfflineKit
 
 /// The body of `POST /api/contents`: the options of `offline add`.
@@ -26,7 +27,7 @@ struct AddRequest: Decodable, Sendable {
     if (id != nil || title != nil || sha256 != nil) && urls.count != 1 {
       return .failure(AddRequestError("'id', 'title' and 'sha256' go with one URL."))
     }
-    if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
+    if let sha256, !ASCIIHex.isDigits(sha256, count: 64) {
       return .failure(AddRequestError("'sha256' takes 64 hexadecimal digits."))
     }
     if let connections, connections < 1 {

@@ -1,3 +1,5 @@
+import HexDigits
+
 /// aria2's GID for a content: 16 hex digits, as aria2 clients expect, derived from the id
 /// (FNV-1a, 64 bits), so it stays the same across restarts without being stored.
 enum AriaGID {
@@ -14,6 +16,6 @@ enum AriaGID {
 
   /// Whether `text` has the form of a GID.
   static func isWellFormed(_ text: String) -> Bool {
-    text.utf8.count == 16 && text.allSatisfy(\.isHexDigit)
+    ASCIIHex.isDigits(text, count: 16)
   }
 }

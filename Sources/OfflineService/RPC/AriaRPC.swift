@@ -1,4 +1,5 @@
 import Foundation
+import HexDigits
 import OfflineHTTP
 import OfflineKit
 
@@ -115,8 +116,8 @@ struct AriaRPC: Sendable {
       let checksum = options["checksum"] as? String
     {
       let parts = checksum.split(separator: "=", maxSplits: 1)
-      guard parts.count == 2, parts[0].lowercased() == "sha-256", parts[1].count == 64,
-        parts[1].allSatisfy(\.isHexDigit)
+      guard parts.count == 2, parts[0].lowercased() == "sha-256",
+        ASCIIHex.isDigits(parts[1], count: 64)
       else { throw AriaFailure(code: 1, message: "Only a 'sha-256=HEX' checksum is supported.") }
       sha256 = String(parts[1])
     }
