@@ -64,7 +64,9 @@ let package = Package(
       dependencies: ["OfflineKit", "OfflineHTTP", "OfflineLocks", "HexDigits", "CMicroHTTPD"]),
     .target(
       name: "OfflineCLI",
-      dependencies: ["OfflineKit", "OfflineLocks", "OfflineService", "HLSPlaylist", "HexDigits"]),
+      dependencies: [
+        "OfflineKit", "OfflineHTTP", "OfflineLocks", "OfflineService", "HLSPlaylist", "HexDigits",
+      ]),
     .executableTarget(name: "offline", dependencies: ["OfflineCLI"]),
     // The README's code samples, compiled by every build.
     .executableTarget(

@@ -80,8 +80,7 @@ enum RefreshCommand {
     }
     let text = String(decoding: printed.withLock { $0.0 }, as: UTF8.self)
       .trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !text.contains(where: \.isNewline), let fresh = URL(string: text),
-      ["http", "https"].contains(fresh.scheme?.lowercased() ?? ""), fresh.host() != nil
+    guard !text.contains(where: \.isNewline), let fresh = URL(string: text), fresh.isHTTPWithHost
     else {
       let shown = URL(string: text)?.redactedForDisplay ?? String(text.prefix(80))
       return .failure(

@@ -74,6 +74,15 @@ struct AriaRPCTests {
       #"{"jsonrpc":"2.0","id":6,"method":"aria2.addUri","params":["token:\#(Self.token)",["http://127.0.0.1:1/a"]]}"#,
       ["-H", "Origin: http://evil.example"])
     #expect(crossSite.status == 403)
+    // An addUri of what is not an http(s) URL with a host adds nothing. A hostless
+    // "http:///a" was queued (to fail later) before the check went through
+    // URL.isHTTPWithHost, the one the CLI and the JSON API use.
+    for uri in ["ftp://127.0.0.1/a", "http:///a"] {
+      let refused = try rpc(
+        #"{"jsonrpc":"2.0","id":7,"method":"aria2.addUri","params":["token:\#(Self.token)",["\#(uri)"]]}"#
+      )
+      #expect(refused.text.contains("Only http and https URIs can be added."), "\(uri)")
+    }
     #expect(try await fixture.manager.snapshots().isEmpty)
     await fixture.close()
   }

@@ -1,5 +1,6 @@
 import Foundation
 import HexDigits
+import OfflineHTTP
 
 extension ValueParser where Value == String {
   /// Any text.
@@ -67,10 +68,7 @@ extension ValueParser where Value == URL {
   /// An absolute http or https URL with a host.
   static var httpURL: ValueParser<URL> {
     ValueParser("an http or https URL") { text in
-      guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-        scheme == "http" || scheme == "https", url.host() != nil
-      else { return nil }
-      return url
+      URL(string: text).flatMap { $0.isHTTPWithHost ? $0 : nil }
     }
   }
 }

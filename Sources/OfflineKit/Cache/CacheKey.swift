@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 
 /// The name of one cache entry: the SHA-256 of the full URL (or of a custom key), never
 /// anything the server or the URL's path chooses, so two URLs never share a file and no
@@ -15,8 +16,7 @@ struct CacheKey: Sendable, Hashable {
   /// Throws unless `url` is an http or https URL with a host. Checked before a download,
   /// not on the hit path: a URL that is cached was checked when it was downloaded.
   static func validate(_ url: URL) throws(FileCache.Error) {
-    let scheme = url.scheme?.lowercased()
-    guard scheme == "http" || scheme == "https", url.host() != nil else {
+    guard url.isHTTPWithHost else {
       throw FileCache.Error(.invalidURL(url.redactedForDisplay))
     }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import HexDigits
+import OfflineHTTP
 import OfflineKit
 
 /// The body of `POST /api/contents`: the options of `offline add`.
@@ -57,10 +58,7 @@ struct AddRequest: Decodable, Sendable {
     }
     var sources: [OfflineSource] = []
     for text in urls {
-      guard let url = URL(string: text),
-        ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-        url.host() != nil
-      else {
+      guard let url = URL(string: text), url.isHTTPWithHost else {
         return .failure(
           AddRequestError("'\(RequestGuard.printable(text))' is not an http or https URL."))
       }

@@ -109,8 +109,9 @@ struct AriaRPC: Sendable {
     guard let uris = params.first as? [String], let first = uris.first else {
       throw AriaFailure(code: 1, message: "addUri takes a list of URIs.")
     }
-    guard let url = URL(string: first), ["http", "https"].contains(url.scheme?.lowercased() ?? "")
-    else { throw AriaFailure(code: 1, message: "Only http and https URIs can be added.") }
+    guard let url = URL(string: first), url.isHTTPWithHost else {
+      throw AriaFailure(code: 1, message: "Only http and https URIs can be added.")
+    }
     var sha256: String?
     if let options = params.dropFirst().first as? [String: Any],
       let checksum = options["checksum"] as? String
