@@ -21,7 +21,9 @@
 #   limits   the machine's own:   curl -o /dev/null of 1 GiB (loopback, no disk) |
 #                                 dd conv=fsync of 1 GiB from the page cache (the disk)
 #   plain    1 GiB:               offline get | curl -o | wget -q -O | aria2c -x1
-#   limited  1 GiB at 40 MiB/s:   offline get --connections 8 | the same --max-connections 16
+#   limited  1 GiB at 40 MiB/s:   offline get (no option: one connection, then eight when
+#                                 slow, growing to 16 while each adds speed) |
+#                                 offline get --connections 8 | the same --max-connections 16
 #                                 (growing while each added connection still adds speed) |
 #                                 aria2c -x8 -s8 -k1M | aria2c -x16 -s16 -k1M | curl
 #   h2       1 GiB, HTTP/2 + TLS: offline get --ca-file | curl --http2 --cacert
@@ -172,6 +174,7 @@ run_case() {
     plain/curl) cmd=(curl -s -o "$d/out.bin" "$base/1g.bin") ;;
     plain/wget) cmd=(wget -q -O "$d/out.bin" "$base/1g.bin") ;;
     plain/aria2c) cmd=(aria2c -q -x1 --allow-overwrite=true -d "$d" -o out.bin "$base/1g.bin") ;;
+    limited/offlinedefault) cmd=("$offline" --store "$store" get "$base/limited/1g.bin" -o "$d/out.bin" --quiet) ;;
     limited/offline) cmd=("$offline" --store "$store" get "$base/limited/1g.bin" -o "$d/out.bin" --connections 8 --quiet) ;;
     limited/offline16) cmd=("$offline" --store "$store" get "$base/limited/1g.bin" -o "$d/out.bin" --connections 8 \
       --max-connections 16 --quiet) ;;
@@ -236,7 +239,7 @@ run_case() {
 declare -A tools=(
   [limits]="net disk"
   [plain]="offline curl wget aria2c"
-  [limited]="offline offline16 aria2c aria2c16 curl"
+  [limited]="offlinedefault offline offline16 aria2c aria2c16 curl"
   [h2]="offline curl"
   [hls]="offline ytdlp8 ytdlp ffmpeg"
   [rtt]="offline ytdlp8"
@@ -279,6 +282,7 @@ CASES = {
         "offline": "offline get URL -o OUT", "curl": "curl -s -o OUT URL",
         "wget": "wget -q -O OUT URL", "aria2c": "aria2c -x1 -o OUT URL"}),
     "limited": ("1 GiB, 40 MiB/s per connection", "curl", {
+        "offlinedefault": "offline get URL -o OUT (connections by default: adaptive, up to 16)",
         "offline": "offline get URL -o OUT --connections 8",
         "offline16": "offline get URL -o OUT --connections 8 --max-connections 16",
         "aria2c": "aria2c -x8 -s8 -k1M URL", "aria2c16": "aria2c -x16 -s16 -k1M URL",
