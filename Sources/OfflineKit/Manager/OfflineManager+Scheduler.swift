@@ -235,9 +235,7 @@ extension OfflineManager {
   /// subscribers.
   func setWaitReason(_ reason: WaitReason?, for record: ContentRecord, announcing: Bool = true) {
     guard record.waitReason != reason else { return }
-    _ = try? index.contents.update(id: record.id) { stored in
-      stored.waitReason = reason
-    }
+    try? index.contents.setWaitReason(reason, id: record.id)  // one UPDATE, no read first
     if announcing { hub.send(.waiting(reason), to: record.id) }
   }
 
