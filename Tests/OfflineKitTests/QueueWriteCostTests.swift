@@ -51,7 +51,7 @@ import Testing
   /// The rows are now read once and serve the launches after it until the contents change.
   @Test(.timeLimit(.minutes(2)))
   func aQueueOfSmallFilesReadsItsRowsOnceForManyLaunches() async throws {
-    let count = 12
+    let count = 24
     let queue = try Self.smallQueue(count, prefix: "offlinekit-queue-reads")
     let contents = try await queue.addAll()
 
@@ -60,7 +60,8 @@ import Testing
     let reads = await queue.manager.queueReads - before
 
     try await queue.expectDownloaded(contents)
-    #expect(reads < count / 2, "\(reads) reads of the queue for \(count) files")
+    // A read per launch before (16 for 12 files); now one, and a few once none is left.
+    #expect(reads < count / 3, "\(reads) reads of the queue for \(count) files")
     await queue.manager.close()
   }
 
