@@ -13,7 +13,8 @@ extension ContentTable {
   public func update(
     ids: [String], _ body: (inout ContentRecord) throws -> Bool
   ) throws -> [ContentRecord] {
-    try database.transaction { connection -> [ContentRecord] in
+    defer { didWrite() }
+    return try database.transaction { connection -> [ContentRecord] in
       var written: [ContentRecord] = []
       let now = StoredTime.rounded(Date())
       for id in ids {

@@ -9,6 +9,7 @@ extension ContentTable {
   /// - Returns: The ids put back.
   @discardableResult
   public func restore(_ records: [ContentRecord]) throws(StoreError) -> Set<String> {
+    defer { didWrite() }
     let result = try database.writeTransaction { connection throws(StoreError) -> Set<String> in
       var restored = Set<String>()
       for var record in records {

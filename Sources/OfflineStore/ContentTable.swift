@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The contents of a store, in the `contents` table: what the offline manager downloads,
 /// keeps and deletes.
@@ -7,6 +8,8 @@ import Foundation
 /// changes run in one transaction (``update(id:_:)``), so two processes working on one store
 /// never lose each other's changes.
 public final class ContentTable: Sendable {
+  private let writes = Atomic<Int>(0)
+
   /// The migrations of the table, in order; append, never edit.
   public static let migrations: [Migration] = [
     Migration("contents.v1.create") { connection throws(StoreError) in
@@ -83,6 +86,21 @@ public final class ContentTable: Sendable {
   /// The database the table lives in.
   public let database: Database
 
+  /// A number that changes after every write to the table through this object (counted
+  /// once the write is over, whether it succeeded or not), except the runner's marks on
+  /// the contents it runs: ``updateProgress(id:bytes:total:totalIsEstimate:)`` and
+  /// ``setWaitReason(_:id:)`` to `starting` or nil. A reader that took it before reading
+  /// the rows that may start (never those running) knows they are still what the table
+  /// holds while it is unchanged and ``externalChangeCounter()`` says no other connection
+  /// committed; at worst a row read while its content was stopping holds its bytes of a
+  /// moment before.
+  public var revision: Int { writes.load(ordering: .acquiring) }
+
+  /// Counts a write in ``revision``; every writing method calls it as it returns.
+  func didWrite() {
+    writes.add(1, ordering: .releasing)
+  }
+
   /// Opens the table in `database`, applying its ``migrations`` if needed.
   public init(database: Database) throws(StoreError) {
     self.database = database
@@ -100,6 +118,7 @@ public final class ContentTable: Sendable {
   /// - Throws: ``StoreError/Kind/constraint`` when an id is taken (and nothing is added).
   @discardableResult
   public func insert(_ records: [ContentRecord]) throws(StoreError) -> [ContentRecord] {
+    defer { didWrite() }
     let result = try database.writeTransaction { connection throws(StoreError) -> [ContentRecord] in
       let last = try connection.query("SELECT COALESCE(MAX(sequence), 0) AS last FROM contents")
       var sequence = try last.first?.int64("last") ?? 0
@@ -227,7 +246,8 @@ public final class ContentTable: Sendable {
   public func update(
     id: String, movingToEnd: Bool = false, _ body: (inout ContentRecord) throws -> Void
   ) throws -> ContentRecord? {
-    try database.transaction { connection -> ContentRecord? in
+    defer { didWrite() }
+    return try database.transaction { connection -> ContentRecord? in
       let rows = try connection.query("SELECT * FROM contents WHERE id = ?", [.text(id)])
       guard let row = rows.first else { return nil }
       var record = try Self.record(from: row)
@@ -260,6 +280,7 @@ public final class ContentTable: Sendable {
 
   /// Deletes the record with `id`; does nothing when there is none.
   public func remove(id: String) throws(StoreError) {
+    defer { didWrite() }
     try database.execute("DELETE FROM contents WHERE id = ?", [.text(id)])
   }
 

@@ -143,9 +143,16 @@ extension OfflineManager {
   func didProgress(_ progress: OfflineProgress, for id: String) {
     guard var download = running[id] else { return }
     if download.startBytes == nil {
-      // Receiving: no longer "starting" (as launch wrote), in one write without a read
-      // before it; news only after a wait subscribers were told of.
-      _ = try? index.contents.update(id: id) { $0.waitReason = nil }
+      // Receiving: no longer "starting" (as launch wrote), in one UPDATE without a read
+      // before it; news only after a wait subscribers were told of. A file whose first
+      // report holds all its bytes arrived within one progress interval: its batch's
+      // `downloaded` transaction clears the reason, and a failure writes its own, so this
+      // write would be read by nobody (a transaction per small file).
+      let arrivedWhole =
+        !progress.totalIsEstimate && progress.total.map { progress.bytes >= $0 } == true
+      if !(download.syncsLater && arrivedWhole) {
+        try? index.contents.setWaitReason(nil, id: id)
+      }
       if download.announcesMoving { hub.send(.waiting(nil), to: id) }
     }
     let sent = hub.sendProgress(progress, to: id)

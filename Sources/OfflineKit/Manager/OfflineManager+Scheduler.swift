@@ -107,6 +107,7 @@ extension OfflineManager {
 
   /// One turn of the runner: notice what other processes changed, then start what may start.
   func tick() {
+    upcoming.forget()  // a retry may have fallen due since the rows were read
     if let counter = try? index.contents.externalChangeCounter(), counter != lastExternalChange {
       lastExternalChange = counter
       reconcileExternalChanges()
@@ -144,16 +145,28 @@ extension OfflineManager {
     }
   }
 
+  /// How many of the queue's rows a look reads at least (``UpcomingRows``): enough for the
+  /// launches of a batch's worth of small files.
+  static let upcomingRows = 32
+
+  /// How many times the runner read the queue's rows that may start, for tests.
+  var queueReads: Int { upcoming.reads }
+
   /// Starts downloads while fewer than the parallel limit run.
   func pump() {
     guard runnerLock != nil else { return }
     let free = configuration.parallelDownloads - running.count
     guard free > 0 else { return }
-    // Only rows that may start are read: what runs or waits in the batch is left out.
-    let candidates =
+    // Only rows that may start are read (what runs or waits in the batch is left out), and
+    // once for several launches: until the contents change (``UpcomingRows``).
+    let stamp = UpcomingRows.Stamp(
+      revision: index.contents.revision,
+      dataVersion: (try? index.contents.externalChangeCounter()) ?? -1)
+    let candidates = upcoming.records(at: stamp) {
       (try? index.contents.runnable(
-        state: .downloading, now: Date(), limit: free * 4,
+        state: .downloading, now: Date(), limit: max(free * 4, Self.upcomingRows),
         excluding: Set(running.keys).union(finishedBatch.ids).union(syncing.ids))) ?? []
+    }
     storageWaits.keepOnly(Set(candidates.map(\.id)).union(running.keys))
     var started = 0
     for record in candidates
@@ -169,6 +182,7 @@ extension OfflineManager {
       switch space(for: record) {
       case .fits:
         storageWaits.launch(record.id, at: .now)
+        upcoming.remove(record.id)
         launch(record, url: url, host: host)
         started += 1
       case .wait:
@@ -176,6 +190,7 @@ extension OfflineManager {
       case .notYetDue:
         break
       case .never(let error):
+        upcoming.remove(record.id)
         carryOutNow(EndDecision.cannotStart(error).steps, id: record.id)
       }
     }
@@ -235,9 +250,7 @@ extension OfflineManager {
   /// subscribers.
   func setWaitReason(_ reason: WaitReason?, for record: ContentRecord, announcing: Bool = true) {
     guard record.waitReason != reason else { return }
-    _ = try? index.contents.update(id: record.id) { stored in
-      stored.waitReason = reason
-    }
+    try? index.contents.setWaitReason(reason, id: record.id)  // one UPDATE, no read first
     if announcing { hub.send(.waiting(reason), to: record.id) }
   }
 

@@ -114,6 +114,8 @@ public actor OfflineManager {
   var closed = false
   /// The pause of ``runUntilIdle()`` between turns, ended when the last download ends.
   var nap = RunnerNap()
+  /// The queue's rows that may start next, read once for several launches.
+  var upcoming = UpcomingRows()
 
   /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
   ///

@@ -1,0 +1,133 @@
+import Foundation
+import OfflineStore
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// What the runner writes to and reads from the index per file of a queue of small files
+/// (issue 14, 1000 files of 100 KiB at curl's speed, fourth pass). Counts, never times.
+@Suite(.serialized) struct QueueWriteCostTests {
+  /// Small files, one at a time, with a poll interval no test waits for: the whole queue
+  /// finishes in one batch (it is flushed when nothing else runs), so what each file costs
+  /// is all that varies.
+  private static func smallQueue(_ count: Int, prefix: String) throws -> QueueCostFixture {
+    var files: [String: Int] = [:]
+    // 8 KiB: the body arrives at once, well within one progress interval.
+    for index in 0..<count { files["f\(index).bin"] = 8 << 10 }
+    return try QueueCostFixture(
+      files: files, prefix: prefix, parallelDownloads: 1, pollInterval: .seconds(3600))
+  }
+
+  /// Pins a per-file write nobody read: the runner marked a launched file `starting`, then,
+  /// at its first progress report, wrote a transaction to clear that, though for a file that
+  /// arrives within one progress interval that report is its last and the batch that records
+  /// it downloaded clears the reason in its own transaction anyway. Per file there were four
+  /// commits (starting, receiving, the journal's response and its completion); now three,
+  /// and the files still end downloaded with no wait reason.
+  @Test(.timeLimit(.minutes(2)))
+  func aSmallFileIsMarkedStartingButNeverWrittenAgainBeforeItsBatch() async throws {
+    let count = 12
+    let queue = try Self.smallQueue(count, prefix: "offlinekit-write-cost")
+    let contents = try await queue.addAll()
+    let database = queue.manager.index.contents.database
+
+    let before = database.commitCount
+    #expect(try await runUntilIdle(queue.manager, timeout: .seconds(60)))
+    let commits = database.commitCount - before
+
+    try await queue.expectDownloaded(contents)
+    for content in contents {
+      #expect(try await queue.manager.snapshot(id: content.id).waitReason == nil)
+    }
+    // Three a file at most, plus the batch's pieces and its `downloaded` transaction.
+    #expect(commits <= 3 * count + 2, "\(commits) commits for \(count) files")
+    await queue.manager.close()
+  }
+
+  /// Pins a per-launch query: each time a file ended, the runner read the queue's rows
+  /// that may start (every row still `downloading`, less those running or in a batch) to
+  /// launch the next one; with a thousand small files the largest share of its SQLite time.
+  /// The rows are now read once and serve the launches after it until the contents change.
+  @Test(.timeLimit(.minutes(2)))
+  func aQueueOfSmallFilesReadsItsRowsOnceForManyLaunches() async throws {
+    let count = 24
+    let queue = try Self.smallQueue(count, prefix: "offlinekit-queue-reads")
+    let contents = try await queue.addAll()
+
+    let before = await queue.manager.queueReads
+    #expect(try await runUntilIdle(queue.manager, timeout: .seconds(60)))
+    let reads = await queue.manager.queueReads - before
+
+    try await queue.expectDownloaded(contents)
+    // A read per launch before (16 for 12 files); now one, and a few once none is left.
+    #expect(reads < count / 3, "\(reads) reads of the queue for \(count) files")
+    await queue.manager.close()
+  }
+
+  /// The rows read serve the next launches only while nothing changed: a write to the
+  /// contents (a new revision) or another process's commit (a new data version) reads them
+  /// again, and so does a look after every row read was launched.
+  @Test func upcomingRowsAreReadAgainWhenTheContentsChange() {
+    let rows = ["a", "b", "c"].map { id in
+      ContentRecord(id: id, url: "http://127.0.0.1:9/\(id)", fileName: id, state: .downloading)
+    }
+    var upcoming = UpcomingRows()
+    var reads = 0
+    let read = { () -> [ContentRecord] in
+      reads += 1
+      return rows
+    }
+    let first = UpcomingRows.Stamp(revision: 1, dataVersion: 1)
+
+    #expect(upcoming.records(at: first, read: read).map(\.id) == ["a", "b", "c"])
+    upcoming.remove("a")
+    #expect(upcoming.records(at: first, read: read).map(\.id) == ["b", "c"])
+    #expect(reads == 1)
+    _ = upcoming.records(at: UpcomingRows.Stamp(revision: 2, dataVersion: 1), read: read)
+    #expect(reads == 2)
+    _ = upcoming.records(at: UpcomingRows.Stamp(revision: 2, dataVersion: 2), read: read)
+    #expect(reads == 3)
+    upcoming.forget()
+    _ = upcoming.records(at: UpcomingRows.Stamp(revision: 2, dataVersion: 2), read: read)
+    #expect(reads == 4)
+    for id in ["a", "b", "c"] { upcoming.remove(id) }
+    _ = upcoming.records(at: UpcomingRows.Stamp(revision: 2, dataVersion: 2), read: read)
+    #expect(reads == 5)
+  }
+
+  /// Keeps what reading the rows once must not lose: a content paused by another process
+  /// (`offline pause` while `run` runs) after the runner read the queue's rows, while a file
+  /// whose head comes late held the only slot (nothing of the runner's own is written
+  /// meanwhile), is not started from those rows when the slot frees; the one after it is.
+  @Test(.timeLimit(.minutes(2)))
+  func aContentPausedByAnotherProcessAfterTheRowsWereReadIsNotStarted() async throws {
+    let server = try FaultServer()
+    defer { server.stop() }
+    let body = Data(repeating: 7, count: 8 << 10)
+    let file = FaultServer.Behaviour.resource(FaultServer.Resource(body: body))
+    server.setRoute("/slow.bin", .delayed(seconds: 2, then: file))
+    for name in ["/a.bin", "/b.bin"] { server.setRoute(name, file) }
+    let folder = try TemporaryDirectory(prefix: "offlinekit-queue-paused")
+    let store = folder.url.appending(path: "store", directoryHint: .isDirectory)
+    var configuration = ManagerFixture.configuration(parallelDownloads: 1)
+    configuration.pollInterval = .seconds(3600)
+    let manager = try OfflineManager(directory: store, configuration: configuration)
+    _ = try await manager.add(
+      ["slow", "a", "b"].map { (id: String) in
+        OfflineSource(url: server.url("/" + id + ".bin"), id: id)
+      })
+
+    let run = Task { try await manager.runUntilIdle() }
+    #expect(await eventually { await manager.running["slow"] != nil })
+    let elsewhere = try OfflineIndex(directory: store)  // another connection, as another process
+    try elsewhere.contents.update(id: "a") { $0.state = .suspended }
+    try await run.value
+
+    #expect(server.requests(for: "/a.bin").isEmpty, "the paused content was fetched")
+    #expect(try await manager.snapshot(id: "a").state == .suspended)
+    #expect(try await manager.snapshot(id: "b").state == .downloaded)
+    #expect(try await manager.snapshot(id: "slow").state == .downloaded)
+    await manager.close()
+  }
+}
