@@ -63,6 +63,7 @@ struct StreamPieceSyscallTests {
     // pieces); a read-back per piece would add 40 reads.
     #expect(stats.calls <= 6 * segments + 140, "newfstatat: \(stats)")
     #expect(stats.errors <= 2 * segments + 40, "newfstatat ENOENT: \(stats)")
+    #expect((counts["pread64"]?.calls ?? 0) <= segments, "pread64: \(counts["pread64"] ?? (0, 0))")
     let decoded = try FFmpeg.decode(out + "/index.m3u8")
     #expect(decoded.errors.isEmpty)
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)

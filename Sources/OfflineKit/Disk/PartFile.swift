@@ -17,6 +17,9 @@ final class PartFile {
   /// Bytes handed to the kernel (they survive a crash of this process).
   private(set) var flushedLength: Int64
   private var writeBehind: WriteBehind
+  /// Called with the bytes of each write that reached the file and the offset they went to,
+  /// in order, on the writer's thread (``TransferSink`` hashes them from here).
+  var didWrite: ((UnsafeRawBufferPointer, Int64) -> Void)?
 
   /// Opens or creates the part file at `path`.
   convenience init(path: String, bufferSize: Int = 128 * 1024) throws(TransferFileError) {
@@ -97,6 +100,7 @@ final class PartFile {
         buffered -= start
         throw TransferFileError(.write, errno: code, path: path)
       }
+      didWrite?(
         UnsafeRawBufferPointer(start: buffer.baseAddress! + start, count: wrote), flushedLength)
       start += wrote
       flushedLength += Int64(wrote)
