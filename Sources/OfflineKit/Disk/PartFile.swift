@@ -22,7 +22,7 @@ final class PartFile {
   var didWrite: ((UnsafeRawBufferPointer, Int64) -> Void)?
 
   /// Opens or creates the part file at `path`.
-  convenience init(path: String, bufferSize: Int = 128 * 1024) throws(TransferFileError) {
+  convenience init(path: String, bufferSize: Int = PartBufferPool.size) throws(TransferFileError) {
     let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
     do {
@@ -36,13 +36,15 @@ final class PartFile {
   /// Writes the part through `descriptor`, a regular file of `length` bytes open for reading
   /// and writing that its owner (a ``DestinationLock``, which checked both once it held the
   /// lock) keeps open longer than this and closes itself.
-  init(path: String, borrowing descriptor: Int32, length: Int64, bufferSize: Int = 128 * 1024) {
+  init(
+    path: String, borrowing descriptor: Int32, length: Int64, bufferSize: Int = PartBufferPool.size
+  ) {
     self.path = path
     self.descriptor = descriptor
     self.ownsDescriptor = false
     self.flushedLength = length
     self.writeBehind = WriteBehind(descriptor: descriptor, from: length)
-    self.buffer = .allocate(byteCount: bufferSize, alignment: 4096)
+    self.buffer = PartBufferPool.take(count: bufferSize)
   }
 
   private convenience init(path: String, descriptor fd: Int32, owns: Bool, bufferSize: Int)
@@ -59,7 +61,7 @@ final class PartFile {
   deinit {
     writeBehind.drain()  // no write-back call may reach the descriptor's number after this
     if ownsDescriptor { close(descriptor) }
-    buffer.deallocate()
+    PartBufferPool.give(buffer)
   }
 
   /// Every byte appended so far, including those still in the buffer.
