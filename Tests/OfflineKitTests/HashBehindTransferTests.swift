@@ -32,6 +32,24 @@ import Testing
     #expect(outcome.chunkSHA256 == HashBehindTests.chunkDigests(body))
   }
 
+  /// A small file resumed from 10,000 bytes an earlier run left (this boot): they are read
+  /// back and hashed before the new bytes, which are hashed as they reach the part (issue
+  /// 14, HLS CPU, fourth pass: only a file written from its first byte skips the read-back).
+  @Test func aSmallFileResumedFromAPartHashesTheEarlierBytesToo() async throws {
+    let body = TestData.bytes(count: 90_000, seed: 73)
+    let server = try FaultServer()
+    server.setRoute("/f", .resource(.init(body: body)))
+    let fixture = try TransferFixture()
+    try fixture.seedPart(body.prefix(10_000), url: server.url("/f"))
+
+    let outcome = try await fixture.transfer(server.url("/f"), configuration: Self.computing).run()
+
+    #expect(server.requests(for: "/f").first?.headers["range"] == "bytes=10000-")
+    #expect(outcome.bytesReceived == 80_000)
+    #expect(fileData(outcome.destination) == body)
+    #expect(outcome.sha256 == HashBehindTests.sha(body))
+  }
+
   /// The resume of a 256 MiB part is answered with a new 24 MiB file (`If-Range` no longer
   /// matches: 200). The old bytes were being read back while the request went out (two
   /// SHA-256 passes over 256 MiB take longer than the head takes to come); none of them may

@@ -15,13 +15,17 @@ final class DestinationLock: Sendable {
   /// The locked part file.
   let partPath: String
   /// The locked file, open for reading and writing: the transfer's first attempt writes the
-  /// part through it (``PartFile/init(path:borrowing:bufferSize:)``) instead of opening it
+  /// part through it (``PartFile/init(path:borrowing:length:bufferSize:)``) instead of opening it
   /// again. Closed by the lock alone.
   let descriptor: Int32
+  /// The part's length when the lock was taken (read after the lock, so no other writer
+  /// changes it before this one writes): the first attempt starts from it without a stat.
+  let partLength: Int64
 
-  private init(partPath: String, descriptor: Int32) {
+  private init(partPath: String, descriptor: Int32, partLength: Int64 = 0) {
     self.partPath = partPath
     self.descriptor = descriptor
+    self.partLength = partLength
   }
 
   deinit { close(descriptor) }
@@ -30,6 +34,11 @@ final class DestinationLock: Sendable {
   static let pollInterval: Duration = .milliseconds(100)
 
   /// Locks the part at `partPath`, creating it (and its folder) when missing.
+  ///
+  /// The part is opened first and its folder made only when the open says it is missing
+  /// (or not a folder, for the error's sake): a folder checked before every open cost each
+  /// piece of a stream two stats and Foundation's own before its `mkdir`, in a folder that
+  /// is there for all but the first piece.
   ///
   /// - Parameter waits: whether to wait while another writer holds it (polling, so the wait
   ///   ends when the task is cancelled); otherwise it fails at once.
@@ -40,15 +49,20 @@ final class DestinationLock: Sendable {
     -> DestinationLock
   {
     let partPath = transfer.partPath
-    let folder = (partPath as NSString).deletingLastPathComponent
-    try transfer.fileStep { () throws(TransferFileError) in try FileSteps.createFolder(folder) }
     // Each turn without a wait means the part was renamed or removed under us: bounded.
     var turnsWithoutWait = 0
     while true {
       let fd = try transfer.fileStep { () throws(TransferFileError) in try openPart(partPath) }
       if flock(fd, LOCK_EX | LOCK_NB) == 0 {
-        if namesSameFile(partPath, fd) {
-          return DestinationLock(partPath: partPath, descriptor: fd)
+        // Checked once the lock is held: before it, another writer could still add bytes.
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+          close(fd)
+          throw transfer.failure(.file(TransferFileError(.open, errno: EINVAL, path: partPath)))
+        }
+        if names(partPath, info) {
+          return DestinationLock(
+            partPath: partPath, descriptor: fd, partLength: Int64(info.st_size))
         }
         close(fd)
         turnsWithoutWait += 1
@@ -131,23 +145,31 @@ final class DestinationLock: Sendable {
   }
 
   /// Opens (creating when missing) the part without following links and without blocking on
-  /// a FIFO, and only when it is a regular file; for writing too, so it is opened once.
+  /// a FIFO; for writing too, so it is opened once. When the open finds no folder (or
+  /// something else where the folder belongs), the folder is made, or refused as
+  /// ``FileSteps/createFolder(_:)`` refuses it, and the part opened again.
   private static func openPart(_ path: String) throws(TransferFileError) -> Int32 {
-    let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-      close(fd)
-      throw TransferFileError(.open, errno: EINVAL, path: path)
+    let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+    var fd = open(path, flags, 0o644)
+    if fd < 0, errno == ENOENT || errno == ENOTDIR {
+      try FileSteps.createFolder((path as NSString).deletingLastPathComponent)
+      fd = open(path, flags, 0o644)
     }
+    guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
     return fd
+  }
+
+  /// Whether `path` names the file whose `fstat` is `open` (it was not renamed or removed).
+  private static func names(_ path: String, _ open: stat) -> Bool {
+    var named = stat()
+    guard lstat(path, &named) == 0 else { return false }
+    return open.st_ino == named.st_ino && open.st_dev == named.st_dev
   }
 
   /// Whether `path` still names the file open at `fd` (it was not renamed or removed).
   private static func namesSameFile(_ path: String, _ fd: Int32) -> Bool {
     var open = stat()
-    var named = stat()
-    guard fstat(fd, &open) == 0, lstat(path, &named) == 0 else { return false }
-    return open.st_ino == named.st_ino && open.st_dev == named.st_dev
+    guard fstat(fd, &open) == 0 else { return false }
+    return names(path, open)
   }
 }

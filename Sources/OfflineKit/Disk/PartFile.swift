@@ -11,15 +11,18 @@ final class PartFile {
   let path: String
   let descriptor: Int32
   /// Whether this closes ``descriptor`` when it goes (not when it writes through a lock's).
-  private let ownsDescriptor: Bool
+  private var ownsDescriptor: Bool
   private let buffer: UnsafeMutableRawBufferPointer
   private var buffered = 0
   /// Bytes handed to the kernel (they survive a crash of this process).
   private(set) var flushedLength: Int64
   private var writeBehind: WriteBehind
+  /// Called with the bytes of each write that reached the file and the offset they went to,
+  /// in order, on the writer's thread (``TransferSink`` hashes them from here).
+  var didWrite: ((UnsafeRawBufferPointer, Int64) -> Void)?
 
   /// Opens or creates the part file at `path`.
-  convenience init(path: String, bufferSize: Int = 128 * 1024) throws(TransferFileError) {
+  convenience init(path: String, bufferSize: Int = PartBufferPool.size) throws(TransferFileError) {
     let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
     do {
@@ -30,33 +33,35 @@ final class PartFile {
     }
   }
 
-  /// Writes the part through `descriptor`, a regular file open for reading and writing that
-  /// its owner (a ``DestinationLock``) keeps open longer than this and closes itself.
-  convenience init(path: String, borrowing descriptor: Int32, bufferSize: Int = 128 * 1024)
-    throws(TransferFileError)
-  {
-    try self.init(path: path, descriptor: descriptor, owns: false, bufferSize: bufferSize)
+  /// Writes the part through `descriptor`, a regular file of `length` bytes open for reading
+  /// and writing that its owner (a ``DestinationLock``, which checked both once it held the
+  /// lock) keeps open longer than this and closes itself.
+  init(
+    path: String, borrowing descriptor: Int32, length: Int64, bufferSize: Int = PartBufferPool.size
+  ) {
+    self.path = path
+    self.descriptor = descriptor
+    self.ownsDescriptor = false
+    self.flushedLength = length
+    self.writeBehind = WriteBehind(descriptor: descriptor, from: length)
+    self.buffer = PartBufferPool.take(count: bufferSize)
   }
 
-  private init(path: String, descriptor fd: Int32, owns: Bool, bufferSize: Int)
+  private convenience init(path: String, descriptor fd: Int32, owns: Bool, bufferSize: Int)
     throws(TransferFileError)
   {
     var info = stat()
     guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
       throw TransferFileError(.open, errno: EINVAL, path: path)
     }
-    self.path = path
-    self.descriptor = fd
-    self.ownsDescriptor = owns
-    self.flushedLength = Int64(info.st_size)
-    self.writeBehind = WriteBehind(descriptor: fd, from: Int64(info.st_size))
-    self.buffer = .allocate(byteCount: bufferSize, alignment: 4096)
+    self.init(path: path, borrowing: fd, length: Int64(info.st_size), bufferSize: bufferSize)
+    ownsDescriptor = owns
   }
 
   deinit {
     writeBehind.drain()  // no write-back call may reach the descriptor's number after this
     if ownsDescriptor { close(descriptor) }
-    buffer.deallocate()
+    PartBufferPool.give(buffer)
   }
 
   /// Every byte appended so far, including those still in the buffer.
@@ -97,6 +102,8 @@ final class PartFile {
         buffered -= start
         throw TransferFileError(.write, errno: code, path: path)
       }
+      didWrite?(
+        UnsafeRawBufferPointer(start: buffer.baseAddress! + start, count: wrote), flushedLength)
       start += wrote
       flushedLength += Int64(wrote)
     }
@@ -107,9 +114,16 @@ final class PartFile {
   ///
   /// A file that already has that length is left alone: on ext4 a truncation marks the file
   /// for writing back at `close` (the `auto_da_alloc` guard for truncate-and-rewrite), which
-  /// made closing each fresh, still empty HLS piece wait for its blocks to be allocated.
+  /// made closing each fresh, still empty HLS piece wait for its blocks to be allocated. The
+  /// file's length is ``flushedLength`` while its one writer (the holder of its
+  /// ``DestinationLock``) writes it only through this, so that needs no `fstat` (each fresh
+  /// piece of a stream made one, emptying its empty part for the body of a 200).
   func truncate(to length: Int64) throws(TransferFileError) {
     buffered = 0
+    if length == flushedLength {
+      writeBehind.cut(to: length)
+      return
+    }
     var info = stat()
     if fstat(descriptor, &info) == 0, Int64(info.st_size) == length {
       flushedLength = length

@@ -3,7 +3,9 @@ import Foundation
 
 /// Hashes the bytes of a part file behind its writer, on a queue of its own: the thread that
 /// receives the body only writes, and the hashes read back (from the page cache) exactly the
-/// bytes that are in the file.
+/// bytes that are in the file. The first ``batch`` bytes of a file written from its start
+/// are hashed from the writer's own buffer as they reach the file instead
+/// (``hashWritten(_:at:)``): a small file (a stream's piece) is never read back.
 ///
 /// The writer says how far the file holds its bytes in order (``wrote(upTo:)``, after each
 /// write that reached the kernel); once at least ``batch`` bytes wait, a worker on the queue
@@ -111,6 +113,29 @@ final class HashBehind: @unchecked Sendable {
     {
       condition.wait()
     }
+  }
+
+  /// Hashes `bytes`, which the writer has just written at `offset`, from memory, when they
+  /// are the next bytes to hash and the file stays below ``batch``: no worker runs then, nor
+  /// would one start, so reading them back would only cost a `pread` and a read buffer (each
+  /// piece of a stream paid both, in ``finish()``). Otherwise nothing happens here and
+  /// ``wrote(upTo:)`` has them read back from the file as before: bytes an earlier run wrote
+  /// (a resume), or a large file, whose hashing stays off the writer's thread. Called by the
+  /// one writer, one call at a time, once the bytes reached the file; the hashes then cover
+  /// exactly the file's bytes, in order.
+  func hashWritten(_ bytes: UnsafeRawBufferPointer, at offset: Int64) {
+    let end = offset + Int64(bytes.count)
+    guard isHashing, !bytes.isEmpty, offset == noted, end <= Self.batch else { return }
+    condition.lock()
+    defer { condition.unlock() }
+    guard !state.stopped, state.failure == nil, !state.running, state.hashed == offset,
+      state.written == offset
+    else { return }
+    whole?.update(bytes)
+    chunks?.update(bytes, at: offset)
+    state.hashed = end
+    state.written = end
+    noted = end
   }
 
   /// Notes that the file held its bytes in order up to `end` before this writer began (the

@@ -114,10 +114,13 @@ extension Transfer {
     throw failure(.destinationNotAFile(kind))
   }
 
-  /// Records the identity of the file just renamed into place, with `record`.
-  func recordComplete(_ record: inout TransferRecord) throws(Transfer.Error) {
+  /// Records the identity of the file just renamed into place, with `record`. `part` is the
+  /// descriptor the file was written through, when it is still open: the renamed file is
+  /// the same inode, read without looking its name up in its folder again.
+  func recordComplete(_ record: inout TransferRecord, part: Int32? = nil) throws(Transfer.Error) {
     record.phase = .complete
-    record.fileIdentity = FileIdentity(regularFileAt: destination)
+    record.fileIdentity =
+      part.flatMap { FileIdentity(openFile: $0) } ?? FileIdentity(regularFileAt: destination)
     try saveComplete(record)
   }
 
@@ -200,7 +203,7 @@ extension Transfer {
       try FileSteps.renameIntoPlace(partPath, to: destination, durably: configuration.syncsEachFile)
     }
     CrashPoint.reach(.transferAfterRename)
-    try recordComplete(&record)
+    try recordComplete(&record, part: sink.part.descriptor)
     var outcome = Outcome(
       destination: destination, length: length, sha256: sha, wasAlreadyComplete: false,
       bytesReceived: sink.bytesReceived, check: sha == nil ? .length : .sha256)

@@ -234,8 +234,18 @@ public struct Transfer: Sendable {
     try checkDestinationKind()
     let lock = try await DestinationLock.acquire(
       for: self, waits: configuration.waitsForOtherWriter)
-    defer { lock.release() }
-    return try await runLocked(onEvent: onEvent, lock: lock)
+    let outcome: Outcome
+    do {
+      outcome = try await runLocked(onEvent: onEvent, lock: lock)
+    } catch {
+      lock.release()
+      throw error
+    }
+    // A download that did not find its file complete renamed the locked part onto the
+    // destination: nothing of the lock's is left at the part's path for `release` to remove,
+    // and looking cost each piece of a stream two stats of a missing path.
+    if outcome.wasAlreadyComplete { lock.release() }
+    return outcome
   }
 
   /// ``run(onEvent:)`` once this transfer is the destination's one writer.

@@ -18,7 +18,8 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   let part: PartFile
   /// The file's SHA-256 and its chunk digests (``ChunkDigests``), read back from the part
   /// behind the writer on a queue of their own (``HashBehind``), so the body callback only
-  /// writes. Either hasher is nil when the transfer does not compute it.
+  /// writes; a small file's bytes are hashed as the part writes them. Either hasher is nil
+  /// when the transfer does not compute it.
   let hashes: HashBehind
   let checkpointer: DurableCheckpointer
   private let journal: TransferJournal
@@ -62,7 +63,11 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   ) {
     self.machine = machine
     self.part = part
-    self.hashes = HashBehind(descriptor: part.descriptor, from: 0, whole: hasher, chunks: chunks)
+    let hashes = HashBehind(descriptor: part.descriptor, from: 0, whole: hasher, chunks: chunks)
+    self.hashes = hashes
+    if hashes.isHashing {
+      part.didWrite = { bytes, offset in hashes.hashWritten(bytes, at: offset) }
+    }
     self.journal = journal
     self.record = record
     self.checkpointInterval = checkpointInterval

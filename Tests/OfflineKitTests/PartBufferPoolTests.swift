@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import OfflineKit
+
+/// Issue 14 (HLS CPU, fourth pass): each piece of a stream allocated a fresh 128 KiB write
+/// buffer for its part and freed it at the end (glibc's consolidation, and the pages faulted
+/// in again by the first body part, every piece). Parts that close now leave their buffer to
+/// the next; what is kept stays bounded.
+@Suite(.serialized) struct PartBufferPoolTests {
+  /// Takes every buffer the pool holds now, so a test starts from an empty pool.
+  static func drain() {
+    var taken: [UnsafeMutableRawBufferPointer] = []
+    for _ in 0..<PartBufferPool.capacity {
+      taken.append(PartBufferPool.take(count: PartBufferPool.size))
+    }
+    for buffer in taken { buffer.deallocate() }
+  }
+
+  @Test func aPartThatClosedLeavesItsBufferToTheNextPart() throws {
+    Self.drain()
+    let first = PartBufferPool.take(count: PartBufferPool.size)
+    let address = first.baseAddress
+    PartBufferPool.give(first)
+
+    let second = PartBufferPool.take(count: PartBufferPool.size)
+    #expect(second.baseAddress == address)
+    #expect(second.count == PartBufferPool.size)
+    #expect(Int(bitPattern: second.baseAddress) % 4096 == 0)
+    PartBufferPool.give(second)
+  }
+
+  /// More parts closing than the pool keeps: the rest are freed, so at most `capacity`
+  /// buffers (2 MiB) outlive their parts.
+  @Test func thePoolKeepsAtMostItsCapacity() throws {
+    Self.drain()
+    let many = (0..<PartBufferPool.capacity + 4).map { _ in
+      PartBufferPool.take(count: PartBufferPool.size)
+    }
+    for buffer in many { PartBufferPool.give(buffer) }
+
+    let kept = Set(many.prefix(PartBufferPool.capacity).map(\.baseAddress))
+    let again = (0..<PartBufferPool.capacity + 1).map { _ in
+      PartBufferPool.take(count: PartBufferPool.size)
+    }
+    // The first `capacity` given back are the ones handed out again (more kept would be
+    // handed out last first, the last given back among them).
+    #expect(Set(again.prefix(PartBufferPool.capacity).map(\.baseAddress)) == kept)
+    for buffer in again { PartBufferPool.give(buffer) }
+  }
+}
