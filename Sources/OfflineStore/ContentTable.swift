@@ -263,18 +263,22 @@ public final class ContentTable: Sendable {
     }
   }
 
-  /// Records progress: the hot path, one cached `UPDATE`. Does nothing for an unknown id.
+  /// Records progress: the hot path, one cached `UPDATE`. Does nothing for an unknown id,
+  /// and nothing unless the content is `downloading` or `suspended` (the bytes a suspend
+  /// kept): a save that comes late, after a cancel or a delete emptied the content, must not
+  /// give it back bytes it no longer has.
   public func updateProgress(id: String, bytes: Int64, total: Int64?, totalIsEstimate: Bool)
     throws(StoreError)
   {
     try database.execute(
       """
       UPDATE contents SET bytes = ?, total = ?, total_is_estimate = ?, updated_at = ?
-      WHERE id = ?
+      WHERE id = ? AND state IN (?, ?)
       """,
       [
         .integer(bytes), SQLValue(total), .integer(totalIsEstimate ? 1 : 0),
         .integer(StoredTime.milliseconds(Date())), .text(id),
+        ContentState.downloading.sqlValue, ContentState.suspended.sqlValue,
       ])
   }
 

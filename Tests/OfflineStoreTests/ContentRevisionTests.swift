@@ -36,4 +36,27 @@ import Testing
     #expect(try moved { try contents.remove(id: "a") })
     #expect(try moved { try contents.restore([record]) })
   }
+
+  /// Pins a race seen in `OfflineManagerSharingTests.aCancelFromAnotherManagerIsFinishedByTheRunner`
+  /// under load: the runner saved a canceled download's last progress after the cancel had
+  /// emptied it, and the snapshot of a content with nothing on disk said 4 MiB. Progress is
+  /// kept for what is downloading or suspended only.
+  @Test func aLateProgressSaveGivesNoBytesToAContentThatIsNoLongerDownloading() throws {
+    let folder = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: folder.url)
+    let contents = index.contents
+    let states: [ContentState] = [.downloading, .suspended, .canceling, .notDownloaded]
+    try contents.insert(
+      states.map {
+        ContentRecord(id: $0.rawValue, url: "http://h/a", fileName: "\($0).bin", state: $0)
+      })
+    for state in states {
+      try contents.updateProgress(id: state.rawValue, bytes: 7, total: 9, totalIsEstimate: false)
+    }
+    var bytes: [ContentState: Int64] = [:]
+    for state in states {
+      bytes[state] = try #require(try contents.record(id: state.rawValue)).bytes
+    }
+    #expect(bytes == [.downloading: 7, .suspended: 7, .canceling: 0, .notDownloaded: 0])
+  }
 }
