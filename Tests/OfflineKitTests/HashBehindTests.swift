@@ -152,4 +152,38 @@ import Testing
     let zeros = Self.chunkDigests(Data(count: size))
     #expect(list == [zeros[0], zeros[1], streamed[2], streamed[3], zeros[4]])
   }
+
+  /// Pins the first chunk's shared pass (issue 14, many small files): its digest comes from
+  /// the file's hasher, not from a second pass over its bytes. Around the chunk's end (one
+  /// byte short of it, exactly it, one byte past it, two chunks and a bit) and for a small
+  /// file hashed as it is written, every chunk digest is that of the file's bytes. The file
+  /// is zeros when the list is completed, so a chunk the hashers left out shows as zeros.
+  @Test(arguments: [100 << 10, 4 << 20 - 1, 4 << 20, 4 << 20 + 1, 9 << 20 + 5])
+  func theFirstChunkTakenFromTheFilesHasherHasTheDigestOfItsBytes(size: Int) throws {
+    let scratch = try Scratch()
+    defer { close(scratch.descriptor) }
+    let bytes = TestData.bytes(count: size, seed: 66)
+    let digests = ChunkDigests()
+    let hashes = HashBehind(
+      descriptor: scratch.descriptor, from: 0, whole: SHA256(),
+      chunks: ChunkHasher(digests: digests, length: Int64(size)))
+    if size <= HashBehind.batch {
+      // As a part writes a small file: hashed from memory as each write reaches the file.
+      bytes.withUnsafeBytes { raw in
+        #expect(pwrite(scratch.descriptor, raw.baseAddress!, raw.count, 0) == raw.count)
+        hashes.hashWritten(raw, at: 0)
+      }
+      try hashes.wrote(upTo: Int64(size))
+    } else {
+      try scratch.stream(bytes, to: hashes)
+    }
+    try hashes.finish()
+    hashes.recordFirstChunk(atLength: Int64(size))
+    hashes.stop()
+    #expect(hashes.whole?.finalizeHex() == Self.sha(bytes))
+    try #require(ftruncate(scratch.descriptor, 0) == 0)
+    try #require(ftruncate(scratch.descriptor, off_t(size)) == 0)
+    let list = try digests.complete(fromFile: scratch.descriptor, length: Int64(size))
+    #expect(list == Self.chunkDigests(bytes))
+  }
 }

@@ -27,4 +27,46 @@ import Testing
     #expect(flushes < count, "\(flushes) flushes for \(count) files")
     await queue.manager.close()
   }
+
+  /// Keeps what the waiting `complete` records must not lose (issue 14: a queue's files
+  /// write theirs with the batch that records them `downloaded`, not a commit each). A kill
+  /// after the files were renamed into place but before their batch leaves each file's
+  /// journal record as its response wrote it and the contents `downloading`: the next run
+  /// fetches none of them again, and its batch records each `complete`, with the file's
+  /// identity, before the runner is idle.
+  @Test func queueFilesWhoseCompleteRecordWasLostAreNotFetchedAgain() async throws {
+    let count = 6
+    var files: [String: Int] = [:]
+    for index in 0..<count { files["f\(index).bin"] = 20 << 10 }
+    let queue = try QueueCostFixture(
+      files: files, prefix: "offlinekit-lost-complete", parallelDownloads: 2,
+      pollInterval: .seconds(1))
+    let contents = try await queue.addAll()
+    #expect(try await runUntilIdle(queue.manager, timeout: .seconds(60)))
+    let index = queue.manager.index
+    var paths: [String] = []
+    for content in contents {
+      let path = try #require(try await content.offlineSource).path
+      paths.append(path)
+      var response = try #require(try index.transfers.record(forDestination: path))
+      #expect(response.phase == .complete)
+      response.phase = .active
+      response.sha256 = nil
+      response.fileIdentity = nil
+      try index.transfers.save(response)
+      try index.contents.update(id: content.id) { $0.state = .downloading }
+    }
+    let fetched = try queue.origin.nginx.accessLog(minimumCount: count).count
+    #expect(fetched == count)
+
+    #expect(try await runUntilIdle(queue.manager, timeout: .seconds(60)))
+
+    #expect(try queue.origin.nginx.accessLog().count == fetched, "a file was fetched again")
+    try await queue.expectDownloaded(contents)
+    for path in paths {
+      let record = try #require(try index.transfers.record(forDestination: path))
+      #expect(record.phase == .complete && record.fileIdentity != nil, "\(path): \(record)")
+    }
+    await queue.manager.close()
+  }
 }

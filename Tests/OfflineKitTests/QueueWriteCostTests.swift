@@ -23,8 +23,10 @@ import Testing
   /// at its first progress report, wrote a transaction to clear that, though for a file that
   /// arrives within one progress interval that report is its last and the batch that records
   /// it downloaded clears the reason in its own transaction anyway. Per file there were four
-  /// commits (starting, receiving, the journal's response and its completion); now three,
-  /// and the files still end downloaded with no wait reason.
+  /// commits (starting, receiving, the journal's response and its completion); then three.
+  /// The journal's `complete` record now waits for the batch too (``CompletionBatch``, one
+  /// transaction for all its files): two, and the files still end downloaded with no wait
+  /// reason.
   @Test(.timeLimit(.minutes(2)))
   func aSmallFileIsMarkedStartingButNeverWrittenAgainBeforeItsBatch() async throws {
     let count = 12
@@ -40,8 +42,8 @@ import Testing
     for content in contents {
       #expect(try await queue.manager.snapshot(id: content.id).waitReason == nil)
     }
-    // Three a file at most, plus the batch's pieces and its `downloaded` transaction.
-    #expect(commits <= 3 * count + 2, "\(commits) commits for \(count) files")
+    // Two a file at most, plus the batch's `complete` records, pieces and `downloaded`.
+    #expect(commits <= 2 * count + 3, "\(commits) commits for \(count) files")
     await queue.manager.close()
   }
 

@@ -7,7 +7,7 @@ import Testing
 @testable import OfflineKit
 
 /// A stream piece's response record must say how long the piece is, since the batched
-/// `complete` record may be lost in a kill (issue 14, HLS CPU: `PieceCompletionBatch`).
+/// `complete` record may be lost in a kill (issue 14, HLS CPU: `CompletionBatch`).
 @Suite struct StreamPieceLengthTests {
   /// Pins a gap the batching opened: a piece sent without `Content-Length` (chunked) left a
   /// response record without a length, so a kill after its rename but before its batch was
@@ -30,14 +30,14 @@ import Testing
       url: server.url("/s0.ts"), destination: destination, journal: index.transfers,
       transport: CurlTransport(), configuration: options)
     // Never flushed: what a kill right after the rename leaves.
-    transfer.completions = PieceCompletionBatch(journal: index.transfers)
+    transfer.completions = CompletionBatch(journal: index.transfers)
     let first = try await transfer.run()
     #expect(first.length == Int64(body.utf8.count))
     let left = try #require(try index.transfers.record(forDestination: destination))
     #expect(left.phase == .active)
     #expect(left.totalLength == Int64(body.utf8.count))
 
-    transfer.completions = PieceCompletionBatch(journal: index.transfers)
+    transfer.completions = CompletionBatch(journal: index.transfers)
     let second = try await transfer.run()
     #expect(second.wasAlreadyComplete)
     #expect(server.requests(for: "/s0.ts").count == 1, "fetched once")

@@ -83,7 +83,7 @@ struct HLSPieceRunner: Sendable {
           segmentsDone: progress.segmentsDone, segmentsTotal: progress.segmentsPlanned,
           bytesPerSecond: rate.update(bytes: progress.bytes)))
     }
-    let completions = PieceCompletionBatch(journal: journal)
+    let completions = CompletionBatch(journal: journal)
     let reporter = Task {
       while !Task.isCancelled {
         // The journal lags the pieces on disk by at most a tick: whoever reads it while the
@@ -144,7 +144,7 @@ struct HLSPieceRunner: Sendable {
     reporter.cancel()
     await reporter.value
     // Every piece has ended. A batch that cannot be written loses no bytes: the pieces keep
-    // their response records (see `PieceCompletionBatch`), and a failure has been thrown by
+    // their response records (see `CompletionBatch`), and a failure has been thrown by
     // the piece that filled an earlier batch.
     try? completions.flush()
     if case .failure(let error) = outcome { throw error }
@@ -182,7 +182,7 @@ struct HLSPieceRunner: Sendable {
   /// records.
   private func fetch(
     _ index: Int, transport: AnswerWatchingTransport, tally: Locked<HLSProgressTally>,
-    journaled: [String: String]?, completions: PieceCompletionBatch
+    journaled: [String: String]?, completions: CompletionBatch
   ) async -> Swift.Result<Bool, Transfer.Error> {
     let piece = pieces[index]
     let destination = folder.appending(path: piece.local).path

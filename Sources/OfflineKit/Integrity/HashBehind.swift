@@ -16,6 +16,11 @@ import Foundation
 /// the caller's thread (a small file never starts the worker), after which the hashers may
 /// be read.
 ///
+/// When both hashers run on a file hashed from its first byte, the first chunk is not hashed
+/// twice: its digest is the file's hasher as it stood at the chunk's end (a copy of it,
+/// ``SHA256/copy()``), so a file of one chunk, every small file, costs one SHA-256 pass, not
+/// two (the second pass was 4 % of the CPU of a queue of 1000 files of 100 KiB).
+///
 /// Before, both SHA-256s ran inside the sink's body callback, on the transport's delivery
 /// queue for the request: two passes over every byte on the thread that also writes it, so
 /// `get --sha256` went from 1.67x to 2.02x curl's wall time when chunk digests came (issue 15).
@@ -62,6 +67,9 @@ final class HashBehind: @unchecked Sendable {
   private var state: State
   private let queue = DispatchQueue(label: "OfflineKit.hashBehind")
   private var buffer: UnsafeMutableRawBufferPointer?
+  /// Whether the first chunk's digest is taken from ``whole`` (see the type's summary):
+  /// both hashers run, from byte 0. Bytes are always fed in order from there.
+  private let sharesFirstChunk: Bool
   /// The highest end the writer noted: a call that does not pass it takes no lock (most body
   /// parts stay in the part's buffer and do not move the end).
   private var noted: Int64
@@ -72,6 +80,7 @@ final class HashBehind: @unchecked Sendable {
     self.descriptor = descriptor
     self.whole = whole
     self.chunks = chunks
+    self.sharesFirstChunk = whole != nil && chunks != nil && start == 0
     self.state = State(written: start, hashed: start, floor: start)
     self.noted = start
   }
@@ -131,8 +140,7 @@ final class HashBehind: @unchecked Sendable {
     guard !state.stopped, state.failure == nil, !state.running, state.hashed == offset,
       state.written == offset
     else { return }
-    whole?.update(bytes)
-    chunks?.update(bytes, at: offset)
+    feed(bytes, at: offset)
     state.hashed = end
     state.written = end
     noted = end
@@ -169,6 +177,20 @@ final class HashBehind: @unchecked Sendable {
       }
       state.hashed = range.upperBound
     }
+  }
+
+  /// Records the first chunk's digest for a file that ends inside it, at `length`, once
+  /// every one of its bytes is hashed (``finish()``): it is the file's own digest, taken
+  /// from a copy of ``whole`` so the file's hasher may still be read. A file that reached
+  /// the chunk's end had it recorded then; nothing happens when the hashers do not share it.
+  func recordFirstChunk(atLength length: Int64) {
+    guard sharesFirstChunk, let whole, let chunks, length > 0,
+      length < ChunkDigests.chunkSize
+    else { return }
+    condition.lock()
+    defer { condition.unlock() }
+    guard !state.running, state.failure == nil, state.hashed == length else { return }
+    chunks.digests.record(0, sha256: whole.copy().finalizeHex())
   }
 
   /// Forgets every byte hashed and starts again at `start` (the part was emptied): waits
@@ -233,6 +255,26 @@ final class HashBehind: @unchecked Sendable {
     }
   }
 
+  /// Feeds `bytes`, the file's bytes at `offset` (the next ones to hash), to the hashers;
+  /// while the hashers share the first chunk, its bytes go to ``whole`` alone, and its
+  /// digest is recorded from a copy of ``whole`` when its last byte arrives. Only the owner of
+  /// the hashers calls it.
+  private func feed(_ bytes: UnsafeRawBufferPointer, at offset: Int64) {
+    let size = ChunkDigests.chunkSize
+    guard sharesFirstChunk, offset < size, let whole, let chunks else {
+      whole?.update(bytes)
+      chunks?.update(bytes, at: offset)
+      return
+    }
+    let first = Int(min(offset + Int64(bytes.count), size) - offset)
+    whole.update(UnsafeRawBufferPointer(rebasing: bytes[..<first]))
+    guard offset + Int64(first) == size else { return }
+    chunks.digests.record(0, sha256: whole.copy().finalizeHex())
+    let rest = UnsafeRawBufferPointer(rebasing: bytes[first...])
+    whole.update(rest)
+    chunks.update(rest, at: size)
+  }
+
   /// Reads `range` of the file and feeds it to the hashers. Only the owner of the hashers
   /// calls it (the worker while running, else the caller holding the lock).
   private func hash(_ range: Range<Int64>) throws(TransferFileError) {
@@ -244,9 +286,7 @@ final class HashBehind: @unchecked Sendable {
       let got = pread(descriptor, buffer.baseAddress, want, off_t(position))
       if got < 0, errno == EINTR { continue }
       guard got > 0 else { throw TransferFileError(.read, errno: got < 0 ? errno : EIO) }
-      let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<got])
-      whole?.update(bytes)
-      chunks?.update(bytes, at: position)
+      feed(UnsafeRawBufferPointer(rebasing: buffer[0..<got]), at: position)
       position += Int64(got)
     }
   }

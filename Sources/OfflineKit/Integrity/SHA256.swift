@@ -13,6 +13,14 @@ final class SHA256 {
     engine.update(bytes)
   }
 
+  /// A hasher fed the same bytes as this one so far, which goes on apart: the digest of a
+  /// prefix without hashing it twice.
+  func copy() -> SHA256 {
+    let other = SHA256()
+    other.engine = engine.copy()
+    return other
+  }
+
   /// Starts over, forgetting every byte fed so far.
   func reset() {
     engine = SHA256Engine()

@@ -10,6 +10,13 @@
       hasher.update(bufferPointer: bytes)
     }
 
+    /// An engine that has been fed the same bytes as this one, to go on apart.
+    func copy() -> SHA256Engine {
+      let other = SHA256Engine()
+      other.hasher = hasher
+      return other
+    }
+
     /// The 32 bytes of the digest; feeding may not continue after.
     func finalize() -> [UInt8] {
       Array(hasher.finalize())

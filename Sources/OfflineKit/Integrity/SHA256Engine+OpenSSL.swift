@@ -19,6 +19,13 @@
       EVP_DigestUpdate(context, base, bytes.count)
     }
 
+    /// An engine that has been fed the same bytes as this one, to go on apart.
+    func copy() -> SHA256Engine {
+      let other = SHA256Engine()
+      EVP_MD_CTX_copy_ex(other.context, context)
+      return other
+    }
+
     /// The 32 bytes of the digest; feeding may not continue after.
     func finalize() -> [UInt8] {
       var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))

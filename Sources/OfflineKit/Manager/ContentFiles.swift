@@ -7,6 +7,9 @@ import OfflineStore
 struct ContentFiles {
   let index: OfflineIndex
   let directory: URL
+  /// The manager's held `complete` records of the queue's files: a deleted content's is
+  /// dropped with its journal entry. Nil where no transfer runs (a rebuild, a backfill).
+  var completions: CompletionBatch? = nil
 
   /// The name of the shared folder of single files, beside `content/`: no content id can
   /// name it there, and people browsing the store find the files under their own names.
@@ -117,6 +120,7 @@ struct ContentFiles {
           contentID: record.id)
       }
     }
+    completions?.discard(destination: destination(of: record))
     try indexStep {
       try index.transfers.remove(destination: destination(of: record))
       try index.transfers.remove(under: folder(id: record.id).path)
@@ -142,6 +146,7 @@ struct ContentFiles {
           contentID: record.id)
       }
     }
+    completions?.discard(destination: target)
     try indexStep {
       try index.transfers.remove(destination: target)
       try index.pieces.remove(content: record.id)

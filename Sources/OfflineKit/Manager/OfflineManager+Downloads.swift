@@ -22,7 +22,7 @@ extension OfflineManager {
       return
     }
     if refreshesExpiredURL(record, url: url) { return }  // the app said it expired
-    carryOverJournal(of: record, to: url)  // after a replaced URL, resume rather than restart
+    launchedURLs[record.id] = record.url  // to notice a URL replaced while it runs
     let work =
       url.isHLSPlaylist
       ? streamWork(HLSDownload.self, record, url: url, options: stored)
@@ -67,7 +67,7 @@ extension OfflineManager {
     -> Work
   {
     let files = self.files
-    let transfer = Transfer(
+    var transfer = Transfer(
       url: url, destination: files.destination(of: record), journal: index.transfers,
       transport: transport,
       configuration: Transfer.Configuration(
@@ -76,10 +76,17 @@ extension OfflineManager {
         connections: options.connections ?? .adaptive
       ).expecting(sha256: record.expectedSHA256),
       requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
+    // Its `complete` record waits for the batch that records the file downloaded.
+    transfer.completions = fileCompletions
+    // A journal entry written for an earlier URL of the content goes on under this one,
+    // validators and all, so the resume asks the new URL with `If-Range` instead of
+    // dropping the bytes (a stream's pieces: HLSPieceRunner).
+    transfer.carriesOverJournal = true
+    let ready = transfer
     return { report in
       do throws(Transfer.Error) {
         // Its manifest is written once the file is durable, by the batch's flush.
-        let outcome = try await transfer.run { event in
+        let outcome = try await ready.run { event in
           if case .progress(let progress) = event { report(progress) }
         }
         return .success(outcome)

@@ -3,7 +3,8 @@ import OfflineStore
 
 extension OfflineManager {
   /// Records every file of ``finishedBatch`` downloaded, durably and cheaply (group commit):
-  /// one `syncfs` makes their bytes and renames durable, what each file must be goes to the
+  /// one `syncfs` makes their bytes and renames durable, their transfers' `complete` records
+  /// are written together (``fileCompletions``), what each file must be goes to the
   /// index and their manifests are written (those of flat files as one ledger chunk), a
   /// second `syncfs` makes those durable, then one
   /// transaction records them all `downloaded`. A file is never recorded downloaded before
@@ -43,6 +44,9 @@ extension OfflineManager {
       failSync(entries, errno: code)
       return
     }
+    // The `complete` records of the batch's files (and of any finished since), in one
+    // transaction, before the `pieces` table reads them and the second sync.
+    try? fileCompletions.flush()
     // One read for the batch's records and one transaction for what their files must be.
     let records = (try? index.contents.records(ids: entries.map(\.id))) ?? [:]
     var written: [FinishedBatch.Entry] = []

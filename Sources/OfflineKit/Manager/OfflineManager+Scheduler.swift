@@ -89,6 +89,7 @@ extension OfflineManager {
     }
     flushFinished()  // finished files are recorded while this process is still the runner
     await waitForSyncingBatches()
+    try? fileCompletions.flush()  // those of files whose batch failed, or that ended otherwise
     runnerLock = nil
   }
 

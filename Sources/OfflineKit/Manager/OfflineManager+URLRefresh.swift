@@ -55,16 +55,6 @@ extension OfflineManager {
     }
   }
 
-  /// Before content `record` starts with its URL: a file's journal entry written for an
-  /// earlier URL of the content goes on under this one, validators and all, so the resume
-  /// asks the new URL with `If-Range` instead of dropping the bytes.
-  func carryOverJournal(of record: ContentRecord, to url: URL) {
-    launchedURLs[record.id] = record.url
-    guard !url.isHLSPlaylist, !url.isDASHManifest else { return }  // pieces: HLSPieceRunner
-    Transfer.carryOver(
-      destination: files.destination(of: record), to: url, journal: index.transfers)
-  }
-
   /// Whether content `record`, about to start, has a URL whose app-given expiry passed:
   /// then the hook is asked for a fresh one first (a request `status` of nil) and the
   /// content waits for it instead of starting.

@@ -116,6 +116,9 @@ public actor OfflineManager {
   var nap = RunnerNap()
   /// The queue's rows that may start next, read once for several launches.
   var upcoming = UpcomingRows()
+  /// The `complete` journal records of the queue's finished files, written with the batch
+  /// that records them `downloaded` (``flushFinished()``) instead of a commit each.
+  nonisolated let fileCompletions: CompletionBatch
 
   /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
   ///
@@ -152,6 +155,7 @@ public actor OfflineManager {
       rebuildReport = nil
     }
     self.transport = configuration.transport ?? PlatformTransport.make()
+    self.fileCompletions = CompletionBatch(journal: index.transfers)
     self.rateLimiter = RateLimiter(configuration.rateLimit)
     if let lock = RunnerLock(directory: directory) {
       try Recovery(index: index, directory: directory).run()
@@ -358,7 +362,9 @@ public actor OfflineManager {
   }
 
   /// The files of the store's contents.
-  nonisolated var files: ContentFiles { ContentFiles(index: index, directory: directory) }
+  nonisolated var files: ContentFiles {
+    ContentFiles(index: index, directory: directory, completions: fileCompletions)
+  }
 
   private func unusedID(besides taken: Set<String>) throws(OfflineError) -> String {
     while true {

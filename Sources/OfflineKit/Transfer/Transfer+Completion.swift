@@ -16,12 +16,18 @@ extension Transfer {
   func checkEarlierRun(onEvent: @Sendable (Event) -> Void) throws(Transfer.Error)
     -> (outcome: Outcome?, record: TransferRecord?)
   {
-    let found =
+    var found =
       journalHasNoRecord
       ? nil
       : try indexStep { () throws(StoreError) in
         try journal.record(forDestination: destination)
       }
+    if carriesOverJournal, var entry = found, entry.url != url.absoluteString,
+      entry.phase == .active
+    {
+      entry.url = url.absoluteString
+      if let saved = try? journal.save(entry) { found = saved }  // else: a fresh start
+    }
     return (try completedEarlier(found, onEvent: onEvent), found)
   }
 
@@ -186,7 +192,7 @@ extension Transfer {
     } else if sink.record.totalLength == length {
       // A piece of a stream records no intent; its response's record, written before the
       // rename, is what tells `completedEarlier` that a rename was done before a crash (its
-      // `complete` record may wait in a `PieceCompletionBatch`).
+      // `complete` record may wait in a `CompletionBatch`).
       try indexStep { () throws(StoreError) in try sink.writePendingRecord() }
     } else {
       // The same record, with the length a response without `Content-Length` (chunked)

@@ -148,8 +148,14 @@ public struct Transfer: Sendable {
   let transport: any HTTPTransporting
 
   /// Where a stream piece's `complete` record goes instead of its own commit (nil: written at
-  /// once); see ``PieceCompletionBatch``.
-  var completions: PieceCompletionBatch?
+  /// once); see ``CompletionBatch``.
+  var completions: CompletionBatch?
+  /// Whether a record the journal holds for ``destination`` under another URL, still being
+  /// downloaded, is this transfer's: the manager's content whose URL was replaced by a fresh
+  /// one for the same resource (``OfflineSource/urlExpiresAt``, the URL refresh hook), which
+  /// resumes rather than restarts. Its URL is rewritten in the first look-up, so the journal
+  /// is read once per file, not once by the manager and again here.
+  var carriesOverJournal = false
   /// Whether the caller read the journal just before and found no record for
   /// ``destination``, so the first look-up can be skipped (a stream's runner reads its
   /// folder's records in one query).

@@ -16,6 +16,7 @@ extension TransferSink {
   ) {
     try hashes.found(upTo: length)
     try hashes.finish()
+    hashes.recordFirstChunk(atLength: length)
     let sha = hashes.whole?.finalizeHex()
     guard let chunks = hashes.chunks else { return (sha, nil) }
     chunks.finish(atLength: length)

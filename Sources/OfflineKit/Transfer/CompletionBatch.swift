@@ -1,24 +1,26 @@
 import OfflineStore
 import Synchronization
 
-/// The `complete` journal records of a run's finished pieces, written many in one transaction
-/// instead of one commit each.
+/// The `complete` journal records of finished transfers that are not synced one by one (the
+/// pieces of a stream, the files of the queue), written many in one transaction instead of
+/// one commit each.
 ///
-/// A stream piece's transfer writes the record of its response (phase `active`, with its
-/// length) before it renames its part into place. Within the same boot that record alone lets
-/// the next run take a renamed file of that length as finished (see
+/// Such a transfer writes the record of its response (phase `active`, with its length)
+/// before it renames its part into place. Within the same boot that record alone lets the
+/// next run take a renamed file of that length as finished (see
 /// ``Transfer/completedEarlier(onEvent:)``), so the `complete` record that follows may wait
 /// without a crash costing a refetch: a record lost with the process only means the next run
-/// records the piece complete itself, and the digests of the content's `pieces` table are
+/// records the file complete itself, and the digests of the content's `pieces` table are
 /// hashed from the file instead of taken from the journal. The journal therefore never claims
-/// more than the files hold; it lags behind them by at most ``limit`` records or one tick of
-/// the runner's progress reporter (250 ms), whichever comes first.
+/// more than the files hold; it lags behind them by at most ``limit`` records or until its
+/// owner flushes it, whichever comes first.
 ///
-/// Shared by the concurrent pieces of one run: ``add(_:)`` is called from any task; the
-/// runner calls ``flush()`` on each progress tick and once every piece has ended (finished,
-/// failed or cancelled).
-final class PieceCompletionBatch: Sendable {
-  /// How many records a batch holds before the piece that fills it writes them.
+/// Shared by concurrent transfers: ``add(_:)`` is called from any task. A stream's runner
+/// calls ``flush()`` on each progress tick (250 ms) and once every piece has ended
+/// (finished, failed or cancelled); the manager calls it for the queue's files before it
+/// records a batch of them `downloaded`, and when its runner stops.
+final class CompletionBatch: Sendable {
+  /// How many records a batch holds before the transfer that fills it writes them.
   static let defaultLimit = 64
 
   /// The most records held before they are written.
@@ -27,7 +29,7 @@ final class PieceCompletionBatch: Sendable {
   private let pending = Mutex<[TransferRecord]>([])
 
   /// A batch of at most `limit` records for `journal`.
-  init(journal: TransferJournal, limit: Int = PieceCompletionBatch.defaultLimit) {
+  init(journal: TransferJournal, limit: Int = CompletionBatch.defaultLimit) {
     self.journal = journal
     self.limit = max(1, limit)
   }
@@ -47,6 +49,12 @@ final class PieceCompletionBatch: Sendable {
       return records
     }
     if let full { try journal.save(full) }
+  }
+
+  /// Forgets the held record of `destination`, whose file and journal entry are being
+  /// deleted: written later, it would describe a file that is gone.
+  func discard(destination: String) {
+    pending.withLock { records in records.removeAll { $0.destination == destination } }
   }
 
   /// Writes every held record in one transaction.
