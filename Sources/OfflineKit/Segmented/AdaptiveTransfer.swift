@@ -19,11 +19,12 @@ struct AdaptiveTransfer {
   var startConnections: Int {
     max(1, min(Self.connections, transfer.configuration.maximumConnections ?? Self.connections))
   }
-  /// How long one connection runs before its rate is judged: long enough for the smoothed
-  /// rate to settle (about ten progress updates), short, because every second of it on an
+  /// How long one connection runs before its rate is judged: two progress updates (250 ms
+  /// apart, the first rate comes with the second), short, because every second of it on an
   /// origin that caps each connection goes at one connection's speed (on nginx's
-  /// `limit_rate 40m`, 2 s cost 1 GiB about 0.9 s against aria2c -x8).
-  static let trial: Duration = .seconds(1)
+  /// `limit_rate 40m`, 2 s cost 1 GiB about 0.9 s against aria2c -x8, and 1 s still made the
+  /// default 0.90x of aria2c -x8 where `--max-connections 16` was 0.67x).
+  static let trial: Duration = .milliseconds(500)
   /// How often the rate is judged again after the trial.
   static let recheck: Duration = .milliseconds(250)
   /// Below this rate (bytes per second) one connection counts as slow.

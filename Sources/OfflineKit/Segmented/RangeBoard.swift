@@ -1,3 +1,4 @@
+import Foundation
 import OfflineLocks
 import OfflineStore
 
@@ -24,6 +25,13 @@ final class RangeBoard: Sendable {
     }
   }
 
+  /// Held around each write into the part, so its connections write one at a time.
+  ///
+  /// ext4 takes the file's inode lock for every buffered write; sixteen connections writing
+  /// at once on two cores spent 11 % of the samples spinning on it in the kernel
+  /// (`rwsem_spin_on_owner`), burning the CPU the other writers needed. Waiting here sleeps
+  /// instead (a plain `pthread` mutex, not the priority-inheriting futex of `Mutex`).
+  let writes = NSLock()
   /// A range is split only when each half keeps at least this many bytes.
   let minimumSplit: Int64
   private let state: Locked<State>
@@ -66,20 +74,21 @@ final class RangeBoard: Sendable {
     state.withLock { $0.slots[slot].range }
   }
 
-  /// How many of `count` bytes arriving for `slot` belong to it, and where they go.
-  func placement(_ slot: Int, count: Int) -> (offset: Int64, count: Int) {
-    state.withLock { state in
-      let range = state.slots[slot].range
-      return (range.next, Int(min(Int64(count), range.remaining)))
-    }
-  }
-
-  /// Records that `count` bytes of `slot` are written (call after the write returned).
-  func didWrite(_ slot: Int, count: Int) {
+  /// Records that `count` bytes of `slot` are written (call after the write returned) and
+  /// returns the slot's range as it now stands.
+  ///
+  /// What its connection writes next may be placed from that range without asking again
+  /// (the one lock a body part takes, where three were taken; with 16 connections on two
+  /// cores their waits were 11 % of the samples): only this connection moves `next`, and a
+  /// split (``claim()``) moves `end` back to no less than ``minimumSplit`` bytes past `next`,
+  /// so the next ``minimumSplit`` bytes from `next` are the slot's whatever happened since.
+  @discardableResult
+  func didWrite(_ slot: Int, count: Int) -> TransferRange {
     state.withLock { state in
       let range = state.slots[slot].range
       state.slots[slot].range.next = min(range.end, range.next + Int64(count))
       state.mirror(slot)
+      return state.slots[slot].range
     }
   }
 

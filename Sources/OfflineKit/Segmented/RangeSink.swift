@@ -1,5 +1,6 @@
 import Foundation
 import OfflineHTTP
+import OfflineStore
 
 /// Receives one connection's range of a segmented download and writes it in place, at its
 /// offsets in the shared part file; the chunks it writes whole are hashed behind it, read
@@ -22,6 +23,10 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
   private(set) var rangeDone = false
   private(set) var writeFailure: TransferFileError?
   private(set) var received: Int64 = 0
+  /// The slot's range as this sink last saw it: written bytes are placed from it
+  /// (``RangeBoard/didWrite(_:count:)`` says why that holds while another connection splits
+  /// the range).
+  private var known: TransferRange
   private var writeBehind: WriteBehind
   /// Hashes the chunks this range completes (no hasher: the transfer records none).
   private let hashes: HashBehind
@@ -30,7 +35,9 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
     self.board = board
     self.slot = slot
     self.descriptor = descriptor
-    self.expectedStart = board.range(slot).next
+    let known = board.range(slot)
+    self.known = known
+    self.expectedStart = known.next
     self.writeBehind = WriteBehind(descriptor: descriptor, from: expectedStart)
     self.hashes = HashBehind(
       descriptor: descriptor, from: expectedStart, whole: nil, chunks: chunks)
@@ -55,34 +62,47 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
     return .receive
   }
 
-  func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {
-    let (offset, count) = board.placement(slot, count: bytes.count)
-    if count > 0 {
-      var done = 0
-      while done < count {
-        let wrote = pwrite(
-          descriptor, bytes.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-        if wrote < 0, errno == EINTR { continue }
-        guard wrote > 0 else {
-          let failure = TransferFileError(.write, errno: wrote < 0 ? errno : EIO)
-          writeFailure = failure
-          throw failure
-        }
-        done += wrote
-      }
-      board.didWrite(slot, count: count)
-      received += Int64(count)
-      writeBehind.wrote(upTo: offset + Int64(count))
-      do {
-        try hashes.wrote(upTo: offset + Int64(count))
-      } catch {
-        writeFailure = error
-        throw error
-      }
+  func didReceiveBodyPart(_ part: UnsafeRawBufferPointer) throws {
+    var bytes = part
+    // At most `minimumSplit` bytes at a time from the range last seen (see `known`).
+    while !bytes.isEmpty, known.remaining > 0 {
+      let count = Int(min(Int64(bytes.count), known.remaining, board.minimumSplit))
+      try write(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
+      bytes = UnsafeRawBufferPointer(rebasing: bytes[count...])
     }
-    if count < bytes.count || board.range(slot).remaining == 0 {
+    if !bytes.isEmpty || known.remaining == 0 {
       rangeDone = true
       throw RangeDone()
+    }
+  }
+
+  /// Writes `bytes` at the range's next offset and records them on the board.
+  private func write(_ bytes: UnsafeRawBufferPointer) throws {
+    let offset = known.next
+    let count = bytes.count
+    var done = 0
+    board.writes.lock()
+    while done < count {
+      let wrote = pwrite(
+        descriptor, bytes.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+      if wrote < 0, errno == EINTR { continue }
+      guard wrote > 0 else {
+        board.writes.unlock()
+        let failure = TransferFileError(.write, errno: wrote < 0 ? errno : EIO)
+        writeFailure = failure
+        throw failure
+      }
+      done += wrote
+    }
+    board.writes.unlock()
+    known = board.didWrite(slot, count: count)
+    received += Int64(count)
+    writeBehind.wrote(upTo: offset + Int64(count))
+    do {
+      try hashes.wrote(upTo: offset + Int64(count))
+    } catch {
+      writeFailure = error
+      throw error
     }
   }
 }
