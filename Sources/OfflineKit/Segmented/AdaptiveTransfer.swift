@@ -25,8 +25,10 @@ struct AdaptiveTransfer {
   /// `limit_rate 40m`, 2 s cost 1 GiB about 0.9 s against aria2c -x8, and 1 s still made the
   /// default 0.90x of aria2c -x8 where `--max-connections 16` was 0.67x).
   static let trial: Duration = .milliseconds(500)
-  /// How often the rate is judged again after the trial.
-  static let recheck: Duration = .milliseconds(250)
+  /// How often the rate is judged again after the trial: the first rate comes with the
+  /// second progress update, which may land just after the trial ends (a 250 ms recheck made
+  /// the 0.5 s trial 0.75 s).
+  static let recheck: Duration = .milliseconds(100)
   /// Below this rate (bytes per second) one connection counts as slow.
   static let slowRate: Double = 50_000_000
   /// Files with less than this left never switch.

@@ -37,7 +37,7 @@ extension SegmentedTransfer {
         // The first window only starts the clock: it holds the probe and the connections'
         // start, and its low rate made any later window look like a gain.
         var warmingUp = true
-        if !concurrency.settled { group.addTask { await Self.windowEnded() } }
+        if !concurrency.settled { group.addTask { await Self.windowEnded(Self.warmUpLength) } }
         while running > 0, let event = try await group.next() {
           switch event {
           case .connectionEnded:
@@ -89,9 +89,14 @@ extension SegmentedTransfer {
 
   /// How long the connections run before their rate decides whether more open.
   static let windowLength: Duration = .milliseconds(500)
+  /// The first window, which only starts the clock: long enough for the connections'
+  /// requests to be answered (on loopback a few milliseconds, over the internet a few round
+  /// trips), short, because on an origin that caps each connection it runs at the starting
+  /// count (a full window of it cost 1 GiB about 0.1 s on nginx's `limit_rate 40m`).
+  static let warmUpLength: Duration = .milliseconds(250)
 
-  private static func windowEnded() async -> GroupEvent {
-    try? await Task.sleep(for: windowLength)
+  private static func windowEnded(_ length: Duration = windowLength) async -> GroupEvent {
+    try? await Task.sleep(for: length)
     return .windowEnded
   }
 
