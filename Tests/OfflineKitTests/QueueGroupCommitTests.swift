@@ -6,17 +6,23 @@ import Testing
 
 /// How the queue makes many small files durable (issue 14, small files at curl's speed).
 @Suite(.serialized) struct QueueGroupCommitTests {
+  /// `count` files of 20 KiB, `parallel` at a time, in a store named with `prefix`.
+  private static func queue(_ count: Int, parallel: Int, prefix: String) throws
+    -> QueueCostFixture
+  {
+    var files: [String: Int] = [:]
+    for index in 0..<count { files["f\(index).bin"] = 20 << 10 }
+    return try QueueCostFixture(
+      files: files, prefix: prefix, parallelDownloads: parallel, pollInterval: .seconds(1))
+  }
+
   /// Pins issue 14's per-file durability cost: each file of a queue was fsynced on its own,
   /// its folder fsynced after the rename, and its manifest and the manifest's folder fsynced
   /// too (four flushes a file). Files that finish near each other are now made durable
   /// together, by one sync of the file system before one transaction records them.
   @Test func aQueueOfSmallFilesIsMadeDurableWithFewerFlushesThanFiles() async throws {
     let count = 24
-    var files: [String: Int] = [:]
-    for index in 0..<count { files["f\(index).bin"] = 20 << 10 }
-    let queue = try QueueCostFixture(
-      files: files, prefix: "offlinekit-group-commit", parallelDownloads: 4,
-      pollInterval: .seconds(1))
+    let queue = try Self.queue(count, parallel: 4, prefix: "offlinekit-group-commit")
 
     let before = Durability.flushes
     let contents = try await queue.addAll()
@@ -36,11 +42,7 @@ import Testing
   /// identity, before the runner is idle.
   @Test func queueFilesWhoseCompleteRecordWasLostAreNotFetchedAgain() async throws {
     let count = 6
-    var files: [String: Int] = [:]
-    for index in 0..<count { files["f\(index).bin"] = 20 << 10 }
-    let queue = try QueueCostFixture(
-      files: files, prefix: "offlinekit-lost-complete", parallelDownloads: 2,
-      pollInterval: .seconds(1))
+    let queue = try Self.queue(count, parallel: 2, prefix: "offlinekit-lost-complete")
     let contents = try await queue.addAll()
     #expect(try await runUntilIdle(queue.manager, timeout: .seconds(60)))
     let index = queue.manager.index
