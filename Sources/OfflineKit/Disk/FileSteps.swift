@@ -3,6 +3,24 @@ import Foundation
 /// File-system steps around a part file that are not about its bytes.
 enum FileSteps {
   /// The size of the regular file at `path`, nil when there is none (a link counts as none).
+  /// Writes every byte of `bytes` at `offset` of the open file `descriptor`, going on after
+  /// short writes and `EINTR`.
+  ///
+  /// - Throws: ``TransferFileError`` (`write`) with the `errno` of the failed write; what
+  ///   reached the file before it stays there.
+  static func writeAll(
+    _ bytes: UnsafeRawBufferPointer, at offset: Int64, to descriptor: Int32
+  ) throws(TransferFileError) {
+    var done = 0
+    while done < bytes.count {
+      let wrote = pwrite(
+        descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+      if wrote < 0, errno == EINTR { continue }
+      guard wrote > 0 else { throw TransferFileError(.write, errno: wrote < 0 ? errno : EIO) }
+      done += wrote
+    }
+  }
+
   static func regularFileSize(_ path: String) -> Int64? {
     var info = stat()
     guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }

@@ -114,14 +114,7 @@ private final class ChunkSink: HTTPResponseDelegate, @unchecked Sendable {
 
   func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {
     guard written + Int64(bytes.count) <= last - first + 1 else { throw Overrun() }
-    var done = 0
-    while done < bytes.count {
-      let wrote = pwrite(
-        descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(written) + off_t(done))
-      if wrote < 0, errno == EINTR { continue }
-      guard wrote > 0 else { throw TransferFileError(.write, errno: wrote < 0 ? errno : EIO) }
-      done += wrote
-    }
+    try FileSteps.writeAll(bytes, at: written, to: descriptor)
     written += Int64(bytes.count)
   }
 }

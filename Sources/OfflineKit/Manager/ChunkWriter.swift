@@ -26,14 +26,8 @@ enum ChunkWriter {
         let got = pread(source, buffer.baseAddress, want, off_t(done))
         if got < 0, errno == EINTR { continue }
         guard got > 0 else { throw TransferFileError(.read, errno: got < 0 ? errno : EIO) }
-        var put = 0
-        while put < got {
-          let wrote = pwrite(
-            fd, buffer.baseAddress! + put, got - put, off_t(range.lowerBound + done) + off_t(put))
-          if wrote < 0, errno == EINTR { continue }
-          guard wrote > 0 else { throw TransferFileError(.write, errno: wrote < 0 ? errno : EIO) }
-          put += wrote
-        }
+        try FileSteps.writeAll(
+          UnsafeRawBufferPointer(rebasing: buffer[0..<got]), at: range.lowerBound + done, to: fd)
         done += Int64(got)
       }
       guard Durability.syncData(fd) == 0 else {

@@ -80,21 +80,19 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
   private func write(_ bytes: UnsafeRawBufferPointer) throws {
     let offset = known.next
     let count = bytes.count
-    var done = 0
+    // Held for the write alone: the hashes below may wait for their reader.
     board.writes.lock()
-    while done < count {
-      let wrote = pwrite(
-        descriptor, bytes.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-      if wrote < 0, errno == EINTR { continue }
-      guard wrote > 0 else {
-        board.writes.unlock()
-        let failure = TransferFileError(.write, errno: wrote < 0 ? errno : EIO)
-        writeFailure = failure
-        throw failure
-      }
-      done += wrote
+    var failure: TransferFileError?
+    do {
+      try FileSteps.writeAll(bytes, at: offset, to: descriptor)
+    } catch {
+      failure = error
     }
     board.writes.unlock()
+    if let failure {
+      writeFailure = failure
+      throw failure
+    }
     known = board.didWrite(slot, count: count)
     received += Int64(count)
     writeBehind.wrote(upTo: offset + Int64(count))

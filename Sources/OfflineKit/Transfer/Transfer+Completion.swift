@@ -22,11 +22,8 @@ extension Transfer {
       : try indexStep { () throws(StoreError) in
         try journal.record(forDestination: destination)
       }
-    if carriesOverJournal, var entry = found, entry.url != url.absoluteString,
-      entry.phase == .active
-    {
-      entry.url = url.absoluteString
-      if let saved = try? journal.save(entry) { found = saved }  // else: a fresh start
+    if carriesOverJournal, let carried = Self.carriedOver(found, to: url, journal: journal) {
+      found = carried  // not saved: the URLs differ, and the transfer starts afresh
     }
     return (try completedEarlier(found, onEvent: onEvent), found)
   }

@@ -14,10 +14,17 @@ extension Transfer {
   public static func carryOver(destination: String, to url: URL, journal: TransferJournal)
     -> Bool
   {
-    guard var entry = try? journal.record(forDestination: destination),
-      entry.url != url.absoluteString, entry.phase == .active
-    else { return false }
+    carriedOver(try? journal.record(forDestination: destination), to: url, journal: journal)
+      != nil
+  }
+
+  /// ``carryOver(destination:to:journal:)`` for an `entry` already read: the entry as saved
+  /// under `url`, or nil when there was none to carry over or it could not be saved.
+  static func carriedOver(_ entry: TransferRecord?, to url: URL, journal: TransferJournal)
+    -> TransferRecord?
+  {
+    guard var entry, entry.url != url.absoluteString, entry.phase == .active else { return nil }
     entry.url = url.absoluteString
-    return (try? journal.save(entry)) != nil
+    return try? journal.save(entry)
   }
 }

@@ -147,8 +147,9 @@ public struct Transfer: Sendable {
   let journal: TransferJournal
   let transport: any HTTPTransporting
 
-  /// Where a stream piece's `complete` record goes instead of its own commit (nil: written at
-  /// once); see ``CompletionBatch``.
+  /// Where the `complete` record of a transfer that is not synced on its own (a stream's
+  /// piece, a queue's file) goes instead of its own commit (nil: written at once); see
+  /// ``CompletionBatch``.
   var completions: CompletionBatch?
   /// Whether a record the journal holds for ``destination`` under another URL, still being
   /// downloaded, is this transfer's: the manager's content whose URL was replaced by a fresh
