@@ -139,6 +139,44 @@ import Testing
     #expect(ranged.count >= 4)
   }
 
+  /// The one connection is judged by the bytes of its own request: a resume with most of a
+  /// slow file's first part on disk is slow all the same, and switches.
+  @Test func aResumedSlowConnectionIsJudgedByWhatItFetchedItself() async throws {
+    let body = TestData.bytes(count: 96 << 20, seed: 58)
+    let server = try FaultServer()
+    server.setRoute(
+      "/big.bin",
+      .resource(.init(body: body, etag: "\"v1\"", faults: .init(bytesPerSecond: 8 << 20))))
+    let fixture = try TransferFixture()
+    try fixture.seedPart(body.prefix(24 << 20), url: server.url("/big.bin"))
+    let log = EventLog()
+    let outcome = try await fixture.transfer(
+      server.url("/big.bin"), configuration: .quick { $0.connections = .adaptive }
+    ).run(onEvent: log.record)
+    #expect(fileData(outcome.destination) == body)
+    #expect(log.requestedOffsets.first == 24 << 20, "the part on disk was resumed")
+    #expect(log.requestedOffsets.count == 2, "the resumed connection, then the ranges")
+  }
+
+  /// A single connection faster than the slow rate keeps the file to itself: nginx at
+  /// 120 MiB/s per request is judged several times while more than 64 MiB are left.
+  @Test func aFastSingleConnectionOnALargeFileStaysSingle() async throws {
+    let root = try TemporaryDirectory(prefix: "offlinekit-www")
+    defer { withExtendedLifetime(root) {} }
+    let body = TestData.bytes(count: 128 << 20, seed: 59)
+    try body.write(to: root.file("big.bin"))
+    let nginx = try NginxServer(root: root.url, options: .init(limitRate: "120m"))
+    try nginx.start()
+    let fixture = try TransferFixture()
+    let log = EventLog()
+    let outcome = try await fixture.transfer(
+      nginx.url("/big.bin"), configuration: .quick { $0.connections = .adaptive }
+    ).run(onEvent: log.record)
+    #expect(fileData(outcome.destination) == body)
+    #expect(log.requestedOffsets == [0], "one request, never split")
+    #expect(try nginx.accessLog(minimumCount: 1).map(\.status) == [200])
+  }
+
   /// Pins issue 14 (the capped origin): a segmented download kept the connections it started
   /// with, so an origin capping each request held the file to that many times the cap while
   /// more connections would have been faster. Allowed up to six, two connections on an origin

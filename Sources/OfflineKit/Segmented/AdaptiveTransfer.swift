@@ -19,24 +19,71 @@ struct AdaptiveTransfer {
   var startConnections: Int {
     max(1, min(Self.connections, transfer.configuration.maximumConnections ?? Self.connections))
   }
-  /// How long one connection runs before its rate is judged: two progress updates (250 ms
-  /// apart, the first rate comes with the second), short, because every second of it on an
-  /// origin that caps each connection goes at one connection's speed (on nginx's
-  /// `limit_rate 40m`, 2 s cost 1 GiB about 0.9 s against aria2c -x8, and 1 s still made the
-  /// default 0.90x of aria2c -x8 where `--max-connections 16` was 0.67x).
-  static let trial: Duration = .milliseconds(500)
-  /// How often the rate is judged again after the trial: the first rate comes with the
-  /// second progress update, which may land just after the trial ends (a 250 ms recheck made
-  /// the 0.5 s trial 0.75 s).
-  static let recheck: Duration = .milliseconds(100)
+  /// How long one connection runs before its rate is judged. Short, because every moment
+  /// of it on an origin that caps each connection goes at one connection's speed: on nginx's
+  /// `limit_rate 40m`, a 2 s trial cost 1 GiB about 0.9 s against aria2c -x8, and a 0.5 s
+  /// one (two progress updates, the smoothed rate coming with the second) still made the
+  /// default 0.82x of aria2c -x8 where `--max-connections 16` was 0.67x. The first progress
+  /// update after this is judged by the mean rate since the request went out.
+  static let trial: Duration = .milliseconds(200)
   /// Below this rate (bytes per second) one connection counts as slow.
   static let slowRate: Double = 50_000_000
   /// Files with less than this left never switch.
   static let minimumRemaining: Int64 = 64 << 20
 
+  /// Judges the one connection at each of its progress updates, on the task that runs it,
+  /// and stops it when it is slow. No timer: the updates are the clock.
   private final class Watch: Sendable {
-    let progress = Locked<OfflineProgress?>(nil)
+    private struct State {
+      /// Where this request's body began and when it went out.
+      var request: (offset: Int64, at: ContinuousClock.Instant)?
+      var single: Task<Transfer.Outcome, any Error>?
+    }
+    private let state = Locked(State())
     let switching = Atomic<Bool>(false)
+
+    func watch(_ single: Task<Transfer.Outcome, any Error>) {
+      state.withLock { $0.single = single }
+    }
+
+    /// Takes one of the connection's events; stops it when it should switch.
+    func see(_ event: Transfer.Event) {
+      let slow: Task<Transfer.Outcome, any Error>? = state.withLock { state in
+        switch event {
+        case .requesting(let offset):
+          state.request = (offset, .now)
+          return nil
+        case .progress(let progress):
+          guard let request = state.request, Self.isSlow(progress, since: request) else {
+            return nil
+          }
+          return state.single
+        case .restarted, .retrying, .verifying:
+          return nil
+        }
+      }
+      guard let slow, !switching.exchange(true, ordering: .sequentiallyConsistent) else {
+        return
+      }
+      slow.cancel()
+    }
+
+    /// Whether `progress` shows a slow connection on a file with enough left to split: the
+    /// smoothed rate once there is one, before it the mean since the request went out
+    /// (at least ``trial`` ago, and some body arrived).
+    private static func isSlow(
+      _ progress: OfflineProgress, since request: (offset: Int64, at: ContinuousClock.Instant)
+    ) -> Bool {
+      guard let total = progress.total, total - progress.bytes >= minimumRemaining else {
+        return false
+      }
+      let elapsed = request.at.duration(to: .now)
+      let received = progress.bytes - request.offset
+      guard elapsed >= trial, received > 0 else { return false }
+      let rate =
+        progress.bytesPerSecond > 0 ? progress.bytesPerSecond : Double(received) / elapsed.inSeconds
+      return rate < slowRate
+    }
   }
 
   func run(onEvent: @escaping @Sendable (Transfer.Event) -> Void) async throws(Transfer.Error)
@@ -45,30 +92,16 @@ struct AdaptiveTransfer {
     let watch = Watch()
     let single = Task { () throws(Transfer.Error) -> Transfer.Outcome in
       try await transfer.runSingle { event in
-        if case .progress(let progress) = event { watch.progress.withLock { $0 = progress } }
+        watch.see(event)
         onEvent(event)
       }
     }
-    let watchdog = Task {
-      try? await Task.sleep(for: Self.trial)
-      while !Task.isCancelled {
-        if let progress = watch.progress.withLock({ $0 }), let total = progress.total,
-          total - progress.bytes >= Self.minimumRemaining, progress.bytesPerSecond > 0,
-          progress.bytesPerSecond < Self.slowRate
-        {
-          watch.switching.store(true, ordering: .sequentiallyConsistent)
-          single.cancel()
-          return
-        }
-        try? await Task.sleep(for: Self.recheck)
-      }
-    }
+    watch.watch(single)
     let result = await withTaskCancellationHandler {
       await single.result
     } onCancel: {
       single.cancel()
     }
-    watchdog.cancel()
     switch result {
     case .success(let outcome):
       return outcome
