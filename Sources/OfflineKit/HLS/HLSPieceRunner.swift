@@ -84,6 +84,7 @@ struct HLSPieceRunner: Sendable {
           bytesPerSecond: rate.update(bytes: progress.bytes)))
     }
     let completions = CompletionBatch(journal: journal)
+    let responses = ResponseRecordBatch(journal: journal)
     let reporter = Task {
       while !Task.isCancelled {
         // The journal lags the pieces on disk by at most a tick: whoever reads it while the
@@ -115,14 +116,16 @@ struct HLSPieceRunner: Sendable {
           group.addTask {
             await fetch(
               index, transport: watching, tally: tally, journaled: journaled,
-              completions: completions)
+              completions: completions, responses: responses)
           }
         }
+        responses.writers.store(inFlight, ordering: .relaxed)
         flow.withLock { $0.mostInFlight = max($0.mostInFlight, inFlight) }
       }
       fill()
       for await result in group {
         inFlight -= 1
+        responses.writers.store(inFlight, ordering: .relaxed)
         switch result {
         case .failure(let error):
           group.cancelAll()
@@ -179,10 +182,10 @@ struct HLSPieceRunner: Sendable {
   /// journal's URLs of the folder's pieces when the run began (see
   /// ``carryOver(_:destination:to:journaled:)``); a piece it holds no record for skips the
   /// transfer's own look-up on its first try. `completions` takes the pieces' `complete`
-  /// records.
+  /// records, `responses` the records of their responses, written before their renames.
   private func fetch(
     _ index: Int, transport: AnswerWatchingTransport, tally: Locked<HLSProgressTally>,
-    journaled: [String: String]?, completions: CompletionBatch
+    journaled: [String: String]?, completions: CompletionBatch, responses: ResponseRecordBatch
   ) async -> Swift.Result<Bool, Transfer.Error> {
     let piece = pieces[index]
     let destination = folder.appending(path: piece.local).path
@@ -193,6 +196,7 @@ struct HLSPieceRunner: Sendable {
       configuration: pieceOptions(piece),
       requestOptions: requestOptions, cookieJar: cookieJar, rateLimiters: rateLimiters)
     transfer.completions = completions
+    transfer.responses = responses
     transfer.journalHasNoRecord = journaled.map { $0[destination] == nil } ?? false
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
     do {

@@ -24,7 +24,7 @@ extension Transfer {
       var request = request()
       switch sink.machine.start() {
       case .verify:
-        return try finish(sink, onEvent: onEvent)
+        return try await finish(sink, onEvent: onEvent)
       case .requestWhole(let discarding):
         if let discarding {
           try emptyPart(sink, reason: discarding, onEvent: onEvent)
@@ -55,7 +55,7 @@ extension Transfer {
       }
       switch sink.headAction {
       case .append, .writeFromStart, .writeSlice, .discardThenVerify:
-        return try finish(sink, onEvent: onEvent)
+        return try await finish(sink, onEvent: onEvent)
       case .discardThenRestart(let reason):
         try emptyPart(sink, reason: reason, onEvent: onEvent)
         sink.machine.didDiscardPart(reason)

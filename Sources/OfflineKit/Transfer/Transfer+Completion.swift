@@ -139,11 +139,30 @@ extension Transfer {
     }
   }
 
+  /// Writes the record of the response of a transfer that is not synced on its own, with
+  /// its final `length` (a response without `Content-Length`, chunked, tells it only now:
+  /// without it a renamed piece would not be known as ours), unless the journal holds it
+  /// already. Through ``responses`` when there is a batch, in one commit of its own otherwise.
+  private func writeResponseRecord(_ sink: TransferSink, length: Int64)
+    async throws(Transfer.Error)
+  {
+    var response = sink.record
+    guard sink.recordPending || response.totalLength != length else { return }
+    response.totalLength = length
+    let written = response
+    if let responses {
+      do { try await responses.write(written) } catch { throw failure(.index(error)) }
+    } else {
+      try indexStep { () throws(StoreError) in try journal.save(written) }
+    }
+    sink.recordWritten(written)
+  }
+
   /// Checks the whole part (length, then checksum), records the intent to finish, renames the
   /// part into place and records the file as complete. A checksum mismatch drops the part
   /// and its journal, so the next run starts clean.
   func finish(_ sink: TransferSink, onEvent: @Sendable (Event) -> Void)
-    throws(Transfer.Error) -> Outcome
+    async throws(Transfer.Error) -> Outcome
   {
     onEvent(.verifying)
     if let problem = sink.checkpointer.drain() {
@@ -186,19 +205,11 @@ extension Transfer {
       // The intent to rename, for a crash between the rename and `complete`.
       try indexStep { () throws(StoreError) in try journal.save(finishing) }
       sink.recordWritten(finishing)
-    } else if sink.record.totalLength == length {
+    } else {
       // A piece of a stream records no intent; its response's record, written before the
       // rename, is what tells `completedEarlier` that a rename was done before a crash (its
       // `complete` record may wait in a `CompletionBatch`).
-      try indexStep { () throws(StoreError) in try sink.writePendingRecord() }
-    } else {
-      // The same record, with the length a response without `Content-Length` (chunked)
-      // tells only now: without it a renamed piece would not be known as ours.
-      var response = sink.record
-      response.totalLength = length
-      let written = response
-      try indexStep { () throws(StoreError) in try journal.save(written) }
-      sink.recordWritten(written)
+      try await writeResponseRecord(sink, length: length)
     }
     CrashPoint.reach(.transferAfterFinishing)
     try checkDestinationKind()

@@ -151,6 +151,9 @@ public struct Transfer: Sendable {
   /// piece, a queue's file) goes instead of its own commit (nil: written at once); see
   /// ``CompletionBatch``.
   var completions: CompletionBatch?
+  /// Where the response record of such a transfer goes before its rename, to be written in
+  /// one transaction with others' (nil: a commit of its own); see ``ResponseRecordBatch``.
+  var responses: ResponseRecordBatch?
   /// Whether a record the journal holds for ``destination`` under another URL, still being
   /// downloaded, is this transfer's: the manager's content whose URL was replaced by a fresh
   /// one for the same resource (``OfflineSource/urlExpiresAt``, the URL refresh hook), which
