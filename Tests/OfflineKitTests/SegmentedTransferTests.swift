@@ -9,13 +9,35 @@ import Testing
 @Suite struct SegmentedTransferTests {
   let size = 24 << 20
 
-  func origin(_ options: NginxServer.Options) throws -> (TemporaryDirectory, NginxServer, Data) {
+  func origin(_ options: NginxServer.Options, count: Int? = nil, seed: UInt64 = 51) throws
+    -> (TemporaryDirectory, NginxServer, Data)
+  {
     let root = try TemporaryDirectory(prefix: "offlinekit-www")
-    let body = TestData.bytes(count: size, seed: 51)
+    let body = TestData.bytes(count: count ?? size, seed: seed)
     try body.write(to: root.file("big.bin"))
     let nginx = try NginxServer(root: root.url, options: options)
     try nginx.start()
     return (root, nginx, body)
+  }
+
+  typealias AdaptiveRun = (
+    outcome: Transfer.Outcome, body: Data, log: EventLog, nginx: NginxServer,
+    kept: (TemporaryDirectory, TransferFixture)
+  )
+
+  /// `count` bytes from nginx at `limitRate` per request, fetched with the automatic choice
+  /// of connections; the outcome, what it recorded, the origin, and the folders the caller
+  /// keeps alive while it reads them (the origin's and the download's).
+  func adaptiveDownload(count: Int, seed: UInt64, limitRate: String) async throws
+    -> AdaptiveRun
+  {
+    let (root, nginx, body) = try origin(.init(limitRate: limitRate), count: count, seed: seed)
+    let fixture = try TransferFixture()
+    let log = EventLog()
+    let outcome = try await fixture.transfer(
+      nginx.url("/big.bin"), configuration: .quick { $0.connections = .adaptive }
+    ).run(onEvent: log.record)
+    return (outcome, body, log, nginx, (root, fixture))
   }
 
   let four = Options.quick { $0.connections = .fixed(4) }
@@ -122,20 +144,11 @@ import Testing
   }
 
   @Test func aSlowSingleConnectionOnALargeFileSwitchesToSeveral() async throws {
-    let root = try TemporaryDirectory(prefix: "offlinekit-www")
-    defer { withExtendedLifetime(root) {} }
-    let body = TestData.bytes(count: 96 << 20, seed: 55)
-    try body.write(to: root.file("big.bin"))
-    let nginx = try NginxServer(root: root.url, options: .init(limitRate: "8m"))
-    try nginx.start()
-    let fixture = try TransferFixture()
-    let log = EventLog()
-    let outcome = try await fixture.transfer(
-      nginx.url("/big.bin"), configuration: .quick { $0.connections = .adaptive }
-    ).run(onEvent: log.record)
-    #expect(fileData(outcome.destination) == body)
-    #expect(log.requestedOffsets.count == 2, "one connection first, then the ranges")
-    let ranged = try nginx.accessLog(minimumCount: 3).filter { $0.status == 206 }
+    let run = try await adaptiveDownload(count: 96 << 20, seed: 55, limitRate: "8m")
+    defer { withExtendedLifetime(run.kept) {} }
+    #expect(fileData(run.outcome.destination) == run.body)
+    #expect(run.log.requestedOffsets.count == 2, "one connection first, then the ranges")
+    let ranged = try run.nginx.accessLog(minimumCount: 3).filter { $0.status == 206 }
     #expect(ranged.count >= 4)
   }
 
@@ -161,20 +174,11 @@ import Testing
   /// A single connection faster than the slow rate keeps the file to itself: nginx at
   /// 120 MiB/s per request is judged several times while more than 64 MiB are left.
   @Test func aFastSingleConnectionOnALargeFileStaysSingle() async throws {
-    let root = try TemporaryDirectory(prefix: "offlinekit-www")
-    defer { withExtendedLifetime(root) {} }
-    let body = TestData.bytes(count: 128 << 20, seed: 59)
-    try body.write(to: root.file("big.bin"))
-    let nginx = try NginxServer(root: root.url, options: .init(limitRate: "120m"))
-    try nginx.start()
-    let fixture = try TransferFixture()
-    let log = EventLog()
-    let outcome = try await fixture.transfer(
-      nginx.url("/big.bin"), configuration: .quick { $0.connections = .adaptive }
-    ).run(onEvent: log.record)
-    #expect(fileData(outcome.destination) == body)
-    #expect(log.requestedOffsets == [0], "one request, never split")
-    #expect(try nginx.accessLog(minimumCount: 1).map(\.status) == [200])
+    let run = try await adaptiveDownload(count: 128 << 20, seed: 59, limitRate: "120m")
+    defer { withExtendedLifetime(run.kept) {} }
+    #expect(fileData(run.outcome.destination) == run.body)
+    #expect(run.log.requestedOffsets == [0], "one request, never split")
+    #expect(try run.nginx.accessLog(minimumCount: 1).map(\.status) == [200])
   }
 
   /// Pins issue 14 (the capped origin): a segmented download kept the connections it started
