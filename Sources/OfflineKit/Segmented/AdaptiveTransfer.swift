@@ -89,6 +89,9 @@ struct AdaptiveTransfer {
   func run(onEvent: @escaping @Sendable (Transfer.Event) -> Void) async throws(Transfer.Error)
     -> Transfer.Outcome
   {
+    // An earlier run switched and was stopped: its ranges go on where they stood. One
+    // connection would start over from the written prefix of the first ranges.
+    if try leftRanges() { return try await switched.run(onEvent: onEvent) }
     let watch = Watch()
     let single = Task { () throws(Transfer.Error) -> Transfer.Outcome in
       try await transfer.runSingle { event in
@@ -110,11 +113,25 @@ struct AdaptiveTransfer {
       guard case .cancelled = error.kind, watch.switching.load(ordering: .sequentiallyConsistent),
         !Task.isCancelled, try prepareRanges()
       else { throw error }
-      return try await SegmentedTransfer(
-        transfer: transfer, connections: startConnections,
-        maximumConnections: transfer.configuration.maximumConnections ?? Self.maximumConnections
-      ).run(onEvent: onEvent)
+      return try await switched.run(onEvent: onEvent)
     }
+  }
+
+  /// The download over several connections this one switches to.
+  private var switched: SegmentedTransfer {
+    SegmentedTransfer(
+      transfer: transfer, connections: startConnections,
+      maximumConnections: transfer.configuration.maximumConnections ?? Self.maximumConnections)
+  }
+
+  /// Whether an earlier run of this transfer switched and left ranges in the journal. Only
+  /// a part as long as a split file is looked up (a switch makes it the file's length).
+  private func leftRanges() throws(Transfer.Error) -> Bool {
+    guard (FileSteps.regularFileSize(transfer.partPath) ?? 0) >= SegmentedTransfer.minimumSize
+    else { return false }
+    return try !transfer.indexStep { () throws(StoreError) in
+      try transfer.journal.ranges(forDestination: transfer.destination)
+    }.isEmpty
   }
 
   /// Turns the one-connection part into ranges: what is written is a finished range, the

@@ -99,7 +99,8 @@ extension Transfer {
       }
     }
     let start = TransferStart(
-      record: record, partLength: part.flushedLength, destination: destination,
+      record: record, partLength: try lengthOneConnectionGoesOnFrom(part, record: record),
+      destination: destination,
       url: url.absoluteString, expectedSHA256: configuration.expectedSHA256,
       bootID: BootIdentity.current)
     if start.keptLength < part.flushedLength {
