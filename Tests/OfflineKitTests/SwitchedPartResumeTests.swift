@@ -51,6 +51,10 @@ import Testing
     ).run(onEvent: log.record)
     #expect(fileData(outcome.destination) == body, "the origin's bytes, not the part's holes")
     #expect(log.requestedOffsets == [Int64(written)], "the ranges resumed where they stood")
+    // The eight ranges not begun, each its own request (one connection would have sent one).
+    let asked = server.requests(for: "/big.bin").compactMap { $0.headers["range"] }
+    #expect(asked.count >= 8, "\(asked)")
+    #expect(!asked.contains { $0.hasPrefix("bytes=0-") }, "the first range was done")
   }
 
   /// The same part resumed over one connection (`--connections 1`, or a segmented run that
