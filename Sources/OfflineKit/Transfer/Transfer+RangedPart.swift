@@ -21,11 +21,15 @@ extension Transfer {
       try journal.ranges(forDestination: destination)
     }
     guard !ranges.isEmpty else { return length }
+    // Cut first: a kill between the two steps must never leave a full-length part whose
+    // ranges are gone, which the next run would trust up to its length.
+    let prefix = min(length, Self.writtenPrefix(of: ranges))
+    try fileStep { () throws(TransferFileError) in try part.truncate(to: prefix) }
     try indexStep { () throws(StoreError) in
       try journal.saveRanges([], forDestination: destination)
     }
     unlink(partPath + ".ranges")
-    return min(length, Self.writtenPrefix(of: ranges))
+    return prefix
   }
 
   /// The length of the bytes written from offset 0 without a gap: ranges in file order,
