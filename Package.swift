@@ -67,7 +67,7 @@ let package = Package(
       dependencies: [
         "OfflineKit", "OfflineHTTP", "OfflineLocks", "OfflineService", "HLSPlaylist", "HexDigits",
       ]),
-    .executableTarget(name: "offline", dependencies: ["OfflineCLI"]),
+    .executableTarget(name: "offline", dependencies: ["OfflineCLI", "CSystem"]),
     // The README's code samples, compiled by every build.
     .executableTarget(
       name: "offline-examples", dependencies: ["OfflineKit", "OfflineHTTP", "OfflineStore"],

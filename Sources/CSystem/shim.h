@@ -19,12 +19,19 @@ static inline int ok_syncfs(int fd) { return syncfs(fd); }
 static inline int ok_start_writeback(int fd, long long offset, long long count) {
   return sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE);
 }
+
+#include <malloc.h>
+
+/// mallopt(3) M_TRIM_THRESHOLD: glibc keeps up to `bytes` of freed memory at the top of each
+/// heap instead of handing it back to the kernel. For an application's main, never a library.
+static inline void ok_keep_freed_heap(int bytes) { mallopt(M_TRIM_THRESHOLD, bytes); }
 #else
 #include <unistd.h>
 static inline int ok_syncfs(int fd) { (void)fd; sync(); return 0; }
 static inline int ok_start_writeback(int fd, long long offset, long long count) {
   (void)fd; (void)offset; (void)count; return 0;
 }
+static inline void ok_keep_freed_heap(int bytes) { (void)bytes; }
 #endif
 
 #endif
