@@ -5,8 +5,10 @@ extension Transfer {
   /// connection, whatever is asked.
   public enum Connections: Sendable, Equatable, Hashable {
     /// One connection first; when the file still has at least 64 MiB to come and the one
-    /// connection is slow (under 50 MB/s after two seconds), the transfer goes on over eight
-    /// from where it stood.
+    /// connection is slow (under 50 MB/s at its first progress update 0.2 s or more after
+    /// its request), the transfer goes on over eight from where it stood, and grows towards
+    /// ``Configuration/maximumConnections`` (16 when nil) while each added connection still
+    /// raises the speed.
     case adaptive
     /// One request.
     case single
