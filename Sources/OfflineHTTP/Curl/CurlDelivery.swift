@@ -12,7 +12,11 @@ import OfflineLocks
 /// ``highWater`` bytes wait for the delegate, libcurl's write callback pauses this transfer
 /// (`CURL_WRITEFUNC_PAUSE`: the server is held back by TCP, as before); when they have
 /// drained to ``lowWater`` the queue asks the loop to go on. The head is answered on the
-/// queue too; the body waits (paused) for that answer.
+/// queue too. The body is gathered meanwhile, within the same ``highWater``, and its parts
+/// reach the delegate only once it answered `.receive` (dropped otherwise): before, the body
+/// waited paused for the answer, which cost every response a round trip between the threads
+/// (the queue's answer, the loop woken, another turn of libcurl) and a small one, whose body
+/// comes with its head, most of its time.
 ///
 /// Blocks are recycled: the queue hands a delivered block back (``State/spare``), so a long
 /// download allocates a few buffers, not one per block (fresh 256 KiB buffers are mapped and
@@ -130,14 +134,12 @@ final class CurlDelivery: @unchecked Sendable {
     let (decision, queuesGathered) = state.withLock { state -> (Intake?, Bool) in
       if state.failure != nil || state.dropping { return (.stop, false) }
       switch state.disposition {
-      case nil:
-        state.paused = true
-        return (.pause, false)
       case .stop?:
         return (.stop, false)
       case .discard?:
         return (.taken, false)
-      case .receive?:
+      case .receive?, nil:
+        // Before the answer too: what is gathered then is delivered after it, or dropped.
         guard state.queuedBytes + gathered + bytes.count > Self.highWater,
           state.queuedBytes + gathered > 0
         else { return (nil, false) }
@@ -209,7 +211,9 @@ final class CurlDelivery: @unchecked Sendable {
 
   private func deliver(_ block: Block) {
     var thrown: (any Error & Sendable)?
-    if !state.withLock({ $0.failure != nil || $0.dropping }) {
+    // The head's answer came first (the queue is in order): parts gathered before it are
+    // the delegate's only when it said `.receive`.
+    if state.withLock({ $0.failure == nil && !$0.dropping && $0.disposition == .receive }) {
       do {
         try block.bytes.withUnsafeBytes { raw in
           var start = 0
