@@ -26,8 +26,14 @@ import OfflineLocks
 /// request, had every body copied into a fresh block that grew by doubling, and the page
 /// faults and zeroing of those blocks were 6-7 % of a 1000-file run's CPU.
 ///
-/// `@unchecked Sendable` is sound because `block` is touched only by the loop's thread (a
-/// block queued for delivery belongs to the queue until it comes back through `state`),
+/// The loop hands work to the queue in as few `async` calls as it can (``submit()``): what
+/// a turn of libcurl brought for one request (its head, a last block, its end) goes over
+/// together at the turn's end or with the request's end, a full block at once. A small
+/// response's head, body and end were three hand-offs, each able to wake a thread.
+///
+/// `@unchecked Sendable` is sound because `block` and `pending` are touched only by the
+/// loop's thread (a block queued for delivery belongs to the queue until it comes back
+/// through `state`),
 /// everything the queue shares with the loop is in `state` (a lock), and the rest is
 /// immutable.
 final class CurlDelivery: @unchecked Sendable {
@@ -89,6 +95,8 @@ final class CurlDelivery: @unchecked Sendable {
   private let delegate: any HTTPResponseDelegate
   private let wake: @Sendable () -> Void
   private var block = BlockPool.take()
+  /// Work for the queue not handed over yet, in order.
+  private var pending: [@Sendable () -> Void] = []
 
   /// - Parameter wake: Asks the loop to unpause this transfer; called from the queue.
   init(delegate: any HTTPResponseDelegate, wake: @escaping @Sendable () -> Void) {
@@ -115,9 +123,9 @@ final class CurlDelivery: @unchecked Sendable {
 
   // MARK: - On the loop's thread
 
-  /// Queues the final head for the delegate.
+  /// Queues the final head for the delegate (handed over with what follows it in this turn).
   func deliverHead(_ head: HTTPResponseHead) {
-    enqueue { [self] in
+    pending.append { [self] in
       let answer = state.withLock { $0.dropping } ? .stop : delegate.didReceiveHead(head)
       let goOn = state.withLock { state -> Bool in
         state.disposition = answer
@@ -150,7 +158,10 @@ final class CurlDelivery: @unchecked Sendable {
         return (.pause, true)
       }
     }
-    if queuesGathered { queueBlock() }
+    if queuesGathered {
+      queueBlock()
+      submit()
+    }
     if let decision { return decision }
     block.bytes.append(contentsOf: bytes)
     block.ends.append(block.bytes.count)
@@ -158,8 +169,14 @@ final class CurlDelivery: @unchecked Sendable {
     return .taken
   }
 
-  /// Queues the parts gathered so far.
+  /// Hands the queue everything gathered so far: the loop calls it at the end of each turn.
   func flush() {
+    queueGathered()
+    submit()
+  }
+
+  /// Queues the parts gathered so far, counted as queued.
+  private func queueGathered() {
     guard !block.bytes.isEmpty else { return }
     let count = block.bytes.count
     state.withLock { $0.queuedBytes += count }
@@ -179,31 +196,36 @@ final class CurlDelivery: @unchecked Sendable {
       block.bytes.removeAll(keepingCapacity: true)
       block.ends.removeAll(keepingCapacity: true)
     } else {
-      flush()
+      queueGathered()
     }
-    enqueue { [self] in
+    pending.append { [self] in
       var final = result
       if let failure, final.isCancellation == false {
         final = .failure(HTTPError(.delegateFailed, url: url, underlying: failure))
       }
       resume(final)
     }
+    submit()
   }
 
-  /// Hands the gathered parts (already counted in `queuedBytes`) to the queue, and goes on
-  /// gathering into a spare block.
+  /// Puts the gathered parts (already counted in `queuedBytes`) behind the pending work, and
+  /// goes on gathering into a spare block.
   private func queueBlock() {
     let full = block
     guard !full.bytes.isEmpty else { return }
     block = state.withLock { $0.spare.popLast() } ?? BlockPool.take()
-    enqueue { [self] in deliver(full) }
+    pending.append { [self] in deliver(full) }
   }
 
-  private func enqueue(_ work: @escaping @Sendable () -> Void) {
+  /// Hands the pending work to the queue in one `async`.
+  private func submit() {
+    guard !pending.isEmpty else { return }
+    let work = pending
+    pending = []
     ThreadHandOff.release(self)
     queue.async { [self] in
       ThreadHandOff.acquire(self)
-      work()
+      for item in work { item() }
     }
   }
 
