@@ -71,9 +71,10 @@ has_case memory && sha256m=$(sha256_cached "$f256") && sha4g=$(sha256_cached "$f
 has_case queue && small=$(make_small_files 1000 100)
 { has_case hls || has_case rtt || has_case rtt2; } && hls=$(make_hls_stream 1000)
 has_case aes && aes=$(make_aes_hls_stream 300)
-# Data made just now is still in the page cache, waiting to be written: the first run of the
-# suite on a machine had round 1 pay for writing over 4 GiB of it back (dd conv=fsync took
-# 3.27 s against 0.48-0.53 s in rounds 2 and 3, and every fsync with it).
+# Data made just now is still in the page cache, waiting to be written back. The first run
+# of the suite on a machine made over 4 GiB of it right before round 1, in which dd
+# conv=fsync took 3.27 s against 0.48-0.53 s in rounds 2 and 3; the write-back is done here,
+# outside the timed runs.
 sync
 
 open_workdir offline-suite
