@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import OfflineLocks
 
 /// The progress line of a long `offline verify` on standard error, drawn only on a terminal
 /// and at most every 200 ms: "Verifying ID: 12.0 MiB of 64.0 MiB".
 final class VerifyProgress: Sendable {
   private let id: String
   private let console: Console
-  private let last = Mutex(ContinuousClock.now - .seconds(1))
+  private let last = Locked(ContinuousClock.now - .seconds(1))
 
   /// Nil when standard error is not a terminal.
   init?(id: String, console: Console) {

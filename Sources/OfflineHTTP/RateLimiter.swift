@@ -1,5 +1,4 @@
 import OfflineLocks
-import Synchronization
 
 /// A budget of received bytes per second, shared by every request that carries it.
 ///
@@ -24,7 +23,7 @@ import Synchronization
 /// everything.setRate(nil)  // no limit any more
 /// ```
 ///
-/// Thread-safe: the state sits in a `Mutex`.
+/// Thread-safe: the state sits in a `Locked`.
 public final class RateLimiter: Sendable, Equatable {
   private struct Bucket {
     var rate: ByteRate?
@@ -34,7 +33,7 @@ public final class RateLimiter: Sendable, Equatable {
     var stamp: ContinuousClock.Instant
   }
 
-  private let bucket: Mutex<Bucket>
+  private let bucket: Locked<Bucket>
 
   /// The longest a request is paused before it checks again, so that a rate raised or
   /// removed while it waits takes effect within this time.
@@ -43,7 +42,7 @@ public final class RateLimiter: Sendable, Equatable {
   /// Creates a limiter with `rate`, nil for no limit (until ``setRate(_:)`` sets one).
   public init(_ rate: ByteRate?) {
     let now = ContinuousClock.now
-    bucket = Mutex(Bucket(rate: rate, tokens: Self.capacity(rate), stamp: now))
+    bucket = Locked(Bucket(rate: rate, tokens: Self.capacity(rate), stamp: now))
   }
 
   /// The current cap, nil for none.

@@ -1,4 +1,4 @@
-import Synchronization
+import OfflineLocks
 
 /// The write buffers of ``PartFile``s that closed, kept for the next part to open.
 ///
@@ -10,7 +10,7 @@ import Synchronization
 /// ``capacity`` are kept (2 MiB), and only of the default size; a part with another size
 /// allocates its own.
 ///
-/// Safe to share: the list sits in a `Mutex`.
+/// Safe to share: the list sits in a `Locked`.
 enum PartBufferPool {
   /// The size of the buffers kept.
   static let size = 128 * 1024
@@ -18,7 +18,7 @@ enum PartBufferPool {
   static let capacity = 16
 
   /// The addresses of the buffers kept (each `size` bytes, aligned to 4096).
-  private static let free = Mutex<[UInt]>([])
+  private static let free = Locked<[UInt]>([])
 
   /// A buffer of `count` bytes aligned to 4096: one kept, when `count` is ``size`` and one is.
   static func take(count: Int) -> UnsafeMutableRawBufferPointer {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OfflineLocks
 
 /// The SHA-256 of each fixed-size chunk of one file, by chunk number, as the chunks are
 /// completed; shared by every writer of the file (the ranges of a segmented download).
@@ -10,7 +10,7 @@ final class ChunkDigests: Sendable {
   /// The chunk size of every list recorded: 4 MiB.
   static let chunkSize: Int64 = 4 << 20
 
-  private let found = Mutex<[Int: String]>([:])
+  private let found = Locked<[Int: String]>([:])
 
   /// The number of chunks of a file of `length` bytes.
   static func count(forLength length: Int64) -> Int {

@@ -1,5 +1,5 @@
+import OfflineLocks
 import OfflineStore
-import Synchronization
 
 /// The `complete` journal records of finished transfers that are not synced one by one (the
 /// pieces of a stream, the files of the queue), written many in one transaction instead of
@@ -26,7 +26,7 @@ final class CompletionBatch: Sendable {
   /// The most records held before they are written.
   let limit: Int
   private let journal: TransferJournal
-  private let pending = Mutex<[TransferRecord]>([])
+  private let pending = Locked<[TransferRecord]>([])
 
   /// A batch of at most `limit` records for `journal`.
   init(journal: TransferJournal, limit: Int = CompletionBatch.defaultLimit) {

@@ -1,3 +1,4 @@
+import OfflineLocks
 import OfflineStore
 import Synchronization
 
@@ -35,7 +36,7 @@ final class ResponseRecordBatch: Sendable {
     var leading = false
   }
   private let journal: TransferJournal
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   /// A batch for `journal` whose leader waits `gather` for others.
   init(journal: TransferJournal, gather: Duration = ResponseRecordBatch.defaultGather) {

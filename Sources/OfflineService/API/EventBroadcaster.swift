@@ -1,15 +1,15 @@
 import Foundation
 import OfflineKit
-import Synchronization
+import OfflineLocks
 
 /// Sends the manager's events to every `GET /api/events` subscriber as Server-Sent Events
 /// (one task reads the manager's stream; each subscriber has its own buffer), with a
 /// comment every 15 seconds so proxies and dead clients are noticed.
 final class EventBroadcaster: Sendable {
   private let manager: OfflineManager
-  private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
-  private let tasks = Mutex<[Task<Void, Never>]>([])
-  private let speeds = Mutex<[String: Double]>([:])
+  private let streams = Locked<[ObjectIdentifier: EventStream]>([:])
+  private let tasks = Locked<[Task<Void, Never>]>([])
+  private let speeds = Locked<[String: Double]>([:])
   /// Runs in ``subscribe()`` once the snapshots are read: a seam for tests, which send an
   /// event there to pin that none between the snapshots and the first event is lost.
   private let afterSnapshots: @Sendable () async -> Void

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OfflineLocks
 
 /// One `GET /api/events` subscriber: Server-Sent Events text waiting to be sent, read by
 /// the connection without ever waiting.
@@ -14,7 +14,7 @@ final class EventStream: HTTPBodyStream {
   /// The most bytes held for a slow subscriber.
   static let limit = 4 << 20
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
   private let onClose: @Sendable (ObjectIdentifier) -> Void
 
   private struct State {
@@ -28,7 +28,7 @@ final class EventStream: HTTPBodyStream {
   /// A stream that calls `onClose` with its identity when its connection is gone; a
   /// `holding` one sends nothing before ``open(with:)``.
   init(holding: Bool = false, onClose: @escaping @Sendable (ObjectIdentifier) -> Void) {
-    state = Mutex(State(holding: holding))
+    state = Locked(State(holding: holding))
     self.onClose = onClose
   }
 

@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import OfflineLocks
 
 /// One request while libmicrohttpd reads and answers it: the request as admitted, its body
 /// so far, and where its answer stands.
 ///
 /// The body is touched only from the connection's pool thread; the phase is also written
-/// by the task that works out the answer, so it sits in a `Mutex`.
+/// by the task that works out the answer, so it sits in a `Locked`.
 final class ConnectionRequest: Sendable {
   /// Where the answer stands.
   enum Phase: Sendable {
@@ -19,10 +19,10 @@ final class ConnectionRequest: Sendable {
     case answered
   }
 
-  private let state: Mutex<(request: HTTPRequest, phase: Phase)>
+  private let state: Locked<(request: HTTPRequest, phase: Phase)>
 
   init(request: HTTPRequest) {
-    state = Mutex((request, .reading))
+    state = Locked((request, .reading))
   }
 
   var request: HTTPRequest { state.withLock { $0.request } }

@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import Synchronization
+import OfflineLocks
 
 /// An HTTP/1.1 server on libmicrohttpd: a small pool of epoll threads (so thousands of idle
 /// connections cost little), keep-alive, HEAD, chunked streaming bodies, and limits on
@@ -40,7 +40,7 @@ final class HTTPServer: Sendable {
   let port: Int
   private let daemon: Daemon
   private let context: Unmanaged<ServerContext>
-  private let stopped = Mutex(false)
+  private let stopped = Locked(false)
 
   /// Binds and starts serving.
   ///
@@ -108,7 +108,7 @@ private struct Daemon: @unchecked Sendable {
 final class ServerContext: Sendable {
   let handlers: HTTPServer.Handlers
   let maximumBodyBytes: Int
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   private struct State {
     var inFlight = 0

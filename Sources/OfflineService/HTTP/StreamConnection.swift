@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import OfflineLocks
 
 /// A streaming body and its connection: suspends the connection when the stream has
 /// nothing, and resumes it when the stream wakes it.
@@ -9,7 +9,7 @@ import Synchronization
 final class StreamConnection: Sendable {
   let stream: any HTTPBodyStream
   private let connection: ConnectionHandle
-  private let suspended = Mutex(false)
+  private let suspended = Locked(false)
 
   init(stream: any HTTPBodyStream, connection: ConnectionHandle) {
     self.stream = stream
