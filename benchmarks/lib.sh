@@ -3,7 +3,8 @@
 # for suite.sh also free_port, ensure_suite_tools, sha256_cached, make_small_files,
 # make_hls_stream, make_aes_hls_stream, make_test_cert, start_delay_proxy, stop_delay_proxies;
 # for every script open_workdir (its temporary folder, cleaned up on exit); for the kill
-# benchmarks kill_again_and_again and wait_last_run.
+# benchmarks kill_again_and_again and wait_last_run; for suite.sh and counts-ab.sh
+# check_media (an ffmpeg decode to the expected duration).
 
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd "$bench_dir/.." && pwd)"
@@ -344,4 +345,19 @@ wait_last_run() {
   fi
   wait "$run_pid" || status=$?
   run_pid=""
+}
+
+# check_media PATH SECONDS -> "ok <decoded s>" or "WRONG <decoded s>": decodes PATH
+# (-allowed_extensions ALL for a local .m3u8) and compares the decoded duration.
+check_media() {
+  local target=$1 expected=$2 extra=() decoded
+  [[ $target == *.m3u8 ]] && extra=(-allowed_extensions ALL)
+  [ -e "$target" ] || { echo "WRONG missing"; return; }
+  decoded=$(ffmpeg -nostdin -v error "${extra[@]}" -i "$target" -f null - -progress pipe:1 -nostats \
+    2>"$target.decode-errors" | awk -F= '/^out_time_us=/{t=$2} END{printf "%.1f", t/1e6}') || true
+  if awk -v d="${decoded:-0}" -v e="$expected" 'BEGIN{exit !(d > e - 1.5 && d < e + 1.5)}'; then
+    echo "ok ${decoded}s"
+  else
+    echo "WRONG ${decoded:-0}s"
+  fi
 }

@@ -133,21 +133,6 @@ check_file() {
   if [ -f "$1" ] && [ "$(sha256_of "$1")" = "$2" ]; then echo ok; else echo WRONG; fi
 }
 
-# check_media PATH SECONDS -> "ok <decoded s>" or "WRONG <decoded s>": decodes PATH
-# (-allowed_extensions ALL for a local .m3u8) and compares the decoded duration.
-check_media() {
-  local target=$1 expected=$2 extra=() decoded
-  [[ $target == *.m3u8 ]] && extra=(-allowed_extensions ALL)
-  [ -e "$target" ] || { echo "WRONG missing"; return; }
-  decoded=$(ffmpeg -nostdin -v error "${extra[@]}" -i "$target" -f null - -progress pipe:1 -nostats \
-    2>"$target.decode-errors" | awk -F= '/^out_time_us=/{t=$2} END{printf "%.1f", t/1e6}') || true
-  if awk -v d="${decoded:-0}" -v e="$expected" 'BEGIN{exit !(d > e - 1.5 && d < e + 1.5)}'; then
-    echo "ok ${decoded}s"
-  else
-    echo "WRONG ${decoded:-0}s"
-  fi
-}
-
 # check_tree DIR SHA256SUMS -> "ok" or "WRONG <n> bad": every file of the list, right hash.
 check_tree() {
   python3 - "$1" "$2" <<'PY'
