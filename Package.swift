@@ -81,6 +81,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["OfflineLocks"], path: "Tests/TestSupport"),
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     .testTarget(name: "HexDigitsTests", dependencies: ["HexDigits"]),
+    .testTarget(name: "OfflineLocksTests", dependencies: ["OfflineLocks"]),
     .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"]),
     .testTarget(name: "DASHManifestTests", dependencies: ["DASHManifest", "TestSupport"]),
     .testTarget(

@@ -14,7 +14,8 @@ import Testing
   static let sizes = [700, 16 << 10, 100 << 10, 255 << 10, 300 << 10, 700 << 10, 1 << 20]
 
   /// Pins the pool: waves of requests on one transport, slow and fast delegates, some
-  /// cancelled halfway, and every body that completes is exactly its file, byte for byte.
+  /// cancelled as they start, and every body that completes is exactly its file, byte for
+  /// byte.
   @Test func blocksReusedAcrossRequestsNeverMixTheirBodies() async throws {
     var files: [String: (count: Int, seed: UInt64)] = [:]
     for (index, size) in Self.sizes.enumerated() {

@@ -21,7 +21,7 @@ import OfflineLocks
 /// Blocks are recycled: the queue hands a delivered block back (``State/spare``), so a long
 /// download allocates a few buffers, not one per block (fresh 256 KiB buffers are mapped and
 /// unmapped by malloc each time, which cost a fifth more CPU over a loopback download). When
-/// the request ends its blocks go to a pool the whole transport shares (``BlockPool``), so the
+/// the request ends its blocks go to a pool the whole process shares (``pool``), so the
 /// next request gathers into memory already mapped: a queue of small files, each its own
 /// request, had every body copied into a fresh block that grew by doubling, and the page
 /// faults and zeroing of those blocks were 6-7 % of a 1000-file run's CPU.
@@ -74,7 +74,7 @@ final class CurlDelivery: @unchecked Sendable {
   /// the loop while it gathers, the queue while it delivers, then `spare`, then the pool.
   /// Made with room for a whole block and the part that takes it past ``blockSize``
   /// (libcurl hands at most 16 KiB at a time), so gathering never grows it.
-  fileprivate final class Block: @unchecked Sendable {
+  private final class Block: @unchecked Sendable {
     var bytes: [UInt8] = []
     var ends: [Int] = []
 
@@ -85,7 +85,11 @@ final class CurlDelivery: @unchecked Sendable {
   }
 
   /// The largest body part libcurl hands to a write callback (`CURL_MAX_WRITE_SIZE`).
-  fileprivate static let largestPart = 16 << 10
+  private static let largestPart = 16 << 10
+
+  /// Emptied blocks of requests that ended, for the next requests of the process: at most
+  /// 16 (about 4.3 MiB), the rest freed.
+  private static let pool = ReusePool<Block>(capacity: 16)
 
   /// Spare blocks kept per request.
   private static let spareBlocks = 4
@@ -94,7 +98,7 @@ final class CurlDelivery: @unchecked Sendable {
   private let state = Locked(State())
   private let delegate: any HTTPResponseDelegate
   private let wake: @Sendable () -> Void
-  private var block = BlockPool.take()
+  private var block = CurlDelivery.pool.take() ?? Block()
   /// Work for the queue not handed over yet, in order.
   private var pending: [@Sendable () -> Void] = []
 
@@ -112,7 +116,9 @@ final class CurlDelivery: @unchecked Sendable {
       return state.spare
     }
     if block.bytes.isEmpty { blocks.append(block) }
-    BlockPool.give(blocks)
+    for emptied in blocks {
+      guard Self.pool.give(emptied) else { break }  // full: the rest are freed
+    }
   }
 
   /// What the delegate threw, if it did.
@@ -213,7 +219,7 @@ final class CurlDelivery: @unchecked Sendable {
   private func queueBlock() {
     let full = block
     guard !full.bytes.isEmpty else { return }
-    block = state.withLock { $0.spare.popLast() } ?? BlockPool.take()
+    block = state.withLock { $0.spare.popLast() } ?? Self.pool.take() ?? Block()
     pending.append { [self] in deliver(full) }
   }
 
@@ -271,27 +277,5 @@ extension Result where Failure == HTTPError {
   fileprivate var isCancellation: Bool {
     if case .failure(let error) = self { return error.kind == .cancelled }
     return false
-  }
-}
-
-/// Blocks of requests that ended, kept for the next requests of the process: at most
-/// ``most`` (about 4.3 MiB), the rest freed. Emptied blocks only.
-private enum BlockPool {
-  static let most = 16
-  static let kept = Locked<[CurlDelivery.Block]>([])
-
-  /// A kept block, or a new one.
-  static func take() -> CurlDelivery.Block {
-    kept.withLock { $0.popLast() } ?? CurlDelivery.Block()
-  }
-
-  /// Keeps what there is room for; every block given is empty and no longer used.
-  static func give(_ blocks: [CurlDelivery.Block]) {
-    guard !blocks.isEmpty else { return }
-    kept.withLock { kept in
-      for block in blocks where kept.count < most {
-        kept.append(block)
-      }
-    }
   }
 }

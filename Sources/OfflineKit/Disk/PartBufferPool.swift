@@ -10,7 +10,7 @@ import OfflineLocks
 /// ``capacity`` are kept (2 MiB), and only of the default size; a part with another size
 /// allocates its own.
 ///
-/// Safe to share: the list sits in a `Locked`.
+/// Safe to share: the addresses sit in a ``ReusePool``.
 enum PartBufferPool {
   /// The size of the buffers kept.
   static let size = 128 * 1024
@@ -18,11 +18,11 @@ enum PartBufferPool {
   static let capacity = 16
 
   /// The addresses of the buffers kept (each `size` bytes, aligned to 4096).
-  private static let free = Locked<[UInt]>([])
+  private static let free = ReusePool<UInt>(capacity: capacity)
 
   /// A buffer of `count` bytes aligned to 4096: one kept, when `count` is ``size`` and one is.
   static func take(count: Int) -> UnsafeMutableRawBufferPointer {
-    if count == size, let address = free.withLock({ $0.popLast() }),
+    if count == size, let address = free.take(),
       let start = UnsafeMutableRawPointer(bitPattern: address)
     {
       return UnsafeMutableRawBufferPointer(start: start, count: count)
@@ -33,14 +33,10 @@ enum PartBufferPool {
   /// Takes `buffer` back (the caller no longer touches it): kept when there is room and it is
   /// of ``size``, else deallocated.
   static func give(_ buffer: UnsafeMutableRawBufferPointer) {
-    if buffer.count == size, let start = buffer.baseAddress {
-      let address = UInt(bitPattern: start)
-      let kept = free.withLock { list in
-        guard list.count < capacity else { return false }
-        list.append(address)
-        return true
-      }
-      if kept { return }
+    if buffer.count == size, let start = buffer.baseAddress,
+      free.give(UInt(bitPattern: start))
+    {
+      return
     }
     buffer.deallocate()
   }
