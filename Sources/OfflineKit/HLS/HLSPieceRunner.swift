@@ -11,6 +11,9 @@ import OfflineStore
 /// a slice of one, and a local path) and hand it here. How many are in flight follows
 /// ``PieceConcurrency``: many streams on HTTP/2, more connections on HTTP/1.1 while they
 /// still pay, fewer when the origin answers 429 or 503.
+///
+/// Its owner holds the folder's lock (``DestinationLock/acquire(folder:for:waits:)``) while
+/// it runs: the pieces' names inside are OfflineKit's alone.
 struct HLSPieceRunner: Sendable {
   /// What a run fetched, and how.
   struct Result: Sendable, Equatable {
@@ -198,6 +201,7 @@ struct HLSPieceRunner: Sendable {
     transfer.completions = completions
     transfer.responses = responses
     transfer.journalHasNoRecord = journaled.map { $0[destination] == nil } ?? false
+    transfer.destinationIsInLockedFolder = true
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
     do {
       let outcome = try await pieceRetry.run(url: piece.remote, destination: destination) {

@@ -212,7 +212,7 @@ extension Transfer {
       try await writeResponseRecord(sink, length: length)
     }
     CrashPoint.reach(.transferAfterFinishing)
-    try checkDestinationKind()
+    if !destinationIsInLockedFolder { try checkDestinationKind() }
     try fileStep { () throws(TransferFileError) in
       try FileSteps.renameIntoPlace(partPath, to: destination, durably: configuration.syncsEachFile)
     }

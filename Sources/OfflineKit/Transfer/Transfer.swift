@@ -164,6 +164,12 @@ public struct Transfer: Sendable {
   /// ``destination``, so the first look-up can be skipped (a stream's runner reads its
   /// folder's records in one query).
   var journalHasNoRecord = false
+  /// Whether ``destination`` is a name OfflineKit chose inside a folder whose lock the caller
+  /// holds (a stream's piece): nothing of anyone else's belongs there, so what kind of file
+  /// is at that name is not looked up before the download and again before the rename (two
+  /// look-ups of a missing path for every piece). A folder in the way still fails the rename,
+  /// with its errno.
+  var destinationIsInLockedFolder = false
 
   /// The file bytes are written into until the download is complete.
   public var partPath: String { destination + ".part" }
@@ -241,7 +247,7 @@ public struct Transfer: Sendable {
         throw failure(.invalidRequestOptions(error))
       }
     }
-    try checkDestinationKind()
+    if !destinationIsInLockedFolder { try checkDestinationKind() }
     let lock = try await DestinationLock.acquire(
       for: self, waits: configuration.waitsForOtherWriter)
     let outcome: Outcome
