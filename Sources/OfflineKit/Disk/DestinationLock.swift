@@ -91,8 +91,8 @@ final class DestinationLock: Sendable {
   }
 
   /// Locks the folder of a stream (a `flock` on the folder itself, which is never renamed),
-  /// so two downloads of one stream into one folder never run at once; its pieces then each
-  /// lock their own part as any transfer does.
+  /// so two downloads of one stream into one folder never run at once; its pieces then need
+  /// no lock of their own (``Transfer/destinationIsInLockedFolder``).
   ///
   /// - Throws: ``Transfer/Error/Kind/destinationBusy(_:)`` naming the other writer when it
   ///   does not wait, `.file` when the folder cannot be made or opened, or `.cancelled`.

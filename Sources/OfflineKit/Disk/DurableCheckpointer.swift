@@ -6,7 +6,7 @@ import Synchronization
 
 /// Records, off the network thread, how many bytes of a part file are on stable storage.
 ///
-/// ``requestCheckpoint(upTo:)`` asks for `fdatasync` of the part and then a journal update
+/// ``requestCheckpoint(upTo:descriptor:)`` asks for `fdatasync` of the part and then a journal update
 /// of its durable offset, on a queue of its own, so the network never waits on the disk's
 /// flush. A request while one is in flight is dropped (the next one covers it). The offset
 /// recorded is always one that was handed to the kernel before the sync began, so it never
@@ -15,20 +15,19 @@ final class DurableCheckpointer: Sendable {
   private let queue = DispatchQueue(label: "OfflineKit.checkpoint")
   private let inFlight = Atomic<Bool>(false)
   private let failure = Locked<(any Error & Sendable)?>(nil)
-  private let descriptor: Int32
   private let journal: TransferJournal
   private let destination: String
   private let bootID: String?
 
-  init(descriptor: Int32, journal: TransferJournal, destination: String, bootID: String?) {
-    self.descriptor = descriptor
+  init(journal: TransferJournal, destination: String, bootID: String?) {
     self.journal = journal
     self.destination = destination
     self.bootID = bootID
   }
 
-  /// Syncs and records `offset` in the background unless a checkpoint is already running.
-  func requestCheckpoint(upTo offset: Int64) {
+  /// Syncs the file open at `descriptor` and records `offset` in the background, unless a
+  /// checkpoint is already running. The descriptor stays open until ``drain()`` returns.
+  func requestCheckpoint(upTo offset: Int64, descriptor: Int32) {
     guard inFlight.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
     else { return }
     queue.async { [self] in

@@ -6,20 +6,32 @@ import Foundation
 /// written through) and only when it is a regular file. Body parts arrive in small pieces;
 /// they are gathered into large writes so the kernel sees few system calls.
 ///
+/// A part made with ``init(creatingOnFirstWrite:bufferSize:)`` is not created until bytes
+/// leave its buffer (or ``create()`` asks for it): a piece of a stream whose whole body
+/// fits in the buffer opens its file once, when it is complete.
+///
 /// Not thread-safe: the owner calls it from one thread at a time.
 final class PartFile {
   let path: String
-  let descriptor: Int32
+  /// The open file; -1 while a part made to be created on its first write is not created.
+  private(set) var descriptor: Int32
   /// Whether this closes ``descriptor`` when it goes (not when it writes through a lock's).
   private var ownsDescriptor: Bool
   private let buffer: UnsafeMutableRawBufferPointer
   private var buffered = 0
   /// Bytes handed to the kernel (they survive a crash of this process).
   private(set) var flushedLength: Int64
-  private var writeBehind: WriteBehind
+  /// Nil until the file is open.
+  private var writeBehind: WriteBehind?
   /// Called with the bytes of each write that reached the file and the offset they went to,
   /// in order, on the writer's thread (``TransferSink`` hashes them from here).
   var didWrite: ((UnsafeRawBufferPointer, Int64) -> Void)?
+  /// Called with the descriptor when a part made to be created on its first write is
+  /// created, on the writer's thread, before any byte is written to it.
+  var didOpen: ((Int32) -> Void)?
+
+  /// Whether the file is open (always, except for a part not created yet).
+  var isOpen: Bool { descriptor >= 0 }
 
   /// Opens or creates the part file at `path`.
   convenience init(path: String, bufferSize: Int = PartBufferPool.size) throws(TransferFileError) {
@@ -47,6 +59,20 @@ final class PartFile {
     self.buffer = PartBufferPool.take(count: bufferSize)
   }
 
+  /// A part at `path` that is created when its first bytes leave the buffer, for a
+  /// transfer that has no bytes on disk to go on from (its journal holds no record of them)
+  /// and whose folder's lock its owner holds: nothing else writes there, so there is nothing
+  /// to look up before then. Whatever is at `path` when it is created (a part no record
+  /// vouches for) is emptied first.
+  init(creatingOnFirstWrite path: String, bufferSize: Int = PartBufferPool.size) {
+    self.path = path
+    self.descriptor = -1
+    self.ownsDescriptor = true
+    self.flushedLength = 0
+    self.writeBehind = nil
+    self.buffer = PartBufferPool.take(count: bufferSize)
+  }
+
   private convenience init(path: String, descriptor fd: Int32, owns: Bool, bufferSize: Int)
     throws(TransferFileError)
   {
@@ -59,8 +85,8 @@ final class PartFile {
   }
 
   deinit {
-    writeBehind.drain()  // no write-back call may reach the descriptor's number after this
-    if ownsDescriptor { close(descriptor) }
+    writeBehind?.drain()  // no write-back call may reach the descriptor's number after this
+    if ownsDescriptor, isOpen { close(descriptor) }
     PartBufferPool.give(buffer)
   }
 
@@ -88,7 +114,9 @@ final class PartFile {
   /// Hands the buffered bytes to the kernel, starting their write-back every few megabytes
   /// (``WriteBehind``).
   func flush() throws(TransferFileError) {
-    defer { writeBehind.wrote(upTo: flushedLength) }
+    guard buffered > 0 else { return }
+    if !isOpen { try create() }
+    defer { writeBehind?.wrote(upTo: flushedLength) }
     var start = 0
     while start < buffered {
       let wrote = pwrite(
@@ -121,27 +149,63 @@ final class PartFile {
   func truncate(to length: Int64) throws(TransferFileError) {
     buffered = 0
     if length == flushedLength {
-      writeBehind.cut(to: length)
+      writeBehind?.cut(to: length)
       return
     }
     var info = stat()
     if fstat(descriptor, &info) == 0, Int64(info.st_size) == length {
       flushedLength = length
-      writeBehind.cut(to: length)
+      writeBehind?.cut(to: length)
       return
     }
     guard ftruncate(descriptor, off_t(length)) == 0 else {
       throw TransferFileError(.truncate, errno: errno, path: path)
     }
     flushedLength = length
-    writeBehind.cut(to: length)
+    writeBehind?.cut(to: length)
   }
 
   /// Flushes and waits until the data is on stable storage.
   func synchronize() throws(TransferFileError) {
     try flush()
+    try create()
     guard Durability.syncData(descriptor) == 0 else {
       throw TransferFileError(.sync, errno: errno, path: path)
     }
+  }
+
+  /// Creates a part made to be created on its first write, empty, now (a body of no bytes
+  /// still needs a file to rename); nothing happens when it is open.
+  ///
+  /// The file is made with `O_EXCL`, so the common case (nothing at the path) costs one
+  /// `open`. Its folder is made when the open finds none. Something already at the path is
+  /// opened without following a link and without blocking on a FIFO, refused unless it is
+  /// a regular file, and emptied: no record vouches for its bytes.
+  func create() throws(TransferFileError) {
+    guard !isOpen else { return }
+    let fresh = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+    var fd = open(path, fresh, 0o644)
+    if fd < 0, errno == ENOENT || errno == ENOTDIR {
+      try FileSteps.createFolder((path as NSString).deletingLastPathComponent)
+      fd = open(path, fresh, 0o644)
+    }
+    if fd < 0, errno == EEXIST {
+      fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+      guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
+      var info = stat()
+      guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+        close(fd)
+        throw TransferFileError(.open, errno: EINVAL, path: path)
+      }
+      guard info.st_size == 0 || ftruncate(fd, 0) == 0 else {
+        let code = errno
+        close(fd)
+        throw TransferFileError(.truncate, errno: code, path: path)
+      }
+    }
+    guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
+    descriptor = fd
+    writeBehind = WriteBehind(descriptor: fd, from: flushedLength)
+    didOpen?(fd)
   }
 }

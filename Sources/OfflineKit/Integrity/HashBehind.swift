@@ -62,7 +62,9 @@ final class HashBehind: @unchecked Sendable {
   let whole: SHA256?
   /// The chunk digests, nil when they are not computed.
   let chunks: ChunkHasher?
-  private let descriptor: Int32
+  /// The file read back; -1 until a part created on its first write is created
+  /// (``adopt(descriptor:)``), which is before any of its bytes is noted as written.
+  private var descriptor: Int32
   private let condition = NSCondition()
   private var state: State
   private let queue = DispatchQueue(label: "OfflineKit.hashBehind")
@@ -87,6 +89,15 @@ final class HashBehind: @unchecked Sendable {
 
   deinit {
     buffer?.deallocate()
+  }
+
+  /// Reads the file back through `descriptor` from now on: the part this hashes was created
+  /// just now, on its first write (``PartFile/init(creatingOnFirstWrite:bufferSize:)``),
+  /// before any of its bytes were noted. Called by the one writer.
+  func adopt(descriptor: Int32) {
+    condition.lock()
+    defer { condition.unlock() }
+    self.descriptor = descriptor
   }
 
   /// Whether there is anything to hash.

@@ -72,7 +72,9 @@ extension Transfer {
     }
   }
 
-  /// Opens the part file and reconciles it with the journal as ``TransferStart`` decides:
+  /// Opens the part file (or, for a piece in a locked folder without a record, prepares it
+  /// to be created on its first write) and reconciles it with the journal as
+  /// ``TransferStart`` decides:
   /// bytes that belong to another URL, or that have no journal at all, are dropped; after a
   /// reboot, bytes past the durable offset are dropped too. With the `lock` just taken, its
   /// folder is not checked again and its part is neither opened nor stated again: each did
@@ -82,14 +84,6 @@ extension Transfer {
     onEvent: @escaping @Sendable (Event) -> Void, record known: TransferRecord??, restarts: Int,
     lock: DestinationLock?
   ) throws(Transfer.Error) -> TransferSink {
-    let part: PartFile
-    if let lock {
-      part = PartFile(path: partPath, borrowing: lock.descriptor, length: lock.partLength)
-    } else {
-      let folder = (destination as NSString).deletingLastPathComponent
-      try fileStep { () throws(TransferFileError) in try FileSteps.createFolder(folder) }
-      part = try fileStep { () throws(TransferFileError) in try PartFile(path: partPath) }
-    }
     var record: TransferRecord?
     if let known {
       record = known
@@ -97,6 +91,18 @@ extension Transfer {
       record = try indexStep { () throws(StoreError) in
         try journal.record(forDestination: destination)
       }
+    }
+    let part: PartFile
+    if let lock {
+      part = PartFile(path: partPath, borrowing: lock.descriptor, length: lock.partLength)
+    } else if destinationIsInLockedFolder, record == nil {
+      // No record, so no bytes of this transfer's on disk: nothing to open before some
+      // arrive (a piece of a stream, whose folder's lock its runner holds).
+      part = PartFile(creatingOnFirstWrite: partPath)
+    } else {
+      let folder = (destination as NSString).deletingLastPathComponent
+      try fileStep { () throws(TransferFileError) in try FileSteps.createFolder(folder) }
+      part = try fileStep { () throws(TransferFileError) in try PartFile(path: partPath) }
     }
     let start = TransferStart(
       record: record, partLength: try lengthOneConnectionGoesOnFrom(part, record: record),

@@ -171,6 +171,7 @@ extension Transfer {
     }
     try fileStep { () throws(TransferFileError) in
       configuration.syncsEachFile ? try sink.part.synchronize() : try sink.part.flush()
+      try sink.part.create()  // a body of no bytes was never written: its file is made now
     }
     let length = sink.part.flushedLength
     if let total = sink.machine.totalLength, total != length {

@@ -165,10 +165,12 @@ public struct Transfer: Sendable {
   /// folder's records in one query).
   var journalHasNoRecord = false
   /// Whether ``destination`` is a name OfflineKit chose inside a folder whose lock the caller
-  /// holds (a stream's piece): nothing of anyone else's belongs there, so what kind of file
-  /// is at that name is not looked up before the download and again before the rename (two
-  /// look-ups of a missing path for every piece). A folder in the way still fails the rename,
-  /// with its errno.
+  /// holds (a stream's piece): nothing of anyone else's belongs there, so the transfer takes
+  /// no ``DestinationLock`` of its own, its part is created only when bytes leave the
+  /// buffer, and what kind of file is at that name is not looked up before the download and
+  /// again before the rename (two look-ups of a missing path for every piece). Such a
+  /// transfer runs over one connection. A folder in the way still fails the rename, with
+  /// its errno.
   var destinationIsInLockedFolder = false
 
   /// The file bytes are written into until the download is complete.
@@ -247,7 +249,11 @@ public struct Transfer: Sendable {
         throw failure(.invalidRequestOptions(error))
       }
     }
-    if !destinationIsInLockedFolder { try checkDestinationKind() }
+    // A name of OfflineKit's own in a folder the caller holds locked needs no lock of its
+    // own, nor a look at what is there: its part is created when its first bytes are
+    // written, or not at all when the run finds it complete.
+    if destinationIsInLockedFolder { return try await runSingle(onEvent: onEvent) }
+    try checkDestinationKind()
     let lock = try await DestinationLock.acquire(
       for: self, waits: configuration.waitsForOtherWriter)
     let outcome: Outcome

@@ -67,12 +67,13 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     self.hashes = hashes
     if hashes.isHashing {
       part.didWrite = { bytes, offset in hashes.hashWritten(bytes, at: offset) }
+      part.didOpen = { descriptor in hashes.adopt(descriptor: descriptor) }
     }
     self.journal = journal
     self.record = record
     self.checkpointInterval = checkpointInterval
     self.checkpointer = DurableCheckpointer(
-      descriptor: part.descriptor, journal: journal, destination: record.destination,
+      journal: journal, destination: record.destination,
       bootID: BootIdentity.current)
     progressBytes.store(machine.offset, ordering: .relaxed)
     progressTotal.store(machine.totalLength ?? -1, ordering: .relaxed)
@@ -165,7 +166,9 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
       lastCheckpoint = now
       try writePendingRecord()
       try part.flush()
-      checkpointer.requestCheckpoint(upTo: part.flushedLength)
+      if part.isOpen {
+        checkpointer.requestCheckpoint(upTo: part.flushedLength, descriptor: part.descriptor)
+      }
     }
   }
 
