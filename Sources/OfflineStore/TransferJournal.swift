@@ -42,8 +42,9 @@ public final class TransferJournal: Sendable {
   /// Opens the journal in `database`, applying its ``migrations`` if needed.
   public init(database: Database) throws(StoreError) {
     self.database = database
-    try Migrator(Self.migrations + Self.rangeMigrations + Self.identityMigrations).migrate(
-      database)
+    try Migrator(
+      Self.migrations + Self.rangeMigrations + Self.identityMigrations + Self.packMigrations
+    ).migrate(database)
   }
 
   /// The record for `destination`, or nil when the journal has none.
@@ -71,8 +72,8 @@ public final class TransferJournal: Sendable {
   static let upsertSQL = """
     INSERT INTO transfers (destination, url, phase, durable_offset, boot_id, total_length, etag,
       last_modified, expected_sha256, sha256, content_encoding, file_size, file_mtime_ns,
-      file_inode, file_device, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      file_inode, file_device, pack_path, pack_offset, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (destination) DO UPDATE SET url = excluded.url, phase = excluded.phase,
       durable_offset = excluded.durable_offset, boot_id = excluded.boot_id,
       total_length = excluded.total_length, etag = excluded.etag,
@@ -80,6 +81,7 @@ public final class TransferJournal: Sendable {
       sha256 = excluded.sha256, content_encoding = excluded.content_encoding,
       file_size = excluded.file_size, file_mtime_ns = excluded.file_mtime_ns,
       file_inode = excluded.file_inode, file_device = excluded.file_device,
+      pack_path = excluded.pack_path, pack_offset = excluded.pack_offset,
       updated_at = excluded.updated_at
     """
 
@@ -92,7 +94,7 @@ public final class TransferJournal: Sendable {
       SQLValue(record.sha256), SQLValue(record.contentEncoding),
       SQLValue(record.fileIdentity?.size), SQLValue(record.fileIdentity?.modificationNanoseconds),
       SQLValue(record.fileIdentity?.inode), SQLValue(record.fileIdentity?.device),
-      .integer(now),
+      SQLValue(record.pack?.path), SQLValue(record.pack?.offset), .integer(now),
     ]
   }
 
@@ -156,7 +158,7 @@ public final class TransferJournal: Sendable {
       expectedSHA256: try row.stringOrNil("expected_sha256"),
       sha256: try row.stringOrNil("sha256"),
       contentEncoding: try row.stringOrNil("content_encoding"),
-      fileIdentity: try identity(from: row),
+      fileIdentity: try identity(from: row), pack: try pack(from: row),
       updatedAt: StoredTime.date(milliseconds: try row.int64("updated_at")))
   }
 

@@ -12,7 +12,8 @@ public struct TransferRecord: Sendable, Equatable {
     case active
     /// Every byte is on disk; the file is being verified and renamed into place.
     case finishing
-    /// The file is verified and at ``TransferRecord/destination``.
+    /// The file is verified and at ``TransferRecord/destination`` (or, for a piece with a
+    /// ``TransferRecord/pack``, in its pack).
     case complete
   }
 
@@ -45,6 +46,10 @@ public struct TransferRecord: Sendable, Equatable {
   /// The identity of the complete file, recorded when it was renamed into place; nil before,
   /// and for records written by versions that did not record it.
   public var fileIdentity: FileIdentity?
+  /// Where the bytes are when they are not a file of their own at ``destination`` but
+  /// ``totalLength`` bytes inside a pack: one file that holds many small pieces of a stream,
+  /// each written there whole once it had arrived. Nil for every other download.
+  public var pack: Pack?
   /// When the record last changed; the journal sets it on every write, to the millisecond.
   public var updatedAt: Date
 
@@ -53,7 +58,8 @@ public struct TransferRecord: Sendable, Equatable {
     destination: String, url: String, phase: Phase = .active, durableOffset: Int64 = 0,
     bootID: String? = nil, totalLength: Int64? = nil, etag: String? = nil,
     lastModified: String? = nil, expectedSHA256: String? = nil, sha256: String? = nil,
-    contentEncoding: String? = nil, fileIdentity: FileIdentity? = nil, updatedAt: Date = Date()
+    contentEncoding: String? = nil, fileIdentity: FileIdentity? = nil, pack: Pack? = nil,
+    updatedAt: Date = Date()
   ) {
     self.destination = destination
     self.url = url
@@ -67,6 +73,21 @@ public struct TransferRecord: Sendable, Equatable {
     self.sha256 = sha256
     self.contentEncoding = contentEncoding
     self.fileIdentity = fileIdentity
+    self.pack = pack
     self.updatedAt = updatedAt
+  }
+
+  /// Where in a pack a piece's bytes are.
+  public struct Pack: Sendable, Equatable, Hashable {
+    /// The absolute path of the pack.
+    public var path: String
+    /// Where the piece's first byte is in the pack.
+    public var offset: Int64
+
+    /// Creates a location.
+    public init(path: String, offset: Int64) {
+      self.path = path
+      self.offset = offset
+    }
   }
 }

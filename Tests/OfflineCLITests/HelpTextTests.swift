@@ -120,7 +120,7 @@ import Testing
                [--user <user[:password]>] [--netrc] [--netrc-file <file>]
                [--location-trusted] [--limit-rate <rate>] [--variant <v>] [--audio <a>]
                [--subtitles <s>] [--piece-retries <n>] [--piece-retry-delay <s>]
-               [--max-connections <n>] [--quiet] [--json]
+               [--max-connections <n>] [--segment-files] [--quiet] [--json]
 
         ARGUMENTS:
           <url>                   The http or https URL to download. An HLS playlist
@@ -202,6 +202,10 @@ import Testing
                                   stream's segments over HTTP/1.1 (default: up to 16,
                                   added while they still raise the speed). HTTP/2 sends
                                   them all on one connection.
+          --segment-files         HLS: a file for each media segment. By default
+                                  unencrypted segments that fit in 128 KiB go into one
+                                  file per playlist (pack.ts), which the offline
+                                  playlist addresses by byte range.
           -q, --quiet             Print nothing but errors.
           --json                  Print one JSON object per event on standard output.
           -h, --help              Show help information.

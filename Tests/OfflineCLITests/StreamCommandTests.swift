@@ -1,4 +1,5 @@
 import Foundation
+import OfflineStore
 import TestSupport
 import Testing
 
@@ -141,7 +142,8 @@ struct StreamCommandTests {
       arguments, store: URL(fileURLWithPath: store), times: 10, pause: 150_000...600_000
     ) {
       usleep(200_000)  // nginx logs the killed connections when they close
-      snapshots.append((try origin.nginx.accessLog().count, completeSegments(in: out)))
+      snapshots.append(
+        (try origin.nginx.accessLog().count, try completeSegments(in: out, store: store)))
     }
     let last = try OfflineBinary.run(["--store", store] + arguments, timeout: 120)
     #expect(last.status == 0, "\(last.stderrText)")
@@ -160,40 +162,86 @@ struct StreamCommandTests {
   /// A piece of a stream renamed into place, the process dead before the journal said
   /// `complete` (crash point `transfer.afterRename`): the next `get` keeps it. Pins a bug
   /// found by the thread-sanitizer run, whose slowness widened that window: such a segment
-  /// was fetched again.
+  /// was fetched again. With `--segment-files`: small segments are packed otherwise, and a
+  /// piece in a pack is never renamed.
   @Test func aSegmentRenamedJustBeforeACrashIsNotFetchedAgain() throws {
     let origin = try origin(.manySegments, segments: 12)
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     let out = work.url.appending(path: "movie").path
     let crashed = try OfflineBinary.run(
-      ["get", origin.url, "-o", out, "--quiet"], store: URL(fileURLWithPath: store),
-      crashingAt: "transfer.afterRename")
+      ["get", origin.url, "-o", out, "--quiet", "--segment-files"],
+      store: URL(fileURLWithPath: store), crashingAt: "transfer.afterRename")
     #expect(crashed.status == 137, "\(crashed.stderrText)")
-    let renamed = completeSegments(in: out)
+    let renamed = try completeSegments(in: out, store: store)
     // The piece that reached the crash point, and any other that was renamed in the same
     // instant on another thread.
     #expect(!renamed.isEmpty && renamed.count < 12, "renamed before the crash: \(renamed)")
     let before = try origin.nginx.accessLog().count
 
-    let again = try OfflineBinary.run(["--store", store, "get", origin.url, "-o", out, "--quiet"])
+    let again = try OfflineBinary.run([
+      "--store", store, "get", origin.url, "-o", out, "--quiet", "--segment-files",
+    ])
     #expect(again.status == 0, "\(again.stderrText)")
     let fetched = try origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before).map(\.uri)
     #expect(!fetched.contains { renamed.contains($0) }, "fetched again: \(fetched)")
-    #expect(completeSegments(in: out).count == 12)
+    #expect(try completeSegments(in: out, store: store).count == 12)
+    #expect(!FileManager.default.fileExists(atPath: out + "/pack.ts"))
   }
 
-  /// The remote paths of the segments complete in `folder` (local `s00012.ts` is the
-  /// fixture's `/seg12.ts`; a `.part` is not complete).
-  private func completeSegments(in folder: String) -> Set<String> {
+  /// A piece written into its pack, the process dead before its record (crash point
+  /// `transfer.afterPackWrite`): nothing vouches for those bytes, so the next `get` fetches
+  /// that piece again, and only the pieces the journal recorded are kept. The stream plays.
+  @Test func aSegmentPackedJustBeforeACrashIsFetchedAgainAndTheStreamPlays() throws {
+    let origin = try origin(.manySegments, segments: 12)
+    let work = try TemporaryDirectory()
+    let store = work.url.appending(path: "store").path
+    let out = work.url.appending(path: "movie").path
+    let crashed = try OfflineBinary.run(
+      ["get", origin.url, "-o", out, "--quiet"], store: URL(fileURLWithPath: store),
+      crashingAt: "transfer.afterPackWrite")
+    #expect(crashed.status == 137, "\(crashed.stderrText)")
+    let recorded = try completeSegments(in: out, store: store)
+    #expect(recorded.count < 12, "recorded before the crash: \(recorded)")
+    let before = try origin.nginx.accessLog().count
+
+    let again = try OfflineBinary.run(["--store", store, "get", origin.url, "-o", out, "--quiet"])
+    #expect(again.status == 0, "\(again.stderrText)")
+    let fetched = try origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before).map(\.uri)
+      .filter { $0.hasSuffix(".ts") }
+    #expect(!fetched.contains { recorded.contains($0) }, "fetched again: \(fetched)")
+    #expect(fetched.count == 12 - recorded.count, "fetched: \(fetched)")
+    #expect(try completeSegments(in: out, store: store).count == 12)
+    let segmentFiles = try FileManager.default.contentsOfDirectory(atPath: out)
+      .filter { $0.hasPrefix("s0") }
+    #expect(segmentFiles.isEmpty, "every segment is in the pack: \(segmentFiles)")
+    origin.nginx.stop(graceful: false)
+    let decoded = try FFmpeg.decode(out + "/index.m3u8")
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    #expect(abs(decoded.duration - origin.files.duration) < 0.6)
+  }
+
+  /// The remote paths of the segments complete in `folder`: a file of its own (local
+  /// `s00012.ts` is the fixture's `/seg12.ts`; a `.part` is not complete), or a piece the
+  /// journal in `store` records complete in a pack.
+  private func completeSegments(in folder: String, store: String) throws -> Set<String> {
+    func remote(_ name: String) -> String? {
+      guard name.hasPrefix("s"), name.hasSuffix(".ts"),
+        let index = Int(name.dropFirst().dropLast(3))
+      else { return nil }
+      return "/seg\(index).ts"
+    }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    return Set(
-      names.compactMap { name -> String? in
-        guard name.hasPrefix("s"), name.hasSuffix(".ts"),
-          let index = Int(name.dropFirst().dropLast(3))
-        else { return nil }
-        return "/seg\(index).ts"
-      })
+    var complete = Set(names.compactMap(remote))
+    guard FileManager.default.fileExists(atPath: store) else { return complete }
+    let journal = try OfflineIndex(directory: URL(fileURLWithPath: store)).transfers
+    for record in try journal.records(under: folder).values
+    where record.phase == .complete && record.pack != nil {
+      if let path = remote((record.destination as NSString).lastPathComponent) {
+        complete.insert(path)
+      }
+    }
+    return complete
   }
 }
 

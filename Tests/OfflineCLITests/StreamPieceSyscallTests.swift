@@ -75,7 +75,10 @@ struct StreamPieceSyscallTests {
     let pieces = records.filter { $0.key.hasSuffix(".ts") }
     #expect(pieces.count == segments)
     for (path, record) in pieces {
-      let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+      var bytes = try Data(contentsOf: URL(fileURLWithPath: record.pack?.path ?? path))
+      if let pack = record.pack, let length = record.totalLength {
+        bytes = bytes.subdata(in: Int(pack.offset)..<Int(pack.offset + length))
+      }
       #expect(record.sha256 == (try TestData.sha256Hex(of: bytes)), "\(path)")
     }
   }

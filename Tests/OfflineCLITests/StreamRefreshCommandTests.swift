@@ -1,4 +1,5 @@
 import Foundation
+import OfflineStore
 import TestSupport
 import Testing
 
@@ -191,8 +192,12 @@ struct StreamRefreshCommandTests {
     #expect(failed.stderrText.contains("no fresh URL came"), "\(failed.stderrText)")
     #expect(failed.stderrText.contains("exited with status 3"), "\(failed.stderrText)")
     #expect(failed.stderrText.contains("partial data is kept"), "\(failed.stderrText)")
-    let kept = try FileManager.default.contentsOfDirectory(atPath: setup.out.path)
-      .filter { $0.hasSuffix(".ts") }
+    // The remote names of the segments the journal records complete (in files or in the
+    // pack); the local names (`s00003.ts`) never appear in the origin's log.
+    let journal = try OfflineIndex(directory: setup.store).transfers
+    let kept = try journal.records(under: setup.out.path).values
+      .filter { $0.phase == .complete && $0.destination.hasSuffix(".ts") }
+      .compactMap { URL(string: $0.url)?.lastPathComponent }
     #expect(!kept.isEmpty, "no segment on disk")
     #expect(!FileManager.default.fileExists(atPath: setup.out.appending(path: "index.m3u8").path))
     #expect(Setup.refusedTwice(try setup.origin.server.accessLog()).isEmpty)

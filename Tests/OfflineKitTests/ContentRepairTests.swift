@@ -55,7 +55,8 @@ struct ContentRepairTests {
   @Test func aRepairOfAStreamFetchesOnlyTheDeletedAndTheDamagedSegment() async throws {
     let origin = try HLSOrigin(.aes128Rotating, segmentCount: 6)
     let fixture = try ManagerFixture()
-    let content = try await VerifyFixture.download(origin.url, id: "s", in: fixture)
+    let content = try await VerifyFixture.download(
+      origin.url, id: "s", in: fixture, configuration: VerifyFixture.segmentFiles)
     let folder = fixture.contentFolder("s")
     let segments = try VerifyFixture.pieces("s", .segment, in: fixture)
     let key = try #require(try VerifyFixture.pieces("s", .key, in: fixture).last)
@@ -75,6 +76,32 @@ struct ContentRepairTests {
       $0.method == "GET" && !$0.uri.hasSuffix(".m3u8")
     }
     #expect(media.count == 3, "\(media.map(\.uri))")
+    #expect(try FFmpeg.decode(try #require(try await content.offlineSource).path).errors.isEmpty)
+  }
+
+  /// A pack holds every small segment of a playlist: a byte flipped in it makes a repair
+  /// fetch each of its segments again (their records go with the pack's damage), and the
+  /// stream is whole and byte-identical afterwards.
+  @Test func aRepairOfADamagedPackFetchesItsSegmentsAgain() async throws {
+    let origin = try HLSOrigin(.manySegments, segmentCount: 6)
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(origin.url, id: "p", in: fixture)
+    let folder = fixture.contentFolder("p")
+    let index = folder.appending(path: "index.m3u8")
+    let originals = try OfflineSegments.bytes(index)
+    try #require(originals.count == 6 && originals.allSatisfy { !$0.isEmpty })
+    let before = try origin.nginx.accessLog().count
+    try FileDamage.flipByte(at: 10, of: folder.appending(path: "pack.ts").path)
+
+    let report = try await content.repair()
+
+    #expect(report.piecesFetched == 6)
+    #expect(try await content.verify().isWhole)
+    #expect(try OfflineSegments.bytes(index) == originals, "byte-identical")
+    let media = try Self.requests(origin.nginx, after: before).filter {
+      $0.method == "GET" && $0.uri.hasSuffix(".ts")
+    }
+    #expect(media.count == 6, "\(media.map(\.uri))")
     #expect(try FFmpeg.decode(try #require(try await content.offlineSource).path).errors.isEmpty)
   }
 

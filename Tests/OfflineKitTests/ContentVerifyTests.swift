@@ -83,7 +83,8 @@ struct ContentVerifyTests {
   @Test func theQuickCheckCatchesADeletedSegmentAndVerifyAFlippedByteInAnother() async throws {
     let origin = try HLSOrigin(.aes128Rotating, segmentCount: 6)
     let fixture = try ManagerFixture()
-    let content = try await VerifyFixture.download(origin.url, id: "s", in: fixture)
+    let content = try await VerifyFixture.download(
+      origin.url, id: "s", in: fixture, configuration: VerifyFixture.segmentFiles)
     let segments = try VerifyFixture.pieces("s", .segment, in: fixture)
     let keys = try VerifyFixture.pieces("s", .key, in: fixture)
     let playlists = try VerifyFixture.pieces("s", .playlist, in: fixture)
@@ -103,6 +104,34 @@ struct ContentVerifyTests {
       ])
     #expect(
       report.damage?.description.contains(segments[4].path + " (segment) has a wrong hash") == true)
+  }
+
+  /// Small segments share a pack (the default): a byte flipped in it is found by `verify`
+  /// and named as the pack; the quick check sees a pack cut short.
+  @Test func verifyFindsAFlippedByteInAPackAndTheQuickCheckAPackCutShort() async throws {
+    let origin = try HLSOrigin(.manySegments, segmentCount: 6)
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(origin.url, id: "p", in: fixture)
+    let segments = try VerifyFixture.pieces("p", .segment, in: fixture)
+    try #require(segments.map(\.path) == ["pack.ts"], "\(segments.map(\.path))")
+    #expect(try await content.verify().isWhole)
+    let pack = fixture.contentFolder("p").appending(path: "pack.ts").path
+
+    try FileDamage.flipByte(at: 1000, of: pack)
+    let report = try await content.verify()
+    #expect(
+      report.damage?.problems == [
+        .init(path: "pack.ts", kind: .segment, fault: .wrongHash(chunkOffsets: []))
+      ])
+
+    let handle = try #require(FileHandle(forWritingAtPath: pack))
+    try handle.truncate(atOffset: 500)
+    try handle.close()
+    let quick = try await content.snapshot.damage
+    #expect(quick?.problems.first?.path == "pack.ts")
+    // A stream with a cut pack is not handed to a player.
+    let refusal = await #expect(throws: OfflineError.self) { _ = try await content.offlineSource }
+    #expect(refusal?.description.contains("pack.ts (segment) is short") == true, "\(refusal!)")
   }
 
   @Test func verifyNamesADeletedKeyAndAReplacedOfflinePlaylist() async throws {

@@ -75,10 +75,7 @@ import Testing
 
     /// The bytes of every segment on disk, in playlist order, read through `index.m3u8`.
     func segmentsOnDisk() throws -> [Data] {
-      let text = try String(contentsOf: folder.appending(path: "index.m3u8"), encoding: .utf8)
-      return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map {
-        FileManager.default.contents(atPath: folder.appending(path: String($0)).path) ?? Data()
-      }
+      try OfflineSegments.bytes(folder.appending(path: "index.m3u8"))
     }
   }
 

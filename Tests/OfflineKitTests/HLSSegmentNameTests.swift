@@ -45,7 +45,8 @@ struct HLSSegmentNameTests {
   @Test func mpegTSSegmentsWithOddNamesPlayOffline() async throws {
     let names = try await playsOffline(
       .manySegments, renames: [("seg0.ts", "seg0"), ("seg1.ts", "seg1.php"), ("seg2.ts", "s.bin")])
-    #expect(names.filter { $0.hasPrefix("s0") }.allSatisfy { $0.hasSuffix(".ts") }, "\(names)")
+    let segmentFiles = names.filter { $0.hasPrefix("s0") || $0.hasPrefix("pack.") }
+    #expect(!segmentFiles.isEmpty && segmentFiles.allSatisfy { $0.hasSuffix(".ts") }, "\(names)")
   }
 
   /// Pins issue 11, item 6 for fMP4: an extensionless init section and `.m4v` segments.
@@ -57,6 +58,7 @@ struct HLSSegmentNameTests {
         ("seg2.m4s", "seg2.m4v"),
       ])
     #expect(names.contains("init0.mp4"), "\(names)")
-    #expect(names.filter { $0.hasPrefix("s0") }.allSatisfy { $0.hasSuffix(".m4s") }, "\(names)")
+    let segmentFiles = names.filter { $0.hasPrefix("s0") || $0.hasPrefix("pack.") }
+    #expect(!segmentFiles.isEmpty && segmentFiles.allSatisfy { $0.hasSuffix(".m4s") }, "\(names)")
   }
 }

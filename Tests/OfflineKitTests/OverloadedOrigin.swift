@@ -46,9 +46,6 @@ struct OverloadedOrigin {
 
   /// The bytes of every segment on disk, in playlist order, read through `index.m3u8`.
   func segmentsOnDisk() throws -> [Data] {
-    let text = try String(contentsOf: folder.appending(path: "index.m3u8"), encoding: .utf8)
-    return try text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map {
-      try Data(contentsOf: folder.appending(path: String($0)))
-    }
+    try OfflineSegments.bytes(folder.appending(path: "index.m3u8"))
   }
 }

@@ -25,9 +25,12 @@ struct StreamPieceDestinationTests {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     }
 
+    /// A download whose pieces each get a file (small segments would go into a pack).
     func download() -> HLSDownload {
       HLSDownload(
-        url: origin.url, folder: folder, journal: index.transfers, transport: CurlTransport())
+        url: origin.url, folder: folder,
+        configuration: StreamConfiguration(packsSmallSegments: false), journal: index.transfers,
+        transport: CurlTransport())
     }
   }
 

@@ -10,10 +10,14 @@ import Testing
 /// lacked. Pins issue 11, item 10 ("partial content can resume").
 @Suite(.enabled(if: FFmpeg.isAvailable))
 struct StreamRebuildTests {
-  @Test func aSuspendedStreamResumesAfterARebuildWithoutFetchingItsFinishedPiecesAgain()
-    async throws
-  {
-    let origin = try HLSOrigin(.tsVariants, segmentCount: 12, options: .init(limitRate: "100k"))
+  /// With segments larger than a write buffer (files of their own) and with small ones (in
+  /// a pack, whose place the manifest's journal entries carry too; more of them, so the
+  /// stream is still downloading when it is suspended).
+  @Test(arguments: [(HLSFixture.tsVariants, false, 12), (.manySegments, true, 80)])
+  func aSuspendedStreamResumesAfterARebuildWithoutFetchingItsFinishedPiecesAgain(
+    kind: HLSFixture, packed: Bool, segments: Int
+  ) async throws {
+    let origin = try HLSOrigin(kind, segmentCount: segments, options: .init(limitRate: "100k"))
     var finished: Set<String> = []
     let lost = try await ManagerFixture.losingTheIndex(seed: 7) { manager, store in
       let pieces = store.appending(path: "content/movie").path + "/"
@@ -33,6 +37,7 @@ struct StreamRebuildTests {
       await manager.stop(suspendingRunning: false)
       #expect(try await content.state == .suspended)
       finished = Set(try complete().compactMap { URL(string: $0.url)?.path })
+      #expect(try complete().allSatisfy { ($0.pack != nil) == packed }, "packed: \(packed)")
     }
     try #require(!finished.isEmpty)
     // The manager after the loss has fetched nothing yet: what nginx logs from here on is

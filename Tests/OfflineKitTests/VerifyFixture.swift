@@ -20,6 +20,12 @@ enum VerifyFixture {
     return content
   }
 
+  /// A stream downloaded with a file for each segment (small segments share a pack by
+  /// default), for tests that damage one segment.
+  static var segmentFiles: DownloadConfiguration {
+    DownloadConfiguration(stream: StreamConfiguration(packsSmallSegments: false))
+  }
+
   /// The pieces content `id` recorded, of `kind`.
   static func pieces(_ id: String, _ kind: PieceRecord.Kind, in fixture: ManagerFixture) throws
     -> [PieceRecord]

@@ -34,9 +34,15 @@ enum StreamOptions {
       + " them all on one connection.",
     parser: .integer(atLeast: 1))
 
+  static let segmentFiles: Option<Bool> = .flag(
+    "--segment-files",
+    help: "HLS: a file for each media segment. By default unencrypted segments that fit in"
+      + " 128 KiB go into one file per playlist (pack.ts), which the offline playlist"
+      + " addresses by byte range.")
+
   /// The declarations, for a command's configuration.
   static let all: [any OptionDeclaring] = [
-    variant, audio, subtitles, pieceRetries, pieceRetryDelay, maxConnections,
+    variant, audio, subtitles, pieceRetries, pieceRetryDelay, maxConnections, segmentFiles,
   ]
 
   /// The HLS options given, over the library's defaults.
@@ -48,6 +54,7 @@ enum StreamOptions {
     if let count = arguments[StreamOptions.pieceRetries] { options.pieceRetries = count }
     if let delay = arguments[StreamOptions.pieceRetryDelay] { options.pieceRetryDelay = delay }
     if let count = arguments[StreamOptions.maxConnections] { options.maxConnections = count }
+    if arguments[StreamOptions.segmentFiles] { options.packsSmallSegments = false }
     return options
   }
 }

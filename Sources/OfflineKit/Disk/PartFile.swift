@@ -174,6 +174,18 @@ final class PartFile {
     }
   }
 
+  /// Writes the buffered bytes, the whole body of a part not created, into `pack` instead
+  /// of a file of its own, and returns where they start there. ``didWrite`` sees them as
+  /// the part's bytes from offset 0; the part stays uncreated and empty.
+  func moveBuffered(into pack: PiecePack) throws(TransferFileError) -> Int64 {
+    precondition(!isOpen && flushedLength == 0, "a part with bytes on disk cannot be packed")
+    let bytes = UnsafeRawBufferPointer(start: buffer.baseAddress, count: buffered)
+    let offset = try pack.write(bytes)
+    didWrite?(bytes, 0)
+    buffered = 0
+    return offset
+  }
+
   /// Creates a part made to be created on its first write, empty, now (a body of no bytes
   /// still needs a file to rename); nothing happens when it is open.
   ///

@@ -24,6 +24,9 @@ enum CrashPoint: String, CaseIterable, Sendable {
   case transferAfterFinishing = "transfer.afterFinishing"
   /// A transfer: the file renamed into place, the journal not yet `complete`.
   case transferAfterRename = "transfer.afterRename"
+  /// A piece of a stream: its bytes written into its pack, its record not yet in the
+  /// journal.
+  case transferAfterPackWrite = "transfer.afterPackWrite"
   /// A repair: every damaged chunk of a file is staged and checked, none written in yet.
   case repairAfterStaging = "repair.afterStaging"
   /// A repair: one staged chunk is written into the file and fsynced, its part not removed.

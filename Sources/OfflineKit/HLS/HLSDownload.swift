@@ -27,8 +27,9 @@ public struct HLSDownload: Sendable {
     public var initSections: Int
     /// Keys on disk.
     public var keys: Int
-    /// Files fetched for segments and init sections: adjacent byte ranges of one remote file
-    /// share one, so this can be fewer than ``segments``.
+    /// Pieces fetched for segments and init sections: adjacent byte ranges of one remote
+    /// file share one, so this can be fewer than ``segments``. Each is a file of its own on
+    /// disk, unless it went into a pack (``StreamConfiguration/packsSmallSegments``).
     public var files: Int
     /// The stream's duration in seconds.
     public var duration: Double
@@ -172,7 +173,8 @@ public struct HLSDownload: Sendable {
     let keyBytes = try await keyStore.fetchMissing(plan.keys)
     let fetched = try await HLSPieceRunner(download: self, plan: plan).run(
       onProgress: onProgress)
-    try HLSOfflineFiles(folder: folder).write(plan)
+    try HLSOfflineFiles(folder: folder).write(
+      HLSPackAddressing.addressing(plan, packed: fetched.packed))
     return Outcome(
       index: indexURL(), bytes: fetched.bytes + keyBytes, segments: plan.segmentCount,
       initSections: plan.initSectionCount, keys: plan.keys.count, files: plan.pieces.count,

@@ -8,39 +8,35 @@ extension HLSPieceRunner {
   /// the same remote file name: a complete piece is kept without a request, a partial one
   /// resumes with `If-Range` (``Transfer/carryOver(destination:to:journal:)``).
   ///
-  /// `journaled` is what ``journaledURLs(_:under:)`` read for the folder when the run began:
-  /// a piece it holds no other URL for needs no look-up (one query per run, not one per
-  /// piece); nil (the read failed) looks the piece up.
+  /// `journaled` is what ``journaledRecords(_:under:)`` read for the folder when the run
+  /// began: a piece it holds no other URL for needs no look-up (one query per run, not one
+  /// per piece); nil (the read failed) looks the piece up.
+  ///
+  /// - Returns: The record as it is now, carried over or not; nil when there is none.
+  @discardableResult
   static func carryOver(
-    _ journal: TransferJournal, destination: String, to url: URL, journaled: [String: String]?
-  ) {
-    if let journaled, (journaled[destination] ?? url.absoluteString) == url.absoluteString {
-      return
+    _ journal: TransferJournal, destination: String, to url: URL,
+    journaled: [String: TransferRecord]?
+  ) -> TransferRecord? {
+    if let journaled {
+      guard let entry = journaled[destination] else { return nil }
+      if entry.url == url.absoluteString { return entry }
     }
-    guard var entry = try? journal.record(forDestination: destination),
-      entry.url != url.absoluteString, let old = URL(string: entry.url),
+    guard var entry = try? journal.record(forDestination: destination) else { return nil }
+    guard entry.url != url.absoluteString, let old = URL(string: entry.url),
       old.lastPathComponent == url.lastPathComponent
-    else { return }
+    else { return entry }
     entry.url = url.absoluteString
     _ = try? journal.save(entry)
+    return entry
   }
 
-  /// The URL the journal holds for each destination inside `folder`, read in one query; nil
-  /// when it cannot be read. The run holds the folder's lock, so no other writer changes
-  /// these entries while it goes.
-  static func journaledURLs(_ journal: TransferJournal, under folder: String) -> [String: String]? {
-    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-    guard
-      let rows = try? journal.database.query(
-        "SELECT destination, url FROM transfers WHERE substr(destination, 1, ?) = ?",
-        [.integer(Int64(prefix.unicodeScalars.count)), .text(prefix)])
-    else { return nil }
-    var urls: [String: String] = [:]
-    for row in rows {
-      guard let destination = try? row.string("destination"), let url = try? row.string("url")
-      else { return nil }
-      urls[destination] = url
-    }
-    return urls
+  /// The journal's record of each destination inside `folder`, read in one query; nil when
+  /// it cannot be read. The run holds the folder's lock, so no other writer changes these
+  /// entries while it goes.
+  static func journaledRecords(_ journal: TransferJournal, under folder: String)
+    -> [String: TransferRecord]?
+  {
+    try? journal.records(under: folder)
   }
 }

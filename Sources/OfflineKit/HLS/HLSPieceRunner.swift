@@ -24,6 +24,19 @@ struct HLSPieceRunner: Sendable {
     var httpVersion: String?
     /// The most pieces that were in flight at once.
     var mostInFlight: Int
+    /// The pieces in a pack (fetched into it by this run, or kept there from an earlier
+    /// one), by ``HLSPlan/Piece/local``.
+    var packed: [String: PackedPiece] = [:]
+  }
+
+  /// Where in its pack a piece's bytes are, for the offline playlist's byte range.
+  struct PackedPiece: Sendable, Equatable {
+    /// The pack's path inside the content folder (``HLSPlan/Piece/pack``).
+    var pack: String
+    /// Where the piece starts in the pack.
+    var offset: Int64
+    /// The piece's bytes.
+    var length: Int64
   }
 
   /// The content's folder; every piece's `local` path is inside it.
@@ -49,7 +62,14 @@ struct HLSPieceRunner: Sendable {
     self.init(
       folder: download.folder, journal: download.journal!, transport: download.transport,
       retry: download.retry, pieceRetry: download.pieceRetry,
-      concurrency: download.configuration.pieceConcurrency, pieces: plan.pieces,
+      concurrency: download.configuration.pieceConcurrency,
+      pieces: download.configuration.packsSmallSegments
+        ? plan.pieces
+        : plan.pieces.map { piece in
+          var filed = piece
+          filed.pack = nil
+          return filed
+        },
       requestOptions: download.requestOptions, cookieJar: download.cookieJar,
       rateLimiters: download.rateLimiters)
   }
@@ -103,7 +123,9 @@ struct HLSPieceRunner: Sendable {
       flow.withLock { $0.record(answer) }
     }
     let pieces = self.pieces
-    let journaled = Self.journaledURLs(journal, under: folder.path)
+    let journaled = Self.journaledRecords(journal, under: folder.path)
+    let packs = PiecePacks(pieces: pieces, folder: folder, records: journaled ?? [:])
+    let packed = Locked<[String: PackedPiece]>([:])
     let began = ContinuousClock.now
     let outcome: Swift.Result<Void, Transfer.Error> = await withTaskGroup(
       of: Swift.Result<Bool, Transfer.Error>.self
@@ -119,7 +141,7 @@ struct HLSPieceRunner: Sendable {
           group.addTask {
             await fetch(
               index, transport: watching, tally: tally, journaled: journaled,
-              completions: completions, responses: responses)
+              completions: completions, responses: responses, packs: packs, packed: packed)
           }
         }
         responses.writers.store(inFlight, ordering: .relaxed)
@@ -157,9 +179,11 @@ struct HLSPieceRunner: Sendable {
     syncFileSystem()
     let last = tally.withLock { $0.progress() }
     report(last)
-    return flow.withLock { flow in
+    var result = flow.withLock { flow in
       Result(bytes: last.bytes, httpVersion: flow.httpVersion, mostInFlight: flow.mostInFlight)
     }
+    result.packed = packed.withLock { $0 }
+    return result
   }
 
   /// The decision and what the run saw, shared by the loop and the requests' callbacks.
@@ -182,17 +206,31 @@ struct HLSPieceRunner: Sendable {
 
   /// Fetches piece `index` (retrying it as ``pieceRetry`` says) through `transport`; returns
   /// whether it was fetched (false when it was on disk already). `journaled` is the
-  /// journal's URLs of the folder's pieces when the run began (see
+  /// journal's records of the folder's pieces when the run began (see
   /// ``carryOver(_:destination:to:journaled:)``); a piece it holds no record for skips the
   /// transfer's own look-up on its first try. `completions` takes the pieces' `complete`
-  /// records, `responses` the records of their responses, written before their renames.
+  /// records, `responses` the records of their responses, written before their renames (or
+  /// the `complete` records of the pieces that go into `packs`, which `packed` collects).
   private func fetch(
     _ index: Int, transport: AnswerWatchingTransport, tally: Locked<HLSProgressTally>,
-    journaled: [String: String]?, completions: CompletionBatch, responses: ResponseRecordBatch
+    journaled: [String: TransferRecord]?, completions: CompletionBatch,
+    responses: ResponseRecordBatch, packs: PiecePacks, packed: Locked<[String: PackedPiece]>
   ) async -> Swift.Result<Bool, Transfer.Error> {
     let piece = pieces[index]
     let destination = folder.appending(path: piece.local).path
-    Self.carryOver(journal, destination: destination, to: piece.remote, journaled: journaled)
+    let record = Self.carryOver(
+      journal, destination: destination, to: piece.remote, journaled: journaled)
+    if let pack = piece.pack, let kept = packs.kept[destination],
+      let length = kept.totalLength, let region = kept.pack,
+      record?.url == piece.remote.absoluteString
+    {
+      tally.withLock { $0.pieceStarted(index, total: length) }
+      tally.withLock { $0.pieceFinished(index, length: length) }
+      packed.withLock {
+        $0[piece.local] = PackedPiece(pack: pack, offset: region.offset, length: length)
+      }
+      return .success(false)
+    }
     var transfer = Transfer(
       url: piece.remote, destination: destination,
       journal: journal, transport: transport,
@@ -200,8 +238,11 @@ struct HLSPieceRunner: Sendable {
       requestOptions: requestOptions, cookieJar: cookieJar, rateLimiters: rateLimiters)
     transfer.completions = completions
     transfer.responses = responses
-    transfer.journalHasNoRecord = journaled.map { $0[destination] == nil } ?? false
+    // A record of the piece in a pack that was not kept is not read again: it starts afresh.
+    transfer.journalHasNoRecord =
+      journaled.map { $0[destination] == nil || $0[destination]?.pack != nil } ?? false
     transfer.destinationIsInLockedFolder = true
+    transfer.pack = piece.pack.flatMap { packs.packs[folder.appending(path: $0).path] }
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
     do {
       let outcome = try await pieceRetry.run(url: piece.remote, destination: destination) {
@@ -216,6 +257,11 @@ struct HLSPieceRunner: Sendable {
         }
       }
       tally.withLock { $0.pieceFinished(index, length: outcome.length) }
+      if let pack = piece.pack, let region = outcome.pack {
+        packed.withLock {
+          $0[piece.local] = PackedPiece(pack: pack, offset: region.offset, length: outcome.length)
+        }
+      }
       return .success(!outcome.wasAlreadyComplete)
     } catch {
       return .failure(error)

@@ -20,6 +20,12 @@ struct HLSPlan: Sendable {
     /// The media playlist the piece belongs to: its index among the planned media playlists
     /// (the variant first, then the renditions).
     var rendition = 0
+    /// The pack (a path inside the content folder, for example `video/pack.ts`) this piece
+    /// goes into when its whole body arrives within one write buffer (see ``PiecePack``); it
+    /// keeps a file of its own otherwise. Set for a media segment fetched whole; nil for init
+    /// sections, merged byte ranges, encrypted segments, subtitles, and DASH, whose offline
+    /// manifest has no byte ranges.
+    var pack: String?
 
     /// Counts one more media segment, of `seconds`, in this piece.
     mutating func add(segmentOf seconds: Double) {

@@ -79,7 +79,8 @@ struct HLSPlanner {
         wholeName: String(format: "s%05d.", index)
           + HLSURI.segmentExtension(
             of: remote, fragmented: segment.map != nil, subtitles: subtitles),
-        folder: source.folder, estimate: estimate, segmentDuration: max(segment.duration, 0))
+        folder: source.folder, estimate: estimate, segmentDuration: max(segment.duration, 0),
+        packs: !subtitles && (segment.key.map { $0.method == .none } ?? true))
       media.segments[index].uri = local
       media.segments[index].byteRange = range
       if let key = segment.key {
@@ -108,10 +109,14 @@ struct HLSPlanner {
   /// Adds the piece holding `range` of `remote` (or the whole of it) and returns the URI the
   /// offline playlist uses, relative to the rendition's folder, with the range rebased.
   /// `segmentDuration` counts a media segment of that many seconds in the piece (nil for an
-  /// init section, which is not one).
+  /// init section, which is not one). With `packs`, a media segment fetched whole may go
+  /// into the folder's pack for its extension (``HLSPlan/Piece/pack``). Encrypted segments
+  /// never do: ffmpeg 5.1 (and mpv) requests a key over HTTP with its segment's byte range,
+  /// which a 16-byte key cannot satisfy (416), so a pack of them would not play through
+  /// `offline serve`.
   private mutating func place(
     remote: URL, range: ByteRange?, intervals: [URL: [Interval]], wholeName: String,
-    folder: String, estimate: Int64, segmentDuration: Double? = nil
+    folder: String, estimate: Int64, segmentDuration: Double? = nil, packs: Bool = false
   ) -> (String, ByteRange?) {
     if let range, let interval = intervals[remote]?.first(where: { $0.contains(range) }) {
       let key = path(folder, interval.name)
@@ -144,7 +149,9 @@ struct HLSPlanner {
       HLSPlan.Piece(
         remote: remote, local: path(folder, wholeName), slice: nil, estimatedBytes: estimate,
         segments: segmentDuration == nil ? 0 : 1, duration: segmentDuration ?? 0,
-        rendition: rendition))
+        rendition: rendition,
+        pack: packs && segmentDuration != nil
+          ? path(folder, "pack." + (wholeName as NSString).pathExtension) : nil))
     return (wholeName, nil)
   }
 

@@ -52,6 +52,13 @@ public struct StreamConfiguration: Sendable, Equatable, Codable {
   /// ``HLSPieceRetry/maximumDelay``. A `Retry-After` the server sends is honoured up to the
   /// same cap.
   public var pieceRetryDelay: Duration
+  /// Whether media segments that arrive whole within one write buffer (128 KiB) are
+  /// written into one pack per media playlist (`pack.ts`, say), which the offline playlist
+  /// addresses with `EXT-X-BYTERANGE`, instead of a file each. A file per segment cost a
+  /// create and a rename in a folder of thousands of names; players read byte ranges as
+  /// they read files. Larger segments, init sections, subtitles and encrypted segments keep
+  /// their files either way. On by default.
+  public var packsSmallSegments: Bool
 
   /// Creates options; by default the highest variant, the default audio, no subtitles, 8
   /// segments at once to start with (then adapting, see ``parallelSegments``), and 10
@@ -59,7 +66,8 @@ public struct StreamConfiguration: Sendable, Equatable, Codable {
   public init(
     variant: VariantChoice = .highest, audio: RenditionChoice = .default,
     subtitles: RenditionChoice = .none, parallelSegments: Int = 8, pieceRetries: Int = 10,
-    pieceRetryDelay: Duration = .seconds(1), maxConnections: Int? = nil
+    pieceRetryDelay: Duration = .seconds(1), maxConnections: Int? = nil,
+    packsSmallSegments: Bool = true
   ) {
     self.variant = variant
     self.audio = audio
@@ -68,11 +76,12 @@ public struct StreamConfiguration: Sendable, Equatable, Codable {
     self.pieceRetries = max(0, pieceRetries)
     self.pieceRetryDelay = max(.zero, pieceRetryDelay)
     self.maxConnections = maxConnections.map { max(1, $0) }
+    self.packsSmallSegments = packsSmallSegments
   }
 
   private enum CodingKeys: String, CodingKey {
     case variant, audio, subtitles, parallelSegments, pieceRetries, pieceRetryDelay
-    case maxConnections
+    case maxConnections, packsSmallSegments
   }
 
   /// Decodes options; fields that an earlier version did not store take their defaults.
@@ -91,7 +100,9 @@ public struct StreamConfiguration: Sendable, Equatable, Codable {
         ?? defaults.pieceRetries,
       pieceRetryDelay: try container.decodeIfPresent(Duration.self, forKey: .pieceRetryDelay)
         ?? defaults.pieceRetryDelay,
-      maxConnections: try container.decodeIfPresent(Int.self, forKey: .maxConnections))
+      maxConnections: try container.decodeIfPresent(Int.self, forKey: .maxConnections),
+      packsSmallSegments: try container.decodeIfPresent(Bool.self, forKey: .packsSmallSegments)
+        ?? defaults.packsSmallSegments)
   }
 
   /// These options with at most `cap` connections (``maxConnections``); nil changes nothing.

@@ -67,7 +67,11 @@ extension ContentFiles {
           contentEncoding: $0.contentEncoding,
           fileIdentity: $0.fileIdentity.map {
             [$0.size, $0.modificationNanoseconds, $0.inode, $0.device]
-          })
+          },
+          packPath: $0.pack.flatMap { pack in
+            pack.path.hasPrefix(prefix) ? String(pack.path.dropFirst(prefix.count)) : nil
+          },
+          packOffset: $0.pack?.offset)
       }
     }
     guard record.flatFile else { return write(manifest, onlyIfFolderExists: true) }

@@ -53,6 +53,10 @@ struct ContentManifest: Codable, Sendable, Equatable {
     var contentEncoding: String?
     /// The identity of a complete piece (size, modification time, inode, device).
     var fileIdentity: [Int64]?
+    /// The pack a piece's bytes are in (relative to the content's folder) and where they
+    /// start there (``TransferRecord/Pack``); nil for a piece with a file of its own.
+    var packPath: String?
+    var packOffset: Int64?
   }
 
   var format = Self.currentFormat
@@ -197,7 +201,8 @@ extension ContentManifest {
     }
     for entry in journal {
       guard Self.isSafeRelativePath(entry.path), entry.durableOffset >= 0,
-        (entry.totalLength ?? 0) >= 0, TransferRecord.Phase(rawValue: entry.phase) != nil
+        (entry.totalLength ?? 0) >= 0, TransferRecord.Phase(rawValue: entry.phase) != nil,
+        entry.packPath.map(Self.isSafeRelativePath) ?? true, (entry.packOffset ?? 0) >= 0
       else { throw Problem("the journal entry '\(Self.shown(entry.path))' is not usable") }
       guard let entryURL = URL(string: entry.url), URL.isHTTPScheme(entryURL.scheme ?? "")
       else { throw Problem("the journal entry '\(Self.shown(entry.path))' has no http URL") }

@@ -165,6 +165,11 @@ struct IndexRebuild {
                 ? FileIdentity(
                   size: values[0], modificationNanoseconds: values[1], inode: values[2],
                   device: values[3]) : nil
+            },
+            pack: entry.packPath.flatMap { path in
+              entry.packOffset.map {
+                TransferRecord.Pack(path: folder.appending(path: path).path, offset: $0)
+              }
             }))
       }
       return (manifest.record(state: .suspended), nil)

@@ -122,14 +122,19 @@ extension OfflineManager {
   }
 
   /// Fetches the damaged pieces of a stream again through its piece engine: their journal
-  /// entries go, so the stream's download fetches them while every whole piece is found
-  /// complete and skipped; the offline playlists are written again last.
+  /// entries go (for a damaged pack, those of every segment in it), so the stream's download
+  /// fetches them while every whole piece is found complete and skipped; the offline
+  /// playlists are written again last.
   private func repairStream(_ record: ContentRecord, damaged: [PieceRecord], damage: ContentDamage)
     async throws(OfflineError) -> RepairReport
   {
     let folder = files.folder(id: record.id)
+    var fetched = 0
     for piece in damaged where piece.kind != .playlist {
-      try? index.transfers.remove(destination: folder.appending(path: piece.path).path)
+      let path = folder.appending(path: piece.path).path
+      try? index.transfers.remove(destination: path)
+      let packed = (try? index.transfers.remove(packedIn: path)) ?? 0
+      fetched += max(1, packed)
     }
     guard let url = URL(string: record.url) else {
       throw OfflineError(.invalidURL(record.url), contentID: record.id)
@@ -144,8 +149,7 @@ extension OfflineManager {
       throw OfflineError(.transfer(error), contentID: record.id)
     }
     return RepairReport(
-      contentID: record.id, outcome: .repaired, damage: damage,
-      piecesFetched: damaged.filter { $0.kind != .playlist }.count)
+      contentID: record.id, outcome: .repaired, damage: damage, piecesFetched: fetched)
   }
 
   /// Deletes the content's files and queues it to be downloaded again, with the options it

@@ -92,6 +92,7 @@ extension Transfer {
         try journal.record(forDestination: destination)
       }
     }
+    if record?.pack != nil { record = nil }  // its bytes are in a pack, not in a part
     let part: PartFile
     if let lock {
       part = PartFile(path: partPath, borrowing: lock.descriptor, length: lock.partLength)

@@ -25,6 +25,9 @@ extension Transfer {
     if carriesOverJournal, let carried = Self.carriedOver(found, to: url, journal: journal) {
       found = carried  // not saved: the URLs differ, and the transfer starts afresh
     }
+    // A piece in a pack is its runner's to keep (``PiecePacks``); one it did not keep
+    // starts afresh, with nothing of it in a part.
+    if found?.pack != nil { found = nil }
     return (try completedEarlier(found, onEvent: onEvent), found)
   }
 
@@ -149,13 +152,21 @@ extension Transfer {
     var response = sink.record
     guard sink.recordPending || response.totalLength != length else { return }
     response.totalLength = length
-    let written = response
+    try await writeBeforeGoingOn(response, sink: sink)
+  }
+
+  /// Writes `record`, which must be in the journal before the transfer goes on (a rename,
+  /// or reporting a piece in a pack finished): through ``responses`` when there is a batch,
+  /// in one commit of its own otherwise. The sink takes it as its record.
+  func writeBeforeGoingOn(_ record: TransferRecord, sink: TransferSink)
+    async throws(Transfer.Error)
+  {
     if let responses {
-      do { try await responses.write(written) } catch { throw failure(.index(error)) }
+      do { try await responses.write(record) } catch { throw failure(.index(error)) }
     } else {
-      try indexStep { () throws(StoreError) in try journal.save(written) }
+      try indexStep { () throws(StoreError) in try journal.save(record) }
     }
-    sink.recordWritten(written)
+    sink.recordWritten(record)
   }
 
   /// Checks the whole part (length, then checksum), records the intent to finish, renames the
@@ -169,22 +180,15 @@ extension Transfer {
       throw failure(
         .file(problem as? TransferFileError ?? TransferFileError(.sync, errno: EIO)))
     }
+    if let pack, !configuration.syncsEachFile, !sink.part.isOpen, sink.part.length > 0 {
+      return try await finish(sink, into: pack)
+    }
     try fileStep { () throws(TransferFileError) in
       configuration.syncsEachFile ? try sink.part.synchronize() : try sink.part.flush()
       try sink.part.create()  // a body of no bytes was never written: its file is made now
     }
     let length = sink.part.flushedLength
-    if let total = sink.machine.totalLength, total != length {
-      if length > total {
-        try fileStep { () throws(TransferFileError) in try sink.emptyPart() }
-        throw failure(.lengthMismatch(expected: total, actual: length))
-      }
-      // Keep what arrived for the next attempt: its record goes with it.
-      try indexStep { () throws(StoreError) in try sink.writePendingRecord() }
-      throw failure(
-        .network(
-          HTTPError(.connectionLost, url: url, detail: "\(total - length) bytes missing")))
-    }
+    try checkLength(sink, length)
     // Every byte of the part, hashed behind the writer while it streamed (and the rest now).
     let (sha, chunks) = try fileStep { () throws(TransferFileError) in
       try sink.finishHashes(length: length)
@@ -197,6 +201,7 @@ extension Transfer {
       try indexStep { () throws(StoreError) in try journal.remove(destination: destination) }
       throw failure(.checksumMismatch(expected: expected, actual: sha))
     }
+    record.pack = nil
     record.phase = .finishing
     record.totalLength = length
     record.durableOffset = length
@@ -224,5 +229,20 @@ extension Transfer {
       bytesReceived: sink.bytesReceived, check: sha == nil ? .length : .sha256)
     outcome.chunkSHA256 = chunks
     return outcome
+  }
+
+  /// Throws unless `length`, the bytes the part holds, is the length the response said:
+  /// more drops them (the next attempt starts over); fewer keeps them, with their record,
+  /// for the next attempt to go on from.
+  func checkLength(_ sink: TransferSink, _ length: Int64) throws(Transfer.Error) {
+    guard let total = sink.machine.totalLength, total != length else { return }
+    if length > total {
+      try fileStep { () throws(TransferFileError) in try sink.emptyPart() }
+      throw failure(.lengthMismatch(expected: total, actual: length))
+    }
+    // Keep what arrived for the next attempt: its record goes with it.
+    try indexStep { () throws(StoreError) in try sink.writePendingRecord() }
+    throw failure(
+      .network(HTTPError(.connectionLost, url: url, detail: "\(total - length) bytes missing")))
   }
 }

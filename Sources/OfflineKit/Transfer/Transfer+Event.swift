@@ -1,3 +1,5 @@
+import OfflineStore
+
 extension Transfer {
   /// Why bytes already on disk were thrown away and the download started from byte 0.
   public enum RestartReason: String, Sendable, Equatable {
@@ -67,6 +69,9 @@ extension Transfer {
     /// may be shorter), computed as the bytes streamed; nil when not computed (no SHA-256
     /// computed, a slice, or a file complete from an earlier run).
     public var chunkSHA256: [String]?
+    /// Where the bytes are when they went into a pack of a stream's small pieces instead of a
+    /// file at ``destination`` (see ``Transfer/pack``); nil otherwise.
+    var pack: TransferRecord.Pack?
 
     /// How the bytes of a finished file were checked. Only ``sha256`` means they were read
     /// and hashed by this run.

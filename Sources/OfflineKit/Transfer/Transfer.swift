@@ -173,6 +173,12 @@ public struct Transfer: Sendable {
   /// its errno.
   var destinationIsInLockedFolder = false
 
+  /// The pack this transfer's bytes go into, instead of a file at ``destination``, when the
+  /// whole body is still in the part's buffer as it ends (a small segment of a stream; see
+  /// ``PiecePack``). Only with ``destinationIsInLockedFolder`` and without
+  /// ``Configuration/syncsEachFile``.
+  var pack: PiecePack?
+
   /// The file bytes are written into until the download is complete.
   public var partPath: String { destination + ".part" }
 

@@ -1,0 +1,47 @@
+import Foundation
+import OfflineStore
+
+/// The packs of one run of a stream's pieces (``PiecePack``), and the pieces an earlier run
+/// left in them that this run keeps without a request.
+///
+/// A piece in a pack is kept when its record is `complete`, was written in this boot (the
+/// pieces of a stream are not synced one by one, as their files are not: see
+/// ``Transfer/Configuration/syncsEachFile``), and claims a region inside the pack as it is
+/// now. Each pack is then cut after the last region a kept record claims, when this run
+/// first writes to it: what follows was written without a record, or under records this
+/// run does not trust.
+struct PiecePacks: Sendable {
+  /// The packs the pieces may go into, by absolute path.
+  let packs: [String: PiecePack]
+  /// The kept pieces' records, by destination.
+  let kept: [String: TransferRecord]
+
+  /// The packs of `pieces` (their ``HLSPlan/Piece/pack``, inside `folder`), given the
+  /// journal's `records` of the folder (by destination) when the run begins.
+  init(
+    pieces: [HLSPlan.Piece], folder: URL, records: [String: TransferRecord],
+    bootID: String? = BootIdentity.current
+  ) {
+    var paths = Set<String>()
+    for piece in pieces {
+      if let pack = piece.pack { paths.insert(folder.appending(path: pack).path) }
+    }
+    var sizes: [String: Int64] = [:]
+    var kept: [String: TransferRecord] = [:]
+    var keeping: [String: Int64] = [:]
+    for record in records.values {
+      guard let pack = record.pack, paths.contains(pack.path), record.phase == .complete,
+        let bootID, record.bootID == bootID, let length = record.totalLength
+      else { continue }
+      if sizes[pack.path] == nil { sizes[pack.path] = FileSteps.regularFileSize(pack.path) ?? 0 }
+      let end = pack.offset + length
+      guard end <= sizes[pack.path]! else { continue }
+      kept[record.destination] = record
+      keeping[pack.path] = max(keeping[pack.path] ?? 0, end)
+    }
+    var packs: [String: PiecePack] = [:]
+    for path in paths { packs[path] = PiecePack(path: path, keeping: keeping[path] ?? 0) }
+    self.packs = packs
+    self.kept = kept
+  }
+}
