@@ -171,10 +171,11 @@ public struct HLSDownload: Sendable {
     try HLSKeyNames.upgrade(folder: folder, entryURL: url)  // keys fetched by an older version
     try HLSManifest(entryURL: url, keys: plan.keys).write(in: folder)
     let keyBytes = try await keyStore.fetchMissing(plan.keys)
-    let fetched = try await HLSPieceRunner(download: self, plan: plan).run(
-      onProgress: onProgress)
-    try HLSOfflineFiles(folder: folder).write(
-      HLSPackAddressing.addressing(plan, packed: fetched.packed))
+    var runner = HLSPieceRunner(download: self, plan: plan)
+    let offlineFiles = HLSOfflineFiles(folder: folder)
+    runner.beforeCuttingPacks = { () throws(Transfer.Error) in try offlineFiles.remove(plan) }
+    let fetched = try await runner.run(onProgress: onProgress)
+    try offlineFiles.write(HLSPackAddressing.addressing(plan, packed: fetched.packed))
     return Outcome(
       index: indexURL(), bytes: fetched.bytes + keyBytes, segments: plan.segmentCount,
       initSections: plan.initSectionCount, keys: plan.keys.count, files: plan.pieces.count,

@@ -12,6 +12,19 @@ struct HLSOfflineFiles {
     try write(PlaylistWriterBridge.text(plan.index), to: "index.m3u8")
   }
 
+  /// Removes the offline playlists of `plan`, the entry points first, so that the folder
+  /// has no `index.m3u8` while pieces it may address are rewritten; a missing one is fine.
+  func remove(_ plan: HLSPlan) throws(Transfer.Error) {
+    for local in ["index.m3u8", "index-remote.m3u8"] + plan.mediaFiles.map(\.local) {
+      let target = folder.appending(path: local)
+      guard unlink(target.path) == 0 || errno == ENOENT else {
+        throw Transfer.Error(
+          .file(TransferFileError(.remove, errno: errno, path: target.path)), url: target,
+          destination: target.path)
+      }
+    }
+  }
+
   private func write(_ text: String, to local: String) throws(Transfer.Error) {
     let target = folder.appending(path: local)
     try AtomicFile.write(Data(text.utf8), to: target, mode: 0o644, url: target)

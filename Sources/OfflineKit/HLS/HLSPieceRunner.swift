@@ -56,6 +56,10 @@ struct HLSPieceRunner: Sendable {
   let cookieJar: CookieJar?
   /// The stream's rate budgets, shared by all its pieces.
   let rateLimiters: [RateLimiter]
+  /// Called before a pack is cut (``PiecePacks/cutsRegions``), while nothing has been
+  /// written yet: the offline playlists that may address the regions to be cut go first, so
+  /// no player is handed a pack being rewritten.
+  var beforeCuttingPacks: @Sendable () throws(Transfer.Error) -> Void = {}
 
   /// The runner of an HLS download's plan.
   init(download: HLSDownload, plan: HLSPlan) {
@@ -125,6 +129,7 @@ struct HLSPieceRunner: Sendable {
     let pieces = self.pieces
     let journaled = Self.journaledRecords(journal, under: folder.path)
     let packs = PiecePacks(pieces: pieces, folder: folder, records: journaled ?? [:])
+    if packs.cutsRegions { try beforeCuttingPacks() }
     let packed = Locked<[String: PackedPiece]>([:])
     let began = ContinuousClock.now
     let outcome: Swift.Result<Void, Transfer.Error> = await withTaskGroup(

@@ -15,6 +15,10 @@ struct PiecePacks: Sendable {
   let packs: [String: PiecePack]
   /// The kept pieces' records, by destination.
   let kept: [String: TransferRecord]
+  /// Whether a pack holds bytes past its kept regions, which the run's first write into it
+  /// cuts: regions the offline playlists of an earlier run may address (a complete stream
+  /// downloaded again in another boot, whose records this run does not trust).
+  let cutsRegions: Bool
 
   /// The packs of `pieces` (their ``HLSPlan/Piece/pack``, inside `folder`), given the
   /// journal's `records` of the folder (by destination) when the run begins.
@@ -40,8 +44,14 @@ struct PiecePacks: Sendable {
       keeping[pack.path] = max(keeping[pack.path] ?? 0, end)
     }
     var packs: [String: PiecePack] = [:]
-    for path in paths { packs[path] = PiecePack(path: path, keeping: keeping[path] ?? 0) }
+    var cuts = false
+    for path in paths {
+      let keep = keeping[path] ?? 0
+      packs[path] = PiecePack(path: path, keeping: keep)
+      cuts = cuts || (sizes[path] ?? FileSteps.regularFileSize(path) ?? 0) > keep
+    }
     self.packs = packs
     self.kept = kept
+    self.cutsRegions = cuts
   }
 }

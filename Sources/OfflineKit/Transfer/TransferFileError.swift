@@ -18,6 +18,9 @@ public struct TransferFileError: Error, Sendable, Equatable {
     case truncate
     /// Creating the destination's folder.
     case createDirectory
+    /// Removing a file that must not outlive what it describes (a stream's offline
+    /// playlist, while pieces it addresses are rewritten).
+    case remove
   }
 
   /// The operation that failed.
