@@ -144,19 +144,11 @@ final class DestinationLock: Sendable {
     }
   }
 
-  /// Opens (creating when missing) the part without following links and without blocking on
-  /// a FIFO; for writing too, so it is opened once. When the open finds no folder (or
-  /// something else where the folder belongs), the folder is made, or refused as
-  /// ``FileSteps/createFolder(_:)`` refuses it, and the part opened again.
+  /// Opens (creating when missing, with its folder) the part without following links and
+  /// without blocking on a FIFO; for writing too, so it is opened once.
   private static func openPart(_ path: String) throws(TransferFileError) -> Int32 {
-    let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-    var fd = open(path, flags, 0o644)
-    if fd < 0, errno == ENOENT || errno == ENOTDIR {
-      try FileSteps.createFolder((path as NSString).deletingLastPathComponent)
-      fd = open(path, flags, 0o644)
-    }
-    guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
-    return fd
+    try FileSteps.openMakingFolder(
+      path, flags: O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
   }
 
   /// Whether `path` names the file whose `fstat` is `open` (it was not renamed or removed).

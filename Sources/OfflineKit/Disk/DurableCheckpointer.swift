@@ -6,9 +6,9 @@ import Synchronization
 
 /// Records, off the network thread, how many bytes of a part file are on stable storage.
 ///
-/// ``requestCheckpoint(upTo:descriptor:)`` asks for `fdatasync` of the part and then a journal update
-/// of its durable offset, on a queue of its own, so the network never waits on the disk's
-/// flush. A request while one is in flight is dropped (the next one covers it). The offset
+/// ``requestCheckpoint(upTo:descriptor:)`` asks for `fdatasync` of the part and then a
+/// journal update of its durable offset, on a queue of its own, so the network never waits
+/// on the disk's flush. A request while one is in flight is dropped (the next one covers it). The offset
 /// recorded is always one that was handed to the kernel before the sync began, so it never
 /// exceeds the bytes on disk.
 final class DurableCheckpointer: Sendable {

@@ -2,7 +2,6 @@ import Foundation
 
 /// File-system steps around a part file that are not about its bytes.
 enum FileSteps {
-  /// The size of the regular file at `path`, nil when there is none (a link counts as none).
   /// Writes every byte of `bytes` at `offset` of the open file `descriptor`, going on after
   /// short writes and `EINTR`.
   ///
@@ -21,6 +20,7 @@ enum FileSteps {
     }
   }
 
+  /// The size of the regular file at `path`, nil when there is none (a link counts as none).
   static func regularFileSize(_ path: String) -> Int64? {
     var info = stat()
     guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
@@ -48,6 +48,34 @@ enum FileSteps {
       _ = Durability.sync(fd)
       close(fd)
     }
+  }
+
+  /// Opens `path` with `flags` (mode 0644 when they create it). When the open finds no
+  /// folder (or something else where the folder belongs), the folder is made, or refused
+  /// as ``createFolder(_:)`` refuses it, and the file opened again: a folder checked before
+  /// every open cost each piece of a stream look-ups in a folder that is there for all but
+  /// the first.
+  ///
+  /// - Throws: ``TransferFileError`` (`open`, or `createDirectory`) with the `errno`.
+  static func openMakingFolder(_ path: String, flags: Int32) throws(TransferFileError) -> Int32 {
+    var fd = Foundation.open(path, flags, 0o644)
+    if fd < 0, errno == ENOENT || errno == ENOTDIR {
+      try createFolder((path as NSString).deletingLastPathComponent)
+      fd = Foundation.open(path, flags, 0o644)
+    }
+    guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
+    return fd
+  }
+
+  /// The `fstat` of `descriptor`, open at `path`, when it is a regular file; otherwise the
+  /// descriptor is closed and ``TransferFileError`` (`open`, `EINVAL`) thrown.
+  static func regularFile(_ descriptor: Int32, at path: String) throws(TransferFileError) -> stat {
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+      close(descriptor)
+      throw TransferFileError(.open, errno: EINVAL, path: path)
+    }
+    return info
   }
 
   /// Creates `folder` and its parents when missing.

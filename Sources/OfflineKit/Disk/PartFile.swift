@@ -195,27 +195,20 @@ final class PartFile {
   /// a regular file, and emptied: no record vouches for its bytes.
   func create() throws(TransferFileError) {
     guard !isOpen else { return }
-    let fresh = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
-    var fd = open(path, fresh, 0o644)
-    if fd < 0, errno == ENOENT || errno == ENOTDIR {
-      try FileSteps.createFolder((path as NSString).deletingLastPathComponent)
-      fd = open(path, fresh, 0o644)
-    }
-    if fd < 0, errno == EEXIST {
-      fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-      guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
-      var info = stat()
-      guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-        close(fd)
-        throw TransferFileError(.open, errno: EINVAL, path: path)
-      }
+    let fd: Int32
+    do {
+      fd = try FileSteps.openMakingFolder(
+        path, flags: O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
+    } catch where error.errno == EEXIST {
+      fd = try FileSteps.openMakingFolder(
+        path, flags: O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+      let info = try FileSteps.regularFile(fd, at: path)
       guard info.st_size == 0 || ftruncate(fd, 0) == 0 else {
         let code = errno
         close(fd)
         throw TransferFileError(.truncate, errno: code, path: path)
       }
     }
-    guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
     descriptor = fd
     writeBehind = WriteBehind(descriptor: fd, from: flushedLength)
     didOpen?(fd)

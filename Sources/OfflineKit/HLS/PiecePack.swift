@@ -53,16 +53,12 @@ final class PiecePack: Sendable {
       defer { state.end += Int64(bytes.count) }
       return (state.descriptor, state.end)
     }
-    var written = 0
-    while written < bytes.count {
-      let wrote = pwrite(
-        descriptor, bytes.baseAddress! + written, bytes.count - written,
-        off_t(offset + Int64(written)))
-      if wrote < 0, errno == EINTR { continue }
-      guard wrote > 0 else {
-        throw TransferFileError(.write, errno: wrote < 0 ? errno : EIO, path: path)
-      }
-      written += wrote
+    do {
+      try FileSteps.writeAll(bytes, at: offset, to: descriptor)
+    } catch {
+      var located = error
+      located.path = path
+      throw located
     }
     return offset
   }
@@ -71,18 +67,9 @@ final class PiecePack: Sendable {
   /// and without blocking on a FIFO, refuses anything but a regular file, and cuts what
   /// follows `length`: regions no trusted record claims.
   private func open(cuttingTo length: Int64) throws(TransferFileError) -> Int32 {
-    let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-    var fd = Foundation.open(path, flags, 0o644)
-    if fd < 0, errno == ENOENT || errno == ENOTDIR {
-      try FileSteps.createFolder((path as NSString).deletingLastPathComponent)
-      fd = Foundation.open(path, flags, 0o644)
-    }
-    guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
-    var info = stat()
-    guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-      close(fd)
-      throw TransferFileError(.open, errno: EINVAL, path: path)
-    }
+    let fd = try FileSteps.openMakingFolder(
+      path, flags: O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    let info = try FileSteps.regularFile(fd, at: path)
     if Int64(info.st_size) > length, ftruncate(fd, off_t(length)) != 0 {
       let code = errno
       close(fd)

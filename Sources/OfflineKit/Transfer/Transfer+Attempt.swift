@@ -84,15 +84,8 @@ extension Transfer {
     onEvent: @escaping @Sendable (Event) -> Void, record known: TransferRecord??, restarts: Int,
     lock: DestinationLock?
   ) throws(Transfer.Error) -> TransferSink {
-    var record: TransferRecord?
-    if let known {
-      record = known
-    } else {
-      record = try indexStep { () throws(StoreError) in
-        try journal.record(forDestination: destination)
-      }
-    }
-    if record?.pack != nil { record = nil }  // its bytes are in a pack, not in a part
+    let record: TransferRecord?
+    if let known { record = known } else { record = try recordOfPart() }
     let part: PartFile
     if let lock {
       part = PartFile(path: partPath, borrowing: lock.descriptor, length: lock.partLength)

@@ -16,19 +16,21 @@ extension Transfer {
   func checkEarlierRun(onEvent: @Sendable (Event) -> Void) throws(Transfer.Error)
     -> (outcome: Outcome?, record: TransferRecord?)
   {
-    var found =
-      journalHasNoRecord
-      ? nil
-      : try indexStep { () throws(StoreError) in
-        try journal.record(forDestination: destination)
-      }
+    var found = journalHasNoRecord ? nil : try recordOfPart()
     if carriesOverJournal, let carried = Self.carriedOver(found, to: url, journal: journal) {
       found = carried  // not saved: the URLs differ, and the transfer starts afresh
     }
-    // A piece in a pack is its runner's to keep (``PiecePacks``); one it did not keep
-    // starts afresh, with nothing of it in a part.
-    if found?.pack != nil { found = nil }
     return (try completedEarlier(found, onEvent: onEvent), found)
+  }
+
+  /// The journal's record of ``destination``, nil when there is none or when it describes a
+  /// piece in a pack: such a piece is its runner's to keep (``PiecePacks``), and one the
+  /// runner did not keep starts afresh, with nothing of it in a part.
+  func recordOfPart() throws(Transfer.Error) -> TransferRecord? {
+    let record = try indexStep { () throws(StoreError) in
+      try journal.record(forDestination: destination)
+    }
+    return record?.pack == nil ? record : nil
   }
 
   private func completedEarlier(_ record: TransferRecord?, onEvent: @Sendable (Event) -> Void)
