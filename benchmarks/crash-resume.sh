@@ -69,7 +69,7 @@ cp "$work/access.log" "$work/access.copy"
 python3 - "$work/access.copy" "$kills_tsv" "$size" "$size_mib" "$kills" "$rate_mib" "$status" \
   "$sha" "$got" "$done_early" "$started" "$finished" "$bench_dir/out/crash-resume.json" <<'PY'
 import json, sys
-from nginxlog import body_bytes
+from nginxlog import body_bytes, sent_twice
 (log_path, kills_path, size, size_mib, kills, rate_mib, status, sha, got, done_early,
  started, finished, json_path) = sys.argv[1:]
 size, size_mib, kills, status = int(size), int(size_mib), int(kills), int(status)
@@ -92,6 +92,7 @@ print(f"| 206 responses | {n206} |")
 print(f"| kills that landed with a response in flight | {in_flight} (200/206 responses minus the final one) |")
 print(f"| total body bytes sent | {total:,} B ({total/1048576:.2f} MiB) |")
 print(f"| bytes fetched again (total - size) | {refetch:,} B ({refetch/1048576:.2f} MiB) |")
+print(f"| of them, sent for offsets sent before (the ranges in nginx's log) | {sent_twice(log_path):,} B |")
 print(f"| fetched again / file size | {pct:.2f} % (target < 2 %: {'met' if pct < 2 else 'MISSED'}) |")
 if in_flight:
     print(f"| fetched again per in-flight kill | {refetch/in_flight/1024:.0f} KiB |")

@@ -109,7 +109,7 @@ PY
 }
 
 # start_nginx WORKDIR WWWROOT EXTRA_SERVER_DIRECTIVES [EXTRA_HTTP_DIRECTIVES]
-# -> sets $nginx_pid and $port. Logs "$body_bytes_sent $status" per request to
+# -> sets $nginx_pid and $port. Logs "$body_bytes_sent $status $msec $http_range" per request to
 # WORKDIR/access.log. The optional EXTRA_HTTP_DIRECTIVES go in the http block (a second
 # server, say).
 start_nginx() {
@@ -122,7 +122,7 @@ daemon off; worker_processes 1; $user_line
 pid $work/nginx.pid; error_log $work/error.log;
 events { worker_connections 256; }
 http {
-  log_format bytes '\$body_bytes_sent \$status';
+  log_format bytes '\$body_bytes_sent \$status \$msec \$http_range';
   access_log $work/access.log bytes;
   sendfile on; default_type application/octet-stream;
   client_body_temp_path $work/t1; proxy_temp_path $work/t2; fastcgi_temp_path $work/t3;

@@ -58,7 +58,9 @@ import Testing
     let board = RangeBoard(
       [TransferRange(start: 0, end: Int64(size), next: 0)], minimumSplit: 1 << 20)
     let owner = try #require(board.claim())
-    let sink = RangeSink(board: board, slot: owner, descriptor: part.descriptor)
+    // Asked up to the range's end, as no request is now: the split cuts it.
+    let sink = RangeSink(
+      board: board, slot: owner, request: 0..<Int64(size), descriptor: part.descriptor)
     var split: TransferRange?
 
     _ = try Self.feed(body, from: 0, partSize: 16 << 10, to: sink) { written in
@@ -87,7 +89,8 @@ import Testing
     let board = RangeBoard(
       [TransferRange(start: 0, end: Int64(size), next: 0)], minimumSplit: 256 << 10)
     let owner = try #require(board.claim())
-    let sink = RangeSink(board: board, slot: owner, descriptor: part.descriptor)
+    let sink = RangeSink(
+      board: board, slot: owner, request: 0..<Int64(size), descriptor: part.descriptor)
 
     let taken = try Self.feed(body, from: 0, partSize: 1 << 20, to: sink)
     sink.finishHashing()

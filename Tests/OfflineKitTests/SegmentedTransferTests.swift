@@ -207,4 +207,35 @@ import Testing
     }
     #expect(ranged.mostAtOnce >= 5)
   }
+
+  /// Pins issue 14 (bytes fetched twice): each connection added took half of a busy range
+  /// by moving its end back, and the range's request, asked up to the old end, was cut when
+  /// its bytes reached the split. By then the origin had sent what the sockets hold beyond
+  /// it (2.6-3.6 MiB a cut on loopback): 14-23 MiB more than the file for 256 MiB on nginx's
+  /// `limit_rate 32m`, without a single kill. Requests now ask for a bounded span and a
+  /// split lands past the request in flight, so a download that grows, where no request
+  /// fails, is sent each byte once: the file, and the one-byte probe.
+  @Test func aDownloadThatGrowsIsSentEachByteOnce() async throws {
+    let count = 64 << 20
+    let root = try TemporaryDirectory(prefix: "offlinekit-www")
+    defer { withExtendedLifetime(root) {} }
+    let body = TestData.bytes(count: count, seed: 60)
+    try body.write(to: root.file("big.bin"))
+    let nginx = try NginxServer(
+      root: root.url, options: .init(limitRate: "8m", logsConnections: true))
+    try nginx.start()
+    let fixture = try TransferFixture()
+    let outcome = try await fixture.transfer(
+      nginx.url("/big.bin"),
+      configuration: .quick {
+        $0.connections = .fixed(2)
+        $0.maximumConnections = 6
+      }
+    ).run()
+    #expect(fileData(outcome.destination) == body)
+    let log = try nginx.accessLog(minimumCount: 4)
+    #expect(log.filter { $0.status == 206 }.mostAtOnce >= 5, "the download grew")
+    let sent = log.reduce(Int64(0)) { $0 + $1.bodyBytesSent }
+    #expect(sent == Int64(count) + 1, "sent \(sent - Int64(count) - 1) bytes more than the file")
+  }
 }

@@ -1,6 +1,7 @@
 /// How many connections a segmented download of one file runs: a decision made from the
 /// bytes per second each window shows, as a value with no I/O (``SegmentedTransfer`` carries
-/// it out: each connection added claims half of the busy range with the most left).
+/// it out: each connection added claims the second half of a busy range, split past the
+/// request in flight, ``RangeBoard``).
 ///
 /// An origin that caps each request (nginx `limit_rate 40m`, a CDN's per-connection limit)
 /// sets the speed by the connections open: eight at 40 MiB/s take 3.2 s for 1 GiB, sixteen

@@ -18,6 +18,8 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
   let slot: Int
   let descriptor: Int32
   let expectedStart: Int64
+  /// One past the last byte the request asks for.
+  let requestEnd: Int64
   private(set) var head: HTTPResponseHead?
   private(set) var accepted = false
   private(set) var rangeDone = false
@@ -31,13 +33,18 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
   /// Hashes the chunks this range completes (no hasher: the transfer records none).
   private let hashes: HashBehind
 
-  init(board: RangeBoard, slot: Int, descriptor: Int32, chunks: ChunkHasher? = nil) {
+  /// A sink for the request of `slot` that asks for `request` (from the range's `next`).
+  init(
+    board: RangeBoard, slot: Int, request: Range<Int64>, descriptor: Int32,
+    chunks: ChunkHasher? = nil
+  ) {
     self.board = board
     self.slot = slot
     self.descriptor = descriptor
     let known = board.range(slot)
     self.known = known
     self.expectedStart = known.next
+    self.requestEnd = request.upperBound
     self.writeBehind = WriteBehind(descriptor: descriptor, from: expectedStart)
     self.hashes = HashBehind(
       descriptor: descriptor, from: expectedStart, whole: nil, chunks: chunks)
@@ -70,10 +77,12 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
       try write(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
       bytes = UnsafeRawBufferPointer(rebasing: bytes[count...])
     }
-    if !bytes.isEmpty || known.remaining == 0 {
-      rangeDone = true
-      throw RangeDone()
-    }
+    guard known.remaining == 0 else { return }
+    rangeDone = true
+    // The response ends here by itself when the request ends with the range: it finishes,
+    // and its connection serves the next request. Else a split moved the end back below
+    // what was asked for (or the origin sent more): stop it.
+    if !bytes.isEmpty || known.end < requestEnd { throw RangeDone() }
   }
 
   /// Writes `bytes` at the range's next offset and records them on the board.

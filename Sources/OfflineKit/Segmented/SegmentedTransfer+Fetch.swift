@@ -104,27 +104,38 @@ extension SegmentedTransfer {
     return .windowEnded
   }
 
-  /// One connection: claims ranges until none is left, retrying transient failures.
+  /// One connection: claims ranges until none is left, fetching each in requests of a
+  /// bounded span (``RangeBoard/beginRequest(_:preferredSpan:)``), about
+  /// ``requestDuration`` each at the pace its last request kept, and retrying transient
+  /// failures.
   private func connection(_ board: RangeBoard, fd: Int32, total: Int64, validator: String)
     async throws
   {
+    var span: Int64?  // unknown until a request shows the pace
     while let slot = board.claim() {
       var failures = 0
       while board.range(slot).remaining > 0 {
         try Task.checkCancellation()
+        let asked = board.beginRequest(slot, preferredSpan: span)
         let sink = RangeSink(
-          board: board, slot: slot, descriptor: fd,
+          board: board, slot: slot, request: asked, descriptor: fd,
           chunks: hashesChunks ? ChunkHasher(digests: digests, length: total) : nil)
-        // Before the next request, the finish, or the file's close: nothing reads it for this
-        // sink after.
-        defer { sink.finishHashing() }
-        let range = board.range(slot)
         var request = transfer.request()
-        request.headers.add(name: "Range", value: "bytes=\(range.next)-\(range.end - 1)")
+        request.headers.add(
+          name: "Range", value: "bytes=\(asked.lowerBound)-\(asked.upperBound - 1)")
         request.headers.add(name: "If-Range", value: validator)
+        let started = ContinuousClock.now
+        var failure: HTTPError?
         do throws(HTTPError) {
           _ = try await transfer.transport.perform(request, delegate: sink)
         } catch {
+          failure = error
+        }
+        board.endRequest(slot)
+        // Before the next request, the finish, or the file's close: nothing reads it for this
+        // sink after.
+        sink.finishHashing()
+        if let error = failure {
           if sink.rangeDone { break }
           if error.kind == .cancelled { throw transfer.failure(.cancelled) }
           if let failure = sink.writeFailure { throw transfer.failure(.file(failure)) }
@@ -139,9 +150,23 @@ extension SegmentedTransfer {
           continue
         }
         if !sink.accepted { throw Inconsistent() }
+        span = Self.span(received: sink.received, in: started.duration(to: .now)) ?? span
       }
       board.release(slot)
     }
+  }
+
+  /// About how long a connection's request runs (its span is what the last request brought
+  /// in this time). Long next to a round trip, so the pause between two requests costs
+  /// little (40 ms in a second: 4 %); short, so a connection added later finds bytes no
+  /// request asks for yet.
+  static let requestDuration: Duration = .seconds(1)
+
+  /// The span of a request that would take ``requestDuration`` at the pace of one that
+  /// brought `received` bytes in `elapsed`; nil when that was too short to tell.
+  static func span(received: Int64, in elapsed: Duration) -> Int64? {
+    guard received > 0, elapsed >= .milliseconds(20) else { return nil }
+    return Int64(Double(received) / elapsed.inSeconds * requestDuration.inSeconds)
   }
 
   private func checkpoint(_ board: RangeBoard, fd: Int32) {

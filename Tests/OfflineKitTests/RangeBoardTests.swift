@@ -1,0 +1,112 @@
+import Foundation
+import OfflineLocks
+import OfflineStore
+import Testing
+
+@testable import OfflineKit
+
+/// Where a segmented download's requests end and where a new connection splits a busy range
+/// (issue 14, bytes fetched twice): a split that moves a range's end back below the request
+/// in flight cuts that request, and the origin has already sent what the sockets hold past
+/// the split. These pin that splits land past the requests in flight, that only a request
+/// too slow to wait for is cut, and that requests shrink as the bytes run out.
+@Suite struct RangeBoardTests {
+  static let mib: Int64 = 1 << 20
+
+  /// A clock the test moves by hand.
+  final class Clock: Sendable {
+    private let instant = Locked(ContinuousClock.now)
+    var now: ContinuousClock.Instant { instant.withLock { $0 } }
+    func advance(by duration: Duration) { instant.withLock { $0 = $0 + duration } }
+  }
+
+  func board(_ ranges: [TransferRange], clock: Clock = Clock()) -> RangeBoard {
+    RangeBoard(ranges, minimumSplit: 2 * Self.mib, now: { clock.now })
+  }
+
+  func range(_ start: Int64, _ end: Int64) -> TransferRange {
+    TransferRange(start: start * Self.mib, end: end * Self.mib, next: start * Self.mib)
+  }
+
+  @Test func aSplitLandsPastTheRequestInFlight() {
+    let board = board([range(0, 100)])
+    let owner = board.claim()!
+    let asked = board.beginRequest(owner, preferredSpan: 60 * Self.mib)
+    // An even share of the 100 MiB no request asks for: 50 MiB, to the next 4 MiB boundary.
+    #expect(asked == 0..<52 * Self.mib)
+
+    let thief = board.claim()
+    #expect(thief != nil)
+    #expect(board.range(owner).end == 52 * Self.mib, "the middle (50 MiB) would cut the request")
+    #expect(board.range(thief!) == range(52, 100))
+  }
+
+  /// A 24 MiB range fetched to its last request, which asks for its last 4 MiB: nothing is
+  /// left past it, so only a cut can split the range (the board's minimum split: 1 MiB).
+  func atTheLastRequest(_ clock: Clock) -> (RangeBoard, Int) {
+    let board = RangeBoard([range(0, 24)], minimumSplit: Self.mib, now: { clock.now })
+    let owner = board.claim()!
+    for expected in [0..<12 * Self.mib, 12 * Self.mib..<20 * Self.mib] {
+      // Half of what no request asks for, each time, to the next 4 MiB boundary.
+      #expect(board.beginRequest(owner, preferredSpan: nil) == expected)
+      board.didWrite(owner, count: expected.count)
+      board.endRequest(owner)
+    }
+    #expect(board.beginRequest(owner, preferredSpan: nil) == 20 * Self.mib..<24 * Self.mib)
+    return (board, owner)
+  }
+
+  @Test func aRequestThatKeepsItsPaceIsNotCut() {
+    let clock = Clock()
+    let (board, owner) = atTheLastRequest(clock)
+    #expect(board.claim() == nil, "nothing past the request, and its pace is not known yet")
+
+    clock.advance(by: .seconds(1))
+    board.didWrite(owner, count: Int(2 * Self.mib))  // 2 MiB a second: 1 s left
+    #expect(board.claim() == nil)
+    #expect(board.range(owner) == TransferRange(start: 0, end: 24 * Self.mib, next: 22 * Self.mib))
+  }
+
+  @Test func aRequestTooSlowToWaitForIsCutInTheMiddle() {
+    let clock = Clock()
+    let (board, owner) = atTheLastRequest(clock)
+    clock.advance(by: .seconds(1))
+    board.didWrite(owner, count: Int(Self.mib / 2))  // half a MiB a second: 7 s left
+
+    let thief = board.claim()
+    #expect(thief != nil)
+    let middle = 20 * Self.mib + Self.mib / 2 + 7 * Self.mib / 4
+    #expect(board.range(owner).end == middle)
+    #expect(board.range(thief!) == TransferRange(start: middle, end: 24 * Self.mib, next: middle))
+  }
+
+  @Test func aStalledRequestIsCut() {
+    let clock = Clock()
+    let (board, _) = atTheLastRequest(clock)
+    clock.advance(by: .milliseconds(400))
+    #expect(board.claim() == nil, "judged only after half a second")
+    clock.advance(by: .milliseconds(200))
+    #expect(board.claim() != nil, "nothing came in 0.6 s")
+  }
+
+  @Test func requestsShrinkAsTheBytesNoRequestAsksForRunOut() {
+    let board = board((0..<4).map { range(Int64($0) * 16, Int64($0) * 16 + 16) })
+    let slots = (0..<4).map { _ in board.claim()! }
+    // 64 MiB asked by no request, four busy ranges: at most 8 MiB each.
+    #expect(board.beginRequest(slots[0], preferredSpan: 100 * Self.mib) == 0..<8 * Self.mib)
+    for slot in slots.dropFirst() { _ = board.beginRequest(slot, preferredSpan: nil) }
+    // 56 - 3 x 7 MiB... then the first range's rest: never less than the minimum split.
+    board.didWrite(slots[0], count: Int(8 * Self.mib))
+    board.endRequest(slots[0])
+    let next = board.beginRequest(slots[0], preferredSpan: 100 * Self.mib)
+    #expect(next.lowerBound == 8 * Self.mib)
+    #expect(next.count >= 2 * Self.mib && next.count < 8 * Self.mib)
+    #expect(next.upperBound % (4 * Self.mib) == 0, "ends on a chunk boundary")
+  }
+
+  @Test func aRequestNeverAsksPastItsRange() {
+    let board = board([range(0, 5)])
+    let owner = board.claim()!
+    #expect(board.beginRequest(owner, preferredSpan: nil) == 0..<5 * Self.mib)
+  }
+}
