@@ -22,6 +22,25 @@ extension TransferJournal {
     ).count
   }
 
+  /// Deletes the records of the pieces whose bytes start at `offsets` in the pack at `path`
+  /// (the damaged ones, to be fetched again), in one transaction; returns how many there
+  /// were.
+  @discardableResult
+  public func remove(packedIn path: String, at offsets: [Int64]) throws(StoreError) -> Int {
+    let outcome = try database.writeTransaction { connection throws(StoreError) -> Int in
+      var removed = 0
+      for offset in offsets {
+        removed +=
+          try connection.query(
+            "DELETE FROM transfers WHERE pack_path = ? AND pack_offset = ? RETURNING 1",
+            [.text(path), .integer(offset)]
+          ).count
+      }
+      return removed
+    }
+    return try outcome.get()
+  }
+
   static func pack(from row: Row) throws(StoreError) -> TransferRecord.Pack? {
     guard let path = try row.stringOrNil("pack_path"),
       let offset = try row.int64OrNil("pack_offset")

@@ -107,7 +107,9 @@ struct ContentVerifyTests {
   }
 
   /// Small segments share a pack (the default): a byte flipped in it is found by `verify`
-  /// and named as the pack; the quick check sees a pack cut short.
+  /// and named by the pack and the offset of the segment it hit (each packed segment is
+  /// checked against the SHA-256 its transfer recorded); the quick check sees a pack cut
+  /// short.
   @Test func verifyFindsAFlippedByteInAPackAndTheQuickCheckAPackCutShort() async throws {
     let origin = try HLSOrigin(.manySegments, segmentCount: 6)
     let fixture = try ManagerFixture()
@@ -117,12 +119,21 @@ struct ContentVerifyTests {
     #expect(try await content.verify().isWhole)
     let pack = fixture.contentFolder("p").appending(path: "pack.ts").path
 
-    try FileDamage.flipByte(at: 1000, of: pack)
+    let ranges = try OfflineSegments.list(fixture.contentFolder("p").appending(path: "index.m3u8"))
+      .compactMap(\.range)
+    // The pack's second segment, so the offset named is not the pack's start.
+    let hit = try #require(ranges.sorted { $0.lowerBound < $1.lowerBound }.dropFirst().first)
+    try FileDamage.flipByte(at: Int64(hit.lowerBound + 10), of: pack)
     let report = try await content.verify()
     #expect(
       report.damage?.problems == [
-        .init(path: "pack.ts", kind: .segment, fault: .wrongHash(chunkOffsets: []))
+        .init(
+          path: "pack.ts", kind: .segment, fault: .wrongHash(chunkOffsets: [Int64(hit.lowerBound)]))
       ])
+    #expect(
+      report.damage?.description.contains(
+        "pack.ts (segment) has a wrong hash in the segment at offset \(hit.lowerBound)") == true,
+      "\(report.damage!)")
 
     let handle = try #require(FileHandle(forWritingAtPath: pack))
     try handle.truncate(atOffset: 500)

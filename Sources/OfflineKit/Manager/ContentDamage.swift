@@ -29,6 +29,12 @@ public struct ContentDamage: Sendable, Equatable, CustomStringConvertible {
     /// The problem in words: "video/s00003.ts (segment) is missing".
     public var description: String {
       let what = kind == .file ? path : "\(path) (\(kind.phrase))"
+      if kind == .segment, case .wrongHash(let offsets) = fault, !offsets.isEmpty {
+        // A pack of segments: the offsets are its segments'.
+        return "\(what) has a wrong hash in "
+          + (offsets.count == 1 ? "the segment" : "\(offsets.count) segments") + " at offset "
+          + Fault.list(offsets)
+      }
       return "\(what) \(fault.description)"
     }
   }
@@ -46,7 +52,9 @@ public struct ContentDamage: Sendable, Equatable, CustomStringConvertible {
     /// ``OfflineContent/verify(progress:)`` says whether its bytes are still right.
     case changed
     /// The bytes differ from the recorded SHA-256. For a file with chunk digests,
-    /// `chunkOffsets` are the offsets of the 4 MiB chunks that differ; empty for a piece.
+    /// `chunkOffsets` are the offsets of the 4 MiB chunks that differ; for a pack of a
+    /// stream's segments, the offsets of the segments that differ in it; empty for a piece
+    /// (or a pack whose segments are all right: bytes no playlist names changed).
     case wrongHash(chunkOffsets: [Int64])
 
     /// The fault in words.
@@ -61,9 +69,14 @@ public struct ContentDamage: Sendable, Equatable, CustomStringConvertible {
       case .wrongHash(let offsets):
         "has a wrong hash in "
           + (offsets.count == 1 ? "the chunk" : "\(offsets.count) chunks") + " at offset "
-          + offsets.prefix(8).map(String.init).joined(separator: ", ")
-          + (offsets.count > 8 ? ", ..." : "")
+          + Self.list(offsets)
       }
+    }
+
+    /// The first eight of `offsets`, comma-separated, then "..." when there are more.
+    static func list(_ offsets: [Int64]) -> String {
+      offsets.prefix(8).map(String.init).joined(separator: ", ")
+        + (offsets.count > 8 ? ", ..." : "")
     }
   }
 

@@ -3,12 +3,16 @@ import OfflineStore
 
 /// The full check of a downloaded content: every recorded file read again and hashed, its
 /// chunks one by one when it has chunk digests (so a flipped byte is named by its chunk's
-/// offset), a stream's pieces whole.
+/// offset), a stream's pieces whole, and the pieces of a damaged pack one by one (so a flipped
+/// byte is named by its segment's offset in the pack, and a repair fetches that segment).
 ///
-/// Reads each file once, in 1 MiB blocks; memory stays flat. Runs on the caller's task.
+/// Reads each file once, in 1 MiB blocks (a damaged pack twice); memory stays flat. Runs on
+/// the caller's task.
 struct ContentVerifier {
   let folder: URL
   let pieces: [PieceRecord]
+  /// The pieces in each pack, by the pack's path (``ContentFiles/packedPieces(of:)``).
+  var packs: [String: [PackedPiece]] = [:]
 
   /// Progress of a check: bytes read so far, of the recorded total.
   typealias Progress = @Sendable (_ bytesRead: Int64, _ bytesTotal: Int64) -> Void
@@ -66,7 +70,10 @@ struct ContentVerifier {
       let hasher = SHA256()
       guard (try? hasher.feed(fromFile: fd, length: size)) != nil else { return .missing }
       didRead(size)
-      return hasher.finalizeHex() == piece.sha256 ? nil : .wrongHash(chunkOffsets: [])
+      guard hasher.finalizeHex() != piece.sha256 else { return nil }
+      // A pack: which of its pieces differ (none when only bytes no playlist names did).
+      let packed = packs[piece.path] ?? []
+      return .wrongHash(chunkOffsets: Self.wrongPieces(packed, in: fd, size: size))
     }
     // Chunk by chunk: a short file's missing chunks are named by the short fault, the
     // chunks it still has are checked (a repair fetches only what is wrong).

@@ -10,7 +10,8 @@ extension OfflineManager {
     if redownload { return try await queueRedownload(record) }
     let pieces = try indexStep { try index.pieces.pieces(ofContent: id) }
     guard !pieces.isEmpty else { throw OfflineError(.nothingRecorded, contentID: id) }
-    let verifier = ContentVerifier(folder: files.folder(of: record), pieces: pieces)
+    let verifier = ContentVerifier(
+      folder: files.folder(of: record), pieces: pieces, packs: files.packedPieces(of: record))
     let checked = await Task.detached { try? verifier.run(progress: nil) }.value
     guard let checked else { throw OfflineError(.closed, contentID: id) }
     try? index.pieces.save(checked.reidentified)
@@ -122,16 +123,24 @@ extension OfflineManager {
   }
 
   /// Fetches the damaged pieces of a stream again through its piece engine: their journal
-  /// entries go (for a damaged pack, those of every segment in it), so the stream's download
+  /// entries go (for a damaged pack, those of the segments in it whose bytes are wrong, or
+  /// of every one when the journal does not say where they are), so the stream's download
   /// fetches them while every whole piece is found complete and skipped; the offline
-  /// playlists are written again last.
+  /// playlists are written again last, and the pieces recorded again.
   private func repairStream(_ record: ContentRecord, damaged: [PieceRecord], damage: ContentDamage)
     async throws(OfflineError) -> RepairReport
   {
     let folder = files.folder(id: record.id)
+    let packs = files.packedPieces(of: record)
     var fetched = 0
     for piece in damaged where piece.kind != .playlist {
       let path = folder.appending(path: piece.path).path
+      if let packed = packs[piece.path] {
+        // Segments fetched again go to the pack's end; the playlist names them there.
+        let wrong = ContentVerifier.wrongPieces(packed, at: path)
+        fetched += (try? index.transfers.remove(packedIn: path, at: wrong)) ?? 0
+        continue
+      }
       try? index.transfers.remove(destination: path)
       let packed = (try? index.transfers.remove(packedIn: path)) ?? 0
       fetched += max(1, packed)

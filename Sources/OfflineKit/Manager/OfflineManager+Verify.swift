@@ -24,7 +24,8 @@ extension OfflineManager {
     let record = try downloadedRecord(id: id)
     let pieces = try indexStep { try index.pieces.pieces(ofContent: id) }
     guard !pieces.isEmpty else { throw OfflineError(.nothingRecorded, contentID: id) }
-    let verifier = ContentVerifier(folder: files.folder(of: record), pieces: pieces)
+    let verifier = ContentVerifier(
+      folder: files.folder(of: record), pieces: pieces, packs: files.packedPieces(of: record))
     let result = await Task.detached { try? verifier.run(progress: progress) }.value
     guard let result else { throw OfflineError(.closed, contentID: id) }
     // Whole files that moved (copied back, touched) are whole: the quick check stops
