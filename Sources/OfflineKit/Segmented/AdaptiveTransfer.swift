@@ -86,18 +86,23 @@ struct AdaptiveTransfer {
     }
   }
 
-  func run(onEvent: @escaping @Sendable (Transfer.Event) -> Void) async throws(Transfer.Error)
-    -> Transfer.Outcome
+  /// Runs the download: one connection first (writing through the part `lock` holds open,
+  /// when given), several once it shows slow.
+  func run(onEvent: @escaping @Sendable (Transfer.Event) -> Void, lock: DestinationLock? = nil)
+    async throws(Transfer.Error) -> Transfer.Outcome
   {
     // An earlier run switched and was stopped: its ranges go on where they stood. One
     // connection would start over from the written prefix of the first ranges.
-    if try leftRanges() { return try await switched.run(onEvent: onEvent) }
+    if try leftRanges(partLength: lock?.partLength) {
+      return try await switched.run(onEvent: onEvent)
+    }
     let watch = Watch()
     let single = Task { () throws(Transfer.Error) -> Transfer.Outcome in
-      try await transfer.runSingle { event in
-        watch.see(event)
-        onEvent(event)
-      }
+      try await transfer.runSingle(
+        onEvent: { event in
+          watch.see(event)
+          onEvent(event)
+        }, lock: lock)
     }
     watch.watch(single)
     let result = await withTaskCancellationHandler {
@@ -125,10 +130,11 @@ struct AdaptiveTransfer {
   }
 
   /// Whether an earlier run of this transfer switched and left ranges in the journal. Only
-  /// a part as long as a split file is looked up (a switch makes it the file's length).
-  private func leftRanges() throws(Transfer.Error) -> Bool {
-    guard (FileSteps.regularFileSize(transfer.partPath) ?? 0) >= SegmentedTransfer.minimumSize
-    else { return false }
+  /// a part as long as a split file is looked up (a switch makes it the file's length); its
+  /// length is `partLength` when known (read under the destination's lock), else a stat's.
+  private func leftRanges(partLength: Int64?) throws(Transfer.Error) -> Bool {
+    let length = partLength ?? FileSteps.regularFileSize(transfer.partPath) ?? 0
+    guard length >= SegmentedTransfer.minimumSize else { return false }
     return try !transfer.indexStep { () throws(StoreError) in
       try transfer.journal.ranges(forDestination: transfer.destination)
     }.isEmpty

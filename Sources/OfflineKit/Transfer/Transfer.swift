@@ -290,7 +290,7 @@ public struct Transfer: Sendable {
         maximumConnections: configuration.maximumConnections
       ).run(onEvent: onEvent)
     case .adaptive:
-      return try await AdaptiveTransfer(transfer: self).run(onEvent: onEvent)
+      return try await AdaptiveTransfer(transfer: self).run(onEvent: onEvent, lock: lock)
     default:
       return try await runSingle(onEvent: onEvent, lock: lock)
     }
