@@ -17,6 +17,19 @@ struct ContentRepairTests {
     Array(try nginx.accessLog(minimumCount: skipping).dropFirst(skipping))
   }
 
+  /// A stream of `segments` small segments downloaded into a pack (the default): its origin,
+  /// fixture, content, offline playlist and the bytes each segment had after the download.
+  static func packedStream(segments: Int) async throws -> (
+    origin: HLSOrigin, fixture: ManagerFixture, content: OfflineContent, index: URL,
+    originals: [Data]
+  ) {
+    let origin = try HLSOrigin(.manySegments, segmentCount: segments)
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(origin.url, id: "p", in: fixture)
+    let index = fixture.contentFolder("p").appending(path: "index.m3u8")
+    return (origin, fixture, content, index, try OfflineSegments.bytes(index))
+  }
+
   @Test func aRepairFetchesOnlyTheChunkOfAByteFlippedInA64MiBFile() async throws {
     let origin = try ManagerOrigin(files: ["big.bin": 64 << 20])
     let fixture = try ManagerFixture()
@@ -85,12 +98,8 @@ struct ContentRepairTests {
   /// segments whose bytes are wrong are fetched again, written at the pack's end, and the
   /// stream is whole and byte-identical afterwards.
   @Test func aRepairOfADamagedPackFetchesOnlyTheDamagedSegments() async throws {
-    let origin = try HLSOrigin(.manySegments, segmentCount: 6)
-    let fixture = try ManagerFixture()
-    let content = try await VerifyFixture.download(origin.url, id: "p", in: fixture)
+    let (origin, fixture, content, index, originals) = try await Self.packedStream(segments: 6)
     let folder = fixture.contentFolder("p")
-    let index = folder.appending(path: "index.m3u8")
-    let originals = try OfflineSegments.bytes(index)
     try #require(originals.count == 6 && originals.allSatisfy { !$0.isEmpty })
     let ranges = try OfflineSegments.list(index).map { try #require($0.range) }
     let first = try #require(ranges.firstIndex { $0.lowerBound == 0 })
@@ -121,12 +130,8 @@ struct ContentRepairTests {
   /// after a crash, a region written and never recorded): every segment in it is right, so
   /// a repair fetches nothing and records the pack as it is.
   @Test func aPackWhoseSegmentsAreRightIsRepairedWithoutFetching() async throws {
-    let origin = try HLSOrigin(.manySegments, segmentCount: 4)
-    let fixture = try ManagerFixture()
-    let content = try await VerifyFixture.download(origin.url, id: "p", in: fixture)
+    let (origin, fixture, content, index, originals) = try await Self.packedStream(segments: 4)
     let folder = fixture.contentFolder("p")
-    let index = folder.appending(path: "index.m3u8")
-    let originals = try OfflineSegments.bytes(index)
     let handle = try #require(FileHandle(forWritingAtPath: folder.appending(path: "pack.ts").path))
     try handle.seekToEnd()
     try handle.write(contentsOf: Data(repeating: 7, count: 100))

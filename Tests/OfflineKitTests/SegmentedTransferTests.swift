@@ -181,14 +181,15 @@ import Testing
     #expect(try run.nginx.accessLog(minimumCount: 1).map(\.status) == [200])
   }
 
-  /// Pins issue 14 (the capped origin): a segmented download kept the connections it started
-  /// with, so an origin capping each request held the file to that many times the cap while
-  /// more connections would have been faster. Allowed up to six, two connections on an origin
-  /// at 8 MiB/s per request grow: at some moment more than two ranges are in flight.
-  @Test func connectionsCappedEachByTheOriginGrowUpToTheMaximumAllowed() async throws {
+  /// 64 MiB from nginx at 8 MiB/s per request, fetched by two connections allowed to grow to
+  /// six; the file, the outcome, nginx's log (with each request's times), and the folders the
+  /// caller keeps alive while it reads them.
+  func growingDownload(seed: UInt64) async throws -> (
+    body: Data, outcome: Transfer.Outcome, log: [AccessLogEntry],
+    kept: (TemporaryDirectory, TransferFixture)
+  ) {
     let root = try TemporaryDirectory(prefix: "offlinekit-www")
-    defer { withExtendedLifetime(root) {} }
-    let body = TestData.bytes(count: 64 << 20, seed: 57)
+    let body = TestData.bytes(count: 64 << 20, seed: seed)
     try body.write(to: root.file("big.bin"))
     let nginx = try NginxServer(
       root: root.url, options: .init(limitRate: "8m", logsConnections: true))
@@ -201,10 +202,18 @@ import Testing
         $0.maximumConnections = 6
       }
     ).run()
-    #expect(fileData(outcome.destination) == body)
-    let ranged = try nginx.accessLog(minimumCount: 4).filter {
-      $0.status == 206 && $0.range != "bytes=0-0"
-    }
+    return (body, outcome, try nginx.accessLog(minimumCount: 4), (root, fixture))
+  }
+
+  /// Pins issue 14 (the capped origin): a segmented download kept the connections it started
+  /// with, so an origin capping each request held the file to that many times the cap while
+  /// more connections would have been faster. Allowed up to six, two connections on an origin
+  /// at 8 MiB/s per request grow: at some moment more than two ranges are in flight.
+  @Test func connectionsCappedEachByTheOriginGrowUpToTheMaximumAllowed() async throws {
+    let run = try await growingDownload(seed: 57)
+    defer { withExtendedLifetime(run.kept) {} }
+    #expect(fileData(run.outcome.destination) == run.body)
+    let ranged = run.log.filter { $0.status == 206 && $0.range != "bytes=0-0" }
     #expect(ranged.mostAtOnce >= 5)
   }
 
@@ -216,26 +225,12 @@ import Testing
   /// split lands past the request in flight, so a download that grows, where no request
   /// fails, is sent each byte once: the file, and the one-byte probe.
   @Test func aDownloadThatGrowsIsSentEachByteOnce() async throws {
-    let count = 64 << 20
-    let root = try TemporaryDirectory(prefix: "offlinekit-www")
-    defer { withExtendedLifetime(root) {} }
-    let body = TestData.bytes(count: count, seed: 60)
-    try body.write(to: root.file("big.bin"))
-    let nginx = try NginxServer(
-      root: root.url, options: .init(limitRate: "8m", logsConnections: true))
-    try nginx.start()
-    let fixture = try TransferFixture()
-    let outcome = try await fixture.transfer(
-      nginx.url("/big.bin"),
-      configuration: .quick {
-        $0.connections = .fixed(2)
-        $0.maximumConnections = 6
-      }
-    ).run()
-    #expect(fileData(outcome.destination) == body)
-    let log = try nginx.accessLog(minimumCount: 4)
-    #expect(log.filter { $0.status == 206 }.mostAtOnce >= 5, "the download grew")
-    let sent = log.reduce(Int64(0)) { $0 + $1.bodyBytesSent }
-    #expect(sent == Int64(count) + 1, "sent \(sent - Int64(count) - 1) bytes more than the file")
+    let run = try await growingDownload(seed: 60)
+    defer { withExtendedLifetime(run.kept) {} }
+    #expect(fileData(run.outcome.destination) == run.body)
+    #expect(run.log.filter { $0.status == 206 }.mostAtOnce >= 5, "the download grew")
+    let sent = run.log.reduce(Int64(0)) { $0 + $1.bodyBytesSent }
+    let file = Int64(run.body.count)
+    #expect(sent == file + 1, "sent \(sent - file - 1) bytes more than the file")
   }
 }
