@@ -172,6 +172,24 @@ public final class ContentTable: Sendable {
     .first.map { row throws(StoreError) in try Self.record(from: row) }
   }
 
+  /// The first record (in queue order) of each of `urls` that has one, by URL, in one query:
+  /// `add` of a thousand URLs looks them all up at once rather than one query each.
+  public func firstRecords(urls: [String]) throws(StoreError) -> [String: ContentRecord] {
+    guard !urls.isEmpty else { return [:] }
+    let list = "[" + urls.map(Self.jsonString).joined(separator: ",") + "]"
+    let rows = try database.query(
+      """
+      SELECT * FROM contents WHERE url IN (SELECT value FROM json_each(?))
+      ORDER BY sequence
+      """, [.text(list)])
+    var first: [String: ContentRecord] = [:]
+    for row in rows {
+      let record = try Self.record(from: row)
+      if first[record.url] == nil { first[record.url] = record }
+    }
+    return first
+  }
+
   /// Up to `limit` records in `state` that may start now: not waiting for a retry due after
   /// `now`, not among `excluded` (those running already, say, so that a turn of a busy queue
   /// reads only the rows it may start); highest priority first, then first added first.

@@ -233,6 +233,10 @@ public actor OfflineManager {
       }
     }
     let flatNamesOnDisk = files.flatNamesOnDisk()
+    // What exists already, and ids for the new ones, in three queries, not two per source.
+    let known = try knownRecords(for: sources)
+    var freshIDs = try unusedIDs(
+      count: sources.count(where: { $0.id == nil }), besides: Set(sources.compactMap(\.id)))
     for source in sources {
       guard source.url.isHTTPWithHost else {
         throw OfflineError(.invalidURL(source.url.absoluteString))
@@ -240,7 +244,7 @@ public actor OfflineManager {
       if let id = source.id, !ContentFiles.isValidID(id) {
         throw OfflineError(.invalidID(id), contentID: id)
       }
-      if let existing = try existingRecord(for: source) {
+      if let existing = try existingRecord(for: source, known: known) {
         result.append(OfflineContent(id: existing.id, manager: self))
         continue
       }
@@ -249,8 +253,7 @@ public actor OfflineManager {
         result.append(OfflineContent(id: earlier, manager: self))  // twice in one batch
         continue
       }
-      var id = source.id ?? ""
-      if source.id == nil { id = try unusedID(besides: takenIDs) }
+      let id = source.id ?? freshIDs.removeLast()
       guard !takenIDs.contains(id) else { throw OfflineError(.duplicateID(id), contentID: id) }
       takenIDs.insert(id)
       batchByURL[key] = batchByURL[key] ?? id
@@ -323,15 +326,32 @@ public actor OfflineManager {
     hub.subscribeAll()
   }
 
-  private func existingRecord(for source: OfflineSource) throws(OfflineError) -> ContentRecord? {
+  /// The records that `sources` may name already: by the ids given, and the first by each
+  /// URL, read in two queries.
+  private func knownRecords(for sources: [OfflineSource]) throws(OfflineError)
+    -> (byID: [String: ContentRecord], byURL: [String: ContentRecord])
+  {
+    let ids = sources.compactMap(\.id)
+    let urls = sources.filter { $0.id == nil }.map(\.url.absoluteString)
+    return (
+      try indexStep { try index.contents.records(ids: ids) },
+      try indexStep { try index.contents.firstRecords(urls: urls) }
+    )
+  }
+
+  /// The record `source` names already (its id's, else its URL's first), from `known`.
+  private func existingRecord(
+    for source: OfflineSource,
+    known: (byID: [String: ContentRecord], byURL: [String: ContentRecord])
+  ) throws(OfflineError) -> ContentRecord? {
     if let id = source.id {
-      guard let record = try indexStep({ try index.contents.record(id: id) }) else { return nil }
+      guard let record = known.byID[id] else { return nil }
       guard record.url == source.url.absoluteString else {
         throw OfflineError(.duplicateID(id), contentID: id)
       }
       return record
     }
-    return try indexStep { try index.contents.record(url: source.url.absoluteString) }
+    return known.byURL[source.url.absoluteString]
   }
 
   nonisolated func snapshot(of record: ContentRecord) -> OfflineContent.Snapshot {
@@ -366,13 +386,19 @@ public actor OfflineManager {
     ContentFiles(index: index, directory: directory, completions: fileCompletions)
   }
 
-  private func unusedID(besides taken: Set<String>) throws(OfflineError) -> String {
-    while true {
-      let id = Self.newID()
-      if !taken.contains(id), try indexStep({ try index.contents.record(id: id) }) == nil {
-        return id
+  /// `count` new ids, none in the index nor in `taken`, checked in one query (again for the
+  /// few that were, with 40 random bits almost never).
+  private func unusedIDs(count: Int, besides taken: Set<String>) throws(OfflineError) -> [String] {
+    var ids: [String] = []
+    var seen = taken
+    while ids.count < count {
+      let candidates = (ids.count..<count).map { _ in Self.newID() }.filter {
+        seen.insert($0).inserted
       }
+      let used = try indexStep { try index.contents.records(ids: candidates) }
+      ids += candidates.filter { used[$0] == nil }
     }
+    return ids
   }
 
   /// Eight characters from an alphabet without look-alikes (40 random bits, one draw).
