@@ -199,7 +199,8 @@ final class PartFile {
     do {
       fd = try FileSteps.openMakingFolder(
         path, flags: O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
-    } catch where error.errno == EEXIST {
+    } catch {
+      guard error.errno == EEXIST else { throw error }
       fd = try FileSteps.openMakingFolder(
         path, flags: O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
       let info = try FileSteps.regularFile(fd, at: path)

@@ -31,9 +31,7 @@ public struct ContentDamage: Sendable, Equatable, CustomStringConvertible {
       let what = kind == .file ? path : "\(path) (\(kind.phrase))"
       if kind == .segment, case .wrongHash(let offsets) = fault, !offsets.isEmpty {
         // A pack of segments: the offsets are its segments'.
-        return "\(what) has a wrong hash in "
-          + (offsets.count == 1 ? "the segment" : "\(offsets.count) segments") + " at offset "
-          + Fault.list(offsets)
+        return "\(what) \(Fault.wrongHash(in: "segment", at: offsets))"
       }
       return "\(what) \(fault.description)"
     }
@@ -66,16 +64,15 @@ public struct ContentDamage: Sendable, Equatable, CustomStringConvertible {
         "is longer than recorded: \(actual), not \(expected) bytes"
       case .changed: "changed since the download (run verify to check its bytes)"
       case .wrongHash(let offsets) where offsets.isEmpty: "has a wrong hash"
-      case .wrongHash(let offsets):
-        "has a wrong hash in "
-          + (offsets.count == 1 ? "the chunk" : "\(offsets.count) chunks") + " at offset "
-          + Self.list(offsets)
+      case .wrongHash(let offsets): Self.wrongHash(in: "chunk", at: offsets)
       }
     }
 
-    /// The first eight of `offsets`, comma-separated, then "..." when there are more.
-    static func list(_ offsets: [Int64]) -> String {
-      offsets.prefix(8).map(String.init).joined(separator: ", ")
+    /// "has a wrong hash in the chunk at offset 0" or "in 3 segments at offset 0, 10, 20":
+    /// the first eight of `offsets`, then "..." when there are more.
+    static func wrongHash(in unit: String, at offsets: [Int64]) -> String {
+      "has a wrong hash in " + (offsets.count == 1 ? "the \(unit)" : "\(offsets.count) \(unit)s")
+        + " at offset " + offsets.prefix(8).map(String.init).joined(separator: ", ")
         + (offsets.count > 8 ? ", ..." : "")
     }
   }
