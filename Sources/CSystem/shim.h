@@ -20,6 +20,17 @@ static inline int ok_start_writeback(int fd, long long offset, long long count) 
   return sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE);
 }
 
+#include <stdio.h>
+
+/// Opens the file that `fd` is open on a second time, for writing whole blocks past the page
+/// cache (O_DIRECT), through /proc/self/fd: the same file even if it was renamed meanwhile.
+/// -1 with errno set where /proc is missing or the file system refuses O_DIRECT.
+static inline int ok_open_direct_writer(int fd) {
+  char path[40];
+  snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+  return open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+}
+
 #include <malloc.h>
 
 /// mallopt(3) M_TRIM_THRESHOLD: glibc keeps up to `bytes` of freed memory at the top of each
@@ -32,6 +43,8 @@ static inline int ok_start_writeback(int fd, long long offset, long long count) 
   (void)fd; (void)offset; (void)count; return 0;
 }
 static inline void ok_keep_freed_heap(int bytes) { (void)bytes; }
+#include <errno.h>
+static inline int ok_open_direct_writer(int fd) { (void)fd; errno = ENOTSUP; return -1; }
 #endif
 
 #endif

@@ -10,6 +10,12 @@ import Foundation
 /// leave its buffer (or ``create()`` asks for it): a piece of a stream whose whole body
 /// fits in the buffer opens its file once, when it is complete.
 ///
+/// Whole blocks go past the page cache where the platform allows it (``DirectWriter``);
+/// what ends a write short of a block boundary goes through the page cache, and stays at
+/// the start of the buffer (``carried``) so the next write starts on a boundary again and
+/// covers that block whole. A part that grows past ``largeFile`` trades its buffer for one
+/// of ``largeBufferSize``: the device takes a few large writes faster than many small ones.
+///
 /// Not thread-safe: the owner calls it from one thread at a time.
 final class PartFile {
   let path: String
@@ -17,12 +23,25 @@ final class PartFile {
   private(set) var descriptor: Int32
   /// Whether this closes ``descriptor`` when it goes (not when it writes through a lock's).
   private var ownsDescriptor: Bool
-  private let buffer: UnsafeMutableRawBufferPointer
+  private var buffer: UnsafeMutableRawBufferPointer
+  /// Bytes in the buffer, ``carried`` ones included.
   private var buffered = 0
+  /// Bytes at the buffer's start that are in the file already: the start of the block
+  /// ``flushedLength`` ends in, kept so the next direct write starts on a block boundary.
+  private var carried = 0
   /// Bytes handed to the kernel (they survive a crash of this process).
   private(set) var flushedLength: Int64
   /// Nil until the file is open.
   private var writeBehind: WriteBehind?
+  /// The part's descriptor for whole blocks; nil until the first write of whole blocks, and
+  /// for good once the platform or the file system refused.
+  private var direct: DirectWriter?
+  private var directRefused = !DirectWriter.isSupported
+
+  /// A part past this many bytes writes through a buffer of ``largeBufferSize``.
+  static let largeFile: Int64 = 4 << 20
+  /// The buffer of a large part written past the page cache.
+  static let largeBufferSize = 1 << 20
   /// Called with the bytes of each write that reached the file and the offset they went to,
   /// in order, on the writer's thread (``TransferSink`` hashes them from here).
   var didWrite: ((UnsafeRawBufferPointer, Int64) -> Void)?
@@ -86,12 +105,13 @@ final class PartFile {
 
   deinit {
     writeBehind?.drain()  // no write-back call may reach the descriptor's number after this
+    direct = nil  // closed before the descriptor it was opened through
     if ownsDescriptor, isOpen { close(descriptor) }
     PartBufferPool.give(buffer)
   }
 
   /// Every byte appended so far, including those still in the buffer.
-  var length: Int64 { flushedLength + Int64(buffered) }
+  var length: Int64 { flushedLength + Int64(buffered - carried) }
 
   /// Whether appending `count` bytes makes the buffer write to the file.
   func fills(adding count: Int) -> Bool { buffered + count >= buffer.count }
@@ -111,31 +131,90 @@ final class PartFile {
     }
   }
 
-  /// Hands the buffered bytes to the kernel, starting their write-back every few megabytes
-  /// (``WriteBehind``).
+  /// Hands the buffered bytes to the kernel: the whole blocks past the page cache where it
+  /// can (``DirectWriter``), the rest through it, starting their write-back every few
+  /// megabytes (``WriteBehind``).
   func flush() throws(TransferFileError) {
-    guard buffered > 0 else { return }
+    guard buffered > carried else { return }
     if !isOpen { try create() }
     defer { writeBehind?.wrote(upTo: flushedLength) }
-    var start = 0
-    while start < buffered {
+    // The buffer's first byte belongs at this offset; bytes before `done` are in the file.
+    let fileStart = flushedLength - Int64(carried)
+    var done = carried
+    let blocks = buffered / DirectWriter.blockSize * DirectWriter.blockSize
+    if blocks > carried, fileStart % Int64(DirectWriter.blockSize) == 0,
+      let direct = directWriter()
+    {
+      switch direct.write(UnsafeRawBufferPointer(rebasing: buffer[..<blocks]), at: fileStart) {
+      case .wrote(let count) where count > 0:
+        done = max(done, count)
+      case .wrote, .refused:
+        // Everything goes through the page cache from now on.
+        self.direct = nil
+        directRefused = true
+      case .failed(let code):
+        throw TransferFileError(.write, errno: code, path: path)
+      }
+      reportWritten(from: carried, to: done, fileStart: fileStart)
+    }
+    while done < buffered {
       let wrote = pwrite(
-        descriptor, buffer.baseAddress! + start, buffered - start, off_t(flushedLength))
+        descriptor, buffer.baseAddress! + done, buffered - done, off_t(fileStart) + off_t(done))
       if wrote < 0, errno == EINTR { continue }
       guard wrote > 0 else {
         let code = wrote < 0 ? errno : EIO
         // Keep what did reach the file consistent with the buffer: drop the rest.
-        buffer.baseAddress!.copyMemory(
-          from: buffer.baseAddress! + start, byteCount: buffered - start)
-        buffered -= start
+        keep(from: done)
         throw TransferFileError(.write, errno: code, path: path)
       }
-      didWrite?(
-        UnsafeRawBufferPointer(start: buffer.baseAddress! + start, count: wrote), flushedLength)
-      start += wrote
-      flushedLength += Int64(wrote)
+      reportWritten(from: max(done, carried), to: done + wrote, fileStart: fileStart)
+      done += wrote
     }
-    buffered = 0
+    keep(from: done)
+    growBufferIfLarge()
+  }
+
+  /// Sets ``flushedLength`` past the buffer's bytes up to `end` and tells ``didWrite`` of
+  /// those in `start..<end` (the new ones: the carried block is in the file already).
+  private func reportWritten(from start: Int, to end: Int, fileStart: Int64) {
+    guard end > start else { return }
+    didWrite?(
+      UnsafeRawBufferPointer(start: buffer.baseAddress! + start, count: end - start),
+      fileStart + Int64(start))
+    flushedLength = fileStart + Int64(end)
+  }
+
+  /// Drops the buffer's bytes before `done` (they are in the file) but the block
+  /// ``flushedLength`` ends in, which the next direct write covers again; the bytes from
+  /// `done` on move to the start.
+  private func keep(from done: Int) {
+    let tail = Int(flushedLength % Int64(DirectWriter.blockSize))
+    let from = done == buffered && !directRefused && tail <= done ? done - tail : done
+    if from > 0 {
+      buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + from, byteCount: buffered - from)
+    }
+    buffered -= from
+    carried = done - from
+  }
+
+  /// Opens the descriptor for whole blocks on the first call; nil when it was refused.
+  private func directWriter() -> DirectWriter? {
+    if direct == nil, !directRefused {
+      direct = DirectWriter(sameFileAs: descriptor)
+      directRefused = direct == nil
+    }
+    return direct
+  }
+
+  /// Trades the default buffer for a larger one once the part is large and written past the
+  /// page cache.
+  private func growBufferIfLarge() {
+    guard direct != nil, flushedLength >= Self.largeFile, buffer.count < Self.largeBufferSize
+    else { return }
+    let larger = PartBufferPool.take(count: Self.largeBufferSize)
+    larger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: buffered)
+    PartBufferPool.give(buffer)
+    buffer = larger
   }
 
   /// Cuts the file to `length` bytes, dropping anything buffered.
@@ -148,6 +227,7 @@ final class PartFile {
   /// piece of a stream made one, emptying its empty part for the body of a 200).
   func truncate(to length: Int64) throws(TransferFileError) {
     buffered = 0
+    carried = 0
     if length == flushedLength {
       writeBehind?.cut(to: length)
       return

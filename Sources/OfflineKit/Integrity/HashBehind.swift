@@ -5,7 +5,9 @@ import Foundation
 /// receives the body only writes, and the hashes read back (from the page cache) exactly the
 /// bytes that are in the file. The first ``batch`` bytes of a file written from its start
 /// are hashed from the writer's own buffer as they reach the file instead
-/// (``hashWritten(_:at:)``): a small file (a stream's piece) is never read back.
+/// (``hashWritten(_:at:)``): a small file (a stream's piece) is never read back. So is every
+/// byte of a part written past the page cache (``DirectWriter``; `fromMemory`), whose
+/// writer's thread has the time the copy into the page cache took.
 ///
 /// The writer says how far the file holds its bytes in order (``wrote(upTo:)``, after each
 /// write that reached the kernel); once at least ``batch`` bytes wait, a worker on the queue
@@ -76,9 +78,22 @@ final class HashBehind: @unchecked Sendable {
   /// parts stay in the part's buffer and do not move the end).
   private var noted: Int64
 
+  /// Whether every byte the writer writes in order is hashed from its memory, however large
+  /// the file (see ``hashWritten(_:at:)``).
+  private let hashesWritesFromMemory: Bool
+
   /// Hashes the file open at `descriptor` from byte `start` on (the first byte the writer
   /// writes, or 0 for a resume whose earlier bytes the hashers must see too).
-  init(descriptor: Int32, from start: Int64, whole: SHA256?, chunks: ChunkHasher?) {
+  ///
+  /// - Parameter fromMemory: Whether the writer's bytes are hashed from its memory past the
+  ///   first ``batch`` too: for a writer whose bytes go past the page cache
+  ///   (``DirectWriter``), where reading them back would read the device, and whose thread
+  ///   no longer copies them into the page cache.
+  init(
+    descriptor: Int32, from start: Int64, whole: SHA256?, chunks: ChunkHasher?,
+    fromMemory: Bool = false
+  ) {
+    self.hashesWritesFromMemory = fromMemory
     self.descriptor = descriptor
     self.whole = whole
     self.chunks = chunks
@@ -138,14 +153,17 @@ final class HashBehind: @unchecked Sendable {
   /// Hashes `bytes`, which the writer has just written at `offset`, from memory, when they
   /// are the next bytes to hash and the file stays below ``batch``: no worker runs then, nor
   /// would one start, so reading them back would only cost a `pread` and a read buffer (each
-  /// piece of a stream paid both, in ``finish()``). Otherwise nothing happens here and
-  /// ``wrote(upTo:)`` has them read back from the file as before: bytes an earlier run wrote
-  /// (a resume), or a large file, whose hashing stays off the writer's thread. Called by the
+  /// piece of a stream paid both, in ``finish()``). A writer made `fromMemory` has every
+  /// byte it writes in order hashed here, past ``batch`` too. Otherwise nothing happens here
+  /// and ``wrote(upTo:)`` has them read back from the file as before: bytes an earlier run
+  /// wrote (a resume, until the worker caught up with the writer), or a large file written
+  /// through the page cache, whose hashing stays off the writer's thread. Called by the
   /// one writer, one call at a time, once the bytes reached the file; the hashes then cover
   /// exactly the file's bytes, in order.
   func hashWritten(_ bytes: UnsafeRawBufferPointer, at offset: Int64) {
     let end = offset + Int64(bytes.count)
-    guard isHashing, !bytes.isEmpty, offset == noted, end <= Self.batch else { return }
+    guard isHashing, !bytes.isEmpty, offset == noted, end <= Self.batch || hashesWritesFromMemory
+    else { return }
     condition.lock()
     defer { condition.unlock() }
     guard !state.stopped, state.failure == nil, !state.running, state.hashed == offset,

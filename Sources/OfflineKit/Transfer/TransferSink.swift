@@ -63,7 +63,9 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   ) {
     self.machine = machine
     self.part = part
-    let hashes = HashBehind(descriptor: part.descriptor, from: 0, whole: hasher, chunks: chunks)
+    let hashes = HashBehind(
+      descriptor: part.descriptor, from: 0, whole: hasher, chunks: chunks,
+      fromMemory: DirectWriter.isSupported)
     self.hashes = hashes
     if hashes.isHashing {
       part.didWrite = { bytes, offset in hashes.hashWritten(bytes, at: offset) }

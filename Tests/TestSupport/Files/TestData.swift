@@ -72,13 +72,14 @@ public enum TestData {
 }
 
 /// The SplitMix64 generator (Steele, Lea, Flood 2014): fast, and good enough for test data.
-struct SplitMix64 {
+public struct SplitMix64 {
   private var state: UInt64
 
-  init(seed: UInt64) { state = seed }
+  /// A generator whose stream is fixed by `seed`.
+  public init(seed: UInt64) { state = seed }
 
   /// The next 64 pseudo-random bits.
-  mutating func next() -> UInt64 {
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z &>> 30)) &* 0xBF58_476D_1CE4_E5B9
