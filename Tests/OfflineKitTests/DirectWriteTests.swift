@@ -89,6 +89,31 @@ struct DirectWriteTests {
     #expect(try Self.residentShare(of: path) < 0.1)
   }
 
+  /// What a kill loses is what the buffer holds: a large part that arrives slowly (32 KiB
+  /// every 2 ms, 16 MB/s) keeps the default buffer, one that arrives as fast as memory takes
+  /// the large one. (`CrashResumeTests` caught a first version that took the large buffer
+  /// for every part past 4 MiB: 13.4 MB fetched again over 12 kills, its bound 12.6 MB.)
+  @Test func onlyAFastPartHoldsMoreThanTheDefaultBufferUnwritten() throws {
+    let folder = try TemporaryDirectory(prefix: "offlinekit-direct")
+    let bytes = TestData.bytes(count: 6 << 20, seed: 29)
+    func mostUnwritten(_ name: String, pause: useconds_t) throws -> Int64 {
+      let part = try Self.part(at: folder.file(name).path, seen: Seen())
+      var most: Int64 = 0
+      try bytes.withUnsafeBytes { raw in
+        for start in stride(from: 0, to: raw.count, by: 32 << 10) {
+          try part.append(UnsafeRawBufferPointer(rebasing: raw[start..<start + (32 << 10)]))
+          most = max(most, part.length - part.flushedLength)
+          if pause > 0 { usleep(pause) }
+        }
+      }
+      try part.synchronize()
+      #expect(try Data(contentsOf: folder.file(name)) == bytes)
+      return most
+    }
+    #expect(try mostUnwritten("slow.part", pause: 2_000) <= Int64(PartBufferPool.size))
+    #expect(try mostUnwritten("fast.part", pause: 0) > Int64(PartBufferPool.size))
+  }
+
   /// A resume appends to a part whose length is inside a block: the first write goes
   /// through the page cache up to where a boundary can be kept, the rest past it.
   @Test func aPartResumedInsideABlockGoesOnWithTheRightBytes() throws {

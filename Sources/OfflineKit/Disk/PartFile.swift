@@ -13,8 +13,9 @@ import Foundation
 /// Whole blocks go past the page cache where the platform allows it (``DirectWriter``);
 /// what ends a write short of a block boundary goes through the page cache, and stays at
 /// the start of the buffer (``carried``) so the next write starts on a boundary again and
-/// covers that block whole. A part that grows past ``largeFile`` trades its buffer for one
-/// of ``largeBufferSize``: the device takes a few large writes faster than many small ones.
+/// covers that block whole. A part past ``largeFile`` whose buffer fills fast trades it for
+/// one of ``largeBufferSize`` (``fitBufferToPace()``): the device takes a few large writes
+/// faster than many small ones.
 ///
 /// Not thread-safe: the owner calls it from one thread at a time.
 final class PartFile {
@@ -38,10 +39,16 @@ final class PartFile {
   private var direct: DirectWriter?
   private var directRefused = !DirectWriter.isSupported
 
-  /// A part past this many bytes writes through a buffer of ``largeBufferSize``.
+  /// When the buffer last filled, for ``fitBufferToPace()``.
+  private var lastFilled: ContinuousClock.Instant?
+
+  /// A part past this many bytes may write through a buffer of ``largeBufferSize``.
   static let largeFile: Int64 = 4 << 20
-  /// The buffer of a large part written past the page cache.
+  /// The buffer of a large, fast part written past the page cache.
   static let largeBufferSize = 1 << 20
+  /// The longest a large buffer may take to fill and be kept: what a kill loses is what
+  /// the buffer holds (`CrashResumeTests` allows 1 MiB a kill, socket buffers included).
+  static let largeBufferFill = Duration.milliseconds(16)
   /// Called with the bytes of each write that reached the file and the offset they went to,
   /// in order, on the writer's thread (``TransferSink`` hashes them from here).
   var didWrite: ((UnsafeRawBufferPointer, Int64) -> Void)?
@@ -127,7 +134,10 @@ final class PartFile {
       // Write as soon as the buffer fills, not when the next bytes come: a server that
       // sends in bursts would otherwise leave a full buffer in memory while idle, lost to
       // a crash and fetched again.
-      if buffered == buffer.count { try flush() }
+      if buffered == buffer.count {
+        try flush()
+        fitBufferToPace()
+      }
     }
   }
 
@@ -171,7 +181,6 @@ final class PartFile {
       done += wrote
     }
     keep(from: done)
-    growBufferIfLarge()
   }
 
   /// Sets ``flushedLength`` past the buffer's bytes up to `end` and tells ``didWrite`` of
@@ -206,15 +215,30 @@ final class PartFile {
     return direct
   }
 
-  /// Trades the default buffer for a larger one once the part is large and written past the
-  /// page cache.
-  private func growBufferIfLarge() {
-    guard direct != nil, flushedLength >= Self.largeFile, buffer.count < Self.largeBufferSize
-    else { return }
-    let larger = PartBufferPool.take(count: Self.largeBufferSize)
-    larger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: buffered)
+  /// After a full buffer was written: trades the default buffer for a large one when the
+  /// part is large, written past the page cache, and filled it at a pace that fills the
+  /// large one within ``largeBufferFill`` (a direct write waits for the device, which takes
+  /// 1 MiB writes twice as fast as 128 KiB ones); back when a large one took four times
+  /// that. A slow part keeps the small buffer, so a kill never loses more of it than before.
+  private func fitBufferToPace() {
+    let now = ContinuousClock.now
+    defer { lastFilled = now }
+    guard let lastFilled, direct != nil, flushedLength >= Self.largeFile else { return }
+    let took = now - lastFilled
+    let large = buffer.count >= Self.largeBufferSize
+    if !large, took * (Self.largeBufferSize / buffer.count) <= Self.largeBufferFill {
+      resizeBuffer(to: Self.largeBufferSize)
+    } else if large, took > Self.largeBufferFill * 4 {
+      resizeBuffer(to: PartBufferPool.size)
+    }
+  }
+
+  /// Moves the buffered bytes into a buffer of `count` bytes.
+  private func resizeBuffer(to count: Int) {
+    let resized = PartBufferPool.take(count: count)
+    resized.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: buffered)
     PartBufferPool.give(buffer)
-    buffer = larger
+    buffer = resized
   }
 
   /// Cuts the file to `length` bytes, dropping anything buffered.
