@@ -41,6 +41,8 @@ final class PartFile {
 
   /// When the buffer last filled, for ``fitBufferToPace()``.
   private var lastFilled: ContinuousClock.Instant?
+  /// The buffer's size as made, which a slowed-down part goes back to.
+  private let smallBufferSize: Int
 
   /// A part past this many bytes may write through a buffer of ``largeBufferSize``.
   static let largeFile: Int64 = 4 << 20
@@ -83,6 +85,7 @@ final class PartFile {
     self.flushedLength = length
     self.writeBehind = WriteBehind(descriptor: descriptor, from: length)
     self.buffer = PartBufferPool.take(count: bufferSize)
+    self.smallBufferSize = bufferSize
   }
 
   /// A part at `path` that is created when its first bytes leave the buffer, for a
@@ -97,6 +100,7 @@ final class PartFile {
     self.flushedLength = 0
     self.writeBehind = nil
     self.buffer = PartBufferPool.take(count: bufferSize)
+    self.smallBufferSize = bufferSize
   }
 
   private convenience init(path: String, descriptor fd: Int32, owns: Bool, bufferSize: Int)
@@ -225,11 +229,12 @@ final class PartFile {
     defer { lastFilled = now }
     guard let lastFilled, direct != nil, flushedLength >= Self.largeFile else { return }
     let took = now - lastFilled
-    let large = buffer.count >= Self.largeBufferSize
-    if !large, took * (Self.largeBufferSize / buffer.count) <= Self.largeBufferFill {
+    if buffer.count < Self.largeBufferSize,
+      took * (Self.largeBufferSize / buffer.count) <= Self.largeBufferFill
+    {
       resizeBuffer(to: Self.largeBufferSize)
-    } else if large, took > Self.largeBufferFill * 4 {
-      resizeBuffer(to: PartBufferPool.size)
+    } else if buffer.count > smallBufferSize, took > Self.largeBufferFill * 4 {
+      resizeBuffer(to: smallBufferSize)
     }
   }
 

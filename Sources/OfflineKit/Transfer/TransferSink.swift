@@ -63,6 +63,9 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   ) {
     self.machine = machine
     self.part = part
+    // Where the platform writes past the page cache there is nothing to read back. (A file
+    // system that refuses direct writes still has its bytes hashed from memory, on the
+    // writer's thread: the part learns that on its first write, after the first bytes.)
     let hashes = HashBehind(
       descriptor: part.descriptor, from: 0, whole: hasher, chunks: chunks,
       fromMemory: DirectWriter.isSupported)
