@@ -34,10 +34,8 @@ final class PartFile {
   private(set) var flushedLength: Int64
   /// Nil until the file is open.
   private var writeBehind: WriteBehind?
-  /// The part's descriptor for whole blocks; nil until the first write of whole blocks, and
-  /// for good once the platform or the file system refused.
-  private var direct: DirectWriter?
-  private var directRefused = !DirectWriter.isSupported
+  /// The part's descriptor for whole blocks, opened on the first write of whole blocks.
+  private var direct: DirectWrites = DirectWriter.isSupported ? .untried : .refused
 
   /// When the buffer last filled, for ``fitBufferToPace()``.
   private var lastFilled: ContinuousClock.Instant?
@@ -116,7 +114,7 @@ final class PartFile {
 
   deinit {
     writeBehind?.drain()  // no write-back call may reach the descriptor's number after this
-    direct = nil  // closed before the descriptor it was opened through
+    direct = .refused  // closed before the descriptor it was opened through
     if ownsDescriptor, isOpen { close(descriptor) }
     PartBufferPool.give(buffer)
   }
@@ -164,8 +162,7 @@ final class PartFile {
         done = max(done, count)
       case .wrote, .refused:
         // Everything goes through the page cache from now on.
-        self.direct = nil
-        directRefused = true
+        self.direct = .refused
       case .failed(let code):
         throw TransferFileError(.write, errno: code, path: path)
       }
@@ -202,7 +199,7 @@ final class PartFile {
   /// `done` on move to the start.
   private func keep(from done: Int) {
     let tail = Int(flushedLength % Int64(DirectWriter.blockSize))
-    let from = done == buffered && !directRefused && tail <= done ? done - tail : done
+    let from = done == buffered && !direct.isRefused && tail <= done ? done - tail : done
     if from > 0 {
       buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + from, byteCount: buffered - from)
     }
@@ -212,11 +209,11 @@ final class PartFile {
 
   /// Opens the descriptor for whole blocks on the first call; nil when it was refused.
   private func directWriter() -> DirectWriter? {
-    if direct == nil, !directRefused {
-      direct = DirectWriter(sameFileAs: descriptor)
-      directRefused = direct == nil
+    if case .untried = direct {
+      direct = DirectWriter(sameFileAs: descriptor).map(DirectWrites.open) ?? .refused
     }
-    return direct
+    guard case .open(let writer) = direct else { return nil }
+    return writer
   }
 
   /// After a full buffer was written: trades the default buffer for a large one when the
@@ -227,7 +224,7 @@ final class PartFile {
   private func fitBufferToPace() {
     let now = ContinuousClock.now
     defer { lastFilled = now }
-    guard let lastFilled, direct != nil, flushedLength >= Self.largeFile else { return }
+    guard let lastFilled, case .open = direct, flushedLength >= Self.largeFile else { return }
     let took = now - lastFilled
     if buffer.count < Self.largeBufferSize,
       took * (Self.largeBufferSize / buffer.count) <= Self.largeBufferFill
@@ -322,5 +319,21 @@ final class PartFile {
     descriptor = fd
     writeBehind = WriteBehind(descriptor: fd, from: flushedLength)
     didOpen?(fd)
+  }
+}
+
+/// Whether a part writes whole blocks past the page cache.
+private enum DirectWrites {
+  /// Not asked yet: nothing was written in whole blocks.
+  case untried
+  /// Whole blocks go through this writer.
+  case open(DirectWriter)
+  /// The platform or the file system refused: everything goes through the page cache.
+  case refused
+
+  /// Whether everything goes through the page cache.
+  var isRefused: Bool {
+    if case .refused = self { return true }
+    return false
   }
 }
