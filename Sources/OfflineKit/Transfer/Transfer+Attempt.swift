@@ -166,10 +166,27 @@ extension Transfer {
     do {
       return try body()
     } catch {
-      var located = error
-      if located.path == nil { located.path = partPath }
-      throw failure(.file(located))
+      throw fileFailure(error)
     }
+  }
+
+  /// A ``fileStep`` that waits for the device, run on a thread of ``DeviceWaits``.
+  @discardableResult
+  func deviceStep<T: Sendable>(_ body: @escaping @Sendable () throws(TransferFileError) -> T)
+    async throws(Transfer.Error) -> T
+  {
+    do {
+      return try await DeviceWaits.run(body)
+    } catch {
+      throw fileFailure(error)
+    }
+  }
+
+  /// The failure for `error`, naming the part file when it names no path.
+  private func fileFailure(_ error: TransferFileError) -> Transfer.Error {
+    var located = error
+    if located.path == nil { located.path = partPath }
+    return failure(.file(located))
   }
 
   @discardableResult

@@ -185,8 +185,12 @@ extension Transfer {
     if let pack, !configuration.syncsEachFile, !sink.part.isOpen, sink.part.length > 0 {
       return try await finish(sink, into: pack)
     }
-    try fileStep { () throws(TransferFileError) in
-      configuration.syncsEachFile ? try sink.part.synchronize() : try sink.part.flush()
+    // The last write waits for the device (it goes past the page cache), and a sync more so:
+    // on a thread of their own, not one the other transfers' tasks need. The write hashes
+    // what it wrote on the same thread.
+    let syncs = configuration.syncsEachFile
+    try await deviceStep { () throws(TransferFileError) in
+      syncs ? try sink.part.synchronize() : try sink.part.flush()
       try sink.part.create()  // a body of no bytes was never written: its file is made now
     }
     let length = sink.part.flushedLength
