@@ -181,7 +181,8 @@ struct HLSPieceRunner: Sendable {
     // the piece that filled an earlier batch.
     try? completions.flush()
     if case .failure(let error) = outcome { throw error }
-    syncFileSystem()
+    let folder = self.folder
+    await DeviceWaits.run { Self.syncFileSystem(holding: folder) }
     let last = tally.withLock { $0.progress() }
     report(last)
     var result = flow.withLock { flow in
@@ -283,8 +284,9 @@ struct HLSPieceRunner: Sendable {
     return options
   }
 
-  /// One `syncfs` for every piece written without a per-file fsync.
-  private func syncFileSystem() {
+  /// One `syncfs` for every piece written without a per-file fsync, of the file system
+  /// holding `folder`.
+  private static func syncFileSystem(holding folder: URL) {
     let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { return }
     _ = Durability.syncFileSystem(holding: fd)

@@ -11,8 +11,9 @@ extension OfflineManager {
   /// its bytes and its rename are on disk. Contents suspended, canceled or deleted meanwhile
   /// are left as they are.
   ///
-  /// The syncs run off the actor (``SyncingBatches``): downloads start and end while they
-  /// wait; the batch's contents are not picked again meanwhile. ``stop(suspendingRunning:)``
+  /// The syncs run off the actor and off the cooperative pool (``SyncingBatches``,
+  /// ``DeviceWaits``): downloads start and end while they wait; the batch's contents are not
+  /// picked again meanwhile. ``stop(suspendingRunning:)``
   /// waits for them.
   func flushFinished() {
     let entries = finishedBatch.take()
@@ -20,7 +21,7 @@ extension OfflineManager {
     let directory = self.directory
     syncing.start(entries) { key in
       Task.detached {
-        let code = FinishedBatch.syncFileSystem(of: directory)
+        let code = await DeviceWaits.run { FinishedBatch.syncFileSystem(of: directory) }
         await self.batchSynced(entries, errno: code, key: key)
       }
     }
@@ -67,9 +68,7 @@ extension OfflineManager {
     files.ledger.append(flat, durably: false)
     try? index.pieces.replace(byContent: pieces)
     let directory = self.directory
-    if let code = await Task.detached(operation: {
-      FinishedBatch.syncFileSystem(of: directory)
-    }).value {
+    if let code = await DeviceWaits.run({ FinishedBatch.syncFileSystem(of: directory) }) {
       failSync(written, errno: code)
       return
     }
