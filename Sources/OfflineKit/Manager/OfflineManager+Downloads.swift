@@ -23,10 +23,13 @@ extension OfflineManager {
     }
     if refreshesExpiredURL(record, url: url) { return }  // the app said it expired
     launchedURLs[record.id] = record.url  // to notice a URL replaced while it runs
+    // Each of these looks at the URL's path extension, which Foundation parses anew each time.
+    let isHLS = url.isHLSPlaylist
+    let isDASH = !isHLS && url.isDASHManifest
     let work =
-      url.isHLSPlaylist
+      isHLS
       ? streamWork(HLSDownload.self, record, url: url, options: stored)
-      : url.isDASHManifest
+      : isDASH
         ? streamWork(DASHDownload.self, record, url: url, options: stored)
         : fileWork(record, url: url, options: stored)
     let task = Task { [weak self] in
@@ -44,7 +47,7 @@ extension OfflineManager {
     }
     var download = RunningDownload(task: task, host: host)
     // A stream syncs its own pieces; a file is synced with the others that finish near it.
-    download.syncsLater = !url.isHLSPlaylist && !url.isDASHManifest
+    download.syncsLater = !isHLS && !isDASH
     switch record.waitReason {
     case .network, .storage, .retry: download.announcesMoving = true
     default: break
