@@ -13,8 +13,7 @@ extension OfflineManager {
   ///
   /// The syncs run off the actor and off the cooperative pool (``SyncingBatches``,
   /// ``DeviceWaits``): downloads start and end while they wait; the batch's contents are not
-  /// picked again meanwhile. ``stop(suspendingRunning:)``
-  /// waits for them.
+  /// picked again meanwhile. ``stop(suspendingRunning:)`` waits for them.
   func flushFinished() {
     let entries = finishedBatch.take()
     guard !entries.isEmpty else { return }

@@ -12,8 +12,8 @@ import Synchronization
 /// time: the transfer's task before and after each request (its last write on a thread of
 /// ``DeviceWaits`` while the task waits for it), and during a request the transport's
 /// delivery queue for it (one callback at a time, not the network thread); the request's
-/// completion orders the two. Only `progressBytes` is read from
-/// other threads, and it is atomic; ``hashes`` has its own lock.
+/// completion orders the two. Only `progressBytes` is read from other threads, and it is
+/// atomic; ``hashes`` has its own lock.
 final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   var machine: TransferStateMachine
   let part: PartFile
