@@ -181,8 +181,9 @@ struct HLSPieceRunner: Sendable {
     // the piece that filled an earlier batch.
     try? completions.flush()
     if case .failure(let error) = outcome { throw error }
+    // One `syncfs` for every piece written without a per-file fsync.
     let folder = self.folder
-    await DeviceWaits.run { Self.syncFileSystem(holding: folder) }
+    _ = await DeviceWaits.run { Durability.syncFileSystem(of: folder) }
     let last = tally.withLock { $0.progress() }
     report(last)
     var result = flow.withLock { flow in
@@ -282,14 +283,5 @@ struct HLSPieceRunner: Sendable {
       replacesExistingFile: true, slice: piece.slice, syncsEachFile: false)
     options.hashesChunks = false
     return options
-  }
-
-  /// One `syncfs` for every piece written without a per-file fsync, of the file system
-  /// holding `folder`.
-  private static func syncFileSystem(holding folder: URL) {
-    let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else { return }
-    _ = Durability.syncFileSystem(holding: fd)
-    close(fd)
   }
 }

@@ -48,14 +48,4 @@ struct FinishedBatch {
     defer { entries = [] }
     return entries
   }
-
-  /// One `syncfs` of the file system that holds `directory`: every file written there (the
-  /// batch's bytes, renames and manifests) is on the device when it returns nil; else the
-  /// `errno` of the failure.
-  static func syncFileSystem(of directory: URL) -> Int32? {
-    let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else { return errno }
-    defer { close(fd) }
-    return Durability.syncFileSystem(holding: fd) == 0 ? nil : errno
-  }
 }

@@ -20,7 +20,7 @@ extension OfflineManager {
     let directory = self.directory
     syncing.start(entries) { key in
       Task.detached {
-        let code = await DeviceWaits.run { FinishedBatch.syncFileSystem(of: directory) }
+        let code = await DeviceWaits.run { Durability.syncFileSystem(of: directory) }
         await self.batchSynced(entries, errno: code, key: key)
       }
     }
@@ -67,7 +67,7 @@ extension OfflineManager {
     files.ledger.append(flat, durably: false)
     try? index.pieces.replace(byContent: pieces)
     let directory = self.directory
-    if let code = await DeviceWaits.run({ FinishedBatch.syncFileSystem(of: directory) }) {
+    if let code = await DeviceWaits.run({ Durability.syncFileSystem(of: directory) }) {
       failSync(written, errno: code)
       return
     }

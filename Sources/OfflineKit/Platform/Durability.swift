@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Makes written bytes survive a power cut: the one seam for every flush to the device.
@@ -16,5 +17,15 @@ enum Durability {
   /// Counts one flush; called by every platform's flush.
   static func countFlush() {
     flushCount.add(1, ordering: .relaxed)
+  }
+
+  /// Flushes every file written on the file system that holds `folder` (a batch's bytes,
+  /// renames and manifests; a stream's pieces): nil when they are on the device, else the
+  /// `errno` of the failure (the folder could not be opened, or the sync failed).
+  static func syncFileSystem(of folder: URL) -> Int32? {
+    let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { return errno }
+    defer { close(fd) }
+    return syncFileSystem(holding: fd) == 0 ? nil : errno
   }
 }
