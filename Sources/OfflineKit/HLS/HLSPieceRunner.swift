@@ -181,9 +181,14 @@ struct HLSPieceRunner: Sendable {
     // the piece that filled an earlier batch.
     try? completions.flush()
     if case .failure(let error) = outcome { throw error }
-    // One `syncfs` for every piece written without a per-file fsync.
+    // One `syncfs` for every piece written without a per-file fsync. A stream whose pieces
+    // may not be on the device is not complete: its next run syncs them again.
     let folder = self.folder
-    _ = await DeviceWaits.run { Durability.syncFileSystem(of: folder) }
+    if let code = await DeviceWaits.run({ Durability.syncFileSystem(of: folder) }) {
+      throw Transfer.Error(
+        .file(TransferFileError(.sync, errno: code, path: folder.path)),
+        url: pieces.first?.remote ?? folder, destination: folder.path)
+    }
     let last = tally.withLock { $0.progress() }
     report(last)
     var result = flow.withLock { flow in
