@@ -51,6 +51,24 @@ import Testing
     #expect(listed.allSatisfy { $0.state == "downloading" && $0.reason == "queued" })
   }
 
+  // Pins a bug: `add -i` read its list with `FileManager.contents(atPath:)`, which reads
+  // nothing from a pipe, so `offline add -i <(grep ... list.txt)` failed with "cannot read
+  // /dev/fd/63".
+  @Test func addReadsItsListFromAPipe() throws {
+    let fixture = try QueueFixture()
+    let urls = ["a.bin", "b.bin"].map(fixture.url)
+    let result = try ProcessRunner.run(
+      "/bin/bash",
+      [
+        "-c",
+        "exec '\(OfflineBinary.path)' --store '\(fixture.store.path)' add -i "
+          + "<(printf '%s\\n' \(urls.map { "'\($0)'" }.joined(separator: " ")))",
+      ], timeout: 30)
+    #expect(result.status == 0, "add said \(result.stderrText)")
+    #expect(result.stdoutText.split(whereSeparator: \.isNewline).count == 2)
+    #expect(try fixture.list().map(\.url) == urls)
+  }
+
   @Test func addKeepsTheGivenIDAndTitle() throws {
     let fixture = try QueueFixture()
     let id = try fixture.addOne([fixture.url("small.bin"), "--id", "movie-1", "--title", "Movie"])

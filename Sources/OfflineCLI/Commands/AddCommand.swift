@@ -98,11 +98,14 @@ struct AddCommand: Command {
     }
   }
 
+  /// The URLs listed in `path` (`-`: standard input), one per line; blank lines and `#`
+  /// comments are skipped. Read to its end through a handle, so a pipe works as well as a
+  /// file (`offline add -i <(grep mp4 list.txt)` names `/dev/fd/63`).
   private static func readLines(_ path: String) -> [String]? {
-    let data =
-      path == "-"
-      ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
-    guard let data, let text = String(data: data, encoding: .utf8) else { return nil }
+    let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path)
+    guard let handle, let data = try? handle.readToEnd() ?? Data(),
+      let text = String(data: data, encoding: .utf8)
+    else { return nil }
     return text.split(whereSeparator: \.isNewline)
       .map { $0.trimmingCharacters(in: .whitespaces) }
       .filter { !$0.isEmpty && !$0.hasPrefix("#") }
