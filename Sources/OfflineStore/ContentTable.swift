@@ -176,12 +176,11 @@ public final class ContentTable: Sendable {
   /// `add` of a thousand URLs looks them all up at once rather than one query each.
   public func firstRecords(urls: [String]) throws(StoreError) -> [String: ContentRecord] {
     guard !urls.isEmpty else { return [:] }
-    let list = "[" + urls.map(Self.jsonString).joined(separator: ",") + "]"
     let rows = try database.query(
       """
       SELECT * FROM contents WHERE url IN (SELECT value FROM json_each(?))
       ORDER BY sequence
-      """, [.text(list)])
+      """, [.jsonArray(urls)])
     var first: [String: ContentRecord] = [:]
     for row in rows {
       let record = try Self.record(from: row)
@@ -196,7 +195,6 @@ public final class ContentTable: Sendable {
   public func runnable(
     state: ContentState, now: Date, limit: Int, excluding excluded: Set<String> = []
   ) throws(StoreError) -> [ContentRecord] {
-    let ids = "[" + excluded.map(Self.jsonString).joined(separator: ",") + "]"
     return try database.query(
       """
       SELECT * FROM contents WHERE state = ?
@@ -205,7 +203,7 @@ public final class ContentTable: Sendable {
       ORDER BY priority DESC, sequence LIMIT ?
       """,
       [
-        state.sqlValue, .integer(StoredTime.milliseconds(now)), .text(ids),
+        state.sqlValue, .integer(StoredTime.milliseconds(now)), .jsonArray(excluded),
         .integer(Int64(limit)),
       ]
     ).map { row throws(StoreError) in try Self.record(from: row) }
@@ -215,25 +213,10 @@ public final class ContentTable: Sendable {
   /// files is read at once rather than one query each.
   public func records(ids: [String]) throws(StoreError) -> [String: ContentRecord] {
     guard !ids.isEmpty else { return [:] }
-    let list = "[" + ids.map(Self.jsonString).joined(separator: ",") + "]"
     let records = try database.query(
-      "SELECT * FROM contents WHERE id IN (SELECT value FROM json_each(?))", [.text(list)]
+      "SELECT * FROM contents WHERE id IN (SELECT value FROM json_each(?))", [.jsonArray(ids)]
     ).map { row throws(StoreError) in try Self.record(from: row) }
     return Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-  }
-
-  /// `text` as a JSON string literal.
-  private static func jsonString(_ text: String) -> String {
-    var quoted = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": quoted += "\\\""
-      case "\\": quoted += "\\\\"
-      case _ where scalar.value < 0x20: quoted += String(format: "\\u%04x", scalar.value)
-      default: quoted.unicodeScalars.append(scalar)
-      }
-    }
-    return quoted + "\""
   }
 
   /// How many records are in `state`.

@@ -38,4 +38,22 @@ extension TransferJournal {
     }
     return records
   }
+
+  /// The records of `destinations` (those that have one), keyed by destination, read in one
+  /// query: a batch of finished files in a shared folder is looked up at once, not one read
+  /// each.
+  public func records(forDestinations destinations: some Collection<String>)
+    throws(StoreError) -> [String: TransferRecord]
+  {
+    guard !destinations.isEmpty else { return [:] }
+    let rows = try database.query(
+      "SELECT * FROM transfers WHERE destination IN (SELECT value FROM json_each(?))",
+      [.jsonArray(destinations)])
+    var records: [String: TransferRecord] = [:]
+    for row in rows {
+      let record = try Self.record(from: row)
+      records[record.destination] = record
+    }
+    return records
+  }
 }

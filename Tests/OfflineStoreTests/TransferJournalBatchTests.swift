@@ -47,4 +47,21 @@ import Testing
     #expect(try Set(journal.records(under: "/s/c/").keys) == ["/s/c/a.ts", "/s/c/sub/d.ts"])
     #expect(try Set(journal.records(under: "/s/c").keys) == ["/s/c/a.ts", "/s/c/sub/d.ts"])
   }
+
+  /// A batch of finished files reads its journal records in one query: those of the named
+  /// destinations, whatever their names hold, and no other.
+  @Test func recordsOfNamedDestinationsAreReadInOneQuery() throws {
+    let (_, journal) = try journal()
+    let quoted = #"/s/files/say "hi" \ 1.bin"#
+    try journal.save([
+      TransferRecord(destination: "/s/files/a.bin", url: "http://127.0.0.1/a.bin"),
+      TransferRecord(destination: quoted, url: "http://127.0.0.1/q.bin"),
+      TransferRecord(destination: "/s/files/other.bin", url: "http://127.0.0.1/o.bin"),
+    ])
+    let found = try journal.records(
+      forDestinations: ["/s/files/a.bin", quoted, "/s/files/missing.bin"])
+    #expect(Set(found.keys) == ["/s/files/a.bin", quoted])
+    #expect(found[quoted]?.url == "http://127.0.0.1/q.bin")
+    #expect(try journal.records(forDestinations: [String]()).isEmpty)
+  }
 }

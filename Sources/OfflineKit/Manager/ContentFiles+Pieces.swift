@@ -8,9 +8,14 @@ extension ContentFiles {
   /// content's file with `sha256` and `chunks` as its transfer computed them while the bytes
   /// streamed; a stream's pieces with the SHA-256 their transfers computed (the journal
   /// holds it); what OfflineKit wrote itself (offline playlists, keys) hashed now, once.
-  func pieceRecords(of record: ContentRecord, sha256: String?, chunks: [String]?)
-    -> [PieceRecord]
-  {
+  ///
+  /// `batchJournal`: the journal's records of a batch of files, read in one query
+  /// (``TransferJournal/records(forDestinations:)``); the file's own record is taken from it
+  /// (absent: it has none). Without it, the record is read here.
+  func pieceRecords(
+    of record: ContentRecord, sha256: String?, chunks: [String]?,
+    batchJournal: [String: TransferRecord]? = nil
+  ) -> [PieceRecord] {
     let root = folder(of: record)
     let isStream = Self.isStream(record)
     var pieces: [PieceRecord] = []
@@ -19,11 +24,16 @@ extension ContentFiles {
     let journaled = isStream ? try? index.transfers.records(under: root.path) : nil
     for (path, size) in ownFiles(of: record) {
       let absolute = root.appending(path: path).path
-      let journal =
-        isStream
-        ? journaled?[absolute] : (try? index.transfers.record(forDestination: absolute)) ?? nil
-      let kind: PieceRecord.Kind = isStream ? Self.kind(ofPiece: path) : .file
       let own = !isStream && path == record.fileName
+      let journal: TransferRecord?
+      if isStream {
+        journal = journaled?[absolute]
+      } else if own, let batchJournal {
+        journal = batchJournal[absolute]
+      } else {
+        journal = (try? index.transfers.record(forDestination: absolute)) ?? nil
+      }
+      let kind: PieceRecord.Kind = isStream ? Self.kind(ofPiece: path) : .file
       var digest = own ? sha256 : nil
       if digest == nil, let journal, journal.phase == .complete, journal.totalLength == size {
         digest = journal.sha256

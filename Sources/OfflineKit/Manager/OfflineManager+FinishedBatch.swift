@@ -49,13 +49,17 @@ extension OfflineManager {
     try? fileCompletions.flush()
     // One read for the batch's records and one transaction for what their files must be.
     let records = (try? index.contents.records(ids: entries.map(\.id))) ?? [:]
+    // Their journal records in one read too (unreadable: each file reads its own).
+    let journal = try? index.transfers.records(
+      forDestinations: records.values.map(files.destination(of:)))
     var written: [FinishedBatch.Entry] = []
     var pieces: [String: [PieceRecord]] = [:]
     var flat: [ContentManifest] = []  // one ledger chunk for the batch's flat files
     for entry in entries {
       guard let record = records[entry.id], record.state == .downloading else { continue }
       let found = files.pieceRecords(
-        of: record, sha256: entry.outcome.sha256, chunks: entry.outcome.chunkSHA256)
+        of: record, sha256: entry.outcome.sha256, chunks: entry.outcome.chunkSHA256,
+        batchJournal: journal)
       pieces[record.id] = found
       if let manifest = files.recordDownloaded(
         record, length: entry.outcome.length, pieces: found, durably: false)
