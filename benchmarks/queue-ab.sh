@@ -7,6 +7,10 @@
 #                       /var/tmp/queue-ab.perf.data) in an extra round after the timed ones
 #        PROFILE=strace writes `strace -c -f` of B's `run` to $PROFILE_OUT (default
 #                       /var/tmp/queue-ab.strace.txt) the same way
+#        FLOOR=1        also runs benchmarks/durable-queue-floor.c (built with cc: libcurl,
+#                       libcrypto, sqlite3) each round: one thread that makes every file
+#                       durable, hashed and recorded and does nothing else, the floor for
+#                       what `offline run` does
 #
 # Each round runs, in this order: A (`add -i` + `run --parallel 8 --quiet` into a fresh
 # store), curl --parallel --parallel-max 8, B, aria2c -j 8. Every output is checked against
@@ -29,6 +33,11 @@ names=$(cd "$small" && ls f*.bin)
 for n in $names; do echo "$base/small/$n"; done >"$work/queue.txt"
 for n in $names; do printf '%s\n  out=%s\n' "$base/small/$n" "$n"; done >"$work/queue.aria2"
 cat "$small"/* >/dev/null
+tools="A curl B aria2c"
+if [ -n "${FLOOR:-}" ]; then
+  cc -O2 -o "$work/durable-queue-floor" "$bench_dir/durable-queue-floor.c" -lcurl -lcrypto -lsqlite3
+  tools="$tools floor"
+fi
 
 check() { # FOLDER -> ok or a complaint
   local folder=$1 files=$work/check.$RANDOM
@@ -53,6 +62,9 @@ run_one() { # ROUND TOOL
       for n in $names; do printf 'url = "%s"\noutput = "%s"\n' "$base/small/$n" "$d/files/$n"; done >"$d/curl.cfg"
       cmd=(curl -s --parallel --parallel-max 8 -K "$d/curl.cfg") ;;
     aria2c) cmd=(aria2c -q -j 8 --allow-overwrite=true -d "$d/files" -i "$work/queue.aria2") ;;
+    floor)
+      mkdir -p "$d/files"
+      cmd=("$work/durable-queue-floor" "$work/queue.txt" "$d/files" 8) ;;
   esac
   /usr/bin/time -v -o "$d/time" "${cmd[@]}" >"$d/out" 2>"$d/err" </dev/null || status=$?
   local verdict=FAILED
@@ -62,7 +74,7 @@ run_one() { # ROUND TOOL
 }
 
 for round in $(seq "$rounds"); do
-  for tool in A curl B aria2c; do run_one "$round" "$tool"; done
+  for tool in $tools; do run_one "$round" "$tool"; done
 done
 
 if [ -n "${PROFILE:-}" ]; then
@@ -88,7 +100,7 @@ for line in open(sys.argv[1]):
     rows.setdefault(tool, []).append(t)
     print(f"round {rnd} {tool:7s} wall {t['wall']:.2f} s  user {t['user']:.2f}  sys {t['sys']:.2f}  {verdict}")
 med = {k: {m: statistics.median(r[m] for r in v) for m in ("wall", "cpu")} for k, v in rows.items()}
-for tool in ("A", "B", "curl", "aria2c"):
+for tool in ("A", "B", "curl", "aria2c", "floor"):
     if tool in med:
         m = med[tool]
         print(f"median {tool:7s} wall {m['wall']:.2f} s ({m['wall'] / med['curl']['wall']:.2f}x curl)"
