@@ -2,14 +2,16 @@
 // hashed and recorded, as `offline run` does, with nothing else: a lower bound for the
 // queue row, to set beside curl (which does none of the three) and `offline run`.
 //
-// Build: cc -O2 -o durable-queue-floor durable-queue-floor.c -lcurl -lcrypto -lsqlite3
-// Run:   durable-queue-floor URL_LIST FOLDER [PARALLEL=8]
+// Build: cc -O2 -pthread -o durable-queue-floor durable-queue-floor.c -lcurl -lcrypto -lsqlite3
+// Run:   durable-queue-floor URL_LIST FOLDER [PARALLEL=8] [THREADS=1]
 //
 // One libcurl multi handle runs PARALLEL requests at a time on this thread. Each body is
 // gathered in memory; when it ends: SHA-256 (libcrypto), written past the page cache
 // (O_DIRECT, whole blocks; the tail through the page cache) into NAME.part, renamed to
 // NAME. Every 64 files (and at the end): one syncfs, then one SQLite transaction (WAL,
 // synchronous=NORMAL) records each file's path, URL, length and SHA-256 as downloaded.
+// THREADS=2 hands each ended body to a second thread for all of that (hash, write, rename,
+// batch), so the network and the disk work overlap on two cores.
 // There is no resume, no retry and no journal of partial files: it is a floor, not a
 // downloader. Exits 1 on the first failure (a status other than 200, a short write).
 // benchmarks/queue-ab.sh runs it beside curl when FLOOR=1.
@@ -17,6 +19,7 @@
 #include <curl/curl.h>
 #include <fcntl.h>
 #include <openssl/sha.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +73,9 @@ static void write_durably(Body *body) {
   if (body->length > whole) {
     fd = open(part, O_WRONLY | O_CLOEXEC);
     size_t tail = body->length - whole;
-    if (fd < 0 || pwrite(fd, body->bytes + whole, tail, whole) != (ssize_t)tail) fail("write", part);
+    if (fd < 0 || pwrite(fd, body->bytes + whole, tail, whole) != (ssize_t)tail) {
+      fail("write", part);
+    }
     close(fd);
   }
   if (rename(part, body->path) != 0) fail("rename", part);
@@ -93,10 +98,56 @@ static void record_batch(sqlite3 *db, sqlite3_stmt *insert, int folder, Body **d
   if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) fail("sqlite", sqlite3_errmsg(db));
 }
 
+/// Ended bodies handed from the network thread to the disk thread (THREADS=2).
+typedef struct {
+  pthread_mutex_t lock;
+  pthread_cond_t ready;
+  Body **items;
+  int head, tail, capacity;
+  int closed;
+  sqlite3 *db;
+  sqlite3_stmt *insert;
+  int folder;
+} HandOff;
+
+static void hand_over(HandOff *queue, Body *body) {
+  pthread_mutex_lock(&queue->lock);
+  queue->items[queue->tail++] = body;
+  pthread_cond_signal(&queue->ready);
+  pthread_mutex_unlock(&queue->lock);
+}
+
+static void *disk_thread(void *context) {
+  HandOff *queue = context;
+  Body *done[batch_size];
+  int pending = 0;
+  for (;;) {
+    pthread_mutex_lock(&queue->lock);
+    while (queue->head == queue->tail && !queue->closed) {
+      pthread_cond_wait(&queue->ready, &queue->lock);
+    }
+    if (queue->head == queue->tail) {
+      pthread_mutex_unlock(&queue->lock);
+      break;
+    }
+    Body *body = queue->items[queue->head++];
+    pthread_mutex_unlock(&queue->lock);
+    write_durably(body);
+    done[pending++] = body;
+    if (pending == batch_size) {
+      record_batch(queue->db, queue->insert, queue->folder, done, pending);
+      pending = 0;
+    }
+  }
+  if (pending > 0) record_batch(queue->db, queue->insert, queue->folder, done, pending);
+  return NULL;
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) fail("usage", "durable-queue-floor URL_LIST FOLDER [PARALLEL]");
   const char *folder_path = argv[2];
   int parallel = argc > 3 ? atoi(argv[3]) : 8;
+  int threads = argc > 4 ? atoi(argv[4]) : 1;
   FILE *list = fopen(argv[1], "r");
   if (!list) fail("cannot read", argv[1]);
   char line[1024];
@@ -125,6 +176,12 @@ int main(int argc, char **argv) {
   int folder = open(folder_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (folder < 0) fail("open", folder_path);
 
+  HandOff queue = {.items = calloc(total + 1, sizeof(Body *)), .capacity = total, .db = db,
+                   .insert = insert, .folder = folder};
+  pthread_mutex_init(&queue.lock, NULL);
+  pthread_cond_init(&queue.ready, NULL);
+  pthread_t disk;
+  if (threads > 1) pthread_create(&disk, NULL, disk_thread, &queue);
   curl_global_init(CURL_GLOBAL_ALL);
   CURLM *multi = curl_multi_init();
   Body *done[batch_size];
@@ -161,15 +218,26 @@ int main(int argc, char **argv) {
       curl_easy_cleanup(easy);
       running--;
       ended++;
+      finished++;
+      if (threads > 1) {
+        hand_over(&queue, body);
+        continue;
+      }
       write_durably(body);
       done[pending++] = body;
-      finished++;
       if (pending == batch_size || finished == total) {
         record_batch(db, insert, folder, done, pending);
         pending = 0;
       }
     }
     if (finished < total && ended == 0) curl_multi_poll(multi, NULL, 0, 1000, NULL);
+  }
+  if (threads > 1) {
+    pthread_mutex_lock(&queue.lock);
+    queue.closed = 1;
+    pthread_cond_signal(&queue.ready);
+    pthread_mutex_unlock(&queue.lock);
+    pthread_join(disk, NULL);
   }
   sqlite3_finalize(insert);
   sqlite3_close(db);

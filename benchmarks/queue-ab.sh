@@ -10,11 +10,13 @@
 #        FLOOR=1        also runs benchmarks/durable-queue-floor.c (built with cc: libcurl,
 #                       libcrypto, sqlite3) each round: one thread that makes every file
 #                       durable, hashed and recorded and does nothing else, the floor for
-#                       what `offline run` does
+#                       what `offline run` does; `floor2` is the same with the hashing,
+#                       writing and recording on a second thread
 #
 # Each round runs, in this order: A (`add -i` + `run --parallel 8 --quiet` into a fresh
-# store), curl --parallel --parallel-max 8, B, aria2c -j 8. Every output is checked against
-# the data's SHA256SUMS; outputs are kept until the end (deleting 1000 files right before the
+# store), curl --parallel --parallel-max 8, B, aria2c -j 8; A and B swap every other round,
+# and each run starts after a `sync`. Every output is checked against the data's
+# SHA256SUMS; outputs are kept until the end (deleting 1000 files right before the
 # next tool's run makes its file creations pay for the freed inodes, see suite.sh). Prints one
 # line per run (wall, user, sys) and the medians with the ratios to curl.
 set -euo pipefail
@@ -35,8 +37,9 @@ for n in $names; do printf '%s\n  out=%s\n' "$base/small/$n" "$n"; done >"$work/
 cat "$small"/* >/dev/null
 tools="A curl B aria2c"
 if [ -n "${FLOOR:-}" ]; then
-  cc -O2 -o "$work/durable-queue-floor" "$bench_dir/durable-queue-floor.c" -lcurl -lcrypto -lsqlite3
-  tools="$tools floor"
+  cc -O2 -pthread -o "$work/durable-queue-floor" "$bench_dir/durable-queue-floor.c" \
+    -lcurl -lcrypto -lsqlite3
+  tools="$tools floor floor2"
 fi
 
 check() { # FOLDER -> ok or a complaint
@@ -64,8 +67,14 @@ run_one() { # ROUND TOOL
     aria2c) cmd=(aria2c -q -j 8 --allow-overwrite=true -d "$d/files" -i "$work/queue.aria2") ;;
     floor)
       mkdir -p "$d/files"
-      cmd=("$work/durable-queue-floor" "$work/queue.txt" "$d/files" 8) ;;
+      cmd=("$work/durable-queue-floor" "$work/queue.txt" "$d/files" 8 1) ;;
+    floor2)
+      mkdir -p "$d/files"
+      cmd=("$work/durable-queue-floor" "$work/queue.txt" "$d/files" 8 2) ;;
   esac
+  # The tool before left its files in the page cache, dirty (curl and aria2c do not sync):
+  # written back now, not by the next `syncfs`, which would charge them to whoever runs next.
+  sync
   /usr/bin/time -v -o "$d/time" "${cmd[@]}" >"$d/out" 2>"$d/err" </dev/null || status=$?
   local verdict=FAILED
   [ "$status" -eq 0 ] && verdict=$(check "$d")
@@ -74,7 +83,11 @@ run_one() { # ROUND TOOL
 }
 
 for round in $(seq "$rounds"); do
-  for tool in $tools; do run_one "$round" "$tool"; done
+  # A and B swap places every other round: the run right after curl's was 0.1-0.2 s slower
+  # whichever build it was (the same two builds swapped: 0.46 / 0.54 s, then 0.53 / 0.72 s).
+  order=$tools
+  [ $((round % 2)) -eq 0 ] && order=${tools/A curl B/B curl A}
+  for tool in $order; do run_one "$round" "$tool"; done
 done
 
 if [ -n "${PROFILE:-}" ]; then
@@ -100,7 +113,7 @@ for line in open(sys.argv[1]):
     rows.setdefault(tool, []).append(t)
     print(f"round {rnd} {tool:7s} wall {t['wall']:.2f} s  user {t['user']:.2f}  sys {t['sys']:.2f}  {verdict}")
 med = {k: {m: statistics.median(r[m] for r in v) for m in ("wall", "cpu")} for k, v in rows.items()}
-for tool in ("A", "B", "curl", "aria2c", "floor"):
+for tool in ("A", "B", "curl", "aria2c", "floor", "floor2"):
     if tool in med:
         m = med[tool]
         print(f"median {tool:7s} wall {m['wall']:.2f} s ({m['wall'] / med['curl']['wall']:.2f}x curl)"
