@@ -103,7 +103,7 @@ typedef struct {
   pthread_mutex_t lock;
   pthread_cond_t ready;
   Body **items;
-  int head, tail, capacity;
+  int head, tail;  // `items` holds every body of the run: no wrapping
   int closed;
   sqlite3 *db;
   sqlite3_stmt *insert;
@@ -176,8 +176,8 @@ int main(int argc, char **argv) {
   int folder = open(folder_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (folder < 0) fail("open", folder_path);
 
-  HandOff queue = {.items = calloc(total + 1, sizeof(Body *)), .capacity = total, .db = db,
-                   .insert = insert, .folder = folder};
+  HandOff queue = {
+    .items = calloc(total + 1, sizeof(Body *)), .db = db, .insert = insert, .folder = folder};
   pthread_mutex_init(&queue.lock, NULL);
   pthread_cond_init(&queue.ready, NULL);
   pthread_t disk;
