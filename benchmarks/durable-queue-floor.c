@@ -10,8 +10,9 @@
 // (O_DIRECT, whole blocks; the tail through the page cache) into NAME.part, renamed to
 // NAME. Every 64 files (and at the end): one syncfs, then one SQLite transaction (WAL,
 // synchronous=NORMAL) records each file's path, URL, length and SHA-256 as downloaded.
-// THREADS=2 hands each ended body to a second thread for all of that (hash, write, rename,
-// batch), so the network and the disk work overlap on two cores.
+// THREADS=N > 1 hands each ended body to N-1 more threads for all of that (hash, write,
+// rename, batch), so the network and the disk work overlap, and N-1 direct writes wait for
+// the device at once.
 // There is no resume, no retry and no journal of partial files: it is a floor, not a
 // downloader. Exits 1 on the first failure (a status other than 200, a short write).
 // benchmarks/queue-ab.sh runs it beside curl when FLOOR=1.
@@ -98,13 +99,16 @@ static void record_batch(sqlite3 *db, sqlite3_stmt *insert, int folder, Body **d
   if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) fail("sqlite", sqlite3_errmsg(db));
 }
 
-/// Ended bodies handed from the network thread to the disk thread (THREADS=2).
+/// Ended bodies handed from the network thread to the disk threads (THREADS > 1), and the
+/// bodies they wrote, recorded 64 at a time by whichever disk thread finds a batch due.
 typedef struct {
   pthread_mutex_t lock;
   pthread_cond_t ready;
   Body **items;
   int head, tail;  // `items` holds every body of the run: no wrapping
   int closed;
+  Body **written;
+  int written_count, recorded, recording;
   sqlite3 *db;
   sqlite3_stmt *insert;
   int folder;
@@ -119,8 +123,6 @@ static void hand_over(HandOff *queue, Body *body) {
 
 static void *disk_thread(void *context) {
   HandOff *queue = context;
-  Body *done[batch_size];
-  int pending = 0;
   for (;;) {
     pthread_mutex_lock(&queue->lock);
     while (queue->head == queue->tail && !queue->closed) {
@@ -133,13 +135,19 @@ static void *disk_thread(void *context) {
     Body *body = queue->items[queue->head++];
     pthread_mutex_unlock(&queue->lock);
     write_durably(body);
-    done[pending++] = body;
-    if (pending == batch_size) {
-      record_batch(queue->db, queue->insert, queue->folder, done, pending);
-      pending = 0;
+    pthread_mutex_lock(&queue->lock);
+    queue->written[queue->written_count++] = body;
+    if (!queue->recording && queue->written_count - queue->recorded >= batch_size) {
+      int from = queue->recorded;
+      queue->recorded += batch_size;
+      queue->recording = 1;
+      pthread_mutex_unlock(&queue->lock);
+      record_batch(queue->db, queue->insert, queue->folder, queue->written + from, batch_size);
+      pthread_mutex_lock(&queue->lock);
+      queue->recording = 0;
     }
+    pthread_mutex_unlock(&queue->lock);
   }
-  if (pending > 0) record_batch(queue->db, queue->insert, queue->folder, done, pending);
   return NULL;
 }
 
@@ -177,11 +185,13 @@ int main(int argc, char **argv) {
   if (folder < 0) fail("open", folder_path);
 
   HandOff queue = {
-    .items = calloc(total + 1, sizeof(Body *)), .db = db, .insert = insert, .folder = folder};
+    .items = calloc(total + 1, sizeof(Body *)), .written = calloc(total + 1, sizeof(Body *)),
+    .db = db, .insert = insert, .folder = folder};
   pthread_mutex_init(&queue.lock, NULL);
   pthread_cond_init(&queue.ready, NULL);
-  pthread_t disk;
-  if (threads > 1) pthread_create(&disk, NULL, disk_thread, &queue);
+  pthread_t disks[16];
+  int disk_count = threads > 17 ? 16 : threads - 1;
+  for (int i = 0; i < disk_count; i++) pthread_create(&disks[i], NULL, disk_thread, &queue);
   curl_global_init(CURL_GLOBAL_ALL);
   CURLM *multi = curl_multi_init();
   Body *done[batch_size];
@@ -219,7 +229,7 @@ int main(int argc, char **argv) {
       running--;
       ended++;
       finished++;
-      if (threads > 1) {
+      if (disk_count > 0) {
         hand_over(&queue, body);
         continue;
       }
@@ -232,12 +242,18 @@ int main(int argc, char **argv) {
     }
     if (finished < total && ended == 0) curl_multi_poll(multi, NULL, 0, 1000, NULL);
   }
-  if (threads > 1) {
+  if (disk_count > 0) {
     pthread_mutex_lock(&queue.lock);
     queue.closed = 1;
-    pthread_cond_signal(&queue.ready);
+    pthread_cond_broadcast(&queue.ready);
     pthread_mutex_unlock(&queue.lock);
-    pthread_join(disk, NULL);
+    for (int i = 0; i < disk_count; i++) pthread_join(disks[i], NULL);
+    while (queue.recorded < queue.written_count) {
+      int count = queue.written_count - queue.recorded;
+      if (count > batch_size) count = batch_size;
+      record_batch(db, insert, folder, queue.written + queue.recorded, count);
+      queue.recorded += count;
+    }
   }
   sqlite3_finalize(insert);
   sqlite3_close(db);

@@ -10,8 +10,9 @@
 #        FLOOR=1        also runs benchmarks/durable-queue-floor.c (built with cc: libcurl,
 #                       libcrypto, sqlite3) each round: one thread that makes every file
 #                       durable, hashed and recorded and does nothing else, the floor for
-#                       what `offline run` does; `floor2` is the same with the hashing,
-#                       writing and recording on a second thread
+#                       what `offline run` does; `floor9` is the same with the hashing,
+#                       writing and recording on eight more threads (as many direct writes
+#                       wait at once as `offline run` has device lanes)
 #
 # Each round runs, in this order: A (`add -i` + `run --parallel 8 --quiet` into a fresh
 # store), curl --parallel --parallel-max 8, B, aria2c -j 8; A and B swap every other round,
@@ -39,7 +40,7 @@ tools="A curl B aria2c"
 if [ -n "${FLOOR:-}" ]; then
   cc -O2 -pthread -o "$work/durable-queue-floor" "$bench_dir/durable-queue-floor.c" \
     -lcurl -lcrypto -lsqlite3
-  tools="$tools floor floor2"
+  tools="$tools floor floor9"
 fi
 
 check() { # FOLDER -> ok or a complaint
@@ -68,9 +69,9 @@ run_one() { # ROUND TOOL
     floor)
       mkdir -p "$d/files"
       cmd=("$work/durable-queue-floor" "$work/queue.txt" "$d/files" 8 1) ;;
-    floor2)
+    floor9)
       mkdir -p "$d/files"
-      cmd=("$work/durable-queue-floor" "$work/queue.txt" "$d/files" 8 2) ;;
+      cmd=("$work/durable-queue-floor" "$work/queue.txt" "$d/files" 8 9) ;;
   esac
   # The tool before left its files in the page cache, dirty (curl and aria2c do not sync):
   # written back now, not by the next `syncfs`, which would charge them to whoever runs next.
@@ -113,7 +114,7 @@ for line in open(sys.argv[1]):
     rows.setdefault(tool, []).append(t)
     print(f"round {rnd} {tool:7s} wall {t['wall']:.2f} s  user {t['user']:.2f}  sys {t['sys']:.2f}  {verdict}")
 med = {k: {m: statistics.median(r[m] for r in v) for m in ("wall", "cpu")} for k, v in rows.items()}
-for tool in ("A", "B", "curl", "aria2c", "floor", "floor2"):
+for tool in ("A", "B", "curl", "aria2c", "floor", "floor9"):
     if tool in med:
         m = med[tool]
         print(f"median {tool:7s} wall {m['wall']:.2f} s ({m['wall'] / med['curl']['wall']:.2f}x curl)"
