@@ -3,7 +3,7 @@
 // queue row, to set beside curl (which does none of the three) and `offline run`.
 //
 // Build: cc -O2 -pthread -o durable-queue-floor durable-queue-floor.c -lcurl -lcrypto -lsqlite3
-// Run:   durable-queue-floor URL_LIST FOLDER [PARALLEL=8] [THREADS=1]
+// Run:   durable-queue-floor URL_LIST FOLDER [PARALLEL=8] [THREADS=1] [LEAVE_OUT]
 //
 // One libcurl multi handle runs PARALLEL requests at a time on this thread. Each body is
 // gathered in memory; when it ends: SHA-256 (libcrypto), written past the page cache
@@ -13,6 +13,10 @@
 // THREADS=N > 1 hands each ended body to N-1 more threads for all of that (hash, write,
 // rename, batch), so the network and the disk work overlap, and N-1 direct writes wait for
 // the device at once.
+// LEAVE_OUT, a comma-separated list, drops parts of that to show what each costs: `hash`
+// (no SHA-256), `direct` (the whole body written through the page cache), `rename` (written
+// under its final name), `sync` (no syncfs), `record` (no SQLite). With all five left out
+// it does what curl does: each body written once through the page cache, and nothing else.
 // There is no resume, no retry and no journal of partial files: it is a floor, not a
 // downloader. Exits 1 on the first failure (a status other than 200, a short write).
 // benchmarks/queue-ab.sh runs it beside curl when FLOOR=1.
@@ -28,6 +32,9 @@
 #include <unistd.h>
 
 enum { block = 4096, batch_size = 64 };
+
+/// What LEAVE_OUT dropped; set once in main, before any thread starts.
+static int skip_hash, skip_direct, skip_rename, skip_sync, skip_record;
 
 typedef struct {
   char *bytes;
@@ -61,31 +68,40 @@ static size_t gather(char *data, size_t size, size_t count, void *context) {
 }
 
 static void write_durably(Body *body) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256((const unsigned char *)body->bytes, body->length, digest);
-  for (int i = 0; i < SHA256_DIGEST_LENGTH; i++) sprintf(body->sha256 + 2 * i, "%02x", digest[i]);
+  if (!skip_hash) {
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    SHA256((const unsigned char *)body->bytes, body->length, digest);
+    for (int i = 0; i < SHA256_DIGEST_LENGTH; i++) sprintf(body->sha256 + 2 * i, "%02x", digest[i]);
+  }
   char part[1100];
-  snprintf(part, sizeof part, "%s.part", body->path);
-  size_t whole = body->length / block * block;
-  int fd = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT | O_CLOEXEC, 0644);
-  if (fd < 0) fail("open", part);
-  if (whole > 0 && pwrite(fd, body->bytes, whole, 0) != (ssize_t)whole) fail("write", part);
-  close(fd);
-  if (body->length > whole) {
-    fd = open(part, O_WRONLY | O_CLOEXEC);
+  snprintf(part, sizeof part, skip_rename ? "%s" : "%s.part", body->path);
+  size_t whole = skip_direct ? 0 : body->length / block * block;
+  if (whole > 0) {
+    int fd = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT | O_CLOEXEC, 0644);
+    if (fd < 0) fail("open", part);
+    if (pwrite(fd, body->bytes, whole, 0) != (ssize_t)whole) fail("write", part);
+    close(fd);
+  }
+  if (body->length > whole || body->length == 0) {
+    int flags = whole > 0 ? O_WRONLY | O_CLOEXEC : O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+    int fd = open(part, flags, 0644);
     size_t tail = body->length - whole;
     if (fd < 0 || pwrite(fd, body->bytes + whole, tail, whole) != (ssize_t)tail) {
       fail("write", part);
     }
     close(fd);
   }
-  if (rename(part, body->path) != 0) fail("rename", part);
+  if (!skip_rename && rename(part, body->path) != 0) fail("rename", part);
   free(body->bytes);
   body->bytes = NULL;
 }
 
 static void record_batch(sqlite3 *db, sqlite3_stmt *insert, int folder, Body **done, int count) {
-  if (syncfs(folder) != 0) fail("syncfs", "folder");
+  if (!skip_sync && syncfs(folder) != 0) fail("syncfs", "folder");
+  if (skip_record) {
+    for (int i = 0; i < count; i++) free(done[i]);
+    return;
+  }
   sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
   for (int i = 0; i < count; i++) {
     sqlite3_bind_text(insert, 1, done[i]->path, -1, SQLITE_STATIC);
@@ -152,10 +168,21 @@ static void *disk_thread(void *context) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3) fail("usage", "durable-queue-floor URL_LIST FOLDER [PARALLEL]");
+  if (argc < 3) fail("usage", "durable-queue-floor URL_LIST FOLDER [PARALLEL] [THREADS] [LEAVE_OUT]");
   const char *folder_path = argv[2];
   int parallel = argc > 3 ? atoi(argv[3]) : 8;
   int threads = argc > 4 ? atoi(argv[4]) : 1;
+  const char *leave_out = argc > 5 ? argv[5] : "";
+  char parts[256];
+  snprintf(parts, sizeof parts, "%s", leave_out);
+  for (char *part = strtok(parts, ","); part; part = strtok(NULL, ",")) {
+    if (!strcmp(part, "hash")) skip_hash = 1;
+    else if (!strcmp(part, "direct")) skip_direct = 1;
+    else if (!strcmp(part, "rename")) skip_rename = 1;
+    else if (!strcmp(part, "sync")) skip_sync = 1;
+    else if (!strcmp(part, "record")) skip_record = 1;
+    else fail("LEAVE_OUT names an unknown part", part);
+  }
   FILE *list = fopen(argv[1], "r");
   if (!list) fail("cannot read", argv[1]);
   char line[1024];

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# What each part of durability costs for the queue's 1000 files of 100 KiB, set beside curl
+# and `offline run` in the same rounds: benchmarks/durable-queue-floor.c spread over nine
+# threads (`floor9` in queue-ab.sh), whole and with parts left out.
+#
+# Usage: benchmarks/queue-floor-parts.sh [ROUNDS=5]
+# Env:   OFFLINE_BIN  the `offline` to time (else a release build, see lib.sh)
+#
+# Runs, in an order that moves on by one each round (so no run always follows the same one):
+#   curl            curl --parallel --parallel-max 8 (page cache, no sync, no hash, no record)
+#   curl+sync       the same, then `sync -f` on its folder (curl's files made durable)
+#   offline         `add -i` + `run --parallel 8 --quiet` into a fresh store
+#   floor9          hash, direct writes, rename, syncfs and SQLite per 64 files
+#   -hash -direct -rename -sync -record
+#                   floor9 without that one part
+#   -durability     floor9 with hash and record kept, without direct, rename and sync
+#   bare            floor9 with all five left out: curl's work, on the floor's threads
+# Every output is checked against the data's SHA256SUMS. Each run starts after a `sync`.
+# Prints one line per run and the medians (wall and CPU) with their ratios to curl.
+set -euo pipefail
+rounds=${1:-5}
+source "$(dirname "$0")/lib.sh"
+ensure_tools
+ensure_offline_bin
+
+small=$(make_small_files 1000 100)
+open_workdir queue-floor-parts
+mkdir -p "$work/www"
+ln -s "$small" "$work/www/small"
+start_nginx "$work" "$work/www" ""
+base="http://127.0.0.1:$port"
+names=$(cd "$small" && ls f*.bin)
+for n in $names; do echo "$base/small/$n"; done >"$work/queue.txt"
+cat "$small"/* >/dev/null
+cc -O2 -pthread -o "$work/floor" "$bench_dir/durable-queue-floor.c" -lcurl -lcrypto -lsqlite3
+
+tools=(curl curl+sync offline floor9 -hash -direct -rename -sync -record -durability bare)
+leave_out() { # TOOL -> the floor's LEAVE_OUT argument
+  case $1 in
+    floor9) echo "" ;;
+    -durability) echo direct,rename,sync ;;
+    bare) echo hash,direct,rename,sync,record ;;
+    *) echo "${1#-}" ;;
+  esac
+}
+
+results="$work/results.tsv"
+: >"$results"
+run_one() { # ROUND TOOL
+  local round=$1 tool=$2 d="$work/r$1-$2" status=0
+  mkdir -p "$d/files"
+  case $tool in
+    curl | curl+sync)
+      for n in $names; do printf 'url = "%s"\noutput = "%s"\n' "$base/small/$n" "$d/files/$n"; done >"$d/curl.cfg"
+      cmd=(curl -s --parallel --parallel-max 8 -K "$d/curl.cfg")
+      [ "$tool" = curl+sync ] && cmd=(sh -c 'curl -s --parallel --parallel-max 8 -K "$1" && exec sync -f "$2"' \
+        _ "$d/curl.cfg" "$d/files") ;;
+    offline)
+      cmd=(sh -c '"$1" --store "$2" add -i "$3" >/dev/null && exec "$1" --store "$2" run --parallel 8 --quiet' \
+        _ "$offline" "$d/store" "$work/queue.txt") ;;
+    *) cmd=("$work/floor" "$work/queue.txt" "$d/files" 8 9 "$(leave_out "$tool")") ;;
+  esac
+  sync
+  /usr/bin/time -v -o "$d/time" "${cmd[@]}" >"$d/out" 2>"$d/err" </dev/null || status=$?
+  local verdict=FAILED files=$work/check.$round.$RANDOM
+  if [ "$status" -eq 0 ]; then
+    mkdir -p "$files"
+    find "$d" -type f -name 'f*.bin' -exec ln {} "$files/" \; 2>/dev/null || true
+    verdict=WRONG
+    (cd "$files" && sha256sum --quiet -c "$small/SHA256SUMS" >/dev/null 2>&1) && verdict=ok
+  fi
+  printf '%s\t%s\t%s\t%s\n' "$round" "$tool" "$d/time" "$verdict" >>"$results"
+  log "round $round $tool: $verdict"
+}
+
+count=${#tools[@]}
+for round in $(seq "$rounds"); do
+  for i in $(seq 0 $((count - 1))); do run_one "$round" "${tools[$(((i + round) % count))]}"; done
+done
+
+python3 - "$results" "${tools[@]}" <<'PY'
+import statistics, sys
+from timing import parse_time
+rows = {}
+for line in open(sys.argv[1]):
+    rnd, tool, path, verdict = line.rstrip("\n").split("\t")
+    t = parse_time(path)
+    rows.setdefault(tool, []).append(t)
+    print(f"round {rnd} {tool:11s} wall {t['wall']:.2f} s  user {t['user']:.2f}  sys {t['sys']:.2f}  {verdict}")
+med = {k: {m: statistics.median(r[m] for r in v) for m in ("wall", "cpu")} for k, v in rows.items()}
+for tool in sys.argv[2:]:
+    m = med[tool]
+    print(f"median {tool:11s} wall {m['wall']:.2f} s ({m['wall'] / med['curl']['wall']:.2f}x curl)"
+          f"  cpu {m['cpu']:.2f} s ({m['cpu'] / med['curl']['cpu']:.2f}x curl)")
+PY
+grep -q -v $'\tok$' "$results" && exit 1
+exit 0
