@@ -4,7 +4,8 @@
 # make_hls_stream, make_aes_hls_stream, make_test_cert, start_delay_proxy, stop_delay_proxies;
 # for every script open_workdir (its temporary folder, cleaned up on exit); for the kill
 # benchmarks kill_again_and_again and wait_last_run; for suite.sh and counts-ab.sh
-# check_media (an ffmpeg decode to the expected duration).
+# check_media (an ffmpeg decode to the expected duration); for queue-ab.sh and
+# queue-floor-parts.sh check_small_files.
 
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd "$bench_dir/.." && pwd)"
@@ -217,6 +218,16 @@ os.rename(os.path.join(d, "SHA256SUMS.tmp"), os.path.join(d, "SHA256SUMS"))
 ' "$dir" "$count" "$kib"
   fi
   echo "$dir"
+}
+
+# check_small_files FOLDER SMALL -> "ok" when the files fNNNNN.bin found anywhere under FOLDER
+# are exactly those of SMALL (a make_small_files folder) by SHA-256, "WRONG" otherwise. Links
+# them into a fresh folder under $work first, whatever layout the tool wrote.
+check_small_files() {
+  local folder=$1 small=$2 files=$work/check.$RANDOM$RANDOM
+  mkdir -p "$files"
+  find "$folder" -type f -name 'f*.bin' -exec ln {} "$files/" \; 2>/dev/null || true
+  if (cd "$files" && sha256sum --quiet -c "$small/SHA256SUMS" >/dev/null 2>&1); then echo ok; else echo WRONG; fi
 }
 
 # make_hls_stream SEGMENTS -> prints a cached folder with index.m3u8 and SEGMENTS one-second

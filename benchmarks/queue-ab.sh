@@ -43,13 +43,6 @@ if [ -n "${FLOOR:-}" ]; then
   tools="$tools floor floor9"
 fi
 
-check() { # FOLDER -> ok or a complaint
-  local folder=$1 files=$work/check.$RANDOM
-  mkdir -p "$files"
-  find "$folder" -type f -name 'f*.bin' -exec ln {} "$files/" \; 2>/dev/null || true
-  if (cd "$files" && sha256sum --quiet -c "$small/SHA256SUMS" >/dev/null 2>&1); then echo ok; else echo WRONG; fi
-}
-
 results="$work/results.tsv"
 : >"$results"
 run_one() { # ROUND TOOL
@@ -78,7 +71,7 @@ run_one() { # ROUND TOOL
   sync
   /usr/bin/time -v -o "$d/time" "${cmd[@]}" >"$d/out" 2>"$d/err" </dev/null || status=$?
   local verdict=FAILED
-  [ "$status" -eq 0 ] && verdict=$(check "$d")
+  [ "$status" -eq 0 ] && verdict=$(check_small_files "$d" "$small")
   printf '%s\t%s\t%s\t%s\n' "$round" "$tool" "$d/time" "$verdict" >>"$results"
   log "round $round $tool: $verdict"
 }
@@ -101,24 +94,10 @@ if [ -n "${PROFILE:-}" ]; then
     strace) strace -c -f -o "${PROFILE_OUT:-/var/tmp/queue-ab.strace.txt}" \
       "$b_bin" --store "$d/store" run --parallel 8 --quiet ;;
   esac
-  log "profile ($PROFILE) of B written: $(check "$d")"
+  log "profile ($PROFILE) of B written: $(check_small_files "$d" "$small")"
 fi
 
-python3 - "$results" <<'PY'
-import statistics, sys
-from timing import parse_time
-rows = {}
-for line in open(sys.argv[1]):
-    rnd, tool, path, verdict = line.rstrip("\n").split("\t")
-    t = parse_time(path)
-    rows.setdefault(tool, []).append(t)
-    print(f"round {rnd} {tool:7s} wall {t['wall']:.2f} s  user {t['user']:.2f}  sys {t['sys']:.2f}  {verdict}")
-med = {k: {m: statistics.median(r[m] for r in v) for m in ("wall", "cpu")} for k, v in rows.items()}
-for tool in ("A", "B", "curl", "aria2c", "floor", "floor9"):
-    if tool in med:
-        m = med[tool]
-        print(f"median {tool:7s} wall {m['wall']:.2f} s ({m['wall'] / med['curl']['wall']:.2f}x curl)"
-              f"  cpu {m['cpu']:.2f} s ({m['cpu'] / med['curl']['cpu']:.2f}x curl)")
-PY
+python3 -c 'import sys, timing; timing.print_rounds(sys.argv[1], sys.argv[2:])' \
+  "$results" A B curl aria2c floor floor9
 grep -q -v $'\tok$' "$results" && exit 1
 exit 0

@@ -62,13 +62,8 @@ run_one() { # ROUND TOOL
   esac
   sync
   /usr/bin/time -v -o "$d/time" "${cmd[@]}" >"$d/out" 2>"$d/err" </dev/null || status=$?
-  local verdict=FAILED files=$work/check.$round.$RANDOM
-  if [ "$status" -eq 0 ]; then
-    mkdir -p "$files"
-    find "$d" -type f -name 'f*.bin' -exec ln {} "$files/" \; 2>/dev/null || true
-    verdict=WRONG
-    (cd "$files" && sha256sum --quiet -c "$small/SHA256SUMS" >/dev/null 2>&1) && verdict=ok
-  fi
+  local verdict=FAILED
+  [ "$status" -eq 0 ] && verdict=$(check_small_files "$d" "$small")
   printf '%s\t%s\t%s\t%s\n' "$round" "$tool" "$d/time" "$verdict" >>"$results"
   log "round $round $tool: $verdict"
 }
@@ -78,20 +73,7 @@ for round in $(seq "$rounds"); do
   for i in $(seq 0 $((count - 1))); do run_one "$round" "${tools[$(((i + round) % count))]}"; done
 done
 
-python3 - "$results" "${tools[@]}" <<'PY'
-import statistics, sys
-from timing import parse_time
-rows = {}
-for line in open(sys.argv[1]):
-    rnd, tool, path, verdict = line.rstrip("\n").split("\t")
-    t = parse_time(path)
-    rows.setdefault(tool, []).append(t)
-    print(f"round {rnd} {tool:11s} wall {t['wall']:.2f} s  user {t['user']:.2f}  sys {t['sys']:.2f}  {verdict}")
-med = {k: {m: statistics.median(r[m] for r in v) for m in ("wall", "cpu")} for k, v in rows.items()}
-for tool in sys.argv[2:]:
-    m = med[tool]
-    print(f"median {tool:11s} wall {m['wall']:.2f} s ({m['wall'] / med['curl']['wall']:.2f}x curl)"
-          f"  cpu {m['cpu']:.2f} s ({m['cpu'] / med['curl']['cpu']:.2f}x curl)")
-PY
+python3 -c 'import sys, timing; timing.print_rounds(sys.argv[1], sys.argv[2:])' \
+  "$results" "${tools[@]}"
 grep -q -v $'\tok$' "$results" && exit 1
 exit 0

@@ -14,3 +14,25 @@ def parse_time(path):
     d["rss_kib"] = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", text).group(1))
     d["rss_mib"] = d["rss_kib"] / 1024
     return d
+
+
+def print_rounds(results, tools, base="curl"):
+    """Prints each run of RESULTS (tab-separated lines: round, tool, the time file, verdict)
+    and then, for each of TOOLS that ran, the medians of wall and CPU time with their ratios
+    to BASE's medians in the same runs."""
+    import statistics
+
+    rows = {}
+    for line in open(results):
+        rnd, tool, path, verdict = line.rstrip("\n").split("\t")
+        t = parse_time(path)
+        rows.setdefault(tool, []).append(t)
+        print(f"round {rnd} {tool:11s} wall {t['wall']:.2f} s  user {t['user']:.2f}"
+              f"  sys {t['sys']:.2f}  {verdict}")
+    med = {k: {m: statistics.median(r[m] for r in v) for m in ("wall", "cpu")}
+           for k, v in rows.items()}
+    for tool in tools:
+        if tool in med:
+            m = med[tool]
+            print(f"median {tool:11s} wall {m['wall']:.2f} s ({m['wall'] / med[base]['wall']:.2f}x {base})"
+                  f"  cpu {m['cpu']:.2f} s ({m['cpu'] / med[base]['cpu']:.2f}x {base})")
