@@ -5,7 +5,7 @@
 # for every script open_workdir (its temporary folder, cleaned up on exit); for the kill
 # benchmarks kill_again_and_again and wait_last_run; for suite.sh and counts-ab.sh
 # check_media (an ffmpeg decode to the expected duration); for queue-ab.sh and
-# queue-floor-parts.sh check_small_files.
+# queue-floor-parts.sh serve_small_files, queue_run, timed_run and check_small_files.
 
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd "$bench_dir/.." && pwd)"
@@ -218,6 +218,39 @@ os.rename(os.path.join(d, "SHA256SUMS.tmp"), os.path.join(d, "SHA256SUMS"))
 ' "$dir" "$count" "$kib"
   fi
   echo "$dir"
+}
+
+# serve_small_files -> the queue case's 1000 files of 100 KiB served by nginx from $work:
+# sets $small (their folder), $names, $base (the URL of their folder), $port, $nginx_pid;
+# writes $work/queue.txt (one URL per line) and reads the files once into the page cache.
+serve_small_files() {
+  small=$(make_small_files 1000 100)
+  mkdir -p "$work/www"
+  ln -s "$small" "$work/www/small"
+  start_nginx "$work" "$work/www" ""
+  base="http://127.0.0.1:$port/small"
+  names=$(cd "$small" && ls f*.bin)
+  for n in $names; do echo "$base/$n"; done >"$work/queue.txt"
+  cat "$small"/* >/dev/null
+}
+
+# The suite's queue command, to be followed by the offline binary, a fresh store and the URL
+# list: `add -i` + `run --parallel 8 --quiet`.
+queue_run=(sh -c '"$1" --store "$2" add -i "$3" >/dev/null && exec "$1" --store "$2" run --parallel 8 --quiet' _)
+
+# timed_run ROUND TOOL DIR RESULTS COMMAND... -> runs COMMAND under /usr/bin/time -v (into
+# DIR/time) after a `sync`, checks what it wrote under DIR (check_small_files) and appends
+# "ROUND TOOL DIR/time VERDICT" to RESULTS. The tool before may have left its files in the
+# page cache, dirty (curl and aria2c do not sync): written back by that `sync`, not by the
+# next `syncfs`, which would charge them to whoever runs next.
+timed_run() {
+  local round=$1 tool=$2 d=$3 results=$4 status=0 verdict=FAILED
+  shift 4
+  sync
+  /usr/bin/time -v -o "$d/time" "$@" >"$d/out" 2>"$d/err" </dev/null || status=$?
+  [ "$status" -eq 0 ] && verdict=$(check_small_files "$d" "$small")
+  printf '%s\t%s\t%s\t%s\n' "$round" "$tool" "$d/time" "$verdict" >>"$results"
+  log "round $round $tool: $verdict"
 }
 
 # check_small_files FOLDER SMALL -> "ok" when the files fNNNNN.bin found anywhere under FOLDER

@@ -26,16 +26,9 @@ b_bin=$2
 rounds=${3:-3}
 source "$(dirname "$0")/lib.sh"
 
-small=$(make_small_files 1000 100)
 open_workdir queue-ab
-mkdir -p "$work/www"
-ln -s "$small" "$work/www/small"
-start_nginx "$work" "$work/www" ""
-base="http://127.0.0.1:$port"
-names=$(cd "$small" && ls f*.bin)
-for n in $names; do echo "$base/small/$n"; done >"$work/queue.txt"
-for n in $names; do printf '%s\n  out=%s\n' "$base/small/$n" "$n"; done >"$work/queue.aria2"
-cat "$small"/* >/dev/null
+serve_small_files
+for n in $names; do printf '%s\n  out=%s\n' "$base/$n" "$n"; done >"$work/queue.aria2"
 tools="A curl B aria2c"
 if [ -n "${FLOOR:-}" ]; then
   cc -O2 -pthread -o "$work/durable-queue-floor" "$bench_dir/durable-queue-floor.c" \
@@ -46,17 +39,16 @@ fi
 results="$work/results.tsv"
 : >"$results"
 run_one() { # ROUND TOOL
-  local round=$1 tool=$2 d="$work/r$1-$2" status=0
+  local round=$1 tool=$2 d="$work/r$1-$2"
   mkdir -p "$d"
   case $tool in
     A | B)
       local bin=$a_bin
       [ "$tool" = B ] && bin=$b_bin
-      cmd=(sh -c '"$1" --store "$2" add -i "$3" >/dev/null && exec "$1" --store "$2" run --parallel 8 --quiet' \
-        _ "$bin" "$d/store" "$work/queue.txt") ;;
+      cmd=("${queue_run[@]}" "$bin" "$d/store" "$work/queue.txt") ;;
     curl)
       mkdir -p "$d/files"
-      for n in $names; do printf 'url = "%s"\noutput = "%s"\n' "$base/small/$n" "$d/files/$n"; done >"$d/curl.cfg"
+      for n in $names; do printf 'url = "%s"\noutput = "%s"\n' "$base/$n" "$d/files/$n"; done >"$d/curl.cfg"
       cmd=(curl -s --parallel --parallel-max 8 -K "$d/curl.cfg") ;;
     aria2c) cmd=(aria2c -q -j 8 --allow-overwrite=true -d "$d/files" -i "$work/queue.aria2") ;;
     floor)
@@ -66,14 +58,7 @@ run_one() { # ROUND TOOL
       mkdir -p "$d/files"
       cmd=("$work/durable-queue-floor" "$work/queue.txt" "$d/files" 8 9) ;;
   esac
-  # The tool before left its files in the page cache, dirty (curl and aria2c do not sync):
-  # written back now, not by the next `syncfs`, which would charge them to whoever runs next.
-  sync
-  /usr/bin/time -v -o "$d/time" "${cmd[@]}" >"$d/out" 2>"$d/err" </dev/null || status=$?
-  local verdict=FAILED
-  [ "$status" -eq 0 ] && verdict=$(check_small_files "$d" "$small")
-  printf '%s\t%s\t%s\t%s\n' "$round" "$tool" "$d/time" "$verdict" >>"$results"
-  log "round $round $tool: $verdict"
+  timed_run "$round" "$tool" "$d" "$results" "${cmd[@]}"
 }
 
 for round in $(seq "$rounds"); do

@@ -23,15 +23,8 @@ source "$(dirname "$0")/lib.sh"
 ensure_tools
 ensure_offline_bin
 
-small=$(make_small_files 1000 100)
 open_workdir queue-floor-parts
-mkdir -p "$work/www"
-ln -s "$small" "$work/www/small"
-start_nginx "$work" "$work/www" ""
-base="http://127.0.0.1:$port"
-names=$(cd "$small" && ls f*.bin)
-for n in $names; do echo "$base/small/$n"; done >"$work/queue.txt"
-cat "$small"/* >/dev/null
+serve_small_files
 cc -O2 -pthread -o "$work/floor" "$bench_dir/durable-queue-floor.c" -lcurl -lcrypto -lsqlite3
 
 tools=(curl curl+sync offline floor9 -hash -direct -rename -sync -record -durability bare)
@@ -47,25 +40,19 @@ leave_out() { # TOOL -> the floor's LEAVE_OUT argument
 results="$work/results.tsv"
 : >"$results"
 run_one() { # ROUND TOOL
-  local round=$1 tool=$2 d="$work/r$1-$2" status=0
+  local round=$1 tool=$2 d="$work/r$1-$2"
   mkdir -p "$d/files"
   case $tool in
     curl | curl+sync)
-      for n in $names; do printf 'url = "%s"\noutput = "%s"\n' "$base/small/$n" "$d/files/$n"; done >"$d/curl.cfg"
+      for n in $names; do printf 'url = "%s"\noutput = "%s"\n' "$base/$n" "$d/files/$n"; done >"$d/curl.cfg"
       cmd=(curl -s --parallel --parallel-max 8 -K "$d/curl.cfg")
       [ "$tool" = curl+sync ] && cmd=(sh -c 'curl -s --parallel --parallel-max 8 -K "$1" && exec sync -f "$2"' \
         _ "$d/curl.cfg" "$d/files") ;;
     offline)
-      cmd=(sh -c '"$1" --store "$2" add -i "$3" >/dev/null && exec "$1" --store "$2" run --parallel 8 --quiet' \
-        _ "$offline" "$d/store" "$work/queue.txt") ;;
+      cmd=("${queue_run[@]}" "$offline" "$d/store" "$work/queue.txt") ;;
     *) cmd=("$work/floor" "$work/queue.txt" "$d/files" 8 9 "$(leave_out "$tool")") ;;
   esac
-  sync
-  /usr/bin/time -v -o "$d/time" "${cmd[@]}" >"$d/out" 2>"$d/err" </dev/null || status=$?
-  local verdict=FAILED
-  [ "$status" -eq 0 ] && verdict=$(check_small_files "$d" "$small")
-  printf '%s\t%s\t%s\t%s\n' "$round" "$tool" "$d/time" "$verdict" >>"$results"
-  log "round $round $tool: $verdict"
+  timed_run "$round" "$tool" "$d" "$results" "${cmd[@]}"
 }
 
 count=${#tools[@]}
