@@ -5,7 +5,8 @@
 # for every script open_workdir (its temporary folder, cleaned up on exit); for the kill
 # benchmarks kill_again_and_again and wait_last_run; for suite.sh and counts-ab.sh
 # check_media (an ffmpeg decode to the expected duration); for queue-ab.sh and
-# queue-floor-parts.sh serve_small_files, queue_run, timed_run and check_small_files.
+# queue-floor-parts.sh serve_small_files, timed_run and check_small_files; for those and
+# suite.sh queue_run and write_curl_config.
 
 bench_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd "$bench_dir/.." && pwd)"
@@ -237,6 +238,14 @@ serve_small_files() {
 # The suite's queue command, to be followed by the offline binary, a fresh store and the URL
 # list: `add -i` + `run --parallel 8 --quiet`.
 queue_run=(sh -c '"$1" --store "$2" add -i "$3" >/dev/null && exec "$1" --store "$2" run --parallel 8 --quiet' _)
+
+# write_curl_config DIR URL_BASE -> DIR/curl.cfg for `curl -K`: each of $names from
+# URL_BASE/NAME into DIR/files/NAME (the folder is made).
+write_curl_config() {
+  local d=$1 from=$2 n
+  mkdir -p "$d/files"
+  for n in $names; do printf 'url = "%s"\noutput = "%s"\n' "$from/$n" "$d/files/$n"; done >"$d/curl.cfg"
+}
 
 # timed_run ROUND TOOL DIR RESULTS COMMAND... -> runs COMMAND under /usr/bin/time -v (into
 # DIR/time) after a `sync`, checks what it wrote under DIR (check_small_files) and appends

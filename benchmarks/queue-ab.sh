@@ -47,8 +47,7 @@ run_one() { # ROUND TOOL
       [ "$tool" = B ] && bin=$b_bin
       cmd=("${queue_run[@]}" "$bin" "$d/store" "$work/queue.txt") ;;
     curl)
-      mkdir -p "$d/files"
-      for n in $names; do printf 'url = "%s"\noutput = "%s"\n' "$base/$n" "$d/files/$n"; done >"$d/curl.cfg"
+      write_curl_config "$d" "$base"
       cmd=(curl -s --parallel --parallel-max 8 -K "$d/curl.cfg") ;;
     aria2c) cmd=(aria2c -q -j 8 --allow-overwrite=true -d "$d/files" -i "$work/queue.aria2") ;;
     floor)

@@ -44,7 +44,7 @@ run_one() { # ROUND TOOL
   mkdir -p "$d/files"
   case $tool in
     curl | curl+sync)
-      for n in $names; do printf 'url = "%s"\noutput = "%s"\n' "$base/$n" "$d/files/$n"; done >"$d/curl.cfg"
+      write_curl_config "$d" "$base"
       cmd=(curl -s --parallel --parallel-max 8 -K "$d/curl.cfg")
       [ "$tool" = curl+sync ] && cmd=(sh -c 'curl -s --parallel --parallel-max 8 -K "$1" && exec sync -f "$2"' \
         _ "$d/curl.cfg" "$d/files") ;;

@@ -185,18 +185,15 @@ run_case() {
       -o "$d/movie.mp4" "$slow_tls/hls/index.m3u8") ;;
     aes/offline) cmd=("$offline" --store "$store" get "$base/aes/index.m3u8" -o "$d/movie" --quiet) ;;
     aes/ytdlp8) cmd=(yt-dlp -q --no-progress --keep-fragments --concurrent-fragments 8 -o "$d/movie.mp4" "$base/aes/index.m3u8") ;;
-    queue/offline) cmd=(sh -c '"$1" --store "$2" add -i "$3" >/dev/null && exec "$1" --store "$2" run --parallel 8 --quiet' \
-      _ "$offline" "$store" "$work/queue.txt") ;;
+    queue/offline) cmd=("${queue_run[@]}" "$offline" "$store" "$work/queue.txt") ;;
     queue/aria2c) cmd=(aria2c -q -j 8 --allow-overwrite=true -d "$d/files" -i "$work/queue.aria2") ;;
     queue/curl)
-      mkdir -p "$d/files"
-      for n in $names; do printf 'url = "%s"\noutput = "%s"\n' "$base/small/$n" "$d/files/$n"; done >"$d/curl.cfg"
+      write_curl_config "$d" "$base/small"
       cmd=(curl -s --parallel --parallel-max 8 -K "$d/curl.cfg") ;;
     queue/curlsync)
       # curl, then its files made durable as ours are (one syncfs, as our runner's batch):
       # the disk's share of the row, which curl alone does not pay.
-      mkdir -p "$d/files"
-      for n in $names; do printf 'url = "%s"\noutput = "%s"\n' "$base/small/$n" "$d/files/$n"; done >"$d/curl.cfg"
+      write_curl_config "$d" "$base/small"
       cmd=(sh -c 'curl -s --parallel --parallel-max 8 -K "$1" && exec sync -f "$2"' _ "$d/curl.cfg" "$d/files") ;;
     memory/256m) cmd=("$offline" --store "$store" get "$base/256m.bin" -o "$d/out.bin" --quiet) ;;
     memory/4g) cmd=("$offline" --store "$store" get "$base/4g.bin" -o "$d/out.bin" --quiet) ;;

@@ -1,5 +1,6 @@
 """Reads what GNU time's -v wrote: the one parser every benchmark script's report uses."""
 import re
+import statistics
 
 
 def parse_time(path):
@@ -20,8 +21,6 @@ def print_rounds(results, tools, base="curl"):
     """Prints each run of RESULTS (tab-separated lines: round, tool, the time file, verdict)
     and then, for each of TOOLS that ran, the medians of wall and CPU time with their ratios
     to BASE's medians in the same runs."""
-    import statistics
-
     rows = {}
     for line in open(results):
         rnd, tool, path, verdict = line.rstrip("\n").split("\t")
