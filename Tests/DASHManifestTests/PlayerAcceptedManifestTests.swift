@@ -91,6 +91,34 @@ import Testing
     #expect("\(listing.presentationTimeOffset)" == "-130000")
   }
 
+  /// The offline copy keeps what was accepted as it came: the negative offset (so the audio
+  /// is shifted as at the origin), no `@bandwidth` where there was none, the decimal frame
+  /// rate as the same number; and it reads back.
+  @Test func theOfflineCopyKeepsANegativeOffsetAndAnUnknownBandwidth() throws {
+    let mpd = try MPDParser.parse(
+      manifest(
+        """
+        <AdaptationSet mimeType="audio/mp4" frameRate="29.97">
+        <SegmentTemplate presentationTimeOffset="-130000" media="$Number$.m4s" timescale="44100">
+          <SegmentTimeline><S d="176400" t="0" r="1"/></SegmentTimeline>
+        </SegmentTemplate><Representation id="a1"/></AdaptationSet>
+        """))
+    let path = RepresentationPath(period: 0, adaptationSet: 0, representation: 0)
+    let files = try OfflineRepresentation(
+      listing(mpd), initialization: nil, segmentNames: ["s0.m4s", "s1.m4s"])
+    let text = MPDWriter.write(try OfflineManifest.make(from: mpd, files: [path: files]))
+    #expect(text.contains("presentationTimeOffset=\"-130000\""), "\(text)")
+    #expect(!text.contains("bandwidth"), "\(text)")
+    #expect(text.contains("frameRate=\"2997/100\""), "\(text)")
+    let again = try MPDParser.parse(text)
+    let set = again.periods[0].adaptationSets[0]
+    #expect(set.representations[0].bandwidth == nil)
+    #expect(set.common.frameRate?.framesPerSecond == 29.97)
+    let copy = try SegmentResolver().segments(for: path, in: again, manifestURL: base)
+    #expect(copy.presentationTimeOffset == -130_000)
+    #expect(copy.segments.map(\.time) == [0, 176_400])
+  }
+
   /// `S@d="0"`: a segment that lasts no time. Players find segments by time, so none asks for
   /// it, but it takes its place among the numbers (dash.js counts it): it is not fetched and
   /// the segments after it keep their `$Number$`.
