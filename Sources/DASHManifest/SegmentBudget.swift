@@ -22,9 +22,10 @@ public struct SegmentBudget: Sendable, Equatable {
   /// What was spent so far: bytes of URLs.
   public private(set) var urlBytes = 0
 
-  /// Creates a budget; the defaults allow two tracks of 2-second segments for over 100 hours,
-  /// with URLs of 160 bytes on average.
-  public init(maximumSegmentCount: Int = 400_000, maximumURLBytes: Int = 64 << 20) {
+  /// Creates a budget; the defaults let a whole download list as many segments as one
+  /// Representation may (`SegmentResolver`): video and audio of 2-second segments for over 50
+  /// hours, with URLs of 300 bytes on average. Planning that many takes about 220 MiB.
+  public init(maximumSegmentCount: Int = 200_000, maximumURLBytes: Int = 64 << 20) {
     self.maximumSegmentCount = maximumSegmentCount
     self.maximumURLBytes = maximumURLBytes
   }

@@ -2,7 +2,7 @@ import DASHManifest
 
 extension DASHDownload {
   /// Refuses, before any listing is made, a selection whose segments would pass a
-  /// `SegmentBudget` (400,000 segments and 64 MiB of URLs in all, Periods and
+  /// `SegmentBudget` (200,000 segments and 64 MiB of URLs in all, Periods and
   /// Representations together) or one Representation's bounds (`SegmentResolver`): a manifest
   /// of a few kilobytes can name gigabytes of URLs, and planning holds them all.
   ///
