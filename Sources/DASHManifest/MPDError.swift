@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// do { _ = try MPDParser.parse(data) } catch let error as MPDError { print(error) }
-/// // "MPD/Period[1]/AdaptationSet[2]/Representation[1]: bandwidth is missing."
+/// // "MPD/Period[1]/AdaptationSet[2]/Representation[1]: id is missing."
 /// ```
 public struct MPDError: Error, Sendable, Equatable, CustomStringConvertible {
   /// What kind of problem it is, for code that reacts to some.
@@ -22,8 +22,12 @@ public struct MPDError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidTemplate
     /// A URL does not parse, or resolves to something that is not a URL.
     case invalidURL
-    /// Listing the segments would give more than the resolver's bound.
+    /// Listing the segments would give more than the resolver's bound, or a download more
+    /// than its `SegmentBudget`.
     case tooManySegments
+    /// The segment URLs of a listing would take more bytes than the resolver's bound, or
+    /// those of a download more than its `SegmentBudget`.
+    case urlsTooLarge
     /// Something valid that this module does not handle (such as a hierarchical `sidx`).
     case unsupported
     /// A `sidx` box is truncated or inconsistent.

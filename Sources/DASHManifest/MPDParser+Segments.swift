@@ -10,7 +10,7 @@ extension MPDParser {
   private static func segmentBase(_ element: Located) throws -> SegmentBase {
     SegmentBase(
       timescale: try timescale(element),
-      presentationTimeOffset: try element.unsigned("presentationTimeOffset"),
+      presentationTimeOffset: try presentationTimeOffset(element),
       indexRange: try element.byteRange("indexRange"),
       initialization: try element.child("Initialization").map(initialization))
   }
@@ -19,7 +19,7 @@ extension MPDParser {
     SegmentList(
       timescale: try timescale(element), duration: try positiveDuration(element),
       startNumber: try element.unsigned("startNumber"),
-      presentationTimeOffset: try element.unsigned("presentationTimeOffset"),
+      presentationTimeOffset: try presentationTimeOffset(element),
       initialization: try element.child("Initialization").map(initialization),
       timeline: try element.child("SegmentTimeline").map(timeline),
       segmentURLs: try element.children("SegmentURL").map { url in
@@ -34,13 +34,14 @@ extension MPDParser {
         .invalidTemplate, at: element.path,
         "media '\(media.text)' uses both $Number$ and $Time$, which the standard forbids.")
     }
-    let initialization = try template(element, "initialization", forbidding: [.number, .time])
+    let initialization = try template(
+      element, "initialization", forbidding: [.number, .time, .subNumber])
     let index = try template(element, "index", forbidding: [])
     return SegmentTemplate(
       media: media?.text, initializationTemplate: initialization?.text, index: index?.text,
       timescale: try timescale(element), duration: try positiveDuration(element),
       startNumber: try element.unsigned("startNumber"),
-      presentationTimeOffset: try element.unsigned("presentationTimeOffset"),
+      presentationTimeOffset: try presentationTimeOffset(element),
       initialization: try element.child("Initialization").map(Self.initialization),
       timeline: try element.child("SegmentTimeline").map(timeline))
   }
@@ -73,15 +74,28 @@ extension MPDParser {
       guard let duration = try entry.unsigned("d") else {
         throw MPDError(.missingAttribute, at: entry.path, "d is missing.")
       }
-      guard duration > 0 else {
-        throw MPDError(.malformedValue, at: entry.path, "d is 0; a segment must last.")
-      }
       let repeatCount = try entry.value("r", "a whole number, or -1") { text -> Int? in
         guard let value = Int(text), value >= -1 else { return nil }
         return value
       }
+      // d="0" is a segment that lasts no time: listed without being fetched; repeated to the
+      // end of the Period it would never end.
+      guard duration > 0 || repeatCount != -1 else {
+        throw MPDError(
+          .malformedValue, at: entry.path, "d is 0 and r is -1: the entry would repeat without end."
+        )
+      }
       return SegmentTimelineEntry(
         time: try entry.unsigned("t"), duration: duration, repeatCount: repeatCount ?? 0)
+    }
+  }
+
+  /// `@presentationTimeOffset`: a whole number, which may be negative (dash.js's own tests
+  /// shift audio with `-130000`; the schema says unsigned, players accept it).
+  private static func presentationTimeOffset(_ element: Located) throws -> Int64? {
+    try element.value("presentationTimeOffset", "a whole number") { text in
+      let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+      return !digits.isEmpty && digits.allSatisfy(\.isASCIIDigit) ? Int64(text) : nil
     }
   }
 

@@ -62,13 +62,12 @@ public enum MPDParser {
       representations: try element.children("Representation").map(representation))
   }
 
+  /// A Representation; a missing `@bandwidth` is unknown, not an error (players accept it; it
+  /// only matters to `$Bandwidth$`, which the resolver checks).
   private static func representation(_ element: Located) throws -> Representation {
-    let bandwidth = try element.int("bandwidth")
-    guard let bandwidth else {
-      throw MPDError(.missingAttribute, at: element.path, "bandwidth is missing.")
-    }
-    return Representation(
-      id: try element.required("id"), bandwidth: bandwidth, common: try common(element),
+    Representation(
+      id: try element.required("id"), bandwidth: try element.int("bandwidth"),
+      common: try common(element),
       contentProtections: try element.children("ContentProtection").map(contentProtection),
       baseURLs: baseURLs(element), segmentInfo: try segmentInformation(element))
   }
@@ -77,7 +76,7 @@ public enum MPDParser {
     CommonAttributes(
       mimeType: element.string("mimeType"), codecs: element.string("codecs"),
       width: try element.int("width"), height: try element.int("height"),
-      frameRate: try element.value("frameRate", "a frame rate such as 25 or 30000/1001") {
+      frameRate: try element.value("frameRate", "a frame rate such as 25, 30000/1001 or 29.97") {
         FrameRate($0)
       },
       audioSamplingRate: element.string("audioSamplingRate"))

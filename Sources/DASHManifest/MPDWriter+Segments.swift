@@ -47,7 +47,7 @@ extension MPDWriter {
   /// The attributes that open both `SegmentList` and `SegmentTemplate` (ISO/IEC 23009-1
   /// §5.3.9.2.2, the multiple segment base information), in the order written.
   private static func multipleSegmentAttributes(
-    timescale: UInt64?, duration: UInt64?, startNumber: UInt64?, presentationTimeOffset: UInt64?
+    timescale: UInt64?, duration: UInt64?, startNumber: UInt64?, presentationTimeOffset: Int64?
   ) -> [(String, String?)] {
     [
       ("timescale", timescale.map(String.init)), ("duration", duration.map(String.init)),

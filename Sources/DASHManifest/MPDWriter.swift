@@ -64,7 +64,7 @@ public enum MPDWriter {
 
   private static func write(_ representation: Representation, _ xml: inout XMLText) {
     let attributes =
-      [("id", representation.id), ("bandwidth", String(representation.bandwidth))]
+      [("id", representation.id), ("bandwidth", representation.bandwidth.map(String.init))]
       + common(representation.common)
     xml.element("Representation", attributes) { xml in
       baseURLs(representation.baseURLs, &xml)

@@ -25,12 +25,12 @@ public struct OfflineRepresentation: Sendable, Equatable {
   /// Units per second of the segments' times and durations.
   public var timescale: UInt64
   /// `@presentationTimeOffset`, in `timescale` units.
-  public var presentationTimeOffset: UInt64
+  public var presentationTimeOffset: Int64
 
   /// Creates the files of a Representation.
   public init(
     initialization: String?, segments: [Segment], timescale: UInt64 = 1,
-    presentationTimeOffset: UInt64 = 0
+    presentationTimeOffset: Int64 = 0
   ) {
     self.initialization = initialization
     self.segments = segments

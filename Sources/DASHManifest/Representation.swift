@@ -2,8 +2,9 @@
 public struct Representation: Sendable, Equatable {
   /// `@id`, the value of `$RepresentationID$`.
   public var id: String
-  /// `@bandwidth` in bits per second, the value of `$Bandwidth$`.
-  public var bandwidth: Int
+  /// `@bandwidth` in bits per second, the value of `$Bandwidth$`; nil when the manifest does
+  /// not say (unknown: a template that uses `$Bandwidth$` cannot be filled in then).
+  public var bandwidth: Int?
   /// The representation's own common attributes (see `CommonAttributes.inheriting(from:)`).
   public var common: CommonAttributes
   /// The `ContentProtection` descriptors of the representation.
@@ -15,7 +16,7 @@ public struct Representation: Sendable, Equatable {
 
   /// Creates a representation.
   public init(
-    id: String, bandwidth: Int, common: CommonAttributes = .init(),
+    id: String, bandwidth: Int?, common: CommonAttributes = .init(),
     contentProtections: [ContentProtection] = [], baseURLs: [String] = [],
     segmentInfo: SegmentInformation = .init()
   ) {

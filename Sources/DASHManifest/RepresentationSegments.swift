@@ -13,13 +13,13 @@ public struct RepresentationSegments: Sendable, Equatable {
   public var segments: [SegmentReference]
   /// Units per second of the segments' `time` and `duration`.
   public var timescale: UInt64
-  /// `@presentationTimeOffset`, in `timescale` units.
-  public var presentationTimeOffset: UInt64
+  /// `@presentationTimeOffset`, in `timescale` units; it may be negative.
+  public var presentationTimeOffset: Int64
 
   /// Creates a segment listing.
   public init(
     initialization: SegmentReference? = nil, index: SegmentReference? = nil,
-    segments: [SegmentReference] = [], timescale: UInt64 = 1, presentationTimeOffset: UInt64 = 0
+    segments: [SegmentReference] = [], timescale: UInt64 = 1, presentationTimeOffset: Int64 = 0
   ) {
     self.initialization = initialization
     self.index = index
@@ -46,13 +46,15 @@ public struct RepresentationSegments: Sendable, Equatable {
     result.index = nil
     result.timescale = UInt64(sidx.timescale)
     // The offset is in the SegmentBase's timescale; the segments' times are in the index's.
-    let (high, low) = presentationTimeOffset.multipliedFullWidth(by: UInt64(sidx.timescale))
-    guard high < timescale else {
+    let magnitude = presentationTimeOffset.magnitude
+    let (high, low) = magnitude.multipliedFullWidth(by: UInt64(sidx.timescale))
+    let converted = high < timescale ? timescale.dividingFullWidth((high, low)).quotient : nil
+    guard let converted, let offset = Int64(exactly: converted) else {
       throw MPDError(
         .malformedValue, at: "sidx",
         "The presentation time offset overflows in the index's timescale.")
     }
-    result.presentationTimeOffset = timescale.dividingFullWidth((high, low)).quotient
+    result.presentationTimeOffset = presentationTimeOffset < 0 ? -offset : offset
     var time = sidx.earliestPresentationTime
     result.segments = zip(ranges, sidx.references).enumerated().map { position, pair in
       let start = time

@@ -3,8 +3,8 @@
 public struct SegmentBase: Sendable, Equatable {
   /// `@timescale`: units per second of the times; 1 when absent.
   public var timescale: UInt64?
-  /// `@presentationTimeOffset`, in `timescale` units.
-  public var presentationTimeOffset: UInt64?
+  /// `@presentationTimeOffset`, in `timescale` units; players accept a negative one.
+  public var presentationTimeOffset: Int64?
   /// `@indexRange`: the bytes of the `sidx` box.
   public var indexRange: ByteRange?
   /// The `Initialization` child.
@@ -12,7 +12,7 @@ public struct SegmentBase: Sendable, Equatable {
 
   /// Creates a segment base.
   public init(
-    timescale: UInt64? = nil, presentationTimeOffset: UInt64? = nil,
+    timescale: UInt64? = nil, presentationTimeOffset: Int64? = nil,
     indexRange: ByteRange? = nil, initialization: Initialization? = nil
   ) {
     self.timescale = timescale

@@ -6,8 +6,8 @@ public struct SegmentList: Sendable, Equatable {
   public var duration: UInt64?
   /// `@startNumber`: the number of the first segment; 1 when absent.
   public var startNumber: UInt64?
-  /// `@presentationTimeOffset`, in `timescale` units.
-  public var presentationTimeOffset: UInt64?
+  /// `@presentationTimeOffset`, in `timescale` units; players accept a negative one.
+  public var presentationTimeOffset: Int64?
   /// The `Initialization` child.
   public var initialization: Initialization?
   /// The `S` entries of the `SegmentTimeline` child, or nil when there is none.
@@ -18,7 +18,7 @@ public struct SegmentList: Sendable, Equatable {
   /// Creates a segment list.
   public init(
     timescale: UInt64? = nil, duration: UInt64? = nil, startNumber: UInt64? = nil,
-    presentationTimeOffset: UInt64? = nil, initialization: Initialization? = nil,
+    presentationTimeOffset: Int64? = nil, initialization: Initialization? = nil,
     timeline: [SegmentTimelineEntry]? = nil, segmentURLs: [SegmentURL] = []
   ) {
     self.timescale = timescale

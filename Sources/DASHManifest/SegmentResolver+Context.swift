@@ -13,11 +13,14 @@ extension SegmentResolver {
     let periodDuration: Double?
     /// The most segments allowed.
     let limit: Int
+    /// The most bytes of URLs allowed.
+    let urlLimit: Int
 
-    /// The template's values for this Representation.
+    /// The template's values for this Representation (`$Bandwidth$` is checked before a
+    /// template that uses it is expanded, see `check(_:name:element:)`).
     func values(number: UInt64 = 0, time: UInt64 = 0) -> URLTemplate.Values {
       URLTemplate.Values(
-        representationID: representation.id, bandwidth: representation.bandwidth,
+        representationID: representation.id, bandwidth: representation.bandwidth ?? 0,
         number: number, time: time)
     }
 
@@ -46,8 +49,9 @@ extension SegmentResolver {
       return Int(count)
     }
 
-    /// The end of the Period in timescale units, with the presentation time offset.
-    func periodEnd(timescale: UInt64, offset: UInt64, element: String) throws -> UInt64 {
+    /// The end of the Period in timescale units, with the presentation time offset (0 when
+    /// a negative offset puts it before media time 0).
+    func periodEnd(timescale: UInt64, offset: Int64, element: String) throws -> UInt64 {
       guard let periodDuration else {
         throw MPDError(
           .unsupported, at: path + "/" + element,
@@ -57,7 +61,26 @@ extension SegmentResolver {
       guard end < 18_000_000_000_000_000_000 else {
         throw MPDError(.malformedValue, at: path + "/" + element, "The Period ends too late.")
       }
-      return UInt64(end)
+      return UInt64(max(end, 0))
+    }
+
+    /// The media time `span` after the presentation time offset `offset` (§5.3.9.5.3: a
+    /// segment's media time is its time in the Period plus the offset).
+    ///
+    /// - Throws: `malformedValue` when it overflows, or when a negative offset puts it before
+    ///   media time 0.
+    func mediaTime(_ span: UInt64, after offset: Int64, element: String) throws -> UInt64 {
+      if offset >= 0 {
+        let (time, overflowed) = span.addingReportingOverflow(UInt64(offset))
+        guard !overflowed else { throw overflow(element) }
+        return time
+      }
+      guard span >= offset.magnitude else {
+        throw MPDError(
+          .malformedValue, at: path + "/" + element,
+          "presentationTimeOffset \(offset) puts the first segments before media time 0.")
+      }
+      return span - offset.magnitude
     }
 
     /// The error for a listing past the bound.

@@ -2,19 +2,24 @@ import Foundation
 
 /// Listing the segments of a template, a list or a base.
 extension SegmentResolver.Context {
-  /// The segments a `SegmentTemplate` makes (§5.3.9.4).
+  /// The segments a `SegmentTemplate` makes (§5.3.9.4). A timeline entry with `d="0"` names
+  /// a segment that lasts no time: no player asks for it (they find segments by time), but it
+  /// takes its `$Number$` (dash.js counts it), so it is skipped and the numbers after it stay.
   func segments(_ template: SegmentTemplate) throws -> RepresentationSegments {
     let element = "SegmentTemplate"
     guard let mediaText = template.media else {
       throw MPDError(.missingAttribute, at: path + "/" + element, "media is missing.")
     }
     let media = try URLTemplate(mediaText)
+    try check(media, name: "media", element: element)
     let timescale = template.timescale ?? 1
     let startNumber = template.startNumber ?? 1
     let offset = template.presentationTimeOffset ?? 0
     var initialization: SegmentReference?
     if let text = template.initializationTemplate {
-      let url = try URLTemplate(text).expand(values())
+      let initializationTemplate = try URLTemplate(text)
+      try check(initializationTemplate, name: "initialization", element: element)
+      let url = initializationTemplate.expand(values())
       initialization = SegmentReference(
         url: try SegmentResolver.resolve(url, against: baseURL, at: path + "/" + element))
     } else {
@@ -31,26 +36,30 @@ extension SegmentResolver.Context {
       }
       let count = try self.count(duration: duration, timescale: timescale, element: element)
       timing = try (0..<count).map { index in
-        let (span, o1) = UInt64(index).multipliedReportingOverflow(by: duration)
-        let (time, o2) = offset.addingReportingOverflow(span)
-        guard !(o1 || o2) else { throw overflow(element) }
-        return (time, duration)
+        let (span, overflowed) = UInt64(index).multipliedReportingOverflow(by: duration)
+        guard !overflowed else { throw overflow(element) }
+        return (try mediaTime(span, after: offset, element: element), duration)
       }
     }
-    let segments = try timing.enumerated().map { index, slot in
+    var segments: [SegmentReference] = []
+    segments.reserveCapacity(timing.count)
+    for (index, slot) in timing.enumerated() {
       let (number, overflowed) = startNumber.addingReportingOverflow(UInt64(index))
       guard !overflowed else { throw overflow(element) }
+      guard slot.duration > 0 else { continue }
       let text = media.expand(values(number: number, time: slot.time))
-      return SegmentReference(
-        url: try SegmentResolver.resolve(text, against: baseURL, at: path + "/" + element),
-        number: number, time: slot.time, duration: slot.duration)
+      segments.append(
+        SegmentReference(
+          url: try SegmentResolver.resolve(text, against: baseURL, at: path + "/" + element),
+          number: number, time: slot.time, duration: slot.duration))
     }
     return RepresentationSegments(
       initialization: initialization, segments: segments, timescale: timescale,
       presentationTimeOffset: offset)
   }
 
-  /// The segments a `SegmentList` names (§5.3.9.3).
+  /// The segments a `SegmentList` names (§5.3.9.3); a `SegmentURL` whose timeline entry
+  /// lasts no time is skipped, as for a template.
   func segments(_ list: SegmentList) throws -> RepresentationSegments {
     let element = "SegmentList"
     guard list.segmentURLs.count <= limit else {
@@ -64,21 +73,28 @@ extension SegmentResolver.Context {
       timing = try expand(timeline, timescale: timescale, offset: offset, element: element)
     } else if let duration = list.duration {
       timing = list.segmentURLs.indices.map { index in
-        let (span, o1) = UInt64(index).multipliedReportingOverflow(by: duration)
-        let (time, o2) = offset.addingReportingOverflow(span)
-        return o1 || o2 ? nil : (time, duration)
+        let (span, overflowed) = UInt64(index).multipliedReportingOverflow(by: duration)
+        return overflowed
+          ? nil
+          : (try? mediaTime(span, after: offset, element: element)).map {
+            ($0, duration)
+          }
       }
     }
-    let segments = try list.segmentURLs.enumerated().map { index, url in
+    var segments: [SegmentReference] = []
+    segments.reserveCapacity(list.segmentURLs.count)
+    for (index, url) in list.segmentURLs.enumerated() {
       let slot = index < timing.count ? timing[index] : nil
+      if let slot, slot.duration == 0 { continue }
       let media = try url.media.map {
         try SegmentResolver.resolve(
           $0, against: baseURL, at: "\(path)/\(element)/SegmentURL[\(index + 1)]")
       }
-      return SegmentReference(
-        url: media ?? baseURL, byteRange: url.mediaRange,
-        number: startNumber.addingReportingOverflow(UInt64(index)).partialValue,
-        time: slot?.time, duration: slot?.duration)
+      segments.append(
+        SegmentReference(
+          url: media ?? baseURL, byteRange: url.mediaRange,
+          number: startNumber.addingReportingOverflow(UInt64(index)).partialValue,
+          time: slot?.time, duration: slot?.duration))
     }
     return RepresentationSegments(
       initialization: try reference(list.initialization), segments: segments,
@@ -98,21 +114,34 @@ extension SegmentResolver.Context {
     return result
   }
 
-  /// The start and duration of every segment of a `SegmentTimeline` (§5.3.9.6), counted
-  /// before anything is allocated.
-  func expand(
-    _ timeline: [SegmentTimelineEntry], timescale: UInt64, offset: UInt64, element: String
-  ) throws -> [(time: UInt64, duration: UInt64)] {
+  /// How many segments each entry of a `SegmentTimeline` stands for and where each starts,
+  /// counted before anything is allocated.
+  struct TimelinePlan {
     var counts: [Int] = []
     var starts: [UInt64] = []
-    var cursor: UInt64 = 0
     var total = 0
+  }
+
+  /// The plan of `timeline` (§5.3.9.6).
+  ///
+  /// - Throws: `tooManySegments` past the bound, `malformedValue` for times that overflow or
+  ///   a zero duration repeated to the end.
+  func plan(
+    _ timeline: [SegmentTimelineEntry], timescale: UInt64, offset: Int64, element: String
+  ) throws -> TimelinePlan {
+    var plan = TimelinePlan()
+    var cursor: UInt64 = 0
     for (index, entry) in timeline.enumerated() {
       let start = entry.time ?? cursor
       var count: UInt64
       if entry.repeatCount >= 0 {
         count = UInt64(entry.repeatCount) + 1
       } else {
+        guard entry.duration > 0 else {
+          throw MPDError(
+            .malformedValue, at: "\(path)/\(element)/SegmentTimeline/S[\(index + 1)]",
+            "d is 0 and r is -1: the entry would repeat without end.")
+        }
         let end =
           try index + 1 < timeline.count
           ? timeline[index + 1].time
@@ -121,22 +150,31 @@ extension SegmentResolver.Context {
         let span = end > start ? end - start : 0
         count = span / entry.duration + (span % entry.duration == 0 ? 0 : 1)
       }
-      guard count <= UInt64(limit - total) else {
+      guard count <= UInt64(limit - plan.total) else {
         throw tooMany(element, "more than \(limit)")
       }
       let (span, o1) = count.multipliedReportingOverflow(by: entry.duration)
       let (next, o2) = start.addingReportingOverflow(span)
       guard !(o1 || o2) else { throw overflow(element) }
-      total += Int(count)
-      counts.append(Int(count))
-      starts.append(start)
+      plan.total += Int(count)
+      plan.counts.append(Int(count))
+      plan.starts.append(start)
       cursor = next
     }
+    return plan
+  }
+
+  /// The start and duration of every segment of a `SegmentTimeline` (§5.3.9.6), zero-length
+  /// ones included.
+  func expand(
+    _ timeline: [SegmentTimelineEntry], timescale: UInt64, offset: Int64, element: String
+  ) throws -> [(time: UInt64, duration: UInt64)] {
+    let plan = try plan(timeline, timescale: timescale, offset: offset, element: element)
     var result: [(time: UInt64, duration: UInt64)] = []
-    result.reserveCapacity(total)
+    result.reserveCapacity(plan.total)
     for (index, entry) in timeline.enumerated() {
-      for repeat_ in 0..<counts[index] {
-        result.append((starts[index] + UInt64(repeat_) * entry.duration, entry.duration))
+      for repeat_ in 0..<plan.counts[index] {
+        result.append((plan.starts[index] + UInt64(repeat_) * entry.duration, entry.duration))
       }
     }
     return result

@@ -5,8 +5,11 @@ import Foundation
 ///
 /// Segment information is inherited from the AdaptationSet and the Period (ISO/IEC 23009-1
 /// §5.3.9.1), `BaseURL`s are resolved at every level against the manifest's URL (§5.6), and
-/// the count is bounded: a manifest that would list more than `maximumSegmentCount`
-/// segments (a 1-second template over 100 years) is refused before anything is allocated.
+/// what a listing may grow to is bounded before anything is allocated: at most
+/// `maximumSegmentCount` segments (a 1-second template over 100 years is refused) and at most
+/// `maximumURLBytes` of URLs (a 20,000-character template or `@id` repeated in each of them
+/// is). ``expansion(for:in:manifestURL:)`` gives those figures without listing, so a caller
+/// that lists many Representations can bound them all together (``SegmentBudget``).
 ///
 /// URLs are resolved, not vetted: a downloader still checks their scheme.
 ///
@@ -18,12 +21,32 @@ import Foundation
 /// }
 /// ```
 public struct SegmentResolver: Sendable {
+  /// What listing a Representation gives at most, worked out without listing it.
+  public struct Expansion: Sendable, Equatable {
+    /// Media segments (for a `SegmentBase` with an `indexRange`, as many as its index can
+    /// hold: 12 bytes a reference).
+    public var segmentCount: Int
+    /// Bytes of the resolved URLs of the segments and the initialization section, an upper
+    /// bound.
+    public var urlBytes: Int
+
+    /// Creates an expansion.
+    public init(segmentCount: Int, urlBytes: Int) {
+      self.segmentCount = segmentCount
+      self.urlBytes = urlBytes
+    }
+  }
+
   /// The most segments one Representation may have.
   public var maximumSegmentCount: Int
+  /// The most bytes the URLs of one Representation's listing may take.
+  public var maximumURLBytes: Int
 
-  /// Creates a resolver; the default bound allows 2-second segments for over 100 hours.
-  public init(maximumSegmentCount: Int = 200_000) {
+  /// Creates a resolver; the default bounds allow 2-second segments for over 100 hours, and
+  /// URLs of 300 bytes on average at that count.
+  public init(maximumSegmentCount: Int = 200_000, maximumURLBytes: Int = 64 << 20) {
     self.maximumSegmentCount = maximumSegmentCount
+    self.maximumURLBytes = maximumURLBytes
   }
 
   /// The segments of the Representation at `path`.
@@ -33,10 +56,45 @@ public struct SegmentResolver: Sendable {
   ///   - mpd: The manifest.
   ///   - manifestURL: Where the manifest was fetched from: the base of every relative URL.
   /// - Throws: `MPDError`: `invalidURL`, `missingAttribute` (a template without `media`, or
-  ///   with neither `duration` nor a timeline), `unsupported` (a Period whose duration is
-  ///   unknown where it is needed), `tooManySegments`, `malformedValue` (times that overflow).
+  ///   with neither `duration` nor a timeline; `$Bandwidth$` without `@bandwidth`),
+  ///   `unsupported` (a Period whose duration is unknown where it is needed, `$SubNumber$`),
+  ///   `tooManySegments`, `urlsTooLarge`, `malformedValue` (times that overflow).
   public func segments(for path: RepresentationPath, in mpd: MPD, manifestURL: URL) throws
     -> RepresentationSegments
+  {
+    let (context, source) = try prepare(path, mpd, manifestURL)
+    _ = try context.expansion(source)  // refuses past the bounds before anything is listed
+    switch source {
+    case .whole: return RepresentationSegments(segments: [SegmentReference(url: context.baseURL)])
+    case .template(let template): return try context.segments(template)
+    case .list(let list): return try context.segments(list)
+    case .base(let base): return try context.segments(base)
+    }
+  }
+
+  /// What listing the Representation at `path` gives at most, without listing it.
+  ///
+  /// - Throws: `MPDError`, as ``segments(for:in:manifestURL:)`` does for what it can tell
+  ///   without listing: the bounds included.
+  public func expansion(for path: RepresentationPath, in mpd: MPD, manifestURL: URL) throws
+    -> Expansion
+  {
+    let (context, source) = try prepare(path, mpd, manifestURL)
+    return try context.expansion(source)
+  }
+
+  /// Where the segment information of a Representation comes from.
+  enum Source {
+    /// No segment information: the base URL is the one resource.
+    case whole
+    case template(SegmentTemplate)
+    case list(SegmentList)
+    case base(SegmentBase)
+  }
+
+  /// The context and the merged segment information of the Representation at `path`.
+  private func prepare(_ path: RepresentationPath, _ mpd: MPD, _ manifestURL: URL) throws
+    -> (Context, Source)
   {
     guard let representation = mpd.representation(at: path) else {
       throw MPDError(.missingAttribute, at: path.description, "There is no such Representation.")
@@ -46,21 +104,17 @@ public struct SegmentResolver: Sendable {
     let context = Context(
       path: path.description, representation: representation,
       baseURL: try baseURL(for: path, in: mpd, manifestURL: manifestURL),
-      periodDuration: mpd.periodDuration(at: path.period), limit: maximumSegmentCount)
+      periodDuration: mpd.periodDuration(at: path.period), limit: maximumSegmentCount,
+      urlLimit: maximumURLBytes)
     let levels = [representation.segmentInfo, set.segmentInfo, period.segmentInfo]
-    guard let own = levels.first(where: { !$0.isEmpty }) else {
-      return RepresentationSegments(segments: [SegmentReference(url: context.baseURL)])
-    }
+    guard let own = levels.first(where: { !$0.isEmpty }) else { return (context, .whole) }
     if own.template != nil {
-      let template = merged(levels.map(\.template)) { $0.inheriting(from: $1) }
-      return try context.segments(template!)
+      return (context, .template(merged(levels.map(\.template)) { $0.inheriting(from: $1) }!))
     }
     if own.list != nil {
-      let list = merged(levels.map(\.list)) { $0.inheriting(from: $1) }
-      return try context.segments(list!)
+      return (context, .list(merged(levels.map(\.list)) { $0.inheriting(from: $1) }!))
     }
-    let base = merged(levels.map(\.base)) { $0.inheriting(from: $1) }
-    return try context.segments(base!)
+    return (context, .base(merged(levels.map(\.base)) { $0.inheriting(from: $1) }!))
   }
 
   /// The Representation's base URL: the manifest's URL with the first `BaseURL` of the MPD,
@@ -95,6 +149,11 @@ public struct SegmentResolver: Sendable {
       throw MPDError(.invalidURL, at: path, "'\(text)' is not a URL.")
     }
     return url
+  }
+
+  /// `bytes` in MiB, rounded up, for messages.
+  static func mebibytes(_ bytes: Int) -> Int {
+    bytes / (1 << 20) + (bytes % (1 << 20) == 0 ? 0 : 1)
   }
 
   /// The first non-nil value, inheriting from each later non-nil one in turn.

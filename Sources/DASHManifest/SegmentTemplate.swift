@@ -14,8 +14,8 @@ public struct SegmentTemplate: Sendable, Equatable {
   public var duration: UInt64?
   /// `@startNumber`: the value of `$Number$` for the first segment; 1 when absent.
   public var startNumber: UInt64?
-  /// `@presentationTimeOffset`, in `timescale` units.
-  public var presentationTimeOffset: UInt64?
+  /// `@presentationTimeOffset`, in `timescale` units; players accept a negative one.
+  public var presentationTimeOffset: Int64?
   /// The `Initialization` child, used when there is no `@initialization`.
   public var initialization: Initialization?
   /// The `S` entries of the `SegmentTimeline` child, or nil when there is none.
@@ -25,7 +25,7 @@ public struct SegmentTemplate: Sendable, Equatable {
   public init(
     media: String? = nil, initializationTemplate: String? = nil, index: String? = nil,
     timescale: UInt64? = nil, duration: UInt64? = nil, startNumber: UInt64? = nil,
-    presentationTimeOffset: UInt64? = nil, initialization: Initialization? = nil,
+    presentationTimeOffset: Int64? = nil, initialization: Initialization? = nil,
     timeline: [SegmentTimelineEntry]? = nil
   ) {
     self.media = media

@@ -1,6 +1,7 @@
 /// A `SegmentTemplate` URL template, checked and split into parts (ISO/IEC 23009-1
-/// §5.3.9.4.4, Table 16): `$RepresentationID$`, `$Number$`, `$Bandwidth$` and `$Time$`, the
-/// last three with an optional printf-style width (`$Number%05d$`), and `$$` for a `$`.
+/// §5.3.9.4.4, Table 16): `$RepresentationID$`, `$Number$`, `$Bandwidth$`, `$Time$` and (5th
+/// edition) `$SubNumber$`, all but the first with an optional printf-style width
+/// (`$Number%05d$`), and `$$` for a `$`.
 ///
 /// ```swift
 /// let template = try URLTemplate("seg-$Number%05d$.m4s")
@@ -17,6 +18,9 @@ public struct URLTemplate: Sendable, Equatable {
     case bandwidth = "Bandwidth"
     /// `$Time$`: the segment's start time in timescale units.
     case time = "Time"
+    /// `$SubNumber$`: the segment's place in its segment sequence (`S@k`, ISO/IEC 23009-1
+    /// 5th edition). `SegmentResolver` refuses a template that uses it.
+    case subNumber = "SubNumber"
   }
 
   /// One piece of a template.
@@ -37,14 +41,19 @@ public struct URLTemplate: Sendable, Equatable {
     public var number: UInt64
     /// The value of `$Time$`.
     public var time: UInt64
+    /// The value of `$SubNumber$`.
+    public var subNumber: UInt64
 
     /// Creates values; those a template does not use can stay 0.
-    public init(representationID: String, bandwidth: Int = 0, number: UInt64 = 0, time: UInt64 = 0)
-    {
+    public init(
+      representationID: String, bandwidth: Int = 0, number: UInt64 = 0, time: UInt64 = 0,
+      subNumber: UInt64 = 0
+    ) {
       self.representationID = representationID
       self.bandwidth = bandwidth
       self.number = number
       self.time = time
+      self.subNumber = subNumber
     }
   }
 
@@ -108,12 +117,31 @@ public struct URLTemplate: Sendable, Equatable {
         switch identifier {
         case .bandwidth: digits = String(values.bandwidth, radix: radix, uppercase: uppercase)
         case .time: digits = String(values.time, radix: radix, uppercase: uppercase)
+        case .subNumber: digits = String(values.subNumber, radix: radix, uppercase: uppercase)
         default: digits = String(values.number, radix: radix, uppercase: uppercase)
         }
         result += String(repeating: "0", count: max(0, width - digits.count)) + digits
       }
     }
     return result
+  }
+
+  /// The most bytes `expand(_:)` can give with `values`' `$RepresentationID$` and
+  /// `$Bandwidth$`, whatever the number, time and sub-number: each of those counts as many
+  /// digits as `UInt64.max` has in its base, or its width when wider.
+  public func longestExpansion(_ values: Values) -> Int {
+    var total = 0
+    for part in parts {
+      switch part {
+      case .literal(let text): total += text.utf8.count
+      case .identifier(.representationID, _, _, _): total += values.representationID.utf8.count
+      case .identifier(.bandwidth, let width, let radix, _):
+        total += max(width, String(values.bandwidth, radix: radix).utf8.count)
+      case .identifier(_, let width, let radix, _):
+        total += max(width, radix == 8 ? 22 : radix == 16 ? 16 : 20)
+      }
+    }
+    return total
   }
 
   /// One `$...$` identifier with its optional `%0<width><d|i|u|x|X|o>` format.

@@ -73,13 +73,21 @@ enum DecimalParsing {
     return text
   }
 
-  /// Exactly 16 bytes from `0x` or `0X` and 32 hexadecimal digits, or nil.
+  /// The 16 bytes of a hexadecimal-sequence read as a 128-bit unsigned integer (RFC 8216
+  /// §4.3.2.4), big-endian: `0x` or `0X` and one or more hexadecimal digits, zeros added on
+  /// the left of a shorter one (`0x2` is 15 zero bytes and a 2); nil for anything else or a
+  /// value past 128 bits.
   static func initializationVector(_ text: Substring) -> [UInt8]? {
     let bytes = Array(text.utf8)
-    guard bytes.count == 34, bytes[0] == UInt8(ascii: "0"),
+    guard bytes.count > 2, bytes[0] == UInt8(ascii: "0"),
       bytes[1] == UInt8(ascii: "x") || bytes[1] == UInt8(ascii: "X")
     else { return nil }
-    return ASCIIHex.bytes(bytes[2...])
+    var digits = bytes[2...].drop { $0 == UInt8(ascii: "0") }
+    guard digits.count <= 32, bytes[2...].allSatisfy({ ASCIIHex.value(ofDigit: $0) != nil })
+    else { return nil }
+    let padding = 32 - digits.count
+    digits = ArraySlice(repeating: UInt8(ascii: "0"), count: padding) + digits
+    return ASCIIHex.bytes(digits)
   }
 
   /// `bytes` as `0x` and two uppercase hexadecimal digits per byte.

@@ -81,8 +81,8 @@ public enum PlaylistParser {
       guard let bytes = DecimalParsing.initializationVector(Substring(text)) else {
         throw PlaylistError(
           line: attributes.line,
-          message: "\(attributes.tag) IV must be 0x followed by 32 hexadecimal digits, "
-            + "not \(text.truncatedForMessage).")
+          message: "\(attributes.tag) IV must be 0x and the hexadecimal digits of a 128-bit "
+            + "number (at most 32 after leading zeros), not \(text.truncatedForMessage).")
       }
       iv = bytes
     }

@@ -2,15 +2,16 @@
 ///
 /// RFC 8216 §4.3.1.2 (`EXT-X-VERSION`), §4.3.3 ("There MUST NOT be more than one Media
 /// Playlist tag of each type") and §4.3.5 (`EXT-X-INDEPENDENT-SEGMENTS`, `EXT-X-START`);
-/// RFC 8216bis §4.4.3 adds `EXT-X-PART-INF` and `EXT-X-SERVER-CONTROL`. A second one is an
-/// error rather than "the last one wins", so no value is silently replaced.
+/// RFC 8216bis §4.4.3 adds `EXT-X-PART-INF` and `EXT-X-SERVER-CONTROL`, and §4.4.5.2
+/// `EXT-X-SKIP`. A second one is an error rather than "the last one wins", so no value is
+/// silently replaced.
 struct SingleTags {
   /// The tags a media playlist may carry once.
   static let media: Set<Substring> = [
     "EXT-X-VERSION", "EXT-X-TARGETDURATION", "EXT-X-MEDIA-SEQUENCE",
     "EXT-X-DISCONTINUITY-SEQUENCE", "EXT-X-PLAYLIST-TYPE", "EXT-X-ENDLIST",
     "EXT-X-I-FRAMES-ONLY", "EXT-X-INDEPENDENT-SEGMENTS", "EXT-X-START", "EXT-X-PART-INF",
-    "EXT-X-SERVER-CONTROL",
+    "EXT-X-SERVER-CONTROL", "EXT-X-SKIP",
   ]
   /// The tags a multivariant playlist may carry once.
   static let master: Set<Substring> = [

@@ -91,12 +91,36 @@ struct DASHRefusalTests {
   }
 
   @Test func aMalformedManifestIsRefusedNamingTheElement() async throws {
-    let missing = Self.manifest().replacingOccurrences(of: " bandwidth=\"100000\"", with: "")
+    // A missing @bandwidth is accepted since issue 36; a missing @id is not.
+    let missing = Self.manifest().replacingOccurrences(
+      of: "<Representation id=\"v\"", with: "<Representation")
     let message = try await refusal(missing)
     #expect(
       message.contains("MPD/Period[1]/AdaptationSet[1]/Representation[1]")
-        && message.contains("bandwidth"), "\(message)")
+        && message.contains("id is missing"), "\(message)")
     let unclosed = try await refusal("<MPD><Period><AdaptationSet></Period></MPD>")
     #expect(unclosed.contains("is not a DASH manifest"), "\(unclosed)")
+  }
+
+  /// Pins issue 36, item 9 in the library: three Periods of 199,999 segments each (a 1 KB
+  /// manifest) pass the bound of one Representation each but not that of a download; refused
+  /// before anything is listed, naming the bound.
+  @Test func aManifestThatExpandsTooFarIsRefusedNamingTheBound() async throws {
+    let period =
+      "<Period duration=\"PT199999S\"><AdaptationSet contentType=\"video\">"
+      + "<SegmentTemplate duration=\"1\" media=\"s$Number$.m4s\"/>"
+      + "<Representation id=\"v\" bandwidth=\"1\"/></AdaptationSet></Period>"
+    let message = try await refusal(
+      "<MPD type=\"static\">" + String(repeating: period, count: 3) + "</MPD>")
+    #expect(message.contains("MPD/Period[2]/AdaptationSet[1]/Representation[1]"), "\(message)")
+    #expect(message.contains("at most 200000 segments in all"), "\(message)")
+  }
+
+  /// Pins issue 36, item 14: `$SubNumber$` parses, but which parts to fetch is not settled.
+  @Test func aSubNumberTemplateIsRefusedNamingIt() async throws {
+    let message = try await refusal(
+      Self.manifest().replacingOccurrences(of: "v$Number$.m4s", with: "v$Number$_$SubNumber$.m4s"))
+    #expect(
+      message.contains("$SubNumber$") && message.contains("cannot be downloaded"), "\(message)")
   }
 }

@@ -113,6 +113,7 @@ public struct DASHDownload: Sendable {
     defer { withExtendedLifetime(lock) {} }
     let mpd = try await fetchManifest()
     let selection = try Self.downloadable(mpd, configuration: configuration, url: url)
+    try checkExpansion(of: selection, in: mpd)
     let sources = try await sources(for: selection, in: mpd, journal: journal)
     var plan = try DASHPlanner.plan(sources, manifestURL: url)
     plan.warnings = selection.warnings

@@ -36,7 +36,8 @@ extension DASHInfo {
           if !set.roles.isEmpty { head += "  " + set.roles.map(show).joined(separator: ",") }
           if kind != "video" { lines.append(head) }
           for track in set.representations {
-            var parts = [(kind == "video" ? "    " : "      ") + "\(track.bandwidth) bit/s"]
+            let rate = track.bandwidth.map { "\($0) bit/s" } ?? "bandwidth unknown"
+            var parts = [(kind == "video" ? "    " : "      ") + rate]
             if let resolution = track.resolution { parts.append(resolution) }
             if let codecs = track.codecs { parts.append(show(codecs)) }
             if let mime = track.mimeType { parts.append(show(mime)) }
@@ -59,7 +60,10 @@ extension DASHInfo {
             var fields: [String: Any] = [
               "type": set.kind, "roles": set.roles,
               "representations": set.representations.map { track -> [String: Any] in
-                var fields: [String: Any] = ["id": track.id, "bandwidth": track.bandwidth]
+                // An unknown bandwidth is null, so a program tells it from a missing key.
+                var fields: [String: Any] = [
+                  "id": track.id, "bandwidth": track.bandwidth.map { $0 as Any } ?? NSNull(),
+                ]
                 fields["resolution"] = track.resolution
                 fields["codecs"] = track.codecs
                 fields["mimeType"] = track.mimeType

@@ -10,8 +10,8 @@ public struct DASHInfo: Sendable {
   public struct RepresentationInfo: Sendable, Equatable {
     /// `@id`.
     public var id: String
-    /// `@bandwidth` in bits per second.
-    public var bandwidth: Int
+    /// `@bandwidth` in bits per second; nil when the manifest does not say (unknown).
+    public var bandwidth: Int?
     /// `@width`x`@height`, when given.
     public var resolution: String?
     /// `@codecs`, when given.
@@ -28,7 +28,8 @@ public struct DASHInfo: Sendable {
     public var language: String?
     /// The values of its `Role` descriptors (`main`, `alternate`, `subtitle`, …).
     public var roles: [String]
-    /// The Representations, lowest bandwidth first.
+    /// The Representations, lowest bandwidth first; those whose bandwidth is unknown last,
+    /// in document order.
     public var representations: [RepresentationInfo]
   }
 
@@ -76,7 +77,9 @@ public struct DASHInfo: Sendable {
           AdaptationInfo(
             kind: DASHTrack(set).rawValue, language: set.lang,
             roles: set.roles.compactMap(\.value),
-            representations: set.representations.sorted { $0.bandwidth < $1.bandwidth }.map {
+            representations: set.representations.sorted {
+              ($0.bandwidth ?? Int.max) < ($1.bandwidth ?? Int.max)
+            }.map {
               let common = $0.common.inheriting(from: set.common)
               return RepresentationInfo(
                 id: $0.id, bandwidth: $0.bandwidth,

@@ -13,8 +13,8 @@ struct DASHPlanner {
   struct Source: Sendable {
     var path: RepresentationPath
     var listing: RepresentationSegments
-    /// `@bandwidth`, for the size estimate.
-    var bandwidth: Int
+    /// `@bandwidth`, for the size estimate; nil when unknown.
+    var bandwidth: Int?
     var track: DASHTrack
     /// `@mimeType`, for the local names' extensions.
     var mimeType: String?
@@ -45,7 +45,7 @@ struct DASHPlanner {
   {
     let folder = Self.folder(for: source.path)
     let listing = source.listing
-    let bytesPerSecond = Double(max(source.bandwidth, 1)) / 8
+    let bytesPerSecond = Double(max(source.bandwidth ?? Self.guessedBandwidth(source.track), 1)) / 8
     let timescale = Double(max(listing.timescale, 1))
     var initName: String?
     if let initialization = listing.initialization {
@@ -120,6 +120,16 @@ struct DASHPlanner {
   /// `url` if it is http(s), else a refusal naming it.
   private func checked(_ url: URL, _ manifestURL: URL, what: String) throws(Transfer.Error) -> URL {
     try HLSURI.resolve(url.absoluteString, against: manifestURL, what: "DASH \(what)")
+  }
+
+  /// The bit rate assumed for a size estimate when `@bandwidth` is unknown: as HLS assumes
+  /// for a rendition without one.
+  static func guessedBandwidth(_ track: DASHTrack) -> Int {
+    switch track {
+    case .audio: 128_000
+    case .text: 8_000
+    default: 2_000_000
+    }
   }
 
   /// The extension of an init section: `webm` for WebM, else `mp4`.

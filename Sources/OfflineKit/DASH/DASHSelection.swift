@@ -5,7 +5,9 @@ import HLSPlaylist
 /// (``StreamConfiguration``), applied per AdaptationSet:
 ///
 /// - every video AdaptationSet keeps one Representation, chosen by ``StreamConfiguration/variant``
-///   (highest or lowest `@bandwidth`, or the lowest at or above a bitrate, else the highest);
+///   (highest or lowest `@bandwidth`, or the lowest at or above a bitrate, else the highest;
+///   a Representation without `@bandwidth` is chosen only when none in its set has one, then
+///   by its `@width` x `@height`, see ``order(of:)``);
 /// - audio AdaptationSets are chosen by ``StreamConfiguration/audio`` (by `@lang`, the one whose
 ///   `Role` is `main`, else the first, all, or none), each keeping its highest Representation
 ///   (its lowest with `--variant lowest`);
@@ -62,16 +64,33 @@ struct DASHSelection: Sendable, Equatable {
   static func representation(
     in set: AdaptationSet, video: Bool, _ choice: StreamConfiguration.VariantChoice
   ) -> Int {
-    let order = set.representations.indices.sorted {
-      set.representations[$0].bandwidth < set.representations[$1].bandwidth
-    }
+    let order = order(of: set)
     switch choice {
     case .lowest: return order.first!
     case .highest: return order.last!
     case .minimumBitrate(let bits):
       guard video else { return order.last! }
-      return order.first { set.representations[$0].bandwidth >= bits } ?? order.last!
+      return order.first { (set.representations[$0].bandwidth ?? 0) >= bits } ?? order.last!
     }
+  }
+
+  /// The Representations of `set` a choice ranks, lowest first: those with a `@bandwidth`,
+  /// by it; when none has one (unknown is not comparable with a known rate), all of them, by
+  /// `@width` x `@height` (0 when not given); ties in document order.
+  static func order(of set: AdaptationSet) -> [Int] {
+    let known = set.representations.indices.filter { set.representations[$0].bandwidth != nil }
+    guard known.isEmpty else {
+      return known.sorted {
+        (set.representations[$0].bandwidth!, $0) < (set.representations[$1].bandwidth!, $1)
+      }
+    }
+    func pixels(_ index: Int) -> Int {
+      let common = set.representations[index].common.inheriting(from: set.common)
+      let (product, overflowed) = (common.width ?? 0).multipliedReportingOverflow(
+        by: common.height ?? 0)
+      return overflowed ? Int.max : product
+    }
+    return set.representations.indices.sorted { (pixels($0), $0) < (pixels($1), $1) }
   }
 
   /// The AdaptationSets among `found` (indices into `period`) that `choice` picks.
