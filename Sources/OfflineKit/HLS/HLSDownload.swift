@@ -97,6 +97,9 @@ public struct HLSDownload: Sendable {
   /// first (see ``HLSPieceRetry/Decision/endForRefresh``). A run with the fresh URL keeps
   /// the pieces on disk. False: such a piece is tried again like any other.
   public var refreshesURL = false
+  /// The SHA-256 each piece must have, by its path inside the folder (see
+  /// ``StreamDownloading/expectedPieceSHA256``); empty by default.
+  public var expectedPieceSHA256: [String: String] = [:]
 
   /// Creates a download; nothing happens until ``run(onProgress:)``.
   ///
