@@ -100,6 +100,9 @@ public struct HLSDownload: Sendable {
   /// The SHA-256 each piece must have, by its path inside the folder (see
   /// ``StreamDownloading/expectedPieceSHA256``); empty by default.
   public var expectedPieceSHA256: [String: String] = [:]
+  /// Whether a playlist whose host cannot be resolved or connected to is tried again (see
+  /// ``MemoryFetch/retriesUnreachable``); false for `offline info`.
+  var retriesUnreachable = true
 
   /// Creates a download; nothing happens until ``run(onProgress:)``.
   ///
@@ -211,7 +214,7 @@ public struct HLSDownload: Sendable {
   var fetcher: MemoryFetch {
     MemoryFetch(
       transport: transport, retry: retry, requestOptions: requestOptions, cookieJar: cookieJar,
-      rateLimiters: rateLimiters)
+      rateLimiters: rateLimiters, retriesUnreachable: retriesUnreachable)
   }
 
   /// Checks ``requestOptions`` before the first request.
