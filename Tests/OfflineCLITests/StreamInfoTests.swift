@@ -203,4 +203,38 @@ import Testing
     #expect(text.stdoutText.contains("8.0 s in 2 segments"), "\(text.stdoutText)")
     #expect(server.requests(for: "/v/busy.m3u8").count == 2)
   }
+
+  /// Issue 36, item 16: a child behind a proxy that refuses the tunnel (tinyproxy cannot
+  /// reach it and answers the `CONNECT` with an error) is answered at once too, naming the
+  /// child; it was retried with backoff like a cut connection.
+  @Test(.enabled(if: TinyProxy.isInstalled, "needs tinyproxy (scripts/install-deps)"))
+  func infoAnswersAChildWhoseProxyTunnelIsRefusedAtOnce() throws {
+    let proxy = try TinyProxy()
+    try proxy.start()
+    defer { proxy.stop() }
+    let closed = try FreePort.make()
+    setText(
+      "/v/master.m3u8",
+      "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000\nmedia.m3u8\n"
+        + "#EXT-X-STREAM-INF:BANDWIDTH=900000\nhttps://localhost:\(closed)/v.m3u8\n")
+    let started = ContinuousClock.now
+    // The master comes directly (http); the child's https goes through the proxy.
+    let text = try ProcessRunner.run(
+      "/usr/bin/env",
+      [
+        "https_proxy=\(proxy.url.absoluteString)", OfflineBinary.path, "info",
+        server.url("/v/master.m3u8").absoluteString,
+      ])
+    let elapsed = started.duration(to: .now)
+
+    #expect(elapsed < .seconds(8), "info took \(elapsed)")
+    #expect(text.status == 0, "\(text.stderrText)")
+    let lines = text.stdoutText.split(separator: "\n")
+    #expect(
+      lines.contains {
+        $0.contains("900000") && $0.contains("Could not connect to https://localhost:\(closed)/")
+          && $0.contains("CONNECT")
+      }, "\(lines)")
+    #expect(text.stdoutText.contains("8.0 s in 2 segments"), "\(text.stdoutText)")
+  }
 }
