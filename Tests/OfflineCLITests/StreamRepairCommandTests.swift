@@ -127,4 +127,28 @@ struct StreamRepairCommandTests {
     #expect(segments.first?["playlist"] as? String == "playlist.m3u8")
     #expect(segments.first?["url"] as? String == packedURL)
   }
+
+  /// Issue 36, item 3: `offline repair` names what it mended as `verify` does, a segment of
+  /// `pack.ts` by its position in the playlist and its URL; it printed only "repaired".
+  @Test func aRepairNamesThePackedSegmentItMended() throws {
+    let stream = try Downloaded(.pack)
+    let index = stream.folder.appending(path: "index.m3u8")
+    let range = try #require(try OfflineSegments.list(index)[2].range)
+    let pack = stream.folder.appending(path: "pack.ts").path
+    let original = try Data(contentsOf: URL(filePath: pack))
+    try FileDamage.flipByte(at: Int64(range.lowerBound + 10), of: pack)
+    let uris = try String(contentsOf: stream.files.entryFile, encoding: .utf8)
+      .split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+    let url = try #require(URL(string: uris[2], relativeTo: stream.files.url(on: stream.nginx)))
+
+    let repair = try stream.offline(["repair", "c"])
+
+    #expect(repair.status == 0, "\(repair.stderrText)")
+    #expect(
+      repair.stdoutText
+        == "c: repaired (fetched 1 piece)\n  fixed: pack.ts (segment) has a wrong hash in"
+        + " segment 3 of playlist.m3u8 (\(url.absoluteString))\n")
+    #expect(try Data(contentsOf: URL(filePath: pack)) == original)
+    #expect(try stream.offline(["verify", "c"]).status == 0)
+  }
 }
