@@ -109,4 +109,36 @@ struct StreamRepairVersionTests {
     #expect(try Data(contentsOf: URL(filePath: path)) == damaged, "nothing written")
     #expect(try await content.verify().damage?.problems.map(\.path) == [segment.path])
   }
+
+  /// A key whose bytes are wrong (its size right) was never fetched again: the repair
+  /// fetched only keys of another size, then recorded the wrong key's hash, and `verify`
+  /// called the stream whole though it no longer decrypts. Now it is fetched again and
+  /// checked against its recorded SHA-256 like a segment.
+  @Test func aRepairFetchesAKeyWithAFlippedByteAndRefusesAnotherVersionOfIt() async throws {
+    let origin = try HLSOrigin(.aes128Rotating, segmentCount: 4)
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(origin.url, id: "k", in: fixture)
+    let key = try #require(try VerifyFixture.pieces("k", .key, in: fixture).last)
+    let path = fixture.contentFolder("k").appending(path: key.path).path
+    let original = try Data(contentsOf: URL(filePath: path))
+    try FileDamage.flipByte(at: 3, of: path)
+    try await content.repair()
+    #expect(try Data(contentsOf: URL(filePath: path)) == original, "the key fetched again")
+    #expect(try await content.verify().isWhole)
+
+    try FileDamage.flipByte(at: 3, of: path)
+    let damaged = try Data(contentsOf: URL(filePath: path))
+    for served in origin.files.keys {
+      try FileDamage.flipByteKeepingValidators(at: 5, of: served.path)
+    }
+    do {
+      try await content.repair()
+      Issue.record("a repair took another version of a key")
+    } catch {
+      guard case .originChanged(let url) = error.kind else { throw error }
+      #expect(origin.files.keys.map(\.lastPathComponent).contains { url.hasSuffix($0) }, "\(url)")
+    }
+    #expect(try Data(contentsOf: URL(filePath: path)) == damaged, "nothing written")
+    #expect(try await content.verify().damage?.problems.map(\.path) == [key.path])
+  }
 }

@@ -176,7 +176,9 @@ public struct HLSDownload: Sendable {
     let plan = try await makePlan()
     try HLSKeyNames.upgrade(folder: folder, entryURL: url)  // keys fetched by an older version
     try HLSManifest(entryURL: url, keys: plan.keys).write(in: folder)
-    let keyBytes = try await keyStore.fetchMissing(plan.keys)
+    var keys = keyStore
+    keys.expectedSHA256 = expectedPieceSHA256  // a repair's: the keys downloaded, no others
+    let keyBytes = try await keys.fetchMissing(plan.keys)
     var runner = HLSPieceRunner(download: self, plan: plan)
     let offlineFiles = HLSOfflineFiles(folder: folder)
     runner.beforeCuttingPacks = { () throws(Transfer.Error) in try offlineFiles.remove(plan) }

@@ -58,12 +58,13 @@ extension OfflineManager {
   }
 
   /// The SHA-256 every piece of a stream must have, by its path in the folder: the pieces
-  /// in files of their own (the index's records) and those in packs (their journal's).
+  /// and keys in files of their own (the index's records) and those in packs (their
+  /// journal's).
   static func recordedSHA256(of recorded: [PieceRecord], packs: [String: [PackedPiece]])
     -> [String: String]
   {
     var expected: [String: String] = [:]
-    for piece in recorded where piece.kind == .segment || piece.kind == .initSection {
+    for piece in recorded where [.segment, .initSection, .key].contains(piece.kind) {
       expected[piece.path] = piece.sha256
     }
     for piece in packs.values.joined() where !piece.local.isEmpty {
