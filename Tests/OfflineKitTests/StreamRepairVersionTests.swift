@@ -141,4 +141,27 @@ struct StreamRepairVersionTests {
     #expect(try Data(contentsOf: URL(filePath: path)) == damaged, "nothing written")
     #expect(try await content.verify().damage?.problems.map(\.path) == [key.path])
   }
+
+  /// A pack that is gone is fetched again through the piece engine: a segment of another
+  /// version was written into the new pack before its hash was checked (in a region no
+  /// record claims, but written all the same). Now its bytes are checked in memory first.
+  @Test func aRepairOfAMissingPackWritesNoSegmentOfAnotherVersion() async throws {
+    let origin = try HLSOrigin(.manySegments, segmentCount: 5)
+    let fixture = try ManagerFixture()
+    let content = try await VerifyFixture.download(origin.url, id: "p", in: fixture)
+    let pack = fixture.contentFolder("p").appending(path: "pack.ts").path
+    try FileManager.default.removeItem(atPath: pack)
+    let uris = try String(contentsOf: origin.files.entryFile, encoding: .utf8)
+      .split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+    let served = origin.files.folder.appending(path: uris[2]).path
+    try FileDamage.flipByteKeepingValidators(at: 20, of: served)
+    let lied = try Data(contentsOf: URL(filePath: served))
+    let url = try #require(URL(string: uris[2], relativeTo: origin.url)).absoluteString
+
+    try await Self.expectRefusal(of: content, naming: url)
+
+    let written = FileManager.default.contents(atPath: pack) ?? Data()
+    #expect(written.range(of: lied) == nil, "the other version's bytes were written")
+    #expect(try await content.verify().damage != nil)
+  }
 }
