@@ -237,4 +237,20 @@ import Testing
       }, "\(lines)")
     #expect(text.stdoutText.contains("8.0 s in 2 segments"), "\(text.stdoutText)")
   }
+
+  /// Issue 36, item 16: `info` of a playlist or an MPD whose host refuses the connection
+  /// fails at once, naming it; it was tried again with backoff for about 15 s.
+  @Test(arguments: ["master.m3u8", "manifest.mpd"])
+  func infoOfAnUnreachableEntryFailsAtOnce(_ name: String) throws {
+    let closed = try FreePort.make()  // nothing listens there
+    let started = ContinuousClock.now
+    let result = try OfflineBinary.run(["info", "http://127.0.0.1:\(closed)/\(name)"])
+    let elapsed = started.duration(to: .now)
+
+    #expect(elapsed < .seconds(8), "info took \(elapsed)")
+    #expect(result.status == 1)
+    #expect(
+      result.stderrText.contains("Could not connect to http://127.0.0.1:\(closed)/\(name)"),
+      "\(result.stderrText)")
+  }
 }

@@ -52,6 +52,9 @@ public struct DASHDownload: Sendable {
   /// The SHA-256 each piece must have, by its path inside the folder (see
   /// ``StreamDownloading/expectedPieceSHA256``); empty by default.
   public var expectedPieceSHA256: [String: String] = [:]
+  /// Whether a manifest whose host cannot be resolved or connected to is tried again (see
+  /// ``MemoryFetch/retriesUnreachable``); false for `offline info`.
+  var retriesUnreachable = true
   /// What every request of the presentation sends (headers, cookies, credentials…).
   public let requestOptions: RequestOptions
   /// The presentation's cookies, shared by the manifest and every piece.
