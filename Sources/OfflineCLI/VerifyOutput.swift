@@ -74,6 +74,22 @@ enum VerifyOutput {
     }
   }
 
+  /// A damaged segment of a pack: its playlist, its position there (1 for the first), its
+  /// URL (without the query) and its offset in the pack.
+  private struct SegmentJSON: Encodable {
+    let playlist: String
+    let position: Int
+    let url: String
+    let offset: Int64
+
+    init(_ segment: ContentDamage.Segment) {
+      playlist = segment.playlist
+      position = segment.position
+      url = URL(string: segment.url)?.redactedForDisplay ?? ""
+      offset = segment.offset
+    }
+  }
+
   private struct ProblemJSON: Encodable {
     let path: String
     let kind: String
@@ -81,10 +97,12 @@ enum VerifyOutput {
     let expectedSize: Int64?
     let actualSize: Int64?
     let chunkOffsets: [Int64]?
+    let segments: [SegmentJSON]?
 
     init(_ problem: ContentDamage.Problem) {
       path = problem.path
       kind = problem.kind.rawValue
+      segments = problem.segments.isEmpty ? nil : problem.segments.map(SegmentJSON.init)
       var expected: Int64?
       var actual: Int64?
       var offsets: [Int64]?

@@ -154,4 +154,103 @@ import Testing
     #expect(line.count < 400, "an error line of \(line.count) characters")
     #expect(line.contains("/v/seg-aaaa"), "\(line)")
   }
+
+  /// Pins issue 36, item 16: `info` of a master whose child playlists cannot be reached
+  /// took 15 to 40 s (each child retried with backoff, one after another). An unknown host
+  /// and a closed port are answered at once, the children are read in parallel, and each
+  /// failing one is named with why.
+  @Test func infoOfAMasterWithUnreachableChildrenAnswersWithinSecondsNamingEach() throws {
+    let closed = try FreePort.make()  // nothing listens there
+    setText(
+      "/v/master.m3u8",
+      "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000\nmedia.m3u8\n"
+        + "#EXT-X-STREAM-INF:BANDWIDTH=700000\nhttp://no-such-host.invalid/v.m3u8\n"
+        + "#EXT-X-STREAM-INF:BANDWIDTH=900000\nhttp://127.0.0.1:\(closed)/v.m3u8\n")
+    let started = ContinuousClock.now
+    let text = try info("/v/master.m3u8")
+    let elapsed = started.duration(to: .now)
+
+    #expect(elapsed < .seconds(8), "info took \(elapsed)")
+    #expect(text.status == 0, "\(text.stderrText)")
+    let lines = text.stdoutText.split(separator: "\n")
+    #expect(lines.contains { $0.contains("500000") && !$0.contains("error") }, "\(lines)")
+    #expect(
+      lines.contains {
+        $0.contains("700000")
+          && $0.contains("Could not resolve the host of http://no-such-host.invalid/v.m3u8")
+      }, "\(lines)")
+    #expect(
+      lines.contains {
+        $0.contains("900000") && $0.contains("Could not connect to http://127.0.0.1:\(closed)/")
+      }, "\(lines)")
+    #expect(text.stdoutText.contains("8.0 s in 2 segments"), "\(text.stdoutText)")
+  }
+
+  /// Issue 36, item 16: a child that answers 503 is still tried again (a transient error),
+  /// while the unreachable ones are answered at once.
+  @Test func infoStillRetriesAChildThatAnswers503() throws {
+    setText(
+      "/v/master.m3u8",
+      "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000\nbusy.m3u8\n")
+    server.setRoute(
+      "/v/busy.m3u8",
+      .sequence([
+        .status(code: 503), .status(code: 200, body: Data(Self.media(segments: 2).utf8)),
+      ]))
+    let text = try info("/v/master.m3u8")
+    #expect(text.status == 0, "\(text.stderrText)")
+    #expect(!text.stdoutText.contains("error"), "\(text.stdoutText)")
+    #expect(text.stdoutText.contains("8.0 s in 2 segments"), "\(text.stdoutText)")
+    #expect(server.requests(for: "/v/busy.m3u8").count == 2)
+  }
+
+  /// Issue 36, item 16: a child behind a proxy that refuses the tunnel (tinyproxy cannot
+  /// reach it and answers the `CONNECT` with an error) is answered at once too, naming the
+  /// child; it was retried with backoff like a cut connection.
+  @Test(.enabled(if: TinyProxy.isInstalled, "needs tinyproxy (scripts/install-deps)"))
+  func infoAnswersAChildWhoseProxyTunnelIsRefusedAtOnce() throws {
+    let proxy = try TinyProxy()
+    try proxy.start()
+    defer { proxy.stop() }
+    let closed = try FreePort.make()
+    setText(
+      "/v/master.m3u8",
+      "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000\nmedia.m3u8\n"
+        + "#EXT-X-STREAM-INF:BANDWIDTH=900000\nhttps://localhost:\(closed)/v.m3u8\n")
+    let started = ContinuousClock.now
+    // The master comes directly (http); the child's https goes through the proxy.
+    let text = try ProcessRunner.run(
+      "/usr/bin/env",
+      [
+        "https_proxy=\(proxy.url.absoluteString)", OfflineBinary.path, "info",
+        server.url("/v/master.m3u8").absoluteString,
+      ])
+    let elapsed = started.duration(to: .now)
+
+    #expect(elapsed < .seconds(8), "info took \(elapsed)")
+    #expect(text.status == 0, "\(text.stderrText)")
+    let lines = text.stdoutText.split(separator: "\n")
+    #expect(
+      lines.contains {
+        $0.contains("900000") && $0.contains("Could not connect to https://localhost:\(closed)/")
+          && $0.contains("CONNECT")
+      }, "\(lines)")
+    #expect(text.stdoutText.contains("8.0 s in 2 segments"), "\(text.stdoutText)")
+  }
+
+  /// Issue 36, item 16: `info` of a playlist or an MPD whose host refuses the connection
+  /// fails at once, naming it; it was tried again with backoff for about 15 s.
+  @Test(arguments: ["master.m3u8", "manifest.mpd"])
+  func infoOfAnUnreachableEntryFailsAtOnce(_ name: String) throws {
+    let closed = try FreePort.make()  // nothing listens there
+    let started = ContinuousClock.now
+    let result = try OfflineBinary.run(["info", "http://127.0.0.1:\(closed)/\(name)"])
+    let elapsed = started.duration(to: .now)
+
+    #expect(elapsed < .seconds(8), "info took \(elapsed)")
+    #expect(result.status == 1)
+    #expect(
+      result.stderrText.contains("Could not connect to http://127.0.0.1:\(closed)/\(name)"),
+      "\(result.stderrText)")
+  }
 }

@@ -95,8 +95,9 @@ struct ContentRepairTests {
   /// A pack holds every small segment of a playlist. Pins the repair of one (issue 14's
   /// packs): a byte flipped in it made a repair fetch every segment of the pack again (a
   /// thousand for a long VOD), though each one's SHA-256 is in the journal. Now only the
-  /// segments whose bytes are wrong are fetched again, written at the pack's end, and the
-  /// stream is whole and byte-identical afterwards.
+  /// segments whose bytes are wrong are fetched again, checked against their recorded
+  /// SHA-256 and written back at their own offsets (issue 36), and the stream is whole and
+  /// byte-identical afterwards.
   @Test func aRepairOfADamagedPackFetchesOnlyTheDamagedSegments() async throws {
     let (origin, fixture, content, index, originals) = try await Self.packedStream(segments: 6)
     let folder = fixture.contentFolder("p")

@@ -107,8 +107,9 @@ struct ContentVerifyTests {
   }
 
   /// Small segments share a pack (the default): a byte flipped in it is found by `verify`
-  /// and named by the pack and the offset of the segment it hit (each packed segment is
-  /// checked against the SHA-256 its transfer recorded); the quick check sees a pack cut
+  /// and named by the pack and the segment it hit, by its position in the playlist and its
+  /// URL (each packed segment is checked against the SHA-256 its transfer recorded; issue
+  /// 36, item 3: it was named by its offset in the pack); the quick check sees a pack cut
   /// short.
   @Test func verifyFindsAFlippedByteInAPackAndTheQuickCheckAPackCutShort() async throws {
     let origin = try HLSOrigin(.manySegments, segmentCount: 6)
@@ -123,16 +124,25 @@ struct ContentVerifyTests {
       .compactMap(\.range)
     // The pack's second segment, so the offset named is not the pack's start.
     let hit = try #require(ranges.sorted { $0.lowerBound < $1.lowerBound }.dropFirst().first)
+    let position = try #require(ranges.firstIndex(of: hit))
+    let uris = try String(contentsOf: origin.files.entryFile, encoding: .utf8)
+      .split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+    let url = try #require(URL(string: uris[position], relativeTo: origin.url)).absoluteString
     try FileDamage.flipByte(at: Int64(hit.lowerBound + 10), of: pack)
     let report = try await content.verify()
+    let offset = Int64(hit.lowerBound)
     #expect(
       report.damage?.problems == [
         .init(
-          path: "pack.ts", kind: .segment, fault: .wrongHash(chunkOffsets: [Int64(hit.lowerBound)]))
+          path: "pack.ts", kind: .segment, fault: .wrongHash(chunkOffsets: [offset]),
+          segments: [
+            .init(playlist: "playlist.m3u8", position: position + 1, url: url, offset: offset)
+          ])
       ])
     #expect(
       report.damage?.description.contains(
-        "pack.ts (segment) has a wrong hash in the segment at offset \(hit.lowerBound)") == true,
+        "pack.ts (segment) has a wrong hash in segment \(position + 1) of playlist.m3u8 (\(url))")
+        == true,
       "\(report.damage!)")
 
     let handle = try #require(FileHandle(forWritingAtPath: pack))

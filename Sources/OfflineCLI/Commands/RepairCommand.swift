@@ -41,6 +41,10 @@ struct RepairCommand: Command {
         return ExitCode.success
       }
       console.out(VerifyOutput.Result.text(of: report, id: id))
+      // What was mended, named as `verify` names it (a pack's segments by playlist position).
+      for problem in report.damage?.problems ?? [] {
+        console.out("  fixed: " + TerminalText.escaped(problem.description))
+      }
       return ExitCode.success
     }
   }

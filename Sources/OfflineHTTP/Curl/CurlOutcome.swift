@@ -46,7 +46,9 @@
         return call.receivedAnyHeader || connected(call) ? .stalled : .cannotConnect
       case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING,
         CURLE_HTTP2, CURLE_HTTP2_STREAM:
-        return .connectionLost
+        // A proxy that refused the tunnel (libcurl 7.88 says "CONNECT tunnel failed,
+        // response 403" with a receive error): the origin was never reached.
+        return tunnelRefused(call) ? .cannotConnect : .connectionLost
       case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
         CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
         CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
@@ -64,6 +66,13 @@
       default:
         return .other
       }
+    }
+
+    /// Whether a proxy answered the `CONNECT` for a tunnel with anything but a 2xx.
+    private static func tunnelRefused(_ call: CurlCall) -> Bool {
+      var code = 0
+      _ = ok_easy_getinfo_long(call.easy, CURLINFO_HTTP_CONNECTCODE, &code)
+      return code >= 300
     }
 
     private static func connected(_ call: CurlCall) -> Bool {

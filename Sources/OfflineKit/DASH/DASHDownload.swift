@@ -49,6 +49,12 @@ public struct DASHDownload: Sendable {
   /// answered 401, 403 or 410 fails the run at once instead of being tried again, as in
   /// ``HLSDownload/refreshesURL``.
   public var refreshesURL = false
+  /// The SHA-256 each piece must have, by its path inside the folder (see
+  /// ``StreamDownloading/expectedPieceSHA256``); empty by default.
+  public var expectedPieceSHA256: [String: String] = [:]
+  /// Whether a manifest whose host cannot be resolved or connected to is tried again (see
+  /// ``MemoryFetch/retriesUnreachable``); false for `offline info`.
+  var retriesUnreachable = true
   /// What every request of the presentation sends (headers, cookies, credentials…).
   public let requestOptions: RequestOptions
   /// The presentation's cookies, shared by the manifest and every piece.
@@ -131,11 +137,13 @@ public struct DASHDownload: Sendable {
 
   /// The piece engine over `pieces` in this download's folder.
   func runner(_ pieces: [HLSPlan.Piece], journal: TransferJournal) -> HLSPieceRunner {
-    HLSPieceRunner(
+    var runner = HLSPieceRunner(
       folder: folder, journal: journal, transport: transport, retry: retry,
       pieceRetry: HLSPieceRetry(configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry),
       concurrency: configuration.pieceConcurrency, pieces: pieces, requestOptions: requestOptions,
       cookieJar: cookieJar, rateLimiters: rateLimiters)
+    runner.expectedSHA256 = expectedPieceSHA256
+    return runner
   }
 
   /// Writes `index.mpd` atomically: the same Periods, AdaptationSets and Representations

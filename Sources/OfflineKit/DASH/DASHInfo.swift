@@ -55,16 +55,19 @@ public struct DASHInfo: Sendable {
   /// Whether the presentation is live (`type="dynamic"`): it cannot be downloaded then.
   public var isLive: Bool
 
-  /// Fetches and reads the manifest at `url`.
+  /// Fetches and reads the manifest at `url`. A host that cannot be resolved or connected
+  /// to (directly or through the proxy) is answered at once, not tried again; a 503 or a
+  /// cut connection is tried again as in a download.
   ///
   /// - Throws: ``Transfer/Error`` when it cannot be fetched, or `invalidMedia` (naming the
   ///   element) when it is not a valid MPD.
   public static func fetch(
     _ url: URL, transport: any HTTPTransporting, requestOptions: RequestOptions = RequestOptions()
   ) async throws(Transfer.Error) -> DASHInfo {
-    let download = DASHDownload(
+    var download = DASHDownload(
       url: url, folder: URL(fileURLWithPath: "/nonexistent"), journal: nil, transport: transport,
       requestOptions: requestOptions)
+    download.retriesUnreachable = false
     return DASHInfo(try await download.fetchManifest())
   }
 

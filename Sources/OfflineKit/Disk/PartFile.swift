@@ -280,6 +280,16 @@ final class PartFile {
     }
   }
 
+  /// The SHA-256 of the bytes waiting in the buffer of a part none of whose bytes are on
+  /// disk, the whole body of a piece bound for a pack: checked before they are written
+  /// anywhere (``moveBuffered(into:)``).
+  func bufferedSHA256() -> String {
+    precondition(!isOpen && flushedLength == 0, "a part with bytes on disk cannot be packed")
+    let hasher = SHA256()
+    hasher.update(UnsafeRawBufferPointer(start: buffer.baseAddress, count: buffered))
+    return hasher.finalizeHex()
+  }
+
   /// Writes the buffered bytes, the whole body of a part not created, into `pack` instead
   /// of a file of its own, and returns where they start there. ``didWrite`` sees them as
   /// the part's bytes from offset 0; the part stays uncreated and empty.

@@ -97,6 +97,12 @@ public struct HLSDownload: Sendable {
   /// first (see ``HLSPieceRetry/Decision/endForRefresh``). A run with the fresh URL keeps
   /// the pieces on disk. False: such a piece is tried again like any other.
   public var refreshesURL = false
+  /// The SHA-256 each piece must have, by its path inside the folder (see
+  /// ``StreamDownloading/expectedPieceSHA256``); empty by default.
+  public var expectedPieceSHA256: [String: String] = [:]
+  /// Whether a playlist whose host cannot be resolved or connected to is tried again (see
+  /// ``MemoryFetch/retriesUnreachable``); false for `offline info`.
+  var retriesUnreachable = true
 
   /// Creates a download; nothing happens until ``run(onProgress:)``.
   ///
@@ -170,7 +176,9 @@ public struct HLSDownload: Sendable {
     let plan = try await makePlan()
     try HLSKeyNames.upgrade(folder: folder, entryURL: url)  // keys fetched by an older version
     try HLSManifest(entryURL: url, keys: plan.keys).write(in: folder)
-    let keyBytes = try await keyStore.fetchMissing(plan.keys)
+    var keys = keyStore
+    keys.expectedSHA256 = expectedPieceSHA256  // a repair's: the keys downloaded, no others
+    let keyBytes = try await keys.fetchMissing(plan.keys)
     var runner = HLSPieceRunner(download: self, plan: plan)
     let offlineFiles = HLSOfflineFiles(folder: folder)
     runner.beforeCuttingPacks = { () throws(Transfer.Error) in try offlineFiles.remove(plan) }
@@ -208,7 +216,7 @@ public struct HLSDownload: Sendable {
   var fetcher: MemoryFetch {
     MemoryFetch(
       transport: transport, retry: retry, requestOptions: requestOptions, cookieJar: cookieJar,
-      rateLimiters: rateLimiters)
+      rateLimiters: rateLimiters, retriesUnreachable: retriesUnreachable)
   }
 
   /// Checks ``requestOptions`` before the first request.

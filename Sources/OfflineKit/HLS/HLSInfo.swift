@@ -28,24 +28,30 @@ public struct HLSInfo: Sendable {
   /// Whether the stream is live (it cannot be downloaded then).
   public var isLive: Bool
 
-  /// Fetches and reads the stream at `url`.
+  /// How many variants' media playlists are read at once.
+  static let parallelReads = 8
+
+  /// Fetches and reads the stream at `url`: a master's variants are read in parallel
+  /// (``parallelReads`` at once). A host that cannot be resolved or connected to (directly
+  /// or through the proxy) is answered at once, not tried again; a 503 or a cut connection
+  /// is tried again as in a download.
   ///
   /// - Throws: ``Transfer/Error`` when the playlist at `url` cannot be fetched or read; a
   ///   variant that fails is reported in ``variantErrors`` instead.
   public static func fetch(
     _ url: URL, transport: any HTTPTransporting, requestOptions: RequestOptions = RequestOptions()
   ) async throws(Transfer.Error) -> HLSInfo {
-    let download = HLSDownload(
+    var download = HLSDownload(
       url: url, folder: URL(fileURLWithPath: "/nonexistent"), journal: nil, transport: transport,
       requestOptions: requestOptions)
+    download.retriesUnreachable = false
     try download.checkRequestOptions()
     let parsed = try await download.fetchPlaylist(at: url, importing: nil)
-    let entry = parsed.playlist
     var info = HLSInfo(
       variants: [], variantErrors: [:], audio: [], subtitles: [], duration: 0, segments: 0,
       encryption: [], isLive: false)
     var keys: [Key] = []
-    switch entry {
+    switch parsed.playlist {
     case .media(let playlist):
       info.describe(playlist)
       keys = playlist.segments.flatMap(\.keys)
@@ -54,23 +60,18 @@ public struct HLSInfo: Sendable {
       info.audio = master.renditions.filter { $0.type == .audio }
       info.subtitles = master.renditions.filter { $0.type == .subtitles }
       keys = master.sessionKeys
+      let read = await variantPlaylists(info.variants, of: url, parsed, download: download)
       var described = false
       for index in info.variants.indices.reversed() {
-        do throws(Transfer.Error) {
-          let variantURL = try HLSURI.resolve(
-            info.variants[index].uri, against: url, what: "variant")
-          let variant = try await download.fetchPlaylist(
-            at: variantURL, importing: parsed.variables)
-          guard case .media(let playlist) = variant.playlist else {
-            throw download.failure(
-              "\(variantURL.redactedForDisplay) is a master playlist where a media playlist belongs"
-            )
-          }
+        switch read[index] {
+        case .success(let playlist)?:
           if !described { info.describe(playlist) }
           described = true
           keys += playlist.segments.flatMap(\.keys)
-        } catch {
+        case .failure(let error)?:
           info.variantErrors[index] = error.description
+        case nil:
+          break
         }
       }
     }
@@ -79,6 +80,44 @@ public struct HLSInfo: Sendable {
       if !info.encryption.contains(name) { info.encryption.append(name) }
     }
     return info
+  }
+
+  /// The media playlist of each of `variants` of the master at `url`, by index, read
+  /// ``parallelReads`` at once.
+  private static func variantPlaylists(
+    _ variants: [Variant], of url: URL, _ master: ParsedPlaylist, download: HLSDownload
+  ) async -> [Int: Result<MediaPlaylist, Transfer.Error>] {
+    let variables = master.variables
+    return await withTaskGroup(of: (Int, Result<MediaPlaylist, Transfer.Error>).self) { group in
+      var next = variants.startIndex
+      func addNext() {
+        guard next < variants.endIndex else { return }
+        let index = next
+        let uri = variants[index].uri
+        next += 1
+        group.addTask {
+          do throws(Transfer.Error) {
+            let variantURL = try HLSURI.resolve(uri, against: url, what: "variant")
+            let variant = try await download.fetchPlaylist(at: variantURL, importing: variables)
+            guard case .media(let playlist) = variant.playlist else {
+              throw download.failure(
+                "\(variantURL.redactedForDisplay) is a master playlist where a media playlist"
+                  + " belongs")
+            }
+            return (index, .success(playlist))
+          } catch {
+            return (index, .failure(error))
+          }
+        }
+      }
+      for _ in 0..<parallelReads { addNext() }
+      var read: [Int: Result<MediaPlaylist, Transfer.Error>] = [:]
+      for await (index, result) in group {
+        read[index] = result
+        addNext()
+      }
+      return read
+    }
   }
 
   private mutating func describe(_ media: MediaPlaylist) {

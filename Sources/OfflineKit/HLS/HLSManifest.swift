@@ -2,7 +2,7 @@ import Foundation
 
 /// `offline.json` in an HLS content's folder: where the stream came from and which remote
 /// key each local key file holds, so keys can be renewed without the playlists.
-struct HLSManifest: Codable, Sendable {
+struct HLSManifest: Codable, Sendable, Equatable {
   static let fileName = "offline.json"
 
   var entryURL: URL
@@ -13,10 +13,16 @@ struct HLSManifest: Codable, Sendable {
     self.keys = keys
   }
 
+  /// Writes the manifest, unless the folder holds this one already: a run that changes
+  /// nothing (a repair refused, say) leaves the file and its recorded SHA-256 as they were.
+  /// Keys sorted: the same manifest gives the same bytes in every process.
   func write(in folder: URL) throws(Transfer.Error) {
+    if let existing = try? Self.read(in: folder, url: entryURL), existing == self { return }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
     let data: Data
     do {
-      data = try JSONEncoder().encode(self)
+      data = try encoder.encode(self)
     } catch {
       throw Transfer.Error(
         .invalidMedia("cannot encode the manifest"), url: entryURL, destination: folder.path)

@@ -60,6 +60,9 @@ struct HLSPieceRunner: Sendable {
   /// written yet: the offline playlists that may address the regions to be cut go first, so
   /// no player is handed a pack being rewritten.
   var beforeCuttingPacks: @Sendable () throws(Transfer.Error) -> Void = {}
+  /// The SHA-256 a piece must have, by its ``HLSPlan/Piece/local`` path: one fetched with
+  /// other bytes is not kept and fails the run (``StreamDownloading/expectedPieceSHA256``).
+  var expectedSHA256: [String: String] = [:]
 
   /// The runner of an HLS download's plan.
   init(download: HLSDownload, plan: HLSPlan) {
@@ -76,6 +79,7 @@ struct HLSPieceRunner: Sendable {
         },
       requestOptions: download.requestOptions, cookieJar: download.cookieJar,
       rateLimiters: download.rateLimiters)
+    expectedSHA256 = download.expectedPieceSHA256
   }
 
   /// A runner of `pieces` into `folder`.
@@ -281,12 +285,13 @@ struct HLSPieceRunner: Sendable {
   }
 
   /// The options of `piece`'s transfer: its SHA-256 computed as it streams (the journal
-  /// keeps it; `verify` checks the piece against it), without chunk digests.
+  /// keeps it; `verify` checks the piece against it) and checked against the one expected
+  /// of it, if any; without chunk digests.
   private func pieceOptions(_ piece: HLSPlan.Piece) -> Transfer.Configuration {
     var options = Transfer.Configuration(
       computesSHA256: true, retry: retry, progressInterval: .milliseconds(250),
       replacesExistingFile: true, slice: piece.slice, syncsEachFile: false)
     options.hashesChunks = false
-    return options
+    return options.expecting(sha256: expectedSHA256[piece.local])
   }
 }

@@ -12,6 +12,10 @@ struct MemoryFetch: Sendable {
   var cookieJar: CookieJar?
   /// The content's rate budgets.
   var rateLimiters: [RateLimiter] = []
+  /// Whether a host that cannot be resolved or connected to (directly or through the
+  /// proxy) is tried again like other transient failures; false answers at once (`offline
+  /// info`, where a person waits for the answer). A 503 or a cut is tried again either way.
+  var retriesUnreachable = true
 
   /// The body of `url`, retried on transient failures.
   ///
@@ -24,7 +28,9 @@ struct MemoryFetch: Sendable {
         return try await once(url, limit: limit, destination: destination)
       } catch {
         failures += 1
-        guard error.isTransient, failures < retry.maximumAttempts, !Task.isCancelled else {
+        guard error.isTransient, retriesUnreachable || !error.isUnreachable,
+          failures < retry.maximumAttempts, !Task.isCancelled
+        else {
           throw error
         }
         let delay = retry.delay(afterFailures: failures, retryAfter: error.retryAfter)
@@ -87,5 +93,13 @@ private final class Collector: HTTPResponseDelegate, @unchecked Sendable {
   func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {
     guard data.count + bytes.count <= limit else { throw TooLarge() }
     data.append(contentsOf: bytes)
+  }
+}
+
+extension Transfer.Error {
+  /// Whether the host could not be resolved or connected to: no server answered at all.
+  var isUnreachable: Bool {
+    guard case .network(let error) = kind else { return false }
+    return error.kind == .cannotResolveHost || error.kind == .cannotConnect
   }
 }

@@ -22,6 +22,13 @@ public protocol StreamDownloading: Sendable {
   /// Whether the caller refreshes the URL when it stops working (then a 401, 403 or 410
   /// ends the run at once instead of being tried again).
   var refreshesURL: Bool { get set }
+  /// The SHA-256 (lowercase hex) each piece (segment, init section, HLS key) must have, by
+  /// its path inside the folder: a piece fetched with other bytes is not kept (its file is
+  /// left as it was) and the run fails with
+  /// ``Transfer/Error/Kind/checksumMismatch(expected:actual:)`` naming its URL; a key on
+  /// disk with other bytes is fetched again. A repair passes what the download recorded, so no other version of a
+  /// segment is mixed in. Empty by default: pieces are checked against nothing.
+  var expectedPieceSHA256: [String: String] { get set }
   /// Downloads every piece, writes the offline playlist or manifest, and returns what is on
   /// disk; `onProgress` is called as bytes arrive, never backwards.
   func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void)

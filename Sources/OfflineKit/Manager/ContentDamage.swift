@@ -18,19 +18,26 @@ public struct ContentDamage: Sendable, Equatable, CustomStringConvertible {
     public var kind: PieceRecord.Kind
     /// What is wrong.
     public var fault: Fault
+    /// For a pack of a stream's segments whose bytes are wrong: those segments, each named
+    /// by its position in its playlist and the URL it came from, in pack order; empty for
+    /// any other problem (and for a pack whose journal no longer says where they are).
+    public var segments: [Segment]
 
     /// Creates a problem.
-    public init(path: String, kind: PieceRecord.Kind, fault: Fault) {
+    public init(path: String, kind: PieceRecord.Kind, fault: Fault, segments: [Segment] = []) {
       self.path = path
       self.kind = kind
       self.fault = fault
+      self.segments = segments
     }
 
-    /// The problem in words: "video/s00003.ts (segment) is missing".
+    /// The problem in words: "video/s00003.ts (segment) is missing", "pack.ts (segment) has
+    /// a wrong hash in segment 3 of playlist.m3u8 (https://cdn.example/seg2.ts)".
     public var description: String {
       let what = kind == .file ? path : "\(path) (\(kind.phrase))"
       if kind == .segment, case .wrongHash(let offsets) = fault, !offsets.isEmpty {
-        // A pack of segments: the offsets are its segments'.
+        // A pack of segments: named as a player meets them, else by their offsets.
+        guard segments.isEmpty else { return "\(what) \(Segment.wrongHash(in: segments))" }
         return "\(what) \(Fault.wrongHash(in: "segment", at: offsets))"
       }
       return "\(what) \(fault.description)"

@@ -1,8 +1,9 @@
 import Foundation
 import OfflineStore
 
-/// A piece of a stream whose bytes are in a pack (``PiecePack``): where, how many, and the
-/// SHA-256 its transfer computed as they streamed (its journal record).
+/// A piece of a stream whose bytes are in a pack (``PiecePack``): where, how many, the
+/// SHA-256 its transfer computed as they streamed, its name in the folder and its URL (its
+/// journal record).
 struct PackedPiece: Sendable, Equatable {
   /// Where its first byte is in the pack.
   var offset: Int64
@@ -10,6 +11,11 @@ struct PackedPiece: Sendable, Equatable {
   var length: Int64
   /// The SHA-256 of its bytes, lowercase hex.
   var sha256: String
+  /// Its name inside the content folder had it a file of its own (``HLSPlan/Piece/local``,
+  /// `video/s00003.ts`): the key of its journal record.
+  var local: String = ""
+  /// The URL it was downloaded from.
+  var url: String = ""
 }
 
 extension ContentFiles {
@@ -27,8 +33,12 @@ extension ContentFiles {
         pack.path.hasPrefix(root + "/")
       else { continue }
       let path = String(pack.path.dropFirst(root.count + 1))
+      let local =
+        journal.destination.hasPrefix(root + "/")
+        ? String(journal.destination.dropFirst(root.count + 1)) : ""
       packs[path, default: []].append(
-        PackedPiece(offset: pack.offset, length: length, sha256: sha256))
+        PackedPiece(
+          offset: pack.offset, length: length, sha256: sha256, local: local, url: journal.url))
     }
     return packs.mapValues { $0.sorted { $0.offset < $1.offset } }
   }
@@ -54,5 +64,24 @@ extension ContentVerifier {
     guard descriptor >= 0 else { return pieces.map(\.offset) }
     defer { close(descriptor) }
     return wrongPieces(pieces, in: descriptor, size: FileSteps.regularFileSize(path) ?? 0)
+  }
+}
+
+extension ContentVerifier {
+  /// The `pieces` of a pack at `offsets`, named as a player meets them: their position in
+  /// their offline media playlist (from the names ``HLSPlanner`` gives whole segments,
+  /// `s00002.ts` for the third) and their URL. Empty when one of them cannot be named (a
+  /// pack from another layout): its offsets then say where the damage is.
+  static func segments(_ pieces: [PackedPiece], at offsets: [Int64]) -> [ContentDamage.Segment] {
+    let wanted = Set(offsets)
+    var named: [ContentDamage.Segment] = []
+    for piece in pieces where wanted.contains(piece.offset) {
+      guard let place = HLSPlanner.place(ofWholeSegment: piece.local) else { return [] }
+      named.append(
+        ContentDamage.Segment(
+          playlist: place.playlist, position: place.index + 1, url: piece.url,
+          offset: piece.offset))
+    }
+    return named.count == wanted.count ? named : []
   }
 }

@@ -4,7 +4,8 @@ import OfflineStore
 /// The full check of a downloaded content: every recorded file read again and hashed, its
 /// chunks one by one when it has chunk digests (so a flipped byte is named by its chunk's
 /// offset), a stream's pieces whole, and the pieces of a damaged pack one by one (so a flipped
-/// byte is named by its segment's offset in the pack, and a repair fetches that segment).
+/// byte is named by its segment's position in its playlist and its URL, and a repair fetches
+/// that segment).
 ///
 /// Reads each file once, in 1 MiB blocks (a damaged pack twice); memory stays flat. Runs on
 /// the caller's task.
@@ -43,7 +44,8 @@ struct ContentVerifier {
         progress?(read, total)  // after each chunk of a file, each piece of a stream
       }
       if let fault = faults {
-        problems.append(.init(path: piece.path, kind: piece.kind, fault: fault))
+        problems.append(
+          .init(path: piece.path, kind: piece.kind, fault: fault, segments: segments(fault, piece)))
       } else if piece.identity != identity {
         var moved = piece
         moved.identity = identity
@@ -53,6 +55,16 @@ struct ContentVerifier {
     return Result(
       damage: problems.isEmpty ? nil : ContentDamage(problems: problems),
       reidentified: reidentified, bytesRead: read)
+  }
+
+  /// The segments of pack `piece` that `fault` found wrong, named by their playlist
+  /// position and URL; empty for any other piece or fault.
+  private func segments(_ fault: ContentDamage.Fault, _ piece: PieceRecord)
+    -> [ContentDamage.Segment]
+  {
+    guard case .wrongHash(let offsets) = fault, !offsets.isEmpty, let packed = packs[piece.path]
+    else { return [] }
+    return Self.segments(packed, at: offsets)
   }
 
   /// What is wrong with the file of `piece` at `path` (`size` bytes now), nil when whole.

@@ -101,10 +101,10 @@ extension OfflineManager {
 
   /// A stream: an ``HLSDownload`` or a ``DASHDownload`` into the content's folder, which
   /// retries each piece itself before failing, except a refusal the ``URLRefresh`` hook may
-  /// cure.
+  /// cure; each piece `expecting` names must come with that SHA-256 (a repair's).
   func streamWork<Stream: StreamDownloading>(
     _ kind: Stream.Type, _ record: ContentRecord, url: URL,
-    options: DownloadConfiguration.Stored
+    options: DownloadConfiguration.Stored, expecting: [String: String] = [:]
   ) -> Work {
     let files = self.files
     var download = Stream(
@@ -113,6 +113,7 @@ extension OfflineManager {
       journal: index.transfers, transport: transport, retry: Self.pieceRetry,
       requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
     download.refreshesURL = configuration.urlRefresh != nil  // 401, 403, 410: the hook first
+    download.expectedPieceSHA256 = expecting
     let ready = download
     return Self.streamWork(record, files: files) { report throws(Transfer.Error) in
       try await ready.run(onProgress: report)

@@ -24,7 +24,7 @@ extension OfflineManager {
     try await checkOrigin(of: damaged, id: id)
     var report: RepairReport
     if ContentFiles.isStream(record) {
-      report = try await repairStream(record, damaged: damaged, damage: damage)
+      report = try await repairStream(record, damaged: damaged, damage: damage, recorded: pieces)
     } else {
       report = RepairReport(contentID: id, outcome: .repaired, damage: damage)
       for piece in damaged {
@@ -120,45 +120,6 @@ extension OfflineManager {
     repaired.identity = FileIdentity(regularFileAt: path)
     try? index.pieces.save([repaired])
     return (fetched, bytes)
-  }
-
-  /// Fetches the damaged pieces of a stream again through its piece engine: their journal
-  /// entries go (for a damaged pack, those of the segments in it whose bytes are wrong, or
-  /// of every one when the journal does not say where they are), so the stream's download
-  /// fetches them while every whole piece is found complete and skipped; the offline
-  /// playlists are written again last, and the pieces recorded again.
-  private func repairStream(_ record: ContentRecord, damaged: [PieceRecord], damage: ContentDamage)
-    async throws(OfflineError) -> RepairReport
-  {
-    let folder = files.folder(id: record.id)
-    let packs = files.packedPieces(of: record)
-    var fetched = 0
-    for piece in damaged where piece.kind != .playlist {
-      let path = folder.appending(path: piece.path).path
-      if let packed = packs[piece.path] {
-        // Segments fetched again go to the pack's end; the playlist names them there.
-        let wrong = ContentVerifier.wrongPieces(packed, at: path)
-        fetched += (try? index.transfers.remove(packedIn: path, at: wrong)) ?? 0
-        continue
-      }
-      try? index.transfers.remove(destination: path)
-      let packed = (try? index.transfers.remove(packedIn: path)) ?? 0
-      fetched += max(1, packed)
-    }
-    guard let url = URL(string: record.url) else {
-      throw OfflineError(.invalidURL(record.url), contentID: record.id)
-    }
-    let stored = try DownloadConfiguration.stored(in: record)
-    _ = try storedRequestOptions(of: record.id)  // kept by `add`, perhaps in another process
-    let work =
-      url.isHLSPlaylist
-      ? streamWork(HLSDownload.self, record, url: url, options: stored)
-      : streamWork(DASHDownload.self, record, url: url, options: stored)
-    if case .failure(let error) = await work({ _ in }) {
-      throw OfflineError(.transfer(error), contentID: record.id)
-    }
-    return RepairReport(
-      contentID: record.id, outcome: .repaired, damage: damage, piecesFetched: fetched)
   }
 
   /// Deletes the content's files and queues it to be downloaded again, with the options it

@@ -12,6 +12,15 @@ extension Transfer {
   func finish(_ sink: TransferSink, into pack: PiecePack) async throws(Transfer.Error) -> Outcome {
     let length = sink.part.length
     try checkLength(sink, length)
+    // Bytes that are not the ones expected (a repair's) are never written, not even into a
+    // region no record claims.
+    if let expected = configuration.expectedSHA256 {
+      let actual = sink.part.bufferedSHA256()
+      guard actual == expected else {
+        try indexStep { () throws(StoreError) in try journal.remove(destination: destination) }
+        throw failure(.checksumMismatch(expected: expected, actual: actual))
+      }
+    }
     let offset = try fileStep { () throws(TransferFileError) in
       try sink.part.moveBuffered(into: pack)
     }

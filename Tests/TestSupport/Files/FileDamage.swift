@@ -23,4 +23,21 @@ public enum FileDamage {
       throw TestSupportError.systemCall("pwrite \(path) at \(offset)", errno: errno)
     }
   }
+
+  /// Changes the byte at `offset` of the file at `path` while keeping its length and its
+  /// modification time (as `touch -r` would put it back): a server such as nginx then gives
+  /// the new bytes the same `ETag` and `Last-Modified` as the old ones, as a CDN that serves
+  /// another version under the same validators does.
+  ///
+  /// - Throws: ``TestSupportError/systemCall(_:errno:)`` when the file cannot be changed,
+  ///   or its modification time cannot be read; the file manager's error when it cannot be
+  ///   set.
+  public static func flipByteKeepingValidators(at offset: Int64, of path: String) throws {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    guard let modified = attributes[.modificationDate] as? Date else {
+      throw TestSupportError.systemCall("stat \(path)", errno: EINVAL)
+    }
+    try flipByte(at: offset, of: path)
+    try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
+  }
 }

@@ -1,0 +1,84 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+
+extension ChunkFetch {
+  /// The staged part of the packed segment at `offset` in the pack at `path`.
+  static func stagedPath(ofPack path: String, segmentAt offset: Int64) -> String {
+    path + ".seg\(offset).part"
+  }
+
+  /// Fetches the whole segment `piece` (a piece of a pack) into `staged` with a plain `GET`
+  /// and checks its length and its SHA-256 against those its download recorded: bytes of
+  /// another version, even under the same `ETag`, `Last-Modified` and length (a CDN that
+  /// serves new bytes under old validators), are refused with ``Failure/originChanged``.
+  /// Returns the body bytes received.
+  func fetch(segment piece: PackedPiece, into staged: String) async throws(Failure) -> Int64 {
+    guard let url = URL(string: piece.url) else { throw .originChanged }
+    let fd = open(staged, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard fd >= 0 else {
+      throw .transfer(
+        Transfer.Error(
+          .file(TransferFileError(.open, errno: errno, path: staged)), url: url,
+          destination: staged))
+    }
+    defer { close(fd) }
+    let sink = SegmentSink(descriptor: fd, limit: piece.length)
+    let head: HTTPResponseHead
+    do {
+      head = try await transport.perform(
+        HTTPRequest(url: url, options: requestOptions, rateLimiters: rateLimiters), delegate: sink)
+    } catch {
+      if sink.overran { throw .originChanged }  // longer than the segment recorded
+      throw .transfer(Transfer.Error(.network(error), url: url, destination: staged))
+    }
+    guard head.status == 200 else {
+      let retryAfter = head.headers["Retry-After"].flatMap { RetryAfter.delay(from: $0) }
+      throw .transfer(
+        Transfer.Error(.status(head.status, retryAfter: retryAfter), url: url, destination: staged))
+    }
+    guard sink.written == piece.length else { throw .originChanged }
+    guard Durability.syncData(fd) == 0 else {
+      throw .transfer(
+        Transfer.Error(
+          .file(TransferFileError(.sync, errno: errno, path: staged)), url: url,
+          destination: staged))
+    }
+    let hasher = SHA256()
+    guard (try? hasher.feed(fromFile: fd, length: sink.written)) != nil,
+      hasher.finalizeHex() == piece.sha256
+    else { throw .originChanged }
+    return sink.written
+  }
+}
+
+/// Writes the body of a 200 into a staged part, refusing more than `limit` bytes.
+///
+/// `@unchecked Sendable`: the transport calls it from one thread at a time, and the fetch
+/// reads its members only after `perform` returned.
+private final class SegmentSink: HTTPResponseDelegate, @unchecked Sendable {
+  let descriptor: Int32
+  let limit: Int64
+  private(set) var written: Int64 = 0
+  private(set) var overran = false
+
+  init(descriptor: Int32, limit: Int64) {
+    self.descriptor = descriptor
+    self.limit = limit
+  }
+
+  struct Overrun: Error {}
+
+  func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
+    head.status == 200 ? .receive : .discard
+  }
+
+  func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {
+    guard written + Int64(bytes.count) <= limit else {
+      overran = true
+      throw Overrun()
+    }
+    try FileSteps.writeAll(bytes, at: written, to: descriptor)
+    written += Int64(bytes.count)
+  }
+}
