@@ -37,6 +37,12 @@ enum HLSKeyNames {
     guard FileManager.default.fileExists(atPath: folder.appending(path: HLSManifest.fileName).path),
       let manifest = try? HLSManifest.read(in: folder, url: entryURL)
     else { return false }
+    do {
+      // `keys/` as a link: no key is read, written or removed through it.
+      try ContentFolders.make(forFiles: manifest.keys.map(\.local), in: folder.path)
+    } catch {
+      throw Transfer.Error(.file(error), url: entryURL, destination: error.path ?? folder.path)
+    }
     let legacy = manifest.keys.filter { isLegacy($0.local) }
     for key in legacy {
       let new = folder.appending(path: upgraded(key.local))
