@@ -78,6 +78,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     self.kind = Self.kind(forPrimaryCode: code & 0xff)
   }
 
+  /// `SQLITE_CANTOPEN_SYMLINK`: the database's path is a symbolic link, which is refused.
+  static let symbolicLinkCode: Int32 = SQLITE_CANTOPEN | (6 << 8)
+
   /// Creates an error of a given kind that SQLite did not report, such as ``Kind/decoding``.
   init(kind: Kind, message: String, sql: String?, path: String) {
     let code: Int32 =
@@ -124,6 +127,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     case .readOnly:
       return "The index at \(path) cannot be written (\(message)); "
         + "check the permissions of the file and its directory, then run again."
+    case .cannotOpen where extendedResultCode == StoreError.symbolicLinkCode:
+      return "The index at \(path) is a symbolic link, which is never followed; "
+        + "move it away and run again."
     case .cannotOpen:
       return "The index at \(path) cannot be opened (\(message)); "
         + "check that its directory exists and is writable, then run again."
