@@ -186,6 +186,41 @@ struct LinkedSubfolderTests {
     #expect(try Self.snapshot(of: moved) == before, "written through the link")
   }
 
+  /// Pins issue 36, item 7 for the content's own folder in the store (`content/<id>`), which
+  /// a rebuild never adopts when it is a link: the queue wrote the stream through it, and
+  /// `verify` found a downloaded stream moved out of the store and linked back whole.
+  @Test func aLinkedContentFolderIsRefusedByTheQueueAndMissingToVerify() throws {
+    let origin = try HLSOrigin(.tsVariants)
+    let work = try TemporaryDirectory()
+    let victim = try Victim(in: work)
+    let offline = { (store: String, arguments: [String]) in
+      try OfflineBinary.run(["--store", work.url.appending(path: store).path] + arguments)
+    }
+    #expect(try offline("one", ["add", origin.url.absoluteString, "--id", "s"]).status == 0)
+    let content = work.url.appending(path: "one/content")
+    try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
+    let link = content.appending(path: "s")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: victim.folder)
+    #expect(try offline("one", ["run", "--quiet"]).status == 1)
+    let listed = try offline("one", ["ls", "--json"])
+    #expect(
+      listed.stdoutText.contains("\(link.path) is a symbolic link where a folder"),
+      "\(listed.stdoutText)")
+    victim.expectUntouched()
+
+    #expect(try offline("two", ["add", origin.url.absoluteString, "--id", "t"]).status == 0)
+    try #require(try offline("two", ["run", "--quiet"]).status == 0)
+    let folder = work.url.appending(path: "two/content/t")
+    let moved = work.url.appending(path: "moved")
+    try FileManager.default.moveItem(at: folder, to: moved)
+    try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: moved)
+    let verify = try offline("two", ["verify", "t"])
+    #expect(verify.status == 1, "\(verify.stdoutText)")
+    #expect(
+      verify.stdoutText.contains("index.m3u8 (offline playlist) is missing"), "\(verify.stdoutText)"
+    )
+  }
+
   /// The files under `folder` (relative paths) and their bytes.
   static func snapshot(of folder: URL) throws -> [String: Data] {
     var files: [String: Data] = [:]

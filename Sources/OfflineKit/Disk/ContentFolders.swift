@@ -37,23 +37,25 @@ enum ContentFolders {
     }
   }
 
-  /// The first folder on the way to `file` (a path inside `root`) that is not a folder (a
-  /// symbolic link, a file), as a path inside `root`; nil when each one is a folder or
-  /// missing. `known` keeps the answer for each folder looked at, for many files.
+  /// The first folder on the way to `file` (a path inside `root`, the folder of a content of
+  /// the store) that is not a folder (a symbolic link, a file), as a path inside `root`, or
+  /// `.` for `root` itself (a store's content folder is never a link: a rebuild refuses one
+  /// too); nil when each one is a folder or missing. `known` keeps the answer for each
+  /// folder looked at, for many files.
   static func misplacedFolder(
     on file: String, in root: String, known: inout [String: Bool]
   ) -> String? {
-    guard let folder = folder(of: file) else { return nil }
-    var prefix = ""
-    for name in folder.split(separator: "/") {
-      prefix += prefix.isEmpty ? String(name) : "/" + name
+    var prefix = "."
+    let names = folder(of: file)?.split(separator: "/").map(String.init) ?? []
+    for name in [""] + names {
+      if !name.isEmpty { prefix = prefix == "." ? name : prefix + "/" + name }
       let isFolder: Bool
       if let answer = known[prefix] {
         isFolder = answer
       } else {
         var info = stat()
-        isFolder =
-          lstat(root + "/" + prefix, &info) != 0 || (info.st_mode & S_IFMT) == S_IFDIR
+        let path = prefix == "." ? root : root + "/" + prefix
+        isFolder = lstat(path, &info) != 0 || (info.st_mode & S_IFMT) == S_IFDIR
         known[prefix] = isFolder
       }
       if !isFolder { return prefix }
