@@ -86,12 +86,9 @@ enum HLSKeyNames {
   private static func offlinePlaylists(in folder: URL) -> [URL] {
     var names = ["index.m3u8", "index-remote.m3u8", "playlist.m3u8"]
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    for entry in entries.sorted() {
-      var isFolder: ObjCBool = false
-      let path = folder.appending(path: entry).path
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-        names.append("\(entry)/playlist.m3u8")
-      }
+    for entry in entries.sorted()
+    where DurableFile.kind(folder.appending(path: entry).path) == .directory {
+      names.append("\(entry)/playlist.m3u8")  // a linked folder is not the content's
     }
     return names.map { folder.appending(path: $0) }.filter {
       FileSteps.regularFileSize($0.path) != nil
