@@ -34,9 +34,11 @@ public final class OfflineIndex: Sendable {
   ///   - directory: A file URL of the store's directory.
   ///   - busyTimeout: How long a statement waits for another process's lock before it fails with
   ///     ``StoreError/Kind/busy``.
-  /// - Throws: ``StoreError/Kind/cannotOpen`` when the directory cannot be created,
-  ///   ``StoreError/Kind/notADatabase`` when `index.sqlite` is some other file (it is left as
-  ///   it was), and any error of ``Database/init(path:busyTimeout:)`` or the migrations.
+  /// - Throws: ``StoreError/Kind/cannotOpen`` when the directory cannot be created or
+  ///   `index.sqlite` is a symbolic link (never followed: the database would be made where it
+  ///   points, outside the store), ``StoreError/Kind/notADatabase`` when
+  ///   `index.sqlite` is some other file (it is left as it was), and any error of
+  ///   ``Database/init(path:busyTimeout:)`` or the migrations.
   public init(directory: URL, busyTimeout: Duration = .seconds(5)) throws(StoreError) {
     let path = directory.appending(path: Self.fileName).path(percentEncoded: false)
     do {
@@ -51,6 +53,12 @@ public final class OfflineIndex: Sendable {
         sql: nil, path: path)
     }
     self.directory = directory
+    guard !Self.isLink(path) else {
+      throw StoreError(
+        code: StoreError.symbolicLinkCode,
+        message: "it is a symbolic link, which is never followed",
+        path: path)
+    }
     Self.makePrivate(path)
     self.database = try Database(path: path, busyTimeout: busyTimeout)
     Self.makePrivate(path)
@@ -65,6 +73,12 @@ public final class OfflineIndex: Sendable {
   private static func makePrivate(_ path: String) {
     let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     if fd >= 0 { close(fd) }
-    for file in [path, path + "-wal", path + "-shm"] { chmod(file, 0o600) }
+    for file in [path, path + "-wal", path + "-shm"] where !isLink(file) { chmod(file, 0o600) }
+  }
+
+  /// Whether a symbolic link is at `path`.
+  static func isLink(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
   }
 }

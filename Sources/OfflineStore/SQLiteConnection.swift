@@ -31,7 +31,22 @@ final class SQLiteConnection {
   }
 
   /// Opens (creating if needed) the database at `path` and configures it for the index.
+  ///
+  /// On a full disk, where the shared-memory file (`-shm`) of the write-ahead log cannot be made
+  /// or sized, the connection opens again with the log's index in its own memory
+  /// (`locking_mode=EXCLUSIVE` before the first read): reads work, and so do writes that fit
+  /// in the space there is; other processes wait for it (busy timeout) while it is open.
   static func open(path: String, busyTimeout: Duration) throws(StoreError) -> SQLiteConnection {
+    do {
+      return try open(path: path, busyTimeout: busyTimeout, indexInMemory: false)
+    } catch  where error.kind == .full {
+      return try open(path: path, busyTimeout: busyTimeout, indexInMemory: true)
+    }
+  }
+
+  private static func open(path: String, busyTimeout: Duration, indexInMemory: Bool)
+    throws(StoreError) -> SQLiteConnection
+  {
     var raw: OpaquePointer?
     let flags =
       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -45,6 +60,7 @@ final class SQLiteConnection {
     sqlite3_extended_result_codes(raw, 1)
     sqlite3_busy_timeout(raw, Self.milliseconds(busyTimeout))
     connection.countCommits()
+    if indexInMemory { try connection.execute("PRAGMA locking_mode=EXCLUSIVE", []) }
     // Several processes opening a new store at once: switching it to WAL takes an exclusive
     // lock, and SQLite may answer busy without waiting (to avoid a deadlock). Seen as
     // "database is locked" from one of four concurrent `cache get`s; tried again, bounded.
@@ -169,7 +185,9 @@ final class SQLiteConnection {
 
   /// An error for `code`, with SQLite's message for this connection.
   func error(_ code: Int32, sql: String?) -> StoreError {
-    StoreError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql, path: path)
+    StoreError(
+      code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql, path: path,
+      systemErrno: sqlite3_system_errno(handle))
   }
 
   private func cache(_ statement: Statement) {

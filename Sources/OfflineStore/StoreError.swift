@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(CSQLite)
   import CSQLite
 #else
@@ -29,7 +31,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     /// A write broke a constraint: `UNIQUE`, `NOT NULL`, `CHECK`, foreign key
     /// (`SQLITE_CONSTRAINT`).
     case constraint
-    /// The disk is full (`SQLITE_FULL`).
+    /// The disk is full: `SQLITE_FULL`, or an I/O error (`SQLITE_IOERR_WRITE`,
+    /// `SQLITE_IOERR_SHMSIZE`, ...) whose system error is `ENOSPC` or `EDQUOT`.
     case full
     /// The database or its directory cannot be written (`SQLITE_READONLY`).
     case readOnly
@@ -61,22 +64,34 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
   public var sql: String?
   /// The path of the database file.
   public var path: String
+  /// The operating system's error number behind an I/O error (`sqlite3_system_errno`), 0
+  /// when there is none.
+  public var systemErrno: Int32
 
-  /// Creates an error from a SQLite result code; ``kind`` follows from the primary code.
+  /// Creates an error from a SQLite result code; ``kind`` follows from the primary code, and
+  /// an I/O error whose `systemErrno` says the disk is full is ``Kind/full``.
   ///
   /// - Parameters:
   ///   - code: A primary or extended SQLite result code.
   ///   - message: The explanation, usually `sqlite3_errmsg`.
   ///   - sql: The SQL text that failed, if any.
   ///   - path: The path of the database file.
-  public init(code: Int32, message: String, sql: String? = nil, path: String) {
+  ///   - systemErrno: The `errno` behind an I/O error (`sqlite3_system_errno`), 0 for none.
+  public init(
+    code: Int32, message: String, sql: String? = nil, path: String, systemErrno: Int32 = 0
+  ) {
     self.resultCode = code & 0xff
     self.extendedResultCode = code
     self.message = message
     self.sql = sql
     self.path = path
+    self.systemErrno = systemErrno
     self.kind = Self.kind(forPrimaryCode: code & 0xff)
+    if kind == .ioError, systemErrno == ENOSPC || systemErrno == EDQUOT { kind = .full }
   }
+
+  /// `SQLITE_CANTOPEN_SYMLINK`: the database's path is a symbolic link, which is refused.
+  static let symbolicLinkCode: Int32 = SQLITE_CANTOPEN | (6 << 8)
 
   /// Creates an error of a given kind that SQLite did not report, such as ``Kind/decoding``.
   init(kind: Kind, message: String, sql: String?, path: String) {
@@ -119,11 +134,14 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
       return "The index at \(path) is locked by another process (\(message)); "
         + "wait for it to finish or stop it, then run again."
     case .full:
-      return "The disk holding the index at \(path) is full (\(message)); "
-        + "free some space and run again."
+      return "The index at \(path) cannot be written: the disk is full (\(message), \(code)); "
+        + "free some space (deleting downloaded contents works) and run again."
     case .readOnly:
       return "The index at \(path) cannot be written (\(message)); "
         + "check the permissions of the file and its directory, then run again."
+    case .cannotOpen where extendedResultCode == StoreError.symbolicLinkCode:
+      return "The index at \(path) is a symbolic link, which is never followed; "
+        + "move it away and run again."
     case .cannotOpen:
       return "The index at \(path) cannot be opened (\(message)); "
         + "check that its directory exists and is writable, then run again."

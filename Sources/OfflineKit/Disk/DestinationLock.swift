@@ -21,14 +21,24 @@ final class DestinationLock: Sendable {
   /// The part's length when the lock was taken (read after the lock, so no other writer
   /// changes it before this one writes): the first attempt starts from it without a stat.
   let partLength: Int64
+  /// For a stream's folder made by this lock: removed at the end when still empty (a stream
+  /// refused before anything was written leaves no folder behind).
+  private let removesEmptyFolder: Bool
 
-  private init(partPath: String, descriptor: Int32, partLength: Int64 = 0) {
+  private init(
+    partPath: String, descriptor: Int32, partLength: Int64 = 0, removesEmptyFolder: Bool = false
+  ) {
     self.partPath = partPath
     self.descriptor = descriptor
     self.partLength = partLength
+    self.removesEmptyFolder = removesEmptyFolder
   }
 
-  deinit { close(descriptor) }
+  deinit {
+    // `rmdir` removes only an empty folder; still under the lock, so no writer of ours is in it.
+    if removesEmptyFolder { rmdir(partPath) }
+    close(descriptor)
+  }
 
   /// How often a waiting writer tries the lock again.
   static let pollInterval: Duration = .milliseconds(100)
@@ -92,7 +102,9 @@ final class DestinationLock: Sendable {
 
   /// Locks the folder of a stream (a `flock` on the folder itself, which is never renamed),
   /// so two downloads of one stream into one folder never run at once; its pieces then need
-  /// no lock of their own (``Transfer/destinationIsInLockedFolder``).
+  /// no lock of their own (``Transfer/destinationIsInLockedFolder``). A folder this makes is
+  /// removed when the lock ends with nothing in it; a lock taken on a folder that the writer
+  /// this one waited for removed so is taken again on a folder made anew.
   ///
   /// - Throws: ``Transfer/Error/Kind/destinationBusy(_:)`` naming the other writer when it
   ///   does not wait, `.file` when the folder cannot be made or opened, or `.cancelled`.
@@ -102,20 +114,35 @@ final class DestinationLock: Sendable {
     func failure(_ kind: Transfer.Error.Kind) -> Transfer.Error {
       Transfer.Error(kind, url: url, destination: folder)
     }
-    do {
-      try FileSteps.createFolder(folder)
-    } catch {
-      throw failure(.file(error))
-    }
+    var turnsWithoutWait = 0
     while true {
+      let made = !FileSteps.exists(folder)
+      do {
+        try FileSteps.createFolder(folder)
+      } catch {
+        throw failure(.file(error))
+      }
       // A link to a folder is the folder the user chose; the pieces inside are ours.
       let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
       guard fd >= 0 else {
         throw failure(.file(TransferFileError(.open, errno: errno, path: folder)))
       }
       if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+        var locked = stat()
+        var named = stat()
+        guard fstat(fd, &locked) == 0, stat(folder, &named) == 0,
+          locked.st_ino == named.st_ino, locked.st_dev == named.st_dev
+        else {
+          // Removed (empty) by the writer this one waited for: lock the folder there now.
+          close(fd)
+          turnsWithoutWait += 1
+          if turnsWithoutWait > 1000 {
+            throw failure(.file(TransferFileError(.open, errno: EAGAIN, path: folder)))
+          }
+          continue
+        }
         // No empty part to clean up: the path names a folder, never a regular file.
-        return DestinationLock(partPath: folder, descriptor: fd)
+        return DestinationLock(partPath: folder, descriptor: fd, removesEmptyFolder: made)
       }
       let code = errno
       guard code == EWOULDBLOCK || code == EINTR, waits else {

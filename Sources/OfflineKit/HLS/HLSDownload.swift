@@ -174,6 +174,7 @@ public struct HLSDownload: Sendable {
       folder: folder.path, for: url, waits: waitsForOtherWriter)
     defer { withExtendedLifetime(lock) {} }
     let plan = try await makePlan()
+    try makeFolders(of: plan)
     try HLSKeyNames.upgrade(folder: folder, entryURL: url)  // keys fetched by an older version
     try HLSManifest(entryURL: url, keys: plan.keys).write(in: folder)
     var keys = keyStore
@@ -211,6 +212,19 @@ public struct HLSDownload: Sendable {
   @discardableResult
   public func upgradeOfflineFiles() throws(Transfer.Error) -> Bool {
     try HLSKeyNames.upgrade(folder: folder, entryURL: url)
+  }
+
+  /// Makes the folders of every file of `plan` (pieces, packs, keys, media playlists) before
+  /// any is written, refusing a link where one belongs (``ContentFolders``).
+  private func makeFolders(of plan: HLSPlan) throws(Transfer.Error) {
+    let files =
+      plan.pieces.map(\.local) + plan.pieces.compactMap(\.pack) + plan.keys.map(\.local)
+      + plan.mediaFiles.map(\.local)
+    do {
+      try ContentFolders.make(forFiles: files, in: folder.path)
+    } catch {
+      throw Transfer.Error(.file(error), url: url, destination: error.path ?? folder.path)
+    }
   }
 
   var fetcher: MemoryFetch {

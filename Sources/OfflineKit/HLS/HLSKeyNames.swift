@@ -37,6 +37,12 @@ enum HLSKeyNames {
     guard FileManager.default.fileExists(atPath: folder.appending(path: HLSManifest.fileName).path),
       let manifest = try? HLSManifest.read(in: folder, url: entryURL)
     else { return false }
+    do {
+      // `keys/` as a link: no key is read, written or removed through it.
+      try ContentFolders.make(forFiles: manifest.keys.map(\.local), in: folder.path)
+    } catch {
+      throw Transfer.Error(.file(error), url: entryURL, destination: error.path ?? folder.path)
+    }
     let legacy = manifest.keys.filter { isLegacy($0.local) }
     for key in legacy {
       let new = folder.appending(path: upgraded(key.local))
@@ -80,12 +86,9 @@ enum HLSKeyNames {
   private static func offlinePlaylists(in folder: URL) -> [URL] {
     var names = ["index.m3u8", "index-remote.m3u8", "playlist.m3u8"]
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    for entry in entries.sorted() {
-      var isFolder: ObjCBool = false
-      let path = folder.appending(path: entry).path
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-        names.append("\(entry)/playlist.m3u8")
-      }
+    for entry in entries.sorted()
+    where DurableFile.kind(folder.appending(path: entry).path) == .directory {
+      names.append("\(entry)/playlist.m3u8")  // a linked folder is not the content's
     }
     return names.map { folder.appending(path: $0) }.filter {
       FileSteps.regularFileSize($0.path) != nil

@@ -105,6 +105,7 @@ struct HLSPieceRunner: Sendable {
   func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void)
     async throws(Transfer.Error) -> Result
   {
+    try makeFolders()
     let tally = Locked(HLSProgressTally(pieces: pieces.map(HLSProgressTally.Piece.init)))
     let rate = RateEstimator()
     let report = { @Sendable (progress: HLSDownload.Progress) in
@@ -200,6 +201,18 @@ struct HLSPieceRunner: Sendable {
     }
     result.packed = packed.withLock { $0 }
     return result
+  }
+
+  /// Makes the folders of the pieces and their packs inside ``folder`` before any is
+  /// written, refusing a link where one belongs (``ContentFolders``).
+  private func makeFolders() throws(Transfer.Error) {
+    do {
+      try ContentFolders.make(
+        forFiles: pieces.map(\.local) + pieces.compactMap(\.pack), in: folder.path)
+    } catch {
+      throw Transfer.Error(
+        .file(error), url: pieces.first?.remote ?? folder, destination: error.path ?? folder.path)
+    }
   }
 
   /// The decision and what the run saw, shared by the loop and the requests' callbacks.

@@ -6,10 +6,13 @@ enum ChunkWriter {
   /// Copies the staged part of each chunk in `indexes` into the file at `path` at the chunk's
   /// offset, fsyncs the file, then removes the part; finally cuts the file to `piece.size`.
   /// A kill between two steps leaves every staged part that is not yet written in.
+  ///
+  /// The file is never created (nor reached through a link): one deleted meanwhile (`rm` in
+  /// another process) fails the write with `ENOENT` and stays deleted.
   static func writeIn(_ indexes: [Int], of piece: PieceRecord, at path: String)
     throws(TransferFileError)
   {
-    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    let fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
     defer { close(fd) }
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)

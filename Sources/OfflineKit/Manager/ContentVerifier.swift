@@ -31,10 +31,13 @@ struct ContentVerifier {
     var read: Int64 = 0
     var problems: [ContentDamage.Problem] = []
     var reidentified: [PieceRecord] = []
+    var folders: [String: Bool] = [:]
     for piece in pieces {
       if Task.isCancelled { throw CancellationError() }
       let path = folder.path + "/" + piece.path
-      guard let identity = FileIdentity(regularFileAt: path) else {
+      // A file reached through a link at one of the content's folders is not in it.
+      let linked = ContentFolders.misplacedFolder(on: piece.path, in: folder.path, known: &folders)
+      guard linked == nil, let identity = FileIdentity(regularFileAt: path) else {
         problems.append(.init(path: piece.path, kind: piece.kind, fault: .missing))
         read += piece.size
         continue

@@ -148,7 +148,8 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
         + " its files must be (downloaded by an earlier version); download it again to"
         + " verify it."
     case .notVerifiable(let state):
-      return "Cannot verify or repair \(subject): it is \(state.phrase), not downloaded."
+      return "Cannot verify or repair \(subject): it is \(state.phrase)"
+        + (state == .notDownloaded ? "." : ", not downloaded.")
     case .urlRefreshFailed(let reason):
       return "No fresh URL for \(subject): \(reason). Its partial data is kept; give a new"
         + " URL with 'offline set-url' and resume it."

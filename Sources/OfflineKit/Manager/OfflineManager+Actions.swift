@@ -19,10 +19,28 @@ extension OfflineManager {
     let decision = CallDecision(
       action, configuration: configuration, wasRunningHere: running[id] != nil)
     try prepareManifest(for: action, id: id)
-    try transition(id: id, action, movingToEnd: decision.movesToEnd) { record in
-      decision.edits.apply(to: &record)
+    do {
+      try transition(id: id, action, movingToEnd: decision.movesToEnd) { record in
+        decision.edits.apply(to: &record)
+      }
+    } catch  where action == .delete && error.isIndexFull {
+      try deleteFilesToMakeRoom(id: id, error)
+      try transition(id: id, action, movingToEnd: decision.movesToEnd) { record in
+        decision.edits.apply(to: &record)
+      }
     }
     try await carryOut(decision.steps, id: id)
+  }
+
+  /// A delete the index could not record, its disk being full: the downloaded content's
+  /// files go first, making the room the record needs (the index and the content share a
+  /// disk in a store). A crash before the record leaves a downloaded content whose files
+  /// are missing: the quick check shows it damaged, and a delete goes through then.
+  private func deleteFilesToMakeRoom(id: String, _ full: OfflineError) throws(OfflineError) {
+    guard let record = try indexStep({ try index.contents.record(id: id) }),
+      record.state == .downloaded
+    else { throw full }
+    try files.delete(record)
   }
 
   /// Moves content `id` along the state machine for a call, in one transaction, letting
@@ -105,5 +123,13 @@ extension OfflineManager {
     guard let record = try indexStep({ try index.contents.record(id: id) }) else { return }
     try files.delete(record)
     carryOutNow(CleanupDecision.afterDeletingFiles(state: record.state), id: id)
+  }
+}
+
+extension OfflineError {
+  /// Whether the index could not be written because its disk is full.
+  var isIndexFull: Bool {
+    if case .index(let error) = kind { return error.kind == .full }
+    return false
   }
 }

@@ -134,6 +134,7 @@ extension OfflineManager {
   ) -> Work {
     return { report in
       do throws(Transfer.Error) {
+        try refuseLinkedFolder(of: record, files: files)
         let outcome = try await run(report)
         // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
         // offline playlists' or MPD's renames durable before it says downloaded.
@@ -147,6 +148,21 @@ extension OfflineManager {
         return .failure(error)
       }
     }
+  }
+
+  /// Refuses a stream whose folder in the store (`content/<id>`) is a symbolic link or
+  /// something else than a folder: never followed out of the store, as a rebuild never
+  /// adopts one (``ContentFolders`` guards the folders inside it).
+  private static func refuseLinkedFolder(of record: ContentRecord, files: ContentFiles)
+    throws(Transfer.Error)
+  {
+    let folder = files.folder(id: record.id).path
+    var info = stat()
+    guard lstat(folder, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { return }
+    let code = (info.st_mode & S_IFMT) == S_IFLNK ? ELOOP : ENOTDIR
+    throw Transfer.Error(
+      .file(TransferFileError(.createDirectory, errno: code, path: folder)),
+      url: URL(string: record.url) ?? files.directory, destination: folder)
   }
 
   /// A transfer's event: progress goes to subscribers (never backwards) and, once a second,

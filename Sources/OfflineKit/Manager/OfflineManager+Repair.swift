@@ -108,6 +108,13 @@ extension OfflineManager {
     }
     CrashPoint.reach(.repairAfterStaging)
     do {
+      // Deleted meanwhile (`rm` in another process): its staged chunks go, nothing is made.
+      _ = try downloadedRecord(id: id)
+    } catch {
+      for index in wrong { unlink(ChunkFetch.stagedPath(of: path, chunk: index)) }
+      throw error
+    }
+    do {
       try ChunkWriter.writeIn(wrong, of: piece, at: path)
     } catch {
       throw OfflineError(

@@ -106,6 +106,10 @@ extension Transfer {
         if error.isOutOfSpace {
           return "The disk is full while writing \(path); free space and run again to resume."
         }
+        if error.operation == .createDirectory, error.errno == ELOOP {
+          return "\(path) is a symbolic link where a folder of the content belongs; it is"
+            + " never followed: remove it and run again."
+        }
         return "Could not \(error.operation.rawValue) \(path): \(error.reason)."
       case .index(let error):
         return "The download index failed: \(error)"
