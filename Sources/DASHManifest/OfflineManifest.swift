@@ -12,8 +12,8 @@
 /// open (`dash_read_packet` clears `is_restart_needed` after `reopen_demux_for_component`,
 /// which set it). A Representation stored as one file with no initialization section (such
 /// as a WebVTT track) gets a relative `BaseURL` instead. Every `BaseURL` of the origin is
-/// dropped, so the names resolve against the offline manifest's own location, and the copy
-/// is `static`, in the full profile (`profile`), with each Period's start and duration
+/// dropped and the MPD's own is `./` (`baseURL`), so the names resolve against the offline
+/// manifest's own location, and the copy is `static`, in the full profile (`profile`), with each Period's start and duration
 /// written out.
 ///
 /// ```swift
@@ -25,6 +25,13 @@ public enum OfflineManifest {
   /// and SegmentLists meet the full profile whatever the origin's was, and ffmpeg 5.1's DASH demuxer refuses an
   /// MPD without a profile it knows.
   public static let profile = "urn:mpeg:dash:profile:full:2011"
+
+  /// The `BaseURL` of every offline copy: the manifest's own folder. Without one, ffmpeg
+  /// 5.1's DASH demuxer (and mpv) given the manifest by a relative path (`show/index.mpd`)
+  /// puts that folder in front of each name twice (`show/show/p0/a0-r0/init.mp4`) and opens
+  /// nothing; with `./` the names resolve the same for a relative or absolute path and over
+  /// http.
+  public static let baseURL = "./"
 
   /// The offline manifest for `files`; Representations without an entry are left out, and
   /// so are AdaptationSets and Periods left empty.
@@ -40,7 +47,7 @@ public enum OfflineManifest {
     var result = mpd
     result.type = .static
     result.profiles = profile
-    result.baseURLs = []
+    result.baseURLs = [baseURL]
     result.periods = []
     for (p, period) in mpd.periods.enumerated() {
       var copy = period

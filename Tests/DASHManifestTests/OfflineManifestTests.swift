@@ -58,7 +58,9 @@ struct OfflineManifestTests {
     let text = try String(contentsOfFile: offline, encoding: .utf8)
     #expect(text.contains("startNumber=\"1\" initialization=\"p0-a0-r0/init.mp4\""))
     #expect(text.contains("media=\"p0-a0-r0/segment-$Number$.m4s\""))
-    #expect(!text.contains("BaseURL") && !text.contains(fixture.directory.path))
+    // The only BaseURL is the manifest's own folder (OfflineManifest.baseURL).
+    #expect(text.components(separatedBy: "<BaseURL>").count == 2)
+    #expect(text.contains("<BaseURL>./</BaseURL>") && !text.contains(fixture.directory.path))
     // The structure is kept: the same sets, representations and attributes.
     let reparsed = try MPDParser.parse(Data(contentsOf: URL(fileURLWithPath: offline)))
     #expect(reparsed.periods[0].adaptationSets.map(\.contentType) == ["video", "audio"])
@@ -236,7 +238,7 @@ struct OfflineManifestTests {
       text: OfflineRepresentation(initialization: nil, segments: [.init(name: "text/t.vtt")]),
     ]
     let offline = try OfflineManifest.make(from: mpd, files: files)
-    #expect(offline.baseURLs.isEmpty && offline.type == .static)
+    #expect(offline.baseURLs == ["./"] && offline.type == .static)
     #expect(offline.periods[0].start == 0 && offline.periods[0].duration == 4)
     #expect(offline.periods[0].adaptationSets[0].representations.map(\.id) == ["lo"])
     #expect(offline.periods[0].adaptationSets[0].segmentInfo.isEmpty)

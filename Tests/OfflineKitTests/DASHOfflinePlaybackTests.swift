@@ -113,6 +113,41 @@ struct DASHOfflinePlaybackTests {
       decoded.hashes.count == DASHPlaybackFixture.periodSeconds * DASHPlaybackFixture.frameRate)
   }
 
+  /// Issue 36, item 1: a stock player given the offline manifest by a relative path, as in
+  /// `ffmpeg -i show/index.mpd` or `mpv show/index.mpd`, decodes it to the end. Without a
+  /// `BaseURL` ffmpeg 5.1 put the manifest's folder in front of each name twice
+  /// (`show/show/p0/a0-r0/init.mp4`) and opened nothing; mpv failed the same way.
+  @Test func aCopyOpenedByARelativePathDecodesToItsEnd() async throws {
+    let origin = try DASHOrigin(playback: .timeline)
+    let store = try DASHStore()
+    let outcome = try await store.download(origin.url).run()
+    origin.nginx.stop(graceful: false)
+    let root = outcome.index.deletingLastPathComponent().deletingLastPathComponent().path
+    let relative = outcome.index.path.dropFirst(root.count + 1)
+    let frames = DASHPlaybackFixture.periodSeconds * DASHPlaybackFixture.frameRate
+    let script = #"cd "$1" && shift && exec "$@""#
+    let ffmpeg = try ProcessRunner.run(
+      "/bin/sh",
+      [
+        "-c", script, "sh", root, FFmpeg.ffmpegPath ?? "ffmpeg", "-nostdin", "-v", "error",
+        "-i", String(relative), "-map", "0:v:0", "-f", "framemd5", "-",
+      ], timeout: 120)
+    let hashes = ffmpeg.stdoutText.split(separator: "\n").filter { !$0.hasPrefix("#") }
+    #expect(ffmpeg.stderrText.isEmpty, "\(ffmpeg.stderrText)")
+    #expect(hashes.count == frames)
+    if let mpv = MPV.path {
+      let played = try ProcessRunner.run(
+        "/bin/sh",
+        [
+          "-c", script, "sh", root, mpv, "--no-config", "--really-quiet", "--no-audio",
+          "--of=framemd5", "--ovc=rawvideo", "--o=frames.md5", String(relative),
+        ], timeout: 120)
+      #expect(played.status == 0, "\(played.stderrText)")
+      let text = (try? String(contentsOfFile: root + "/frames.md5", encoding: .utf8)) ?? ""
+      #expect(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == frames)
+    }
+  }
+
   /// The MD5 of each frame of `listing`'s init section and segments joined in one file, as
   /// the MP4 demuxer decodes it: the media the manifest addresses.
   static func addressedFrames(
