@@ -1,5 +1,7 @@
 /// The local files of one Representation, for `OfflineManifest`: names relative to the
-/// offline manifest, chosen by the caller.
+/// offline manifest, chosen by the caller. Name the media files so they count up by one
+/// (`v/s00000.m4s`, `v/s00001.m4s`…) and give their durations: the offline manifest then
+/// describes them as a `SegmentTemplate`, the form ffmpeg 5.1 decodes to the end.
 public struct OfflineRepresentation: Sendable, Equatable {
   /// One media segment's file.
   public struct Segment: Sendable, Equatable {

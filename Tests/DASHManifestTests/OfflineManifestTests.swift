@@ -56,8 +56,11 @@ struct OfflineManifestTests {
     let folder = try TemporaryDirectory(prefix: "dash-offline")
     let offline = try makeOfflineCopy(mpd, from: fixture.manifestURL, into: folder)
     let text = try String(contentsOfFile: offline, encoding: .utf8)
-    #expect(text.contains("<SegmentURL media=\"p0-a0-r0/segment-1.m4s\"/>"))
-    #expect(!text.contains("BaseURL") && !text.contains(fixture.directory.path))
+    #expect(text.contains("startNumber=\"1\" initialization=\"p0-a0-r0/init.mp4\""))
+    #expect(text.contains("media=\"p0-a0-r0/segment-$Number$.m4s\""))
+    // The only BaseURL is the manifest's own folder (OfflineManifest.baseURL).
+    #expect(text.components(separatedBy: "<BaseURL>").count == 2)
+    #expect(text.contains("<BaseURL>./</BaseURL>") && !text.contains(fixture.directory.path))
     // The structure is kept: the same sets, representations and attributes.
     let reparsed = try MPDParser.parse(Data(contentsOf: URL(fileURLWithPath: offline)))
     #expect(reparsed.periods[0].adaptationSets.map(\.contentType) == ["video", "audio"])
@@ -118,6 +121,52 @@ struct OfflineManifestTests {
       let copy = try Decoded.md5(offline, stream: stream)
       #expect(origin.errors.isEmpty && copy.errors.isEmpty, "\(origin.errors) \(copy.errors)")
       #expect(copy.md5.hasPrefix("MD5=") && copy.md5 == origin.md5)
+    }
+  }
+
+  /// Issue 36, item 1: every kind of input with ten segments of 20 video frames per stream
+  /// (a `SegmentBase` cut into one file per `sidx` reference): each stream of the copy
+  /// decodes to the same frames as the media the origin addresses, joined and read by the
+  /// MP4 demuxer. As a `SegmentList`, ffmpeg 5.1 decoded the first two segments only.
+  @Test(arguments: DASHPlaybackFixture.allCases)
+  func anOfflineCopyOfTenSegmentsPerStreamDecodesToItsEnd(_ kind: DASHPlaybackFixture) throws {
+    let origin = try TemporaryDirectory(prefix: "dash-origin")
+    _ = try kind.make(in: origin.url)
+    let manifestURL = origin.file("manifest.mpd")
+    let mpd = try MPDParser.parse(Data(contentsOf: manifestURL))
+    let folder = try TemporaryDirectory(prefix: "dash-offline")
+    let offline = try makeOfflineCopy(mpd, from: manifestURL, into: folder)
+    let copy = try MPDParser.parse(Data(contentsOf: URL(fileURLWithPath: offline)))
+    for period in mpd.periods.indices {
+      var single = copy
+      single.periods = [copy.periods[period]]
+      single.periods[0].start = 0
+      single.periods[0].duration = nil
+      single.mediaPresentationDuration = copy.periodDuration(at: period)
+      let alone = folder.file("period\(period).mpd").path
+      try MPDWriter.write(single).write(toFile: alone, atomically: true, encoding: .utf8)
+      for (set, stream) in [(0, "v:0"), (1, "a:0")] {
+        let path = RepresentationPath(period: period, adaptationSet: set, representation: 0)
+        var listing = try resolver.segments(for: path, in: mpd, manifestURL: manifestURL)
+        if let index = listing.index, let range = index.byteRange {
+          listing = try listing.applying(SegmentIndex.parse([UInt8](try read(index.url, range))))
+        }
+        #expect(listing.segments.count >= 10, "\(kind) \(path)")
+        let parts = try ((listing.initialization.map { [$0] } ?? []) + listing.segments).map {
+          try read($0.url, $0.byteRange)
+        }
+        let expected = try FFmpeg.frameMD5s(ofJoined: parts, video: set == 0, in: folder.url)
+        let decoded = try FFmpeg.frameMD5s(alone, stream: stream)
+        #expect(decoded.errors.isEmpty, "\(kind) \(period) \(stream): \(decoded.errors)")
+        #expect(
+          decoded.hashes.count == expected.hashes.count,
+          "\(kind) \(period) \(stream): \(decoded.hashes.count) of \(expected.hashes.count)")
+        #expect(decoded.hashes == expected.hashes && !expected.hashes.isEmpty)
+        if set == 0 {
+          let frames = DASHPlaybackFixture.periodSeconds * DASHPlaybackFixture.frameRate
+          #expect(expected.hashes.count == frames)
+        }
+      }
     }
   }
 
@@ -189,14 +238,14 @@ struct OfflineManifestTests {
       text: OfflineRepresentation(initialization: nil, segments: [.init(name: "text/t.vtt")]),
     ]
     let offline = try OfflineManifest.make(from: mpd, files: files)
-    #expect(offline.baseURLs.isEmpty && offline.type == .static)
+    #expect(offline.baseURLs == ["./"] && offline.type == .static)
     #expect(offline.periods[0].start == 0 && offline.periods[0].duration == 4)
     #expect(offline.periods[0].adaptationSets[0].representations.map(\.id) == ["lo"])
     #expect(offline.periods[0].adaptationSets[0].segmentInfo.isEmpty)
     #expect(offline.periods[0].adaptationSets[1].representations[0].baseURLs == ["text/t.vtt"])
-    let list = offline.periods[0].adaptationSets[0].representations[0].segmentInfo.list
-    #expect(list?.segmentURLs.map(\.media) == ["lo/1.m4s", "lo/2.m4s"])
-    #expect(list?.timeline == [SegmentTimelineEntry(time: 0, duration: 2, repeatCount: 1)])
+    let template = offline.periods[0].adaptationSets[0].representations[0].segmentInfo.template
+    #expect(template?.media == "lo/$Number$.m4s" && template?.startNumber == 1)
+    #expect(template?.timeline == [SegmentTimelineEntry(time: 0, duration: 2, repeatCount: 1)])
     #expect(throws: MPDError.self) {
       try OfflineRepresentation(listing, initialization: nil, segmentNames: ["only-one"])
     }

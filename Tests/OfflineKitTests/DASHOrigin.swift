@@ -25,6 +25,14 @@ struct DASHOrigin {
     try nginx.start()
   }
 
+  /// Serves a ``DASHPlaybackFixture`` (ten segments or more per stream).
+  init(playback kind: DASHPlaybackFixture) throws {
+    www = try TemporaryDirectory(prefix: "offlinekit-dash")
+    _ = try kind.make(in: www.url)
+    nginx = try NginxServer(root: www.url)
+    try nginx.start()
+  }
+
   /// Serves hand-written `manifest` as `/manifest.mpd` (with no media).
   init(manifest: String) throws {
     www = try TemporaryDirectory(prefix: "offlinekit-dash")

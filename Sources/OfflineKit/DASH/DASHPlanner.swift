@@ -2,12 +2,18 @@ import DASHManifest
 import Foundation
 
 /// Turns the segment listings of the chosen Representations into a ``DASHPlan``: local names
-/// chosen by us (`p0/a1-r0/s00003.m4s`), one piece per segment or init section, and adjacent
-/// byte ranges of one remote file merged into one piece of at most
-/// ``HLSPlanner/maximumMergedBytes``, as for HLS. A merged piece is one file holding several
-/// segments back to back; the offline MPD lists it as one segment lasting as long as they do,
-/// which ffmpeg decodes like the origin (its DASH reader decodes a `SegmentList` of byte
-/// ranges of one file wrong, see NOTES-linux.md, so the copy never uses byte ranges).
+/// chosen by us, one piece per segment or init section, and adjacent byte ranges of one
+/// remote file merged into one piece of at most ``HLSPlanner/maximumMergedBytes``, as for HLS.
+///
+/// A Representation's media files are numbered from 0 in the order they play
+/// (`p0/a1-r0/s00000.m4s`, `s00001.m4s`…, one number per file), so the offline MPD can
+/// describe them as a `SegmentTemplate` with `$Number%05d$`, the form ffmpeg 5.1 decodes to
+/// the end (see `OfflineManifest`). So a media segment is never shared with another
+/// Representation or Period, even when its bytes are the same; init sections are. A merged
+/// piece is one file holding several segments back to back; the offline MPD lists it as one
+/// segment lasting as long as they do, which ffmpeg decodes like the origin (its DASH reader
+/// decodes a `SegmentList` of byte ranges of one file wrong, see NOTES-linux.md, so the copy
+/// never uses byte ranges).
 struct DASHPlanner {
   /// One chosen Representation and what its manifest lists for it.
   struct Source: Sendable {
@@ -57,7 +63,7 @@ struct DASHPlanner {
     }
     var segments: [OfflineRepresentation.Segment] = []
     var run: (piece: Int, end: UInt64)? = nil  // the merged piece the last segment went to
-    for (number, segment) in listing.segments.enumerated() {
+    for segment in listing.segments {
       let remote = try checked(segment.url, manifestURL, what: "segment")
       let seconds = segment.duration.map { Double($0) / timescale } ?? 0
       plan.segmentCount += 1
@@ -79,15 +85,14 @@ struct DASHPlanner {
       let name =
         listing.initialization == nil && listing.segments.count == 1 && segment.byteRange == nil
         ? "\(folder)/\(Self.wholeFileName(source))"
-        : String(format: "%@/s%05d.%@", folder, number, Self.segmentExtension(source.mimeType))
+        : Self.segmentName(folder, segments.count, source.mimeType)
       let estimate = Int64(bytesPerSecond * max(seconds, 0.001))
       let before = plan.pieces.count
-      let local = place(segment, name: name, estimate: estimate, rendition: rendition)
+      let local = place(
+        segment, name: name, estimate: estimate, rendition: rendition, shared: false)
       run = nil
-      if plan.pieces.count > before {
-        plan.pieces[before].add(segmentOf: seconds)
-        if let range = segment.byteRange, range.length != nil { run = (before, range.last) }
-      }
+      plan.pieces[before].add(segmentOf: seconds)
+      if let range = segment.byteRange, range.length != nil { run = (before, range.last) }
       segments.append(
         OfflineRepresentation.Segment(name: local, time: segment.time, duration: segment.duration))
     }
@@ -96,14 +101,15 @@ struct DASHPlanner {
       presentationTimeOffset: listing.presentationTimeOffset)
   }
 
-  /// Adds the piece for `reference` unless the same bytes were placed already, and returns
-  /// its local name.
+  /// Adds the piece for `reference` and returns its local name; when `shared`, the name of
+  /// the same bytes placed already, if any, instead.
   private mutating func place(
-    _ reference: SegmentReference, name: String, estimate: Int64, rendition: Int
+    _ reference: SegmentReference, name: String, estimate: Int64, rendition: Int,
+    shared: Bool = true
   ) -> String {
     let key = reference.url.absoluteString + "|" + (reference.byteRange?.description ?? "")
-    if let earlier = placed[key] { return earlier }
-    placed[key] = name
+    if shared, let earlier = placed[key] { return earlier }
+    if shared { placed[key] = name }
     var slice: Transfer.Slice?
     if let range = reference.byteRange, let length = range.length,
       let offset = Int64(exactly: range.first), let size = Int64(exactly: length)
@@ -135,6 +141,12 @@ struct DASHPlanner {
   /// The extension of an init section: `webm` for WebM, else `mp4`.
   static func initExtension(_ mimeType: String?) -> String {
     (mimeType ?? "").lowercased().hasSuffix("/webm") ? "webm" : "mp4"
+  }
+
+  /// The local name of a Representation's media file number `number` (from 0) in `folder`:
+  /// `folder/s00003.m4s`, the name `OfflineManifest` writes as `s$Number%05d$.m4s`.
+  static func segmentName(_ folder: String, _ number: Int, _ mimeType: String?) -> String {
+    String(format: "%@/s%05d.%@", folder, number, segmentExtension(mimeType))
   }
 
   /// The extension of a media segment: `webm` for WebM, else `m4s`.

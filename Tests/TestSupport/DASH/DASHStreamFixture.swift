@@ -104,22 +104,30 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
       try Self.encode(
         into: folder, options: ["-use_template", "1", "-use_timeline", "1"], videos: 1,
         languages: [])
-      let text = try String(contentsOf: manifest, encoding: .utf8)
-      guard let open = text.range(of: "<Period"), let close = text.range(of: "</Period>") else {
-        throw TestSupportError.unexpectedOutput(command: "ffmpeg -f dash", output: text)
-      }
-      let body = text[open.lowerBound..<close.upperBound]
-      guard let head = body.range(of: ">") else {
-        throw TestSupportError.unexpectedOutput(command: "ffmpeg -f dash", output: text)
-      }
-      let inner = body[head.upperBound...]
-      let periods =
-        "<Period id=\"first\" duration=\"PT4S\">" + inner + "\n\t<Period id=\"second\">" + inner
-      var result = text.replacingCharacters(in: open.lowerBound..<close.upperBound, with: periods)
-      result = result.replacingOccurrences(
-        of: "mediaPresentationDuration=\"PT4.0S\"", with: "mediaPresentationDuration=\"PT8S\"")
-      try result.write(to: manifest, atomically: true, encoding: .utf8)
+      try Self.repeatPeriod(of: manifest, seconds: 4)
     }
+  }
+
+  /// Rewrites ffmpeg's one-Period manifest at `manifest` as two Periods over the same media,
+  /// `first` (with a duration of `seconds`) and `second`, for a presentation of twice that.
+  static func repeatPeriod(of manifest: URL, seconds: Int) throws {
+    let text = try String(contentsOf: manifest, encoding: .utf8)
+    guard let open = text.range(of: "<Period"), let close = text.range(of: "</Period>") else {
+      throw TestSupportError.unexpectedOutput(command: "ffmpeg -f dash", output: text)
+    }
+    let body = text[open.lowerBound..<close.upperBound]
+    guard let head = body.range(of: ">") else {
+      throw TestSupportError.unexpectedOutput(command: "ffmpeg -f dash", output: text)
+    }
+    let inner = body[head.upperBound...]
+    let periods =
+      "<Period id=\"first\" duration=\"PT\(seconds)S\">" + inner + "\n\t<Period id=\"second\">"
+      + inner
+    var result = text.replacingCharacters(in: open.lowerBound..<close.upperBound, with: periods)
+    result = result.replacingOccurrences(
+      of: "mediaPresentationDuration=\"PT\(seconds).0S\"",
+      with: "mediaPresentationDuration=\"PT\(2 * seconds)S\"")
+    try result.write(to: manifest, atomically: true, encoding: .utf8)
   }
 
   /// The subtitles of ``languages``: two cues.
@@ -140,11 +148,11 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
   static func encode(
     into folder: URL, options: [String], videos: Int, languages: [String],
     duration: Int = 4, segmentDuration: Int = 2, size: String = "160x90",
-    videoBitrate: String? = nil
+    videoBitrate: String? = nil, frameRate: Int = 25
   ) throws {
     let audios = max(1, languages.count)
     var arguments = [
-      "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25:duration=\(duration)",
+      "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(frameRate):duration=\(duration)",
     ]
     for index in 0..<audios {
       arguments += [
@@ -178,10 +186,10 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
 
   /// A manifest with one `SegmentBase` Representation per file ffmpeg wrote, its
   /// `indexRange` the file's `sidx` box and its `Initialization` the bytes before it.
-  static func segmentBaseManifest(in folder: URL) throws -> String {
+  static func segmentBaseManifest(in folder: URL, seconds: Int = 4) throws -> String {
     var text = """
       <?xml version="1.0" encoding="utf-8"?>
-      <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT4S"
+      <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT\(seconds)S"
         profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" minBufferTime="PT2S">
         <Period>
 

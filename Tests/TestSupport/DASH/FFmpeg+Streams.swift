@@ -34,3 +34,35 @@ extension FFmpeg {
       : try ProcessRunner.run(ffmpegPath ?? "ffmpeg", ["-nostdin"] + arguments, timeout: 120)
   }
 }
+
+extension FFmpeg {
+  /// The MD5 of each decoded frame of `stream` (`v:0`, `a:0`) of `input`, in order, as
+  /// `ffmpeg -v error -i INPUT -map 0:STREAM -f framemd5 -` prints them, and what ffmpeg
+  /// printed on stderr. A local input is opened as a stock player opens it.
+  public static func frameMD5s(_ input: String, stream: String) throws -> (
+    hashes: [String], errors: String
+  ) {
+    let arguments = ["-v", "error", "-i", input, "-map", "0:\(stream)", "-f", "framemd5", "-"]
+    let isRemote = input.hasPrefix("http://") || input.hasPrefix("https://")
+    let output =
+      isRemote
+      ? try run(arguments)
+      : try ProcessRunner.run(ffmpegPath ?? "ffmpeg", ["-nostdin"] + arguments, timeout: 120)
+    let hashes = output.stdoutText.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
+      $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+    return (hashes, output.stderrText.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+
+  /// The MD5 of each decoded frame of the first `video` or `audio` stream of `parts` (an
+  /// init section and media segments) joined in one file in `folder`, as the MP4 demuxer
+  /// decodes it: the media a DASH manifest addresses, without the DASH reader.
+  public static func frameMD5s(
+    ofJoined parts: [Data], video: Bool, in folder: URL
+  ) throws -> (hashes: [String], errors: String) {
+    let file = folder.appendingPathComponent("joined-\(UUID().uuidString).mp4")
+    try parts.reduce(Data(), +).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    return try frameMD5s(file.path, stream: video ? "v:0" : "a:0")
+  }
+}
