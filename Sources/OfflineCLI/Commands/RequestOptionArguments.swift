@@ -34,6 +34,12 @@ enum RequestOptionArguments {
   static let netrcFile: Option<String?> = .value(
     "--netrc-file", valueName: "file", help: "Read the host's credentials from this netrc file.",
     parser: .readableOption { RequestOptions(netrcFile: $0) })
+  static let trustOrigin: Option<[URL]> = .repeating(
+    "--trust-origin", valueName: "url",
+    help: "Send credentials and secret headers to this origin (scheme, host, port) too, when"
+      + " the playlist or manifest places pieces there; by default only the given URL's"
+      + " origin gets them. Repeatable.",
+    parser: .httpURL)
   static let locationTrusted: Option<Bool> = .flag(
     "--location-trusted",
     help: "Send credentials, cookies and secret headers on after a redirect to another origin"
@@ -47,8 +53,8 @@ enum RequestOptionArguments {
 
   /// The declarations, for a command's configuration.
   static let all: [any OptionDeclaring] = [
-    header, secretHeader, userAgent, referer, cookies, user, netrc, netrcFile, locationTrusted,
-    limitRate,
+    header, secretHeader, userAgent, referer, cookies, user, netrc, netrcFile, trustOrigin,
+    locationTrusted, limitRate,
   ]
 
   /// The request options given. A password left out of `--user` is asked for here, on the
@@ -66,6 +72,7 @@ enum RequestOptionArguments {
     options.cookieFile = arguments[cookies]
     options.netrcFile = arguments[netrcFile] ?? (arguments[netrc] ? "" : nil)
     options.sendsSecretsAcrossRedirects = arguments[locationTrusted]
+    options.trustedOrigins = arguments[trustOrigin]
     options.rateLimit = arguments[limitRate]
     if let given = arguments[user] {
       do throws(RequestOptionError) {

@@ -5,10 +5,21 @@
 
   extension CurlCall {
     /// Whether this hop may carry the request's secrets: its header fields that carry one,
-    /// credentials, netrc and cookies. Not once a redirect has left the origin the request
-    /// started at (RFC 9110, section 15.4; curl since 7.58), unless the options trust every
-    /// location (curl's `--location-trusted`).
+    /// credentials and netrc's. Only to the origin of the URL the user gave and the trusted
+    /// ones (see ``RequestOptions/scopingSecrets(to:)``), whatever a playlist names; not
+    /// once a redirect has been to any other (RFC 9110, section 15.4; curl since 7.58),
+    /// unless the options trust every location (curl's `--location-trusted`) and the
+    /// request started at one of those origins.
     var sendsSecrets: Bool {
+      !leftSecretOrigins
+        || (request.options.sendsSecretsAcrossRedirects
+          && request.options.allowsSecrets(to: request.url, requestURL: request.url))
+    }
+
+    /// Whether this hop carries the content's cookies, which follow their own domain rules
+    /// (libcurl's cookie engine): not once a redirect has left the origin the request
+    /// started at, unless the options trust every location.
+    var sendsCookies: Bool {
       !leftOrigin || request.options.sendsSecretsAcrossRedirects
     }
 
@@ -42,16 +53,18 @@
       }
       headerList = list
       _ = ok_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
-      guard sendsSecrets else { return }
-      if let credentials = options.credentials {
-        _ = ok_easy_setopt_long(handle, CURLOPT_HTTPAUTH, ok_auth_basic())
-        _ = ok_easy_setopt_str(handle, CURLOPT_USERNAME, credentials.user)
-        _ = ok_easy_setopt_str(handle, CURLOPT_PASSWORD, credentials.password)
+      if sendsSecrets {
+        if let credentials = options.credentials {
+          _ = ok_easy_setopt_long(handle, CURLOPT_HTTPAUTH, ok_auth_basic())
+          _ = ok_easy_setopt_str(handle, CURLOPT_USERNAME, credentials.user)
+          _ = ok_easy_setopt_str(handle, CURLOPT_PASSWORD, credentials.password)
+        }
+        if let netrc = options.netrcFile {
+          _ = ok_easy_setopt_long(handle, CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+          if !netrc.isEmpty { _ = ok_easy_setopt_str(handle, CURLOPT_NETRC_FILE, netrc) }
+        }
       }
-      if let netrc = options.netrcFile {
-        _ = ok_easy_setopt_long(handle, CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
-        if !netrc.isEmpty { _ = ok_easy_setopt_str(handle, CURLOPT_NETRC_FILE, netrc) }
-      }
+      guard sendsCookies else { return }
       if let jar = request.cookieJar {
         jar.attach(to: handle)
       } else if let file = options.cookieFile {

@@ -38,6 +38,9 @@ final class URLSessionCall: @unchecked Sendable {
     var continuation: CheckedContinuation<Result<HTTPResponseHead, HTTPError>, Never>?
     /// Whether a redirect took the request away from the origin it started at.
     var leftOrigin = false
+    /// Whether the request started at, or a redirect took it to, an origin that may not
+    /// receive its secrets (``RequestOptions/allowsSecrets(to:requestURL:)``).
+    var leftSecretOrigins = false
     var currentURL: URL
     var hops = 0
     var head: HTTPResponseHead?
@@ -73,11 +76,27 @@ final class URLSessionCall: @unchecked Sendable {
     self.delegate = delegate
     self.configuration = configuration
     cookieJar = request.cookieJar ?? request.options.cookieFile.map { CookieJar(file: $0) }
-    state = Locked(State(currentURL: request.url))
+    var initial = State(currentURL: request.url)
+    initial.leftSecretOrigins = !request.options.allowsSecrets(
+      to: request.url, requestURL: request.url)
+    state = Locked(initial)
   }
 
-  /// Whether the current hop may carry the request's secrets.
+  /// Whether the current hop may carry the request's secrets (header fields that carry one,
+  /// credentials, netrc's): only to the origin of the URL the user gave and the trusted
+  /// ones, whatever a playlist names, and after a redirect only when every hop stayed there
+  /// (or the options trust every location and the request started there).
   private var sendsSecrets: Bool {
+    let options = request.options
+    return !state.withLock { $0.leftSecretOrigins }
+      || (options.sendsSecretsAcrossRedirects
+        && options.allowsSecrets(to: request.url, requestURL: request.url))
+  }
+
+  /// Whether the current hop carries the cookies, which follow their own domain rules: not
+  /// once a redirect left the origin the request started at, unless every location is
+  /// trusted.
+  private var sendsCookies: Bool {
     request.options.sendsSecretsAcrossRedirects || !state.withLock { $0.leftOrigin }
   }
 
@@ -103,7 +122,9 @@ final class URLSessionCall: @unchecked Sendable {
     if secrets, headers["Authorization"] == nil, let basic = basicAuthorization(for: url) {
       headers.add(name: "Authorization", value: basic)
     }
-    if secrets, let cookieJar, let cookies = URLSessionCookies.header(for: url, in: cookieJar) {
+    if sendsCookies, let cookieJar,
+      let cookies = URLSessionCookies.header(for: url, in: cookieJar)
+    {
       let given = headers["Cookie"]
       headers.replaceOrAdd(name: "Cookie", value: given.map { "\($0); \(cookies)" } ?? cookies)
     }
@@ -127,7 +148,7 @@ final class URLSessionCall: @unchecked Sendable {
 
   /// Keeps the cookies `response` sets, when this hop carries the request's cookies.
   private func keepCookies(of response: HTTPURLResponse) {
-    guard let cookieJar, sendsSecrets else { return }
+    guard let cookieJar, sendsCookies else { return }
     URLSessionCookies.keep(
       response, for: state.withLock { $0.currentURL }, in: cookieJar)
   }
@@ -177,6 +198,9 @@ final class URLSessionCall: @unchecked Sendable {
         let next = try configuration.redirects.nextURL(
           from: state.currentURL, location: location, hops: state.hops)
         if !RedirectPolicy.isSameOrigin(request.url, next) { state.leftOrigin = true }
+        if !request.options.allowsSecrets(to: next, requestURL: request.url) {
+          state.leftSecretOrigins = true
+        }
         state.currentURL = next
         state.hops += 1
         return nil

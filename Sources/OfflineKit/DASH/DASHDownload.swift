@@ -59,7 +59,9 @@ public struct DASHDownload: Sendable {
   /// The offline MPD's name in the folder.
   public static let indexName = "index.mpd"
 
-  /// Creates a download; nothing happens until ``run(onProgress:)``.
+  /// Creates a download; nothing happens until ``run(onProgress:)``. The secrets of
+  /// `requestOptions` go only to `url`'s origin (or its `secretsOrigin`'s) and its trusted
+  /// origins, whatever origin the manifest's `BaseURL` names.
   public init(
     url: URL, folder: URL, configuration: StreamConfiguration = StreamConfiguration(),
     journal: TransferJournal?,
@@ -72,7 +74,7 @@ public struct DASHDownload: Sendable {
     self.journal = journal
     self.transport = transport
     self.retry = retry
-    self.requestOptions = requestOptions
+    self.requestOptions = requestOptions.scopingSecrets(to: url)
     self.cookieJar = CookieJar(file: requestOptions.cookieFile)
     self.rateLimiters = RateLimiter.budgets(for: requestOptions) + rateLimiters
   }

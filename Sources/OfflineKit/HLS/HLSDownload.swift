@@ -108,7 +108,8 @@ public struct HLSDownload: Sendable {
   ///   - transport: The HTTP transport.
   ///   - retry: Retries of each piece.
   ///   - requestOptions: What every request of the stream sends (see `RequestOptions`);
-  ///     checked when the run starts. Its `rateLimit` caps the whole stream.
+  ///     checked when the run starts. Its `rateLimit` caps the whole stream. Its secrets go
+  ///     only to `url`'s origin (or its `secretsOrigin`'s) and its trusted origins.
   ///   - rateLimiters: Budgets shared with other downloads (`RateLimiter`, OfflineHTTP), to
   ///     cap them together.
   public init(
@@ -117,7 +118,7 @@ public struct HLSDownload: Sendable {
     transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),
     requestOptions: RequestOptions = RequestOptions(), rateLimiters: [RateLimiter] = []
   ) {
-    self.requestOptions = requestOptions
+    self.requestOptions = requestOptions.scopingSecrets(to: url)
     self.cookieJar = CookieJar(file: requestOptions.cookieFile)
     self.rateLimiters = RateLimiter.budgets(for: requestOptions) + rateLimiters
     self.url = url
