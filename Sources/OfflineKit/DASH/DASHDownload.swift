@@ -148,7 +148,9 @@ public struct DASHDownload: Sendable {
     } catch {
       throw failure("the offline manifest cannot be made (\(error))")
     }
-    try AtomicFile.write(Data(MPDWriter.write(offline).utf8), to: indexURL, mode: 0o644, url: url)
+    let text = MPDWriter.write(offline)
+    try AtomicFile.write(
+      Data(text.utf8), to: indexURL, mode: ReadableFileMode.mode(for: text), url: url)
   }
 
   func failure(_ what: String) -> Transfer.Error {

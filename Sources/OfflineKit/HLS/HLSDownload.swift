@@ -195,15 +195,17 @@ public struct HLSDownload: Sendable {
 
   /// Brings a folder that an earlier version wrote up to date, so that stock players (ffmpeg,
   /// mpv) play it: keys stored as `keys/k0.key` get names ffmpeg opens, and the offline
-  /// playlists point at them (see `HLSKeyNames`). Every step is atomic; the folder plays
-  /// at each one. Cheap when there is nothing to do; call it before handing `index.m3u8` to a
-  /// player.
+  /// playlists point at them (see `HLSKeyNames`), and `offline.json` and the playlists that
+  /// name a URL with a query, which an earlier version left readable by others, become the
+  /// user's alone (0600). Every step is atomic; the folder plays at each one. Cheap when
+  /// there is nothing to do; call it before handing `index.m3u8` to a player.
   ///
   /// - Returns: Whether anything changed.
   /// - Throws: ``Transfer/Error`` with a `file` kind when a file cannot be written.
   @discardableResult
   public func upgradeOfflineFiles() throws(Transfer.Error) -> Bool {
-    try HLSKeyNames.upgrade(folder: folder, entryURL: url)
+    let renamed = try HLSKeyNames.upgrade(folder: folder, entryURL: url)
+    return HLSManifest.restrictModes(in: folder) || renamed
   }
 
   var fetcher: MemoryFetch {
