@@ -10,10 +10,12 @@ enum RequestOptionArguments {
     help: "Send this header field with every request of the content (files, playlists,"
       + " segments, keys); repeatable. Authorization, Cookie and Proxy-Authorization are"
       + " secrets.",
-    parser: .headerLine)
+    parser: .headerLine
+  ).hidingValues(.whenItIsASecretHeader)
   static let secretHeader: Option<[String]> = .repeating(
     "--secret-header", valueName: "name",
-    help: "Treat this header as a secret too: never shown, never sent on.", parser: .string)
+    help: "Treat this header as a secret too: never shown, never sent on.", parser: .string
+  ).hidingValues(.namesSecretHeader)
   static let userAgent: Option<String?> = .value(
     "--user-agent", valueName: "text", help: "Send this User-Agent instead of OfflineKit's.",
     parser: .singleLine)
@@ -28,7 +30,8 @@ enum RequestOptionArguments {
   static let user: Option<UserArgument?> = .value(
     "-u", "--user", valueName: "user[:password]",
     help: "HTTP Basic credentials; without a password it is asked for on the terminal.",
-    parser: .user)
+    parser: .user
+  ).hidingValues(.always)
   static let netrc: Option<Bool> = .flag(
     "--netrc", help: "Read the host's credentials from ~/.netrc, as curl does.")
   static let netrcFile: Option<String?> = .value(
