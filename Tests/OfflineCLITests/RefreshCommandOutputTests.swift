@@ -41,6 +41,7 @@ import Testing
     "https://127.0.0.1:9/a?sig=s1gnature-s3cret\nhttps://127.0.0.1:9/b?sig=s1gnature-s3cret",
     "ftp://127.0.0.1/big.bin?sig=s1gnature-s3cret",
     "s1gnature-s3cret",
+    #"{"url": "https://127.0.0.1:9/big.bin?sig=s1gnature-s3cret"}"#,
   ])
   func outputThatIsNotOneURLIsNeverQuotedWithItsSecret(printed: String) {
     let quoted = "'" + printed.replacingOccurrences(of: "'", with: "'\\''") + "'"
