@@ -173,19 +173,28 @@ import Testing
   }
 
   /// Pins: a queued stream (`add`, then `run` in another process) sent its secrets to the
-  /// other origin too. The trusted origin given to `add` is kept with the content.
+  /// other origin too, and so did `verify --remote`'s `HEAD` of each piece (the manager's
+  /// stored options had no origin of their own). The trusted origin given to `add` is kept
+  /// with the content.
   @Test func aQueuedStreamSendsSecretsOnlyToItsOwnAndTrustedOrigins() throws {
     let setup = try Setup()
+    var ids: [String] = []
     for arguments in [
       [setup.hlsURL] + Self.headerSecrets,
       [setup.dashURL] + Self.userSecrets + ["--trust-origin", setup.otherOrigin],
     ] {
       let added = try setup.offline(["add"] + arguments)
       #expect(added.status == 0, "\(added.stderrText)")
+      ids.append(added.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
     }
     let run = try setup.offline(["run", "--quiet"])
     #expect(run.status == 0, "\(run.stderrText)")
-    for entry in try setup.otherLog("/h/") {
+    let downloaded = try setup.otherLog("/h/").count
+    let check = try setup.offline(["verify", "--remote", ids[0]])
+    #expect(check.status == 0, "\(check.stdoutText) \(check.stderrText)")
+    let all = try setup.otherLog("/h/")
+    #expect(all.count > downloaded, "verify --remote asked the other origin nothing")
+    for entry in all {
       #expect(Self.secrets(in: entry).isEmpty, "\(entry.uri) got \(Self.secrets(in: entry))")
     }
     for entry in try setup.otherLog("/d/") {
