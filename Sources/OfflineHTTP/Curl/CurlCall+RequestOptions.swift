@@ -5,23 +5,12 @@
 
   extension CurlCall {
     /// Whether this hop may carry the request's secrets: its header fields that carry one,
-    /// credentials and netrc's. Only to the origin of the URL the user gave and the trusted
-    /// ones (see ``RequestOptions/scopingSecrets(to:)``), whatever a playlist names; not
-    /// once a redirect has been to any other (RFC 9110, section 15.4; curl since 7.58),
-    /// unless the options trust every location (curl's `--location-trusted`) and the
-    /// request started at one of those origins.
-    var sendsSecrets: Bool {
-      !leftSecretOrigins
-        || (request.options.sendsSecretsAcrossRedirects
-          && request.options.allowsSecrets(to: request.url, requestURL: request.url))
-    }
+    /// credentials and netrc's (see ``SecretHops``).
+    var sendsSecrets: Bool { secretHops.sendsSecrets }
 
     /// Whether this hop carries the content's cookies, which follow their own domain rules
-    /// (libcurl's cookie engine): not once a redirect has left the origin the request
-    /// started at, unless the options trust every location.
-    var sendsCookies: Bool {
-      !leftOrigin || request.options.sendsSecretsAcrossRedirects
-    }
+    /// (libcurl's cookie engine; see ``SecretHops``).
+    var sendsCookies: Bool { secretHops.sendsCookies }
 
     /// The header fields this hop sends: the options' fields, then the request's own (which
     /// replace the options' fields of the same name), without the secrets when this hop may

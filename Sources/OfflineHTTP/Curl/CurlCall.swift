@@ -33,13 +33,8 @@
     private(set) var easy: UnsafeMutableRawPointer?
     /// The header lines of the easy handle, freed with it.
     var headerList: UnsafeMutablePointer<curl_slist>?
-    /// Set once a redirect took the request to another origin than the one it started at;
-    /// from then on its cookies stay behind (see ``setRequestOptions(_:)``).
-    private(set) var leftOrigin = false
-    /// Set when the request started at, or a redirect took it to, an origin that may not
-    /// receive its secrets (``RequestOptions/allowsSecrets(to:requestURL:)``); from then on
-    /// they stay behind.
-    private(set) var leftSecretOrigins = false
+    /// What the hops so far allow the current one to carry (see ``setRequestOptions(_:)``).
+    private(set) var secretHops: SecretHops
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
     // The response being parsed.
@@ -78,7 +73,7 @@
       self.delivery = CurlDelivery(delegate: delegate) { wake(id) }
       self.configuration = configuration
       self.currentURL = request.url
-      leftSecretOrigins = !request.options.allowsSecrets(to: request.url, requestURL: request.url)
+      self.secretHops = SecretHops(request)
       errorBuffer.initialize(to: 0)
     }
 
@@ -174,10 +169,7 @@
       }
       let next = try configuration.redirects.nextURL(
         from: currentURL, location: location, hops: redirectCount)
-      if !RedirectPolicy.isSameOrigin(request.url, next) { leftOrigin = true }
-      if !request.options.allowsSecrets(to: next, requestURL: request.url) {
-        leftSecretOrigins = true
-      }
+      secretHops.redirected(to: next)
       currentURL = next
       redirectCount += 1
       try chooseProxy()

@@ -36,11 +36,8 @@ final class URLSessionCall: @unchecked Sendable {
   private struct State {
     var task: URLSessionDataTask?
     var continuation: CheckedContinuation<Result<HTTPResponseHead, HTTPError>, Never>?
-    /// Whether a redirect took the request away from the origin it started at.
-    var leftOrigin = false
-    /// Whether the request started at, or a redirect took it to, an origin that may not
-    /// receive its secrets (``RequestOptions/allowsSecrets(to:requestURL:)``).
-    var leftSecretOrigins = false
+    /// What the hops so far allow the current one to carry.
+    var secretHops: SecretHops
     var currentURL: URL
     var hops = 0
     var head: HTTPResponseHead?
@@ -76,29 +73,14 @@ final class URLSessionCall: @unchecked Sendable {
     self.delegate = delegate
     self.configuration = configuration
     cookieJar = request.cookieJar ?? request.options.cookieFile.map { CookieJar(file: $0) }
-    var initial = State(currentURL: request.url)
-    initial.leftSecretOrigins = !request.options.allowsSecrets(
-      to: request.url, requestURL: request.url)
-    state = Locked(initial)
+    state = Locked(State(secretHops: SecretHops(request), currentURL: request.url))
   }
 
-  /// Whether the current hop may carry the request's secrets (header fields that carry one,
-  /// credentials, netrc's): only to the origin of the URL the user gave and the trusted
-  /// ones, whatever a playlist names, and after a redirect only when every hop stayed there
-  /// (or the options trust every location and the request started there).
-  private var sendsSecrets: Bool {
-    let options = request.options
-    return !state.withLock { $0.leftSecretOrigins }
-      || (options.sendsSecretsAcrossRedirects
-        && options.allowsSecrets(to: request.url, requestURL: request.url))
-  }
+  /// Whether the current hop may carry the request's secrets (see ``SecretHops``).
+  private var sendsSecrets: Bool { state.withLock { $0.secretHops.sendsSecrets } }
 
-  /// Whether the current hop carries the cookies, which follow their own domain rules: not
-  /// once a redirect left the origin the request started at, unless every location is
-  /// trusted.
-  private var sendsCookies: Bool {
-    request.options.sendsSecretsAcrossRedirects || !state.withLock { $0.leftOrigin }
-  }
+  /// Whether the current hop carries the cookies (see ``SecretHops``).
+  private var sendsCookies: Bool { state.withLock { $0.secretHops.sendsCookies } }
 
   /// The URLRequest for hop `url`: the request's and its options' header fields, the
   /// user agent, referer, credentials and cookies, and `Accept-Encoding: identity` unless
@@ -197,10 +179,7 @@ final class URLSessionCall: @unchecked Sendable {
       do throws(HTTPError) {
         let next = try configuration.redirects.nextURL(
           from: state.currentURL, location: location, hops: state.hops)
-        if !RedirectPolicy.isSameOrigin(request.url, next) { state.leftOrigin = true }
-        if !request.options.allowsSecrets(to: next, requestURL: request.url) {
-          state.leftSecretOrigins = true
-        }
+        state.secretHops.redirected(to: next)
         state.currentURL = next
         state.hops += 1
         return nil
