@@ -1,7 +1,6 @@
 import Foundation
 import OfflineHTTP
 import OfflineKit
-import OfflineLocks
 
 /// `get --refresh-command CMD`: a shell command whose standard output is a fresh URL for a
 /// download whose URL was answered 401, 403 or 410 (a signed URL that expired). It runs
@@ -35,59 +34,51 @@ enum RefreshCommand {
   }
 
   /// The fresh URL the command printed, or why there is none (a phrase: the command failed,
-  /// took too long, or printed something that is not one http or https URL).
+  /// took too long, or printed something that is not one http or https URL). The wait is
+  /// for the command's own exit: a process it leaves in the background (`helper &`) may
+  /// keep its output open, and is not waited for.
   static func freshURL(_ command: String, for url: URL, status: Int) -> Result<URL, Problem> {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    var environment = ProcessInfo.processInfo.environment
-    environment["OFFLINE_URL"] = url.absoluteString
-    environment["OFFLINE_STATUS"] = "\(status)"
-    process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardInput = FileHandle.nullDevice
-    // What it printed, and whether its output ended (an empty read).
-    let printed = Locked((Data(), false))
-    output.fileHandleForReading.readabilityHandler = { handle in
-      let chunk = handle.availableData
-      printed.withLock { state in
-        if chunk.isEmpty {
-          state.1 = true
-        } else if state.0.count < 64 << 10 {
-          state.0.append(chunk)
-        }
-      }
+    let shell = ShellCommand(
+      command: command,
+      environment: ["OFFLINE_URL": url.absoluteString, "OFFLINE_STATUS": "\(status)"],
+      timeout: timeout)
+    let ending: ShellCommand.Ending
+    let output: Data
+    switch shell.run() {
+    case .success(let run): (ending, output) = run
+    case .failure(let error):
+      return .failure(Problem("the refresh command could not start: \(error)"))
     }
-    defer { output.fileHandleForReading.readabilityHandler = nil }
-    do {
-      try process.run()
-    } catch {
-      return .failure(Problem("the refresh command could not start: \(error.localizedDescription)"))
-    }
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning && Date() < deadline { usleep(10_000) }
-    if process.isRunning {
-      process.terminate()
+    switch ending {
+    case .exited(0): break
+    case .exited(let code):
+      return .failure(Problem("the refresh command exited with status \(code)"))
+    case .signalled(let signal):
+      return .failure(Problem("the refresh command was ended by signal \(signal)"))
+    case .timedOut:
       return .failure(Problem("the refresh command ran longer than \(Int(timeout)) s"))
     }
-    // The last of its output (bounded: a child left in the background may hold it open).
-    let ended = Date().addingTimeInterval(1)
-    while !printed.withLock({ $0.1 }) && Date() < ended { usleep(5_000) }
-    guard process.terminationStatus == 0 else {
-      return .failure(
-        Problem("the refresh command exited with status \(process.terminationStatus)"))
-    }
-    let text = String(decoding: printed.withLock { $0.0 }, as: UTF8.self)
+    let text = String(decoding: output, as: UTF8.self)
       .trimmingCharacters(in: .whitespacesAndNewlines)
     guard !text.contains(where: \.isNewline), let fresh = URL(string: text), fresh.isHTTPWithHost
     else {
-      let shown = URL(string: text)?.redactedForDisplay ?? String(text.prefix(80))
       return .failure(
-        Problem(
-          "the refresh command printed '\(TerminalText.escaped(String(shown.prefix(200))))', not an"
-            + " http or https URL"))
+        Problem("the refresh command printed \(described(text)), not an http or https URL"))
     }
     return .success(fresh)
+  }
+
+  /// What the command printed, for a message, without what may be a secret: a URL without
+  /// its query (`'ftp://host/file?…'`), anything else only by its size: the text may hold a
+  /// signed URL, a token or a password.
+  static func described(_ text: String) -> String {
+    if text.isEmpty { return "nothing" }
+    if !text.contains(where: { $0.isWhitespace }), let url = URL(string: text), url.scheme != nil,
+      url.host() != nil
+    {
+      return "'\(TerminalText.escaped(String(url.redactedForDisplay.prefix(200))))'"
+    }
+    let lines = text.split(whereSeparator: \.isNewline).count
+    return "\(text.utf8.count) bytes on \(lines) line\(lines == 1 ? "" : "s") (not shown)"
   }
 }

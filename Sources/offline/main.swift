@@ -12,5 +12,7 @@ import OfflineCLI
 // threshold stays glibc's.) Set here, not in the library: the allocator is the application's.
 ok_keep_freed_heap(16 << 20)
 
-let code = await OfflineTool.main(arguments: Array(CommandLine.arguments.dropFirst()))
+// Secrets among the arguments are blanked from this process's argv once parsed (`ps`).
+let code = await OfflineTool.main(
+  arguments: Array(CommandLine.arguments.dropFirst()), blanksProcessArguments: true)
 exit(code)

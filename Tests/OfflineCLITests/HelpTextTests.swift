@@ -26,6 +26,10 @@ import Testing
       --netrc                 Read the host's credentials from ~/.netrc, as curl
                               does.
       --netrc-file <file>     Read the host's credentials from this netrc file.
+      --trust-origin <url>    Send credentials and secret headers to this origin
+                              (scheme, host, port) too, when the playlist or
+                              manifest places pieces there; by default only the
+                              given URL's origin gets them. Repeatable.
       --location-trusted      Send credentials, cookies and secret headers on after
                               a redirect to another origin (by default they stay
                               behind).
@@ -118,9 +122,10 @@ import Testing
                [--header <'Name: value'> ...] [--secret-header <name> ...]
                [--user-agent <text>] [--referer <url>] [--cookies <file>]
                [--user <user[:password]>] [--netrc] [--netrc-file <file>]
-               [--location-trusted] [--limit-rate <rate>] [--variant <v>] [--audio <a>]
-               [--subtitles <s>] [--piece-retries <n>] [--piece-retry-delay <s>]
-               [--max-connections <n>] [--segment-files] [--quiet] [--json]
+               [--trust-origin <url> ...] [--location-trusted] [--limit-rate <rate>]
+               [--variant <v>] [--audio <a>] [--subtitles <s>] [--piece-retries <n>]
+               [--piece-retry-delay <s>] [--max-connections <n>] [--segment-files]
+               [--quiet] [--json]
 
         ARGUMENTS:
           <url>                   The http or https URL to download. An HLS playlist
@@ -261,7 +266,7 @@ import Testing
                [--header <'Name: value'> ...] [--secret-header <name> ...]
                [--user-agent <text>] [--referer <url>] [--cookies <file>]
                [--user <user[:password]>] [--netrc] [--netrc-file <file>]
-               [--location-trusted] [--limit-rate <rate>]
+               [--trust-origin <url> ...] [--location-trusted] [--limit-rate <rate>]
 
         ARGUMENTS:
           <url>                   The http or https URL.

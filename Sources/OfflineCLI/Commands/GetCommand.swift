@@ -34,7 +34,8 @@ struct GetCommand: Command {
       + " allowed, never shown) instead of http_proxy (http URLs; HTTP_PROXY is ignored, as"
       + " curl ignores it), https_proxy or HTTPS_PROXY (https URLs), else all_proxy or"
       + " ALL_PROXY.",
-    parser: .proxy)
+    parser: .proxy
+  ).hidingValues(.whenItHoldsUserInfo)
   static let noProxy: Option<NoProxyList?> = .value(
     "--noproxy", valueName: "hosts",
     help: "Reach these hosts directly, instead of those in no_proxy or NO_PROXY:"

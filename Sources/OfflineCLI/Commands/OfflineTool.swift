@@ -9,18 +9,30 @@ import OfflineKit
 public enum OfflineTool {
   /// Runs the tool with `arguments` (without the program name) and returns the exit code.
   /// SIGINT and SIGTERM stop a running command cleanly, with exit code 130 or 143.
+  ///
+  /// - Parameter blanksProcessArguments: Whether the secrets among the arguments (`-u`'s,
+  ///   a secret header's, a proxy's `user:password@`, `serve --token`'s) are blanked from
+  ///   the process's own command line once parsed, so that `ps` never shows them: the
+  ///   `offline` executable passes true, a caller whose `arguments` are not its own argv
+  ///   false.
   public static func main(
-    arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+    arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+    blanksProcessArguments: Bool = false
   ) async -> Int32 {
     let console = Console()
-    let work = Task { await dispatch(arguments, environment: environment, console: console) }
+    let work = Task {
+      await dispatch(
+        arguments, environment: environment, console: console,
+        blanksProcessArguments: blanksProcessArguments)
+    }
     let trap = SignalTrap(cancelling: work)
     let code = await work.value
     return trap.exitCode ?? code
   }
 
   private static func dispatch(
-    _ arguments: [String], environment: [String: String], console: Console
+    _ arguments: [String], environment: [String: String], console: Console,
+    blanksProcessArguments: Bool
   ) async -> Int32 {
     let invocation: CommandParser.Invocation
     do {
@@ -28,6 +40,7 @@ public enum OfflineTool {
     } catch {
       return report(error, console: console)
     }
+    if blanksProcessArguments { ProcessArguments.blank(invocation.secretTexts) }
     let path = invocation.path
     do throws(UsageError) {
       let root = RootCommand(invocation.levels[0])

@@ -10,10 +10,12 @@ enum RequestOptionArguments {
     help: "Send this header field with every request of the content (files, playlists,"
       + " segments, keys); repeatable. Authorization, Cookie and Proxy-Authorization are"
       + " secrets.",
-    parser: .headerLine)
+    parser: .headerLine
+  ).hidingValues(.whenItIsASecretHeader)
   static let secretHeader: Option<[String]> = .repeating(
     "--secret-header", valueName: "name",
-    help: "Treat this header as a secret too: never shown, never sent on.", parser: .string)
+    help: "Treat this header as a secret too: never shown, never sent on.", parser: .string
+  ).hidingValues(.namesSecretHeader)
   static let userAgent: Option<String?> = .value(
     "--user-agent", valueName: "text", help: "Send this User-Agent instead of OfflineKit's.",
     parser: .singleLine)
@@ -28,12 +30,19 @@ enum RequestOptionArguments {
   static let user: Option<UserArgument?> = .value(
     "-u", "--user", valueName: "user[:password]",
     help: "HTTP Basic credentials; without a password it is asked for on the terminal.",
-    parser: .user)
+    parser: .user
+  ).hidingValues(.always)
   static let netrc: Option<Bool> = .flag(
     "--netrc", help: "Read the host's credentials from ~/.netrc, as curl does.")
   static let netrcFile: Option<String?> = .value(
     "--netrc-file", valueName: "file", help: "Read the host's credentials from this netrc file.",
     parser: .readableOption { RequestOptions(netrcFile: $0) })
+  static let trustOrigin: Option<[URL]> = .repeating(
+    "--trust-origin", valueName: "url",
+    help: "Send credentials and secret headers to this origin (scheme, host, port) too, when"
+      + " the playlist or manifest places pieces there; by default only the given URL's"
+      + " origin gets them. Repeatable.",
+    parser: .httpURL)
   static let locationTrusted: Option<Bool> = .flag(
     "--location-trusted",
     help: "Send credentials, cookies and secret headers on after a redirect to another origin"
@@ -47,8 +56,8 @@ enum RequestOptionArguments {
 
   /// The declarations, for a command's configuration.
   static let all: [any OptionDeclaring] = [
-    header, secretHeader, userAgent, referer, cookies, user, netrc, netrcFile, locationTrusted,
-    limitRate,
+    header, secretHeader, userAgent, referer, cookies, user, netrc, netrcFile, trustOrigin,
+    locationTrusted, limitRate,
   ]
 
   /// The request options given. A password left out of `--user` is asked for here, on the
@@ -66,6 +75,7 @@ enum RequestOptionArguments {
     options.cookieFile = arguments[cookies]
     options.netrcFile = arguments[netrcFile] ?? (arguments[netrc] ? "" : nil)
     options.sendsSecretsAcrossRedirects = arguments[locationTrusted]
+    options.trustedOrigins = arguments[trustOrigin]
     options.rateLimit = arguments[limitRate]
     if let given = arguments[user] {
       do throws(RequestOptionError) {

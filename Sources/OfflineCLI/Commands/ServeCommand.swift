@@ -23,7 +23,15 @@ struct ServeCommand: Command {
         throw .reason("takes 16 to 128 letters, digits, '-' or '_'")
       }
       return text
-    })
+    }
+  ).hidingValues(.always)
+  static let tokenFile: Option<String?> = .value(
+    "--token-file", valueName: "file",
+    help: "Read the token from the first line of this file, which no other user can see,"
+      + " unlike a command line (or set \(tokenVariable)).",
+    parser: .file)
+  /// The environment variable a token may come from instead of `--token`.
+  static let tokenVariable = "OFFLINE_SERVE_TOKEN"
   static let allowHost: Option<[String]> = .repeating(
     "--allow-host", valueName: "name",
     help: "A host name the service also answers to (repeatable).", parser: .string)
@@ -44,16 +52,19 @@ struct ServeCommand: Command {
       other runs. SIGINT (Ctrl-C) or SIGTERM suspends what is running and exits 130
       (143).
       """,
-    options: [listen, token, allowHost, parallel, minimumFreeSpace], command: Self.self)
+    options: [listen, token, tokenFile, allowHost, parallel, minimumFreeSpace],
+    command: Self.self)
 
   let service: OfflineService.Configuration
   let parallel: Int
   let minimumFreeSpace: Int64
 
-  init(_ arguments: ParsedArguments) {
+  init(_ arguments: ParsedArguments) throws(UsageError) {
     var service = OfflineService.Configuration()
     service.address = arguments[Self.listen]
-    service.token = arguments[Self.token]
+    service.token = try Self.token(
+      given: arguments[Self.token], file: arguments[Self.tokenFile],
+      environment: ProcessInfo.processInfo.environment)
     service.allowedNames = arguments[Self.allowHost]
     if !service.address.isLoopback && service.token == nil {
       service.token = ServiceToken.generate()
@@ -88,5 +99,40 @@ struct ServeCommand: Command {
     server.stop()
     await manager.stop(suspendingRunning: true)
     return ExitCode.failure
+  }
+
+  /// The token: `--token`, else the first line of `--token-file`, else `OFFLINE_SERVE_TOKEN`
+  /// (an empty one is none); nil when none is given.
+  ///
+  /// - Throws: ``UsageError`` for `--token` with `--token-file`, a file that cannot be read,
+  ///   or a token from the file or the variable that is not one (never repeated).
+  static func token(given: String?, file: String?, environment: [String: String])
+    throws(UsageError) -> String?
+  {
+    if given != nil && file != nil {
+      throw UsageError("--token and --token-file cannot go together.")
+    }
+    if let given { return given }
+    let source: String
+    let text: String
+    if let file {
+      guard let data = FileManager.default.contents(atPath: file) else {
+        throw UsageError("--token-file: cannot read \(file).")
+      }
+      source = "--token-file: the first line of \(file)"
+      text =
+        String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first
+        .map(String.init) ?? ""
+    } else if let variable = environment[tokenVariable], !variable.isEmpty {
+      source = tokenVariable
+      text = variable
+    } else {
+      return nil
+    }
+    let token = text.trimmingCharacters(in: .whitespaces)
+    guard ServiceToken.isValid(token) else {
+      throw UsageError("\(source) must be 16 to 128 letters, digits, '-' or '_'.")
+    }
+    return token
   }
 }

@@ -17,6 +17,16 @@ struct Option<Value: Sendable>: OptionDeclaring {
   let read: @Sendable ([any Sendable]) -> Value
 }
 
+extension Option {
+  /// This option, its values blanked from the process's command line once read when
+  /// `secrecy` says they hold a secret (see ``ArgumentSecrecy``).
+  func hidingValues(_ secrecy: ArgumentSecrecy) -> Option {
+    var spec = spec
+    spec.secrecy = secrecy
+    return Option(spec: spec, read: read)
+  }
+}
+
 extension Option where Value == Bool {
   /// A flag: true when given.
   static func flag(_ names: String..., help: String) -> Option<Bool> {

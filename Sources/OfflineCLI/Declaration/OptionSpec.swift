@@ -15,6 +15,8 @@ struct OptionSpec: Sendable {
   let completion: Completion
   /// Reads one value; a value it refuses says what it takes.
   let convert: @Sendable (String) throws(ValueError) -> any Sendable
+  /// Whether its values are blanked from the process's command line once read.
+  var secrecy: ArgumentSecrecy = .none
 
   /// Declares an option; ``Option``'s factories are the usual way.
   init(

@@ -10,6 +10,11 @@ enum CommandParser {
 
     /// What the command to run accepted.
     var arguments: ParsedArguments { levels[levels.count - 1] }
+
+    /// The secrets typed on the command line (see ``ArgumentSecrecy``).
+    var secretTexts: [String] {
+      ArgumentSecrecy.secrets(among: levels.flatMap(\.secrecyTexts))
+    }
   }
 
   /// Parses `arguments` (without the program's name) from `root` down.
@@ -59,6 +64,7 @@ enum CommandParser {
             continue
           }
           let text = try scanner.value(for: name, inline: inline)
+          level.parsed.recordText(text, for: option)
           do {
             level.parsed.record(try option.convert(text), for: option)
           } catch {

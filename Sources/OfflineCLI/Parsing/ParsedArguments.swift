@@ -7,6 +7,8 @@ struct ParsedArguments: Sendable {
   private let declaredArguments: Set<String>
   private var optionValues: [String: [any Sendable]] = [:]
   private var argumentValues: [String: [any Sendable]] = [:]
+  /// The text typed for each option whose values may be secrets, with its secrecy.
+  private(set) var secrecyTexts: [(ArgumentSecrecy, String)] = []
 
   /// Nothing given yet for `command`.
   init(for command: CommandConfiguration) {
@@ -38,6 +40,11 @@ struct ParsedArguments: Sendable {
 
   mutating func record(_ value: any Sendable, for option: OptionSpec) {
     optionValues[option.key, default: []].append(value)
+  }
+
+  /// Keeps `text`, typed for `option`, when the option's values may be secrets.
+  mutating func recordText(_ text: String, for option: OptionSpec) {
+    if option.secrecy != .none { secrecyTexts.append((option.secrecy, text)) }
   }
 
   mutating func record(_ value: any Sendable, for argument: ArgumentSpec) {

@@ -5,12 +5,12 @@
 
   extension CurlCall {
     /// Whether this hop may carry the request's secrets: its header fields that carry one,
-    /// credentials, netrc and cookies. Not once a redirect has left the origin the request
-    /// started at (RFC 9110, section 15.4; curl since 7.58), unless the options trust every
-    /// location (curl's `--location-trusted`).
-    var sendsSecrets: Bool {
-      !leftOrigin || request.options.sendsSecretsAcrossRedirects
-    }
+    /// credentials and netrc's (see ``SecretHops``).
+    var sendsSecrets: Bool { secretHops.sendsSecrets }
+
+    /// Whether this hop carries the content's cookies, which follow their own domain rules
+    /// (libcurl's cookie engine; see ``SecretHops``).
+    var sendsCookies: Bool { secretHops.sendsCookies }
 
     /// The header fields this hop sends: the options' fields, then the request's own (which
     /// replace the options' fields of the same name), without the secrets when this hop may
@@ -42,16 +42,18 @@
       }
       headerList = list
       _ = ok_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
-      guard sendsSecrets else { return }
-      if let credentials = options.credentials {
-        _ = ok_easy_setopt_long(handle, CURLOPT_HTTPAUTH, ok_auth_basic())
-        _ = ok_easy_setopt_str(handle, CURLOPT_USERNAME, credentials.user)
-        _ = ok_easy_setopt_str(handle, CURLOPT_PASSWORD, credentials.password)
+      if sendsSecrets {
+        if let credentials = options.credentials {
+          _ = ok_easy_setopt_long(handle, CURLOPT_HTTPAUTH, ok_auth_basic())
+          _ = ok_easy_setopt_str(handle, CURLOPT_USERNAME, credentials.user)
+          _ = ok_easy_setopt_str(handle, CURLOPT_PASSWORD, credentials.password)
+        }
+        if let netrc = options.netrcFile {
+          _ = ok_easy_setopt_long(handle, CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+          if !netrc.isEmpty { _ = ok_easy_setopt_str(handle, CURLOPT_NETRC_FILE, netrc) }
+        }
       }
-      if let netrc = options.netrcFile {
-        _ = ok_easy_setopt_long(handle, CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
-        if !netrc.isEmpty { _ = ok_easy_setopt_str(handle, CURLOPT_NETRC_FILE, netrc) }
-      }
+      guard sendsCookies else { return }
       if let jar = request.cookieJar {
         jar.attach(to: handle)
       } else if let file = options.cookieFile {

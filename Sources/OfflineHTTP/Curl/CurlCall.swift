@@ -33,9 +33,8 @@
     private(set) var easy: UnsafeMutableRawPointer?
     /// The header lines of the easy handle, freed with it.
     var headerList: UnsafeMutablePointer<curl_slist>?
-    /// Set once a redirect took the request to another origin than the one it started at;
-    /// from then on its secrets stay behind (see ``setRequestOptions(_:)``).
-    private(set) var leftOrigin = false
+    /// What the hops so far allow the current one to carry (see ``setRequestOptions(_:)``).
+    private(set) var secretHops: SecretHops
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
     // The response being parsed.
@@ -74,6 +73,7 @@
       self.delivery = CurlDelivery(delegate: delegate) { wake(id) }
       self.configuration = configuration
       self.currentURL = request.url
+      self.secretHops = SecretHops(request)
       errorBuffer.initialize(to: 0)
     }
 
@@ -169,7 +169,7 @@
       }
       let next = try configuration.redirects.nextURL(
         from: currentURL, location: location, hops: redirectCount)
-      if !RedirectPolicy.isSameOrigin(request.url, next) { leftOrigin = true }
+      secretHops.redirected(to: next)
       currentURL = next
       redirectCount += 1
       try chooseProxy()

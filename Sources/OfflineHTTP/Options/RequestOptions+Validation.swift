@@ -3,7 +3,8 @@ import Foundation
 extension RequestOptions {
   /// Checks the options before anything is fetched with them: every header field a valid
   /// `Name: value` without line breaks, the user agent and referer without line breaks, the
-  /// cookies file readable and well-formed, the netrc file readable.
+  /// cookies file readable and well-formed, the netrc file readable, each trusted origin an
+  /// http or https URL with a host.
   ///
   /// - Throws: ``RequestOptionError`` naming the option (and the file and line, never a
   ///   header value or cookie).
@@ -25,6 +26,7 @@ extension RequestOptions {
     if let netrcFile, !netrcFile.isEmpty {
       _ = try Self.read(netrcFile, option: "--netrc-file")
     }
+    try validateTrustedOrigins()
   }
 
   private static func read(_ path: String, option: String) throws(RequestOptionError) -> String {

@@ -5,10 +5,12 @@ import Foundation
 ///
 /// One value travels with a source into every request made for it (a file, or a stream's
 /// playlists, segments, keys and init sections), so all are fetched the same way. Secrets
-/// (credentials, `Authorization`, `Cookie`, `Proxy-Authorization`, and the header names in
-/// ``secretHeaderNames``) are never sent to another origin after a redirect unless
-/// ``sendsSecretsAcrossRedirects`` is set, and never shown: ``redactedDescription`` prints them
-/// as `<redacted>`.
+/// (credentials, netrc's, `Authorization`, `Cookie`, `Proxy-Authorization`, and the header
+/// names in ``secretHeaderNames``) go only to the origin of the URL the user gave
+/// (``secretsOrigin``) and the ``trustedOrigins``, whatever origin a playlist or manifest
+/// names; never to another origin after a redirect unless ``sendsSecretsAcrossRedirects`` is
+/// set; and they are never shown: ``redactedDescription`` prints them as `<redacted>`.
+/// Cookies from ``cookieFile`` and those servers set follow their own domain rules.
 ///
 /// ```swift
 /// var options = RequestOptions()
@@ -46,6 +48,14 @@ public struct RequestOptions: Sendable, Equatable {
   public var rateLimit: ByteRate?
   /// Whether secrets go along a redirect to another origin (curl's `--location-trusted`).
   public var sendsSecretsAcrossRedirects: Bool
+  /// Origins (scheme, host and port; any path is ignored) that receive the secrets besides
+  /// the one of ``secretsOrigin``: a CDN that the user's playlist names for its segments
+  /// and keys (`--trust-origin`).
+  public var trustedOrigins: [URL]
+  /// The URL the user gave, whose origin the secrets belong to; nil lets each request's
+  /// own URL stand for it. A download sets it to its URL (``scopingSecrets(to:)``), so the
+  /// pieces its playlist or manifest places on another origin go there without secrets.
+  public var secretsOrigin: URL?
 
   /// Creates options that add nothing to a request.
   public init(
@@ -53,7 +63,8 @@ public struct RequestOptions: Sendable, Equatable {
     cookieFile: String? = nil, credentials: Credentials? = nil, netrcFile: String? = nil,
     userAgent: String? = nil, referer: String? = nil, proxy: Proxy? = nil,
     noProxy: [String]? = nil, caFile: String? = nil, rateLimit: ByteRate? = nil,
-    sendsSecretsAcrossRedirects: Bool = false
+    sendsSecretsAcrossRedirects: Bool = false, trustedOrigins: [URL] = [],
+    secretsOrigin: URL? = nil
   ) {
     self.caFile = caFile
     self.headers = headers
@@ -67,6 +78,8 @@ public struct RequestOptions: Sendable, Equatable {
     self.noProxy = noProxy
     self.rateLimit = rateLimit
     self.sendsSecretsAcrossRedirects = sendsSecretsAcrossRedirects
+    self.trustedOrigins = trustedOrigins
+    self.secretsOrigin = secretsOrigin
   }
 
   /// Header names that always carry secrets.
@@ -93,6 +106,7 @@ public struct RequestOptions: Sendable, Equatable {
     if let referer { parts.append("Referer: \(referer)") }
     if let proxy { parts.append("proxy \(proxy.redactedDescription)") }
     if let rateLimit { parts.append("at most \(rateLimit)") }
+    for origin in trustedOrigins { parts.append("secrets also to \(Self.originText(origin))") }
     return parts.joined(separator: "; ")
   }
 }

@@ -36,8 +36,8 @@ final class URLSessionCall: @unchecked Sendable {
   private struct State {
     var task: URLSessionDataTask?
     var continuation: CheckedContinuation<Result<HTTPResponseHead, HTTPError>, Never>?
-    /// Whether a redirect took the request away from the origin it started at.
-    var leftOrigin = false
+    /// What the hops so far allow the current one to carry.
+    var secretHops: SecretHops
     var currentURL: URL
     var hops = 0
     var head: HTTPResponseHead?
@@ -73,13 +73,14 @@ final class URLSessionCall: @unchecked Sendable {
     self.delegate = delegate
     self.configuration = configuration
     cookieJar = request.cookieJar ?? request.options.cookieFile.map { CookieJar(file: $0) }
-    state = Locked(State(currentURL: request.url))
+    state = Locked(State(secretHops: SecretHops(request), currentURL: request.url))
   }
 
-  /// Whether the current hop may carry the request's secrets.
-  private var sendsSecrets: Bool {
-    request.options.sendsSecretsAcrossRedirects || !state.withLock { $0.leftOrigin }
-  }
+  /// Whether the current hop may carry the request's secrets (see ``SecretHops``).
+  private var sendsSecrets: Bool { state.withLock { $0.secretHops.sendsSecrets } }
+
+  /// Whether the current hop carries the cookies (see ``SecretHops``).
+  private var sendsCookies: Bool { state.withLock { $0.secretHops.sendsCookies } }
 
   /// The URLRequest for hop `url`: the request's and its options' header fields, the
   /// user agent, referer, credentials and cookies, and `Accept-Encoding: identity` unless
@@ -103,7 +104,9 @@ final class URLSessionCall: @unchecked Sendable {
     if secrets, headers["Authorization"] == nil, let basic = basicAuthorization(for: url) {
       headers.add(name: "Authorization", value: basic)
     }
-    if secrets, let cookieJar, let cookies = URLSessionCookies.header(for: url, in: cookieJar) {
+    if sendsCookies, let cookieJar,
+      let cookies = URLSessionCookies.header(for: url, in: cookieJar)
+    {
       let given = headers["Cookie"]
       headers.replaceOrAdd(name: "Cookie", value: given.map { "\($0); \(cookies)" } ?? cookies)
     }
@@ -127,7 +130,7 @@ final class URLSessionCall: @unchecked Sendable {
 
   /// Keeps the cookies `response` sets, when this hop carries the request's cookies.
   private func keepCookies(of response: HTTPURLResponse) {
-    guard let cookieJar, sendsSecrets else { return }
+    guard let cookieJar, sendsCookies else { return }
     URLSessionCookies.keep(
       response, for: state.withLock { $0.currentURL }, in: cookieJar)
   }
@@ -176,7 +179,7 @@ final class URLSessionCall: @unchecked Sendable {
       do throws(HTTPError) {
         let next = try configuration.redirects.nextURL(
           from: state.currentURL, location: location, hops: state.hops)
-        if !RedirectPolicy.isSameOrigin(request.url, next) { state.leftOrigin = true }
+        state.secretHops.redirected(to: next)
         state.currentURL = next
         state.hops += 1
         return nil

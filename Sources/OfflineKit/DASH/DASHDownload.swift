@@ -65,7 +65,9 @@ public struct DASHDownload: Sendable {
   /// The offline MPD's name in the folder.
   public static let indexName = "index.mpd"
 
-  /// Creates a download; nothing happens until ``run(onProgress:)``.
+  /// Creates a download; nothing happens until ``run(onProgress:)``. The secrets of
+  /// `requestOptions` go only to `url`'s origin (or its `secretsOrigin`'s) and its trusted
+  /// origins, whatever origin the manifest's `BaseURL` names.
   public init(
     url: URL, folder: URL, configuration: StreamConfiguration = StreamConfiguration(),
     journal: TransferJournal?,
@@ -78,7 +80,7 @@ public struct DASHDownload: Sendable {
     self.journal = journal
     self.transport = transport
     self.retry = retry
-    self.requestOptions = requestOptions
+    self.requestOptions = requestOptions.scopingSecrets(to: url)
     self.cookieJar = CookieJar(file: requestOptions.cookieFile)
     self.rateLimiters = RateLimiter.budgets(for: requestOptions) + rateLimiters
   }
@@ -155,7 +157,9 @@ public struct DASHDownload: Sendable {
     } catch {
       throw failure("the offline manifest cannot be made (\(error))")
     }
-    try AtomicFile.write(Data(MPDWriter.write(offline).utf8), to: indexURL, mode: 0o644, url: url)
+    let text = MPDWriter.write(offline)
+    try AtomicFile.write(
+      Data(text.utf8), to: indexURL, mode: ReadableFileMode.mode(for: text), url: url)
   }
 
   func failure(_ what: String) -> Transfer.Error {

@@ -114,7 +114,8 @@ public struct HLSDownload: Sendable {
   ///   - transport: The HTTP transport.
   ///   - retry: Retries of each piece.
   ///   - requestOptions: What every request of the stream sends (see `RequestOptions`);
-  ///     checked when the run starts. Its `rateLimit` caps the whole stream.
+  ///     checked when the run starts. Its `rateLimit` caps the whole stream. Its secrets go
+  ///     only to `url`'s origin (or its `secretsOrigin`'s) and its trusted origins.
   ///   - rateLimiters: Budgets shared with other downloads (`RateLimiter`, OfflineHTTP), to
   ///     cap them together.
   public init(
@@ -123,7 +124,7 @@ public struct HLSDownload: Sendable {
     transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),
     requestOptions: RequestOptions = RequestOptions(), rateLimiters: [RateLimiter] = []
   ) {
-    self.requestOptions = requestOptions
+    self.requestOptions = requestOptions.scopingSecrets(to: url)
     self.cookieJar = CookieJar(file: requestOptions.cookieFile)
     self.rateLimiters = RateLimiter.budgets(for: requestOptions) + rateLimiters
     self.url = url
@@ -203,15 +204,17 @@ public struct HLSDownload: Sendable {
 
   /// Brings a folder that an earlier version wrote up to date, so that stock players (ffmpeg,
   /// mpv) play it: keys stored as `keys/k0.key` get names ffmpeg opens, and the offline
-  /// playlists point at them (see `HLSKeyNames`). Every step is atomic; the folder plays
-  /// at each one. Cheap when there is nothing to do; call it before handing `index.m3u8` to a
-  /// player.
+  /// playlists point at them (see `HLSKeyNames`), and `offline.json` and the playlists that
+  /// name a URL with a query, which an earlier version left readable by others, become the
+  /// user's alone (0600). Every step is atomic; the folder plays at each one. Cheap when
+  /// there is nothing to do; call it before handing `index.m3u8` to a player.
   ///
   /// - Returns: Whether anything changed.
   /// - Throws: ``Transfer/Error`` with a `file` kind when a file cannot be written.
   @discardableResult
   public func upgradeOfflineFiles() throws(Transfer.Error) -> Bool {
-    try HLSKeyNames.upgrade(folder: folder, entryURL: url)
+    let renamed = try HLSKeyNames.upgrade(folder: folder, entryURL: url)
+    return HLSManifest.restrictModes(in: folder) || renamed
   }
 
   /// Makes the folders of every file of `plan` (pieces, packs, keys, media playlists) before

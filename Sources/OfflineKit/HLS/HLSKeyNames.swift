@@ -83,7 +83,7 @@ enum HLSKeyNames {
 
   /// The offline playlists a download writes: `index.m3u8`, `index-remote.m3u8`, and
   /// `playlist.m3u8` at the top and in each rendition's folder.
-  private static func offlinePlaylists(in folder: URL) -> [URL] {
+  static func offlinePlaylists(in folder: URL) -> [URL] {
     var names = ["index.m3u8", "index-remote.m3u8", "playlist.m3u8"]
     let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     for entry in entries.sorted()
@@ -114,6 +114,7 @@ enum HLSKeyNames {
     }
     let rewritten = lines.joined(separator: "\n")
     guard rewritten != text else { return }
-    try AtomicFile.write(Data(rewritten.utf8), to: playlist, mode: 0o644, url: url)
+    try AtomicFile.write(
+      Data(rewritten.utf8), to: playlist, mode: ReadableFileMode.mode(for: rewritten), url: url)
   }
 }

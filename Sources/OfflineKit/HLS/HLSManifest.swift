@@ -1,7 +1,9 @@
 import Foundation
 
 /// `offline.json` in an HLS content's folder: where the stream came from and which remote
-/// key each local key file holds, so keys can be renewed without the playlists.
+/// key each local key file holds, so keys can be renewed without the playlists. Those URLs
+/// may be signed (a playlist token, a key URI's signature), so the file is the user's
+/// alone (0600), as the store's secrets are.
 struct HLSManifest: Codable, Sendable, Equatable {
   static let fileName = "offline.json"
 
@@ -28,7 +30,29 @@ struct HLSManifest: Codable, Sendable, Equatable {
         .invalidMedia("cannot encode the manifest"), url: entryURL, destination: folder.path)
     }
     try AtomicFile.write(
-      data, to: folder.appending(path: Self.fileName), mode: 0o644, url: entryURL)
+      data, to: folder.appending(path: Self.fileName), mode: ReadableFileMode.owner, url: entryURL)
+  }
+
+  /// Makes `offline.json`, and each offline playlist whose text holds a `?`, the user's
+  /// alone (0600) where an earlier version left them readable by others; links are not
+  /// followed. Whether any file changed.
+  static func restrictModes(in folder: URL) -> Bool {
+    var changed = false
+    let manifest = folder.appending(path: fileName)
+    for file in [manifest] + HLSKeyNames.offlinePlaylists(in: folder) {
+      var info = stat()
+      guard lstat(file.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+        info.st_mode & 0o077 != 0
+      else { continue }
+      if file != manifest {
+        guard let data = FileManager.default.contents(atPath: file.path),
+          ReadableFileMode.mode(for: String(decoding: data, as: UTF8.self))
+            == ReadableFileMode.owner
+        else { continue }
+      }
+      if chmod(file.path, ReadableFileMode.owner) == 0 { changed = true }
+    }
+    return changed
   }
 
   static func read(in folder: URL, url: URL) throws(Transfer.Error) -> HLSManifest {

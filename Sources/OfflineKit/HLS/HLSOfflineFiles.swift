@@ -25,8 +25,11 @@ struct HLSOfflineFiles {
     }
   }
 
+  /// Writes one playlist: 0600 when it keeps a remote URL with a query (`index-remote.m3u8`
+  /// may name signed variant URLs), else 0644.
   private func write(_ text: String, to local: String) throws(Transfer.Error) {
     let target = folder.appending(path: local)
-    try AtomicFile.write(Data(text.utf8), to: target, mode: 0o644, url: target)
+    try AtomicFile.write(
+      Data(text.utf8), to: target, mode: ReadableFileMode.mode(for: text), url: target)
   }
 }

@@ -7,13 +7,24 @@ extension OfflineManager {
   nonisolated var secrets: SecretStore { SecretStore(directory: directory) }
 
   /// The request options kept for content `id`: the default options when none were given.
-  /// Read from the store each time, so options given in another process are used.
+  /// Read from the store each time, so options given in another process are used. Their
+  /// secrets belong to the content's URL (the one given, or the latest `setURL`): every
+  /// request of the content, repairs and remote checks included, sends them only to its
+  /// origin and the trusted ones, whatever origin a piece's URL names.
   ///
   /// - Throws: ``OfflineError`` (`index`) when the kept options cannot be read; a download
   ///   never goes ahead without them.
   func storedRequestOptions(of id: String) throws(OfflineError) -> RequestOptions {
-    let options = try secrets.load(id: id) ?? RequestOptions()
-    requestOptions[id] = options == RequestOptions() ? nil : options
+    let kept = try secrets.load(id: id) ?? RequestOptions()
+    guard kept != RequestOptions() else {
+      requestOptions[id] = nil  // nothing to scope: each transfer scopes its own URL
+      return kept
+    }
+    var options = kept
+    if let record = try? index.contents.record(id: id), let url = URL(string: record.url) {
+      options = options.scopingSecrets(to: url)
+    }
+    requestOptions[id] = options
     return options
   }
 

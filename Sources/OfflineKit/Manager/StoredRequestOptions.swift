@@ -24,6 +24,12 @@ struct StoredRequestOptions: Codable, Equatable {
   var locationTrusted: Bool
   /// When the content's URL expires, as the app said (``OfflineSource/urlExpiresAt``).
   var urlExpiresAt: Date?
+  /// ``RequestOptions/trustedOrigins`` (`--trust-origin`); absent in files written before
+  /// they existed, which trusted none.
+  var trustedOrigins: [String]?
+  /// ``RequestOptions/secretsOrigin`` when the app set one; absent otherwise (the content's
+  /// URL stands for it).
+  var secretsOrigin: String?
 
   /// The layout this version writes and reads.
   static let currentVersion = 1
@@ -45,6 +51,9 @@ struct StoredRequestOptions: Codable, Equatable {
     caFile = options.caFile
     rateLimit = options.rateLimit?.bytesPerSecond
     locationTrusted = options.sendsSecretsAcrossRedirects
+    trustedOrigins =
+      options.trustedOrigins.isEmpty ? nil : options.trustedOrigins.map(\.absoluteString)
+    secretsOrigin = options.secretsOrigin?.absoluteString
   }
 
   /// The options again; nil when a field is not one this version can use (say why in the
@@ -72,6 +81,14 @@ struct StoredRequestOptions: Codable, Equatable {
     options.caFile = caFile
     options.rateLimit = rateLimit.map { ByteRate(bytesPerSecond: $0) }
     options.sendsSecretsAcrossRedirects = locationTrusted
+    for text in trustedOrigins ?? [] {
+      guard let origin = URL(string: text) else { return nil }
+      options.trustedOrigins.append(origin)
+    }
+    if let secretsOrigin {
+      guard let origin = URL(string: secretsOrigin) else { return nil }
+      options.secretsOrigin = origin
+    }
     return options
   }
 }

@@ -219,7 +219,7 @@ public struct Transfer: Sendable {
     self.journal = journal
     self.transport = transport
     self.configuration = configuration
-    self.requestOptions = requestOptions
+    self.requestOptions = requestOptions.scopingSecrets(to: url)
     self.checksRequestOptions = cookieJar == nil
     self.cookieJar = cookieJar ?? CookieJar(file: requestOptions.cookieFile)
     self.rateLimiters = rateLimiters
