@@ -107,9 +107,26 @@ public final class OfflineService: Sendable {
     return URL(string: url.absoluteString + "?token=\(token)")!
   }
 
-  /// Ends the event streams, stops listening and waits for the connections to end.
+  /// Stops serving, at once: refuses new requests, ends the event streams, answers the
+  /// requests still being worked out with 503, stops listening and closes every connection.
+  /// It waits neither for the manager nor for slow clients. Calling it again does nothing.
+  ///
+  /// To shut down, an application calls the manager's `stopLaunching()` first, then this,
+  /// then `stop(suspendingRunning:)` on the manager, then ``waitForAnswers(until:)``.
   public func stop() {
     events.finish()
     server.stop()
+  }
+
+  /// Waits until no task is working out an answer any more (after ``stop()``, those still
+  /// waiting for the manager: their answers are let go), or until `deadline`.
+  ///
+  /// - Returns: Whether none is left.
+  public func waitForAnswers(until deadline: ContinuousClock.Instant) async -> Bool {
+    while server.answersInProgress > 0 {
+      guard ContinuousClock.now < deadline else { return false }
+      try? await Task.sleep(for: .milliseconds(5))
+    }
+    return true
   }
 }

@@ -50,7 +50,7 @@ struct ServeCommand: Command {
       a cookie in the browser. Programs send 'Authorization: Bearer TOKEN'. Only one
       process works a store's queue: 'serve' and 'run' refuse to start while the
       other runs. SIGINT (Ctrl-C) or SIGTERM suspends what is running and exits 130
-      (143).
+      (143) within 10 seconds.
       """,
     options: [listen, token, tokenFile, allowHost, parallel, minimumFreeSpace],
     command: Self.self)
@@ -75,6 +75,7 @@ struct ServeCommand: Command {
   }
 
   func run(_ context: CommandContext) async -> Int32 {
+    let deadline = ServeDeadline()
     let console = context.console
     let manager: OfflineManager
     do throws(OfflineError) {
@@ -94,10 +95,9 @@ struct ServeCommand: Command {
     }
     console.out("Serving \(context.storeDirectory.path) on \(server.browserURL.absoluteString)")
     while !Task.isCancelled {
-      try? await Task.sleep(for: .milliseconds(200))
+      try? await Task.sleep(for: .seconds(3600))  // ends at once when the task is cancelled
     }
-    server.stop()
-    await manager.stop(suspendingRunning: true)
+    await ServeShutdown.run(server, manager, signalled: deadline.moment)
     return ExitCode.failure
   }
 

@@ -9,6 +9,7 @@ extension OfflineManager {
   ///   after ``close()``.
   public func start() throws(OfflineError) {
     guard !closed else { throw OfflineError(.closed) }
+    launchesStopped.withLock { $0 = false }
     guard scheduler == nil else { return }
     try becomeRunner()
     scheduler = Task { [weak self] in
@@ -78,9 +79,12 @@ extension OfflineManager {
   /// partial data kept); without, it stays `downloading` and continues on the next start.
   /// Event streams go on; ``close()`` ends them.
   public func stop(suspendingRunning: Bool) async {
+    stopLaunching()
     scheduler?.cancel()
     scheduler = nil
-    for id in Array(running.keys) {
+    // Until none is left: a download that ended while another was being stopped used to
+    // start the next one (its end pumps the queue), which nobody then stopped.
+    while let id = running.keys.first {
       if suspendingRunning {
         try? transition(id: id, .suspend) { $0.waitReason = nil }
         hub.send(.suspended, to: id)
@@ -91,6 +95,14 @@ extension OfflineManager {
     await waitForSyncingBatches()
     try? fileCompletions.flush()  // those of files whose batch failed, or that ended otherwise
     runnerLock = nil
+  }
+
+  /// Stops starting downloads, at once and from any thread: it does not wait for the
+  /// manager, which may be busy. What runs goes on; nothing new starts until ``start()``.
+  /// An application shutting down calls it first (a download that ends must not start the
+  /// next while the rest are stopped), then ``stop(suspendingRunning:)``.
+  public nonisolated func stopLaunching() {
+    launchesStopped.withLock { $0 = true }
   }
 
   private func becomeRunner() throws(OfflineError) {
@@ -155,7 +167,7 @@ extension OfflineManager {
 
   /// Starts downloads while fewer than the parallel limit run.
   func pump() {
-    guard runnerLock != nil else { return }
+    guard runnerLock != nil, !launchesStopped.withLock({ $0 }) else { return }
     let free = configuration.parallelDownloads - running.count
     guard free > 0 else { return }
     // Only rows that may start are read (what runs or waits in the batch is left out), and

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineHTTP
+import OfflineLocks
 import OfflineStore
 
 /// The offline contents of one store directory: a persistent queue, the state of every
@@ -92,6 +93,9 @@ public actor OfflineManager {
   var running: [String: RunningDownload] = [:]
   var stopping: Set<String> = []
   var runnerLock: RunnerLock?
+  /// Set by ``stopLaunching()`` (from any thread) and ``stop(suspendingRunning:)``: while it
+  /// is, ``pump()`` starts nothing.
+  nonisolated let launchesStopped = Locked(false)
   var scheduler: Task<Void, Never>?
   var lastExternalChange: Int64 = 0
   var knownStates: [String: OfflineState] = [:]

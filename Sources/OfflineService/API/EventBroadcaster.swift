@@ -13,10 +13,12 @@ final class EventBroadcaster: Sendable {
   /// Runs in ``subscribe()`` once the snapshots are read: a seam for tests, which send an
   /// event there to pin that none between the snapshots and the first event is lost.
   private let afterSnapshots: @Sendable () async -> Void
+  private let openings: OpeningReads
 
   init(manager: OfflineManager, afterSnapshots: @escaping @Sendable () async -> Void = {}) {
     self.manager = manager
     self.afterSnapshots = afterSnapshots
+    openings = OpeningReads { await Self.opening(of: manager) }
   }
 
   /// Starts reading the manager's events.
@@ -67,25 +69,35 @@ final class EventBroadcaster: Sendable {
   /// until its opening is in front: an event sent while they are read is not lost (it was,
   /// when registration came after), and each event is queued once. One sent meanwhile may
   /// describe a moment before the snapshot; every later change sends another, so the
-  /// subscriber ends at the current state.
+  /// subscriber ends at the current state. Subscribers that arrive together share one read
+  /// of the snapshots (``OpeningReads``): 150 of them each listing every content kept the
+  /// manager busy for a minute.
   func subscribe() async -> EventStream {
     let stream = EventStream(holding: true) { [weak self] id in
       _ = self?.streams.withLock { $0.removeValue(forKey: id) }
     }
     streams.withLock { $0[ObjectIdentifier(stream)] = stream }
-    var opening = "retry: 2000\n\n"
-    for snapshot in (try? await manager.snapshots()) ?? [] {
-      opening += EventText.event("content", ContentJSON(snapshot))
-    }
+    let opening = await openings.next()
     await afterSnapshots()
     stream.open(with: opening)
     return stream
   }
 
-  /// Sends `text` to every subscriber (an event the API itself causes, such as `forgotten`).
+  /// The opening of a subscriber: the retry delay, then every content as it is now.
+  private static func opening(of manager: OfflineManager) async -> Data {
+    var opening = "retry: 2000\n\n"
+    for snapshot in (try? await manager.snapshots()) ?? [] {
+      opening += EventText.event("content", ContentJSON(snapshot))
+    }
+    return Data(opening.utf8)
+  }
+
+  /// Sends `text` to every subscriber (an event the API itself causes, such as `forgotten`):
+  /// its bytes are made once and shared by all.
   func send(_ text: String) {
+    let event = Data(text.utf8)
     let all = streams.withLock { Array($0.values) }
-    for stream in all where !stream.push(text) {
+    for stream in all where !stream.push(event) {
       _ = streams.withLock { $0.removeValue(forKey: ObjectIdentifier(stream)) }
     }
   }

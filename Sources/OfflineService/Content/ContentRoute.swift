@@ -2,9 +2,10 @@ import Foundation
 import OfflineKit
 
 /// `/content/<id>/<path>`: the files of one downloaded content, for players. Only a content
-/// in `downloaded` is served, and only regular files inside its folder that are not hidden
-/// (no name starting with `.`), or for a flat file in the shared `files/` folder only that
-/// file; whatever the path says, nothing outside is reachable.
+/// in `downloaded` is served, and only regular files inside its folder that play
+/// (``ServedFiles``: never its bookkeeping), or for a flat file in the shared `files/` folder
+/// only that file; whatever the path says, nothing outside is reachable. Nothing served can
+/// act in the service's origin (``ContentHeaders``).
 struct ContentRoute: Sendable {
   let manager: OfflineManager
 
@@ -31,13 +32,12 @@ struct ContentRoute: Sendable {
     }
     // A flat file shares `files/` with other contents' files: only its own name is served.
     let own = manager.directory.appending(path: "content").appending(path: id).standardized
-    guard folder.standardized.path == own.path || rest == [snapshot.fileURL.lastPathComponent],
+    let ownFile = snapshot.fileURL.lastPathComponent
+    guard folder.standardized.path == own.path || rest == [ownFile],
+      ServedFiles.isServed(rest, ownFile: ownFile),
       let path = Self.resolve(rest, in: folder)
     else { return .text(404, "No such file.") }
-    let inKeys = rest.count > 1 && rest[0] == "keys"
-    var headers = [("Content-Type", MediaType.of(rest.last!, inKeysFolder: inKeys))]
-    headers.append(("Cache-Control", inKeys ? "no-store" : "no-cache"))
-    return FileResponder.respond(path: path, to: request, headers: headers)
+    return FileResponder.respond(path: path, to: request, headers: ContentHeaders.of(rest))
   }
 
   /// The real path of `segments` inside `folder`, or nil when a name is hidden, the file is

@@ -33,6 +33,15 @@ struct HTTPResponse: Sendable {
     self.body = body
   }
 
+  /// Lets go of a response that will not be sent: closes its file or its stream.
+  func discard() {
+    switch body {
+    case .data: break
+    case .file(let descriptor, _, _): close(descriptor)
+    case .stream(let stream): stream.close()
+    }
+  }
+
   /// A plain-text answer, for errors: one sentence a user can act on.
   static func text(_ status: Int, _ message: String, headers: [(String, String)] = [])
     -> HTTPResponse

@@ -39,6 +39,8 @@ final class HTTPServer: Sendable {
   /// The port listened on (the chosen one when the address asked for port 0).
   let port: Int
   private let daemon: Daemon
+  /// What the callbacks reach; also retained for them (``context``) until the daemon stops.
+  private let server: ServerContext
   private let context: Unmanaged<ServerContext>
   private let stopped = Locked(false)
 
@@ -63,29 +65,35 @@ final class HTTPServer: Sendable {
       throw OfflineServiceError(.cannotListen(configuration.address.description))
     }
     self.daemon = Daemon(pointer: started)
+    self.server = server
     self.context = context
     self.port = Int(offline_mhd_port(started))
   }
 
   deinit { stop() }
 
-  /// Refuses new requests (503), waits (at most `patience`) for answers in progress, then
-  /// stops the daemon and closes every connection. Streaming bodies must have ended first
-  /// (their stream said `.end`). Calling it again does nothing.
-  func stop(patience: Duration = .seconds(10)) {
+  /// Stops at once: refuses new requests (503), answers every request still being worked
+  /// out with 503 and ends every streaming body (their connections resume), then stops the
+  /// daemon, which closes every connection and joins its threads. Nothing waits for the
+  /// handlers: a task that answers later finds its connection answered and lets its answer
+  /// go. (It waited up to 10 s for them and, when one was still working, returned with the
+  /// daemon running: the process then exited under its threads.) Calling it again does
+  /// nothing.
+  func stop() {
     let wasStopped = stopped.withLock { value in
       defer { value = true }
       return value
     }
     guard !wasStopped else { return }
-    let server = context.takeUnretainedValue()
-    server.beginStopping()
-    let deadline = ContinuousClock.now + patience
-    while server.inFlight > 0 && ContinuousClock.now < deadline { usleep(5_000) }
-    guard server.inFlight == 0 else { return }  // a suspended connection: stopping would crash
+    // Every suspended connection is resumed first: libmicrohttpd panics when it is stopped
+    // with one that is not.
+    server.stop()
     MHD_stop_daemon(daemon.pointer)
     context.release()
   }
+
+  /// Handlers still working out answers (they end when the manager answers them).
+  var answersInProgress: Int { server.inFlight }
 
   /// Connections the descriptor limit leaves room for, keeping some for files and the index.
   private static func descriptorsAvailable() -> Int {
@@ -103,14 +111,17 @@ private struct Daemon: @unchecked Sendable {
   let pointer: OpaquePointer
 }
 
-/// What the C callbacks reach through their `cls` pointer: the handlers, and the count of
-/// answers being worked out while their connection is suspended.
+/// What the C callbacks reach through their `cls` pointer: the handlers, the requests whose
+/// answers tasks are working out (their connections suspended), and the streaming bodies
+/// being sent, so that ``stop()`` can resume every suspended connection.
 final class ServerContext: Sendable {
   let handlers: HTTPServer.Handlers
   let maximumBodyBytes: Int
   private let state = Locked(State())
 
   private struct State {
+    var working: [ObjectIdentifier: (ConnectionRequest, ConnectionHandle)] = [:]
+    var streams: [ObjectIdentifier: StreamConnection] = [:]
     var inFlight = 0
     var stopping = false
   }
@@ -120,21 +131,62 @@ final class ServerContext: Sendable {
     self.maximumBodyBytes = maximumBodyBytes
   }
 
-  /// Counts one more answer in progress; false once the server is stopping.
-  func begin() -> Bool {
+  /// Notes that a task works out the answer to `request`, whose connection is suspended;
+  /// false once the server is stopping.
+  func begin(_ request: ConnectionRequest, on connection: ConnectionHandle) -> Bool {
     state.withLock { state in
       guard !state.stopping else { return false }
+      state.working[ObjectIdentifier(request)] = (request, connection)
       state.inFlight += 1
       return true
     }
   }
 
-  /// One answer is done (its connection resumed).
-  func end() { state.withLock { $0.inFlight -= 1 } }
+  /// The task's answer is ready: the connection resumes with it, unless ``stop()`` answered
+  /// it already (then the answer is let go, its file or stream closed).
+  func end(_ request: ConnectionRequest, with response: HTTPResponse) {
+    let connection = state.withLock { state in
+      state.inFlight -= 1
+      guard let (_, connection) = state.working.removeValue(forKey: ObjectIdentifier(request))
+      else { return ConnectionHandle?.none }
+      request.phase = .ready(response)
+      connection.resume()  // under the lock: ``stop()`` cannot stop the daemon meanwhile
+      return connection
+    }
+    if connection == nil { response.discard() }
+  }
 
   var inFlight: Int { state.withLock { $0.inFlight } }
 
-  func beginStopping() { state.withLock { $0.stopping = true } }
+  /// Notes a streaming body being sent.
+  func attach(_ stream: StreamConnection) {
+    let stopping = state.withLock { state in
+      if !state.stopping { state.streams[ObjectIdentifier(stream)] = stream }
+      return state.stopping
+    }
+    if stopping { stream.end() }
+  }
+
+  /// A streaming body is done (its response freed).
+  func detach(_ stream: StreamConnection) {
+    _ = state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
+  }
+
+  /// Refuses new requests; answers those being worked out with 503 and ends every streaming
+  /// body, resuming their connections.
+  func stop() {
+    let streams = state.withLock { state in
+      state.stopping = true
+      for (request, connection) in state.working.values {
+        request.phase = .ready(.text(503, "The service is stopping."))
+        connection.resume()
+      }
+      state.working = [:]
+      defer { state.streams = [:] }
+      return Array(state.streams.values)
+    }
+    for stream in streams { stream.end() }
+  }
 }
 
 /// A connection handle carried by the task that answers it.

@@ -22,14 +22,14 @@ enum ServerCallbacks {
       state.pointee = Unmanaged.passRetained(pending).toOpaque()
       if let refusal = context.handlers.admit(request) {
         pending.phase = .answered
-        return queue(refusal, on: connection)
+        return queue(refusal, on: connection, context)
       }
       let declared = request.header("content-length").flatMap { Int64($0) } ?? 0
       if declared > Int64(context.maximumBodyBytes) {
         pending.phase = .answered
         return queue(
           .text(413, "The request body is larger than \(context.maximumBodyBytes) bytes."),
-          on: connection)
+          on: connection, context)
       }
       return .YES
     }
@@ -52,21 +52,20 @@ enum ServerCallbacks {
       return .YES
     case .ready(let response):
       pending.phase = .answered
-      return queue(response, on: connection)
+      return queue(response, on: connection, context)
     case .reading:
-      guard context.begin() else {
-        pending.phase = .answered
-        return queue(.text(503, "The service is stopping."), on: connection)
-      }
-      pending.phase = .working
       let handle = ConnectionHandle(pointer: connection)
+      pending.phase = .working
       handle.suspend()
+      guard context.begin(pending, on: handle) else {
+        handle.resume()
+        pending.phase = .ready(.text(503, "The service is stopping."))
+        return .YES
+      }
       let request = pending.request
       Task {
         let response = await context.handlers.respond(request)
-        pending.phase = .ready(response)
-        handle.resume()
-        context.end()
+        context.end(pending, with: response)
       }
       return .YES
     }
@@ -100,11 +99,16 @@ enum ServerCallbacks {
   /// Frees a streaming body once the response is done or the connection is gone.
   static let freeStream: MHD_ContentReaderFreeCallback = { cls in
     guard let cls else { return }
-    Unmanaged<StreamConnection>.fromOpaque(cls).takeRetainedValue().stream.close()
+    let box = Unmanaged<StreamConnection>.fromOpaque(cls).takeRetainedValue()
+    box.context.detach(box)
+    box.stream.close()
   }
 
-  /// Queues `response` on `connection`.
-  static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+  /// Queues `response` on `connection`; every response says `nosniff`, so no browser takes
+  /// an answer for another type than the one it names.
+  static func queue(
+    _ response: HTTPResponse, on connection: OpaquePointer, _ context: ServerContext
+  ) -> MHD_Result {
     let made: OpaquePointer?
     switch response.body {
     case .data(let data):
@@ -117,8 +121,10 @@ enum ServerCallbacks {
       made = MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(offset))
       if made == nil { close(descriptor) }
     case .stream(let stream):
-      let box = StreamConnection(stream: stream, connection: ConnectionHandle(pointer: connection))
+      let box = StreamConnection(
+        stream: stream, connection: ConnectionHandle(pointer: connection), context: context)
       box.attach()
+      context.attach(box)
       let retained = Unmanaged.passRetained(box)
       made = MHD_create_response_from_callback(
         offline_mhd_size_unknown(), 16 << 10, readStream, retained.toOpaque(), freeStream)
@@ -131,6 +137,9 @@ enum ServerCallbacks {
     defer { MHD_destroy_response(made) }
     for (name, value) in response.headers {
       _ = MHD_add_response_header(made, name, value)
+    }
+    if !response.headers.contains(where: { $0.0.lowercased() == "x-content-type-options" }) {
+      _ = MHD_add_response_header(made, "X-Content-Type-Options", "nosniff")
     }
     return MHD_queue_response(connection, UInt32(response.status), made)
   }

@@ -24,6 +24,10 @@ struct AriaRPC: Sendable {
     "system.listMethods",
   ]
 
+  /// The most calls a batch may hold: a larger batch is refused whole, none of it run (a
+  /// batch of 140 KB kept the service busy for 30 s). Front ends batch a few calls.
+  static let maximumBatch = 64
+
   /// Answers a JSON-RPC request: 200 when every call succeeded, 400 (as aria2) otherwise.
   func respond(to request: HTTPRequest) async -> HTTPResponse {
     guard request.method == "POST" else {
@@ -34,16 +38,27 @@ struct AriaRPC: Sendable {
         400, Self.failure(id: NSNull(), code: -32700, message: "Parse error: the body is not JSON.")
       )
     }
+    let lookup = AriaLookup(manager: manager)
     if let batch = parsed as? [Any] {
+      guard batch.count <= Self.maximumBatch else {
+        return reply(
+          400,
+          Self.failure(
+            id: NSNull(), code: -32600,
+            message: "Invalid Request: a batch holds at most \(Self.maximumBatch) calls; this one"
+              + " has \(batch.count)."))
+      }
       var answers: [[String: Any]] = []
-      for item in batch { answers.append(await call(item).answer) }
+      for item in batch { answers.append(await call(item, lookup).answer) }
       return reply(200, answers)
     }
-    let (answer, failed) = await call(parsed)
+    let (answer, failed) = await call(parsed, lookup)
     return reply(failed ? 400 : 200, answer)
   }
 
-  private func call(_ object: Any) async -> (answer: [String: Any], failed: Bool) {
+  private func call(_ object: Any, _ lookup: AriaLookup) async -> (
+    answer: [String: Any], failed: Bool
+  ) {
     guard let call = object as? [String: Any], let method = call["method"] as? String else {
       return (Self.failure(id: NSNull(), code: -32600, message: "Invalid Request."), true)
     }
@@ -58,7 +73,7 @@ struct AriaRPC: Sendable {
       return (Self.failure(id: id, code: 1, message: "Unauthorized"), true)
     }
     do {
-      let result = try await dispatch(method, params)
+      let result = try await dispatch(method, params, lookup)
       return (["jsonrpc": "2.0", "id": id, "result": result], false)
     } catch let failure as AriaFailure {
       return (Self.failure(id: id, code: failure.code, message: failure.message), true)
@@ -69,31 +84,34 @@ struct AriaRPC: Sendable {
     }
   }
 
-  private func dispatch(_ method: String, _ params: [Any]) async throws -> Any {
+  private func dispatch(_ method: String, _ params: [Any], _ lookup: AriaLookup) async throws
+    -> Any
+  {
     switch method {
-    case "aria2.addUri": return try await addURI(params)
+    case "aria2.addUri": return try await addURI(params, lookup)
     case "aria2.tellStatus":
-      let snapshot = try await find(params.first)
+      let snapshot = try await find(params.first, lookup)
       return AriaStatus.structure(
         snapshot, speed: events.speed(of: snapshot.id), keys: params.dropFirst().first as? [String])
     case "aria2.tellActive":
-      return try await statuses(where: ["active"], keys: params.first as? [String])
+      return try await statuses(where: ["active"], keys: params.first as? [String], lookup)
     case "aria2.tellWaiting":
-      return try await page(["waiting", "paused"], params)
+      return try await page(["waiting", "paused"], params, lookup)
     case "aria2.tellStopped":
-      return try await page(["complete", "error", "removed"], params)
+      return try await page(["complete", "error", "removed"], params, lookup)
     case "aria2.pause", "aria2.forcePause":
-      return try await act(params) { try await $0.suspend() }
+      return try await act(params, lookup) { try await $0.suspend() }
     case "aria2.unpause":
-      return try await act(params) { try await $0.resume() }
+      return try await act(params, lookup) { try await $0.resume() }
     case "aria2.remove", "aria2.forceRemove":
-      return try await act(params) { try await $0.cancel() }
+      return try await act(params, lookup) { try await $0.cancel() }
     case "aria2.removeDownloadResult":
-      let snapshot = try await find(params.first)
+      let snapshot = try await find(params.first, lookup)
+      lookup.changed()
       try await manager.forget(id: snapshot.id)
       events.send(EventText.plain("forgotten", snapshot.id))
       return "OK"
-    case "aria2.getGlobalStat": return try await globalStat()
+    case "aria2.getGlobalStat": return try await globalStat(lookup)
     case "aria2.changeGlobalOption": return try changeGlobalOption(params.first)
     case "aria2.getGlobalOption": return globalOptions()
     case "aria2.getVersion":
@@ -105,7 +123,7 @@ struct AriaRPC: Sendable {
     }
   }
 
-  private func addURI(_ params: [Any]) async throws -> String {
+  private func addURI(_ params: [Any], _ lookup: AriaLookup) async throws -> String {
     guard let uris = params.first as? [String], let first = uris.first else {
       throw AriaFailure(code: 1, message: "addUri takes a list of URIs.")
     }
@@ -125,14 +143,16 @@ struct AriaRPC: Sendable {
     let contents = try await manager.add(
       [OfflineSource(url: url)], configuration: try DownloadConfiguration(expectedSHA256: sha256))
     let id = contents[0].id
+    lookup.changed(adding: id)
     events.send(EventText.event("content", ContentJSON(try await manager.snapshot(id: id))))
     return AriaGID.of(id)
   }
 
-  private func act(_ params: [Any], _ body: (OfflineContent) async throws -> Void) async throws
-    -> String
-  {
-    let snapshot = try await find(params.first)
+  private func act(
+    _ params: [Any], _ lookup: AriaLookup, _ body: (OfflineContent) async throws -> Void
+  ) async throws -> String {
+    let snapshot = try await find(params.first, lookup)
+    lookup.changed()
     guard let content = try await manager.content(id: snapshot.id) else {
       throw AriaFailure(code: 1, message: "GID \(AriaGID.of(snapshot.id)) is not found")
     }
@@ -140,38 +160,47 @@ struct AriaRPC: Sendable {
     return AriaGID.of(snapshot.id)
   }
 
-  private func find(_ parameter: Any?) async throws -> OfflineContent.Snapshot {
+  /// The content GID `parameter` names, as it is now: one snapshot, the GID found through
+  /// the request's one listing.
+  private func find(_ parameter: Any?, _ lookup: AriaLookup) async throws
+    -> OfflineContent.Snapshot
+  {
     guard let gid = (parameter as? String)?.lowercased(), AriaGID.isWellFormed(gid) else {
       throw AriaFailure(code: 1, message: "A GID is 16 hexadecimal digits.")
     }
-    guard let found = try await manager.snapshots().first(where: { AriaGID.of($0.id) == gid })
+    guard let id = try await lookup.id(of: gid),
+      let found = try? await manager.snapshot(id: id)
     else { throw AriaFailure(code: 1, message: "GID \(gid) is not found") }
     return found
   }
 
-  private func statuses(where words: Set<String>, keys: [String]?) async throws -> [[String: Any]] {
-    try await manager.snapshots().filter { words.contains(AriaStatus.word($0)) }.map {
+  private func statuses(where words: Set<String>, keys: [String]?, _ lookup: AriaLookup)
+    async throws -> [[String: Any]]
+  {
+    try await lookup.all().filter { words.contains(AriaStatus.word($0)) }.map {
       AriaStatus.structure($0, speed: events.speed(of: $0.id), keys: keys)
     }
   }
 
   /// `tellWaiting` / `tellStopped`: `offset`, `num` and optional keys; a negative offset
   /// counts from the end, in reverse order, as aria2 does.
-  private func page(_ words: Set<String>, _ params: [Any]) async throws -> [[String: Any]] {
+  private func page(_ words: Set<String>, _ params: [Any], _ lookup: AriaLookup) async throws
+    -> [[String: Any]]
+  {
     guard params.count >= 2, let offset = params[0] as? Int, let count = params[1] as? Int,
       count >= 0
     else { throw AriaFailure(code: 1, message: "Give an offset and a count.") }
     let all = try await statuses(
-      where: words, keys: params.count > 2 ? params[2] as? [String] : nil)
+      where: words, keys: params.count > 2 ? params[2] as? [String] : nil, lookup)
     if offset >= 0 { return Array(all.dropFirst(offset).prefix(count)) }
     let start = all.count + offset
     guard start >= 0 else { return [] }
     return Array(all[...start].reversed().prefix(count))
   }
 
-  private func globalStat() async throws -> [String: String] {
+  private func globalStat(_ lookup: AriaLookup) async throws -> [String: String] {
     var counts: [String: Int] = [:]
-    for snapshot in try await manager.snapshots() {
+    for snapshot in try await lookup.all() {
       counts[AriaStatus.word(snapshot), default: 0] += 1
     }
     let stopped =

@@ -1,0 +1,85 @@
+import Dispatch
+import Foundation
+import OfflineKit
+import OfflineLocks
+import OfflineService
+
+/// How `offline serve` ends on SIGINT or SIGTERM: in order, within ``deadline`` of the
+/// signal.
+///
+/// 1. The manager stops starting downloads (``OfflineManager/stopLaunching()``, which does
+///    not wait for the manager however busy it is).
+/// 2. The service stops: no new request, event streams ended, requests still being worked
+///    out answered 503, connections closed, libmicrohttpd's threads joined.
+/// 3. The manager suspends what runs (partial data and journal kept).
+/// 4. The handlers still waiting for the manager finish (their answers are let go).
+///
+/// Then the command returns and the process exits with nothing of ours running. Exiting
+/// while libmicrohttpd's threads and the manager's transfers still ran (the service had
+/// given up stopping after 10 s, and the manager went on starting transfers while it
+/// stopped the others) killed the process with SIGSEGV or SIGBUS now and then, as `exit`
+/// tore down what they used. Should the steps not be done by the deadline, the process ends
+/// with `_exit` and the signal's code: no teardown runs under a thread that still works,
+/// and the journal is as safe as after a power cut; what ran stays `downloading`.
+enum ServeShutdown {
+  /// From the signal to the process's end, at most.
+  static let deadline: Duration = .seconds(10)
+
+  /// Runs the steps, within what is left of `deadline` after `signalled`.
+  static func run(
+    _ service: OfflineService, _ manager: OfflineManager, signalled: ContinuousClock.Instant
+  ) async {
+    manager.stopLaunching()
+    service.stop()
+    await manager.stop(suspendingRunning: true)
+    _ = await service.waitForAnswers(until: signalled + deadline)
+  }
+}
+
+/// Notes when SIGINT or SIGTERM comes, and from then on, ends the process with the signal's
+/// exit code (130 or 143) if it still runs after ``ServeShutdown/deadline``.
+final class ServeDeadline {
+  private let sources: [any DispatchSourceSignal]
+  private let signalled = SignalMoment()
+
+  init() {
+    var sources: [any DispatchSourceSignal] = []
+    for (number, code) in [(SIGINT, ExitCode.interrupted), (SIGTERM, ExitCode.terminated)] {
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { [signalled] in
+        guard signalled.record() else { return }
+        let thread = Thread {
+          Thread.sleep(forTimeInterval: ServeShutdown.deadline.inSeconds)
+          _exit(code)
+        }
+        thread.start()
+      }
+      source.resume()
+      sources.append(source)
+    }
+    self.sources = sources
+  }
+
+  /// When the first signal came (now, if none came: the command was cancelled otherwise).
+  var moment: ContinuousClock.Instant { signalled.moment ?? .now }
+
+  deinit {
+    for source in sources { source.cancel() }
+  }
+}
+
+/// The moment of the first signal, written from a Dispatch queue.
+private final class SignalMoment: Sendable {
+  private let value = Locked<ContinuousClock.Instant?>(nil)
+
+  /// Notes now, once; true the first time.
+  func record() -> Bool {
+    value.withLock { moment in
+      guard moment == nil else { return false }
+      moment = .now
+      return true
+    }
+  }
+
+  var moment: ContinuousClock.Instant? { value.withLock { $0 } }
+}
