@@ -106,6 +106,7 @@ struct HLSPieceRunner: Sendable {
     async throws(Transfer.Error) -> Result
   {
     try makeFolders()
+    StopPoint.reach(.piecesAfterFolders)
     let tally = Locked(HLSProgressTally(pieces: pieces.map(HLSProgressTally.Piece.init)))
     let rate = RateEstimator()
     let report = { @Sendable (progress: HLSDownload.Progress) in
