@@ -165,7 +165,8 @@ struct PackMend: Sendable {
     defer { close(fd) }
     for segment in segments {
       let part = ChunkFetch.stagedPath(ofPack: path, segmentAt: segment.offset)
-      guard let bytes = FileManager.default.contents(atPath: part),
+      // Read never through a link: a staged part is a regular file the fetch made.
+      guard case .success(let bytes) = DurableFile.read(part, limit: Int(segment.length)),
         Int64(bytes.count) == segment.length
       else { throw TransferFileError(.open, errno: ENOENT, path: part) }
       var failure: TransferFileError?
