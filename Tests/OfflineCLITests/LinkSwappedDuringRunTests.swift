@@ -1,0 +1,54 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A folder of a stream moved away and replaced by a symbolic link while the stream
+/// downloads (issue 36, item 7). The folders were checked once before the run, but each
+/// piece, part and playlist was then opened and renamed by its path, so the pieces that came
+/// after the swap went through the link into the folder it names.
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+struct LinkSwappedDuringRunTests {
+  /// Pins issue 36, item 7 during a run: a link swapped in for `video/` after the run made
+  /// and checked its folders, before any piece (the `pieces.afterFolders` stop point), got
+  /// every piece written into the folder it names. Now the pieces go into the folder the
+  /// run opened, nothing goes through the link, and the run fails naming it.
+  @Test func aFolderLinkedAwayDuringARunIsNeverWrittenThrough() throws {
+    let origin = try HLSOrigin(.tsVariants)
+    let work = try TemporaryDirectory()
+    let victim = try LinkedSubfolderTests.Victim(in: work)
+    let store = work.url.appending(path: "store")
+    let offline = { (arguments: [String]) in
+      try OfflineBinary.run(["--store", store.path] + arguments, timeout: 60)
+    }
+    #expect(try offline(["add", origin.url.absoluteString, "--id", "s"]).status == 0)
+    let inside = store.appending(path: "content/s/video")
+    var environment = ProcessInfo.processInfo.environment
+    environment["OFFLINEKIT_STOP_POINT"] = "pieces.afterFolders"
+    let run = try OfflineBinary.start(["run", "--quiet"], store: store, environment: environment)
+    defer { run.killIfRunning() }
+    let stopped = QueueFixture.poll(seconds: 30) { Self.isStopped(run.processIdentifier) }
+    try #require(stopped, "the run never reached its stop point")
+    let moved = work.url.appending(path: "moved")
+    try FileManager.default.moveItem(at: inside, to: moved)
+    try FileManager.default.createSymbolicLink(at: inside, withDestinationURL: victim.folder)
+    kill(run.processIdentifier, SIGCONT)
+
+    #expect(run.waitBounded(seconds: 60) == 1)
+    victim.expectUntouched()
+    let listed = try offline(["ls", "--json"])
+    #expect(
+      listed.stdoutText.contains("\(inside.path) is a symbolic link where a folder"),
+      "\(listed.stdoutText)")
+    // The pieces went on into the folder the run opened, wherever it was moved.
+    let pieces = try FileManager.default.contentsOfDirectory(atPath: moved.path)
+    #expect(pieces.contains { $0.hasSuffix(".ts") }, "\(pieces)")
+  }
+
+  /// Whether process `pid` is stopped (`T` in `/proc/<pid>/stat`).
+  static func isStopped(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return false }
+    return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("T")
+  }
+}
