@@ -6,7 +6,9 @@ import Testing
 /// downloads (issue 36, item 7). The folders were checked once before the run, but each
 /// piece, part and playlist was then opened and renamed by its path, so the pieces that came
 /// after the swap went through the link into the folder it names.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(
+  .serialized, .enabled(if: FFmpeg.isAvailable),
+  .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "needs /proc"))
 struct LinkSwappedDuringRunTests {
   /// Pins issue 36, item 7 during a run: a link swapped in for `video/` after the run made
   /// and checked its folders, before any piece (the `pieces.afterFolders` stop point), got
