@@ -10,6 +10,8 @@ import Foundation
 enum StopPoint: String, CaseIterable, Sendable {
   /// A stream's pieces: their folders are made and checked, no piece written yet.
   case piecesAfterFolders = "pieces.afterFolders"
+  /// A stream's repair: the packs to mend are known, no segment fetched or written yet.
+  case repairBeforeMendingPacks = "repair.beforeMendingPacks"
 
   /// Stops the process when the environment arms this point; else returns at once.
   @inline(__always)

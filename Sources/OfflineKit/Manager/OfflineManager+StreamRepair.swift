@@ -83,6 +83,7 @@ extension OfflineManager {
     let fetch = ChunkFetch(
       transport: transport, requestOptions: (try? storedRequestOptions(of: id)) ?? .init(),
       rateLimiters: [rateLimiter])
+    StopPoint.reach(.repairBeforeMendingPacks)
     var staged: [String] = []
     defer { for part in staged { unlink(part) } }
     for mend in mends {
