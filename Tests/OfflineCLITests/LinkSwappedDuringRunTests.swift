@@ -54,3 +54,37 @@ struct LinkSwappedDuringRunTests {
     return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("T")
   }
 }
+
+extension LinkSwappedDuringRunTests {
+  /// Pins issue 36, item 7 for a stream's repair: the content's folder moved out of the
+  /// store and replaced by a link to a folder holding a `pack.ts` of its own, after the
+  /// repair found the damaged segment of its pack (the `repair.beforeMendingPacks` stop
+  /// point), had the segment written into that other `pack.ts`. Now the repair writes into
+  /// the folder it opened and fails naming the link.
+  @Test func aContentFolderLinkedAwayDuringAPackRepairIsNeverWrittenThrough() throws {
+    let stream = try StreamRepairCommandTests.Downloaded(.pack)
+    let index = stream.folder.appending(path: "index.m3u8")
+    let range = try #require(try OfflineSegments.list(index)[2].range)
+    let pack = stream.folder.appending(path: "pack.ts").path
+    try FileDamage.flipByte(at: Int64(range.lowerBound + 10), of: pack)
+    let victim = stream.www.url.appending(path: "victim")
+    try FileManager.default.createDirectory(at: victim, withIntermediateDirectories: true)
+    let decoy = Data(count: try Data(contentsOf: URL(filePath: pack)).count)
+    try decoy.write(to: victim.appending(path: "pack.ts"))
+    var environment = ProcessInfo.processInfo.environment
+    environment["OFFLINEKIT_STOP_POINT"] = "repair.beforeMendingPacks"
+    let repair = try OfflineBinary.start(
+      ["repair", "c"], store: stream.store, environment: environment)
+    defer { repair.killIfRunning() }
+    let stopped = QueueFixture.poll(seconds: 30) { Self.isStopped(repair.processIdentifier) }
+    try #require(stopped, "the repair never reached its stop point")
+    try FileManager.default.moveItem(
+      at: stream.folder, to: stream.www.url.appending(path: "moved"))
+    try FileManager.default.createSymbolicLink(at: stream.folder, withDestinationURL: victim)
+    kill(repair.processIdentifier, SIGCONT)
+
+    #expect(repair.waitBounded(seconds: 60) == 1)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: victim.path) == ["pack.ts"])
+    #expect(try Data(contentsOf: victim.appending(path: "pack.ts")) == decoy, "written through")
+  }
+}

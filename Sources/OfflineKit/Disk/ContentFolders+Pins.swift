@@ -55,7 +55,9 @@ extension ContentFolders {
         throw TransferFileError(.createDirectory, errno: errno, path: root)
       }
       guard Self.isSame(opened, named) else {
-        throw TransferFileError(.createDirectory, errno: ESTALE, path: root)
+        var link = stat()
+        let isLink = lstat(root, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
+        throw TransferFileError(.createDirectory, errno: isLink ? ELOOP : ESTALE, path: root)
       }
       for folder in inside.withLock({ $0 }).sorted(by: { $0.path < $1.path }) {
         guard fstat(folder.folder.descriptor, &opened) == 0,

@@ -31,8 +31,9 @@ struct ChunkFetch: Sendable {
   /// symbolic link, removed and never written through), and the new one is made with
   /// `O_EXCL | O_NOFOLLOW`, so nothing planted at the name in between is followed either.
   static func createStaged(_ staged: String) -> Int32 {
-    unlink(staged)
-    return open(staged, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    FileSteps.unlink(staged)
+    return FileSteps.open(
+      staged, flags: O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600)
   }
 
   /// Whether the staged part of chunk `index` already holds its recorded bytes (a repair

@@ -53,7 +53,7 @@ enum DurableFile {
   /// The bytes of the regular file at `path`, never following a link; nil with a reason when
   /// it is missing, not a regular file, or larger than `limit`.
   static func read(_ path: String, limit: Int) -> Result<Data, ContentManifest.Problem> {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    let fd = FileSteps.open(path, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else {
       let code = errno
       return .failure(
