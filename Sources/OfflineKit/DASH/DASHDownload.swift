@@ -128,7 +128,11 @@ public struct DASHDownload: Sendable {
     plan.duration =
       mpd.mediaPresentationDuration
       ?? mpd.periods.indices.reduce(0) { $0 + (mpd.periodDuration(at: $1) ?? 0) }
+    // The folder pinned until `index.mpd` is written: never through a link swapped in.
+    let pins = try pinFolder()
+    defer { withExtendedLifetime(pins) {} }
     let fetched = try await runner(plan.pieces, journal: journal).run(onProgress: onProgress)
+    try checkInPlace(pins)
     try writeIndex(mpd, plan)
     return Outcome(
       index: indexURL, bytes: fetched.bytes, segments: plan.segmentCount,
@@ -146,6 +150,24 @@ public struct DASHDownload: Sendable {
       cookieJar: cookieJar, rateLimiters: rateLimiters)
     runner.expectedSHA256 = expectedPieceSHA256
     return runner
+  }
+
+  /// Opens and pins the download's folder for the run (``ContentFolders/pin(forFiles:in:)``).
+  private func pinFolder() throws(Transfer.Error) -> ContentFolders.Pins {
+    do {
+      return try ContentFolders.pin(forFiles: [String](), in: folder.path)
+    } catch {
+      throw Transfer.Error(.file(error), url: url, destination: error.path ?? folder.path)
+    }
+  }
+
+  /// Fails the run when its folder was moved or replaced while it went.
+  private func checkInPlace(_ pins: ContentFolders.Pins) throws(Transfer.Error) {
+    do {
+      try pins.checkInPlace()
+    } catch {
+      throw Transfer.Error(.file(error), url: url, destination: error.path ?? folder.path)
+    }
   }
 
   /// Writes `index.mpd` atomically: the same Periods, AdaptationSets and Representations

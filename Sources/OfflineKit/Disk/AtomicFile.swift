@@ -1,6 +1,7 @@
 import Foundation
 
-/// Small files written whole or not at all: a temporary file, fsync, rename.
+/// Small files written whole or not at all: a temporary file, fsync, rename. In a pinned
+/// folder (``PinnedFolders``) each step is made relative to it, never through its path.
 enum AtomicFile {
   static func write(_ data: Data, to target: URL, mode: mode_t, url: URL) throws(Transfer.Error) {
     let folder = target.deletingLastPathComponent()
@@ -10,19 +11,22 @@ enum AtomicFile {
         .file(TransferFileError(operation, errno: code, path: target.path)), url: url,
         destination: target.path)
     }
-    do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    } catch {
-      throw failure(.createDirectory, EACCES)
+    if !FileSteps.isInPinnedFolder(target.path) {
+      do {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      } catch {
+        throw failure(.createDirectory, EACCES)
+      }
     }
-    unlink(temporary.path)
-    let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+    FileSteps.unlink(temporary.path)
+    let fd = FileSteps.open(
+      temporary.path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: mode)
     guard fd >= 0 else { throw failure(.open, errno) }
     defer { close(fd) }
     let written = data.withUnsafeBytes { SystemIO.write(fd, $0.baseAddress, $0.count) }
     guard written == data.count else { throw failure(.write, written < 0 ? errno : ENOSPC) }
     fchmod(fd, mode)
     guard Durability.sync(fd) == 0 else { throw failure(.sync, errno) }
-    guard rename(temporary.path, target.path) == 0 else { throw failure(.rename, errno) }
+    guard FileSteps.rename(temporary.path, target.path) == 0 else { throw failure(.rename, errno) }
   }
 }

@@ -17,24 +17,45 @@ enum ContentFolders {
   static func make(forFiles files: some Sequence<String>, in root: String)
     throws(TransferFileError)
   {
-    let folders = Set(files.compactMap(folder(of:))).sorted()
-    guard !folders.isEmpty else { return }
+    let files = Array(files)
+    guard files.contains(where: { folder(of: $0) != nil }) else { return }
+    _ = try pin(forFiles: files, in: root)
+  }
+
+  /// Makes or opens, as ``make(forFiles:in:)`` does, `root` and every folder on the way to
+  /// each of `files`, and keeps them open and pinned (``PinnedFolders``) while the returned
+  /// ``Pins`` live: every file of the run in them is then opened, renamed and removed
+  /// relative to its folder's descriptor, so a link swapped in for a folder during the run
+  /// is never followed. Hold the pins for the whole run; ``Pins/checkInPlace()`` at its end.
+  static func pin(forFiles files: some Sequence<String>, in root: String)
+    throws(TransferFileError) -> Pins
+  {
+    var root = root
+    while root.count > 1, root.hasSuffix("/") { root.removeLast() }
     let rootDescriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard rootDescriptor >= 0 else {
       throw TransferFileError(.createDirectory, errno: errno, path: root)
     }
-    defer { close(rootDescriptor) }
-    for folder in folders {
-      var parent = rootDescriptor
-      var path = root
-      defer { if parent != rootDescriptor { close(parent) } }
+    let pins = Pins(root: root, folder: PinnedFolder(descriptor: rootDescriptor))
+    var opened: [String: PinnedFolder] = ["": pins.rootFolder]
+    for folder in Set(files.compactMap(folder(of:))).sorted() {
+      var parent = pins.rootFolder
+      var relative = ""
       for name in folder.split(separator: "/").map(String.init) {
-        path += "/" + name
-        let child = try openFolder(name, in: parent, path: path)
-        if parent != rootDescriptor { close(parent) }
+        relative += relative.isEmpty ? name : "/" + name
+        if let known = opened[relative] {
+          parent = known
+          continue
+        }
+        let path = root + "/" + relative
+        let child = pins.add(
+          PinnedFolder(descriptor: try openFolder(name, in: parent.descriptor, path: path)),
+          at: path, named: name, in: parent)
+        opened[relative] = child
         parent = child
       }
     }
+    return pins
   }
 
   /// The first folder on the way to `file` (a path inside `root`, the folder of a content of

@@ -167,7 +167,7 @@ final class DestinationLock: Sendable {
   /// still keeps others out.
   func release() {
     if Self.namesSameFile(partPath, descriptor), FileSteps.regularFileSize(partPath) == 0 {
-      unlink(partPath)
+      FileSteps.unlink(partPath)
     }
   }
 
@@ -181,7 +181,7 @@ final class DestinationLock: Sendable {
   /// Whether `path` names the file whose `fstat` is `open` (it was not renamed or removed).
   private static func names(_ path: String, _ open: stat) -> Bool {
     var named = stat()
-    guard lstat(path, &named) == 0 else { return false }
+    guard FileSteps.lstat(path, &named) == 0 else { return false }
     return open.st_ino == named.st_ino && open.st_dev == named.st_dev
   }
 

@@ -23,14 +23,14 @@ enum FileSteps {
   /// The size of the regular file at `path`, nil when there is none (a link counts as none).
   static func regularFileSize(_ path: String) -> Int64? {
     var info = stat()
-    guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    guard Self.lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
     return Int64(info.st_size)
   }
 
   /// Whether anything at all (file, link, folder) is at `path`.
   static func exists(_ path: String) -> Bool {
     var info = stat()
-    return lstat(path, &info) == 0
+    return Self.lstat(path, &info) == 0
   }
 
   /// Moves `source` to `destination` in one step and, when `durably`, syncs the folder so
@@ -42,12 +42,7 @@ enum FileSteps {
       throw TransferFileError(.rename, errno: errno, path: destination)
     }
     guard durably else { return }
-    let folder = (destination as NSString).deletingLastPathComponent
-    let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if fd >= 0 {
-      _ = Durability.sync(fd)
-      close(fd)
-    }
+    syncFolder(of: destination)
   }
 
   /// Opens `path` with `flags` (mode 0644 when they create it). When the open finds no
@@ -57,11 +52,13 @@ enum FileSteps {
   /// the first.
   ///
   /// - Throws: ``TransferFileError`` (`open`, or `createDirectory`) with the `errno`.
+  /// In a pinned folder (``PinnedFolders``) the file is opened relative to it and its
+  /// folder is never made: it exists, opened for the run.
   static func openMakingFolder(_ path: String, flags: Int32) throws(TransferFileError) -> Int32 {
-    var fd = Foundation.open(path, flags, 0o644)
-    if fd < 0, errno == ENOENT || errno == ENOTDIR {
+    var fd = open(path, flags: flags)
+    if fd < 0, errno == ENOENT || errno == ENOTDIR, !isInPinnedFolder(path) {
       try createFolder((path as NSString).deletingLastPathComponent)
-      fd = Foundation.open(path, flags, 0o644)
+      fd = open(path, flags: flags)
     }
     guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
     return fd
@@ -96,7 +93,7 @@ enum FileSteps {
 
   /// The SHA-256 of a whole regular file, as lowercase hex.
   static func sha256(ofFile path: String) throws(TransferFileError) -> String {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    let fd = open(path, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else { throw TransferFileError(.read, errno: errno, path: path) }
     defer { close(fd) }
     var info = stat()

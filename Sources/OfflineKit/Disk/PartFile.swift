@@ -61,7 +61,7 @@ final class PartFile {
 
   /// Opens or creates the part file at `path`.
   convenience init(path: String, bufferSize: Int = PartBufferPool.size) throws(TransferFileError) {
-    let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    let fd = FileSteps.open(path, flags: O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
     do {
       try self.init(path: path, descriptor: fd, owns: true, bufferSize: bufferSize)

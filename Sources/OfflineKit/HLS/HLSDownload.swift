@@ -175,7 +175,8 @@ public struct HLSDownload: Sendable {
       folder: folder.path, for: url, waits: waitsForOtherWriter)
     defer { withExtendedLifetime(lock) {} }
     let plan = try await makePlan()
-    try makeFolders(of: plan)
+    let pins = try pinFolders(of: plan)
+    defer { withExtendedLifetime(pins) {} }
     try HLSKeyNames.upgrade(folder: folder, entryURL: url)  // keys fetched by an older version
     try HLSManifest(entryURL: url, keys: plan.keys).write(in: folder)
     var keys = keyStore
@@ -185,6 +186,11 @@ public struct HLSDownload: Sendable {
     let offlineFiles = HLSOfflineFiles(folder: folder)
     runner.beforeCuttingPacks = { () throws(Transfer.Error) in try offlineFiles.remove(plan) }
     let fetched = try await runner.run(onProgress: onProgress)
+    do {
+      try pins.checkInPlace()  // keys and pieces are where the playlists say
+    } catch {
+      throw Transfer.Error(.file(error), url: url, destination: error.path ?? folder.path)
+    }
     try offlineFiles.write(HLSPackAddressing.addressing(plan, packed: fetched.packed))
     return Outcome(
       index: indexURL(), bytes: fetched.bytes + keyBytes, segments: plan.segmentCount,
@@ -218,13 +224,14 @@ public struct HLSDownload: Sendable {
   }
 
   /// Makes the folders of every file of `plan` (pieces, packs, keys, media playlists) before
-  /// any is written, refusing a link where one belongs (``ContentFolders``).
-  private func makeFolders(of plan: HLSPlan) throws(Transfer.Error) {
+  /// any is written, refusing a link where one belongs, and pins them for the run
+  /// (``ContentFolders/pin(forFiles:in:)``).
+  private func pinFolders(of plan: HLSPlan) throws(Transfer.Error) -> ContentFolders.Pins {
     let files =
       plan.pieces.map(\.local) + plan.pieces.compactMap(\.pack) + plan.keys.map(\.local)
       + plan.mediaFiles.map(\.local)
     do {
-      try ContentFolders.make(forFiles: files, in: folder.path)
+      return try ContentFolders.pin(forFiles: files, in: folder.path)
     } catch {
       throw Transfer.Error(.file(error), url: url, destination: error.path ?? folder.path)
     }

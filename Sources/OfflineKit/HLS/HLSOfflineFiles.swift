@@ -17,7 +17,7 @@ struct HLSOfflineFiles {
   func remove(_ plan: HLSPlan) throws(Transfer.Error) {
     for local in ["index.m3u8", "index-remote.m3u8"] + plan.mediaFiles.map(\.local) {
       let target = folder.appending(path: local)
-      guard unlink(target.path) == 0 || errno == ENOENT else {
+      guard FileSteps.unlink(target.path) == 0 || errno == ENOENT else {
         throw Transfer.Error(
           .file(TransferFileError(.remove, errno: errno, path: target.path)), url: target,
           destination: target.path)

@@ -105,7 +105,9 @@ struct HLSPieceRunner: Sendable {
   func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void)
     async throws(Transfer.Error) -> Result
   {
-    try makeFolders()
+    let pins = try pinFolders()
+    defer { withExtendedLifetime(pins) {} }
+    StopPoint.reach(.piecesAfterFolders)
     let tally = Locked(HLSProgressTally(pieces: pieces.map(HLSProgressTally.Piece.init)))
     let rate = RateEstimator()
     let report = { @Sendable (progress: HLSDownload.Progress) in
@@ -186,6 +188,7 @@ struct HLSPieceRunner: Sendable {
     // the piece that filled an earlier batch.
     try? completions.flush()
     if case .failure(let error) = outcome { throw error }
+    try checkInPlace(pins)
     // One `syncfs` for every piece written without a per-file fsync. A stream whose pieces
     // may not be on the device is not complete: its next run syncs them again.
     let folder = self.folder
@@ -204,11 +207,23 @@ struct HLSPieceRunner: Sendable {
   }
 
   /// Makes the folders of the pieces and their packs inside ``folder`` before any is
-  /// written, refusing a link where one belongs (``ContentFolders``).
-  private func makeFolders() throws(Transfer.Error) {
+  /// written, refusing a link where one belongs, and pins them for the run: every piece is
+  /// written relative to its folder's descriptor (``ContentFolders/pin(forFiles:in:)``).
+  private func pinFolders() throws(Transfer.Error) -> ContentFolders.Pins {
     do {
-      try ContentFolders.make(
+      return try ContentFolders.pin(
         forFiles: pieces.map(\.local) + pieces.compactMap(\.pack), in: folder.path)
+    } catch {
+      throw Transfer.Error(
+        .file(error), url: pieces.first?.remote ?? folder, destination: error.path ?? folder.path)
+    }
+  }
+
+  /// Fails the run when a folder of its pieces was moved or linked away while it went: its
+  /// pieces are in the folder it opened, not where the content expects them.
+  private func checkInPlace(_ pins: ContentFolders.Pins) throws(Transfer.Error) {
+    do {
+      try pins.checkInPlace()
     } catch {
       throw Transfer.Error(
         .file(error), url: pieces.first?.remote ?? folder, destination: error.path ?? folder.path)

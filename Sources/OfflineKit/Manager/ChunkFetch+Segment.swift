@@ -15,7 +15,7 @@ extension ChunkFetch {
   /// Returns the body bytes received.
   func fetch(segment piece: PackedPiece, into staged: String) async throws(Failure) -> Int64 {
     guard let url = URL(string: piece.url) else { throw .originChanged }
-    let fd = open(staged, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    let fd = Self.createStaged(staged)
     guard fd >= 0 else {
       throw .transfer(
         Transfer.Error(

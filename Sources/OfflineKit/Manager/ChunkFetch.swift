@@ -26,6 +26,16 @@ struct ChunkFetch: Sendable {
     path + ".chunk\(index).part"
   }
 
+  /// Creates the staged part `staged` anew, open for reading and writing, or returns -1
+  /// with `errno`: whatever was at its name goes first (a part no check vouched for, or a
+  /// symbolic link, removed and never written through), and the new one is made with
+  /// `O_EXCL | O_NOFOLLOW`, so nothing planted at the name in between is followed either.
+  static func createStaged(_ staged: String) -> Int32 {
+    FileSteps.unlink(staged)
+    return FileSteps.open(
+      staged, flags: O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600)
+  }
+
   /// Whether the staged part of chunk `index` already holds its recorded bytes (a repair
   /// killed after fetching it): then it is not fetched again.
   static func isStaged(_ staged: String, digest: String, length: Int64) -> Bool {
@@ -39,7 +49,7 @@ struct ChunkFetch: Sendable {
     async throws(Failure) -> Int64
   {
     guard let text = piece.url, let url = URL(string: text) else { throw .originChanged }
-    let fd = open(staged, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    let fd = Self.createStaged(staged)
     guard fd >= 0 else {
       throw .transfer(
         Transfer.Error(

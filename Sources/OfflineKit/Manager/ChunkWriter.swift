@@ -20,7 +20,7 @@ enum ChunkWriter {
     for index in indexes {
       let staged = ChunkFetch.stagedPath(of: path, chunk: index)
       let range = ChunkDigests.range(of: index, length: piece.size)
-      let source = open(staged, O_RDONLY | O_CLOEXEC)
+      let source = open(staged, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
       guard source >= 0 else { throw TransferFileError(.open, errno: errno, path: staged) }
       defer { close(source) }
       var done: Int64 = 0

@@ -17,20 +17,21 @@ enum DurableFile {
     _ data: Data, to target: URL, syncingFolder: Bool = true, durably: Bool = true
   ) -> Int32 {
     let temporary = target.path + ".tmp"
-    unlink(temporary)
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    FileSteps.unlink(temporary)
+    let fd = FileSteps.open(
+      temporary, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600)
     guard fd >= 0 else { return errno }
     let written = data.withUnsafeBytes { SystemIO.write(fd, $0.baseAddress, $0.count) }
     let synced = !durably || Durability.sync(fd) == 0
     let code: Int32 = written == data.count ? (synced ? 0 : errno) : ENOSPC
     close(fd)
     guard code == 0 else {
-      unlink(temporary)
+      FileSteps.unlink(temporary)
       return code
     }
-    guard rename(temporary, target.path) == 0 else {
+    guard FileSteps.rename(temporary, target.path) == 0 else {
       let failed = errno
-      unlink(temporary)
+      FileSteps.unlink(temporary)
       return failed
     }
     return durably && syncingFolder ? syncFolder(of: target) : 0
@@ -39,24 +40,20 @@ enum DurableFile {
   /// Removes `target` and makes the removal durable; a missing file is not an error.
   @discardableResult
   static func remove(_ target: URL) -> Int32 {
-    if unlink(target.path) != 0 { return errno == ENOENT ? 0 : errno }
+    if FileSteps.unlink(target.path) != 0 { return errno == ENOENT ? 0 : errno }
     return syncFolder(of: target)
   }
 
   /// fsyncs the folder that holds `target`, so a rename or unlink in it survives a crash.
   @discardableResult
   static func syncFolder(of target: URL) -> Int32 {
-    let fd = open(
-      target.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else { return errno }
-    defer { close(fd) }
-    return Durability.sync(fd) == 0 ? 0 : errno
+    FileSteps.syncFolder(of: target.path)
   }
 
   /// The bytes of the regular file at `path`, never following a link; nil with a reason when
   /// it is missing, not a regular file, or larger than `limit`.
   static func read(_ path: String, limit: Int) -> Result<Data, ContentManifest.Problem> {
-    let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    let fd = FileSteps.open(path, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else {
       let code = errno
       return .failure(

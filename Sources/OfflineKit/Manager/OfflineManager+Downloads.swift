@@ -88,6 +88,8 @@ extension OfflineManager {
     let ready = transfer
     return { report in
       do throws(Transfer.Error) {
+        // `files/` or `content/<id>` linked out of the store: never followed.
+        try Self.refuseLinkedFolder(files.folder(of: record), of: record, files: files)
         // Its manifest is written once the file is durable, by the batch's flush.
         let outcome = try await ready.run { event in
           if case .progress(let progress) = event { report(progress) }
@@ -134,7 +136,7 @@ extension OfflineManager {
   ) -> Work {
     return { report in
       do throws(Transfer.Error) {
-        try refuseLinkedFolder(of: record, files: files)
+        try refuseLinkedFolder(files.folder(id: record.id), of: record, files: files)
         let outcome = try await run(report)
         // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
         // offline playlists' or MPD's renames durable before it says downloaded.
@@ -150,13 +152,14 @@ extension OfflineManager {
     }
   }
 
-  /// Refuses a stream whose folder in the store (`content/<id>`) is a symbolic link or
-  /// something else than a folder: never followed out of the store, as a rebuild never
-  /// adopts one (``ContentFolders`` guards the folders inside it).
-  private static func refuseLinkedFolder(of record: ContentRecord, files: ContentFiles)
-    throws(Transfer.Error)
-  {
-    let folder = files.folder(id: record.id).path
+  /// Refuses a content whose folder in the store (a stream's or a file's `content/<id>`,
+  /// the shared `files/` of single files) is a symbolic link or something else than a
+  /// folder: never followed out of the store, as a rebuild never adopts one
+  /// (``ContentFolders`` guards the folders inside a stream's).
+  private static func refuseLinkedFolder(
+    _ folder: URL, of record: ContentRecord, files: ContentFiles
+  ) throws(Transfer.Error) {
+    let folder = folder.path
     var info = stat()
     guard lstat(folder, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { return }
     let code = (info.st_mode & S_IFMT) == S_IFLNK ? ELOOP : ENOTDIR

@@ -83,8 +83,24 @@ extension OfflineManager {
     let fetch = ChunkFetch(
       transport: transport, requestOptions: (try? storedRequestOptions(of: id)) ?? .init(),
       rateLimiters: [rateLimiter])
+    let folder = files.folder(id: id).path
+    // The packs' folders held open: staged parts and packs are written relative to them,
+    // never through a link swapped in meanwhile.
+    let pins: ContentFolders.Pins
+    do {
+      pins = try ContentFolders.pin(forFiles: mends.map(\.pack.path), in: folder)
+    } catch {
+      throw OfflineError(
+        .transfer(
+          Transfer.Error(
+            .file(error), url: URL(string: mends[0].segments[0].url) ?? files.directory,
+            destination: error.path ?? folder)),
+        contentID: id)
+    }
+    defer { withExtendedLifetime(pins) {} }
+    StopPoint.reach(.repairBeforeMendingPacks)
     var staged: [String] = []
-    defer { for part in staged { unlink(part) } }
+    defer { for part in staged { FileSteps.unlink(part) } }
     for mend in mends {
       for segment in mend.segments {
         let part = ChunkFetch.stagedPath(ofPack: mend.path, segmentAt: segment.offset)
@@ -104,6 +120,7 @@ extension OfflineManager {
     var differs = false
     for mend in mends {
       do {
+        try pins.checkInPlace()
         try mend.writeStagedSegments()
       } catch {
         throw OfflineError(
@@ -160,12 +177,13 @@ struct PackMend: Sendable {
   /// Writes each segment's staged part (``ChunkFetch/stagedPath(ofPack:segmentAt:)``, whole
   /// and checked) at its offset in the pack, never through a link, and syncs the pack.
   func writeStagedSegments() throws(TransferFileError) {
-    let fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+    let fd = FileSteps.open(path, flags: O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
     guard fd >= 0 else { throw TransferFileError(.open, errno: errno, path: path) }
     defer { close(fd) }
     for segment in segments {
       let part = ChunkFetch.stagedPath(ofPack: path, segmentAt: segment.offset)
-      guard let bytes = FileManager.default.contents(atPath: part),
+      // Read never through a link: a staged part is a regular file the fetch made.
+      guard case .success(let bytes) = DurableFile.read(part, limit: Int(segment.length)),
         Int64(bytes.count) == segment.length
       else { throw TransferFileError(.open, errno: ENOENT, path: part) }
       var failure: TransferFileError?

@@ -110,6 +110,10 @@ extension Transfer {
           return "\(path) is a symbolic link where a folder of the content belongs; it is"
             + " never followed: remove it and run again."
         }
+        if error.operation == .createDirectory, error.errno == ESTALE {
+          return "\(path) was moved or replaced while the content downloaded; its files are"
+            + " not where they belong: run again."
+        }
         return "Could not \(error.operation.rawValue) \(path): \(error.reason)."
       case .index(let error):
         return "The download index failed: \(error)"

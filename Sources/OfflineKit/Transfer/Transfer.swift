@@ -338,7 +338,7 @@ public struct Transfer: Sendable {
   /// 404): the empty part file and its journal entry are removed. Partial data is kept.
   private func abandoning(_ error: Error) -> Error {
     guard FileSteps.regularFileSize(partPath) == 0 else { return error }
-    unlink(partPath)
+    FileSteps.unlink(partPath)
     if let record = try? journal.record(forDestination: destination), record.phase == .active {
       try? journal.remove(destination: destination)
     }
