@@ -74,22 +74,6 @@ enum VerifyOutput {
     }
   }
 
-  /// A damaged segment of a pack: its playlist, its position there (1 for the first), its
-  /// URL (without the query) and its offset in the pack.
-  private struct SegmentJSON: Encodable {
-    let playlist: String
-    let position: Int
-    let url: String
-    let offset: Int64
-
-    init(_ segment: ContentDamage.Segment) {
-      playlist = segment.playlist
-      position = segment.position
-      url = URL(string: segment.url)?.redactedForDisplay ?? ""
-      offset = segment.offset
-    }
-  }
-
   private struct ProblemJSON: Encodable {
     let path: String
     let kind: String
@@ -97,12 +81,12 @@ enum VerifyOutput {
     let expectedSize: Int64?
     let actualSize: Int64?
     let chunkOffsets: [Int64]?
-    let segments: [SegmentJSON]?
+    let segments: [ContentDamage.Segment]?
 
     init(_ problem: ContentDamage.Problem) {
       path = problem.path
       kind = problem.kind.rawValue
-      segments = problem.segments.isEmpty ? nil : problem.segments.map(SegmentJSON.init)
+      segments = problem.segments.isEmpty ? nil : problem.segments
       var expected: Int64?
       var actual: Int64?
       var offsets: [Int64]?

@@ -15,13 +15,13 @@ struct IntegrityJSON: Encodable, Sendable {
     /// The offsets of the 4 MiB chunks whose bytes differ (a file's `wrongHash`).
     var chunkOffsets: [Int64]?
     /// The segments of a pack whose bytes differ, by playlist position and URL.
-    var segments: [Segment]?
+    var segments: [ContentDamage.Segment]?
     /// The problem in words.
     var description: String
 
     init(_ problem: ContentDamage.Problem) {
       path = problem.path
-      segments = problem.segments.isEmpty ? nil : problem.segments.map(Segment.init)
+      segments = problem.segments.isEmpty ? nil : problem.segments
       kind = problem.kind.phrase
       description = problem.description
       switch problem.fault {
@@ -33,22 +33,6 @@ struct IntegrityJSON: Encodable, Sendable {
         fault = "wrongHash"
         chunkOffsets = offsets.isEmpty ? nil : offsets
       }
-    }
-  }
-
-  /// A damaged segment of a pack: its offline media playlist, its position there (1 for
-  /// the first), its URL (without the query) and its offset in the pack.
-  struct Segment: Encodable, Sendable {
-    var playlist: String
-    var position: Int
-    var url: String
-    var offset: Int64
-
-    init(_ segment: ContentDamage.Segment) {
-      playlist = segment.playlist
-      position = segment.position
-      url = URL(string: segment.url)?.redactedForDisplay ?? ""
-      offset = segment.offset
     }
   }
 
