@@ -22,9 +22,13 @@ import Testing
     // bytes it handed to the socket as sent: 700 KiB per kill on a loaded machine), never
     // what reached the part file: trusting only the last durable checkpoint would lose up
     // to a second's worth (16 MiB) per kill, a restart all of it. A bound of size/8 for all
-    // kills together failed twice in CI under load (8.25 and 11.1 MB over 12 kills).
+    // kills together failed twice in CI under load (8.25 and 11.1 MB over 12 kills), and
+    // 1 MiB per kill once in a full run (13.2 MB over 12; 8 quiet runs of the same build:
+    // 7.1-9.3 MB, of 6c424af's: 6.9-10.9 MB). 1.5 MiB per kill is still a tenth of what
+    // trusting only the checkpoint would lose.
     #expect(
-      refetched < Int64(kills) << 20, "fetched \(refetched) bytes twice over \(kills) kills")
+      refetched < Int64(kills) * (3 << 19),
+      "fetched \(refetched) bytes twice over \(kills) kills")
   }
 
   /// The same with four connections: each range resumes where the killed process left it
