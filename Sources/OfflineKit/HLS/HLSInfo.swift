@@ -32,7 +32,7 @@ public struct HLSInfo: Sendable {
   static let parallelReads = 8
 
   /// Fetches and reads the stream at `url`: a master's variants are read in parallel
-  /// (``parallelReads`` at once). A host that cannot be resolved or connected to (directly
+  /// (`parallelReads` at once). A host that cannot be resolved or connected to (directly
   /// or through the proxy) is answered at once, not tried again; a 503 or a cut connection
   /// is tried again as in a download.
   ///
@@ -83,7 +83,7 @@ public struct HLSInfo: Sendable {
   }
 
   /// The media playlist of each of `variants` of the master at `url`, by index, read
-  /// ``parallelReads`` at once.
+  /// `parallelReads` at once.
   private static func variantPlaylists(
     _ variants: [Variant], of url: URL, _ master: ParsedPlaylist, download: HLSDownload
   ) async -> [Int: Result<MediaPlaylist, Transfer.Error>] {
