@@ -78,7 +78,8 @@ let package = Package(
       path: "Sources/offline-bench"),
 
     // Tests: real nginx, our own fault server, temporary directories.
-    .target(name: "TestSupport", dependencies: ["OfflineLocks"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["OfflineLocks", "OfflineHTTP"], path: "Tests/TestSupport"),
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     .testTarget(name: "HexDigitsTests", dependencies: ["HexDigits"]),
     .testTarget(name: "OfflineLocksTests", dependencies: ["OfflineLocks"]),

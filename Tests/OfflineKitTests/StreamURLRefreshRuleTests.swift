@@ -81,22 +81,32 @@ struct StreamURLRefreshRuleTests {
 
   /// Without a hook, the same expired piece keeps today's rule: tried again
   /// (``StreamConfiguration/pieceRetries``), then the content is suspended with the 410.
+  /// The waits between tries (20 s, doubling, capped at 20 s) and the manager's own
+  /// retries pass on a manual clock: on the system's this test would take minutes.
   @Test func withoutAHookAnExpiredPieceIsTriedAgainAsBefore() async throws {
     let (origin, _) = try Self.signedStream(playlists: [("old.m3u8", -10)])
     let fixture = try ManagerFixture()
-    let content = try await fixture.manager.content(
+    let clock = ManualClock()
+    let manager = try OfflineManager(
+      directory: fixture.store, configuration: managerConfiguration(on: clock))
+    let content = try await manager.content(
       for: OfflineSource(url: origin.server.url("/plain/old.m3u8"), id: "stream"))
     try await content.download(
       DownloadConfiguration(
-        stream: StreamConfiguration(pieceRetries: 2, pieceRetryDelay: .milliseconds(10))))
-    #expect(try await runUntilIdle(fixture.manager, timeout: .seconds(60)))
+        stream: StreamConfiguration(pieceRetries: 2, pieceRetryDelay: .seconds(20))))
+    let began = clock.instant
+    #expect(try await runUntilIdle(manager, advancing: clock, by: .seconds(1)))
     let snapshot = try await content.snapshot
-    await fixture.manager.close()
+    await manager.close()
     #expect(snapshot.state == .suspended)
     #expect(snapshot.lastError?.contains("410") == true, "\(snapshot.lastError ?? "")")
     let refused = try origin.server.accessLog().filter { $0.status == 410 }
     // One try and two retries per attempt of the content (the manager's own retries
     // start it again).
     #expect(refused.count >= 3 && refused.count % 3 == 0, "\(refused.map(\.uri))")
+    // Each attempt waited at least 15 s and 20 s (the delay with its jitter) between its
+    // tries, on the manager's clock.
+    let waited = began.duration(to: clock.instant)
+    #expect(waited >= .seconds(35) * (refused.count / 3), "\(waited)")
   }
 }

@@ -6,10 +6,15 @@ import Testing
 
 /// A download that cannot go on waits, with a reason, and goes on by itself; an origin that
 /// is gone is retried with backoff, then the content is suspended with its last error.
+///
+/// The manager runs on a manual clock that a ``ClockPump`` moves on whenever the runner
+/// parks: its polls, the backoff between retries and the time a test lets pass while the
+/// network is down are manual time; only the bytes come in real time.
 @Suite(.serialized) struct WaitingTests {
-  let size = 12 << 20
+  /// 6 MiB at 2 MiB/s: slow enough to cut after 1 MiB with most of the file to come.
+  let size = 6 << 20
 
-  func manager(_ store: URL, attempts: Int) throws -> OfflineManager {
+  func manager(_ store: URL, attempts: Int, clock: ManualClock) throws -> OfflineManager {
     try OfflineManager(
       directory: store,
       configuration: .init(
@@ -17,7 +22,7 @@ import Testing
         retry: RetryPolicy(
           maximumAttempts: attempts, initialDelay: .milliseconds(100),
           maximumDelay: .milliseconds(300)),
-        pollInterval: .milliseconds(100)))
+        pollInterval: .milliseconds(100), clock: clock))
   }
 
   /// Polls `condition` every 50 ms for at most `seconds`.
@@ -39,7 +44,10 @@ import Testing
     let nginx = try NginxServer(root: root.url, options: .init(limitRate: "2m").inside(namespace))
     try nginx.start()
     let store = try TemporaryDirectory()
-    let manager = try manager(store.url, attempts: 2)
+    let clock = ManualClock()
+    let pump = ClockPump(clock, step: .milliseconds(100))
+    defer { pump.stop() }
+    let manager = try manager(store.url, attempts: 2, clock: clock)
     let content = try await manager.content(for: OfflineSource(url: nginx.url("/file.bin")))
     try await content.download()
     try await manager.start()
@@ -48,7 +56,8 @@ import Testing
     try namespace.setLink(up: false)
     #expect(try await eventually(10) { try await content.snapshot.waitReason == .network })
     // Longer than two attempts with 100-300 ms backoff would take: the budget is not spent.
-    try await Task.sleep(for: .seconds(2))
+    let down = clock.instant
+    #expect(await eventually(10) { clock.instant >= down + .seconds(2) })
     let waiting = try await content.snapshot
     #expect(waiting.state == .downloading)
     #expect(waiting.waitReason == .network)
@@ -67,9 +76,14 @@ import Testing
     let nginx = try NginxServer(root: root.url, options: .init(limitRate: "2m"))
     try nginx.start()
     let store = try TemporaryDirectory()
-    let manager = try manager(store.url, attempts: 3)
+    let clock = ManualClock()
+    let pump = ClockPump(clock, step: .milliseconds(100))
+    defer { pump.stop() }
+    let manager = try manager(store.url, attempts: 3, clock: clock)
     let content = try await manager.content(for: OfflineSource(url: nginx.url("/file.bin")))
-    let events = content.events
+    // Collected as they come: the pump's fast progress ticks would overflow a stream read
+    // only at the end (it keeps its newest 256 events).
+    let recorder = EventRecorder(content.events)
     try await content.download()
     try await manager.start()
 
@@ -89,7 +103,7 @@ import Testing
 
     var retries = 0
     var sawError = false
-    for await event in events {
+    for event in recorder.events {
       if case .waiting(.retry?) = event { retries += 1 }
       if case .error = event { sawError = true }
       if case .finished = event { break }

@@ -21,7 +21,7 @@ extension FileCache {
 
   /// Notes a use in memory; the index hears of it with the next batch.
   func noteUse(_ hash: String) {
-    let now = Date()
+    let now = configuration.clock.now
     pendingUses[hash] = now
     known[hash]?.lastUsedAt = now
     if let entry = known[hash] {

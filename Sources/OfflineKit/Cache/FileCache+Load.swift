@@ -46,12 +46,13 @@ extension FileCache {
   func download(_ url: URL, key: CacheKey) async throws(FileCache.Error) -> Loaded<URL> {
     let path = key.path(in: directoryPath)
     let allowance = try room(for: nil)
+    var behaviour = Transfer.Configuration(
+      retry: configuration.retry, progressInterval: .milliseconds(50),
+      replacesExistingFile: true, waitsForOtherWriter: true)
+    behaviour.clock = configuration.clock
     let transfer = Transfer(
       url: url, destination: path, journal: index.transfers, transport: transport,
-      configuration: Transfer.Configuration(
-        retry: configuration.retry, progressInterval: .milliseconds(50),
-        replacesExistingFile: true, waitsForOtherWriter: true),
-      requestOptions: configuration.requestOptions)
+      configuration: behaviour, requestOptions: configuration.requestOptions)
     let watch = DownloadWatch(limit: allowance)
     let outcome: Transfer.Outcome
     switch await watch.run(transfer) {
@@ -70,7 +71,8 @@ extension FileCache {
     try? index.transfers.remove(destination: path)
     let entry = CacheTable.Entry(
       key: key.hash, url: url.absoluteString, size: outcome.length, etag: record?.etag,
-      lastModified: record?.lastModified)
+      lastModified: record?.lastModified, validatedAt: configuration.clock.now,
+      lastUsedAt: configuration.clock.now)
     try store(entry)
     return Loaded(value: URL(fileURLWithPath: path), source: .downloaded, size: entry.size)
   }
@@ -114,7 +116,7 @@ extension FileCache {
     switch head.status {
     case 304:
       var refreshed = entry
-      refreshed.validatedAt = Date()
+      refreshed.validatedAt = configuration.clock.now
       refreshed.etag = validators.etag ?? entry.etag
       refreshed.lastModified = validators.lastModified ?? entry.lastModified
       try store(refreshed)
@@ -136,7 +138,8 @@ extension FileCache {
       try store(
         CacheTable.Entry(
           key: key.hash, url: url.absoluteString, size: size, etag: validators.etag,
-          lastModified: validators.lastModified))
+          lastModified: validators.lastModified, validatedAt: configuration.clock.now,
+          lastUsedAt: configuration.clock.now))
       return Loaded(value: stale.value, source: .downloaded, size: size)
     default:
       fetch.discard()
@@ -160,9 +163,9 @@ extension FileCache {
     return Loaded(value: file, source: .pinned, size: size)
   }
 
-  /// Whether `entry` is older than the maximum age.
-  nonisolated func isStale(_ entry: CacheTable.Entry, now: Date = Date()) -> Bool {
-    now >= freshUntil(entry)
+  /// Whether `entry` is older than the maximum age, now or at `now`.
+  nonisolated func isStale(_ entry: CacheTable.Entry, now: Date? = nil) -> Bool {
+    (now ?? configuration.clock.now) >= freshUntil(entry)
   }
 
   /// When `entry` stops being fresh. `validatedAt` is stored in whole milliseconds and may

@@ -6,7 +6,7 @@ extension FileCache {
   /// Every entry, most recently used first.
   public func entries() throws(FileCache.Error) -> [Entry] {
     flushUsage()
-    let now = Date()
+    let now = configuration.clock.now
     return try indexCall { () throws(StoreError) in try index.cache.all() }.map { entry in
       Entry(
         url: URL(string: entry.url) ?? directory, key: entry.key,

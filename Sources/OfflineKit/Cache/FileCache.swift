@@ -49,6 +49,9 @@ public actor FileCache {
     /// How every request of the cache is made (headers, cookies, credentials…): downloads
     /// and revalidations alike.
     public var requestOptions: RequestOptions
+    /// The clock freshness is judged by (an entry's age against ``maximumAge``) and the
+    /// cache's downloads retry on; the system's by default.
+    public var clock: any Timekeeping
 
     /// The limit when neither the app nor the store sets one.
     public static let defaultSizeLimit: Int64 = 256 << 20
@@ -61,9 +64,11 @@ public actor FileCache {
       minimumFreeSpace: Int64 = 64 << 20, storeQuota: Int64? = nil,
       retry: RetryPolicy = RetryPolicy(
         maximumAttempts: 2, initialDelay: .milliseconds(250), maximumDelay: .seconds(2)),
-      requestOptions: RequestOptions = RequestOptions()
+      requestOptions: RequestOptions = RequestOptions(),
+      clock: any Timekeeping = SystemClock.shared
     ) {
       self.requestOptions = requestOptions
+      self.clock = clock
       self.sizeLimit = sizeLimit.map { max(0, $0) }
       self.lowWatermark = min(1, max(0, lowWatermark))
       self.maximumAge = maximumAge
@@ -186,7 +191,7 @@ public actor FileCache {
   /// A fresh entry from the hit table, without a hop onto the actor; writes a batch of
   /// last uses when one is due.
   nonisolated func hotHit(_ key: CacheKey) -> HitTable.Hot? {
-    guard let hit = hot.hit(key.hash) else { return nil }
+    guard let hit = hot.hit(key.hash, now: configuration.clock.now) else { return nil }
     if let uses = hot.takeUses(batch: Self.useBatchSize, interval: Self.useFlushInterval) {
       try? index.cache.recordUses(uses)
     }

@@ -13,7 +13,7 @@ extension DASHDownload {
   func fetchManifest() async throws(Transfer.Error) -> MPD {
     let fetch = MemoryFetch(
       transport: transport, retry: retry, requestOptions: requestOptions, cookieJar: cookieJar,
-      rateLimiters: rateLimiters, retriesUnreachable: retriesUnreachable)
+      rateLimiters: rateLimiters, retriesUnreachable: retriesUnreachable, clock: clock)
     let data = try await fetch.data(from: url, limit: Self.manifestLimit, destination: folder.path)
     return try Self.parse(data, url: url, folder: folder)
   }

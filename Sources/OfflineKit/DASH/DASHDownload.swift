@@ -49,6 +49,9 @@ public struct DASHDownload: Sendable {
   /// answered 401, 403 or 410 fails the run at once instead of being tried again, as in
   /// ``HLSDownload/refreshesURL``.
   public var refreshesURL = false
+  /// The clock piece retries, progress ticks and the pieces' transfers read and sleep on, as
+  /// ``HLSDownload/clock``.
+  public var clock: any Timekeeping = SystemClock.shared
   /// The SHA-256 each piece must have, by its path inside the folder (see
   /// ``StreamDownloading/expectedPieceSHA256``); empty by default.
   public var expectedPieceSHA256: [String: String] = [:]
@@ -143,9 +146,12 @@ public struct DASHDownload: Sendable {
 
   /// The piece engine over `pieces` in this download's folder.
   func runner(_ pieces: [HLSPlan.Piece], journal: TransferJournal) -> HLSPieceRunner {
+    var pieceRetry = HLSPieceRetry(
+      configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry)
+    pieceRetry.clock = clock
     var runner = HLSPieceRunner(
       folder: folder, journal: journal, transport: transport, retry: retry,
-      pieceRetry: HLSPieceRetry(configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry),
+      pieceRetry: pieceRetry,
       concurrency: configuration.pieceConcurrency, pieces: pieces, requestOptions: requestOptions,
       cookieJar: cookieJar, rateLimiters: rateLimiters)
     runner.expectedSHA256 = expectedPieceSHA256

@@ -97,6 +97,9 @@ public struct HLSDownload: Sendable {
   /// first (see ``HLSPieceRetry/Decision/endForRefresh``). A run with the fresh URL keeps
   /// the pieces on disk. False: such a piece is tried again like any other.
   public var refreshesURL = false
+  /// The clock piece retries, progress ticks and the pieces' transfers read and sleep on
+  /// (the system's by default; an ``OfflineManager`` passes its own).
+  public var clock: any Timekeeping = SystemClock.shared
   /// The SHA-256 each piece must have, by its path inside the folder (see
   /// ``StreamDownloading/expectedPieceSHA256``); empty by default.
   public var expectedPieceSHA256: [String: String] = [:]
@@ -240,7 +243,7 @@ public struct HLSDownload: Sendable {
   var fetcher: MemoryFetch {
     MemoryFetch(
       transport: transport, retry: retry, requestOptions: requestOptions, cookieJar: cookieJar,
-      rateLimiters: rateLimiters, retriesUnreachable: retriesUnreachable)
+      rateLimiters: rateLimiters, retriesUnreachable: retriesUnreachable, clock: clock)
   }
 
   /// Checks ``requestOptions`` before the first request.
@@ -256,7 +259,9 @@ public struct HLSDownload: Sendable {
 
   /// How often each piece (media playlist, segment, init section, key) is tried again.
   var pieceRetry: HLSPieceRetry {
-    HLSPieceRetry(configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry)
+    var retry = HLSPieceRetry(configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry)
+    retry.clock = clock
+    return retry
   }
 
   var keyStore: HLSKeyStore { HLSKeyStore(folder: folder, fetch: fetcher, retry: pieceRetry) }

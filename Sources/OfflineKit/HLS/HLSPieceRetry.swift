@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 
 /// Tries one piece of a stream again in the same run when it failed for a reason that often
 /// goes away: a media playlist, a segment, an init section or a key answering 403, 404, 408,
@@ -43,6 +44,9 @@ public struct HLSPieceRetry: Sendable {
   /// Whether the stream's URL can be refreshed when it stops working; then a piece answered
   /// 401, 403 or 410 ends the attempt at once (``Decision/endForRefresh``).
   public var refreshesURL: Bool
+  /// The clock the waits between tries sleep on (the system's by default); the piece
+  /// engine's transfers, progress ticks and time measurements read it too.
+  public var clock: any Timekeeping = SystemClock.shared
 
   /// Creates a policy; `options` carries ``StreamConfiguration/pieceRetries`` and
   /// ``StreamConfiguration/pieceRetryDelay``; `refreshesURL` says whether a refresh is possible.
@@ -111,7 +115,7 @@ public struct HLSPieceRetry: Sendable {
           HLSDownload.PieceRetry(
             url: url, retry: failures, retries: retries, delay: wait, error: error))
         do {
-          try await Task.sleep(for: wait)
+          try await clock.sleep(for: wait)
         } catch {
           throw Transfer.Error(.cancelled, url: url, destination: destination)
         }

@@ -109,7 +109,8 @@ struct HLSPieceRunner: Sendable {
     defer { withExtendedLifetime(pins) {} }
     StopPoint.reach(.piecesAfterFolders)
     let tally = Locked(HLSProgressTally(pieces: pieces.map(HLSProgressTally.Piece.init)))
-    let rate = RateEstimator()
+    let clock = pieceRetry.clock
+    let rate = RateEstimator(clock: clock)
     let report = { @Sendable (progress: HLSDownload.Progress) in
       onProgress(
         OfflineProgress(
@@ -125,7 +126,7 @@ struct HLSPieceRunner: Sendable {
         // run goes (a manager's snapshot, a suspend) sees the pieces finished by then.
         try? completions.flush()
         report(tally.withLock { $0.progress() })
-        try? await Task.sleep(for: .milliseconds(250))
+        try? await clock.sleep(for: .milliseconds(250))
       }
     }
     defer { reporter.cancel() }
@@ -138,7 +139,7 @@ struct HLSPieceRunner: Sendable {
     let packs = PiecePacks(pieces: pieces, folder: folder, records: journaled ?? [:])
     if packs.cutsRegions { try beforeCuttingPacks() }
     let packed = Locked<[String: PackedPiece]>([:])
-    let began = ContinuousClock.now
+    let began = clock.instant
     let outcome: Swift.Result<Void, Transfer.Error> = await withTaskGroup(
       of: Swift.Result<Bool, Transfer.Error>.self
     ) { group in
@@ -168,7 +169,7 @@ struct HLSPieceRunner: Sendable {
           group.cancelAll()
           return .failure(error)
         case .success(true):
-          let now = ContinuousClock.now
+          let now = clock.instant
           let received = watching.received.value
           _ = flow.withLock {
             $0.decision.didFinish(received: received, at: began.duration(to: now))
@@ -320,6 +321,7 @@ struct HLSPieceRunner: Sendable {
       computesSHA256: true, retry: retry, progressInterval: .milliseconds(250),
       replacesExistingFile: true, slice: piece.slice, syncsEachFile: false)
     options.hashesChunks = false
+    options.clock = pieceRetry.clock
     return options.expecting(sha256: expectedSHA256[piece.local])
   }
 }

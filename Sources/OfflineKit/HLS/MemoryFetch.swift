@@ -16,6 +16,8 @@ struct MemoryFetch: Sendable {
   /// proxy) is tried again like other transient failures; false answers at once (`offline
   /// info`, where a person waits for the answer). A 503 or a cut is tried again either way.
   var retriesUnreachable = true
+  /// The clock waits between tries sleep on and `Retry-After` dates are read against.
+  var clock: any Timekeeping = SystemClock.shared
 
   /// The body of `url`, retried on transient failures.
   ///
@@ -35,7 +37,7 @@ struct MemoryFetch: Sendable {
         }
         let delay = retry.delay(afterFailures: failures, retryAfter: error.retryAfter)
         do {
-          try await Task.sleep(for: delay)
+          try await clock.sleep(for: delay)
         } catch {
           throw Transfer.Error(.cancelled, url: url, destination: destination)
         }
@@ -65,7 +67,9 @@ struct MemoryFetch: Sendable {
       throw Transfer.Error(.network(error), url: url, destination: destination)
     }
     guard head.status == 200 else {
-      let retryAfter = head.headers["Retry-After"].flatMap { RetryAfter.delay(from: $0) }
+      let retryAfter = head.headers["Retry-After"].flatMap {
+        RetryAfter.delay(from: $0, now: clock.now)
+      }
       throw Transfer.Error(
         .status(head.status, retryAfter: retryAfter), url: url, destination: destination)
     }

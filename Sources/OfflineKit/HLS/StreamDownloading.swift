@@ -22,6 +22,8 @@ public protocol StreamDownloading: Sendable {
   /// Whether the caller refreshes the URL when it stops working (then a 401, 403 or 410
   /// ends the run at once instead of being tried again).
   var refreshesURL: Bool { get set }
+  /// The clock piece retries, progress ticks and the pieces' transfers read and sleep on.
+  var clock: any Timekeeping { get set }
   /// The SHA-256 (lowercase hex) each piece (segment, init section, HLS key) must have, by
   /// its path inside the folder: a piece fetched with other bytes is not kept (its file is
   /// left as it was) and the run fails with

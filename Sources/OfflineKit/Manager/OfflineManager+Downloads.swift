@@ -45,7 +45,7 @@ extension OfflineManager {
         job.cancel()
       }
     }
-    var download = RunningDownload(task: task, host: host)
+    var download = RunningDownload(task: task, host: host, lastSaved: configuration.clock.instant)
     // A stream syncs its own pieces; a file is synced with the others that finish near it.
     download.syncsLater = !isHLS && !isDASH
     switch record.waitReason {
@@ -70,14 +70,15 @@ extension OfflineManager {
     -> Work
   {
     let files = self.files
+    var behaviour = Transfer.Configuration(
+      computesSHA256: true, retry: RetryPolicy(maximumAttempts: 1),
+      replacesExistingFile: true, syncsEachFile: false,
+      connections: options.connections ?? .adaptive
+    ).expecting(sha256: record.expectedSHA256)
+    behaviour.clock = configuration.clock
     var transfer = Transfer(
       url: url, destination: files.destination(of: record), journal: index.transfers,
-      transport: transport,
-      configuration: Transfer.Configuration(
-        computesSHA256: true, retry: RetryPolicy(maximumAttempts: 1),
-        replacesExistingFile: true, syncsEachFile: false,
-        connections: options.connections ?? .adaptive
-      ).expecting(sha256: record.expectedSHA256),
+      transport: transport, configuration: behaviour,
       requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
     // Its `complete` record waits for the batch that records the file downloaded.
     transfer.completions = fileCompletions
@@ -115,6 +116,7 @@ extension OfflineManager {
       journal: index.transfers, transport: transport, retry: Self.pieceRetry,
       requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
     download.refreshesURL = configuration.urlRefresh != nil  // 401, 403, 410: the hook first
+    download.clock = configuration.clock
     download.expectedPieceSHA256 = expecting
     let ready = download
     return Self.streamWork(record, files: files) { report throws(Transfer.Error) in
@@ -188,7 +190,7 @@ extension OfflineManager {
     let sent = hub.sendProgress(progress, to: id)
     download.lastBytes = progress.bytes
     if download.startBytes == nil { download.startBytes = progress.bytes }
-    let now = ContinuousClock.now
+    let now = configuration.clock.instant
     if now - download.lastSaved >= .seconds(1) {
       download.lastSaved = now
       try? index.contents.updateProgress(
@@ -238,7 +240,8 @@ extension OfflineManager {
     }
     let decision = EndDecision.failed(
       failure, state: record?.state, progressed: progressed,
-      retryCount: record?.retryCount ?? 0, retry: configuration.retry, now: Date())
+      retryCount: record?.retryCount ?? 0, retry: configuration.retry,
+      now: configuration.clock.now)
     carryOutNow(decision.steps, id: id)
   }
 

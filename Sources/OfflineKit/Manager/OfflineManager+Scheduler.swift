@@ -16,7 +16,7 @@ extension OfflineManager {
       while !Task.isCancelled {
         guard let self else { return }
         await self.tick()
-        try? await Task.sleep(for: self.configuration.pollInterval)
+        try? await self.configuration.clock.sleep(for: self.configuration.pollInterval)
       }
     }
   }
@@ -42,8 +42,9 @@ extension OfflineManager {
     let token = nap.nextToken()
     await withTaskCancellationHandler {
       await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+        let clock = configuration.clock
         let timer = Task { [weak self] in
-          try? await Task.sleep(for: interval)
+          try? await clock.sleep(for: interval)
           await self?.endNap(token)
         }
         nap.end()?.resume()  // never two waiting: an earlier one goes on
@@ -177,7 +178,7 @@ extension OfflineManager {
       dataVersion: (try? index.contents.externalChangeCounter()) ?? -1)
     let candidates = upcoming.records(at: stamp) {
       (try? index.contents.runnable(
-        state: .downloading, now: Date(), limit: max(free * 4, Self.upcomingRows),
+        state: .downloading, now: configuration.clock.now, limit: max(free * 4, Self.upcomingRows),
         excluding: Set(running.keys).union(finishedBatch.ids).union(syncing.ids))) ?? []
     }
     storageWaits.keepOnly(Set(candidates.map(\.id)).union(running.keys))
@@ -194,7 +195,7 @@ extension OfflineManager {
       }
       switch space(for: record) {
       case .fits:
-        storageWaits.launch(record.id, at: .now)
+        storageWaits.launch(record.id, at: configuration.clock.instant)
         upcoming.remove(record.id)
         launch(record, url: url, host: host)
         started += 1
@@ -224,7 +225,7 @@ extension OfflineManager {
   /// must be available, and the store's quota must allow them. A content waiting for space
   /// is looked at calmly (``StorageWaits``).
   private func space(for record: ContentRecord) -> SpaceVerdict {
-    let now = ContinuousClock.now
+    let now = configuration.clock.instant
     let waiting = record.waitReason == .storage
     if waiting, !storageWaits.isDue(record.id, at: now) { return .notYetDue }
     let folder = files.makeFolder(for: record)

@@ -60,7 +60,7 @@ extension OfflineManager {
   /// content waits for it instead of starting.
   func refreshesExpiredURL(_ record: ContentRecord, url: URL) -> Bool {
     guard let refresh = configuration.urlRefresh, let expiry = urlExpiry(of: record.id),
-      expiry <= Date()
+      expiry <= configuration.clock.now
     else { return false }
     ask(refresh, id: record.id, url: url, status: nil)
     return true
@@ -87,8 +87,10 @@ extension OfflineManager {
   /// Asks the hook on a task of its own; content `id` is not started meanwhile.
   private func ask(_ refresh: URLRefresh, id: String, url: URL, status: Int?) {
     stopping.insert(id)  // not started again with the old URL while the hook runs
+    let clock = configuration.clock
     Task {
-      let answer = await refresh.ask(.init(contentID: id, url: url, status: status))
+      let answer = await refresh.ask(
+        .init(contentID: id, url: url, status: status), clock: clock)
       await self.didRefresh(id, answer)
     }
   }

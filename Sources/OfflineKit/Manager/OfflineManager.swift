@@ -53,6 +53,11 @@ public actor OfflineManager {
     /// (`run --max-connections`), over what the content was added with
     /// (``StreamConfiguration/maxConnections``); nil keeps that.
     public var maxStreamConnections: Int?
+    /// The clock the runner and its downloads read and sleep on (the system's by default):
+    /// poll intervals, retry and backoff delays, waits for space, progress and checkpoint
+    /// intervals, the refresh hook's timeout and a URL's expiry
+    /// (``OfflineSource/urlExpiresAt``). Tests hand in one they move by hand.
+    public var clock: any Timekeeping
 
     /// Creates a configuration with the defaults.
     public init(
@@ -60,8 +65,10 @@ public actor OfflineManager {
       pollInterval: Duration = .milliseconds(250), minimumFreeSpace: Int64 = 64 << 20,
       transport: (any HTTPTransporting)? = nil,
       reachability: any Reachable = Reachability.platformDefault(),
-      storeQuota: Int64? = nil, rateLimit: ByteRate? = nil, urlRefresh: URLRefresh? = nil
+      storeQuota: Int64? = nil, rateLimit: ByteRate? = nil, urlRefresh: URLRefresh? = nil,
+      clock: any Timekeeping = SystemClock.shared
     ) {
+      self.clock = clock
       self.parallelDownloads = max(1, parallelDownloads)
       self.retry = retry
       self.pollInterval = pollInterval

@@ -10,7 +10,8 @@ struct RunningDownload {
   var startBytes: Int64?
   /// Bytes on disk at its latest progress report.
   var lastBytes: Int64 = 0
-  var lastSaved = ContinuousClock.now
+  /// When its progress was last written to the index (the manager clock's instant).
+  var lastSaved: ContinuousClock.Instant
   /// Whether its file is synced later with others (``FinishedBatch``) rather than by its
   /// transfer.
   var syncsLater = false

@@ -60,9 +60,9 @@ public struct URLRefresh: Sendable {
     self.fresh = fresh
   }
 
-  /// Asks the hook, bounded by ``timeout``: the fresh URL, or why there is none (a phrase
-  /// without the URL's query, which may hold a token).
-  func ask(_ request: Request) async -> Result<URL, URLRefreshProblem> {
+  /// Asks the hook, bounded by ``timeout`` of `clock`'s time: the fresh URL, or why there
+  /// is none (a phrase without the URL's query, which may hold a token).
+  func ask(_ request: Request, clock: any Timekeeping) async -> Result<URL, URLRefreshProblem> {
     let hook = fresh
     let timeout = timeout
     let answer = await withTaskGroup(of: Result<URL, URLRefreshProblem>?.self) { group in
@@ -74,7 +74,7 @@ public struct URLRefresh: Sendable {
         }
       }
       group.addTask {
-        try? await Task.sleep(for: timeout)
+        try? await clock.sleep(for: timeout)
         return Task.isCancelled
           ? nil : .failure(URLRefreshProblem("the refresh hook took longer than \(timeout)"))
       }

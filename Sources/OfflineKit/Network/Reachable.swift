@@ -1,3 +1,5 @@
+import OfflineHTTP
+
 /// Something that can tell whether a host can be reached over the network right now.
 ///
 /// `Reachability` is the implementation that asks the kernel; tests and other platforms can
@@ -22,12 +24,16 @@ extension Reachable {
   /// - Parameters:
   ///   - host: The host to wait for, as for `isReachable(host:)`.
   ///   - pollInterval: How long to sleep between two questions.
+  ///   - clock: The clock to sleep on; the system's by default.
   /// - Throws: `CancellationError` as soon as the calling task is cancelled.
-  public func waitUntilReachable(host: String, pollInterval: Duration = .seconds(1)) async throws {
+  public func waitUntilReachable(
+    host: String, pollInterval: Duration = .seconds(1),
+    clock: any Timekeeping = SystemClock.shared
+  ) async throws {
     while true {
       try Task.checkCancellation()
       if !isReachable(host: host).isUnreachable { return }
-      try await Task.sleep(for: pollInterval)
+      try await clock.sleep(for: pollInterval)
     }
   }
 }

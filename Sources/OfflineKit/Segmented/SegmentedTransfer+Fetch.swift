@@ -10,10 +10,11 @@ extension SegmentedTransfer {
     _ board: RangeBoard, fd: Int32, total: Int64, validator: String,
     onEvent: @escaping @Sendable (Transfer.Event) -> Void
   ) async throws {
+    let clock = transfer.configuration.clock
     let ticker = Task {
-      let rate = RateEstimator()
+      let rate = RateEstimator(clock: clock)
       while !Task.isCancelled {
-        try? await Task.sleep(for: .seconds(1))
+        try? await clock.sleep(for: .seconds(1))
         checkpoint(board, fd: fd)
         let written = board.written
         onEvent(
@@ -145,7 +146,7 @@ extension SegmentedTransfer {
             board.release(slot)
             throw wrapped
           }
-          try await Task.sleep(
+          try await transfer.configuration.clock.sleep(
             for: transfer.configuration.retry.delay(afterFailures: failures, retryAfter: nil))
           continue
         }

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 import OfflineLocks
 import Synchronization
 
@@ -17,15 +18,20 @@ final class ProgressReporter: Sendable {
 
   private let sink: TransferSink
   private let interval: Duration
+  private let clock: any Timekeeping
   private let onEvent: @Sendable (Transfer.Event) -> Void
-  private let rate = RateEstimator()
+  private let rate: RateEstimator
   private let ticker = Locked(Ticker())
 
+  /// Reports every `interval` of `clock`'s time once ticking.
   init(
-    sink: TransferSink, interval: Duration, onEvent: @escaping @Sendable (Transfer.Event) -> Void
+    sink: TransferSink, interval: Duration, clock: any Timekeeping,
+    onEvent: @escaping @Sendable (Transfer.Event) -> Void
   ) {
     self.sink = sink
     self.interval = interval
+    self.clock = clock
+    self.rate = RateEstimator(clock: clock)
     self.onEvent = onEvent
   }
 
@@ -52,7 +58,7 @@ final class ProgressReporter: Sendable {
     while !Task.isCancelled {
       reportNow()
       do {
-        try await Task.sleep(for: interval)
+        try await clock.sleep(for: interval)
       } catch {
         return
       }

@@ -1,25 +1,30 @@
 import Foundation
+import OfflineHTTP
 import OfflineLocks
 
 /// A smoothed transfer rate: an exponential moving average of the rate between updates, so
 /// the time left does not jump about. Safe to update from any thread.
 final class RateEstimator: Sendable {
-  /// Creates an estimator with no history.
-  init() {}
+  /// Creates an estimator with no history, measuring time with `clock`.
+  init(clock: any Timekeeping = SystemClock.shared) {
+    self.clock = clock
+    state = Locked(State(lastTime: clock.instant))
+  }
 
   private struct State {
     var lastBytes: Int64?
-    var lastTime = ContinuousClock.now
+    var lastTime: ContinuousClock.Instant
     var rate: Double = 0
   }
 
-  private let state = Locked(State())
+  private let clock: any Timekeeping
+  private let state: Locked<State>
 
   /// Records `bytes` (a running total) now and returns the smoothed rate in bytes per second.
   /// Updates closer than 50 ms to the previous one keep the rate as it was.
   func update(bytes: Int64) -> Double {
     state.withLock { state in
-      let now = ContinuousClock.now
+      let now = clock.instant
       guard let last = state.lastBytes else {
         state.lastBytes = bytes
         state.lastTime = now

@@ -61,7 +61,7 @@ extension Transfer {
         sink.machine.didDiscardPart(reason)
       case .fail(let status):
         let retryAfter = sink.lastHead?.headers["Retry-After"].flatMap {
-          RetryAfter.delay(from: $0)
+          RetryAfter.delay(from: $0, now: configuration.clock.now)
         }
         throw failure(.status(status, retryAfter: retryAfter))
       case .failProtocol(let what):
@@ -123,6 +123,7 @@ extension Transfer {
     return TransferSink(
       machine: machine, part: part, hasher: needsHash ? SHA256() : nil, journal: journal,
       record: saved, checkpointInterval: configuration.checkpointInterval,
+      clock: configuration.clock,
       chunks: hashesChunks ? ChunkHasher(length: current.totalLength) : nil)
   }
 
@@ -139,7 +140,8 @@ extension Transfer {
     _ request: HTTPRequest, sink: TransferSink, onEvent: @escaping @Sendable (Event) -> Void
   ) async -> Result<HTTPResponseHead, Transfer.Error> {
     let reporter = ProgressReporter(
-      sink: sink, interval: configuration.progressInterval, onEvent: onEvent)
+      sink: sink, interval: configuration.progressInterval, clock: configuration.clock,
+      onEvent: onEvent)
     // Weak: the sink outlives the request only if something keeps it; a strong capture
     // made a cycle that kept every sink, its part descriptor and its buffer, alive.
     sink.startProgress(after: configuration.progressInterval) { [weak reporter] in

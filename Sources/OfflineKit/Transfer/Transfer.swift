@@ -62,6 +62,14 @@ public struct Transfer: Sendable {
     /// grow from the fixed one, nil keeps it fixed; ``Connections/adaptive`` grows from eight
     /// to this, or to 16 when nil, and starts with at most this many.
     public var maximumConnections: Int?
+    /// The clock retries, `Retry-After` dates, progress and checkpoint intervals read and
+    /// sleep on (the system's by default). Two configurations are equal only with the same
+    /// clock instance: clocks compare by identity.
+    public var clock: any Timekeeping {
+      get { timekeeper.clock }
+      set { timekeeper = ClockIdentity(newValue) }
+    }
+    private var timekeeper = ClockIdentity(SystemClock.shared)
 
     /// Creates options with the defaults, checking only the length.
     public init(
@@ -326,7 +334,7 @@ public struct Transfer: Sendable {
         let delay = retryDelay(after: failedAttempts, error: error)
         onEvent(.retrying(attempt: failedAttempts, delay: delay, error: error))
         do {
-          try await Task.sleep(for: delay)
+          try await configuration.clock.sleep(for: delay)
         } catch {
           throw abandoning(failure(.cancelled))
         }

@@ -53,15 +53,21 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   /// Set when a 206 sent more bytes than its `Content-Range` names: the body was stopped at
   /// the range's end, and what came after was not written.
   private(set) var rangeOverran = false
-  private var lastCheckpoint = ContinuousClock.now
+  private var lastCheckpoint: ContinuousClock.Instant
   /// Starts live progress reports once the request has received for a while; nil once called.
   private var progressStarter: (@Sendable () -> Void)?
-  private var progressStartsAt = ContinuousClock.now
+  private var progressStartsAt: ContinuousClock.Instant
+  /// What checkpoint and progress intervals are measured with.
+  private let clock: any Timekeeping
 
   init(
     machine: TransferStateMachine, part: PartFile, hasher: SHA256?, journal: TransferJournal,
-    record: TransferRecord, checkpointInterval: Duration, chunks: ChunkHasher? = nil
+    record: TransferRecord, checkpointInterval: Duration,
+    clock: any Timekeeping = SystemClock.shared, chunks: ChunkHasher? = nil
   ) {
+    self.clock = clock
+    lastCheckpoint = clock.instant
+    progressStartsAt = clock.instant
     self.machine = machine
     self.part = part
     // Where the platform writes past the page cache there is nothing to read back. (A file
@@ -88,7 +94,7 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   /// Has `start` called from the body callbacks when the next request is still receiving its
   /// body `delay` from now, so a short request never starts a progress task.
   func startProgress(after delay: Duration, _ start: @escaping @Sendable () -> Void) {
-    progressStartsAt = ContinuousClock.now + delay
+    progressStartsAt = clock.instant + delay
     progressStarter = start
   }
 
@@ -130,7 +136,7 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   }
 
   func didReceiveBodyPart(_ received: UnsafeRawBufferPointer) throws {
-    if let start = progressStarter, ContinuousClock.now >= progressStartsAt {
+    if let start = progressStarter, clock.instant >= progressStartsAt {
       progressStarter = nil
       start()
     }
@@ -167,7 +173,7 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
     // The clock is read on every part (a vDSO call, about 25 ns: nothing beside a 16 KiB
     // copy), so a slow body is checkpointed once a second like a fast one. Read every 32
     // parts, a piece arriving in 20 parts a second had nothing on disk for 1.6 s.
-    let now = ContinuousClock.now
+    let now = clock.instant
     if now - lastCheckpoint >= checkpointInterval {
       lastCheckpoint = now
       try writePendingRecord()
