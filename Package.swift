@@ -78,8 +78,9 @@ let package = Package(
       path: "Sources/offline-bench"),
 
     // Tests: real nginx, our own fault server, temporary directories.
-    .target(name: "TestSupport", dependencies: ["OfflineLocks"], path: "Tests/TestSupport"),
-    .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+    .target(
+      name: "TestSupport", dependencies: ["OfflineHTTP", "OfflineLocks"], path: "Tests/TestSupport"),
+    .testTarget(name: "TestSupportTests", dependencies: ["OfflineHTTP", "TestSupport"]),
     .testTarget(name: "HexDigitsTests", dependencies: ["HexDigits"]),
     .testTarget(name: "OfflineLocksTests", dependencies: ["OfflineLocks"]),
     .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"]),
