@@ -59,10 +59,14 @@ struct HLSProgressTests {
 
   func download(_ test: Case) async throws -> Run {
     let www = try TemporaryDirectory(prefix: "offlinekit-hls-progress")
-    let fixture = try test.fixture.make(in: www.url, duration: 8)
-    // nginx sends a second's worth at once: 16 KB/s makes a segment of 30 KB take 2 s.
-    let nginx = try NginxServer(root: fixture.folder, options: .init(limitRate: "16k"))
-    try nginx.start()
+    // ffmpeg and nginx start off the concurrency pool, which the download needs.
+    let (fixture, nginx) = try await offPool {
+      let fixture = try test.fixture.make(in: www.url, duration: 8)
+      // nginx sends a second's worth at once: 16 KB/s makes a segment of 30 KB take 2 s.
+      let nginx = try NginxServer(root: fixture.folder, options: .init(limitRate: "16k"))
+      try nginx.start()
+      return (fixture, nginx)
+    }
     defer { nginx.stop(graceful: false) }
     var url = fixture.url(on: nginx)
     if let bandwidth = test.masterBandwidth {
