@@ -109,7 +109,7 @@ import Testing
     }
 
     #expect(await gate.reached(4), "four ranges were fetched at once")
-    #expect(gate.holding == 4)
+    #expect(transport.inFlight >= 4)
     gate.open()
     let outcome = try await running.value
     #expect(fileData(outcome.destination) == body)
