@@ -79,8 +79,8 @@ let package = Package(
 
     // Tests: real nginx, our own fault server, temporary directories.
     .target(
-      name: "TestSupport", dependencies: ["OfflineLocks", "OfflineHTTP"], path: "Tests/TestSupport"),
-    .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+      name: "TestSupport", dependencies: ["OfflineHTTP", "OfflineLocks"], path: "Tests/TestSupport"),
+    .testTarget(name: "TestSupportTests", dependencies: ["OfflineHTTP", "TestSupport"]),
     .testTarget(name: "HexDigitsTests", dependencies: ["HexDigits"]),
     .testTarget(name: "OfflineLocksTests", dependencies: ["OfflineLocks"]),
     .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"]),

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 import TestSupport
 import Testing
 
@@ -16,22 +17,26 @@ extension ManagerFixture {
 
   /// Runs `firstRun` with a manager on a new store; once that manager is gone (its
   /// connection closed, or closing it later would write the index back), overwrites the
-  /// index with garbage made from `seed` and opens the next manager on the store.
+  /// index with garbage made from `seed` and opens the next manager on the store. Both
+  /// managers fetch through `transport` (nil: the platform's).
   static func losingTheIndex(
-    seed: UInt64, sourceLocation: SourceLocation = #_sourceLocation,
+    seed: UInt64, transport: (any HTTPTransporting)? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation,
     after firstRun: (_ manager: OfflineManager, _ store: URL) async throws -> Void
   ) async throws -> LostIndex {
     let folder = try TemporaryDirectory(prefix: "offlinekit-manager")
     let store = folder.url.appending(path: "store", directoryHint: .isDirectory)
     weak var first: OfflineManager?
     do {
-      let manager = try OfflineManager(directory: store, configuration: configuration())
+      let manager = try OfflineManager(
+        directory: store, configuration: configuration(transport: transport))
       first = manager
       try await firstRun(manager, store)
     }
     #expect(await eventually { first == nil }, sourceLocation: sourceLocation)
     try destroyIndex(of: store, seed: seed)
-    let manager = try OfflineManager(directory: store, configuration: configuration())
+    let manager = try OfflineManager(
+      directory: store, configuration: configuration(transport: transport))
     return LostIndex(folder: folder, store: store, manager: manager)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 import OfflineLocks
 import OfflineStore
 import TestSupport
@@ -12,26 +13,32 @@ struct ManagerFixture {
   let folder: TemporaryDirectory
   let store: URL
   let manager: OfflineManager
+  /// The transport of the manager (and of ``reopened()``); nil: the platform's.
+  let transport: (any HTTPTransporting)?
 
-  init(parallelDownloads: Int = 3) throws {
+  init(parallelDownloads: Int = 3, transport: (any HTTPTransporting)? = nil) throws {
     folder = try TemporaryDirectory(prefix: "offlinekit-manager")
     store = folder.url.appending(path: "store", directoryHint: .isDirectory)
+    self.transport = transport
     manager = try OfflineManager(
-      directory: store, configuration: Self.configuration(parallelDownloads: parallelDownloads))
+      directory: store,
+      configuration: Self.configuration(parallelDownloads: parallelDownloads, transport: transport))
   }
 
   /// Polls every 50 ms, retries after 50 to 200 ms, three attempts, no free-space floor.
-  static func configuration(parallelDownloads: Int = 3) -> OfflineManager.Configuration {
+  static func configuration(
+    parallelDownloads: Int = 3, transport: (any HTTPTransporting)? = nil
+  ) -> OfflineManager.Configuration {
     OfflineManager.Configuration(
       parallelDownloads: parallelDownloads,
       retry: RetryPolicy(
         maximumAttempts: 3, initialDelay: .milliseconds(50), maximumDelay: .milliseconds(200)),
-      pollInterval: .milliseconds(50), minimumFreeSpace: 0)
+      pollInterval: .milliseconds(50), minimumFreeSpace: 0, transport: transport)
   }
 
   /// A new manager on the same store, as the next launch of the app would open it.
   func reopened() throws -> OfflineManager {
-    try OfflineManager(directory: store, configuration: Self.configuration())
+    try OfflineManager(directory: store, configuration: Self.configuration(transport: transport))
   }
 
   /// Overwrites the index of the store at `store` with 8 KiB of garbage and removes its WAL

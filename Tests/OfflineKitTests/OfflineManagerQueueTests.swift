@@ -5,12 +5,14 @@ import Testing
 
 @testable import OfflineKit
 
-/// The queue: how many downloads run at once, and which goes first.
+/// The queue: how many downloads run at once, and which goes first. The origin is scripted:
+/// a response held at a gate keeps a download running for as long as the test looks.
 @Suite struct OfflineManagerQueueTests {
   @Test func pastTheParallelLimitAContentWaitsQueued() async throws {
-    let origin = try ManagerOrigin(
-      files: ["a.bin": 4 << 20, "b.bin": 4 << 20], options: .init(limitRate: "1m"))
-    let fixture = try ManagerFixture(parallelDownloads: 1)
+    let origin = ScriptedOrigin(files: ["a.bin": 4 << 20, "b.bin": 4 << 20])
+    let gate = origin.holding("a.bin")
+    defer { gate.open() }
+    let fixture = try origin.fixture(parallelDownloads: 1)
     let manager = fixture.manager
     let first = try await manager.content(for: OfflineSource(url: origin.url("a.bin"), id: "a"))
     let second = try await manager.content(for: OfflineSource(url: origin.url("b.bin"), id: "b"))
@@ -18,6 +20,7 @@ import Testing
     try await first.download()
     try await second.download()
     try await fixture.running {
+      #expect(await gate.reached())
       #expect(await recorder.waitFor { ($0.progressBytes ?? 0) > 0 })
       let waiting = try await second.snapshot
       #expect(waiting.state == .downloading)
@@ -26,13 +29,13 @@ import Testing
       #expect(try await first.snapshot.waitReason == nil)
       #expect(
         !FileManager.default.fileExists(atPath: fixture.file("b.bin.part", of: "b").path))
+      #expect(origin.requested.map(\.path) == ["/a.bin"])
     }
   }
 
   @Test func aHigherPriorityContentQueuedLaterStartsFirst() async throws {
-    let origin = try ManagerOrigin(
-      files: ["low.bin": 256 << 10, "high.bin": 256 << 10], options: .init(limitRate: "2m"))
-    let fixture = try ManagerFixture(parallelDownloads: 1)
+    let origin = ScriptedOrigin(files: ["low.bin": 256 << 10, "high.bin": 256 << 10])
+    let fixture = try origin.fixture(parallelDownloads: 1)
     let manager = fixture.manager
     let low = try await manager.content(for: OfflineSource(url: origin.url("low.bin"), id: "low"))
     let high = try await manager.content(
@@ -51,15 +54,14 @@ import Testing
       #expect(await eventually { finished.withLock { $0.count } == 2 })
     }
     #expect(finished.withLock { $0 } == ["high", "low"])
-    let log = try origin.nginx.accessLog(minimumCount: 2)
-    #expect(log.map(\.uri) == ["/high.bin", "/low.bin"])
+    #expect(origin.requested.map(\.path) == ["/high.bin", "/low.bin"])
   }
 
   /// Pins a bug: `DownloadConfiguration.priority` promises that equal priorities run in the order
   /// they were queued, but the queue orders them by when the contents were created.
   @Test func equalPrioritiesRunInTheOrderTheyWereQueued() async throws {
-    let origin = try ManagerOrigin(files: ["first.bin": 256 << 10, "second.bin": 256 << 10])
-    let fixture = try ManagerFixture(parallelDownloads: 1)
+    let origin = ScriptedOrigin(files: ["first.bin": 256 << 10, "second.bin": 256 << 10])
+    let fixture = try origin.fixture(parallelDownloads: 1)
     let manager = fixture.manager
     let created = try await manager.content(
       for: OfflineSource(url: origin.url("first.bin"), id: "created-first"))
@@ -71,7 +73,6 @@ import Testing
       try await eventually { try await created.state == .downloaded }
     }
     #expect(done)
-    let log = try origin.nginx.accessLog(minimumCount: 2)
-    #expect(log.map(\.uri) == ["/second.bin", "/first.bin"])
+    #expect(origin.requested.map(\.path) == ["/second.bin", "/first.bin"])
   }
 }

@@ -15,9 +15,11 @@ import Testing
   @Test func threeQueuedFilesFromARateLimitedOriginAllReceiveAtOnce() async throws {
     let size = 12 << 20
     let names = ["a.bin", "b.bin", "c.bin"]
-    let origin = try ManagerOrigin(
-      files: Dictionary(uniqueKeysWithValues: names.map { ($0, size) }),
-      options: .init(limitRate: "10m", logsConnections: true))
+    let origin = try await offPool {
+      try ManagerOrigin(
+        files: Dictionary(uniqueKeysWithValues: names.map { ($0, size) }),
+        options: .init(limitRate: "10m", logsConnections: true))
+    }
     let fixture = try ManagerFixture(parallelDownloads: 3)
     var recorders: [EventRecorder] = []
     for name in names {
@@ -54,55 +56,75 @@ import Testing
 
   /// Pins issue 11, item 7: `ls` said `running` for downloads that had not received a byte;
   /// until the first bytes come the reason is `starting`, then it is cleared (`running`).
+  /// The response is held before its head (a scripted origin) while the test looks, then at
+  /// 64 KiB of its body, where bytes have come and the download is running.
   @Test func aDownloadIsStartingUntilItsFirstBytesComeThenRunning() async throws {
-    let server = try FaultServer()
-    defer { server.stop() }
-    let body = TestData.bytes(count: 2 << 20, seed: 78)
-    let paced = FaultServer.Resource(body: body, faults: .init(bytesPerSecond: 1 << 20))
-    server.setRoute("/late.bin", .delayed(seconds: 2, then: .resource(paced)))
-    let fixture = try ManagerFixture()
-    let (content, recorder) = try await fixture.watched(server.url("/late.bin"), id: "late")
+    let origin = ScriptedOrigin(files: ["late.bin": 2 << 20])
+    let head = ScriptedGate()
+    let body = HeldResponse()
+    origin.transport.enqueue(
+      origin.url("late.bin"),
+      body.applied(to: ScriptedResponse.ok(origin.body("late.bin")!).held(by: head), at: 64 << 10))
+    defer {
+      head.open()
+      body.open()
+    }
+    let fixture = try origin.fixture()
+    let (content, recorder) = try await fixture.watched(origin.url("late.bin"), id: "late")
     try await content.download()
 
     try await fixture.running {
-      let starting = await eventually { server.requests(for: "/late.bin").count == 1 }
-      #expect(starting)
+      #expect(await head.reached())
       let before = try await content.snapshot
       #expect(before.waitReason == .starting, "\(String(describing: before.waitReason))")
       #expect(before.bytes == 0)
+      head.open()
+      #expect(await body.reached())
       #expect(await recorder.waitFor { ($0.progressBytes ?? 0) > 0 })
       #expect(try await content.snapshot.waitReason == nil, "running once bytes come")
+      body.open()
       #expect(await recorder.waitFor { $0.name == "finished" })
     }
   }
 
-  /// Item 7 asks that the ranges of one file still move together: four connections, four
-  /// overlapping range requests, each on its own connection.
+  /// Item 7 asks that the ranges of one file still move together: four range requests in
+  /// flight at once. Each range's response is held at 64 KiB (a scripted origin) until all
+  /// four are there, which they can only be if they went at once; the connections on the
+  /// wire are `SegmentedTransferTests.fourConnectionsFetchDisjointRangesIntoOneFile`'s.
   @Test func theRangesOfOneFileMoveAtOnce() async throws {
-    let root = try TemporaryDirectory(prefix: "offlinekit-www")
     let body = TestData.bytes(count: 24 << 20, seed: 77)
-    try body.write(to: root.file("big.bin"))
-    let nginx = try NginxServer(
-      root: root.url, options: .init(limitRate: "4m", logsConnections: true))
-    try nginx.start()
-    let fixture = try TransferFixture()
-    let outcome = try await fixture.transfer(
-      nginx.url("/big.bin"), configuration: .quick { $0.connections = .fixed(4) }
-    ).run()
-
-    #expect(fileData(outcome.destination) == body)
-    let ranged = try nginx.accessLog(minimumCount: 5).filter {
-      $0.status == 206 && $0.range != "bytes=0-0"
+    let url = URL(string: "http://origin.test/big.bin")!
+    let transport = ScriptedTransport()
+    let resource = ScriptedResource(body)
+    let gate = ScriptedGate()
+    defer { gate.open() }
+    transport.route(url) { request in
+      let response = resource.response(to: request)
+      // The probe of the range support (one byte) passes.
+      return response.body.count > 1 ? response.held(by: gate, atOffset: 64 << 10) : response
     }
-    #expect(Set(ranged.compactMap(\.connection)).count >= 4, "\(ranged)")
-    #expect(ranged.mostAtOnce >= 4, "four ranges were fetched at once: \(ranged)")
+    let fixture = try TransferFixture(transport: transport)
+    let running = Task {
+      try await fixture.transfer(url, configuration: .quick { $0.connections = .fixed(4) }).run()
+    }
+
+    #expect(await gate.reached(4), "four ranges were fetched at once")
+    #expect(transport.inFlight >= 4)
+    gate.open()
+    let outcome = try await running.value
+    #expect(fileData(outcome.destination) == body)
+    let ranged = transport.requests.filter { $0.range != nil && $0.range != "bytes=0-0" }
+    #expect(Set(ranged.compactMap(\.rangeStart)).count >= 4, "\(ranged.map(\.range))")
+    #expect(transport.mostInFlight >= 4)
   }
 
   /// Item 7 asks that the pieces of a stream still move eight at once on one transport.
   @Test(.enabled(if: FFmpeg.isAvailable))
   func eightPiecesOfAStreamMoveAtOnce() async throws {
-    let stream = try HLSOrigin(
-      .manySegments, segmentCount: 24, options: .init(limitRate: "4k", logsConnections: true))
+    let stream = try await offPool {
+      try HLSOrigin(
+        .manySegments, segmentCount: 24, options: .init(limitRate: "4k", logsConnections: true))
+    }
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     let download = HLSDownload(

@@ -10,12 +10,14 @@ import TestSupport
 struct TransferFixture {
   let folder: TemporaryDirectory
   let index: OfflineIndex
-  let transport: CurlTransport
+  let transport: any HTTPTransporting
 
-  init(stallTimeout: Duration = .seconds(10)) throws {
+  /// A fixture whose transfers go through `transport` (a `ScriptedTransport`, for tests of
+  /// decisions), else through curl with `stallTimeout`.
+  init(stallTimeout: Duration = .seconds(10), transport: (any HTTPTransporting)? = nil) throws {
     folder = try TemporaryDirectory()
     index = try OfflineIndex(directory: folder.url.appending(path: "store"))
-    transport = CurlTransport(configuration: .init(stallTimeout: stallTimeout))
+    self.transport = transport ?? CurlTransport(configuration: .init(stallTimeout: stallTimeout))
   }
 
   func destination(_ name: String = "file.bin") -> String {

@@ -22,20 +22,24 @@ import Testing
     }
   }
 
-  func origin(_ options: NginxServer.Options = .init()) throws -> Origin {
-    let root = try TemporaryDirectory(prefix: "offlinekit-www")
-    let body = TestData.bytes(count: size, seed: 3)
-    try body.write(to: root.file("file.bin"))
-    let nginx = try NginxServer(root: root.url, options: options)
-    try nginx.start()
-    return Origin(root: root, nginx: nginx, body: body)
+  /// Starts nginx off the concurrency pool (see `offPool`).
+  func origin(_ options: NginxServer.Options = .init()) async throws -> Origin {
+    let size = size
+    return try await offPool {
+      let root = try TemporaryDirectory(prefix: "offlinekit-www")
+      let body = TestData.bytes(count: size, seed: 3)
+      try body.write(to: root.file("file.bin"))
+      let nginx = try NginxServer(root: root.url, options: options)
+      try nginx.start()
+      return Origin(root: root, nginx: nginx, body: body)
+    }
   }
 
   /// Pins a leak: the sink and its progress reporter held each other, so every finished
   /// transfer kept its part file open (and its buffer allocated) until the process ended;
   /// a stream of thousands of segments would have run out of descriptors.
   @Test func finishedTransfersLeaveNoDescriptorOpen() async throws {
-    let nginx = try origin()
+    let nginx = try await origin()
     try TestData.bytes(count: 10_000, seed: 4).write(to: nginx.root.file("small.bin"))
     let fixture = try TransferFixture()
     func openDescriptors() -> Int {
@@ -55,7 +59,7 @@ import Testing
   }
 
   @Test func downloadsAFileByteIdenticalAndRecordsItComplete() async throws {
-    let nginx = try origin()
+    let nginx = try await origin()
     let body = nginx.body
     let fixture = try TransferFixture()
     let sha = try TestData.sha256Hex(of: body)
@@ -77,7 +81,7 @@ import Testing
   }
 
   @Test func aCompleteFileIsNotDownloadedAgain() async throws {
-    let nginx = try origin()
+    let nginx = try await origin()
     let fixture = try TransferFixture()
     _ = try await fixture.transfer(nginx.url("/file.bin")).run()
     let again = try await fixture.transfer(nginx.url("/file.bin")).run()
@@ -87,7 +91,7 @@ import Testing
   }
 
   @Test func aCompleteFileChangedOnDiskIsDownloadedAgain() async throws {
-    let nginx = try origin()
+    let nginx = try await origin()
     let body = nginx.body
     let fixture = try TransferFixture()
     let first = try await fixture.transfer(nginx.url("/file.bin")).run()
@@ -99,7 +103,7 @@ import Testing
   }
 
   @Test func aWrongChecksumIsNeverPassedOffAsComplete() async throws {
-    let nginx = try origin()
+    let nginx = try await origin()
     let fixture = try TransferFixture()
     let wrong = String(repeating: "0", count: 64)
     do {
@@ -120,7 +124,7 @@ import Testing
   }
 
   @Test func aStopMidwayKeepsThePartAndTheNextRunResumesIt() async throws {
-    let nginx = try origin(.init(limitRate: "8m"))
+    let nginx = try await origin(.init(limitRate: "8m"))
     let body = nginx.body
     let fixture = try TransferFixture()
     let url = nginx.url("/file.bin")
@@ -142,7 +146,7 @@ import Testing
   }
 
   @Test func nginxIgnoringRangesGivesACleanRestart() async throws {
-    let nginx = try origin(.init(maxRanges: 0, limitRate: "8m"))
+    let nginx = try await origin(.init(maxRanges: 0, limitRate: "8m"))
     let body = nginx.body
     let fixture = try TransferFixture()
     let url = nginx.url("/file.bin")
@@ -160,7 +164,7 @@ import Testing
   }
 
   @Test func aRedirectToAnotherSchemeIsRefused() async throws {
-    let nginx = try origin(
+    let nginx = try await origin(
       .init(extraLocations: "location = /go { return 302 ftp://127.0.0.1/file.bin; }"))
     let fixture = try TransferFixture()
     do {
@@ -176,7 +180,7 @@ import Testing
   }
 
   @Test func aFileOfflineKitDidNotWriteIsNotReplaced() async throws {
-    let nginx = try origin()
+    let nginx = try await origin()
     let body = nginx.body
     let fixture = try TransferFixture()
     let destination = fixture.destination()
@@ -196,7 +200,7 @@ import Testing
   }
 
   @Test func aSymlinkPlantedAtThePartIsNeverFollowed() async throws {
-    let nginx = try origin()
+    let nginx = try await origin()
     let fixture = try TransferFixture()
     let victim = fixture.folder.file("victim.txt").path
     try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
@@ -221,7 +225,7 @@ import Testing
   }
 
   @Test func aCrashBetweenRenameAndJournalIsFinishedOnTheNextRun() async throws {
-    let nginx = try origin()
+    let nginx = try await origin()
     let body = nginx.body
     let fixture = try TransferFixture()
     let first = try await fixture.transfer(nginx.url("/file.bin")).run()
