@@ -54,7 +54,7 @@ import Testing
 
   /// Pins: a running `get` showed its password, its proxy's password and its bearer token
   /// to `ps`; the header that is no secret still shows.
-  @Test func aRunningGetShowsNoSecretInItsCommandLine() throws {
+  @Test func aRunningGetShowsNoSecretInItsCommandLine() async throws {
     let root = try TemporaryDirectory()
     try TestData.writeFile(at: root.file("slow.bin"), count: 8 << 20)
     let origin = try NginxServer(root: root.url, options: .init(limitRate: "200k"))
@@ -85,7 +85,7 @@ import Testing
   /// Pins: `serve --token` showed the token to `ps`. A token from `--token-file` or
   /// `OFFLINE_SERVE_TOKEN` never reaches the command line, and the service asks for it.
   @Test(arguments: ["option", "file", "variable"])
-  func serveShowsNoTokenInItsCommandLine(source: String) throws {
+  func serveShowsNoTokenInItsCommandLine(source: String) async throws {
     let token = "t0ken-of-serve-\(source)-0123456789"
     let folder = try TemporaryDirectory()
     let port = try FreePort.make()
@@ -113,7 +113,7 @@ import Testing
 
   /// A token file that cannot be read, or holds no token, and `--token` with
   /// `--token-file`, are usage errors (64) that never repeat the token.
-  @Test func aBadTokenFileIsAUsageError() throws {
+  @Test func aBadTokenFileIsAUsageError() async throws {
     let folder = try TemporaryDirectory()
     try Data("short\n".utf8).write(to: folder.file("short"))
     let store = folder.url.appending(path: "store").path
@@ -122,7 +122,7 @@ import Testing
       ["--token-file", folder.file("short").path],
       ["--token-file", folder.file("short").path, "--token", "0123456789abcdef0123"],
     ] {
-      let result = try ProcessRunner.run(
+      let result = try await ProcessRunner.run(
         OfflineBinary.path, ["--store", store, "serve", "--listen", "127.0.0.1:1"] + extra,
         timeout: 30)
       #expect(result.status == 64, "\(extra): \(result.stderrText)")

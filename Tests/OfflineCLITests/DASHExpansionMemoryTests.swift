@@ -43,7 +43,7 @@ struct DASHExpansionMemoryTests {
   ]
 
   @Test(arguments: cases.indices)
-  func aSmallManifestThatExpandsToGigabytesIsRefusedWithFlatMemory(_ index: Int) throws {
+  func aSmallManifestThatExpandsToGigabytesIsRefusedWithFlatMemory(_ index: Int) async throws {
     let (name, text, bound) = Self.cases[index]
     let www = try TemporaryDirectory(prefix: "offlinekit-expansion")
     try Data(text.utf8).write(to: www.file("\(name).mpd"))

@@ -17,10 +17,10 @@ import Testing
 
   // Pins issue 12, item 4: on a terminal `offline run` printed nothing while it worked for
   // minutes.
-  @Test func runShowsALiveLinePerContentAndTheFinishedOnesAboveIt() throws {
+  @Test func runShowsALiveLinePerContentAndTheFinishedOnesAboveIt() async throws {
     let fixture = try QueueFixture(limitRate: "1m")
-    let big = try fixture.addOne([fixture.url("large.bin"), "--title", "Big Movie"])
-    let small = try fixture.addOne([fixture.url("small.bin")])
+    let big = try await fixture.addOne([fixture.url("large.bin"), "--title", "Big Movie"])
+    let small = try await fixture.addOne([fixture.url("small.bin")])
     let terminal = try TmuxSession(width: 100, height: 20)
     try terminal.run(
       script: "'\(OfflineBinary.path)' --store '\(fixture.store.path)' run", in: fixture.folder.url)
@@ -43,7 +43,7 @@ import Testing
   }
 
   // Pins issue 12, item 4: `get`'s progress was a line of numbers with no bar.
-  @Test func getDrawsABarThatFitsTheTerminal() throws {
+  @Test func getDrawsABarThatFitsTheTerminal() async throws {
     let fixture = try QueueFixture(limitRate: "1m")
     let out = fixture.folder.url.appending(path: "out.bin").path
     let terminal = try TmuxSession(width: 72, height: 10)

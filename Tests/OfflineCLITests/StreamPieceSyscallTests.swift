@@ -41,7 +41,7 @@ struct StreamPieceSyscallTests {
   /// one stat a piece (its identity, through the open descriptor), no lock of its own (the
   /// runner holds the folder's) and no read of a piece written from its first byte. Every
   /// piece still decodes, and its SHA-256 in the journal is its bytes'.
-  @Test func eachPieceOfAStreamStatsLittleAndIsNeverReadBack() throws {
+  @Test func eachPieceOfAStreamStatsLittleAndIsNeverReadBack() async throws {
     let segments = 40
     let origin = try HLSOrigin(.manySegments, segmentCount: segments)
     let work = try TemporaryDirectory()
@@ -49,7 +49,7 @@ struct StreamPieceSyscallTests {
     let store = work.url.appending(path: "store").path
     let summary = work.url.appending(path: "strace.txt").path
 
-    let run = try ProcessRunner.run(
+    let run = try await ProcessRunner.run(
       SyscallCount.strace!,
       [
         "-f", "-c", "-o", summary, Self.binary, "--store", store, "get",
