@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `offline cache` as a user runs it: get, ls, stats, limit, clear, help and usage errors.
-@Suite struct CacheCommandTests {
+@Suite(.ownThreads) struct CacheCommandTests {
   /// nginx serving three files and an empty store.
   final class Fixture {
     let folder: TemporaryDirectory

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `offline` as a user at a terminal meets it: help, usage errors, exit codes, output.
-@Suite struct CommandLineTests {
+@Suite(.ownThreads) struct CommandLineTests {
   @Test func helpIsThereOnEveryLevel() async throws {
     for arguments in [["--help"], ["-h"], ["get", "--help"], ["help", "get"], ["help"]] {
       let result = try await InProcessOffline.run(arguments)

@@ -4,7 +4,7 @@ import Testing
 
 /// `offline completions bash|zsh|fish`: scripts made from the declarations, loaded in the
 /// real shells.
-@Suite struct CompletionScriptTests {
+@Suite(.ownThreads) struct CompletionScriptTests {
   /// What bash's `_offline` offers for the words `typed` (the last one is being completed).
   static func bashOffers(_ typed: [String], script: URL) async throws -> [String] {
     let words = typed.map { "'\($0)'" }.joined(separator: " ")

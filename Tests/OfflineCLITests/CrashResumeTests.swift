@@ -4,7 +4,7 @@ import Testing
 
 /// SIGKILL at random moments, as a crash or an out-of-memory kill would strike: every rerun
 /// of the same command resumes, the final file is byte-identical, and little is fetched twice.
-@Suite struct CrashResumeTests {
+@Suite(.ownThreads) struct CrashResumeTests {
   @Test func randomKillsLoseNothingAndRefetchLittle() async throws {
     let size = 64 << 20
     let setup = try GetCommandTests.Setup(size: size, options: .init(limitRate: "16m"))

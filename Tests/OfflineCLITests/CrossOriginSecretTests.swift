@@ -8,7 +8,7 @@ import Testing
 /// `BaseURL`) are on the other one, which logs every header it gets. Each test pins that
 /// `-H 'Authorization: …'`, `-u`, a `Cookie` header and a `--secret-header` reached the
 /// other origin, which no redirect led to, through `get` and through the queue.
-@Suite struct CrossOriginSecretTests {
+@Suite(.ownThreads) struct CrossOriginSecretTests {
   static let token = "Bearer h0me-t0ken"
   static let apiKey = "k3y-for-h0me"
   static let cookie = "session=c00kie-h0me"

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 17, items 2 to 4 through the command line: `get` and `info` of an MPD, the queue
 /// (`add`, `run`, `path`), refusals, and SIGKILLs during a DASH download.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"), .ownThreads)
 struct DASHCommandTests {
   struct Origin {
     let www: TemporaryDirectory
@@ -170,7 +170,7 @@ struct DASHCommandTests {
       while process.isRunning, try await manifestRequests(origin) == manifests,
         Date().timeIntervalSince(started) < 20
       {
-        usleep(20_000)
+        try? await Task.sleep(for: .microseconds(20_000))
       }
       // When half the kills have left no complete segment (a loaded machine starts each run
       // slowly: a CI run once had none after all 10), the run is killed only once it has
@@ -180,13 +180,15 @@ struct DASHCommandTests {
       while waitsForASegment, process.isRunning,
         completeSegments(in: out).count == doneBefore, Date().timeIntervalSince(started) < 20
       {
-        usleep(20_000)
+        try? await Task.sleep(for: .microseconds(20_000))
       }
-      usleep(UInt32.random(in: 300_000...1_500_000, using: &generator))
+      try? await Task.sleep(
+        for: .microseconds(UInt32.random(in: 300_000...1_500_000, using: &generator)))
       #expect(process.isRunning, "run \(round) was still downloading when it was killed")
       kill(process.processIdentifier, SIGKILL)
       _ = await process.waitBounded(seconds: 10)
-      usleep(200_000)  // nginx logs the killed connections when they close
+      // nginx logs the killed connections when they close.
+      try? await Task.sleep(for: .microseconds(200_000))
       snapshots.append((try origin.nginx.accessLog().count, completeSegments(in: out)))
     }
     let last = try await InProcessOffline.run(["--store", store] + arguments, timeout: 120)

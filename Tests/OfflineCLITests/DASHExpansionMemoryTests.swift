@@ -9,7 +9,7 @@ import Testing
 /// expanded, with a sentence naming the bound; the peak resident memory of the real process,
 /// served by nginx, stays that of a small run, only the manifest is fetched and nothing is
 /// written.
-@Suite(.serialized)
+@Suite(.serialized, .ownThreads)
 struct DASHExpansionMemoryTests {
   /// The most a refused run may reach; a plain `offline info` peaks near 30 MiB here.
   static let peakBound = 200 << 20

@@ -6,7 +6,7 @@ import Testing
 /// state changes, armed with `OFFLINEKIT_CRASH_POINT` (debug builds only); the next command
 /// must bring the content to a state that can go on, with nothing lost and nothing back
 /// from the dead. Rows "crash points" of docs/Reliability.md.
-@Suite struct FaultCrashPointTests {
+@Suite(.ownThreads) struct FaultCrashPointTests {
   /// Runs `offline --store STORE ARGUMENTS` with crash point `point` armed.
   func crashing(
     at point: String, _ fixture: QueueFixture, _ arguments: [String]

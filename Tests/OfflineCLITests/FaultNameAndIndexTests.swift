@@ -4,7 +4,7 @@ import Testing
 
 /// Rows of the fault matrix (docs/Reliability.md) driven through `offline`: a hostile
 /// `Content-Disposition` name, and an index whose write-ahead log went missing.
-@Suite struct FaultNameAndIndexTests {
+@Suite(.ownThreads) struct FaultNameAndIndexTests {
   /// Matrix row "Content-Disposition filename with ../": `get` and the queue name the file
   /// after the URL, inside the output or content folder; the server's name is never used.
   @Test func aHostileContentDispositionNameIsNeverUsed() async throws {
@@ -81,7 +81,7 @@ import Testing
     }
     var size = 0
     for _ in 0..<400 where size < 1 << 20 {
-      usleep(25_000)
+      try? await Task.sleep(for: .microseconds(25_000))
       size =
         (try? FileManager.default.attributesOfItem(atPath: output + ".part"))?[.size]
         as? Int ?? 0

@@ -5,7 +5,7 @@ import Testing
 /// What a user runs to find what to delete when the disk holding the store is full (issue
 /// 36, item 12): `ls`, `ls --json` and `rm` keep working, and what cannot be written says
 /// that the disk is full.
-@Suite(.serialized, .enabled(if: getuid() == 0))
+@Suite(.serialized, .enabled(if: getuid() == 0), .ownThreads)
 struct FullDiskCommandTests {
   /// A queue fixture whose whole store (index and content) is on a 4 MiB tmpfs, with
   /// `small.bin` downloaded as `a`; the caller unmounts it.

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `offline get` end to end against nginx and our fault server.
-@Suite struct GetCommandTests {
+@Suite(.ownThreads) struct GetCommandTests {
   struct Setup {
     let folder: TemporaryDirectory
     let www: URL
@@ -133,7 +133,7 @@ import Testing
       ?? 0 < 1 << 20,
       Date() < deadline
     {
-      usleep(20_000)
+      try? await Task.sleep(for: .microseconds(20_000))
     }
     kill(process.processIdentifier, signal)
     await #expect(process.waitBounded(seconds: 10) == code)

@@ -5,7 +5,7 @@ import Testing
 /// `get --limit-rate` caps a file and a whole stream (issue 13, item 5). The checks are lower
 /// bounds: no download finishes sooner than its cap allows. How close a long run stays to
 /// the cap is measured in `benchmarks/limit-rate.sh`, not here.
-@Suite struct GetLimitRateTests {
+@Suite(.ownThreads) struct GetLimitRateTests {
   /// The bytes on disk under `folder`, files only.
   static func bytes(under folder: URL) -> Int {
     let walker = FileManager.default.enumerator(
@@ -69,7 +69,7 @@ import Testing
 }
 
 /// `run --limit-rate` caps every running download together (issue 13, item 5).
-@Suite struct RunLimitRateTests {
+@Suite(.ownThreads) struct RunLimitRateTests {
   @Test func aRunCapsItsParallelDownloadsTogether() async throws {
     let size = 2 << 20
     let www = try TemporaryDirectory()

@@ -5,7 +5,7 @@ import Testing
 /// `get`, `add`, `info` and `cache get` take curl's request options (issue 13, item 1), end
 /// to end through the `offline` binary against nginx folders behind a check. Each pins that
 /// the options did not exist ("Unknown option", exit 64) or were not sent.
-@Suite struct GetRequestOptionTests {
+@Suite(.ownThreads) struct GetRequestOptionTests {
   static let body = TestData.bytes(count: 200_000, seed: 41)
 
   struct Setup {

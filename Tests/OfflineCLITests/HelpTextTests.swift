@@ -4,7 +4,7 @@ import Testing
 
 /// Whole `--help` pages, compared with what a user should read: any drift between a command's
 /// declaration and its help shows here.
-@Suite struct HelpTextTests {
+@Suite(.ownThreads) struct HelpTextTests {
   /// The request-option rows that `get` and `cache get` share, exactly as both pages show
   /// them.
   static let requestOptionRows = """

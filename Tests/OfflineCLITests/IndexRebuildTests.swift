@@ -6,7 +6,7 @@ import Testing
 /// real nginx and a real HLS stream. Pins issue 11, item 10 ("a damaged index orphans
 /// everything": before, the fresh index was empty, downloaded files were orphaned and
 /// re-adding their URLs downloaded them again).
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
 struct IndexRebuildTests {
   /// nginx serving `a.bin`, `b.bin`, `c.bin` (256 KiB each), `slow/large.bin` (8 MiB at
   /// 1 MiB/s) and an HLS stream under `hls/`, and a store driven through `offline`.

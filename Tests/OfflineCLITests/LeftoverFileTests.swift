@@ -5,7 +5,7 @@ import Testing
 /// Nothing is left behind by a command that was refused or overtaken (issue 36, item 13): a
 /// stream refused before any segment leaves no output folder, and a repair whose content was
 /// deleted meanwhile by another process leaves no file in `files/`.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
 struct LeftoverFileTests {
   /// Pins issue 36, item 13: a live HLS playlist or a live MPD, refused before any segment,
   /// left an empty output folder behind.
@@ -57,7 +57,7 @@ struct LeftoverFileTests {
     _ = await QueueFixture.poll(seconds: 20) {
       FileManager.default.fileExists(atPath: path + ".chunk0.part")
     }
-    usleep(300_000)
+    try? await Task.sleep(for: .microseconds(300_000))
 
     let removed = try await fixture.offline(["rm", "big"])
     #expect(removed.status == 0, "\(removed.stderrText)")

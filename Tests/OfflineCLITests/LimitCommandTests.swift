@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `offline limit RATE|none` and `add --limit-rate` kept with the content (issue 13, item 5).
-@Suite struct LimitCommandTests {
+@Suite(.ownThreads) struct LimitCommandTests {
   func store() async throws -> (TemporaryDirectory, URL) {
     let folder = try TemporaryDirectory()
     return (folder, folder.url.appending(path: "store", directoryHint: .isDirectory))

@@ -7,6 +7,7 @@ import Testing
 /// piece, part and playlist was then opened and renamed by its path, so the pieces that came
 /// after the swap went through the link into the folder it names.
 @Suite(
+  .ownThreads,
   .serialized, .enabled(if: FFmpeg.isAvailable),
   .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "needs /proc"))
 struct LinkSwappedDuringRunTests {

@@ -5,7 +5,7 @@ import Testing
 /// A symbolic link planted where the store keeps a single file (the shared `files/`, a
 /// content's own `content/<id>`) or where a repair stages a chunk (`<file>.chunk<N>.part`)
 /// is refused or replaced, never written through (issue 36, item 7).
-@Suite(.serialized)
+@Suite(.serialized, .ownThreads)
 struct LinkedStoreFileTests {
   /// Pins issue 36, item 7 for single files: a link at the shared `files/` folder or at a
   /// content's own folder was followed by the download, which wrote the file (and its part)

@@ -7,7 +7,7 @@ import Testing
 /// item 7). The part file and the destination refused links, but such a folder was
 /// followed: pieces, keys and playlists were written into the folder it names, outside the
 /// output folder (outside the store for `repair`), replacing files of the same names there.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
 struct LinkedSubfolderTests {
   /// A stream served by nginx, and the folder inside its copy that a link replaces.
   struct Case: CustomTestStringConvertible, Sendable {

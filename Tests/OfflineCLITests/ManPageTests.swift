@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `offline help --man`: a man page made from the declarations, rendered by man itself.
-@Suite struct ManPageTests {
+@Suite(.ownThreads) struct ManPageTests {
   // Pins issue 12, item 4: there was no man page; it comes from the declarations, so it
   // names every command and option `--help` does.
   @Test func manRendersThePageWithoutWarningsAndItNamesEveryCommandAndOption() async throws {

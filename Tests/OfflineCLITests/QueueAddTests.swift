@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `offline add` and what `offline ls --json` shows of what it added.
-@Suite struct QueueAddTests {
+@Suite(.ownThreads) struct QueueAddTests {
   @Test func addingAURLAgainPrintsTheSameID() async throws {
     let fixture = try QueueFixture()
     let first = try await fixture.addOne([fixture.url("small.bin")])
@@ -57,15 +57,25 @@ import Testing
   @Test func addReadsItsListFromAPipe() async throws {
     let fixture = try QueueFixture()
     let urls = ["a.bin", "b.bin"].map(fixture.url)
-    let result = try await ProcessRunner.run(
-      "/bin/bash",
-      [
-        "-c",
-        "exec '\(OfflineBinary.path)' --store '\(fixture.store.path)' add -i "
-          + "<(printf '%s\\n' \(urls.map { "'\($0)'" }.joined(separator: " ")))",
-      ], timeout: 30)
+    // `<(printf ...)` as bash makes it: a pipe named /dev/fd/N, its writer already done.
+    let pipe = Pipe()
+    pipe.fileHandleForWriting.write(Data(urls.map { $0 + "\n" }.joined().utf8))
+    try pipe.fileHandleForWriting.close()
+    defer { try? pipe.fileHandleForReading.close() }
+    let named = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
+    let result = try await fixture.offline(["add", "-i", named])
     #expect(result.status == 0, "add said \(result.stderrText)")
     #expect(result.stdoutText.split(whereSeparator: \.isNewline).count == 2)
+    await #expect(try fixture.list().map(\.url) == urls)
+  }
+
+  @Test func addReadsItsListFromStandardInput() async throws {
+    let fixture = try QueueFixture()
+    let urls = ["a.bin", "b.bin"].map(fixture.url)
+    let result = try await InProcessOffline.run(
+      ["add", "-i", "-"], store: fixture.store,
+      stdin: .bytes(Data(("# two\n" + urls.joined(separator: "\n")).utf8)))
+    #expect(result.status == 0, "add said \(result.stderrText)")
     await #expect(try fixture.list().map(\.url) == urls)
   }
 

@@ -5,7 +5,7 @@ import Testing
 /// Issue 14 (many small files): what the file system costs each file of a queue, seen with
 /// `strace` around `offline run`. `OFFLINE_BIN_UNDER_TEST` runs it against another build (so
 /// it was seen failing against 125a20f: 24 opens of 12 parts).
-@Suite(.enabled(if: SyscallCount.strace != nil, "strace is not installed"))
+@Suite(.enabled(if: SyscallCount.strace != nil, "strace is not installed"), .ownThreads)
 struct QueueFileSyscallTests {
   /// Pins the second open: a queue's file takes its destination's lock by opening its part,
   /// and the first connection of the default (adaptive) transfer then opened the part again

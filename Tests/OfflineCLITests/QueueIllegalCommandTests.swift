@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Commands the transition table does not allow exit 1, name the state, and change nothing.
-@Suite struct QueueIllegalCommandTests {
+@Suite(.ownThreads) struct QueueIllegalCommandTests {
   /// A command given to a content in a state that does not allow it.
   struct IllegalCall: Sendable, CustomTestStringConvertible {
     let verb: String

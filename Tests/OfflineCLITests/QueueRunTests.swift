@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `offline run` working the queue while other processes change it, and stopping on SIGINT.
-@Suite struct QueueRunTests {
+@Suite(.ownThreads) struct QueueRunTests {
   @Test func aRunningRunDownloadsWhatAnotherProcessAdds() async throws {
     let fixture = try QueueFixture(limitRate: "1m")
     let (slow, run) = try await fixture.runningLargeDownload(moreThan: 0)

@@ -4,7 +4,7 @@ import Testing
 
 /// `add --proxy` is kept with the content (issue 13, item 2), its credentials in the
 /// secrets folder alone.
-@Suite(.serialized) struct QueueStoredProxyTests {
+@Suite(.serialized, .ownThreads) struct QueueStoredProxyTests {
   /// Pins: `add` took no `--proxy`, so a queued content could not go through one; given,
   /// it must reach a `run` in another process, and its password only the secrets folder.
   @Test func aProxyGivenToAddIsUsedByALaterRunAndItsPasswordStaysInTheSecrets() async throws {

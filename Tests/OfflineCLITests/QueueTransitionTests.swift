@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Every legal row of the transition table of `OfflineState`, driven through the CLI.
-@Suite struct QueueTransitionTests {
+@Suite(.ownThreads) struct QueueTransitionTests {
   @Test func addQueuesAndRunDownloadsTheVerifiedFileToItsPath() async throws {
     let fixture = try QueueFixture()
     let sha = try TestData.sha256Hex(of: fixture.small)

@@ -5,7 +5,7 @@ import Testing
 /// SIGKILL of `offline run` at random moments while contents are being cancelled and
 /// deleted from another process: after the next run, every file that should exist is
 /// complete and verified, nothing cancelled or deleted comes back, nothing stays `canceling`.
-@Suite struct RunCrashTests {
+@Suite(.ownThreads) struct RunCrashTests {
   struct Item: Decodable {
     let id: String
     let state: String

@@ -6,7 +6,7 @@ import Testing
 /// stream's playlist token and its key URIs' signatures were written to `offline.json`
 /// with mode 0644, and `index-remote.m3u8` kept the other variants' signed URLs with mode
 /// 0644 too.
-@Suite struct SignedURLFileModeTests {
+@Suite(.ownThreads) struct SignedURLFileModeTests {
   static let secret = "S1GNED-S3CRET"
 
   /// nginx serving `fixture`, its playlists' URIs given `?sig=…` queries (nginx ignores

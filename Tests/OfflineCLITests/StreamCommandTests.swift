@@ -5,7 +5,7 @@ import Testing
 
 /// HLS through the command line: `get` of a playlist, `info`, the queue with `path` and
 /// `renew-keys`, bad streams refused, and SIGKILLs that never make a segment come twice.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
 struct StreamCommandTests {
   /// An `HLSOrigin`, its playlist's URL as the text a command line takes.
   struct Origin {
@@ -145,7 +145,8 @@ struct StreamCommandTests {
     try await OfflineBinary.killRepeatedly(
       arguments, store: URL(fileURLWithPath: store), times: 10, pause: 150_000...600_000
     ) {
-      usleep(200_000)  // nginx logs the killed connections when they close
+      // nginx logs the killed connections when they close.
+      try? await Task.sleep(for: .microseconds(200_000))
       await snapshots.append(
         (try origin.nginx.accessLog().count, try completeSegments(in: out, store: store)))
     }

@@ -5,7 +5,7 @@ import Testing
 /// `offline info` and `get` of streams whose masters and playlists are odd or hostile
 /// (issue 11, items 12 and 14): several key formats, a variant that answers 404, rendition
 /// groups that do not exist, control characters and huge URIs from the server.
-@Suite struct StreamInfoTests {
+@Suite(.ownThreads) struct StreamInfoTests {
   let server: FaultServer
   let work: TemporaryDirectory
 
@@ -220,12 +220,10 @@ import Testing
         + "#EXT-X-STREAM-INF:BANDWIDTH=900000\nhttps://localhost:\(closed)/v.m3u8\n")
     let started = ContinuousClock.now
     // The master comes directly (http); the child's https goes through the proxy.
-    let text = try await ProcessRunner.run(
-      "/usr/bin/env",
-      [
-        "https_proxy=\(proxy.url.absoluteString)", OfflineBinary.path, "info",
-        server.url("/v/master.m3u8").absoluteString,
-      ])
+    var environment = ProcessInfo.processInfo.environment
+    environment["https_proxy"] = proxy.url.absoluteString
+    let text = try await InProcessOffline.run(
+      ["info", server.url("/v/master.m3u8").absoluteString], environment: environment)
     let elapsed = started.duration(to: .now)
 
     #expect(elapsed < .seconds(8), "info took \(elapsed)")

@@ -14,6 +14,7 @@ import Testing
 /// were seen failing against 43856ff: 13.2 stats and 1.1 reads per piece; and against
 /// b395927, whose pieces each took a `flock` and three stats).
 @Suite(
+  .ownThreads,
   .serialized, .enabled(if: FFmpeg.isAvailable),
   .enabled(if: SyscallCount.strace != nil, "strace is not installed"))
 struct StreamPieceSyscallTests {

@@ -8,7 +8,7 @@ import Testing
 /// naming a damaged segment of `pack.ts` by its position in the playlist and its URL.
 /// Before, the repair took the new bytes and `verify` said "whole", and a segment in the pack
 /// was named by its byte offset in it.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
 struct StreamRepairCommandTests {
   /// How the stream is laid out on disk.
   enum Layout: String, CaseIterable, Sendable {

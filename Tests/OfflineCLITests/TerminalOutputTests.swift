@@ -4,7 +4,7 @@ import Testing
 
 /// What `ls` prints to a terminal: text from a title or a server never carries raw control
 /// characters, and a URL is cut to a readable length.
-@Suite struct TerminalOutputTests {
+@Suite(.ownThreads) struct TerminalOutputTests {
   // Pins: `offline ls` passed escape sequences through raw.
   @Test func lsEscapesControlCharactersInTitles() async throws {
     let fixture = try QueueFixture()

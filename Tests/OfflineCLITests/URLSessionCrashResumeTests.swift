@@ -5,7 +5,7 @@ import Testing
 /// `offline get` on URLSessionTransport (`OFFLINEKIT_TRANSPORT=urlsession`), killed with
 /// SIGKILL at random moments: every rerun resumes and the file ends byte-identical
 /// (issue 18, item 2).
-@Suite struct URLSessionCrashResumeTests {
+@Suite(.ownThreads) struct URLSessionCrashResumeTests {
   static let environment = ProcessInfo.processInfo.environment.merging(
     ["OFFLINEKIT_TRANSPORT": "urlsession"]) { $1 }
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The usage line a user sees, in `--help` and after a mistake, names what the command takes.
-@Suite struct UsageLineTests {
+@Suite(.ownThreads) struct UsageLineTests {
   // Pins issue 12, item 4: `get`'s usage line omitted --ca-file, --stall-timeout, --retries,
   // --connections and --force (help rows and usage were written separately and drifted).
   @Test(arguments: [

@@ -6,7 +6,7 @@ import Testing
 /// `--remote`), `offline repair` (only the damaged chunks, finished after a kill, refusing a
 /// changed origin until `--redownload`), and the damage `ls` and `path` show. Before, none of
 /// these existed: a damaged content was listed as downloaded and `path` printed it.
-@Suite struct VerifyCommandTests {
+@Suite(.ownThreads) struct VerifyCommandTests {
   /// A queue fixture with `large.bin` (8 MiB) downloaded as content `big`.
   static func downloaded(limitRate: String? = nil) async throws -> (QueueFixture, String) {
     let fixture = try QueueFixture(limitRate: limitRate)
@@ -81,7 +81,7 @@ import Testing
       FileManager.default.fileExists(atPath: path + ".chunk0.part")
         || FileManager.default.fileExists(atPath: path + ".chunk1.part")
     }
-    usleep(500_000)
+    try? await Task.sleep(for: .microseconds(500_000))
     kill(repair.processIdentifier, SIGKILL)
     _ = await repair.waitBounded(seconds: 10)
     let again = try await fixture.offline(["repair", "big"], timeout: 60)

@@ -21,7 +21,8 @@ enum InProcessOffline {
       folder ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     let variables = environment ?? ProcessInfo.processInfo.environment
     let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
-      group.addTask {
+      // On threads of its own: see DispatchTaskExecutor.
+      group.addTask(executorPreference: DispatchTaskExecutor(label: "offline-in-process")) {
         await OfflineTool.run(
           arguments: arguments, environment: variables, standardInput: stdin,
           workingDirectory: directory, console: console)
