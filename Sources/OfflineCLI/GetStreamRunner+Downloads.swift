@@ -19,7 +19,9 @@ extension GetStreamRunner {
       url: url, folder: folder, configuration: command.hls, journal: index.transfers,
       transport: transport, retry: retryPolicy, requestOptions: command.requestOptions,
       rateLimiters: [])
-    download.onPieceRetry = { [command] retry in Self.show(retry, command: command) }
+    download.onPieceRetry = { [command, console = host.console] retry in
+      Self.show(retry, command: command, console: console)
+    }
     download.waitsForOtherWriter = command.waitsForOtherWriter
     download.refreshesURL = command.refreshCommand != nil
     return download

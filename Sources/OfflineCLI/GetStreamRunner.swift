@@ -16,11 +16,13 @@ struct GetStreamRunner {
   let index: OfflineIndex
   let transport: any HTTPTransporting
   let reporter: GetReporter
+  /// The run's surroundings: the working folder, the console, the environment.
+  let host: CommandHost
 
   /// The folder: `-o` as given, else the stream's name in the current folder (always from
   /// the URL given, whatever fresh URL follows).
   var folder: URL {
-    let current = FileManager.default.currentDirectoryPath
+    let current = host.workingDirectory.path
     guard let output = command.output else {
       let name =
         isDASH
@@ -58,7 +60,7 @@ struct GetStreamRunner {
           refreshes < GetCommand.maximumRefreshes, let status = RefreshCommand.refusal(error)
         else { return ended(with: error) }
         refreshes += 1
-        switch RefreshCommand.freshURL(refreshCommand, for: url, status: status) {
+        switch RefreshCommand.freshURL(refreshCommand, for: url, status: status, host: host) {
         case .success(let fresh):
           // Read again from the fresh URL; pieces on disk go on under their new URLs.
           url = fresh
@@ -111,8 +113,7 @@ struct GetStreamRunner {
   }
   /// Says that a piece is tried again: a line on standard error (the progress line cleared
   /// first on a terminal), or with `--json` a `retrying` event on standard output.
-  static func show(_ retry: HLSDownload.PieceRetry, command: GetCommand) {
-    let console = Console()
+  static func show(_ retry: HLSDownload.PieceRetry, command: GetCommand, console: Console) {
     if command.json {
       let object: [String: Any] = [
         "event": "retrying", "url": retry.url.redactedForDisplay, "retry": retry.retry,
@@ -136,7 +137,7 @@ struct GetStreamRunner {
   /// Shows what could not be included: a `Warning:` line each on standard error, or with
   /// `--json` a `warning` event each on standard output.
   func warn(_ warnings: [HLSWarning]) {
-    let console = Console()
+    let console = host.console
     for warning in warnings {
       if command.json {
         let object = ["event": "warning", "message": warning.description]

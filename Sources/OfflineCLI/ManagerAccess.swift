@@ -12,6 +12,9 @@ enum ManagerAccess {
     var configuration = OfflineManager.Configuration(
       parallelDownloads: parallel, minimumFreeSpace: minimumFreeSpace, rateLimit: rateLimit)
     configuration.maxStreamConnections = maxStreamConnections
+    // Proxy and CA variables come from the run's environment, not the process's.
+    configuration.transport = CurlTransport(
+      configuration: .init(environment: CurlEnvironment(context.host.environment)))
     let manager = try OfflineManager(
       directory: context.storeDirectory, configuration: configuration)
     let restored = manager.rebuildReport?.restored ?? []

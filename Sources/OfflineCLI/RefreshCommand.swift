@@ -37,10 +37,14 @@ enum RefreshCommand {
   /// took too long, or printed something that is not one http or https URL). The wait is
   /// for the command's own exit: a process it leaves in the background (`helper &`) may
   /// keep its output open, and is not waited for.
-  static func freshURL(_ command: String, for url: URL, status: Int) -> Result<URL, Problem> {
+  /// The command runs in the host's working folder with the host's environment.
+  static func freshURL(_ command: String, for url: URL, status: Int, host: CommandHost)
+    -> Result<URL, Problem>
+  {
     let shell = ShellCommand(
       command: command,
       environment: ["OFFLINE_URL": url.absoluteString, "OFFLINE_STATUS": "\(status)"],
+      baseEnvironment: host.environment, workingDirectory: host.workingDirectory.path,
       timeout: timeout)
     let ending: ShellCommand.Ending
     let output: Data

@@ -21,8 +21,12 @@ struct ShellCommand {
 
   /// The command line given to `/bin/sh -c`.
   let command: String
-  /// The variables added to this process's environment for it.
+  /// The variables added to `baseEnvironment` for it.
   let environment: [String: String]
+  /// The environment of the run it belongs to (not read from the process).
+  let baseEnvironment: [String: String]
+  /// The folder it starts in.
+  let workingDirectory: String
   /// The longest it may run, in seconds.
   let timeout: Double
   /// At most this many bytes of its output are kept; the rest is read and dropped.
@@ -92,6 +96,11 @@ struct ShellCommand {
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_adddup2(&actions, writer, STDOUT_FILENO)
+    #if canImport(Glibc)
+      Self.addChdir(&actions, workingDirectory)
+    #else
+      posix_spawn_file_actions_addchdir_np(&actions, workingDirectory)
+    #endif
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
     var defaults = sigset_t()
@@ -104,7 +113,7 @@ struct ShellCommand {
     posix_spawnattr_setpgroup(&attributes, 0)
     posix_spawnattr_setflags(
       &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-    var variables = ProcessInfo.processInfo.environment
+    var variables = baseEnvironment
     variables.merge(environment) { _, given in given }
     let words: [String] = ["/bin/sh", "-c", command]
     let arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
@@ -119,6 +128,30 @@ struct ShellCommand {
     return .success(pid)
   }
 }
+
+#if canImport(Glibc)
+  extension ShellCommand {
+    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), which the Glibc module
+    /// does not import: the child starts in the run's working folder without this process
+    /// ever changing its own (`chdir` is process-wide).
+    private typealias AddChdir =
+      @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>)
+      -> Int32
+
+    private static let addChdirFunction: AddChdir? = {
+      let name = "posix_spawn_file_actions_addchdir_np"
+      guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+      return unsafeBitCast(symbol, to: AddChdir.self)
+    }()
+
+    /// Adds "change to `folder`" to `actions`; without the function the child starts where
+    /// this process is.
+    fileprivate static func addChdir(_ actions: inout posix_spawn_file_actions_t, _ folder: String)
+    {
+      _ = addChdirFunction?(&actions, folder)
+    }
+  }
+#endif
 
 /// Why a ``ShellCommand`` could not start: the system's words for the error number.
 struct ShellCommandError: Error, CustomStringConvertible {

@@ -15,7 +15,7 @@ enum TransportChoice {
   ///   `urlsession`.
   static func make(
     _ configuration: CurlTransport.Configuration,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String]
   ) throws(RequestOptionError) -> any HTTPTransporting {
     switch environment[variable]?.lowercased() {
     case nil, "", "curl":

@@ -5,7 +5,7 @@ import Testing
 
 /// The declarations drive everything: each option of each command is accepted by the
 /// parser, is in its help and its usage line, and reads back as a typed value.
-@Suite struct CommandDeclarationTests {
+@Suite(.ownThreads) struct CommandDeclarationTests {
   static let root = CommandPath(root: RootCommand.configuration)
 
   /// Values one of which every option and argument of the tool takes.

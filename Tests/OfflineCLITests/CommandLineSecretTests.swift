@@ -5,7 +5,7 @@ import Testing
 /// No secret given on the command line shows in `ps` (issue 36, item 11): every local user
 /// reads `/proc/<pid>/cmdline`, which held `-u user:password`, a proxy's password, an
 /// `Authorization` header and `serve --token` for the whole run.
-@Suite struct CommandLineSecretTests {
+@Suite(.ownThreads) struct CommandLineSecretTests {
   /// `offline ARGUMENTS` started in the background, its output in a file of `folder`.
   static func start(
     _ arguments: [String], in folder: TemporaryDirectory, environment: [String: String] = [:]
@@ -32,29 +32,18 @@ import Testing
   }
 
   /// Waits (at most 30 s) for `condition`.
-  static func eventually(_ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(30)
-    while Date() < deadline {
+  static func eventually(_ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
       if condition() { return true }
-      usleep(20_000)
+      try? await Task.sleep(for: .milliseconds(20))
     }
     return false
   }
 
-  /// Sends SIGINT and waits at most 20 s (then SIGKILL).
-  static func stop(_ process: Process) {
-    if process.isRunning { kill(process.processIdentifier, SIGINT) }
-    let deadline = Date().addingTimeInterval(20)
-    while process.isRunning && Date() < deadline { usleep(10_000) }
-    if process.isRunning {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
-  }
-
   /// Pins: a running `get` showed its password, its proxy's password and its bearer token
   /// to `ps`; the header that is no secret still shows.
-  @Test func aRunningGetShowsNoSecretInItsCommandLine() throws {
+  @Test func aRunningGetShowsNoSecretInItsCommandLine() async throws {
     let root = try TemporaryDirectory()
     try TestData.writeFile(at: root.file("slow.bin"), count: 8 << 20)
     let origin = try NginxServer(root: root.url, options: .init(limitRate: "200k"))
@@ -69,9 +58,9 @@ import Testing
         "Authorization: Bearer t0ken-on-cmdline", "--header=X-Api-Key: k3y-on-cmdline",
         "--secret-header", "X-Api-Key", "-H", "X-Plain: plain-value",
       ], in: folder)
-    defer { Self.stop(get) }
+    defer { get.killIfRunning() }
     #expect(
-      Self.eventually { FileManager.default.fileExists(atPath: part) || !get.isRunning },
+      await Self.eventually { FileManager.default.fileExists(atPath: part) || !get.isRunning },
       "\((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
     #expect(get.isRunning, "\((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
     let shown = Self.commandLine(of: get.processIdentifier).joined(separator: " ")
@@ -85,7 +74,7 @@ import Testing
   /// Pins: `serve --token` showed the token to `ps`. A token from `--token-file` or
   /// `OFFLINE_SERVE_TOKEN` never reaches the command line, and the service asks for it.
   @Test(arguments: ["option", "file", "variable"])
-  func serveShowsNoTokenInItsCommandLine(source: String) throws {
+  func serveShowsNoTokenInItsCommandLine(source: String) async throws {
     let token = "t0ken-of-serve-\(source)-0123456789"
     let folder = try TemporaryDirectory()
     let port = try FreePort.make()
@@ -99,9 +88,9 @@ import Testing
     default: environment["OFFLINE_SERVE_TOKEN"] = token
     }
     let (serve, output) = try Self.start(arguments, in: folder, environment: environment)
-    defer { Self.stop(serve) }
+    defer { serve.killIfRunning() }
     #expect(
-      Self.eventually {
+      await Self.eventually {
         ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("Serving")
       }, "\((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
     let shown = Self.commandLine(of: serve.processIdentifier).joined(separator: " ")
@@ -113,7 +102,7 @@ import Testing
 
   /// A token file that cannot be read, or holds no token, and `--token` with
   /// `--token-file`, are usage errors (64) that never repeat the token.
-  @Test func aBadTokenFileIsAUsageError() throws {
+  @Test func aBadTokenFileIsAUsageError() async throws {
     let folder = try TemporaryDirectory()
     try Data("short\n".utf8).write(to: folder.file("short"))
     let store = folder.url.appending(path: "store").path
@@ -122,7 +111,7 @@ import Testing
       ["--token-file", folder.file("short").path],
       ["--token-file", folder.file("short").path, "--token", "0123456789abcdef0123"],
     ] {
-      let result = try ProcessRunner.run(
+      let result = try await ProcessRunner.run(
         OfflineBinary.path, ["--store", store, "serve", "--listen", "127.0.0.1:1"] + extra,
         timeout: 30)
       #expect(result.status == 64, "\(extra): \(result.stderrText)")

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 17, items 2 to 4 through the command line: `get` and `info` of an MPD, the queue
 /// (`add`, `run`, `path`), refusals, and SIGKILLs during a DASH download.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"), .ownThreads)
 struct DASHCommandTests {
   struct Origin {
     let www: TemporaryDirectory
@@ -21,13 +21,13 @@ struct DASHCommandTests {
     }
 
     /// The MD5s of the origin's decoded `streams`, over http.
-    func decoded(_ streams: [String]) throws -> [String] {
+    func decoded(_ streams: [String]) async throws -> [String] {
       try streams.map { try FFmpeg.decodedMD5(url, stream: $0).md5 }
     }
   }
 
   /// The MD5s of the decoded `streams` of the offline MPD at `path`, with no error printed.
-  func decoded(_ path: String, _ streams: [String]) throws -> [String] {
+  func decoded(_ path: String, _ streams: [String]) async throws -> [String] {
     try streams.map { stream in
       let result = try FFmpeg.decodedMD5(path, stream: stream)
       #expect(result.errors.isEmpty, "\(stream): \(result.errors)")
@@ -35,29 +35,29 @@ struct DASHCommandTests {
     }
   }
 
-  @Test func getWritesAFolderThatDecodesLikeTheOriginAndARerunFetchesNothing() throws {
+  @Test func getWritesAFolderThatDecodesLikeTheOriginAndARerunFetchesNothing() async throws {
     let origin = try Origin(.timeline)
-    let expected = try origin.decoded(["v:0", "a:0"])
+    let expected = try await origin.decoded(["v:0", "a:0"])
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "movie").path
     let store = work.url.appending(path: "store").path
-    let first = try OfflineBinary.run(["--store", store, "get", origin.url, "-o", out])
+    let first = try await InProcessOffline.run(["--store", store, "get", origin.url, "-o", out])
     #expect(first.status == 0, "\(first.stderrText)")
     #expect(first.stderrText.contains("Saved \(out)/index.mpd (5 segments"), "\(first.stderrText)")
     let requests = try origin.nginx.accessLog(minimumCount: 1).count
     origin.nginx.stop(graceful: false)
-    #expect(try decoded(out + "/index.mpd", ["v:0", "a:0"]) == expected)
+    await #expect(try decoded(out + "/index.mpd", ["v:0", "a:0"]) == expected)
 
-    try RepeatedGet.expectFetchesNothing(
+    try await RepeatedGet.expectFetchesNothing(
       nginx: origin.nginx, requests: requests, store: store, url: origin.url, out: out)
   }
 
   /// `--variant lowest` takes the 96x54 Representation of the video AdaptationSet.
-  @Test func getAppliesTheVariantChoiceToTheVideoAdaptationSet() throws {
+  @Test func getAppliesTheVariantChoiceToTheVideoAdaptationSet() async throws {
     let origin = try Origin(.timeline)
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "small").path
-    let result = try OfflineBinary.run([
+    let result = try await InProcessOffline.run([
       "--store", work.url.appending(path: "store").path, "get", origin.url, "-o", out,
       "--variant", "lowest", "--quiet",
     ])
@@ -67,9 +67,9 @@ struct DASHCommandTests {
     #expect(video.map(\.common.width) == [96])
   }
 
-  @Test func infoListsWhatTheManifestOffersInTextAndJSON() throws {
+  @Test func infoListsWhatTheManifestOffersInTextAndJSON() async throws {
     let origin = try Origin(.languages)
-    let text = try OfflineBinary.run(["info", origin.url])
+    let text = try await InProcessOffline.run(["info", origin.url])
     #expect(text.status == 0, "\(text.stderrText)")
     for line in [
       "Duration: 4.0 s in 1 period", "Protection: none", "Video (--variant):", "160x90",
@@ -78,7 +78,7 @@ struct DASHCommandTests {
     ] {
       #expect(text.stdoutText.contains(line), "missing \(line) in \(text.stdoutText)")
     }
-    let json = try OfflineBinary.run(["info", origin.url, "--json"])
+    let json = try await InProcessOffline.run(["info", origin.url, "--json"])
     #expect(json.status == 0)
     let object = try JSONSerialization.jsonObject(with: Data(json.stdoutText.utf8))
     let root = try #require(object as? [String: Any])
@@ -89,28 +89,28 @@ struct DASHCommandTests {
     #expect(sets.map { $0["language"] as? String } == [nil, "eng", "fra", "en"])
   }
 
-  @Test func theQueueDownloadsAPresentationThatDecodesLikeTheOrigin() throws {
+  @Test func theQueueDownloadsAPresentationThatDecodesLikeTheOrigin() async throws {
     let origin = try Origin(.languages)
-    let expected = try origin.decoded(["v:0", "a:1"])
+    let expected = try await origin.decoded(["v:0", "a:1"])
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
-    let added = try OfflineBinary.run([
+    let added = try await InProcessOffline.run([
       "--store", store, "add", origin.url, "--id", "show", "--audio", "fra",
     ])
     #expect(added.status == 0, "\(added.stderrText)")
-    let run = try OfflineBinary.run(["--store", store, "run", "--quiet"])
+    let run = try await InProcessOffline.run(["--store", store, "run", "--quiet"])
     #expect(run.status == 0, "\(run.stderrText)")
-    let listed = try OfflineBinary.run(["--store", store, "ls"])
+    let listed = try await InProcessOffline.run(["--store", store, "ls"])
     #expect(listed.stdoutText.contains("downloaded"), "\(listed.stdoutText)")
-    let path = try OfflineBinary.run(["--store", store, "path", "show"]).stdoutText
+    let path = try await InProcessOffline.run(["--store", store, "path", "show"]).stdoutText
       .trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(path.hasSuffix("/index.mpd"))
     origin.nginx.stop(graceful: false)
     // French only: the copy's one audio stream is the origin's second.
-    #expect(try decoded(path, ["v:0", "a:0"]) == expected)
+    await #expect(try decoded(path, ["v:0", "a:0"]) == expected)
   }
 
-  @Test func liveAndProtectedPresentationsAreRefusedBeforeAnySegment() throws {
+  @Test func liveAndProtectedPresentationsAreRefusedBeforeAnySegment() async throws {
     let origin = try Origin(.timeline)
     let manifest = origin.files.entryFile
     let text = try String(contentsOf: manifest, encoding: .utf8)
@@ -118,7 +118,7 @@ struct DASHCommandTests {
     let store = work.url.appending(path: "s").path
     try text.replacingOccurrences(of: "type=\"static\"", with: "type=\"dynamic\"")
       .write(to: manifest, atomically: true, encoding: .utf8)
-    let live = try OfflineBinary.run([
+    let live = try await InProcessOffline.run([
       "--store", store, "get", origin.url, "-o", work.url.appending(path: "live").path,
     ])
     #expect(live.status == 1)
@@ -128,7 +128,7 @@ struct DASHCommandTests {
       with: "<ContentProtection schemeIdUri=\"urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed\"/>"
         + "<Representation id=\"0\""
     ).write(to: manifest, atomically: true, encoding: .utf8)
-    let drm = try OfflineBinary.run([
+    let drm = try await InProcessOffline.run([
       "--store", store, "get", origin.url, "-o", work.url.appending(path: "drm").path,
     ])
     #expect(drm.status == 1)
@@ -141,7 +141,7 @@ struct DASHCommandTests {
   /// connection, so every kill lands mid-download), then the same command: the copy decodes
   /// like the origin, no segment complete on disk at a kill is requested again, none is sent
   /// twice in full, and segments cut by a kill are resumed (206).
-  @Test func killsDuringADASHDownloadNeverFetchASegmentTwice() throws {
+  @Test func killsDuringADASHDownloadNeverFetchASegmentTwice() async throws {
     let origin = try Origin(.long, limitRate: "100k")
     // The origin's files decoded where they lie (over the rate-limited nginx it takes minutes).
     let expected = try ["v:0", "a:0"].map {
@@ -158,7 +158,7 @@ struct DASHCommandTests {
     var generator = SystemRandomNumberGenerator()
     var snapshots: [(logCount: Int, done: Set<String>)] = []
     for round in 0..<10 {
-      let manifests = try manifestRequests(origin)
+      let manifests = try await manifestRequests(origin)
       let doneBefore = completeSegments(in: out).count
       let process = try OfflineBinary.start(arguments, store: URL(fileURLWithPath: store))
       // Killed while it downloads: at a random moment after this run fetched the manifest,
@@ -167,10 +167,10 @@ struct DASHCommandTests {
       // nginx logs the connections of the run killed before whenever it notices them closed
       // (its `limit_rate` timer), so a slow start was killed before its manifest (10 of 11).
       let started = Date()
-      while process.isRunning, try manifestRequests(origin) == manifests,
+      while process.isRunning, try await manifestRequests(origin) == manifests,
         Date().timeIntervalSince(started) < 20
       {
-        usleep(20_000)
+        try? await Task.sleep(for: .microseconds(20_000))
       }
       // When half the kills have left no complete segment (a loaded machine starts each run
       // slowly: a CI run once had none after all 10), the run is killed only once it has
@@ -180,16 +180,18 @@ struct DASHCommandTests {
       while waitsForASegment, process.isRunning,
         completeSegments(in: out).count == doneBefore, Date().timeIntervalSince(started) < 20
       {
-        usleep(20_000)
+        try? await Task.sleep(for: .microseconds(20_000))
       }
-      usleep(UInt32.random(in: 300_000...1_500_000, using: &generator))
+      try? await Task.sleep(
+        for: .microseconds(UInt32.random(in: 300_000...1_500_000, using: &generator)))
       #expect(process.isRunning, "run \(round) was still downloading when it was killed")
       kill(process.processIdentifier, SIGKILL)
-      _ = process.waitBounded(seconds: 10)
-      usleep(200_000)  // nginx logs the killed connections when they close
+      _ = await process.waitBounded(seconds: 10)
+      // nginx logs the killed connections when they close.
+      try? await Task.sleep(for: .microseconds(200_000))
       snapshots.append((try origin.nginx.accessLog().count, completeSegments(in: out)))
     }
-    let last = try OfflineBinary.run(["--store", store] + arguments, timeout: 120)
+    let last = try await InProcessOffline.run(["--store", store] + arguments, timeout: 120)
     #expect(last.status == 0, "\(last.stderrText)")
     let log = try origin.nginx.accessLog(minimumCount: 1).dropFirst(before)
     for snapshot in snapshots {
@@ -211,11 +213,11 @@ struct DASHCommandTests {
     #expect(media.contains { $0.status == 206 }, "a killed segment was resumed, not restarted")
 
     origin.nginx.stop(graceful: false)
-    #expect(try decoded(out + "/index.mpd", ["v:0", "a:0"]) == expected)
+    await #expect(try decoded(out + "/index.mpd", ["v:0", "a:0"]) == expected)
   }
 
   /// How many times the origin's access log shows the manifest requested.
-  private func manifestRequests(_ origin: Origin) throws -> Int {
+  private func manifestRequests(_ origin: Origin) async throws -> Int {
     try origin.nginx.accessLog().filter { $0.uri == "/manifest.mpd" }.count
   }
 

@@ -9,7 +9,7 @@ import Testing
 /// expanded, with a sentence naming the bound; the peak resident memory of the real process,
 /// served by nginx, stays that of a small run, only the manifest is fetched and nothing is
 /// written.
-@Suite(.serialized)
+@Suite(.serialized, .ownThreads)
 struct DASHExpansionMemoryTests {
   /// The most a refused run may reach; a plain `offline info` peaks near 30 MiB here.
   static let peakBound = 200 << 20
@@ -43,7 +43,7 @@ struct DASHExpansionMemoryTests {
   ]
 
   @Test(arguments: cases.indices)
-  func aSmallManifestThatExpandsToGigabytesIsRefusedWithFlatMemory(_ index: Int) throws {
+  func aSmallManifestThatExpandsToGigabytesIsRefusedWithFlatMemory(_ index: Int) async throws {
     let (name, text, bound) = Self.cases[index]
     let www = try TemporaryDirectory(prefix: "offlinekit-expansion")
     try Data(text.utf8).write(to: www.file("\(name).mpd"))

@@ -5,7 +5,7 @@ import Testing
 /// `get --limit-rate` caps a file and a whole stream (issue 13, item 5). The checks are lower
 /// bounds: no download finishes sooner than its cap allows. How close a long run stays to
 /// the cap is measured in `benchmarks/limit-rate.sh`, not here.
-@Suite struct GetLimitRateTests {
+@Suite(.ownThreads) struct GetLimitRateTests {
   /// The bytes on disk under `folder`, files only.
   static func bytes(under folder: URL) -> Int {
     let walker = FileManager.default.enumerator(
@@ -18,7 +18,7 @@ import Testing
     return total
   }
 
-  @Test func aCappedFileArrivesWholeAndNoFasterThanItsCap() throws {
+  @Test func aCappedFileArrivesWholeAndNoFasterThanItsCap() async throws {
     let size = 3 << 20
     let www = try TemporaryDirectory()
     try TestData.writeFile(at: www.file("a.bin"), count: size, seed: 11)
@@ -27,7 +27,7 @@ import Testing
     let work = try TemporaryDirectory()
     let output = work.url.appending(path: "a.bin").path
     let started = ContinuousClock.now
-    let result = try OfflineBinary.run([
+    let result = try await InProcessOffline.run([
       "--store", work.url.appending(path: "store").path, "get", nginx.url("/a.bin").absoluteString,
       "-o", output, "--limit-rate", "1M",
     ])
@@ -41,13 +41,13 @@ import Testing
 
   /// One cap for the whole stream: its segments, fetched eight at a time, share it.
   @Test(.enabled(if: FFmpeg.isAvailable))
-  func aCappedStreamSharesOneCapAcrossItsSegments() throws {
+  func aCappedStreamSharesOneCapAcrossItsSegments() async throws {
     let origin = try HLSOrigin(.tsVariants, segmentCount: 8)
     let work = try TemporaryDirectory()
     let output = work.url.appending(path: "movie")
     let rate = 256 << 10
     let started = ContinuousClock.now
-    let result = try OfflineBinary.run([
+    let result = try await InProcessOffline.run([
       "--store", work.url.appending(path: "store").path, "get",
       origin.url.absoluteString, "-o", output.path, "--variant", "highest",
       "--limit-rate", "256k",
@@ -69,8 +69,8 @@ import Testing
 }
 
 /// `run --limit-rate` caps every running download together (issue 13, item 5).
-@Suite struct RunLimitRateTests {
-  @Test func aRunCapsItsParallelDownloadsTogether() throws {
+@Suite(.ownThreads) struct RunLimitRateTests {
+  @Test func aRunCapsItsParallelDownloadsTogether() async throws {
     let size = 2 << 20
     let www = try TemporaryDirectory()
     for (index, name) in ["a.bin", "b.bin"].enumerated() {
@@ -81,17 +81,17 @@ import Testing
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     for name in ["a.bin", "b.bin"] {
-      let added = try OfflineBinary.run(
+      let added = try await InProcessOffline.run(
         ["--store", store, "add", nginx.url("/" + name).absoluteString])
       #expect(added.status == 0, "\(added.stderrText)")
     }
     let started = ContinuousClock.now
-    let run = try OfflineBinary.run(
+    let run = try await InProcessOffline.run(
       ["--store", store, "run", "--parallel", "2", "--limit-rate", "1M", "--quiet"])
     let elapsed = started.duration(to: .now)
 
     #expect(run.status == 0, "\(run.stderrText)")
-    let listed = try OfflineBinary.run(["--store", store, "ls", "--json"])
+    let listed = try await InProcessOffline.run(["--store", store, "ls", "--json"])
     let downloaded = listed.stdoutText.components(separatedBy: "downloaded").count - 1
     #expect(downloaded == 2, "\(listed.stdoutText)")
     // 4 MiB at 1 MiB/s for both together, less what the budget starts with: about 3.95 s;

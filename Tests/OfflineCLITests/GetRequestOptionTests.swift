@@ -5,7 +5,7 @@ import Testing
 /// `get`, `add`, `info` and `cache get` take curl's request options (issue 13, item 1), end
 /// to end through the `offline` binary against nginx folders behind a check. Each pins that
 /// the options did not exist ("Unknown option", exit 64) or were not sent.
-@Suite struct GetRequestOptionTests {
+@Suite(.ownThreads) struct GetRequestOptionTests {
   static let body = TestData.bytes(count: 200_000, seed: 41)
 
   struct Setup {
@@ -24,63 +24,62 @@ import Testing
     }
 
     /// `offline get` of `a.bin` in `gate`, with `arguments`.
-    func get(_ gate: String, _ arguments: [String]) throws -> ProcessRunner.Output {
-      try ProcessRunner.run(
-        OfflineBinary.path,
+    func get(_ gate: String, _ arguments: [String]) async throws -> OfflineRun {
+      try await InProcessOffline.run(
         ["--store", store, "get", origin.fileURL("a.bin", in: gate).absoluteString, "-o", output]
           + arguments, timeout: 60)
     }
 
     /// `offline ARGUMENTS` on the store.
-    func offline(_ arguments: [String]) throws -> ProcessRunner.Output {
-      try ProcessRunner.run(OfflineBinary.path, ["--store", store] + arguments, timeout: 60)
+    func offline(_ arguments: [String]) async throws -> OfflineRun {
+      try await InProcessOffline.run(["--store", store] + arguments, timeout: 60)
     }
   }
 
-  @Test func getWithABearerHeaderDownloadsAndNeverPrintsTheToken() throws {
+  @Test func getWithABearerHeaderDownloadsAndNeverPrintsTheToken() async throws {
     let setup = try Setup()
-    let refused = try setup.get("bearer", ["--json"])
+    let refused = try await setup.get("bearer", ["--json"])
     #expect(refused.status == 1)
-    let result = try setup.get(
+    let result = try await setup.get(
       "bearer", ["-H", "Authorization: Bearer \(NginxGates.token)", "--json"])
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(setup.downloaded)
     #expect(!(result.stdoutText + result.stderrText).contains(NginxGates.token))
   }
 
-  @Test func getWithACookiesFileDownloads() throws {
+  @Test func getWithACookiesFileDownloads() async throws {
     let setup = try Setup()
     let cookies = try setup.origin.cookiesFile()
-    let result = try setup.get("cookie", ["--cookies", cookies.path])
+    let result = try await setup.get("cookie", ["--cookies", cookies.path])
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(setup.downloaded)
   }
 
-  @Test func getWithUserAndPasswordDownloads() throws {
+  @Test func getWithUserAndPasswordDownloads() async throws {
     let setup = try Setup()
-    let result = try setup.get("basic", ["-u", "\(NginxGates.user):\(NginxGates.password)"])
+    let result = try await setup.get("basic", ["-u", "\(NginxGates.user):\(NginxGates.password)"])
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(setup.downloaded)
   }
 
-  @Test func getWithANetrcFileDownloads() throws {
+  @Test func getWithANetrcFileDownloads() async throws {
     let setup = try Setup()
-    let result = try setup.get("basic", ["--netrc-file", try setup.origin.netrcFile().path])
+    let result = try await setup.get("basic", ["--netrc-file", try setup.origin.netrcFile().path])
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(setup.downloaded)
   }
 
-  @Test func getWithARefererAndAUserAgentDownloads() throws {
+  @Test func getWithARefererAndAUserAgentDownloads() async throws {
     let setup = try Setup()
-    let result = try setup.get(
+    let result = try await setup.get(
       "referer", ["--referer", NginxGates.referer, "--user-agent", "Player/3"])
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(try setup.origin.server.accessLog(minimumCount: 1).last?.userAgent == "Player/3")
   }
 
-  @Test func cacheGetSendsTheHeader() throws {
+  @Test func cacheGetSendsTheHeader() async throws {
     let setup = try Setup()
-    let result = try setup.offline([
+    let result = try await setup.offline([
       "cache", "get", setup.origin.fileURL("a.bin", in: "header").absoluteString, "-H",
       "\(NginxGates.headerName): \(NginxGates.headerValue)",
     ])
@@ -90,7 +89,7 @@ import Testing
   }
 
   /// Pins: the token went along a redirect to another origin.
-  @Test func aRedirectToAnotherOriginDoesNotReceiveTheToken() throws {
+  @Test func aRedirectToAnotherOriginDoesNotReceiveTheToken() async throws {
     let other = try GatedOrigin(files: ["a.bin": GetRequestOptionTests.body])
     let origin = try GatedOrigin(
       files: ["a.bin": GetRequestOptionTests.body],
@@ -98,8 +97,7 @@ import Testing
         "location = /bearer/away { return 302 \(other.fileURL("a.bin", in: "open").absoluteString); }"
     )
     let folder = try TemporaryDirectory()
-    let result = try ProcessRunner.run(
-      OfflineBinary.path,
+    let result = try await InProcessOffline.run(
       [
         "--store", folder.url.appending(path: "store").path, "get",
         origin.url("/bearer/away").absoluteString, "-o", folder.file("a.bin").path,
@@ -126,9 +124,9 @@ import Testing
   ])
   func badRequestOptionsAreUsageErrorsNamingTheOption(
     arguments: [String], option: String, why: String
-  ) throws {
+  ) async throws {
     let setup = try Setup()
-    let result = try setup.get("open", arguments)
+    let result = try await setup.get("open", arguments)
     #expect(result.status == 64, "\(result.stderrText)")
     #expect(result.stderrText.contains("\(option): "), "\(result.stderrText)")
     #expect(result.stderrText.contains(why), "\(result.stderrText)")
@@ -139,7 +137,7 @@ import Testing
 
   /// Pins: `-u USER` without a password could not ask for one; it is asked on the terminal
   /// (a pty here) and never echoed.
-  @Test func aPasswordLeftOutIsAskedForOnTheTerminalWithoutEcho() throws {
+  @Test func aPasswordLeftOutIsAskedForOnTheTerminalWithoutEcho() async throws {
     let setup = try Setup()
     let driver = """
       import os, pty, sys
@@ -169,7 +167,7 @@ import Testing
       setup.origin.fileURL("a.bin", in: "basic").absoluteString, "-o", setup.output, "-u",
       NginxGates.user,
     ].map { "'\($0)'" }.joined(separator: " ")
-    let result = try ProcessRunner.run(
+    let result = try await ProcessRunner.run(
       "/bin/sh", ["-c", "printf '%s\\n' '\(NginxGates.password)' | \(command)"], timeout: 60)
     #expect(result.status == 0, "\(result.stdoutText) \(result.stderrText)")
     #expect(result.stdoutText.contains("Enter host password for user 'ana'"))
@@ -177,22 +175,22 @@ import Testing
     #expect(setup.downloaded)
   }
 
-  @Test func aMalformedCookiesFileIsAUsageErrorNamingTheLineAndAddQueuesNothing() throws {
+  @Test func aMalformedCookiesFileIsAUsageErrorNamingTheLineAndAddQueuesNothing() async throws {
     let setup = try Setup()
     let cookies = setup.origin.secrets.file("bad.txt")
     try Data("# ok\n\n127.0.0.1\tFALSE\t/\n".utf8).write(to: cookies)
-    let result = try setup.offline([
+    let result = try await setup.offline([
       "add", setup.origin.fileURL("a.bin", in: "open").absoluteString, "--cookies", cookies.path,
     ])
     #expect(result.status == 64, "\(result.stderrText)")
     #expect(result.stderrText.contains("line 3"), "\(result.stderrText)")
-    let listed = try setup.offline(["ls", "--json"])
+    let listed = try await setup.offline(["ls", "--json"])
     #expect(!listed.stdoutText.contains("a.bin"), "\(listed.stdoutText)")
   }
 
-  @Test func theHelpOfEachCommandListsTheRequestOptions() throws {
+  @Test func theHelpOfEachCommandListsTheRequestOptions() async throws {
     for command in [["get"], ["add"], ["info"], ["cache", "get"]] {
-      let help = try OfflineBinary.run(command + ["--help"])
+      let help = try await InProcessOffline.run(command + ["--help"])
       #expect(help.status == 0)
       for option in ["--header", "--cookies", "--user", "--netrc-file", "--location-trusted"] {
         #expect(help.stdoutText.contains(option), "\(command) --help lacks \(option)")

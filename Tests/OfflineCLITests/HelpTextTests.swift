@@ -4,7 +4,7 @@ import Testing
 
 /// Whole `--help` pages, compared with what a user should read: any drift between a command's
 /// declaration and its help shows here.
-@Suite struct HelpTextTests {
+@Suite(.ownThreads) struct HelpTextTests {
   /// The request-option rows that `get` and `cache get` share, exactly as both pages show
   /// them.
   static let requestOptionRows = """
@@ -38,8 +38,8 @@ import Testing
                               powers of 1024, as curl).
     """
 
-  static func help(_ arguments: [String]) throws -> String {
-    let result = try OfflineBinary.run(arguments)
+  static func help(_ arguments: [String]) async throws -> String {
+    let result = try await InProcessOffline.run(arguments)
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(result.stderrText.isEmpty)
     return result.stdoutText
@@ -47,8 +47,8 @@ import Testing
 
   // Pins issue 12, item 4: help rows, usage line and parser were written separately and
   // drifted (get's usage line left out five options).
-  @Test func theToolsHelpListsEverySubcommand() throws {
-    #expect(
+  @Test func theToolsHelpListsEverySubcommand() async throws {
+    await #expect(
       try Self.help(["--help"]) == """
         OVERVIEW: Make remote files available offline: resumable, verified downloads.
 
@@ -109,8 +109,8 @@ import Testing
 
   // Pins issue 12, item 4: help rows, usage line and parser were written separately and
   // drifted (get's usage line left out five options).
-  @Test func getsHelpListsEveryOptionInItsUsageAndItsRows() throws {
-    #expect(
+  @Test func getsHelpListsEveryOptionInItsUsageAndItsRows() async throws {
+    await #expect(
       try Self.help(["get", "--help"]) == """
         OVERVIEW: Download a file for offline use, resuming where an earlier run
         stopped.
@@ -226,8 +226,8 @@ import Testing
 
   // Pins issue 12, item 4: help rows, usage line and parser were written separately and
   // drifted (get's usage line left out five options).
-  @Test func cachesHelpListsItsSubcommands() throws {
-    #expect(
+  @Test func cachesHelpListsItsSubcommands() async throws {
+    await #expect(
       try Self.help(["cache", "--help"]) == """
         OVERVIEW: Cache-or-download for small files, size-limited, least recently used
         out first.
@@ -257,8 +257,8 @@ import Testing
 
   // Pins issue 12, item 4: help rows, usage line and parser were written separately and
   // drifted (get's usage line left out five options).
-  @Test func aNestedCommandsHelpShowsTheWholePath() throws {
-    #expect(
+  @Test func aNestedCommandsHelpShowsTheWholePath() async throws {
+    await #expect(
       try Self.help(["cache", "get", "--help"]) == """
         OVERVIEW: Print the local path of a URL's file, downloading it unless cached.
 
@@ -285,8 +285,9 @@ import Testing
         """)
   }
 
-  @Test func helpOfASubcommandIsTheSameAsItsHelpOption() throws {
-    #expect(try Self.help(["help", "cache", "get"]) == Self.help(["cache", "get", "--help"]))
-    #expect(try Self.help(["help"]) == Self.help(["--help"]))
+  @Test func helpOfASubcommandIsTheSameAsItsHelpOption() async throws {
+    await #expect(
+      try Self.help(["help", "cache", "get"]) == Self.help(["cache", "get", "--help"]))
+    await #expect(try Self.help(["help"]) == Self.help(["--help"]))
   }
 }

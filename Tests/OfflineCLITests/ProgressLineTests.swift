@@ -3,7 +3,7 @@ import Testing
 @testable import OfflineCLI
 
 /// The progress bar of `get` and `run`, without a terminal.
-@Suite struct ProgressLineTests {
+@Suite(.ownThreads) struct ProgressLineTests {
   // Pins issue 12, item 4: the progress line had no bar and did not follow the terminal's
   // width.
   @Test(arguments: [64, 72, 100, 200])

@@ -55,14 +55,14 @@ struct ProxyFixture {
 
   /// Runs `offline --store STORE ARGUMENTS` with this process's environment less
   /// ``curlVariables``, plus `environment`.
-  func offline(_ arguments: [String], environment: [String: String] = [:]) throws
-    -> ProcessRunner.Output
+  func offline(_ arguments: [String], environment: [String: String] = [:]) async throws
+    -> OfflineRun
   {
     var clean = ProcessInfo.processInfo.environment
     for name in Self.curlVariables { clean[name] = nil }
     clean.merge(environment) { $1 }
-    return try ProcessRunner.run(
-      OfflineBinary.path, ["--store", store.path] + arguments, timeout: 60, environment: clean)
+    return try await InProcessOffline.run(
+      ["--store", store.path] + arguments, environment: clean, timeout: 60)
   }
 
   /// Whether `get` wrote the whole file at `path`.

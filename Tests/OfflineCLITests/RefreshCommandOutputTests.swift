@@ -5,8 +5,12 @@ import Testing
 @testable import OfflineCLI
 
 /// How `get --refresh-command` reads what the command prints (issue 36, items 8 and 13).
-@Suite struct RefreshCommandOutputTests {
+@Suite(.ownThreads) struct RefreshCommandOutputTests {
   static let fresh = URL(string: "https://127.0.0.1:9/big.bin?sig=s1gnature-s3cret")!
+  /// A run's surroundings with this process's environment (the command needs `PATH`).
+  static let host = CommandHost(
+    environment: ProcessInfo.processInfo.environment, standardInput: .empty,
+    workingDirectory: URL(fileURLWithPath: "/"), console: CapturedConsole(), ownsProcess: false)
 
   /// Pins: a command that left a child in the background (`helper &`) holding its output
   /// made `get` wait the whole 20 s, then throw away the URL it had printed at once.
@@ -14,7 +18,7 @@ import Testing
     let started = ContinuousClock.now
     let answer = RefreshCommand.freshURL(
       "printf '%s\\n' '\(Self.fresh.absoluteString)'; sleep 30 2>/dev/null &",
-      for: URL(string: "https://127.0.0.1:9/big.bin")!, status: 410)
+      for: URL(string: "https://127.0.0.1:9/big.bin")!, status: 410, host: Self.host)
     let waited = ContinuousClock.now - started
     #expect((try? answer.get()) == Self.fresh, "\(answer)")
     #expect(waited < .seconds(5), "waited \(waited)")
@@ -25,9 +29,11 @@ import Testing
   @Test func theCommandGetsItsVariablesAndATimeout() {
     let echoed = RefreshCommand.freshURL(
       "printf 'https://127.0.0.1/%s\\n' \"$OFFLINE_STATUS\"",
-      for: URL(string: "https://127.0.0.1/old")!, status: 403)
+      for: URL(string: "https://127.0.0.1/old")!, status: 403, host: Self.host)
     #expect((try? echoed.get())?.absoluteString == "https://127.0.0.1/403", "\(echoed)")
-    let shell = ShellCommand(command: "sleep 30", environment: [:], timeout: 0.3)
+    let shell = ShellCommand(
+      command: "sleep 30", environment: [:], baseEnvironment: Self.host.environment,
+      workingDirectory: "/", timeout: 0.3)
     let started = ContinuousClock.now
     let run = try? shell.run().get()
     #expect(run?.ending == .timedOut)
@@ -46,7 +52,8 @@ import Testing
   func outputThatIsNotOneURLIsNeverQuotedWithItsSecret(printed: String) {
     let quoted = "'" + printed.replacingOccurrences(of: "'", with: "'\\''") + "'"
     let answer = RefreshCommand.freshURL(
-      "printf '%s\\n' \(quoted)", for: URL(string: "https://127.0.0.1/old")!, status: 410)
+      "printf '%s\\n' \(quoted)", for: URL(string: "https://127.0.0.1/old")!, status: 410,
+      host: Self.host)
     guard case .failure(let problem) = answer else {
       Issue.record("\(printed) was taken as a URL")
       return

@@ -6,7 +6,7 @@ import Testing
 /// stream's playlist token and its key URIs' signatures were written to `offline.json`
 /// with mode 0644, and `index-remote.m3u8` kept the other variants' signed URLs with mode
 /// 0644 too.
-@Suite struct SignedURLFileModeTests {
+@Suite(.ownThreads) struct SignedURLFileModeTests {
   static let secret = "S1GNED-S3CRET"
 
   /// nginx serving `fixture`, its playlists' URIs given `?sig=…` queries (nginx ignores
@@ -43,11 +43,10 @@ import Testing
     }
 
     /// `get` of the entry playlist with a token in its query, into `out`, checked.
-    func get(_ arguments: [String] = []) throws -> URL {
+    func get(_ arguments: [String] = []) async throws -> URL {
       let out = folder.url.appending(path: "out")
       let url = files.url(on: server).absoluteString + "?token=\(SignedURLFileModeTests.secret)"
-      let result = try ProcessRunner.run(
-        OfflineBinary.path,
+      let result = try await InProcessOffline.run(
         [
           "--store", folder.url.appending(path: "store").path, "get", url, "-o", out.path,
           "--quiet",
@@ -59,7 +58,7 @@ import Testing
   }
 
   /// Every regular file under `folder` with its permission bits.
-  static func modes(under folder: URL) throws -> [(path: String, mode: mode_t)] {
+  static func modes(under folder: URL) async throws -> [(path: String, mode: mode_t)] {
     try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted().compactMap {
       name in
       var info = stat()
@@ -71,8 +70,8 @@ import Testing
   }
 
   /// The files under `folder` that others may read and that hold the secret.
-  static func readableFilesWithTheSecret(under folder: URL) throws -> [String] {
-    try modes(under: folder).filter { file in
+  static func readableFilesWithTheSecret(under folder: URL) async throws -> [String] {
+    try await modes(under: folder).filter { file in
       guard file.mode & 0o044 != 0 else { return false }
       let data = FileManager.default.contents(atPath: folder.appending(path: file.path).path)
       return data.map { String(decoding: $0, as: UTF8.self).contains(secret) } ?? false
@@ -80,21 +79,21 @@ import Testing
   }
 
   /// Pins: `offline.json` (the playlist's token, the keys' signatures) was 0644.
-  @Test func offlineJSONOfAnEncryptedStreamIsTheUsersAlone() throws {
+  @Test func offlineJSONOfAnEncryptedStreamIsTheUsersAlone() async throws {
     let setup = try Setup(.aes128Rotating)
-    let out = try setup.get()
-    let manifest = try Self.modes(under: out).first { $0.path == "offline.json" }
+    let out = try await setup.get()
+    let manifest = try await Self.modes(under: out).first { $0.path == "offline.json" }
     #expect(manifest?.mode == 0o600, "\(String(describing: manifest))")
-    #expect(try Self.readableFilesWithTheSecret(under: out) == [])
+    await #expect(try Self.readableFilesWithTheSecret(under: out) == [])
   }
 
   /// Pins: `index-remote.m3u8` (the variants not downloaded, at their signed URLs) and
   /// `offline.json` were 0644. The playlists that hold no query stay readable by others.
-  @Test func playlistsThatKeepSignedURLsAreTheUsersAlone() throws {
+  @Test func playlistsThatKeepSignedURLsAreTheUsersAlone() async throws {
     let setup = try Setup(.tsVariants)
-    let out = try setup.get(["--variant", "lowest"])
-    #expect(try Self.readableFilesWithTheSecret(under: out) == [])
-    let modes = try Self.modes(under: out)
+    let out = try await setup.get(["--variant", "lowest"])
+    await #expect(try Self.readableFilesWithTheSecret(under: out) == [])
+    let modes = try await Self.modes(under: out)
     #expect(modes.first { $0.path == "index-remote.m3u8" }?.mode == 0o600, "\(modes)")
     #expect(modes.first { $0.path == "index.m3u8" }?.mode == 0o644, "\(modes)")
   }

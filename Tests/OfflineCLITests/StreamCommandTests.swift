@@ -5,7 +5,7 @@ import Testing
 
 /// HLS through the command line: `get` of a playlist, `info`, the queue with `path` and
 /// `renew-keys`, bad streams refused, and SIGKILLs that never make a segment come twice.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
 struct StreamCommandTests {
   /// An `HLSOrigin`, its playlist's URL as the text a command line takes.
   struct Origin {
@@ -15,16 +15,18 @@ struct StreamCommandTests {
     var url: String { hls.url.absoluteString }
   }
 
-  func origin(_ kind: HLSFixture, segments: Int? = nil, limitRate: String? = nil) throws -> Origin {
+  func origin(_ kind: HLSFixture, segments: Int? = nil, limitRate: String? = nil) async throws
+    -> Origin
+  {
     Origin(hls: try HLSOrigin(kind, segmentCount: segments, options: .init(limitRate: limitRate)))
   }
 
-  @Test func getWritesAPlayableFolderAndARerunDownloadsNothing() throws {
-    let origin = try origin(.tsVariants)
+  @Test func getWritesAPlayableFolderAndARerunDownloadsNothing() async throws {
+    let origin = try await origin(.tsVariants)
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "movie").path
     let store = work.url.appending(path: "store").path
-    let first = try OfflineBinary.run(
+    let first = try await InProcessOffline.run(
       ["--store", store, "get", origin.url, "-o", out, "--variant", "lowest"])
     #expect(first.status == 0, "\(first.stderrText)")
     let requests = try origin.nginx.accessLog(minimumCount: 1).count
@@ -33,24 +35,24 @@ struct StreamCommandTests {
     #expect(decoded.errors.isEmpty)
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
 
-    try RepeatedGet.expectFetchesNothing(
+    try await RepeatedGet.expectFetchesNothing(
       nginx: origin.nginx, requests: requests, store: store, url: origin.url, out: out)
   }
 
   /// Pins issue 11, item 6: a stream the previous version saved (keys at `keys/k0.key`) did
   /// not play in stock ffmpeg; running the same `get` again upgrades it, fetching nothing.
-  @Test func aStreamSavedByThePreviousVersionPlaysAfterTheSameGet() throws {
-    let origin = try origin(.aes128Rotating)
+  @Test func aStreamSavedByThePreviousVersionPlaysAfterTheSameGet() async throws {
+    let origin = try await origin(.aes128Rotating)
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "movie")
     let arguments = ["--store", work.url.appending(path: "store").path, "get", origin.url]
-    let first = try OfflineBinary.run(arguments + ["-o", out.path])
+    let first = try await InProcessOffline.run(arguments + ["-o", out.path])
     #expect(first.status == 0, "\(first.stderrText)")
     try HLSLegacyFolder.downgrade(out)
     origin.nginx.stop(graceful: false)
     #expect(try FFmpeg.decode(out.path + "/index.m3u8").errors.contains("blocked"))
 
-    let again = try OfflineBinary.run(arguments + ["-o", out.path])
+    let again = try await InProcessOffline.run(arguments + ["-o", out.path])
     #expect(again.status == 0, "\(again.stderrText)")
     #expect(again.stderrText.contains("Already complete"))
     let decoded = try FFmpeg.decode(out.path + "/index.m3u8")
@@ -59,12 +61,12 @@ struct StreamCommandTests {
   }
 
   /// Pins issue 11, item 13: "Saved … (1 segments …)" counted merged pieces, not segments.
-  @Test func savedCountsTheSegmentsOfAByteRangeStream() throws {
-    let origin = try origin(.byteRange)
+  @Test func savedCountsTheSegmentsOfAByteRangeStream() async throws {
+    let origin = try await origin(.byteRange)
     let work = try TemporaryDirectory()
     let source = try String(contentsOf: origin.files.entryFile, encoding: .utf8)
     let segments = source.components(separatedBy: "#EXTINF").count - 1
-    let result = try OfflineBinary.run([
+    let result = try await InProcessOffline.run([
       "--store", work.url.appending(path: "store").path, "get", origin.url, "-o",
       work.url.appending(path: "movie").path,
     ])
@@ -72,30 +74,32 @@ struct StreamCommandTests {
     #expect(result.stderrText.contains("(\(segments) segments,"), "\(result.stderrText)")
   }
 
-  @Test func infoListsVariantsAndEncryption() throws {
-    let origin = try origin(.renditions)
-    let info = try OfflineBinary.run(["info", origin.url])
+  @Test func infoListsVariantsAndEncryption() async throws {
+    let origin = try await origin(.renditions)
+    let info = try await InProcessOffline.run(["info", origin.url])
     #expect(info.status == 0, "\(info.stderrText)")
     #expect(info.stdoutText.contains("Variants"))
     #expect(info.stdoutText.contains("Audio"))
     #expect(info.stdoutText.contains("fr"))
-    let encrypted = try self.origin(.aes128Rotating)
-    #expect(try OfflineBinary.run(["info", encrypted.url]).stdoutText.contains("AES-128"))
+    let encrypted = try await self.origin(.aes128Rotating)
+    await #expect(try InProcessOffline.run(["info", encrypted.url]).stdoutText.contains("AES-128"))
   }
 
-  @Test func theQueueDownloadsAStreamAndRenewsItsKeys() throws {
-    let origin = try origin(.aes128Rotating)
+  @Test func theQueueDownloadsAStreamAndRenewsItsKeys() async throws {
+    let origin = try await origin(.aes128Rotating)
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
-    let added = try OfflineBinary.run(["--store", store, "add", origin.url, "--id", "movie"])
+    let added = try await InProcessOffline.run([
+      "--store", store, "add", origin.url, "--id", "movie",
+    ])
     #expect(added.status == 0)
-    let run = try OfflineBinary.run(["--store", store, "run", "--quiet"])
+    let run = try await InProcessOffline.run(["--store", store, "run", "--quiet"])
     #expect(run.status == 0, "\(run.stderrText)")
-    let path = try OfflineBinary.run(["--store", store, "path", "movie"]).stdoutText
+    let path = try await InProcessOffline.run(["--store", store, "path", "movie"]).stdoutText
       .trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(path.hasSuffix("/index.m3u8"))
     let before = try origin.nginx.accessLog(minimumCount: 1).count
-    let renewed = try OfflineBinary.run(["--store", store, "renew-keys", "movie"])
+    let renewed = try await InProcessOffline.run(["--store", store, "renew-keys", "movie"])
     #expect(renewed.status == 0, "\(renewed.stderrText)")
     let after = try origin.nginx.accessLog(minimumCount: before + 1)
     #expect(after.dropFirst(before).allSatisfy { $0.uri.hasSuffix(".key") })
@@ -103,15 +107,15 @@ struct StreamCommandTests {
     #expect(try FFmpeg.decode(path).errors.isEmpty)
   }
 
-  @Test func liveStreamsAndShortKeysAreRefusedBeforeAnySegment() throws {
-    let origin = try origin(.aes128Rotating)
+  @Test func liveStreamsAndShortKeysAreRefusedBeforeAnySegment() async throws {
+    let origin = try await origin(.aes128Rotating)
     let playlist = origin.files.entryFile
     let text = try String(contentsOf: playlist, encoding: .utf8)
     try text.replacingOccurrences(of: "#EXT-X-ENDLIST", with: "")
       .replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD", with: "")
       .write(to: playlist, atomically: true, encoding: .utf8)
     let work = try TemporaryDirectory()
-    let live = try OfflineBinary.run([
+    let live = try await InProcessOffline.run([
       "--store", work.url.appending(path: "s").path, "get", origin.url, "-o",
       work.url.appending(path: "live").path,
     ])
@@ -120,7 +124,7 @@ struct StreamCommandTests {
 
     try text.write(to: playlist, atomically: true, encoding: .utf8)
     try Data(count: 15).write(to: origin.files.keys[0])
-    let short = try OfflineBinary.run([
+    let short = try await InProcessOffline.run([
       "--store", work.url.appending(path: "s").path, "get", origin.url, "-o",
       work.url.appending(path: "short").path,
     ])
@@ -130,22 +134,23 @@ struct StreamCommandTests {
     #expect(!log.contains { $0.uri.hasSuffix(".ts") }, "no segment was fetched")
   }
 
-  @Test func killsDuringAStreamNeverFetchASegmentTwice() throws {
-    let origin = try origin(.manySegments, segments: 60, limitRate: "200k")
+  @Test func killsDuringAStreamNeverFetchASegmentTwice() async throws {
+    let origin = try await origin(.manySegments, segments: 60, limitRate: "200k")
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     let out = work.url.appending(path: "movie").path
     let arguments = ["get", origin.url, "-o", out, "--quiet"]
     // After each kill: which segments were complete on disk, and how long the log was.
     var snapshots: [(logCount: Int, done: Set<String>)] = []
-    try OfflineBinary.killRepeatedly(
+    try await OfflineBinary.killRepeatedly(
       arguments, store: URL(fileURLWithPath: store), times: 10, pause: 150_000...600_000
     ) {
-      usleep(200_000)  // nginx logs the killed connections when they close
-      snapshots.append(
+      // nginx logs the killed connections when they close.
+      try? await Task.sleep(for: .microseconds(200_000))
+      await snapshots.append(
         (try origin.nginx.accessLog().count, try completeSegments(in: out, store: store)))
     }
-    let last = try OfflineBinary.run(["--store", store] + arguments, timeout: 120)
+    let last = try await InProcessOffline.run(["--store", store] + arguments, timeout: 120)
     #expect(last.status == 0, "\(last.stderrText)")
     let log = try origin.nginx.accessLog(minimumCount: 1)
     for snapshot in snapshots {
@@ -164,54 +169,56 @@ struct StreamCommandTests {
   /// found by the thread-sanitizer run, whose slowness widened that window: such a segment
   /// was fetched again. With `--segment-files`: small segments are packed otherwise, and a
   /// piece in a pack is never renamed.
-  @Test func aSegmentRenamedJustBeforeACrashIsNotFetchedAgain() throws {
-    let origin = try origin(.manySegments, segments: 12)
+  @Test func aSegmentRenamedJustBeforeACrashIsNotFetchedAgain() async throws {
+    let origin = try await origin(.manySegments, segments: 12)
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     let out = work.url.appending(path: "movie").path
-    let crashed = try OfflineBinary.run(
+    let crashed = try await OfflineBinary.run(
       ["get", origin.url, "-o", out, "--quiet", "--segment-files"],
       store: URL(fileURLWithPath: store), crashingAt: "transfer.afterRename")
     #expect(crashed.status == 137, "\(crashed.stderrText)")
-    let renamed = try completeSegments(in: out, store: store)
+    let renamed = try await completeSegments(in: out, store: store)
     // The piece that reached the crash point, and any other that was renamed in the same
     // instant on another thread.
     #expect(!renamed.isEmpty && renamed.count < 12, "renamed before the crash: \(renamed)")
     let before = try origin.nginx.accessLog().count
 
-    let again = try OfflineBinary.run([
+    let again = try await InProcessOffline.run([
       "--store", store, "get", origin.url, "-o", out, "--quiet", "--segment-files",
     ])
     #expect(again.status == 0, "\(again.stderrText)")
     let fetched = try origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before).map(\.uri)
     #expect(!fetched.contains { renamed.contains($0) }, "fetched again: \(fetched)")
-    #expect(try completeSegments(in: out, store: store).count == 12)
+    await #expect(try completeSegments(in: out, store: store).count == 12)
     #expect(!FileManager.default.fileExists(atPath: out + "/pack.ts"))
   }
 
   /// A piece written into its pack, the process dead before its record (crash point
   /// `transfer.afterPackWrite`): nothing vouches for those bytes, so the next `get` fetches
   /// that piece again, and only the pieces the journal recorded are kept. The stream plays.
-  @Test func aSegmentPackedJustBeforeACrashIsFetchedAgainAndTheStreamPlays() throws {
-    let origin = try origin(.manySegments, segments: 12)
+  @Test func aSegmentPackedJustBeforeACrashIsFetchedAgainAndTheStreamPlays() async throws {
+    let origin = try await origin(.manySegments, segments: 12)
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     let out = work.url.appending(path: "movie").path
-    let crashed = try OfflineBinary.run(
+    let crashed = try await OfflineBinary.run(
       ["get", origin.url, "-o", out, "--quiet"], store: URL(fileURLWithPath: store),
       crashingAt: "transfer.afterPackWrite")
     #expect(crashed.status == 137, "\(crashed.stderrText)")
-    let recorded = try completeSegments(in: out, store: store)
+    let recorded = try await completeSegments(in: out, store: store)
     #expect(recorded.count < 12, "recorded before the crash: \(recorded)")
     let before = try origin.nginx.accessLog().count
 
-    let again = try OfflineBinary.run(["--store", store, "get", origin.url, "-o", out, "--quiet"])
+    let again = try await InProcessOffline.run([
+      "--store", store, "get", origin.url, "-o", out, "--quiet",
+    ])
     #expect(again.status == 0, "\(again.stderrText)")
     let fetched = try origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before).map(\.uri)
       .filter { $0.hasSuffix(".ts") }
     #expect(!fetched.contains { recorded.contains($0) }, "fetched again: \(fetched)")
     #expect(fetched.count == 12 - recorded.count, "fetched: \(fetched)")
-    #expect(try completeSegments(in: out, store: store).count == 12)
+    await #expect(try completeSegments(in: out, store: store).count == 12)
     let segmentFiles = try FileManager.default.contentsOfDirectory(atPath: out)
       .filter { $0.hasPrefix("s0") }
     #expect(segmentFiles.isEmpty, "every segment is in the pack: \(segmentFiles)")
@@ -224,7 +231,7 @@ struct StreamCommandTests {
   /// The remote paths of the segments complete in `folder`: a file of its own (local
   /// `s00012.ts` is the fixture's `/seg12.ts`; a `.part` is not complete), or a piece the
   /// journal in `store` records complete in a pack.
-  private func completeSegments(in folder: String, store: String) throws -> Set<String> {
+  private func completeSegments(in folder: String, store: String) async throws -> Set<String> {
     func remote(_ name: String) -> String? {
       guard name.hasPrefix("s"), name.hasSuffix(".ts"),
         let index = Int(name.dropFirst().dropLast(3))
@@ -249,24 +256,24 @@ extension StreamCommandTests {
   // Pins issue 11, item 1 for streams: two gets of one stream into one folder raced on its
   // keys, pieces and playlists. The second fails at once naming the first.
   @Test func aSecondGetOfAStreamIntoTheSameFolderFailsAtOnce() async throws {
-    let origin = try origin(.manySegments, segments: 60, limitRate: "8k")
+    let origin = try await origin(.manySegments, segments: 60, limitRate: "8k")
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "movie")
     let first = try OfflineBinary.start(
       ["get", origin.url, "-o", out.path, "--quiet"],
       store: work.url.appending(path: "a"))
     defer { first.killIfStillRunning() }
-    let started = QueueFixture.poll(seconds: 20) {
+    let started = await QueueFixture.poll(seconds: 20) {
       (try? FileManager.default.contentsOfDirectory(atPath: out.path).count) ?? 0 > 1
     }
     #expect(started)
-    let second = try OfflineBinary.run(
+    let second = try await InProcessOffline.run(
       ["--store", work.url.appending(path: "b").path, "get", origin.url, "-o", out.path])
 
     #expect(second.status == 1)
     #expect(second.stderrText.contains("pid \(first.processIdentifier)"), "\(second.stderrText)")
     #expect(second.stderrText.contains("downloading to \(out.path);"), "the folder, not a piece")
-    #expect(first.waitBounded(seconds: 60) == 0)
+    await #expect(first.waitBounded(seconds: 60) == 0)
     #expect(try FFmpeg.decode(out.path + "/index.m3u8").errors.isEmpty)
   }
 }
@@ -281,19 +288,19 @@ extension Process {
 extension StreamCommandTests {
   // Pins: an old stream folder (keys at keys/k0.key) was upgraded by run, renew-keys and get,
   // but the offline source an app or `offline path` hands a player still named the old keys.
-  @Test func theOfflineSourceOfAnOldStreamFolderPlaysInStockFFmpeg() throws {
-    let origin = try origin(.aes128Rotating)
+  @Test func theOfflineSourceOfAnOldStreamFolderPlaysInStockFFmpeg() async throws {
+    let origin = try await origin(.aes128Rotating)
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
-    #expect(
-      try OfflineBinary.run(["--store", store, "add", origin.url, "--id", "old"]).status == 0)
-    #expect(try OfflineBinary.run(["--store", store, "run", "--quiet"]).status == 0)
+    await #expect(
+      try InProcessOffline.run(["--store", store, "add", origin.url, "--id", "old"]).status == 0)
+    await #expect(try InProcessOffline.run(["--store", store, "run", "--quiet"]).status == 0)
     let folder = URL(fileURLWithPath: store).appending(path: "content/old")
     try HLSLegacyFolder.downgrade(folder)
     origin.nginx.stop(graceful: false)
     #expect(try FFmpeg.decode(folder.path + "/index.m3u8").errors.contains("blocked"))
 
-    let path = try OfflineBinary.run(["--store", store, "path", "old"]).stdoutText
+    let path = try await InProcessOffline.run(["--store", store, "path", "old"]).stdoutText
       .trimmingCharacters(in: .whitespacesAndNewlines)
     let decoded = try FFmpeg.decode(path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")

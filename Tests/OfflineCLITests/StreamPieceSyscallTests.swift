@@ -14,6 +14,7 @@ import Testing
 /// were seen failing against 43856ff: 13.2 stats and 1.1 reads per piece; and against
 /// b395927, whose pieces each took a `flock` and three stats).
 @Suite(
+  .ownThreads,
   .serialized, .enabled(if: FFmpeg.isAvailable),
   .enabled(if: SyscallCount.strace != nil, "strace is not installed"))
 struct StreamPieceSyscallTests {
@@ -41,7 +42,7 @@ struct StreamPieceSyscallTests {
   /// one stat a piece (its identity, through the open descriptor), no lock of its own (the
   /// runner holds the folder's) and no read of a piece written from its first byte. Every
   /// piece still decodes, and its SHA-256 in the journal is its bytes'.
-  @Test func eachPieceOfAStreamStatsLittleAndIsNeverReadBack() throws {
+  @Test func eachPieceOfAStreamStatsLittleAndIsNeverReadBack() async throws {
     let segments = 40
     let origin = try HLSOrigin(.manySegments, segmentCount: segments)
     let work = try TemporaryDirectory()
@@ -49,7 +50,7 @@ struct StreamPieceSyscallTests {
     let store = work.url.appending(path: "store").path
     let summary = work.url.appending(path: "strace.txt").path
 
-    let run = try ProcessRunner.run(
+    let run = try await ProcessRunner.run(
       SyscallCount.strace!,
       [
         "-f", "-c", "-o", summary, Self.binary, "--store", store, "get",

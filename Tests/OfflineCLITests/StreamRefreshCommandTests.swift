@@ -7,7 +7,7 @@ import Testing
 /// `secure_link` with the token in the path, so every playlist, key and segment URL carries
 /// it. Before, `get` of a playlist or an MPD ignored the option: a segment whose URL expired
 /// was tried again with backoff, answered 410 each time, and the run failed.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
 struct StreamRefreshCommandTests {
   /// A stream behind an expiring path token, and a folder to work in.
   struct Setup {
@@ -34,7 +34,7 @@ struct StreamRefreshCommandTests {
     var out: URL { work.url.appending(path: "movie", directoryHint: .isDirectory) }
 
     /// The entry URL signed to expire `seconds` from now.
-    func url(expiresIn seconds: Double) throws -> URL {
+    func url(expiresIn seconds: Double) async throws -> URL {
       try origin.pathSignedURL(entry, expiresIn: seconds)
     }
 
@@ -45,16 +45,15 @@ struct StreamRefreshCommandTests {
     /// `offline get URL -o movie` with `extra`, at most 4 connections: with as many pieces
     /// in flight as the adaptive choice opens, every request of a short stream starts
     /// before the token expires, and nginx checks the expiry only when a request starts.
-    func get(_ url: URL, _ extra: [String] = []) throws -> ProcessRunner.Output {
-      try ProcessRunner.run(
-        OfflineBinary.path,
+    func get(_ url: URL, _ extra: [String] = []) async throws -> OfflineRun {
+      try await InProcessOffline.run(
         ["--store", store.path, "get", url.absoluteString, "-o", out.path, "--quiet"]
           + ["--max-connections", "4"] + extra,
         timeout: 120)
     }
 
     /// The media files of the stream (segments, init sections) with their sizes, by name.
-    func mediaSizes() throws -> [String: Int64] {
+    func mediaSizes() async throws -> [String: Int64] {
       var sizes: [String: Int64] = [:]
       for name in try FileManager.default.contentsOfDirectory(atPath: files.folder.path)
       where [".ts", ".m4s", ".mp4"].contains(where: { name.hasSuffix($0) }) {
@@ -72,8 +71,8 @@ struct StreamRefreshCommandTests {
 
     /// The media files that nginx sent whole more than once: a 200 carrying the whole
     /// file, and then another response of it (a 200 again, or ranges adding up past it).
-    func fetchedTwiceInFull(_ log: [AccessLogEntry]) throws -> [String] {
-      try mediaSizes().compactMap { name, size in
+    func fetchedTwiceInFull(_ log: [AccessLogEntry]) async throws -> [String] {
+      try await mediaSizes().compactMap { name, size in
         let sent = Self.requests(of: name, in: log).filter { [200, 206].contains($0.status) }
           .map(\.bodyBytesSent).reduce(0, +)
         return sent >= 2 * size ? name : nil
@@ -119,11 +118,11 @@ struct StreamRefreshCommandTests {
   /// origin does) and returns the log for the kind's own checks.
   func refreshedMidway(
     _ setup: Setup, expiresIn seconds: Double, mediaSuffix: String, entry: String
-  ) throws -> Refreshed {
-    let expiring = try setup.url(expiresIn: seconds)
-    let fresh = try setup.url(expiresIn: 900)
+  ) async throws -> Refreshed {
+    let expiring = try await setup.url(expiresIn: seconds)
+    let fresh = try await setup.url(expiresIn: 900)
     let calls = setup.work.file("calls")
-    let result = try setup.get(
+    let result = try await setup.get(
       expiring,
       [
         "--refresh-command", Self.refreshCommand(printing: fresh, calls: calls),
@@ -142,7 +141,7 @@ struct StreamRefreshCommandTests {
     #expect(refreshed.media.contains { $0.uri.contains(refreshed.newToken) }, "\(shown)")
     #expect(Setup.refusedTwice(log).isEmpty, "\(shown)")
     #expect((try? String(contentsOf: calls, encoding: .utf8)) == "410\n")
-    #expect(try setup.fetchedTwiceInFull(log).isEmpty, "\(shown)")
+    await #expect(try setup.fetchedTwiceInFull(log).isEmpty, "\(shown)")
     let copy = try FFmpeg.decodedMD5(setup.out.appending(path: entry).path, stream: "v:0")
     let original = try FFmpeg.decodedMD5(setup.unsignedURL.absoluteString, stream: "v:0")
     #expect(copy.errors.isEmpty, "\(copy.errors)")
@@ -154,9 +153,9 @@ struct StreamRefreshCommandTests {
   /// request is answered 410) is refreshed by `--refresh-command` at once, not after
   /// backoff: it finishes, decodes as the origin does, fetches its keys once and no
   /// segment twice in full.
-  @Test func anHLSStreamWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() throws {
+  @Test func anHLSStreamWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() async throws {
     let setup = try Setup()
-    let refreshed = try refreshedMidway(
+    let refreshed = try await refreshedMidway(
       setup, expiresIn: 4, mediaSuffix: ".ts", entry: "index.m3u8")
     #expect(refreshed.log.contains { $0.status == 410 }, "\(refreshed.shown)")
     for key in setup.files.keys {
@@ -173,8 +172,8 @@ struct StreamRefreshCommandTests {
 
   /// The same for a DASH presentation: the MPD is read again under the fresh token and the
   /// pieces on disk are kept.
-  @Test func aDASHPresentationWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() throws {
-    let refreshed = try refreshedMidway(
+  @Test func aDASHPresentationWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() async throws {
+    let refreshed = try await refreshedMidway(
       try Setup(dash: true), expiresIn: 3, mediaSuffix: ".m4s", entry: "index.mpd")
     #expect(
       refreshed.log.contains { $0.uri.hasSuffix(".mpd") && $0.uri.contains(refreshed.newToken) },
@@ -184,10 +183,10 @@ struct StreamRefreshCommandTests {
   /// A refresh command that fails on a stream: `get` exits 1 saying no fresh URL came (the
   /// token never shown), the pieces on disk are kept, and a rerun with a good URL finishes
   /// without fetching them again.
-  @Test func aFailingRefreshCommandKeepsTheStreamsPiecesForARerun() throws {
+  @Test func aFailingRefreshCommandKeepsTheStreamsPiecesForARerun() async throws {
     let setup = try Setup()
-    let expiring = try setup.url(expiresIn: 4)
-    let failed = try setup.get(expiring, ["--refresh-command", "exit 3"])
+    let expiring = try await setup.url(expiresIn: 4)
+    let failed = try await setup.get(expiring, ["--refresh-command", "exit 3"])
     #expect(failed.status == 1, "\(failed.stderrText)")
     #expect(failed.stderrText.contains("no fresh URL came"), "\(failed.stderrText)")
     #expect(failed.stderrText.contains("exited with status 3"), "\(failed.stderrText)")
@@ -202,11 +201,11 @@ struct StreamRefreshCommandTests {
     #expect(!FileManager.default.fileExists(atPath: setup.out.appending(path: "index.m3u8").path))
     #expect(Setup.refusedTwice(try setup.origin.server.accessLog()).isEmpty)
 
-    let fresh = try setup.url(expiresIn: 900)
-    let again = try setup.get(fresh)
+    let fresh = try await setup.url(expiresIn: 900)
+    let again = try await setup.get(fresh)
     #expect(again.status == 0, "\(again.stderrText)")
     let log = try setup.origin.server.accessLog()
-    #expect(try setup.fetchedTwiceInFull(log).isEmpty, "\(Setup.shown(log))")
+    await #expect(try setup.fetchedTwiceInFull(log).isEmpty, "\(Setup.shown(log))")
     for name in kept {
       let later = Setup.requests(of: name, in: log).filter {
         $0.uri.contains(fresh.pathComponents[2])

@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineCLI
 
 /// `TerminalText`: server text made safe to print (issue 11, item 12).
-@Suite struct TerminalTextTests {
+@Suite(.ownThreads) struct TerminalTextTests {
   @Test func controlCharactersAreShownAsEscapes() {
     #expect(TerminalText.escaped("a\u{1B}[31mb") == "a\\u{1B}[31mb")
     #expect(

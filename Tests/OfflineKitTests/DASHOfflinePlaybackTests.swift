@@ -126,7 +126,7 @@ struct DASHOfflinePlaybackTests {
     let relative = outcome.index.path.dropFirst(root.count + 1)
     let frames = DASHPlaybackFixture.periodSeconds * DASHPlaybackFixture.frameRate
     let script = #"cd "$1" && shift && exec "$@""#
-    let ffmpeg = try ProcessRunner.run(
+    let ffmpeg = try await ProcessRunner.run(
       "/bin/sh",
       [
         "-c", script, "sh", root, FFmpeg.ffmpegPath ?? "ffmpeg", "-nostdin", "-v", "error",
@@ -136,7 +136,7 @@ struct DASHOfflinePlaybackTests {
     #expect(ffmpeg.stderrText.isEmpty, "\(ffmpeg.stderrText)")
     #expect(hashes.count == frames)
     if let mpv = MPV.path {
-      let played = try ProcessRunner.run(
+      let played = try await ProcessRunner.run(
         "/bin/sh",
         [
           "-c", script, "sh", root, mpv, "--no-config", "--really-quiet", "--no-audio",

@@ -19,7 +19,7 @@ struct AriaRPCTests {
     try TestData.writeFile(at: fixture.origin.file("film.bin"), count: 8 << 20)
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appending(path: "scripts/aria2p_drive.py").path
-    let output = try ProcessRunner.run(
+    let output = try await ProcessRunner.run(
       "/usr/bin/env",
       [
         "python3", script, "\(fixture.port)", Self.token,

@@ -44,7 +44,7 @@ struct ContentOriginTests {
     let downloads = try TemporaryDirectory(prefix: "offlinekit-serve-downloads")
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appending(path: "scripts/hostile_page.py").path
-    let output = try ProcessRunner.run(
+    let output = try await ProcessRunner.run(
       "/usr/bin/env",
       ["python3", script, fixture.url(""), Self.token, "/content/\(id)/x.html", downloads.path],
       timeout: 180)

@@ -18,10 +18,11 @@ struct ServeCommandTests {
     defer { _ = serve.stopBounded() }
     let printed = try ServeBinary.waitForLine(in: output, containing: "Serving")
     #expect(printed.contains("http://127.0.0.1:\(port)/"))
-    let run = try ProcessRunner.run(ServeBinary.path, ["--store", store.path, "run"], timeout: 30)
+    let run = try await ProcessRunner.run(
+      ServeBinary.path, ["--store", store.path, "run"], timeout: 30)
     #expect(run.status == 1)
     #expect(run.stderrText.contains("is running the queue"), "\(run.stderrText)")
-    let second = try ProcessRunner.run(
+    let second = try await ProcessRunner.run(
       ServeBinary.path,
       ["--store", store.path, "serve", "--listen", "127.0.0.1:\(try FreePort.make())"],
       timeout: 30)

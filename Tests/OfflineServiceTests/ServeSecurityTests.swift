@@ -119,7 +119,7 @@ struct ServeSecurityTests {
     let fixture = try await ServiceFixture()
     let id = try await fixture.download("a.bin", count: 100_000)
     let url = fixture.url("/content/\(id)/a.bin")
-    let twice = try ProcessRunner.run(
+    let twice = try await ProcessRunner.run(
       "/usr/bin/curl",
       ["-s", "-o", "/dev/null", "-w", "%{num_connects}\n", url, "-o", "/dev/null", url])
     #expect(twice.stdoutText == "1\n0\n")
@@ -128,7 +128,7 @@ struct ServeSecurityTests {
     #expect(head.headers["content-length"] == "100000")
     // A HEAD answered with a body would garble the next response on the same connection.
     let scratch = try TemporaryDirectory(prefix: "offlinekit-head")
-    let headThenGet = try ProcessRunner.run(
+    let headThenGet = try await ProcessRunner.run(
       "/usr/bin/curl",
       [
         "-s", "-I", "-o", "/dev/null", "-w", "%{http_code} %{num_connects}\n", url, "--next",
@@ -141,7 +141,7 @@ struct ServeSecurityTests {
     for index in 0..<16 {
       arguments += ["-r", "\(index * 1000)-\(index * 1000 + 999)", "-o", "/dev/null", url]
     }
-    let parallel = try ProcessRunner.run("/usr/bin/curl", arguments, timeout: 30)
+    let parallel = try await ProcessRunner.run("/usr/bin/curl", arguments, timeout: 30)
     #expect(parallel.stdoutText.split(separator: "\n") == Array(repeating: "206", count: 16))
     await fixture.close()
   }

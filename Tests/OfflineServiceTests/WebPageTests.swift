@@ -49,7 +49,7 @@ struct WebPageTests {
       ? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appending(path: "../../docs/serve.png").standardizedFileURL
       : shots.file("serve.png")
-    let output = try ProcessRunner.run(
+    let output = try await ProcessRunner.run(
       "/usr/bin/env",
       [
         "python3", script, fixture.url("/"), fixture.nginx.url("/card.webm").absoluteString,

@@ -73,7 +73,7 @@ struct AddCommand: Command {
     let console = context.console
     var texts = command.urls
     if let input = command.input {
-      guard let lines = Self.readLines(input) else {
+      guard let lines = Self.readLines(input, standardInput: context.host.standardInput) else {
         console.err("Error: cannot read \(input).")
         return ExitCode.failure
       }
@@ -101,11 +101,16 @@ struct AddCommand: Command {
   /// The URLs listed in `path` (`-`: standard input), one per line; blank lines and `#`
   /// comments are skipped. Read to its end through a handle, so a pipe works as well as a
   /// file (`offline add -i <(grep mp4 list.txt)` names `/dev/fd/63`).
-  private static func readLines(_ path: String) -> [String]? {
-    let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path)
-    guard let handle, let data = try? handle.readToEnd() ?? Data(),
-      let text = String(data: data, encoding: .utf8)
-    else { return nil }
+  private static func readLines(_ path: String, standardInput: OfflineStandardInput)
+    -> [String]?
+  {
+    let data: Data?
+    if path == "-" {
+      data = standardInput.readToEnd()
+    } else {
+      data = FileHandle(forReadingAtPath: path).flatMap { try? $0.readToEnd() ?? Data() }
+    }
+    guard let data, let text = String(data: data, encoding: .utf8) else { return nil }
     return text.split(whereSeparator: \.isNewline)
       .map { $0.trimmingCharacters(in: .whitespaces) }
       .filter { !$0.isEmpty && !$0.hasPrefix("#") }

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 import OfflineKit
 
 /// `offline cache`: the store's cache of small files; its subcommands do the work.
@@ -28,7 +29,11 @@ struct CacheCommand: Command {
   ) async -> Int32 {
     do throws(FileCache.Error) {
       return try await body(
-        try FileCache(store: context.storeDirectory, configuration: configuration))
+        try FileCache(
+          store: context.storeDirectory, configuration: configuration,
+          // Proxy and CA variables come from the run's environment, not the process's.
+          transport: CurlTransport(
+            configuration: .init(environment: CurlEnvironment(context.host.environment)))))
     } catch {
       context.console.err("Error: \(error)")
       return ExitCode.failure

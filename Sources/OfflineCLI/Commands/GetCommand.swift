@@ -144,7 +144,7 @@ struct GetCommand: Command {
   /// The absolute path of the file to write. The last component is never resolved as a
   /// link: a symbolic link at the output path is replaced, not written through (Foundation's
   /// `standardizingPath` resolves links, so only the folder goes through it).
-  func destination(currentFolder: String = FileManager.default.currentDirectoryPath) -> String {
+  func destination(currentFolder: String) -> String {
     let name = LocalFileName.from(url)
     guard let output else { return (currentFolder as NSString).appendingPathComponent(name) }
     let absolute =
@@ -165,13 +165,16 @@ struct GetCommand: Command {
   func run(_ context: CommandContext) async throws(UsageError) -> Int32 {
     let command = self
     let console = context.console
+    let host = context.host
+    let destination = command.destination(currentFolder: host.workingDirectory.path)
     let configuration = CurlTransport.Configuration(
       stallTimeout: command.stallTimeout, trustedCAFile: command.caFile,
-      proxy: command.proxy, noProxy: command.noProxy, environment: .process)
+      proxy: command.proxy, noProxy: command.noProxy, environment: CurlEnvironment(host.environment)
+    )
     let transport: any HTTPTransporting
     do {
       try configuration.validate()
-      transport = try TransportChoice.make(configuration)
+      transport = try TransportChoice.make(configuration, environment: host.environment)
     } catch {
       // A bad proxy variable or an unreadable CA setting: named, before the store is
       // opened or anything fetched.
@@ -187,7 +190,7 @@ struct GetCommand: Command {
     }
     if let margin = command.minimumFreeSpace,
       let problem = await FreeSpaceCheck.problem(
-        url: command.url, destination: command.destination(), margin: margin, transport: transport,
+        url: command.url, destination: destination, margin: margin, transport: transport,
         options: command.requestOptions)
     {
       reporter.failed(problem)
@@ -195,7 +198,7 @@ struct GetCommand: Command {
     }
     if HLSDownload.isPlaylistURL(command.url) || DASHDownload.isManifestURL(command.url) {
       return await GetStreamRunner(
-        command: command, index: index, transport: transport, reporter: reporter
+        command: command, index: index, transport: transport, reporter: reporter, host: host
       ).run()
     }
     var options: Transfer.Configuration
@@ -217,7 +220,7 @@ struct GetCommand: Command {
     var refreshes = 0
     while true {
       let transfer = Transfer(
-        url: url, destination: command.destination(), journal: index.transfers,
+        url: url, destination: destination, journal: index.transfers,
         transport: transport, configuration: options, requestOptions: command.requestOptions)
       do {
         let outcome = try await transfer.run { reporter.report($0) }
@@ -228,11 +231,11 @@ struct GetCommand: Command {
           let status = RefreshCommand.refusal(error)
         else { return reporter.ended(with: error) }
         refreshes += 1
-        switch RefreshCommand.freshURL(refreshCommand, for: url, status: status) {
+        switch RefreshCommand.freshURL(refreshCommand, for: url, status: status, host: host) {
         case .success(let fresh):
           // The journal goes on under the new URL: If-Range keeps the bytes of the same file.
           Transfer.carryOver(
-            destination: command.destination(), to: fresh, journal: index.transfers)
+            destination: destination, to: fresh, journal: index.transfers)
           url = fresh
         case .failure(let problem):
           reporter.failed(RefreshCommand.noFreshURL(url, status: status, problem))

@@ -28,15 +28,18 @@ struct InfoCommand: Command {
 
   func run(_ context: CommandContext) async -> Int32 {
     let console = context.console
+    // Proxy and CA variables come from the run's environment, not the process's.
+    let transport = CurlTransport(
+      configuration: .init(environment: CurlEnvironment(context.host.environment)))
     do throws(Transfer.Error) {
       if DASHDownload.isManifestURL(url) {
         let info = try await DASHInfo.fetch(
-          url, transport: CurlTransport(), requestOptions: requestOptions)
+          url, transport: transport, requestOptions: requestOptions)
         console.out(json ? info.json : info.text(showing: TerminalText.escaped))
         return ExitCode.success
       }
       let info = try await HLSInfo.fetch(
-        url, transport: CurlTransport(), requestOptions: requestOptions)
+        url, transport: transport, requestOptions: requestOptions)
       console.out(json ? info.json : info.text(showing: TerminalText.escaped))
       return ExitCode.success
     } catch {

@@ -7,8 +7,10 @@ import OfflineKit
 /// offline [--store <dir>] get <url> [--output <path>] [--sha256 <hex>] ...
 /// ```
 public enum OfflineTool {
-  /// Runs the tool with `arguments` (without the program name) and returns the exit code.
-  /// SIGINT and SIGTERM stop a running command cleanly, with exit code 130 or 143.
+  /// Runs the tool as the process (the `offline` executable) with `arguments` (without the
+  /// program name) and returns the exit code. It writes to file descriptors 1 and 2, reads
+  /// descriptor 0, starts relative paths at the process's current folder, and SIGINT and
+  /// SIGTERM stop a running command cleanly, with exit code 130 or 143.
   ///
   /// - Parameter blanksProcessArguments: Whether the secrets among the arguments (`-u`'s,
   ///   a secret header's, a proxy's `user:password@`, `serve --token`'s) are blanked from
@@ -19,24 +21,50 @@ public enum OfflineTool {
     arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
     blanksProcessArguments: Bool = false
   ) async -> Int32 {
-    let console = Console()
+    let host = CommandHost(
+      environment: environment, standardInput: .process,
+      workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+      console: StandardStreamsConsole(), ownsProcess: true)
     let work = Task {
-      await dispatch(
-        arguments, environment: environment, console: console,
-        blanksProcessArguments: blanksProcessArguments)
+      await dispatch(arguments, host: host, blanksProcessArguments: blanksProcessArguments)
     }
     let trap = SignalTrap(cancelling: work)
     let code = await work.value
     return trap.exitCode ?? code
   }
 
-  private static func dispatch(
-    _ arguments: [String], environment: [String: String], console: Console,
-    blanksProcessArguments: Bool
+  /// Runs the tool inside the calling program with `arguments` (without the program name)
+  /// and returns the exit code the executable would exit with.
+  ///
+  /// Nothing process-wide is read or changed: the run sees `environment` (not the
+  /// process's), reads `standardInput`, starts relative paths (`--output`, `-i`, `--store`...)
+  /// at `workingDirectory` (never the process's current folder), and writes to `console`.
+  /// It installs no signal handler, never blanks the process's arguments, and never ends the
+  /// process (`serve` stops when the calling task is cancelled). Cancelling the calling task
+  /// stops the command as SIGINT stops the executable, partial data and journal kept.
+  ///
+  /// ```swift
+  /// let code = await OfflineTool.run(
+  ///   arguments: ["--store", store.path, "ls", "--json"], environment: [:],
+  ///   standardInput: .empty, workingDirectory: folder, console: captured)
+  /// ```
+  public static func run(
+    arguments: [String], environment: [String: String], standardInput: OfflineStandardInput,
+    workingDirectory: URL, console: any OfflineConsole
   ) async -> Int32 {
+    let host = CommandHost(
+      environment: environment, standardInput: standardInput,
+      workingDirectory: workingDirectory, console: console, ownsProcess: false)
+    return await dispatch(arguments, host: host, blanksProcessArguments: false)
+  }
+
+  private static func dispatch(
+    _ arguments: [String], host: CommandHost, blanksProcessArguments: Bool
+  ) async -> Int32 {
+    let console = host.console
     let invocation: CommandParser.Invocation
     do {
-      invocation = try CommandParser.parse(arguments, root: RootCommand.configuration)
+      invocation = try CommandParser.parse(arguments, root: RootCommand.configuration, host: host)
     } catch {
       return report(error, console: console)
     }
@@ -49,8 +77,10 @@ public enum OfflineTool {
         return ExitCode.success
       }
       let context = CommandContext(
-        storeDirectory: StoreLocation.resolve(explicit: root.storePath, environment: environment),
-        console: console)
+        storeDirectory: StoreLocation.resolve(
+          explicit: root.storePath, environment: host.environment,
+          workingDirectory: host.workingDirectory),
+        host: host)
       let command = try path.command.command.init(invocation.arguments)
       return try await command.run(context)
     } catch {

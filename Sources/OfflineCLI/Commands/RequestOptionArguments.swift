@@ -83,7 +83,7 @@ enum RequestOptionArguments {
         if let given = given.password {
           password = given
         } else {
-          password = try askPassword(for: given.user)
+          password = try askPassword(for: given.user, host: arguments.host)
         }
         options.credentials = try Credentials(user: given.user, password: password)
       } catch {
@@ -94,24 +94,19 @@ enum RequestOptionArguments {
   }
 
   /// Asks for the password on the terminal without echo, as curl does.
-  private static func askPassword(for user: String) throws(RequestOptionError) -> String {
-    guard isatty(STDIN_FILENO) == 1 else {
+  private static func askPassword(for user: String, host: CommandHost)
+    throws(RequestOptionError) -> String
+  {
+    guard host.standardInput.isTerminal else {
       throw RequestOptionError(
         option: "--user",
         message: "no password after the colon, and no terminal to ask for it on; give"
           + " '\(user):PASSWORD' or use --netrc-file")
     }
     // Echo goes off before the prompt shows, so nothing typed after it is ever echoed.
-    var settings = termios()
-    tcgetattr(STDIN_FILENO, &settings)
-    var silent = settings
-    silent.c_lflag &= ~tcflag_t(ECHO)
-    tcsetattr(STDIN_FILENO, TCSANOW, &silent)
-    defer {
-      tcsetattr(STDIN_FILENO, TCSANOW, &settings)
-      FileHandle.standardError.write(Data("\n".utf8))
-    }
-    FileHandle.standardError.write(Data("Enter host password for user '\(user)':".utf8))
-    return readLine(strippingNewline: true) ?? ""
+    defer { host.console.errRaw("\n") }
+    return host.standardInput.readSecretLine(showing: {
+      host.console.errRaw("Enter host password for user '\(user)':")
+    }) ?? ""
   }
 }

@@ -64,7 +64,7 @@ struct ServeCommand: Command {
     service.address = arguments[Self.listen]
     service.token = try Self.token(
       given: arguments[Self.token], file: arguments[Self.tokenFile],
-      environment: ProcessInfo.processInfo.environment)
+      environment: arguments.host.environment)
     service.allowedNames = arguments[Self.allowHost]
     if !service.address.isLoopback && service.token == nil {
       service.token = ServiceToken.generate()
@@ -75,7 +75,8 @@ struct ServeCommand: Command {
   }
 
   func run(_ context: CommandContext) async -> Int32 {
-    let deadline = ServeDeadline()
+    // Only the executable may end the process when a shutdown overruns its deadline.
+    let deadline = context.host.ownsProcess ? ServeDeadline() : nil
     let console = context.console
     let manager: OfflineManager
     do throws(OfflineError) {
@@ -97,7 +98,7 @@ struct ServeCommand: Command {
     while !Task.isCancelled {
       try? await Task.sleep(for: .seconds(3600))  // ends at once when the task is cancelled
     }
-    await ServeShutdown.run(server, manager, signalled: deadline.moment)
+    await ServeShutdown.run(server, manager, signalled: deadline?.moment ?? .now)
     return ExitCode.failure
   }
 

@@ -17,15 +17,17 @@ enum CommandParser {
     }
   }
 
-  /// Parses `arguments` (without the program's name) from `root` down.
-  static func parse(_ arguments: [String], root: CommandConfiguration) throws(ParseStop)
-    -> Invocation
-  {
+  /// Parses `arguments` (without the program's name) from `root` down. With a `host`, a
+  /// relative file or folder path among them is made absolute against its working folder
+  /// before it is read (messages still quote it as typed), and every level carries the host.
+  static func parse(
+    _ arguments: [String], root: CommandConfiguration, host: CommandHost? = nil
+  ) throws(ParseStop) -> Invocation {
     var path = CommandPath(root: root)
     var levels: [ParsedArguments] = []
     var rest = arguments
     while true {
-      let level = try parseLevel(rest, at: path)
+      let level = try parseLevel(rest, at: path, host: host)
       levels.append(level.parsed)
       guard let (child, remaining) = level.subcommand else {
         return Invocation(path: path, levels: levels)
@@ -40,11 +42,17 @@ enum CommandParser {
     var subcommand: (CommandConfiguration, [String])?
   }
 
-  private static func parseLevel(_ arguments: [String], at path: CommandPath) throws(ParseStop)
-    -> Level
-  {
+  private static func parseLevel(
+    _ arguments: [String], at path: CommandPath, host: CommandHost?
+  ) throws(ParseStop) -> Level {
     let command = path.command
     var level = Level(parsed: ParsedArguments(for: command))
+    if let host { level.parsed.host = host }
+    /// The text a value is read from: a path made absolute when there is a host.
+    func located(_ text: String, _ completion: Completion) -> String {
+      guard let host, completion == .file || completion == .directory else { return text }
+      return host.absolutePath(text)
+    }
     var scanner = ArgumentScanner(arguments)
     var argumentIndex = 0
     var helpRequested = false
@@ -66,7 +74,8 @@ enum CommandParser {
           let text = try scanner.value(for: name, inline: inline)
           level.parsed.recordText(text, for: option)
           do {
-            level.parsed.record(try option.convert(text), for: option)
+            level.parsed.record(
+              try option.convert(located(text, option.completion)), for: option)
           } catch {
             throw UsageError(error.message(option: name, value: text))
           }
@@ -82,7 +91,8 @@ enum CommandParser {
           }
           let argument = command.arguments[argumentIndex]
           do {
-            level.parsed.record(try argument.convert(text), for: argument)
+            level.parsed.record(
+              try argument.convert(located(text, argument.completion)), for: argument)
           } catch {
             throw UsageError(error.message(argument: argument.name, value: text))
           }

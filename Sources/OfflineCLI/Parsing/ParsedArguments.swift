@@ -7,6 +7,10 @@ struct ParsedArguments: Sendable {
   private let declaredArguments: Set<String>
   private var optionValues: [String: [any Sendable]] = [:]
   private var argumentValues: [String: [any Sendable]] = [:]
+  /// The surroundings of the run the arguments were given to (environment, standard
+  /// input), for what a command reads while it is made (a secret from a variable, a
+  /// password asked for on the terminal).
+  var host: CommandHost = .detached
   /// The text typed for each option whose values may be secrets, with its secrecy.
   private(set) var secrecyTexts: [(ArgumentSecrecy, String)] = []
 

@@ -38,7 +38,7 @@ final class GetReporter: Sendable {
       progressLineShown.withLock { $0 = true }
       let line = ProgressLine.withBar(
         ProgressLine.render(progress), fraction: progress.fractionCompleted,
-        width: TerminalSize.columns())
+        width: console.columns)
       console.errRaw("\r" + line + "\u{1B}[K")
     case .verifying:
       break
@@ -85,7 +85,7 @@ final class GetReporter: Sendable {
     if progress.totalIsEstimate { line = line.replacingOccurrences(of: " / ", with: " / ~") }
     line += "  (\(progress.segmentsDone ?? 0)/\(progress.segmentsTotal ?? 0) segments)"
     line = ProgressLine.withBar(
-      line, fraction: progress.fractionCompleted, width: TerminalSize.columns())
+      line, fraction: progress.fractionCompleted, width: console.columns)
     console.errRaw("\r" + line + "\u{1B}[K")
   }
 

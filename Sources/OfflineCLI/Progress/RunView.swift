@@ -79,7 +79,8 @@ final class RunView: Sendable {
   }
 
   /// Draws the lines that scrolled since the last frame and the running contents' lines.
-  func draw(width: Int = TerminalSize.columns()) {
+  func draw() {
+    let width = console.columns
     let frame = state.withLock { state -> String? in
       guard state.changed else { return nil }
       defer {

@@ -2,32 +2,36 @@ import Foundation
 import TestSupport
 
 /// The built `offline` executable, beside the test bundle in the build folder, run as a user
-/// runs it.
+/// runs it: only for what needs a real process (signals, kills, crash points, argv seen by
+/// `ps`, a terminal under tmux, several processes on one store, peak RSS). Everything else
+/// runs in-process through ``InProcessOffline``. Every wait here is awaited.
 enum OfflineBinary {
   static let path = BuiltProduct.path("offline")
 
   /// Runs `offline ARGUMENTS` and waits (bounded) for it.
-  static func run(_ arguments: [String], timeout: Double = 60) throws -> ProcessRunner.Output {
-    try ProcessRunner.run(path, arguments, timeout: timeout)
+  static func run(_ arguments: [String], timeout: Double = 60) async throws
+    -> ProcessRunner.Output
+  {
+    try await ProcessRunner.run(path, arguments, timeout: timeout)
   }
 
   /// Runs `offline --store STORE ARGUMENTS` in `folder` (its current directory) and waits.
   static func run(
     _ arguments: [String], store: URL, in folder: URL, timeout: Double = 60
-  ) throws -> ProcessRunner.Output {
+  ) async throws -> ProcessRunner.Output {
     let quoted = (["--store", store.path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
-    return try ProcessRunner.run(
+    return try await ProcessRunner.run(
       "/bin/sh", ["-c", "cd '\(folder.path)' && exec '\(path)' \(quoted)"], timeout: timeout)
   }
 
   /// Runs `offline --store STORE ARGUMENTS` with crash point `point` armed
   /// (`OFFLINEKIT_CRASH_POINT`, debug builds only) and waits (at most 60 s); a run that
   /// reaches the point ends with status 137.
-  static func run(_ arguments: [String], store: URL, crashingAt point: String) throws
+  static func run(_ arguments: [String], store: URL, crashingAt point: String) async throws
     -> ProcessRunner.Output
   {
     let quoted = (["--store", store.path] + arguments).map { "'" + $0 + "'" }
-    return try ProcessRunner.run(
+    return try await ProcessRunner.run(
       "/bin/sh",
       ["-c", "OFFLINEKIT_CRASH_POINT='\(point)' exec '\(path)' " + quoted.joined(separator: " ")],
       timeout: 60)
@@ -55,32 +59,38 @@ enum OfflineBinary {
   @discardableResult
   static func killRepeatedly(
     _ arguments: [String], store: URL, times: Int, pause: ClosedRange<UInt32>,
-    environment: [String: String]? = nil, afterEach: () throws -> Void = {}
-  ) throws -> Int {
+    environment: [String: String]? = nil, afterEach: () async throws -> Void = {}
+  ) async throws -> Int {
     var generator = SystemRandomNumberGenerator()
     var kills = 0
     for _ in 0..<times {
       let process = try start(arguments, store: store, environment: environment)
-      usleep(UInt32.random(in: pause, using: &generator))
+      try await Task.sleep(for: .microseconds(UInt32.random(in: pause, using: &generator)))
       if process.isRunning {
         kill(process.processIdentifier, SIGKILL)
         kills += 1
       }
-      _ = process.waitBounded(seconds: 10)
-      try afterEach()
+      _ = await process.waitBounded(seconds: 10)
+      try await afterEach()
     }
     return kills
   }
 }
 
 extension Process {
-  /// Waits at most `seconds` for the process to end; kills it if it does not.
-  func waitBounded(seconds: Double) -> Int32 {
-    let deadline = Date().addingTimeInterval(seconds)
-    while isRunning && Date() < deadline { usleep(10_000) }
+  /// Waits at most `seconds` for the process to end, polling every 10 ms without holding a
+  /// thread; kills it if it does not end in time (and waits at most 10 s more for that).
+  func waitBounded(seconds: Double) async -> Int32 {
+    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+    while isRunning && ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(10))
+    }
     if isRunning {
       kill(processIdentifier, SIGKILL)
-      waitUntilExit()
+      let killed = ContinuousClock.now + .seconds(10)
+      while isRunning && ContinuousClock.now < killed {
+        try? await Task.sleep(for: .milliseconds(10))
+      }
     }
     return terminationStatus
   }
