@@ -52,16 +52,12 @@ import Testing
 
     #expect(!FileManager.default.fileExists(atPath: fixture.contentFolder("file").path))
     #expect(!FileManager.default.fileExists(atPath: fixture.file("file.bin.part", of: "file").path))
-    // Found when the origin became a held response (fast, so no longer hidden by a
-    // throttle): the runner's `reconcileExternalChanges` starts `stopRunning` in a task and
-    // runs `finishCleanup` at once, so the stopped transfer's last journal write can land
-    // after the cleanup and leave an entry behind. Intermittent: a slower run hides it.
+    // Regression (found when the origin became a held response, fast, so no longer hidden
+    // by a throttle): the runner's `reconcileExternalChanges` started `stopRunning` in a task
+    // and ran `finishCleanup` at once, so the stopped transfer's last journal write could
+    // land after the cleanup and leave an entry behind.
     let left = try fixture.journalEntries(of: "file")
-    withKnownIssue(
-      "a cancel finished by the runner may leave a journal entry", isIntermittent: true
-    ) {
-      #expect(left.isEmpty, "\(left.map(\.destination))")
-    }
+    #expect(left.isEmpty, "\(left.map(\.destination))")
     #expect(try await shared.caller.snapshot.bytes == 0)
   }
 

@@ -137,9 +137,17 @@ extension OfflineManager {
   /// deleted elsewhere is stopped, cancels are finished, and subscribers hear of new states.
   private func reconcileExternalChanges() {
     guard let records = try? index.contents.needingRecovery(state: .canceling) else { return }
-    for record in records {
-      Task { await self.stopRunning(record.id) }
-      try? finishCleanup(record.id)
+    for record in records where !stopping.contains(record.id) {
+      guard let download = startStopping(record.id) else {
+        try? finishCleanup(record.id)
+        continue
+      }
+      // Its transfer runs here: the files go once it has stopped, or its last journal
+      // write could land after the cleanup and leave an entry behind.
+      Task {
+        await self.finishStopping(record.id, download)
+        try? self.finishCleanup(record.id)
+      }
     }
     for id in Array(running.keys) {
       guard let record = try? index.contents.record(id: id),
@@ -282,9 +290,22 @@ extension OfflineManager {
   /// Cancels the download of `id` if it runs here, waits until it has stopped, and records
   /// the bytes it had on disk, so a snapshot taken now says what is there.
   func stopRunning(_ id: String) async {
-    guard let download = running.removeValue(forKey: id) else { return }
+    guard let download = startStopping(id) else { return }
+    await finishStopping(id, download)
+  }
+
+  /// Takes the download of `id` out of the running ones and cancels it; from here until
+  /// ``finishStopping(_:_:)`` it counts as stopping, so nothing starts or cleans it meanwhile.
+  private func startStopping(_ id: String) -> RunningDownload? {
+    guard let download = running.removeValue(forKey: id) else { return nil }
     stopping.insert(id)
     download.task.cancel()
+    return download
+  }
+
+  /// Waits until a download ``startStopping(_:)`` cancelled has stopped, and records the
+  /// bytes it had on disk.
+  private func finishStopping(_ id: String, _ download: RunningDownload) async {
     await download.task.value
     stopping.remove(id)
     saveLastProgress(of: id)
