@@ -24,15 +24,15 @@ import Testing
 
     func url(_ name: String) -> String { nginx.url("/" + name).absoluteString }
 
-    func offline(_ arguments: [String]) throws -> ProcessRunner.Output {
-      try OfflineBinary.run(["--store", store.path] + arguments, timeout: 30)
+    func offline(_ arguments: [String]) async throws -> ProcessRunner.Output {
+      try await OfflineBinary.run(["--store", store.path] + arguments, timeout: 30)
     }
   }
 
   @Test func getPrintsTheLocalPathAndASecondGetIsAHit() async throws {
     let fixture = try Fixture()
-    let first = try fixture.offline(["cache", "get", fixture.url("a.json")])
-    let second = try fixture.offline(["cache", "get", fixture.url("a.json")])
+    let first = try await fixture.offline(["cache", "get", fixture.url("a.json")])
+    let second = try await fixture.offline(["cache", "get", fixture.url("a.json")])
 
     #expect(first.status == 0, "\(first.stderrText)")
     let path = first.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -40,13 +40,15 @@ import Testing
     #expect(!path.contains("//"), "pins: cache paths held cache//")
     #expect(FileManager.default.contents(atPath: path) == TestData.bytes(count: 100_000, seed: 1))
     #expect(second.stdoutText == first.stdoutText)
-    #expect(try fixture.nginx.accessLog(minimumCount: 1).count == 1)
+    #expect(try await fixture.nginx.accessLog(minimumCount: 1).count == 1)
   }
 
   @Test func getWithOutputCopiesTheFile() async throws {
     let fixture = try Fixture()
     let target = fixture.folder.file("copy.json")
-    let result = try fixture.offline(["cache", "get", fixture.url("b.json"), "-o", target.path])
+    let result = try await fixture.offline([
+      "cache", "get", fixture.url("b.json"), "-o", target.path,
+    ])
 
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(result.stdoutText.isEmpty)
@@ -57,13 +59,13 @@ import Testing
   @Test func lsAndStatsDescribeTheCache() async throws {
     let fixture = try Fixture()
     for name in ["a.json", "b.json"] {
-      #expect(try fixture.offline(["cache", "get", fixture.url(name)]).status == 0)
+      #expect(try await fixture.offline(["cache", "get", fixture.url(name)]).status == 0)
     }
-    let listed = try fixture.offline(["cache", "ls", "--json"])
+    let listed = try await fixture.offline(["cache", "ls", "--json"])
     let entries = try JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]]
-    let stats = try fixture.offline(["cache", "stats", "--json"])
+    let stats = try await fixture.offline(["cache", "stats", "--json"])
     let summary = try JSONSerialization.jsonObject(with: stats.stdout) as? [String: Any]
-    let table = try fixture.offline(["cache", "ls"])
+    let table = try await fixture.offline(["cache", "ls"])
 
     #expect(entries?.count == 2)
     #expect(entries?.first?["url"] as? String == fixture.url("b.json"))  // most recent first
@@ -77,18 +79,18 @@ import Testing
   @Test func limitEvictsAndClearEmpties() async throws {
     let fixture = try Fixture()
     for name in ["a.json", "b.json", "c.json"] {
-      #expect(try fixture.offline(["cache", "get", fixture.url(name)]).status == 0)
+      #expect(try await fixture.offline(["cache", "get", fixture.url(name)]).status == 0)
     }
-    let limit = try fixture.offline(["cache", "limit", "200K"])
-    let afterLimit = try fixture.offline(["cache", "stats", "--json"])
+    let limit = try await fixture.offline(["cache", "limit", "200K"])
+    let afterLimit = try await fixture.offline(["cache", "stats", "--json"])
     let summary = try JSONSerialization.jsonObject(with: afterLimit.stdout) as? [String: Any]
 
     #expect(limit.status == 0, "\(limit.stderrText)")
     #expect(summary?["limit"] as? Int == 200 << 10)
     #expect(summary?["entries"] as? Int == 1)  // down to 90 % of 200 KiB: one 100 KB file
 
-    let clear = try fixture.offline(["cache", "clear"])
-    let listed = try fixture.offline(["cache", "ls", "--json"])
+    let clear = try await fixture.offline(["cache", "clear"])
+    let listed = try await fixture.offline(["cache", "ls", "--json"])
     #expect(clear.status == 0)
     #expect(listed.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
   }
@@ -96,9 +98,9 @@ import Testing
   // Pins: after `cache limit 1K` a 1 MB entry stayed ("976.6 KiB of 1.0 KiB").
   @Test func aFileLargerThanTheWholeLimitIsNotKept() async throws {
     let fixture = try Fixture()
-    #expect(try fixture.offline(["cache", "limit", "50K"]).status == 0)
-    let get = try fixture.offline(["cache", "get", fixture.url("a.json")])
-    let stats = try fixture.offline(["cache", "stats", "--json"])
+    #expect(try await fixture.offline(["cache", "limit", "50K"]).status == 0)
+    let get = try await fixture.offline(["cache", "get", fixture.url("a.json")])
+    let stats = try await fixture.offline(["cache", "stats", "--json"])
     let summary = try JSONSerialization.jsonObject(with: stats.stdout) as? [String: Any]
 
     #expect(get.status == 1)
@@ -109,11 +111,11 @@ import Testing
 
   @Test func helpAndUsageErrors() async throws {
     let fixture = try Fixture()
-    let help = try fixture.offline(["cache", "--help"])
-    let getHelp = try fixture.offline(["cache", "get", "--help"])
-    let missing = try fixture.offline(["cache", "get"])
-    let badSize = try fixture.offline(["cache", "limit", "lots"])
-    let unknown = try fixture.offline(["cache", "frobnicate"])
+    let help = try await fixture.offline(["cache", "--help"])
+    let getHelp = try await fixture.offline(["cache", "get", "--help"])
+    let missing = try await fixture.offline(["cache", "get"])
+    let badSize = try await fixture.offline(["cache", "limit", "lots"])
+    let unknown = try await fixture.offline(["cache", "frobnicate"])
 
     #expect(help.status == 0)
     #expect(help.stdoutText.contains("SUBCOMMANDS"))
@@ -127,7 +129,7 @@ import Testing
 
   @Test func aFailedGetSaysWhyAndExits1() async throws {
     let fixture = try Fixture()
-    let result = try fixture.offline(["cache", "get", fixture.url("missing.json")])
+    let result = try await fixture.offline(["cache", "get", fixture.url("missing.json")])
 
     #expect(result.status == 1)
     #expect(result.stderrText.contains("404"))

@@ -85,7 +85,7 @@ import Testing
   /// Pins: `serve --token` showed the token to `ps`. A token from `--token-file` or
   /// `OFFLINE_SERVE_TOKEN` never reaches the command line, and the service asks for it.
   @Test(arguments: ["option", "file", "variable"])
-  func serveShowsNoTokenInItsCommandLine(source: String) throws {
+  func serveShowsNoTokenInItsCommandLine(source: String) async throws {
     let token = "t0ken-of-serve-\(source)-0123456789"
     let folder = try TemporaryDirectory()
     let port = try FreePort.make()
@@ -107,13 +107,13 @@ import Testing
     let shown = Self.commandLine(of: serve.processIdentifier).joined(separator: " ")
     #expect(!shown.contains(token), "\(shown)")
     let url = "http://127.0.0.1:\(port)/api/contents"
-    #expect(try Curl.fetch(url).status == 401)
-    #expect(try Curl.fetch(url, ["-H", "Authorization: Bearer \(token)"]).status == 200)
+    #expect(try await Curl.fetch(url).status == 401)
+    #expect(try await Curl.fetch(url, ["-H", "Authorization: Bearer \(token)"]).status == 200)
   }
 
   /// A token file that cannot be read, or holds no token, and `--token` with
   /// `--token-file`, are usage errors (64) that never repeat the token.
-  @Test func aBadTokenFileIsAUsageError() throws {
+  @Test func aBadTokenFileIsAUsageError() async throws {
     let folder = try TemporaryDirectory()
     try Data("short\n".utf8).write(to: folder.file("short"))
     let store = folder.url.appending(path: "store").path
@@ -122,7 +122,7 @@ import Testing
       ["--token-file", folder.file("short").path],
       ["--token-file", folder.file("short").path, "--token", "0123456789abcdef0123"],
     ] {
-      let result = try ProcessRunner.run(
+      let result = try await ProcessRunner.run(
         OfflineBinary.path, ["--store", store, "serve", "--listen", "127.0.0.1:1"] + extra,
         timeout: 30)
       #expect(result.status == 64, "\(extra): \(result.stderrText)")

@@ -6,7 +6,7 @@ import Testing
 /// real shells.
 @Suite struct CompletionScriptTests {
   /// What bash's `_offline` offers for the words `typed` (the last one is being completed).
-  static func bashOffers(_ typed: [String], script: URL) throws -> [String] {
+  static func bashOffers(_ typed: [String], script: URL) async throws -> [String] {
     let words = typed.map { "'\($0)'" }.joined(separator: " ")
     let program = """
       source '\(script.path)'
@@ -14,14 +14,14 @@ import Testing
       _offline
       printf '%s\\n' "${COMPREPLY[@]}"
       """
-    let result = try ProcessRunner.run("/bin/bash", ["-c", program], timeout: 30)
+    let result = try await ProcessRunner.run("/bin/bash", ["-c", program], timeout: 30)
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(result.stderrText.isEmpty, "\(result.stderrText)")
     return result.stdoutText.split(separator: "\n").map(String.init)
   }
 
-  static func script(_ shell: String, in folder: TemporaryDirectory) throws -> URL {
-    let result = try OfflineBinary.run(["completions", shell])
+  static func script(_ shell: String, in folder: TemporaryDirectory) async throws -> URL {
+    let result = try await OfflineBinary.run(["completions", shell])
     #expect(result.status == 0, "\(result.stderrText)")
     let file = folder.url.appending(path: "offline.\(shell)")
     try result.stdout.write(to: file)
@@ -30,44 +30,46 @@ import Testing
 
   // Pins issue 12, item 4: there were no completions; they come from the declarations, so a
   // new subcommand or option is offered without anyone editing a script.
-  @Test func bashOffersSubcommandsOptionsAndTheirValues() throws {
+  @Test func bashOffersSubcommandsOptionsAndTheirValues() async throws {
     let folder = try TemporaryDirectory()
-    let script = try Self.script("bash", in: folder)
-    let registered = try ProcessRunner.run(
+    let script = try await Self.script("bash", in: folder)
+    let registered = try await ProcessRunner.run(
       "/bin/bash", ["-c", "source '\(script.path)' && complete -p offline"], timeout: 30)
     #expect(registered.stdoutText == "complete -F _offline offline\n", "\(registered.stderrText)")
 
-    let subcommands = try Self.bashOffers([""], script: script)
+    let subcommands = try await Self.bashOffers([""], script: script)
     for name in ["get", "add", "ls", "run", "info", "cache", "pause", "completions", "help"] {
       #expect(subcommands.contains(name), "\(subcommands)")
     }
-    let get = try Self.bashOffers(["get", "--"], script: script)
+    let get = try await Self.bashOffers(["get", "--"], script: script)
     for option in ["--output", "--sha256", "--ca-file", "--stall-timeout", "--retries", "--force"] {
       #expect(get.contains(option), "\(get)")
     }
     #expect(!get.contains("--store"), "a root option is not get's")
     #expect(
-      try Self.bashOffers(["--store", "/tmp", "get", "--sh"], script: script) == ["--sha256"])
+      try await Self.bashOffers(["--store", "/tmp", "get", "--sh"], script: script) == ["--sha256"])
     #expect(
-      try Self.bashOffers(["get", "--variant", ""], script: script) == ["highest", "lowest"])
-    #expect(try Self.bashOffers(["cache", "l"], script: script) == ["ls", "limit"])
-    #expect(try Self.bashOffers(["cache", "get", "--"], script: script).contains("--key"))
-    #expect(try Self.bashOffers(["completions", ""], script: script) == ["bash", "zsh", "fish"])
+      try await Self.bashOffers(["get", "--variant", ""], script: script) == ["highest", "lowest"])
+    #expect(try await Self.bashOffers(["cache", "l"], script: script) == ["ls", "limit"])
+    #expect(try await Self.bashOffers(["cache", "get", "--"], script: script).contains("--key"))
+    #expect(
+      try await Self.bashOffers(["completions", ""], script: script) == ["bash", "zsh", "fish"])
   }
 
-  @Test func bashOffersFileNamesForPathValues() throws {
+  @Test func bashOffersFileNamesForPathValues() async throws {
     let folder = try TemporaryDirectory()
-    let script = try Self.script("bash", in: folder)
+    let script = try await Self.script("bash", in: folder)
     try Data().write(to: folder.url.appending(path: "movie-list.txt"))
-    let offered = try Self.bashOffers(["add", "-i", folder.url.path + "/movie-"], script: script)
+    let offered = try await Self.bashOffers(
+      ["add", "-i", folder.url.path + "/movie-"], script: script)
     #expect(offered == [folder.url.path + "/movie-list.txt"])
   }
 
-  @Test func zshAndFishScriptsAreValidAndNameEveryCommand() throws {
+  @Test func zshAndFishScriptsAreValidAndNameEveryCommand() async throws {
     let folder = try TemporaryDirectory()
     for (shell, binary) in [("zsh", "/usr/bin/zsh"), ("fish", "/usr/bin/fish")] {
-      let script = try Self.script(shell, in: folder)
-      let checked = try ProcessRunner.run(binary, ["-n", script.path], timeout: 30)
+      let script = try await Self.script(shell, in: folder)
+      let checked = try await ProcessRunner.run(binary, ["-n", script.path], timeout: 30)
       #expect(checked.status == 0, "\(shell): \(checked.stderrText)")
       let text = try String(contentsOf: script, encoding: .utf8)
       for word in ["get", "cache", "limit", "renew-keys", "completions", "stall-timeout"] {
@@ -76,10 +78,10 @@ import Testing
     }
   }
 
-  @Test func fishOffersGetsOptionsAfterGet() throws {
+  @Test func fishOffersGetsOptionsAfterGet() async throws {
     let folder = try TemporaryDirectory()
-    let script = try Self.script("fish", in: folder)
-    let result = try ProcessRunner.run(
+    let script = try await Self.script("fish", in: folder)
+    let result = try await ProcessRunner.run(
       "/usr/bin/fish",
       ["--no-config", "-c", "source '\(script.path)'; complete -C 'offline get --st'"],
       timeout: 30)

@@ -101,27 +101,27 @@ import Testing
     var store: String { folder.url.appending(path: "store").path }
 
     /// `offline --store STORE ARGUMENTS`.
-    func offline(_ arguments: [String]) throws -> ProcessRunner.Output {
-      try ProcessRunner.run(OfflineBinary.path, ["--store", store] + arguments, timeout: 90)
+    func offline(_ arguments: [String]) async throws -> ProcessRunner.Output {
+      try await ProcessRunner.run(OfflineBinary.path, ["--store", store] + arguments, timeout: 90)
     }
 
     /// `offline get URL -o FOLDER ARGUMENTS`, checked.
-    func get(_ url: String, into name: String, _ arguments: [String]) throws {
-      let result = try offline(
+    func get(_ url: String, into name: String, _ arguments: [String]) async throws {
+      let result = try await offline(
         ["get", url, "-o", folder.url.appending(path: name).path, "--quiet"] + arguments)
       #expect(result.status == 0, "\(result.stderrText)")
     }
 
     /// The requests the other origin logged under `prefix` (`/h/` or `/d/`), at least one.
-    func otherLog(_ prefix: String) throws -> [HeaderLogEntry] {
-      let entries = try other.headerLog(minimumCount: 1).filter { $0.uri.hasPrefix(prefix) }
+    func otherLog(_ prefix: String) async throws -> [HeaderLogEntry] {
+      let entries = try await other.headerLog(minimumCount: 1).filter { $0.uri.hasPrefix(prefix) }
       #expect(!entries.isEmpty, "nothing was asked of the other origin under \(prefix)")
       return entries
     }
 
     /// The requests the home origin logged under `prefix`.
-    func homeLog(_ prefix: String) throws -> [HeaderLogEntry] {
-      try home.headerLog(minimumCount: 1).filter { $0.uri.hasPrefix(prefix) }
+    func homeLog(_ prefix: String) async throws -> [HeaderLogEntry] {
+      try await home.headerLog(minimumCount: 1).filter { $0.uri.hasPrefix(prefix) }
     }
   }
 
@@ -132,13 +132,13 @@ import Testing
 
   /// Pins: a playlist's absolute segment, key and init URIs on another origin got the
   /// Authorization, Cookie and secret header given for the playlist's origin.
-  @Test func getOfAnHLSPlaylistSendsNoSecretToTheOriginItsPiecesAreOn() throws {
+  @Test func getOfAnHLSPlaylistSendsNoSecretToTheOriginItsPiecesAreOn() async throws {
     let setup = try Setup()
-    try setup.get(setup.hlsURL, into: "hls", Self.headerSecrets)
-    for entry in try setup.otherLog("/h/") {
+    try await setup.get(setup.hlsURL, into: "hls", Self.headerSecrets)
+    for entry in try await setup.otherLog("/h/") {
       #expect(Self.secrets(in: entry).isEmpty, "\(entry.uri) got \(Self.secrets(in: entry))")
     }
-    let home = try setup.homeLog("/h/")
+    let home = try await setup.homeLog("/h/")
     #expect(home.count == 2, "\(home.map(\.uri))")
     for entry in home {
       #expect(entry["Authorization"] == Self.token, "\(entry.uri)")
@@ -148,26 +148,26 @@ import Testing
 
   /// Pins: the segments and init section a DASH `BaseURL` placed on another origin got the
   /// `-u` credentials and the secret header.
-  @Test func getOfADASHManifestSendsNoSecretToTheOriginItsBaseURLNames() throws {
+  @Test func getOfADASHManifestSendsNoSecretToTheOriginItsBaseURLNames() async throws {
     let setup = try Setup()
-    try setup.get(setup.dashURL, into: "dash", Self.userSecrets)
-    let other = try setup.otherLog("/d/")
+    try await setup.get(setup.dashURL, into: "dash", Self.userSecrets)
+    let other = try await setup.otherLog("/d/")
     #expect(other.count == 3, "\(other.map(\.uri))")
     for entry in other {
       #expect(Self.secrets(in: entry).isEmpty, "\(entry.uri) got \(Self.secrets(in: entry))")
     }
     let basic = "Basic " + Data("\(Self.user):\(Self.password)".utf8).base64EncodedString()
-    #expect(try setup.homeLog("/d/").allSatisfy { $0["Authorization"] == basic })
+    #expect(try await setup.homeLog("/d/").allSatisfy { $0["Authorization"] == basic })
   }
 
   /// `--trust-origin` names the other origin: then its pieces get the secrets, for both
   /// kinds of stream.
-  @Test func aTrustedOriginGetsTheSecrets() throws {
+  @Test func aTrustedOriginGetsTheSecrets() async throws {
     let setup = try Setup()
     let trust = ["--trust-origin", setup.otherOrigin]
-    try setup.get(setup.hlsURL, into: "hls", Self.headerSecrets + trust)
-    try setup.get(setup.dashURL, into: "dash", Self.userSecrets + trust)
-    for entry in try setup.otherLog("/") {
+    try await setup.get(setup.hlsURL, into: "hls", Self.headerSecrets + trust)
+    try await setup.get(setup.dashURL, into: "dash", Self.userSecrets + trust)
+    for entry in try await setup.otherLog("/") {
       #expect(entry["Authorization"] != nil && entry["X-Api-Key"] == Self.apiKey, "\(entry.uri)")
     }
   }
@@ -176,30 +176,30 @@ import Testing
   /// other origin too, and so did `verify --remote`'s `HEAD` of each piece (the manager's
   /// stored options had no origin of their own). The trusted origin given to `add` is kept
   /// with the content.
-  @Test func aQueuedStreamSendsSecretsOnlyToItsOwnAndTrustedOrigins() throws {
+  @Test func aQueuedStreamSendsSecretsOnlyToItsOwnAndTrustedOrigins() async throws {
     let setup = try Setup()
     var ids: [String] = []
     for arguments in [
       [setup.hlsURL] + Self.headerSecrets,
       [setup.dashURL] + Self.userSecrets + ["--trust-origin", setup.otherOrigin],
     ] {
-      let added = try setup.offline(["add"] + arguments)
+      let added = try await setup.offline(["add"] + arguments)
       #expect(added.status == 0, "\(added.stderrText)")
       ids.append(added.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
     }
-    let run = try setup.offline(["run", "--quiet"])
+    let run = try await setup.offline(["run", "--quiet"])
     #expect(run.status == 0, "\(run.stderrText)")
-    let downloaded = try setup.otherLog("/h/").count
-    let check = try setup.offline(["verify", "--remote", ids[0]])
+    let downloaded = try await setup.otherLog("/h/").count
+    let check = try await setup.offline(["verify", "--remote", ids[0]])
     #expect(check.status == 0, "\(check.stdoutText) \(check.stderrText)")
-    let all = try setup.otherLog("/h/")
+    let all = try await setup.otherLog("/h/")
     #expect(all.count > downloaded, "verify --remote asked the other origin nothing")
     for entry in all {
       #expect(Self.secrets(in: entry).isEmpty, "\(entry.uri) got \(Self.secrets(in: entry))")
     }
-    for entry in try setup.otherLog("/d/") {
+    for entry in try await setup.otherLog("/d/") {
       #expect(entry["Authorization"] != nil && entry["X-Api-Key"] == Self.apiKey, "\(entry.uri)")
     }
-    #expect(try setup.homeLog("/h/").allSatisfy { $0["Authorization"] == Self.token })
+    #expect(try await setup.homeLog("/h/").allSatisfy { $0["Authorization"] == Self.token })
   }
 }

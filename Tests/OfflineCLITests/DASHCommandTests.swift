@@ -13,51 +13,51 @@ struct DASHCommandTests {
     let nginx: NginxServer
     var url: String { files.url(on: nginx).absoluteString }
 
-    init(_ kind: DASHStreamFixture, limitRate: String? = nil) throws {
+    init(_ kind: DASHStreamFixture, limitRate: String? = nil) async throws {
       www = try TemporaryDirectory(prefix: "offlinekit-dash")
-      files = try kind.make(in: www.url)
+      files = try await kind.make(in: www.url)
       nginx = try NginxServer(root: files.folder, options: .init(limitRate: limitRate))
       try nginx.start()
     }
 
     /// The MD5s of the origin's decoded `streams`, over http.
-    func decoded(_ streams: [String]) throws -> [String] {
-      try streams.map { try FFmpeg.decodedMD5(url, stream: $0).md5 }
+    func decoded(_ streams: [String]) async throws -> [String] {
+      try await streams.asyncMap { try await FFmpeg.decodedMD5(url, stream: $0).md5 }
     }
   }
 
   /// The MD5s of the decoded `streams` of the offline MPD at `path`, with no error printed.
-  func decoded(_ path: String, _ streams: [String]) throws -> [String] {
-    try streams.map { stream in
-      let result = try FFmpeg.decodedMD5(path, stream: stream)
+  func decoded(_ path: String, _ streams: [String]) async throws -> [String] {
+    try await streams.asyncMap { stream in
+      let result = try await FFmpeg.decodedMD5(path, stream: stream)
       #expect(result.errors.isEmpty, "\(stream): \(result.errors)")
       return result.md5
     }
   }
 
-  @Test func getWritesAFolderThatDecodesLikeTheOriginAndARerunFetchesNothing() throws {
-    let origin = try Origin(.timeline)
-    let expected = try origin.decoded(["v:0", "a:0"])
+  @Test func getWritesAFolderThatDecodesLikeTheOriginAndARerunFetchesNothing() async throws {
+    let origin = try await Origin(.timeline)
+    let expected = try await origin.decoded(["v:0", "a:0"])
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "movie").path
     let store = work.url.appending(path: "store").path
-    let first = try OfflineBinary.run(["--store", store, "get", origin.url, "-o", out])
+    let first = try await OfflineBinary.run(["--store", store, "get", origin.url, "-o", out])
     #expect(first.status == 0, "\(first.stderrText)")
     #expect(first.stderrText.contains("Saved \(out)/index.mpd (5 segments"), "\(first.stderrText)")
-    let requests = try origin.nginx.accessLog(minimumCount: 1).count
+    let requests = try await origin.nginx.accessLog(minimumCount: 1).count
     origin.nginx.stop(graceful: false)
-    #expect(try decoded(out + "/index.mpd", ["v:0", "a:0"]) == expected)
+    #expect(try await decoded(out + "/index.mpd", ["v:0", "a:0"]) == expected)
 
-    try RepeatedGet.expectFetchesNothing(
+    try await RepeatedGet.expectFetchesNothing(
       nginx: origin.nginx, requests: requests, store: store, url: origin.url, out: out)
   }
 
   /// `--variant lowest` takes the 96x54 Representation of the video AdaptationSet.
-  @Test func getAppliesTheVariantChoiceToTheVideoAdaptationSet() throws {
-    let origin = try Origin(.timeline)
+  @Test func getAppliesTheVariantChoiceToTheVideoAdaptationSet() async throws {
+    let origin = try await Origin(.timeline)
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "small").path
-    let result = try OfflineBinary.run([
+    let result = try await OfflineBinary.run([
       "--store", work.url.appending(path: "store").path, "get", origin.url, "-o", out,
       "--variant", "lowest", "--quiet",
     ])
@@ -67,9 +67,9 @@ struct DASHCommandTests {
     #expect(video.map(\.common.width) == [96])
   }
 
-  @Test func infoListsWhatTheManifestOffersInTextAndJSON() throws {
-    let origin = try Origin(.languages)
-    let text = try OfflineBinary.run(["info", origin.url])
+  @Test func infoListsWhatTheManifestOffersInTextAndJSON() async throws {
+    let origin = try await Origin(.languages)
+    let text = try await OfflineBinary.run(["info", origin.url])
     #expect(text.status == 0, "\(text.stderrText)")
     for line in [
       "Duration: 4.0 s in 1 period", "Protection: none", "Video (--variant):", "160x90",
@@ -78,7 +78,7 @@ struct DASHCommandTests {
     ] {
       #expect(text.stdoutText.contains(line), "missing \(line) in \(text.stdoutText)")
     }
-    let json = try OfflineBinary.run(["info", origin.url, "--json"])
+    let json = try await OfflineBinary.run(["info", origin.url, "--json"])
     #expect(json.status == 0)
     let object = try JSONSerialization.jsonObject(with: Data(json.stdoutText.utf8))
     let root = try #require(object as? [String: Any])
@@ -89,36 +89,36 @@ struct DASHCommandTests {
     #expect(sets.map { $0["language"] as? String } == [nil, "eng", "fra", "en"])
   }
 
-  @Test func theQueueDownloadsAPresentationThatDecodesLikeTheOrigin() throws {
-    let origin = try Origin(.languages)
-    let expected = try origin.decoded(["v:0", "a:1"])
+  @Test func theQueueDownloadsAPresentationThatDecodesLikeTheOrigin() async throws {
+    let origin = try await Origin(.languages)
+    let expected = try await origin.decoded(["v:0", "a:1"])
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
-    let added = try OfflineBinary.run([
+    let added = try await OfflineBinary.run([
       "--store", store, "add", origin.url, "--id", "show", "--audio", "fra",
     ])
     #expect(added.status == 0, "\(added.stderrText)")
-    let run = try OfflineBinary.run(["--store", store, "run", "--quiet"])
+    let run = try await OfflineBinary.run(["--store", store, "run", "--quiet"])
     #expect(run.status == 0, "\(run.stderrText)")
-    let listed = try OfflineBinary.run(["--store", store, "ls"])
+    let listed = try await OfflineBinary.run(["--store", store, "ls"])
     #expect(listed.stdoutText.contains("downloaded"), "\(listed.stdoutText)")
-    let path = try OfflineBinary.run(["--store", store, "path", "show"]).stdoutText
+    let path = try await OfflineBinary.run(["--store", store, "path", "show"]).stdoutText
       .trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(path.hasSuffix("/index.mpd"))
     origin.nginx.stop(graceful: false)
     // French only: the copy's one audio stream is the origin's second.
-    #expect(try decoded(path, ["v:0", "a:0"]) == expected)
+    #expect(try await decoded(path, ["v:0", "a:0"]) == expected)
   }
 
-  @Test func liveAndProtectedPresentationsAreRefusedBeforeAnySegment() throws {
-    let origin = try Origin(.timeline)
+  @Test func liveAndProtectedPresentationsAreRefusedBeforeAnySegment() async throws {
+    let origin = try await Origin(.timeline)
     let manifest = origin.files.entryFile
     let text = try String(contentsOf: manifest, encoding: .utf8)
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "s").path
     try text.replacingOccurrences(of: "type=\"static\"", with: "type=\"dynamic\"")
       .write(to: manifest, atomically: true, encoding: .utf8)
-    let live = try OfflineBinary.run([
+    let live = try await OfflineBinary.run([
       "--store", store, "get", origin.url, "-o", work.url.appending(path: "live").path,
     ])
     #expect(live.status == 1)
@@ -128,12 +128,12 @@ struct DASHCommandTests {
       with: "<ContentProtection schemeIdUri=\"urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed\"/>"
         + "<Representation id=\"0\""
     ).write(to: manifest, atomically: true, encoding: .utf8)
-    let drm = try OfflineBinary.run([
+    let drm = try await OfflineBinary.run([
       "--store", store, "get", origin.url, "-o", work.url.appending(path: "drm").path,
     ])
     #expect(drm.status == 1)
     #expect(drm.stderrText.contains("Widevine"), "\(drm.stderrText)")
-    let log = try origin.nginx.accessLog(minimumCount: 2)
+    let log = try await origin.nginx.accessLog(minimumCount: 2)
     #expect(log.allSatisfy { $0.uri == "/manifest.mpd" }, "no segment was fetched")
   }
 
@@ -141,13 +141,13 @@ struct DASHCommandTests {
   /// connection, so every kill lands mid-download), then the same command: the copy decodes
   /// like the origin, no segment complete on disk at a kill is requested again, none is sent
   /// twice in full, and segments cut by a kill are resumed (206).
-  @Test func killsDuringADASHDownloadNeverFetchASegmentTwice() throws {
-    let origin = try Origin(.long, limitRate: "100k")
+  @Test func killsDuringADASHDownloadNeverFetchASegmentTwice() async throws {
+    let origin = try await Origin(.long, limitRate: "100k")
     // The origin's files decoded where they lie (over the rate-limited nginx it takes minutes).
-    let expected = try ["v:0", "a:0"].map {
-      try FFmpeg.decodedMD5(origin.files.entryFile.path, stream: $0).md5
+    let expected = try await ["v:0", "a:0"].asyncMap {
+      try await FFmpeg.decodedMD5(origin.files.entryFile.path, stream: $0).md5
     }
-    let before = try origin.nginx.accessLog(minimumCount: 1).count
+    let before = try await origin.nginx.accessLog(minimumCount: 1).count
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     let out = work.url.appending(path: "movie").path
@@ -189,9 +189,9 @@ struct DASHCommandTests {
       usleep(200_000)  // nginx logs the killed connections when they close
       snapshots.append((try origin.nginx.accessLog().count, completeSegments(in: out)))
     }
-    let last = try OfflineBinary.run(["--store", store] + arguments, timeout: 120)
+    let last = try await OfflineBinary.run(["--store", store] + arguments, timeout: 120)
     #expect(last.status == 0, "\(last.stderrText)")
-    let log = try origin.nginx.accessLog(minimumCount: 1).dropFirst(before)
+    let log = try await origin.nginx.accessLog(minimumCount: 1).dropFirst(before)
     for snapshot in snapshots {
       let again = log.dropFirst(snapshot.logCount - before).map(\.uri).filter(
         snapshot.done.contains)
@@ -211,7 +211,7 @@ struct DASHCommandTests {
     #expect(media.contains { $0.status == 206 }, "a killed segment was resumed, not restarted")
 
     origin.nginx.stop(graceful: false)
-    #expect(try decoded(out + "/index.mpd", ["v:0", "a:0"]) == expected)
+    #expect(try await decoded(out + "/index.mpd", ["v:0", "a:0"]) == expected)
   }
 
   /// How many times the origin's access log shows the manifest requested.

@@ -7,7 +7,7 @@ import Testing
 @Suite struct FaultNameAndIndexTests {
   /// Matrix row "Content-Disposition filename with ../": `get` and the queue name the file
   /// after the URL, inside the output or content folder; the server's name is never used.
-  @Test func aHostileContentDispositionNameIsNeverUsed() throws {
+  @Test func aHostileContentDispositionNameIsNeverUsed() async throws {
     let server = try FaultServer()
     let body = Data("payload\n".utf8)
     let hostile = [
@@ -26,15 +26,15 @@ import Testing
     try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
     let store = folder.url.appending(path: "a/b/store")
 
-    let get = try OfflineBinary.run(
+    let get = try await OfflineBinary.run(
       ["get", server.url("/file.bin").absoluteString], store: store, in: out)
     #expect(get.status == 0, "\(get.stderrText)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["file.bin"])
 
-    let added = try OfflineBinary.run(
+    let added = try await OfflineBinary.run(
       ["--store", store.path, "add", server.url("/other.bin").absoluteString, "--id", "q"])
     #expect(added.status == 0, "\(added.stderrText)")
-    let run = try OfflineBinary.run(["--store", store.path, "run", "--quiet"])
+    let run = try await OfflineBinary.run(["--store", store.path, "run", "--quiet"])
     #expect(run.status == 0, "\(run.stderrText)")
     let content = store.appending(path: "files")
     // The file in the store's shared folder (docs/Manifest.md), named by us.
@@ -69,11 +69,11 @@ import Testing
   /// Matrix row "a missing WAL": a run killed mid-download, then the index's `-wal` and
   /// `-shm` deleted (the commits they held are lost). The next `get` opens the index,
   /// trusts no more than what is recorded, and finishes the file byte-exact.
-  @Test func anIndexWhoseWALWentMissingStillFinishesTheFileExactly() throws {
+  @Test func anIndexWhoseWALWentMissingStillFinishesTheFileExactly() async throws {
     let setup = try GetCommandTests.Setup(size: 8 << 20, options: .init(limitRate: "4m"))
     let url = setup.nginx.url("/file.bin").absoluteString
     let output = setup.out.appending(path: "file.bin").path
-    let sha = try TestData.sha256Hex(of: setup.body)
+    let sha = try await TestData.sha256Hex(of: setup.body)
     let process = try OfflineBinary.start(
       ["get", url, "-o", output, "--quiet", "--sha256", sha], store: setup.store)
     defer {
@@ -94,7 +94,7 @@ import Testing
     try? FileManager.default.removeItem(atPath: index + "-wal")
     try? FileManager.default.removeItem(atPath: index + "-shm")
 
-    let again = try OfflineBinary.run(
+    let again = try await OfflineBinary.run(
       ["get", url, "-o", output, "--quiet", "--sha256", sha], store: setup.store, in: setup.out)
     #expect(again.status == 0, "\(again.stderrText)")
     #expect(FileManager.default.contents(atPath: output) == setup.body)

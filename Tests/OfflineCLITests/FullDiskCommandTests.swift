@@ -9,11 +9,11 @@ import Testing
 struct FullDiskCommandTests {
   /// A queue fixture whose whole store (index and content) is on a 4 MiB tmpfs, with
   /// `small.bin` downloaded as `a`; the caller unmounts it.
-  static func storeOnASmallDisk() throws -> (QueueFixture, TmpfsMountPoint) {
+  static func storeOnASmallDisk() async throws -> (QueueFixture, TmpfsMountPoint) {
     let fixture = try QueueFixture()
-    let mount = try TmpfsMountPoint(at: fixture.store, megabytes: 4)
-    _ = try fixture.add([fixture.url("small.bin"), "--id", "a"])
-    let run = try fixture.offline(["run", "--quiet", "--min-free", "0"], timeout: 60)
+    let mount = try await TmpfsMountPoint(at: fixture.store, megabytes: 4)
+    _ = try await fixture.add([fixture.url("small.bin"), "--id", "a"])
+    let run = try await fixture.offline(["run", "--quiet", "--min-free", "0"], timeout: 60)
     try #require(run.status == 0, "\(run.stderrText)")
     return (fixture, mount)
   }
@@ -21,26 +21,26 @@ struct FullDiskCommandTests {
   /// Pins issue 36, item 12: on a full disk `ls` and `rm` failed with "disk I/O error,
   /// SQLite code 4874 ... check the disk" (the index's `-shm` could not be sized), so the
   /// commands a user runs to make room did not work.
-  @Test func lsAndRmWorkOnAFullDiskAndWhatCannotBeWrittenSaysTheDiskIsFull() throws {
-    let (fixture, mount) = try Self.storeOnASmallDisk()
+  @Test func lsAndRmWorkOnAFullDiskAndWhatCannotBeWrittenSaysTheDiskIsFull() async throws {
+    let (fixture, mount) = try await Self.storeOnASmallDisk()
     defer { mount.unmount() }
     mount.fill()
 
-    let list = try fixture.offline(["ls"])
+    let list = try await fixture.offline(["ls"])
     #expect(list.status == 0, "\(list.stderrText)")
     #expect(list.stdoutText.contains("downloaded"), "\(list.stdoutText)")
-    let json = try fixture.offline(["ls", "--json"])
+    let json = try await fixture.offline(["ls", "--json"])
     #expect(json.status == 0, "\(json.stderrText)")
     #expect(json.stdoutText.contains("\"id\":\"a\""), "\(json.stdoutText)")
 
-    let add = try fixture.offline(["add", fixture.url("large.bin"), "--id", "b"])
+    let add = try await fixture.offline(["add", fixture.url("large.bin"), "--id", "b"])
     #expect(add.status == 1)
     #expect(add.stderrText.contains("the disk is full"), "\(add.stderrText)")
     #expect(!add.stderrText.contains("check the disk"), "\(add.stderrText)")
 
-    let removed = try fixture.offline(["rm", "a"])
+    let removed = try await fixture.offline(["rm", "a"])
     #expect(removed.status == 0, "\(removed.stderrText)")
-    let after = try fixture.offline(["ls", "--json"])
+    let after = try await fixture.offline(["ls", "--json"])
     #expect(after.stdoutText.contains("\"state\":\"notDownloaded\""), "\(after.stdoutText)")
     let file = StoreFiles.file("small.bin", of: "a", in: fixture.store).path
     #expect(!FileManager.default.fileExists(atPath: file))
@@ -52,9 +52,9 @@ struct FullDiskCommandTests {
 struct TmpfsMountPoint {
   let path: URL
 
-  init(at path: URL, megabytes: Int) throws {
+  init(at path: URL, megabytes: Int) async throws {
     try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
-    let result = try ProcessRunner.run(
+    let result = try await ProcessRunner.run(
       "/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", path.path], timeout: 10)
     try #require(result.status == 0, "mount failed: \(result.stderrText)")
     self.path = path
@@ -71,7 +71,9 @@ struct TmpfsMountPoint {
     while write(fd, &byte, 1) == 1 {}
   }
 
+  /// Detaches the mount at once (`umount -l`), with the system call rather than a child
+  /// process, so a `defer` can call it without blocking on one.
   func unmount() {
-    _ = try? ProcessRunner.run("/bin/umount", ["-l", path.path], timeout: 10)
+    _ = umount2(path.path, Int32(MNT_DETACH))
   }
 }

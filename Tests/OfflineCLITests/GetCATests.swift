@@ -23,14 +23,14 @@ import Testing
 
     /// Runs `get` of the file with `arguments` added and the environment's CA and proxy
     /// variables replaced by `environment`.
-    func get(_ arguments: [String] = [], environment: [String: String] = [:]) throws
+    func get(_ arguments: [String] = [], environment: [String: String] = [:]) async throws
       -> ProcessRunner.Output
     {
       var clean = ProcessInfo.processInfo.environment
       for name in ProxyFixture.curlVariables { clean[name] = nil }
       clean.merge(environment) { $1 }
       let store = folder.url.appending(path: "store").path
-      return try ProcessRunner.run(
+      return try await ProcessRunner.run(
         OfflineBinary.path,
         ["--store", store, "get", nginx.url("/file.bin").absoluteString, "-o", output]
           + arguments,
@@ -40,9 +40,9 @@ import Testing
     var downloaded: Bool { FileManager.default.contents(atPath: output) == body }
   }
 
-  @Test func aPrivateCAIsRefusedWithoutAnyTrustSetting() throws {
+  @Test func aPrivateCAIsRefusedWithoutAnyTrustSetting() async throws {
     let setup = try Setup()
-    let result = try setup.get()
+    let result = try await setup.get()
 
     #expect(result.status == 1, "\(result.stderrText)")
     #expect(result.stderrText.contains("could not be verified"), "\(result.stderrText)")
@@ -51,42 +51,42 @@ import Testing
 
   // Pins: with SSL_CERT_FILE naming the CA, the download failed TLS verification unless
   // --ca-file was given too.
-  @Test func aPrivateCAIsTrustedThroughSSLCertFile() throws {
+  @Test func aPrivateCAIsTrustedThroughSSLCertFile() async throws {
     let setup = try Setup()
-    let result = try setup.get(environment: ["SSL_CERT_FILE": setup.certificate])
+    let result = try await setup.get(environment: ["SSL_CERT_FILE": setup.certificate])
 
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(setup.downloaded)
   }
 
   // Pins: CURL_CA_BUNDLE, which the curl tool reads, was ignored.
-  @Test func aPrivateCAIsTrustedThroughCurlCABundle() throws {
+  @Test func aPrivateCAIsTrustedThroughCurlCABundle() async throws {
     let setup = try Setup()
-    let result = try setup.get(environment: ["CURL_CA_BUNDLE": setup.certificate])
+    let result = try await setup.get(environment: ["CURL_CA_BUNDLE": setup.certificate])
 
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(setup.downloaded)
   }
 
   // Pins: SSL_CERT_DIR (a folder of hashed names, as `openssl rehash` makes) was ignored.
-  @Test func aPrivateCAIsTrustedThroughSSLCertDir() throws {
+  @Test func aPrivateCAIsTrustedThroughSSLCertDir() async throws {
     let setup = try Setup()
     let folder = setup.folder.url.appending(path: "certs")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       atPath: setup.certificate, toPath: folder.appending(path: "origin.pem").path)
-    try ProcessRunner.checked("/usr/bin/openssl", ["rehash", folder.path])
-    let result = try setup.get(environment: ["SSL_CERT_DIR": folder.path])
+    try await ProcessRunner.checked("/usr/bin/openssl", ["rehash", folder.path])
+    let result = try await setup.get(environment: ["SSL_CERT_DIR": folder.path])
 
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(setup.downloaded)
   }
 
-  @Test func curlCABundleComesBeforeSSLCertFile() throws {
+  @Test func curlCABundleComesBeforeSSLCertFile() async throws {
     let setup = try Setup()
     let other = try NginxServer(root: setup.folder.url, options: .init(tls: true))
     let otherCertificate = try #require(other.certificatePath).path
-    let result = try setup.get(environment: [
+    let result = try await setup.get(environment: [
       "CURL_CA_BUNDLE": otherCertificate, "SSL_CERT_FILE": setup.certificate,
     ])
 
@@ -94,11 +94,11 @@ import Testing
     #expect(result.stderrText.contains("could not be verified"), "\(result.stderrText)")
   }
 
-  @Test func caFileComesBeforeCurlCABundle() throws {
+  @Test func caFileComesBeforeCurlCABundle() async throws {
     let setup = try Setup()
     let other = try NginxServer(root: setup.folder.url, options: .init(tls: true))
     let otherCertificate = try #require(other.certificatePath).path
-    let result = try setup.get(
+    let result = try await setup.get(
       ["--ca-file", setup.certificate], environment: ["CURL_CA_BUNDLE": otherCertificate])
 
     #expect(result.status == 0, "\(result.stderrText)")
@@ -108,12 +108,12 @@ import Testing
   // Pins: a CA file that did not exist gave a TLS failure naming neither the file nor where
   // it was set.
   @Test(arguments: ["--ca-file", "CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR"])
-  func aCASettingThatCannotBeReadIsAUsageErrorNamingIt(setting: String) throws {
+  func aCASettingThatCannotBeReadIsAUsageErrorNamingIt(setting: String) async throws {
     let setup = try Setup()
     let missing = setup.folder.url.appending(path: "no-such-ca.pem").path
     let result =
-      setting == "--ca-file"
-      ? try setup.get(["--ca-file", missing]) : try setup.get(environment: [setting: missing])
+      await setting == "--ca-file"
+      ? try setup.get(["--ca-file", missing]) : try await setup.get(environment: [setting: missing])
 
     #expect(result.status == 64, "\(result.stderrText)")
     #expect(result.stderrText.contains(setting), "\(result.stderrText)")
@@ -121,8 +121,8 @@ import Testing
     #expect(try setup.nginx.accessLog().isEmpty)
   }
 
-  @Test func getHelpStatesTheOrderOfTrustAndTheProxyOptions() throws {
-    let result = try OfflineBinary.run(["get", "--help"])
+  @Test func getHelpStatesTheOrderOfTrustAndTheProxyOptions() async throws {
+    let result = try await OfflineBinary.run(["get", "--help"])
     let help = result.stdoutText.replacingOccurrences(of: "\n", with: " ")
       .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
 

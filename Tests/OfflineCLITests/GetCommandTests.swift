@@ -29,40 +29,40 @@ import Testing
 
     /// `get` of the served file to `output`, checked against the body's SHA-256: the command
     /// the crash tests kill and run again.
-    func verifiedGet() throws -> [String] {
-      let sha = try TestData.sha256Hex(of: body)
+    func verifiedGet() async throws -> [String] {
+      let sha = try await TestData.sha256Hex(of: body)
       return ["get", nginx.url("/file.bin").absoluteString, "-o", output, "--sha256", sha]
     }
 
     /// The body bytes nginx has sent over all requests so far.
-    func bodyBytesSent() throws -> Int64 {
-      try nginx.accessLog(minimumCount: 1).reduce(Int64(0)) { $0 + $1.bodyBytesSent }
+    func bodyBytesSent() async throws -> Int64 {
+      try await nginx.accessLog(minimumCount: 1).reduce(Int64(0)) { $0 + $1.bodyBytesSent }
     }
   }
 
-  @Test func downloadsIntoTheCurrentFolderByDefaultAndSaysSoOnARerun() throws {
+  @Test func downloadsIntoTheCurrentFolderByDefaultAndSaysSoOnARerun() async throws {
     let setup = try Setup()
-    let sha = try TestData.sha256Hex(of: setup.body)
+    let sha = try await TestData.sha256Hex(of: setup.body)
     let url = setup.nginx.url("/file.bin").absoluteString
-    let first = try OfflineBinary.run(
+    let first = try await OfflineBinary.run(
       ["get", url, "--sha256", sha], store: setup.store, in: setup.out)
     #expect(first.status == 0, "\(first.stderrText)")
     #expect(
       FileManager.default.contents(atPath: setup.out.appending(path: "file.bin").path) == setup.body
     )
 
-    let second = try OfflineBinary.run(
+    let second = try await OfflineBinary.run(
       ["get", url, "--sha256", sha], store: setup.store, in: setup.out)
     #expect(second.status == 0)
     #expect(second.stderrText.contains("Already complete"))
     #expect(second.stderrText.contains("unchanged on disk since its download"))
-    #expect(try setup.nginx.accessLog(minimumCount: 1).count == 1)
+    #expect(try await setup.nginx.accessLog(minimumCount: 1).count == 1)
   }
 
-  @Test func jsonPrintsOneObjectPerEvent() throws {
+  @Test func jsonPrintsOneObjectPerEvent() async throws {
     let setup = try Setup()
     let url = setup.nginx.url("/file.bin").absoluteString
-    let result = try OfflineBinary.run([
+    let result = try await OfflineBinary.run([
       "--store", setup.store.path, "get", url, "-o", setup.out.path + "/", "--json",
     ])
     #expect(result.status == 0)
@@ -76,10 +76,10 @@ import Testing
     #expect(objects.last?["bytes"] as? Int == setup.body.count)
   }
 
-  @Test func aWrongChecksumExits1AndKeepsNothingAsComplete() throws {
+  @Test func aWrongChecksumExits1AndKeepsNothingAsComplete() async throws {
     let setup = try Setup()
     let url = setup.nginx.url("/file.bin").absoluteString
-    let result = try OfflineBinary.run([
+    let result = try await OfflineBinary.run([
       "--store", setup.store.path, "get", url, "-o", setup.out.path + "/x.bin",
       "--sha256", String(repeating: "ab", count: 32),
     ])
@@ -89,10 +89,10 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: setup.out.appending(path: "x.bin").path))
   }
 
-  @Test func aRedirectToANonHTTPSchemeIsRefused() throws {
+  @Test func aRedirectToANonHTTPSchemeIsRefused() async throws {
     let setup = try Setup(
       options: .init(extraLocations: "location = /go { return 301 file:///etc/passwd; }"))
-    let result = try OfflineBinary.run([
+    let result = try await OfflineBinary.run([
       "--store", setup.store.path, "get", setup.nginx.url("/go").absoluteString, "-o",
       setup.out.path + "/",
     ])
@@ -101,14 +101,14 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: setup.out.path).isEmpty)
   }
 
-  @Test func aHostileNameInTheURLStaysInsideTheOutputFolder() throws {
+  @Test func aHostileNameInTheURLStaysInsideTheOutputFolder() async throws {
     let server = try FaultServer()
     let path = "/%2e%2e%2f%2e%2e%2fescaped.txt"
     server.setRoute(path, .resource(.init(body: Data("payload".utf8))))
     let folder = try TemporaryDirectory()
     let out = folder.url.appending(path: "a/b/out")
     try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-    let result = try OfflineBinary.run([
+    let result = try await OfflineBinary.run([
       "--store", folder.url.appending(path: "store").path, "get", server.url(path).absoluteString,
       "-o", out.path + "/",
     ])
@@ -122,7 +122,7 @@ import Testing
   }
 
   @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-  func aSignalStopsCleanlyAndTheSameCommandResumes(signal: Int32, code: Int32) throws {
+  func aSignalStopsCleanlyAndTheSameCommandResumes(signal: Int32, code: Int32) async throws {
     let setup = try Setup(size: 16 << 20, options: .init(limitRate: "8m"))
     let url = setup.nginx.url("/file.bin").absoluteString
     let output = setup.out.appending(path: "file.bin").path
@@ -141,7 +141,7 @@ import Testing
       try FileManager.default.attributesOfItem(atPath: output + ".part")[.size] as? Int ?? 0
     #expect(kept > 0)
 
-    let rerun = try OfflineBinary.run(
+    let rerun = try await OfflineBinary.run(
       ["--store", setup.store.path, "get", url, "-o", output, "--json"], timeout: 60)
     #expect(rerun.status == 0)
     #expect(rerun.stdoutText.contains("\"offset\":\(kept)"))

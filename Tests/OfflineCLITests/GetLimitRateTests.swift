@@ -18,7 +18,7 @@ import Testing
     return total
   }
 
-  @Test func aCappedFileArrivesWholeAndNoFasterThanItsCap() throws {
+  @Test func aCappedFileArrivesWholeAndNoFasterThanItsCap() async throws {
     let size = 3 << 20
     let www = try TemporaryDirectory()
     try TestData.writeFile(at: www.file("a.bin"), count: size, seed: 11)
@@ -27,7 +27,7 @@ import Testing
     let work = try TemporaryDirectory()
     let output = work.url.appending(path: "a.bin").path
     let started = ContinuousClock.now
-    let result = try OfflineBinary.run([
+    let result = try await OfflineBinary.run([
       "--store", work.url.appending(path: "store").path, "get", nginx.url("/a.bin").absoluteString,
       "-o", output, "--limit-rate", "1M",
     ])
@@ -41,13 +41,13 @@ import Testing
 
   /// One cap for the whole stream: its segments, fetched eight at a time, share it.
   @Test(.enabled(if: FFmpeg.isAvailable))
-  func aCappedStreamSharesOneCapAcrossItsSegments() throws {
-    let origin = try HLSOrigin(.tsVariants, segmentCount: 8)
+  func aCappedStreamSharesOneCapAcrossItsSegments() async throws {
+    let origin = try await HLSOrigin(.tsVariants, segmentCount: 8)
     let work = try TemporaryDirectory()
     let output = work.url.appending(path: "movie")
     let rate = 256 << 10
     let started = ContinuousClock.now
-    let result = try OfflineBinary.run([
+    let result = try await OfflineBinary.run([
       "--store", work.url.appending(path: "store").path, "get",
       origin.url.absoluteString, "-o", output.path, "--variant", "highest",
       "--limit-rate", "256k",
@@ -56,7 +56,7 @@ import Testing
 
     #expect(result.status == 0, "\(result.stderrText)")
     origin.nginx.stop(graceful: false)
-    #expect(try FFmpeg.decode(output.path + "/index.m3u8").errors.isEmpty)
+    #expect(try await FFmpeg.decode(output.path + "/index.m3u8").errors.isEmpty)
     let received = Self.bytes(under: output)
     #expect(received > rate, "the stream is large enough to show the cap")
     // Less the 16 KiB the budget starts with. Eight segments at once, each capped on its
@@ -70,7 +70,7 @@ import Testing
 
 /// `run --limit-rate` caps every running download together (issue 13, item 5).
 @Suite struct RunLimitRateTests {
-  @Test func aRunCapsItsParallelDownloadsTogether() throws {
+  @Test func aRunCapsItsParallelDownloadsTogether() async throws {
     let size = 2 << 20
     let www = try TemporaryDirectory()
     for (index, name) in ["a.bin", "b.bin"].enumerated() {
@@ -81,17 +81,17 @@ import Testing
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     for name in ["a.bin", "b.bin"] {
-      let added = try OfflineBinary.run(
+      let added = try await OfflineBinary.run(
         ["--store", store, "add", nginx.url("/" + name).absoluteString])
       #expect(added.status == 0, "\(added.stderrText)")
     }
     let started = ContinuousClock.now
-    let run = try OfflineBinary.run(
+    let run = try await OfflineBinary.run(
       ["--store", store, "run", "--parallel", "2", "--limit-rate", "1M", "--quiet"])
     let elapsed = started.duration(to: .now)
 
     #expect(run.status == 0, "\(run.stderrText)")
-    let listed = try OfflineBinary.run(["--store", store, "ls", "--json"])
+    let listed = try await OfflineBinary.run(["--store", store, "ls", "--json"])
     let downloaded = listed.stdoutText.components(separatedBy: "downloaded").count - 1
     #expect(downloaded == 2, "\(listed.stdoutText)")
     // 4 MiB at 1 MiB/s for both together, less what the budget starts with: about 3.95 s;

@@ -9,9 +9,9 @@ import Testing
 struct GetProxyTests {
   // Pins: `get` had no --proxy ("Unknown option"); a proxy could only come from libcurl
   // reading the environment on its own.
-  @Test func aDownloadWithProxyGoesThroughTheProxy() throws {
+  @Test func aDownloadWithProxyGoesThroughTheProxy() async throws {
     let fixture = try ProxyFixture()
-    let result = try fixture.offline([
+    let result = try await fixture.offline([
       "get", fixture.url("/proxied/file.bin"), "-o", fixture.output(), "--proxy",
       fixture.proxy.url.absoluteString,
     ])
@@ -19,7 +19,7 @@ struct GetProxyTests {
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(fixture.downloaded(fixture.output()))
     #expect(fixture.proxy.requests().contains(fixture.forwarded("/proxied/file.bin")))
-    #expect(try fixture.nginx.accessLog(minimumCount: 1).map(\.status) == [200])
+    #expect(try await fixture.nginx.accessLog(minimumCount: 1).map(\.status) == [200])
   }
 
   /// One way `get` may be told of a proxy (or of none), and whether the download must go
@@ -62,11 +62,11 @@ struct GetProxyTests {
   ]
 
   @Test(arguments: proxyChoices)
-  func theProxyIsChosenAsCurlChoosesIt(_ choice: ProxyChoice) throws {
+  func theProxyIsChosenAsCurlChoosesIt(_ choice: ProxyChoice) async throws {
     let fixture = try ProxyFixture()
     let proxy = fixture.proxy.url.absoluteString
     let path = choice.proxied ? "/proxied/file.bin" : "/direct/file.bin"
-    let result = try fixture.offline(
+    let result = try await fixture.offline(
       ["get", fixture.url(path), "-o", fixture.output()]
         + choice.arguments.map { $0 == "PROXY" ? proxy : $0 },
       environment: choice.environment.mapValues { $0 == "PROXY" ? proxy : $0 })
@@ -78,10 +78,10 @@ struct GetProxyTests {
 
   // Pins: through a proxy (https_proxy, read by libcurl) every https download failed with
   // "The server answered 0": the proxy's head for CONNECT was taken for the origin's.
-  @Test func anHTTPSOriginIsReachedThroughTheProxyWithConnect() throws {
+  @Test func anHTTPSOriginIsReachedThroughTheProxyWithConnect() async throws {
     let fixture = try ProxyFixture(tls: true)
     let certificate = try #require(fixture.nginx.certificatePath).path
-    let result = try fixture.offline(
+    let result = try await fixture.offline(
       ["get", fixture.url("/file.bin"), "-o", fixture.output()],
       environment: [
         "https_proxy": fixture.proxy.url.absoluteString, "SSL_CERT_FILE": certificate,
@@ -92,9 +92,9 @@ struct GetProxyTests {
     #expect(fixture.proxy.requests() == [fixture.tunnel])
   }
 
-  @Test func anUnknownProxySchemeIsAUsageErrorNamingTheArgument() throws {
+  @Test func anUnknownProxySchemeIsAUsageErrorNamingTheArgument() async throws {
     let fixture = try ProxyFixture()
-    let result = try fixture.offline([
+    let result = try await fixture.offline([
       "get", fixture.url("/proxied/file.bin"), "-o", fixture.output(), "--proxy",
       "gopher://127.0.0.1:70",
     ])
@@ -108,9 +108,9 @@ struct GetProxyTests {
 
   // Pins: a bad proxy variable made libcurl fail each request as "unsupported protocol",
   // which read as the origin not speaking HTTP.
-  @Test func anUnknownSchemeInAProxyVariableIsAUsageErrorNamingTheVariable() throws {
+  @Test func anUnknownSchemeInAProxyVariableIsAUsageErrorNamingTheVariable() async throws {
     let fixture = try ProxyFixture()
-    let result = try fixture.offline(
+    let result = try await fixture.offline(
       ["get", fixture.url("/proxied/file.bin"), "-o", fixture.output()],
       environment: ["http_proxy": "gopher://u:pr0xy-secret@127.0.0.1:70"])
 
@@ -121,17 +121,17 @@ struct GetProxyTests {
     #expect(!FileManager.default.fileExists(atPath: fixture.store.path))
   }
 
-  @Test func proxyCredentialsAreSentAndNeverShown() throws {
+  @Test func proxyCredentialsAreSentAndNeverShown() async throws {
     let fixture = try ProxyFixture(proxyAuth: (user: "alice", password: "pr0xy-secret"))
     let port = fixture.proxy.port
-    let good = try fixture.offline([
+    let good = try await fixture.offline([
       "get", fixture.url("/proxied/file.bin"), "-o", fixture.output(), "--proxy",
       "http://alice:pr0xy-secret@127.0.0.1:\(port)",
     ])
     #expect(good.status == 0, "\(good.stderrText)")
     #expect(fixture.downloaded(fixture.output()))
 
-    let wrong = try fixture.offline([
+    let wrong = try await fixture.offline([
       "get", fixture.url("/proxied/file.bin"), "-o", fixture.output("wrong.bin"), "--json",
       "--retries", "1", "--proxy", "http://alice:wr0ng-secret@127.0.0.1:\(port)",
     ])

@@ -12,8 +12,8 @@ import Testing
     let origin: GatedOrigin
     let folder: TemporaryDirectory
 
-    init() throws {
-      origin = try GatedOrigin(files: ["a.bin": GetRequestOptionTests.body])
+    init() async throws {
+      origin = try await GatedOrigin(files: ["a.bin": GetRequestOptionTests.body])
       folder = try TemporaryDirectory()
     }
 
@@ -24,63 +24,63 @@ import Testing
     }
 
     /// `offline get` of `a.bin` in `gate`, with `arguments`.
-    func get(_ gate: String, _ arguments: [String]) throws -> ProcessRunner.Output {
-      try ProcessRunner.run(
+    func get(_ gate: String, _ arguments: [String]) async throws -> ProcessRunner.Output {
+      try await ProcessRunner.run(
         OfflineBinary.path,
         ["--store", store, "get", origin.fileURL("a.bin", in: gate).absoluteString, "-o", output]
           + arguments, timeout: 60)
     }
 
     /// `offline ARGUMENTS` on the store.
-    func offline(_ arguments: [String]) throws -> ProcessRunner.Output {
-      try ProcessRunner.run(OfflineBinary.path, ["--store", store] + arguments, timeout: 60)
+    func offline(_ arguments: [String]) async throws -> ProcessRunner.Output {
+      try await ProcessRunner.run(OfflineBinary.path, ["--store", store] + arguments, timeout: 60)
     }
   }
 
-  @Test func getWithABearerHeaderDownloadsAndNeverPrintsTheToken() throws {
-    let setup = try Setup()
-    let refused = try setup.get("bearer", ["--json"])
+  @Test func getWithABearerHeaderDownloadsAndNeverPrintsTheToken() async throws {
+    let setup = try await Setup()
+    let refused = try await setup.get("bearer", ["--json"])
     #expect(refused.status == 1)
-    let result = try setup.get(
+    let result = try await setup.get(
       "bearer", ["-H", "Authorization: Bearer \(NginxGates.token)", "--json"])
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(setup.downloaded)
     #expect(!(result.stdoutText + result.stderrText).contains(NginxGates.token))
   }
 
-  @Test func getWithACookiesFileDownloads() throws {
-    let setup = try Setup()
+  @Test func getWithACookiesFileDownloads() async throws {
+    let setup = try await Setup()
     let cookies = try setup.origin.cookiesFile()
-    let result = try setup.get("cookie", ["--cookies", cookies.path])
+    let result = try await setup.get("cookie", ["--cookies", cookies.path])
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(setup.downloaded)
   }
 
-  @Test func getWithUserAndPasswordDownloads() throws {
-    let setup = try Setup()
-    let result = try setup.get("basic", ["-u", "\(NginxGates.user):\(NginxGates.password)"])
+  @Test func getWithUserAndPasswordDownloads() async throws {
+    let setup = try await Setup()
+    let result = try await setup.get("basic", ["-u", "\(NginxGates.user):\(NginxGates.password)"])
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(setup.downloaded)
   }
 
-  @Test func getWithANetrcFileDownloads() throws {
-    let setup = try Setup()
-    let result = try setup.get("basic", ["--netrc-file", try setup.origin.netrcFile().path])
+  @Test func getWithANetrcFileDownloads() async throws {
+    let setup = try await Setup()
+    let result = try await setup.get("basic", ["--netrc-file", try setup.origin.netrcFile().path])
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(setup.downloaded)
   }
 
-  @Test func getWithARefererAndAUserAgentDownloads() throws {
-    let setup = try Setup()
-    let result = try setup.get(
+  @Test func getWithARefererAndAUserAgentDownloads() async throws {
+    let setup = try await Setup()
+    let result = try await setup.get(
       "referer", ["--referer", NginxGates.referer, "--user-agent", "Player/3"])
     #expect(result.status == 0, "\(result.stderrText)")
-    #expect(try setup.origin.server.accessLog(minimumCount: 1).last?.userAgent == "Player/3")
+    #expect(try await setup.origin.server.accessLog(minimumCount: 1).last?.userAgent == "Player/3")
   }
 
-  @Test func cacheGetSendsTheHeader() throws {
-    let setup = try Setup()
-    let result = try setup.offline([
+  @Test func cacheGetSendsTheHeader() async throws {
+    let setup = try await Setup()
+    let result = try await setup.offline([
       "cache", "get", setup.origin.fileURL("a.bin", in: "header").absoluteString, "-H",
       "\(NginxGates.headerName): \(NginxGates.headerValue)",
     ])
@@ -90,15 +90,15 @@ import Testing
   }
 
   /// Pins: the token went along a redirect to another origin.
-  @Test func aRedirectToAnotherOriginDoesNotReceiveTheToken() throws {
-    let other = try GatedOrigin(files: ["a.bin": GetRequestOptionTests.body])
-    let origin = try GatedOrigin(
+  @Test func aRedirectToAnotherOriginDoesNotReceiveTheToken() async throws {
+    let other = try await GatedOrigin(files: ["a.bin": GetRequestOptionTests.body])
+    let origin = try await GatedOrigin(
       files: ["a.bin": GetRequestOptionTests.body],
       extraLocations:
         "location = /bearer/away { return 302 \(other.fileURL("a.bin", in: "open").absoluteString); }"
     )
     let folder = try TemporaryDirectory()
-    let result = try ProcessRunner.run(
+    let result = try await ProcessRunner.run(
       OfflineBinary.path,
       [
         "--store", folder.url.appending(path: "store").path, "get",
@@ -107,7 +107,7 @@ import Testing
         "-H", "X-Plain: visible",
       ], timeout: 60)
     #expect(result.status == 0, "\(result.stderrText)")
-    let landed = try other.server.headerLog(minimumCount: 1)
+    let landed = try await other.server.headerLog(minimumCount: 1)
     #expect(!landed.isEmpty)
     #expect(landed.allSatisfy { $0["Authorization"] == nil })
     #expect(landed.allSatisfy { $0["X-Plain"] == "visible" })
@@ -126,9 +126,9 @@ import Testing
   ])
   func badRequestOptionsAreUsageErrorsNamingTheOption(
     arguments: [String], option: String, why: String
-  ) throws {
-    let setup = try Setup()
-    let result = try setup.get("open", arguments)
+  ) async throws {
+    let setup = try await Setup()
+    let result = try await setup.get("open", arguments)
     #expect(result.status == 64, "\(result.stderrText)")
     #expect(result.stderrText.contains("\(option): "), "\(result.stderrText)")
     #expect(result.stderrText.contains(why), "\(result.stderrText)")
@@ -139,8 +139,8 @@ import Testing
 
   /// Pins: `-u USER` without a password could not ask for one; it is asked on the terminal
   /// (a pty here) and never echoed.
-  @Test func aPasswordLeftOutIsAskedForOnTheTerminalWithoutEcho() throws {
-    let setup = try Setup()
+  @Test func aPasswordLeftOutIsAskedForOnTheTerminalWithoutEcho() async throws {
+    let setup = try await Setup()
     let driver = """
       import os, pty, sys
       pid, fd = pty.fork()
@@ -169,7 +169,7 @@ import Testing
       setup.origin.fileURL("a.bin", in: "basic").absoluteString, "-o", setup.output, "-u",
       NginxGates.user,
     ].map { "'\($0)'" }.joined(separator: " ")
-    let result = try ProcessRunner.run(
+    let result = try await ProcessRunner.run(
       "/bin/sh", ["-c", "printf '%s\\n' '\(NginxGates.password)' | \(command)"], timeout: 60)
     #expect(result.status == 0, "\(result.stdoutText) \(result.stderrText)")
     #expect(result.stdoutText.contains("Enter host password for user 'ana'"))
@@ -177,22 +177,22 @@ import Testing
     #expect(setup.downloaded)
   }
 
-  @Test func aMalformedCookiesFileIsAUsageErrorNamingTheLineAndAddQueuesNothing() throws {
-    let setup = try Setup()
+  @Test func aMalformedCookiesFileIsAUsageErrorNamingTheLineAndAddQueuesNothing() async throws {
+    let setup = try await Setup()
     let cookies = setup.origin.secrets.file("bad.txt")
     try Data("# ok\n\n127.0.0.1\tFALSE\t/\n".utf8).write(to: cookies)
-    let result = try setup.offline([
+    let result = try await setup.offline([
       "add", setup.origin.fileURL("a.bin", in: "open").absoluteString, "--cookies", cookies.path,
     ])
     #expect(result.status == 64, "\(result.stderrText)")
     #expect(result.stderrText.contains("line 3"), "\(result.stderrText)")
-    let listed = try setup.offline(["ls", "--json"])
+    let listed = try await setup.offline(["ls", "--json"])
     #expect(!listed.stdoutText.contains("a.bin"), "\(listed.stdoutText)")
   }
 
-  @Test func theHelpOfEachCommandListsTheRequestOptions() throws {
+  @Test func theHelpOfEachCommandListsTheRequestOptions() async throws {
     for command in [["get"], ["add"], ["info"], ["cache", "get"]] {
-      let help = try OfflineBinary.run(command + ["--help"])
+      let help = try await OfflineBinary.run(command + ["--help"])
       #expect(help.status == 0)
       for option in ["--header", "--cookies", "--user", "--netrc-file", "--location-trusted"] {
         #expect(help.stdoutText.contains(option), "\(command) --help lacks \(option)")

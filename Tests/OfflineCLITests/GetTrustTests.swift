@@ -30,7 +30,7 @@ import Testing
 
     func store(_ name: String = "store") -> URL { folder.url.appending(path: name) }
     func url(_ path: String = "/file.bin") -> String { nginx.url(path).absoluteString }
-    var sha: String { (try? TestData.sha256Hex(of: body)) ?? "" }
+    var sha: String { get async { (try? await TestData.sha256Hex(of: body)) ?? "" } }
   }
 
   /// A CLI process running in the background, its output going to files.
@@ -74,12 +74,12 @@ import Testing
   @Test func aSecondGetOfTheSameOutputFailsAtOnceNamingTheFirst() async throws {
     let setup = try Setup()
     let output = setup.out.appending(path: "same.bin").path
-    let first = try Background(
+    let first = try await Background(
       ["get", setup.url("/slow/file.bin"), "-o", output, "--sha256", setup.sha],
       store: setup.store("a"),
       logs: setup.folder.url)
     try await Self.waitForBytes(output + ".part")
-    let second = try OfflineBinary.run(
+    let second = try await OfflineBinary.run(
       ["get", setup.url("/slow/file.bin"), "-o", output], store: setup.store("b"), in: setup.out)
     let firstEnd = first.finish()
 
@@ -98,7 +98,7 @@ import Testing
       ["get", setup.url("/slow/file.bin"), "-o", output], store: setup.store(),
       logs: setup.folder.url)
     try await Self.waitForBytes(output + ".part")
-    let second = try OfflineBinary.run(
+    let second = try await OfflineBinary.run(
       ["get", setup.url("/slow/file.bin"), "-o", output, "--wait"], store: setup.store(),
       in: setup.out)
     let firstEnd = first.finish()
@@ -108,7 +108,7 @@ import Testing
     #expect(second.stderrText.contains("Already complete"), "\(second.stderrText)")
     #expect(FileManager.default.contents(atPath: output) == setup.body)
     #expect(!FileManager.default.fileExists(atPath: output + ".part"))
-    #expect(try setup.nginx.accessLog(minimumCount: 1).count == 1)
+    #expect(try await setup.nginx.accessLog(minimumCount: 1).count == 1)
   }
 
   // Pins: concurrent `cache get` from several processes returned a mixed file, or failed with
@@ -130,30 +130,31 @@ import Testing
 
   // Pins: after 4 bytes of the file were overwritten, a rerun with --sha256 said "Already
   // complete and verified (SHA-256 <expected>)", exit 0.
-  @Test func aFileChangedOnDiskIsHashedAgainAndDownloadedAgain() throws {
+  @Test func aFileChangedOnDiskIsHashedAgainAndDownloadedAgain() async throws {
     let setup = try Setup()
-    let arguments = ["get", setup.url(), "--sha256", setup.sha]
-    #expect(try OfflineBinary.run(arguments, store: setup.store(), in: setup.out).status == 0)
+    let arguments = await ["get", setup.url(), "--sha256", setup.sha]
+    #expect(try await OfflineBinary.run(arguments, store: setup.store(), in: setup.out).status == 0)
     let file = setup.out.appending(path: "file.bin")
     let handle = try FileHandle(forWritingTo: file)
     try handle.seek(toOffset: 5_000_000)
     handle.write(Data("evil".utf8))
     try handle.close()
 
-    let rerun = try OfflineBinary.run(arguments, store: setup.store(), in: setup.out)
+    let rerun = try await OfflineBinary.run(arguments, store: setup.store(), in: setup.out)
     #expect(rerun.status == 0, "\(rerun.stderrText)")
     #expect(!rerun.stderrText.contains("Already complete"), "\(rerun.stderrText)")
     #expect(rerun.stderrText.contains("changed on disk"), "\(rerun.stderrText)")
     #expect(FileManager.default.contents(atPath: file.path) == setup.body)
-    #expect(try setup.nginx.accessLog(minimumCount: 2).count == 2)
+    #expect(try await setup.nginx.accessLog(minimumCount: 2).count == 2)
   }
 
   // Pins: without --sha256 a swapped file of the same length was "complete and verified".
-  @Test func aSwappedFileWithoutAChecksumIsReportedChangedAndDownloadedAgain() throws {
+  @Test func aSwappedFileWithoutAChecksumIsReportedChangedAndDownloadedAgain() async throws {
     let setup = try Setup()
     #expect(
-      try OfflineBinary.run(["get", setup.url()], store: setup.store(), in: setup.out).status == 0)
-    let unchanged = try OfflineBinary.run(
+      try await OfflineBinary.run(["get", setup.url()], store: setup.store(), in: setup.out).status
+        == 0)
+    let unchanged = try await OfflineBinary.run(
       ["get", setup.url()], store: setup.store(), in: setup.out)
     #expect(unchanged.stderrText.contains("Already complete"), "\(unchanged.stderrText)")
     #expect(!unchanged.stderrText.contains("verified"), "\(unchanged.stderrText)")
@@ -162,7 +163,8 @@ import Testing
     let swapped = setup.out.appending(path: "swapped.tmp")
     try TestData.bytes(count: setup.body.count, seed: 99).write(to: swapped)
     _ = rename(swapped.path, file.path)
-    let rerun = try OfflineBinary.run(["get", setup.url()], store: setup.store(), in: setup.out)
+    let rerun = try await OfflineBinary.run(
+      ["get", setup.url()], store: setup.store(), in: setup.out)
 
     #expect(rerun.status == 0, "\(rerun.stderrText)")
     #expect(!rerun.stderrText.contains("verified"), "\(rerun.stderrText)")
@@ -170,11 +172,11 @@ import Testing
     #expect(FileManager.default.contents(atPath: file.path) == setup.body)
   }
 
-  @Test func aRerunThatHashesTheFileSaysVerifiedOnlyThen() throws {
+  @Test func aRerunThatHashesTheFileSaysVerifiedOnlyThen() async throws {
     let setup = try Setup()
-    let arguments = ["get", setup.url(), "--sha256", setup.sha]
-    #expect(try OfflineBinary.run(arguments, store: setup.store(), in: setup.out).status == 0)
-    let unchanged = try OfflineBinary.run(arguments, store: setup.store(), in: setup.out)
+    let arguments = await ["get", setup.url(), "--sha256", setup.sha]
+    #expect(try await OfflineBinary.run(arguments, store: setup.store(), in: setup.out).status == 0)
+    let unchanged = try await OfflineBinary.run(arguments, store: setup.store(), in: setup.out)
     #expect(unchanged.stderrText.contains("unchanged on disk"), "\(unchanged.stderrText)")
     #expect(!unchanged.stderrText.contains("verified"))
 
@@ -182,20 +184,20 @@ import Testing
     let file = setup.out.appending(path: "file.bin").path
     try FileManager.default.setAttributes(
       [.modificationDate: Date(timeIntervalSince1970: 1e9)], ofItemAtPath: file)
-    let touched = try OfflineBinary.run(arguments, store: setup.store(), in: setup.out)
+    let touched = try await OfflineBinary.run(arguments, store: setup.store(), in: setup.out)
     #expect(touched.stderrText.contains("Already complete and verified"), "\(touched.stderrText)")
-    #expect(try setup.nginx.accessLog(minimumCount: 1).count == 1)
+    #expect(try await setup.nginx.accessLog(minimumCount: 1).count == 1)
   }
 
   // Pins: with -o naming a symbolic link, --force replaced the file the link points to.
-  @Test func forceReplacesALinkItselfNeverItsTarget() throws {
+  @Test func forceReplacesALinkItselfNeverItsTarget() async throws {
     let setup = try Setup()
     let target = setup.folder.url.appending(path: "elsewhere.txt")
     try Data("keep me".utf8).write(to: target)
     let link = setup.out.appending(path: "sl.bin")
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
 
-    let result = try OfflineBinary.run(
+    let result = try await OfflineBinary.run(
       ["get", setup.url(), "-o", link.path, "--force"], store: setup.store(), in: setup.out)
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(FileManager.default.contents(atPath: target.path) == Data("keep me".utf8))
@@ -207,7 +209,7 @@ import Testing
   // Pins: `-o /dev/null --force` as root replaced /dev/null. A device node made here, and a
   // FIFO, stand in for it.
   @Test(arguments: ["device", "fifo", "folder"])
-  func forceNeverReplacesSomethingThatIsNotARegularFile(kind: String) throws {
+  func forceNeverReplacesSomethingThatIsNotARegularFile(kind: String) async throws {
     let setup = try Setup()
     // A folder at the output path: one named like the URL's file, inside the output folder.
     let path = setup.out.appending(path: kind == "folder" ? "file.bin" : "special").path
@@ -221,7 +223,7 @@ import Testing
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
     let output = kind == "folder" ? setup.out.path + "/" : path
-    let result = try OfflineBinary.run(
+    let result = try await OfflineBinary.run(
       ["get", setup.url(), "-o", output, "--force"], store: setup.store(), in: setup.out,
       timeout: 30)
 
@@ -237,13 +239,13 @@ import Testing
 extension GetTrustTests {
   // A stream's -o naming a link to a file: the folder is refused, the file behind the link
   // untouched; a link to a folder is a folder the user chose.
-  @Test func aStreamFolderIsNeverMadeThroughALinkToAFile() throws {
+  @Test func aStreamFolderIsNeverMadeThroughALinkToAFile() async throws {
     let setup = try Setup()
     let victim = setup.folder.url.appending(path: "victim.txt")
     try Data("precious".utf8).write(to: victim)
     let link = setup.out.appending(path: "movie")
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: victim)
-    let result = try OfflineBinary.run(
+    let result = try await OfflineBinary.run(
       ["get", setup.url("/stream.m3u8"), "-o", link.path, "--force"], store: setup.store(),
       in: setup.out)
     #expect(result.status == 1, "\(result.stderrText)")

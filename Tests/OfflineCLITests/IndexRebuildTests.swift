@@ -17,7 +17,7 @@ struct IndexRebuildTests {
     let bodies: [String: Data]
     var store: URL { folder.url.appending(path: "store") }
 
-    init() throws {
+    init() async throws {
       folder = try TemporaryDirectory(prefix: "offlinekit-rebuild")
       let www = folder.url.appending(path: "www")
       try FileManager.default.createDirectory(
@@ -29,7 +29,7 @@ struct IndexRebuildTests {
       bodies["slow/large.bin"] = TestData.bytes(count: 8 << 20, seed: 44)
       for (name, body) in bodies { try body.write(to: www.appending(path: name)) }
       self.bodies = bodies
-      hls = try HLSFixture.tsVariants.make(
+      hls = try await HLSFixture.tsVariants.make(
         in: www.appending(path: "hls"), segmentDuration: 1, segmentCount: 4)
       nginx = try NginxServer(
         root: www, options: .init(extraLocations: "location /slow/ { limit_rate 1m; }"))
@@ -39,18 +39,18 @@ struct IndexRebuildTests {
     func url(_ name: String) -> String { nginx.url("/" + name).absoluteString }
     var streamURL: String { nginx.url("/hls" + hls.entryPath).absoluteString }
 
-    func offline(_ arguments: [String], timeout: Double = 60) throws -> ProcessRunner.Output {
-      try OfflineBinary.run(["--store", store.path] + arguments, timeout: timeout)
+    func offline(_ arguments: [String], timeout: Double = 60) async throws -> ProcessRunner.Output {
+      try await OfflineBinary.run(["--store", store.path] + arguments, timeout: timeout)
     }
 
-    func add(_ arguments: [String]) throws {
-      let added = try offline(["add"] + arguments)
+    func add(_ arguments: [String]) async throws {
+      let added = try await offline(["add"] + arguments)
       try #require(added.status == 0, "add: \(added.stderrText)")
     }
 
     /// `ls --json` as (id → the fields a user compares: title, state, bytes, total).
-    func listing() throws -> (entries: [String: [String]], stderr: String) {
-      let listed = try offline(["ls", "--json"])
+    func listing() async throws -> (entries: [String: [String]], stderr: String) {
+      let listed = try await offline(["ls", "--json"])
       try #require(listed.status == 0, "ls: \(listed.stderrText)")
       let array = try #require(
         try JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]])
@@ -71,8 +71,8 @@ struct IndexRebuildTests {
 
     /// Leaves content `big` suspended with part of `large.bin` on disk: a run stopped by
     /// SIGINT (Ctrl-C).
-    func suspendBigPartway() throws -> Int {
-      try add([url("slow/large.bin"), "--id", "big", "--title", "Big file"])
+    func suspendBigPartway() async throws -> Int {
+      try await add([url("slow/large.bin"), "--id", "big", "--title", "Big file"])
       let run = Process()
       run.executableURL = URL(fileURLWithPath: OfflineBinary.path)
       run.arguments = ["--store", store.path, "run", "--quiet"]
@@ -82,7 +82,7 @@ struct IndexRebuildTests {
       defer { run.killIfRunning() }
       let part = file("big", "large.bin.part").path
       var size = 0
-      _ = QueueFixture.poll(seconds: 20) {
+      _ = await QueueFixture.poll(seconds: 20) {
         size = (try? FileManager.default.attributesOfItem(atPath: part))?[.size] as? Int ?? 0
         return size > 1 << 20
       }
@@ -113,32 +113,35 @@ struct IndexRebuildTests {
   /// re-adding a downloaded URL fetches nothing; the suspended one resumes with one range
   /// request from its part's length: nothing on disk is fetched again.
   @Test(arguments: [false, true])
-  func aDamagedIndexIsRebuiltFromTheManifestsAndNothingIsFetchedTwice(truncating: Bool) throws {
-    let origin = try Origin()
-    try origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
-    try origin.add([origin.url("b.bin"), "--id", "b"])
-    try origin.add([origin.streamURL, "--id", "movie", "--title", "Movie", "--variant", "lowest"])
-    let first = try origin.offline(["run", "--quiet"])
+  func aDamagedIndexIsRebuiltFromTheManifestsAndNothingIsFetchedTwice(truncating: Bool) async throws
+  {
+    let origin = try await Origin()
+    try await origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
+    try await origin.add([origin.url("b.bin"), "--id", "b"])
+    try await origin.add([
+      origin.streamURL, "--id", "movie", "--title", "Movie", "--variant", "lowest",
+    ])
+    let first = try await origin.offline(["run", "--quiet"])
     try #require(first.status == 0, "run: \(first.stderrText)")
-    let part = try origin.suspendBigPartway()
-    try origin.add([origin.url("c.bin"), "--id", "queued", "--title", "Queued"])
-    let before = try origin.listing().entries
+    let part = try await origin.suspendBigPartway()
+    try await origin.add([origin.url("c.bin"), "--id", "queued", "--title", "Queued"])
+    let before = try await origin.listing().entries
     #expect(before["a"]?[1] == "downloaded" && before["movie"]?[1] == "downloaded")
     #expect(before["big"]?[1] == "suspended" && before["queued"]?[1] == "downloading")
-    let requestsBefore = try origin.nginx.accessLog(minimumCount: 1).count
+    let requestsBefore = try await origin.nginx.accessLog(minimumCount: 1).count
 
     try origin.damageIndex(truncating: truncating)
 
-    let after = try origin.listing()
+    let after = try await origin.listing()
     #expect(after.stderr.contains("damaged"), "\(after.stderr)")
     #expect(after.entries == before, "before: \(before)\nafter: \(after.entries)")
-    let readded = try origin.offline(["add", origin.url("a.bin")])
+    let readded = try await origin.offline(["add", origin.url("a.bin")])
     #expect(readded.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "a")
-    #expect(try origin.offline(["resume", "big"]).status == 0)
-    let run = try origin.offline(["run", "--quiet"], timeout: 60)
+    #expect(try await origin.offline(["resume", "big"]).status == 0)
+    let run = try await origin.offline(["run", "--quiet"], timeout: 60)
     #expect(run.status == 0, "\(run.stderrText)")
 
-    let final = try origin.listing().entries
+    let final = try await origin.listing().entries
     for id in ["a", "b", "movie", "big", "queued"] { #expect(final[id]?[1] == "downloaded") }
     #expect(
       FileManager.default.contents(atPath: origin.file("big", "large.bin").path)
@@ -146,7 +149,7 @@ struct IndexRebuildTests {
     #expect(
       FileManager.default.contents(atPath: origin.file("a", "a.bin").path) == origin.bodies["a.bin"]
     )
-    let later = try origin.nginx.accessLog(minimumCount: requestsBefore + 2).dropFirst(
+    let later = try await origin.nginx.accessLog(minimumCount: requestsBefore + 2).dropFirst(
       requestsBefore)
     #expect(
       !later.contains { $0.uri.hasPrefix("/hls") || $0.uri == "/a.bin" || $0.uri == "/b.bin" })
@@ -162,9 +165,9 @@ struct IndexRebuildTests {
   /// journal entry), then the index lost: the content comes back queued, and the next run
   /// starts its part over from 0 rather than trust bytes no journal vouches for. The price
   /// is the part's bytes, fetched twice; the file ends byte-exact.
-  @Test func aDownloadKilledMidwayComesBackQueuedAndRestartsCleanly() throws {
-    let origin = try Origin()
-    try origin.add([origin.url("slow/large.bin"), "--id", "big"])
+  @Test func aDownloadKilledMidwayComesBackQueuedAndRestartsCleanly() async throws {
+    let origin = try await Origin()
+    try await origin.add([origin.url("slow/large.bin"), "--id", "big"])
     let run = Process()
     run.executableURL = URL(fileURLWithPath: OfflineBinary.path)
     run.arguments = ["--store", origin.store.path, "run", "--quiet"]
@@ -173,22 +176,22 @@ struct IndexRebuildTests {
     try run.run()
     defer { run.killIfRunning() }
     let part = origin.file("big", "large.bin.part").path
-    _ = QueueFixture.poll(seconds: 20) {
+    _ = await QueueFixture.poll(seconds: 20) {
       ((try? FileManager.default.attributesOfItem(atPath: part))?[.size] as? Int ?? 0) > 1 << 20
     }
     kill(run.processIdentifier, SIGKILL)
     _ = run.waitBounded(seconds: 10)
-    let requestsBefore = try origin.nginx.accessLog(minimumCount: 1).count
+    let requestsBefore = try await origin.nginx.accessLog(minimumCount: 1).count
 
     try origin.damageIndex(truncating: false)
 
-    #expect(try origin.listing().entries["big"]?[1] == "downloading")
-    let again = try origin.offline(["run", "--quiet"], timeout: 60)
+    #expect(try await origin.listing().entries["big"]?[1] == "downloading")
+    let again = try await origin.offline(["run", "--quiet"], timeout: 60)
     #expect(again.status == 0, "\(again.stderrText)")
     #expect(
       FileManager.default.contents(atPath: origin.file("big", "large.bin").path)
         == origin.bodies["slow/large.bin"])
-    let later = try origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
+    let later = try await origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
       requestsBefore)
     #expect(later.count == 1)
     #expect(later.first?.range == nil && later.first?.status == 200, "\(later)")
@@ -196,18 +199,18 @@ struct IndexRebuildTests {
 
   /// An index deleted by hand (or a rebuild cut short) leaves an empty index beside content
   /// folders: the next command rebuilds it from the manifests by itself.
-  @Test func anIndexDeletedByHandIsRebuiltWhenTheStoreOpens() throws {
-    let origin = try Origin()
-    try origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
-    try #require(try origin.offline(["run", "--quiet"]).status == 0)
-    try origin.add([origin.url("c.bin"), "--id", "queued"])
-    let before = try origin.listing().entries
+  @Test func anIndexDeletedByHandIsRebuiltWhenTheStoreOpens() async throws {
+    let origin = try await Origin()
+    try await origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
+    try #require(try await origin.offline(["run", "--quiet"]).status == 0)
+    try await origin.add([origin.url("c.bin"), "--id", "queued"])
+    let before = try await origin.listing().entries
     for suffix in ["", "-wal", "-shm"] {
       try? FileManager.default.removeItem(
         atPath: origin.store.appending(path: "index.sqlite").path + suffix)
     }
 
-    let after = try origin.listing()
+    let after = try await origin.listing()
 
     #expect(after.stderr.contains("2 contents were restored"), "\(after.stderr)")
     #expect(after.entries == before)
@@ -215,20 +218,20 @@ struct IndexRebuildTests {
 
   /// An older copy of the index put back (a backup): it is healthy and not empty, so
   /// nothing happens by itself; `ls --rebuild` adopts what it lacks, once.
-  @Test func lsRebuildAdoptsWhatAnOlderIndexLacks() throws {
-    let origin = try Origin()
-    try origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
-    try #require(try origin.offline(["run", "--quiet"]).status == 0)
+  @Test func lsRebuildAdoptsWhatAnOlderIndexLacks() async throws {
+    let origin = try await Origin()
+    try await origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
+    try #require(try await origin.offline(["run", "--quiet"]).status == 0)
     let index = origin.store.appending(path: "index.sqlite").path
     let backup = origin.folder.url.appending(path: "backup").path
     try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: true)
     for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: index + suffix) {
       try FileManager.default.copyItem(atPath: index + suffix, toPath: backup + "/i" + suffix)
     }
-    try origin.add([origin.url("b.bin"), "--id", "b"])
-    try #require(try origin.offline(["run", "--quiet"]).status == 0)
-    try origin.add([origin.url("c.bin"), "--id", "queued", "--title", "Queued"])
-    let before = try origin.listing().entries
+    try await origin.add([origin.url("b.bin"), "--id", "b"])
+    try #require(try await origin.offline(["run", "--quiet"]).status == 0)
+    try await origin.add([origin.url("c.bin"), "--id", "queued", "--title", "Queued"])
+    let before = try await origin.listing().entries
     for suffix in ["", "-wal", "-shm"] {
       try? FileManager.default.removeItem(atPath: index + suffix)
     }
@@ -236,43 +239,44 @@ struct IndexRebuildTests {
     {
       try FileManager.default.copyItem(atPath: backup + "/i" + suffix, toPath: index + suffix)
     }
-    #expect(try origin.listing().entries.keys.sorted() == ["a"])
+    #expect(try await origin.listing().entries.keys.sorted() == ["a"])
 
-    let rebuilt = try origin.offline(["ls", "--json", "--rebuild"])
+    let rebuilt = try await origin.offline(["ls", "--json", "--rebuild"])
 
     #expect(rebuilt.status == 0)
     #expect(rebuilt.stderrText.contains("Restored 2 contents"), "\(rebuilt.stderrText)")
-    #expect(try origin.listing().entries == before)
-    #expect(try origin.offline(["ls", "--rebuild"]).stderrText.contains("Restored 0 contents"))
+    #expect(try await origin.listing().entries == before)
+    #expect(
+      try await origin.offline(["ls", "--rebuild"]).stderrText.contains("Restored 0 contents"))
   }
 
   /// A downloaded file truncated behind our back, then the index lost: its manifest's size
   /// does not check out, so it is not adopted as downloaded; it is queued again (with a note
   /// saying why) and the next run fetches it whole. The other content is adopted.
-  @Test func aDownloadedFileOfTheWrongSizeIsNotAdoptedButDownloadedAgain() throws {
-    let origin = try Origin()
-    try origin.add([origin.url("a.bin"), "--id", "a"])
-    try origin.add([origin.url("b.bin"), "--id", "b"])
-    try #require(try origin.offline(["run", "--quiet"]).status == 0)
+  @Test func aDownloadedFileOfTheWrongSizeIsNotAdoptedButDownloadedAgain() async throws {
+    let origin = try await Origin()
+    try await origin.add([origin.url("a.bin"), "--id", "a"])
+    try await origin.add([origin.url("b.bin"), "--id", "b"])
+    try #require(try await origin.offline(["run", "--quiet"]).status == 0)
     let handle = try FileHandle(forWritingTo: origin.file("a", "a.bin"))
     try handle.truncate(atOffset: 1000)
     try handle.close()
-    let requestsBefore = try origin.nginx.accessLog(minimumCount: 2).count
+    let requestsBefore = try await origin.nginx.accessLog(minimumCount: 2).count
 
     try origin.damageIndex(truncating: false)
 
-    let listed = try origin.offline(["ls", "--json"])
+    let listed = try await origin.offline(["ls", "--json"])
     let array = try #require(
       try JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]])
     let a = try #require(array.first { $0["id"] as? String == "a" })
     #expect(a["state"] as? String == "downloading")
     #expect((a["lastError"] as? String)?.contains("1000 bytes") == true, "\(a)")
     #expect(array.first { $0["id"] as? String == "b" }?["state"] as? String == "downloaded")
-    #expect(try origin.offline(["run", "--quiet"]).status == 0)
+    #expect(try await origin.offline(["run", "--quiet"]).status == 0)
     #expect(
       FileManager.default.contents(atPath: origin.file("a", "a.bin").path) == origin.bodies["a.bin"]
     )
-    let later = try origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
+    let later = try await origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
       requestsBefore)
     #expect(later.map(\.uri) == ["/a.bin"])
     #expect(later.first?.range == nil && later.first?.status == 200)
@@ -281,21 +285,21 @@ struct IndexRebuildTests {
   /// A SIGKILL right after the index records a cancel or a delete (crash points
   /// `cancel.afterCanceling`, `delete.afterIntent`), then the index lost: the manifests were
   /// removed before the index changed, so the rebuild brings neither content back.
-  @Test func aCancelOrDeleteCutShortIsNotBroughtBackByARebuild() throws {
-    let origin = try Origin()
-    try origin.add([origin.url("a.bin"), "--id", "a"])
-    try #require(try origin.offline(["run", "--quiet"]).status == 0)
-    try origin.add([origin.url("c.bin"), "--id", "queued"])
+  @Test func aCancelOrDeleteCutShortIsNotBroughtBackByARebuild() async throws {
+    let origin = try await Origin()
+    try await origin.add([origin.url("a.bin"), "--id", "a"])
+    try #require(try await origin.offline(["run", "--quiet"]).status == 0)
+    try await origin.add([origin.url("c.bin"), "--id", "queued"])
     for (point, arguments) in [
       ("delete.afterIntent", ["rm", "a"]), ("cancel.afterCanceling", ["cancel", "queued"]),
     ] {
-      let crashed = try OfflineBinary.run(arguments, store: origin.store, crashingAt: point)
+      let crashed = try await OfflineBinary.run(arguments, store: origin.store, crashingAt: point)
       #expect(crashed.status == 137, "\(point): \(crashed.stderrText)")
     }
 
     try origin.damageIndex(truncating: false)
 
-    let after = try origin.listing()
+    let after = try await origin.listing()
     #expect(after.entries.isEmpty, "\(after.entries)")
   }
 }

@@ -9,13 +9,13 @@ import Testing
 struct LeftoverFileTests {
   /// Pins issue 36, item 13: a live HLS playlist or a live MPD, refused before any segment,
   /// left an empty output folder behind.
-  @Test func aStreamRefusedBeforeAnySegmentLeavesNoOutputFolder() throws {
-    let hls = try HLSOrigin(.aes128Rotating)
+  @Test func aStreamRefusedBeforeAnySegmentLeavesNoOutputFolder() async throws {
+    let hls = try await HLSOrigin(.aes128Rotating)
     let playlist = try String(contentsOf: hls.files.entryFile, encoding: .utf8)
     try playlist.replacingOccurrences(of: "#EXT-X-ENDLIST", with: "")
       .replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD", with: "")
       .write(to: hls.files.entryFile, atomically: true, encoding: .utf8)
-    let dash = try DASHCommandTests.Origin(.timeline)
+    let dash = try await DASHCommandTests.Origin(.timeline)
     let manifest = try String(contentsOf: dash.files.entryFile, encoding: .utf8)
     try manifest.replacingOccurrences(of: "type=\"static\"", with: "type=\"dynamic\"")
       .write(to: dash.files.entryFile, atomically: true, encoding: .utf8)
@@ -24,7 +24,7 @@ struct LeftoverFileTests {
 
     for (name, url) in [("hls", hls.url.absoluteString), ("dash", dash.url)] {
       let out = work.url.appending(path: name)
-      let result = try OfflineBinary.run(["--store", store, "get", url, "-o", out.path])
+      let result = try await OfflineBinary.run(["--store", store, "get", url, "-o", out.path])
       #expect(result.status == 1, "\(result.stderrText)")
       #expect(result.stderrText.contains("live"), "\(result.stderrText)")
       #expect(!FileManager.default.fileExists(atPath: out.path), "\(name): folder left behind")
@@ -32,7 +32,7 @@ struct LeftoverFileTests {
     // A folder the user made is theirs: it stays, empty.
     let mine = work.url.appending(path: "mine")
     try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
-    let kept = try OfflineBinary.run(["--store", store, "get", dash.url, "-o", mine.path])
+    let kept = try await OfflineBinary.run(["--store", store, "get", dash.url, "-o", mine.path])
     #expect(kept.status == 1)
     #expect(try FileManager.default.contentsOfDirectory(atPath: mine.path).isEmpty)
   }
@@ -40,8 +40,8 @@ struct LeftoverFileTests {
   /// Pins issue 36, item 13: `rm` while another process repaired the content left an empty
   /// file of the content's name in `files/` (the repair made it to write its chunks in), and
   /// the repair's refusal said "not downloaded, not downloaded".
-  @Test func rmDuringAnotherProcesssRepairLeavesNoFileAndTheRepairSaysWhy() throws {
-    let (fixture, path) = try VerifyCommandTests.downloaded(limitRate: "1m")
+  @Test func rmDuringAnotherProcesssRepairLeavesNoFileAndTheRepairSaysWhy() async throws {
+    let (fixture, path) = try await VerifyCommandTests.downloaded(limitRate: "1m")
     try #require(truncate(path, 1 << 20) == 0)
     let log = fixture.folder.url.appending(path: "repair.log")
     try Data().write(to: log)
@@ -54,12 +54,12 @@ struct LeftoverFileTests {
     try repair.run()
     defer { repair.killIfRunning() }
     // While the first damaged chunk arrives (4 MiB at 1 MiB/s).
-    _ = QueueFixture.poll(seconds: 20) {
+    _ = await QueueFixture.poll(seconds: 20) {
       FileManager.default.fileExists(atPath: path + ".chunk0.part")
     }
     usleep(300_000)
 
-    let removed = try fixture.offline(["rm", "big"])
+    let removed = try await fixture.offline(["rm", "big"])
     #expect(removed.status == 0, "\(removed.stderrText)")
     #expect(repair.waitBounded(seconds: 30) == 1)
     try errors.close()

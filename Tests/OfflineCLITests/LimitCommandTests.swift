@@ -11,8 +11,9 @@ import Testing
     return (folder, folder.url.appending(path: "store", directoryHint: .isDirectory))
   }
 
-  func offline(_ arguments: [String], store: URL) throws -> ProcessRunner.Output {
-    try ProcessRunner.run(OfflineBinary.path, ["--store", store.path] + arguments, timeout: 60)
+  func offline(_ arguments: [String], store: URL) async throws -> ProcessRunner.Output {
+    try await ProcessRunner.run(
+      OfflineBinary.path, ["--store", store.path] + arguments, timeout: 60)
   }
 
   /// Pins: there was no `limit` command ("Unknown subcommand"); it keeps the cap in the
@@ -20,31 +21,31 @@ import Testing
   @Test func limitKeepsTheQueuesCapInTheStore() async throws {
     let (folder, store) = try store()
     _ = folder
-    let set = try offline(["limit", "2M"], store: store)
+    let set = try await offline(["limit", "2M"], store: store)
     #expect(set.status == 0, "\(set.stderrText)")
     #expect(set.stderrText.contains("2 MiB/s"), "\(set.stderrText)")
     let manager = try OfflineManager(directory: store)
     #expect(try await manager.storedRateLimit() == .some(ByteRate(bytesPerSecond: 2 << 20)))
-    #expect(try offline(["limit", "none"], store: store).status == 0)
+    #expect(try await offline(["limit", "none"], store: store).status == 0)
     #expect(try await manager.storedRateLimit() == .some(nil))
     await manager.close()
   }
 
   @Test(arguments: [["limit", "fast"], ["limit", "-3k"], ["limit"]])
-  func aLimitThatIsNotARateIsAUsageErrorNamingTheArgument(arguments: [String]) throws {
+  func aLimitThatIsNotARateIsAUsageErrorNamingTheArgument(arguments: [String]) async throws {
     let (folder, store) = try store()
     _ = folder
-    let result = try offline(arguments, store: store)
+    let result = try await offline(arguments, store: store)
     #expect(result.status == 64, "\(result.stderrText)")
     #expect(result.stderrText.contains("<rate>"), "\(result.stderrText)")
   }
 
   /// Pins: `add --limit-rate` lived in the adding process's memory; it is kept with the
   /// content's options, so the `run` of another process caps it.
-  @Test func addKeepsItsLimitRateWithTheContent() throws {
+  @Test func addKeepsItsLimitRateWithTheContent() async throws {
     let (folder, store) = try store()
     _ = folder
-    let added = try offline(
+    let added = try await offline(
       ["add", "http://127.0.0.1:9/a.bin", "--id", "slow", "--limit-rate", "500k"], store: store)
     #expect(added.status == 0, "\(added.stderrText)")
     let kept = try #require(

@@ -14,21 +14,21 @@ struct LinkSwappedDuringRunTests {
   /// and checked its folders, before any piece (the `pieces.afterFolders` stop point), got
   /// every piece written into the folder it names. Now the pieces go into the folder the
   /// run opened, nothing goes through the link, and the run fails naming it.
-  @Test func aFolderLinkedAwayDuringARunIsNeverWrittenThrough() throws {
-    let origin = try HLSOrigin(.tsVariants)
+  @Test func aFolderLinkedAwayDuringARunIsNeverWrittenThrough() async throws {
+    let origin = try await HLSOrigin(.tsVariants)
     let work = try TemporaryDirectory()
     let victim = try LinkedSubfolderTests.Victim(in: work)
     let store = work.url.appending(path: "store")
     let offline = { (arguments: [String]) in
-      try OfflineBinary.run(["--store", store.path] + arguments, timeout: 60)
+      try await OfflineBinary.run(["--store", store.path] + arguments, timeout: 60)
     }
-    #expect(try offline(["add", origin.url.absoluteString, "--id", "s"]).status == 0)
+    #expect(try await offline(["add", origin.url.absoluteString, "--id", "s"]).status == 0)
     let inside = store.appending(path: "content/s/video")
     var environment = ProcessInfo.processInfo.environment
     environment["OFFLINEKIT_STOP_POINT"] = "pieces.afterFolders"
     let run = try OfflineBinary.start(["run", "--quiet"], store: store, environment: environment)
     defer { run.killIfRunning() }
-    let stopped = QueueFixture.poll(seconds: 30) { Self.isStopped(run.processIdentifier) }
+    let stopped = await QueueFixture.poll(seconds: 30) { Self.isStopped(run.processIdentifier) }
     try #require(stopped, "the run never reached its stop point")
     let moved = work.url.appending(path: "moved")
     try FileManager.default.moveItem(at: inside, to: moved)
@@ -37,7 +37,7 @@ struct LinkSwappedDuringRunTests {
 
     #expect(run.waitBounded(seconds: 60) == 1)
     victim.expectUntouched()
-    let listed = try offline(["ls", "--json"])
+    let listed = try await offline(["ls", "--json"])
     #expect(
       listed.stdoutText.contains("\(inside.path) is a symbolic link where a folder"),
       "\(listed.stdoutText)")
@@ -61,8 +61,8 @@ extension LinkSwappedDuringRunTests {
   /// repair found the damaged segment of its pack (the `repair.beforeMendingPacks` stop
   /// point), had the segment written into that other `pack.ts`. Now the repair writes into
   /// the folder it opened and fails naming the link.
-  @Test func aContentFolderLinkedAwayDuringAPackRepairIsNeverWrittenThrough() throws {
-    let stream = try StreamRepairCommandTests.Downloaded(.pack)
+  @Test func aContentFolderLinkedAwayDuringAPackRepairIsNeverWrittenThrough() async throws {
+    let stream = try await StreamRepairCommandTests.Downloaded(.pack)
     let index = stream.folder.appending(path: "index.m3u8")
     let range = try #require(try OfflineSegments.list(index)[2].range)
     let pack = stream.folder.appending(path: "pack.ts").path
@@ -76,7 +76,7 @@ extension LinkSwappedDuringRunTests {
     let repair = try OfflineBinary.start(
       ["repair", "c"], store: stream.store, environment: environment)
     defer { repair.killIfRunning() }
-    let stopped = QueueFixture.poll(seconds: 30) { Self.isStopped(repair.processIdentifier) }
+    let stopped = await QueueFixture.poll(seconds: 30) { Self.isStopped(repair.processIdentifier) }
     try #require(stopped, "the repair never reached its stop point")
     try FileManager.default.moveItem(
       at: stream.folder, to: stream.www.url.appending(path: "moved"))

@@ -10,12 +10,12 @@ struct LinkedStoreFileTests {
   /// Pins issue 36, item 7 for single files: a link at the shared `files/` folder or at a
   /// content's own folder was followed by the download, which wrote the file (and its part)
   /// into the folder the link names, outside the store. Now the run fails naming the link.
-  @Test func aSingleFileRefusesALinkedFilesFolderOrContentFolder() throws {
+  @Test func aSingleFileRefusesALinkedFilesFolderOrContentFolder() async throws {
     let fixture = try QueueFixture()
     let victim = try LinkedSubfolderTests.Victim(in: fixture.folder)
     // `a` takes the shared folder's name; `b`, of the same name, gets a folder of its own.
-    _ = try fixture.add([fixture.url("small.bin"), "--id", "a"])
-    _ = try fixture.add([fixture.url("small.bin"), "--id", "b"])
+    _ = try await fixture.add([fixture.url("small.bin"), "--id", "a"])
+    _ = try await fixture.add([fixture.url("small.bin"), "--id", "b"])
     let links = [
       fixture.store.appending(path: "files"), fixture.store.appending(path: "content/b"),
     ]
@@ -26,9 +26,9 @@ struct LinkedStoreFileTests {
       try FileManager.default.createSymbolicLink(at: link, withDestinationURL: victim.folder)
     }
 
-    let run = try fixture.offline(["run", "--quiet"])
+    let run = try await fixture.offline(["run", "--quiet"])
     #expect(run.status == 1, "\(run.stderrText)")
-    let listed = try fixture.offline(["ls", "--json"])
+    let listed = try await fixture.offline(["ls", "--json"])
     for link in links {
       #expect(
         listed.stdoutText.contains("\(link.path) is a symbolic link where a folder"),
@@ -41,18 +41,18 @@ struct LinkedStoreFileTests {
   /// opened with `O_CREAT | O_TRUNC` and no `O_NOFOLLOW`, so a link planted there had the
   /// chunk written into the file it names, outside the store. Now it is replaced by a part
   /// of the repair's own, and the repair mends the file.
-  @Test func aRepairNeverWritesAStagedChunkThroughALinkPlantedAtItsPart() throws {
-    let (fixture, path) = try VerifyCommandTests.downloaded()
+  @Test func aRepairNeverWritesAStagedChunkThroughALinkPlantedAtItsPart() async throws {
+    let (fixture, path) = try await VerifyCommandTests.downloaded()
     let victim = try LinkedSubfolderTests.Victim(in: fixture.folder)
     try FileDamage.flipByte(at: 5 << 20, of: path)  // chunk 1, at 4 MiB
     try FileManager.default.createSymbolicLink(
       atPath: path + ".chunk1.part",
       withDestinationPath: victim.folder.appending(path: "decoy").path)
 
-    let repair = try fixture.offline(["repair", "big"], timeout: 60)
+    let repair = try await fixture.offline(["repair", "big"], timeout: 60)
     #expect(repair.status == 0, "\(repair.stderrText)")
     victim.expectUntouched()
-    let verify = try fixture.offline(["verify", "big"])
+    let verify = try await fixture.offline(["verify", "big"])
     #expect(verify.status == 0, "\(verify.stdoutText)")
   }
 }

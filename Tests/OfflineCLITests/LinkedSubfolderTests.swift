@@ -14,20 +14,20 @@ struct LinkedSubfolderTests {
     let name: String
     /// The folder inside the content's folder where the link is planted.
     let folder: String
-    let make: @Sendable () throws -> (url: String, keep: Any)
+    let make: @Sendable () async throws -> (url: String, keep: Any)
 
     var testDescription: String { name }
 
     static let hlsKeys = Case(name: "HLS keys/", folder: "keys") {
-      let origin = try HLSOrigin(.aes128Rotating)
+      let origin = try await HLSOrigin(.aes128Rotating)
       return (origin.url.absoluteString, origin)
     }
     static let hlsVariant = Case(name: "HLS video/", folder: "video") {
-      let origin = try HLSOrigin(.tsVariants)
+      let origin = try await HLSOrigin(.tsVariants)
       return (origin.url.absoluteString, origin)
     }
     static let dash = Case(name: "DASH p0/", folder: "p0") {
-      let origin = try DASHCommandTests.Origin(.timeline)
+      let origin = try await DASHCommandTests.Origin(.timeline)
       return (origin.url, origin)
     }
   }
@@ -57,8 +57,8 @@ struct LinkedSubfolderTests {
   /// Pins issue 36, item 7 for `get -o`: the pieces went through the link into the folder it
   /// names.
   @Test(arguments: [Case.hlsKeys, .hlsVariant, .dash])
-  func getRefusesALinkedSubfolderAndWritesNothingThroughIt(_ stream: Case) throws {
-    let (url, origin) = try stream.make()
+  func getRefusesALinkedSubfolderAndWritesNothingThroughIt(_ stream: Case) async throws {
+    let (url, origin) = try await stream.make()
     defer { withExtendedLifetime(origin) {} }
     let work = try TemporaryDirectory()
     let victim = try Victim(in: work)
@@ -67,7 +67,7 @@ struct LinkedSubfolderTests {
     let link = out.appending(path: stream.folder)
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: victim.folder)
 
-    let result = try OfflineBinary.run(
+    let result = try await OfflineBinary.run(
       ["--store", work.url.appending(path: "store").path, "get", url, "-o", out.path])
 
     #expect(result.status == 1, "\(result.stderrText)")
@@ -80,30 +80,30 @@ struct LinkedSubfolderTests {
   /// Pins issue 36, item 7 for the queue: a link planted in the content's folder before the
   /// run was written through; `rm` and `cancel` never delete through it either.
   @Test(arguments: [Case.hlsKeys, .hlsVariant, .dash])
-  func theQueueRefusesALinkedSubfolderAndDeletesNothingThroughIt(_ stream: Case) throws {
-    let (url, origin) = try stream.make()
+  func theQueueRefusesALinkedSubfolderAndDeletesNothingThroughIt(_ stream: Case) async throws {
+    let (url, origin) = try await stream.make()
     defer { withExtendedLifetime(origin) {} }
     let work = try TemporaryDirectory()
     let victim = try Victim(in: work)
     let store = work.url.appending(path: "store")
     let offline = { (arguments: [String]) in
-      try OfflineBinary.run(["--store", store.path] + arguments, timeout: 60)
+      try await OfflineBinary.run(["--store", store.path] + arguments, timeout: 60)
     }
-    #expect(try offline(["add", url, "--id", "s"]).status == 0)
+    #expect(try await offline(["add", url, "--id", "s"]).status == 0)
     let folder = store.appending(path: "content/s")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let link = folder.appending(path: stream.folder)
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: victim.folder)
 
-    let run = try offline(["run", "--quiet"])
+    let run = try await offline(["run", "--quiet"])
     #expect(run.status == 1, "\(run.stderrText)")
-    let listed = try offline(["ls", "--json"])
+    let listed = try await offline(["ls", "--json"])
     #expect(
       listed.stdoutText.contains("\(link.path) is a symbolic link where a folder"),
       "\(listed.stdoutText)")
     victim.expectUntouched()
 
-    #expect(try offline(["cancel", "s"]).status == 0)
+    #expect(try await offline(["cancel", "s"]).status == 0)
     victim.expectUntouched()
     #expect(!FileManager.default.fileExists(atPath: folder.path))
   }
@@ -113,16 +113,16 @@ struct LinkedSubfolderTests {
   /// the folder outside the store. Now the files behind the link are missing to `verify`
   /// and `ls`, `repair` refuses the link, and `rm` deletes nothing through it.
   @Test(arguments: [Case.hlsKeys, .hlsVariant, .dash])
-  func verifyCallsALinkedSubfolderDamageAndRepairNeverWritesThroughIt(_ stream: Case) throws {
-    let (url, origin) = try stream.make()
+  func verifyCallsALinkedSubfolderDamageAndRepairNeverWritesThroughIt(_ stream: Case) async throws {
+    let (url, origin) = try await stream.make()
     defer { withExtendedLifetime(origin) {} }
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store")
     let offline = { (arguments: [String]) in
-      try OfflineBinary.run(["--store", store.path] + arguments, timeout: 60)
+      try await OfflineBinary.run(["--store", store.path] + arguments, timeout: 60)
     }
-    #expect(try offline(["add", url, "--id", "s"]).status == 0)
-    let run = try offline(["run", "--quiet"])
+    #expect(try await offline(["add", url, "--id", "s"]).status == 0)
+    let run = try await offline(["run", "--quiet"])
     try #require(run.status == 0, "\(run.stderrText)")
     let inside = store.appending(path: "content/s").appending(path: stream.folder)
     let moved = work.url.appending(path: "moved")
@@ -134,52 +134,52 @@ struct LinkedSubfolderTests {
     try FileDamage.flipByte(at: 0, of: moved.appending(path: first).path)
     let damaged = try Self.snapshot(of: moved)
 
-    let verify = try offline(["verify", "s"])
+    let verify = try await offline(["verify", "s"])
     #expect(verify.status == 1, "\(verify.stdoutText)")
     #expect(verify.stdoutText.contains("is missing"), "\(verify.stdoutText)")
-    let listed = try offline(["ls"])
+    let listed = try await offline(["ls"])
     #expect(listed.stdoutText.contains("damaged:"), "\(listed.stdoutText)")
 
-    let repair = try offline(["repair", "s"])
+    let repair = try await offline(["repair", "s"])
     #expect(repair.status == 1, "\(repair.stdoutText)")
     #expect(
       repair.stderrText.contains("\(inside.path) is a symbolic link where a folder"),
       "\(repair.stderrText)")
     #expect(try Self.snapshot(of: moved) == damaged, "written through the link")
 
-    #expect(try offline(["rm", "s"]).status == 0)
+    #expect(try await offline(["rm", "s"]).status == 0)
     #expect(try Self.snapshot(of: moved) == damaged, "deleted through the link")
   }
 
   /// Pins issue 36, item 7 between runs: a variant's folder moved out of the store and
   /// linked back while the stream was paused got the rest of its pieces through the link
   /// when it resumed.
-  @Test func aLinkPlantedWhileAStreamIsPausedIsRefusedWhenItResumes() throws {
-    let origin = try HLSOrigin(.tsVariants, options: .init(limitRate: "20k"))
+  @Test func aLinkPlantedWhileAStreamIsPausedIsRefusedWhenItResumes() async throws {
+    let origin = try await HLSOrigin(.tsVariants, options: .init(limitRate: "20k"))
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store")
     let offline = { (arguments: [String]) in
-      try OfflineBinary.run(["--store", store.path] + arguments, timeout: 60)
+      try await OfflineBinary.run(["--store", store.path] + arguments, timeout: 60)
     }
-    #expect(try offline(["add", origin.url.absoluteString, "--id", "s"]).status == 0)
+    #expect(try await offline(["add", origin.url.absoluteString, "--id", "s"]).status == 0)
     let inside = store.appending(path: "content/s/video")
     let run = try OfflineBinary.start(["run"], store: store)
     defer { run.killIfRunning() }
-    _ = QueueFixture.poll(seconds: 30) {
+    _ = await QueueFixture.poll(seconds: 30) {
       ((try? FileManager.default.contentsOfDirectory(atPath: inside.path)) ?? [])
         .contains { $0.hasSuffix(".ts") }
     }
-    #expect(try offline(["pause", "s"]).status == 0)
+    #expect(try await offline(["pause", "s"]).status == 0)
     _ = run.waitBounded(seconds: 30)
     let moved = work.url.appending(path: "moved")
     try FileManager.default.moveItem(at: inside, to: moved)
     try FileManager.default.createSymbolicLink(at: inside, withDestinationURL: moved)
     let before = try Self.snapshot(of: moved)
 
-    #expect(try offline(["resume", "s"]).status == 0)
-    let resumed = try offline(["run", "--quiet"])
+    #expect(try await offline(["resume", "s"]).status == 0)
+    let resumed = try await offline(["run", "--quiet"])
     #expect(resumed.status == 1, "\(resumed.stderrText)")
-    let listed = try offline(["ls", "--json"])
+    let listed = try await offline(["ls", "--json"])
     #expect(
       listed.stdoutText.contains("\(inside.path) is a symbolic link where a folder"),
       "\(listed.stdoutText)")
@@ -189,32 +189,32 @@ struct LinkedSubfolderTests {
   /// Pins issue 36, item 7 for the content's own folder in the store (`content/<id>`), which
   /// a rebuild never adopts when it is a link: the queue wrote the stream through it, and
   /// `verify` found a downloaded stream moved out of the store and linked back whole.
-  @Test func aLinkedContentFolderIsRefusedByTheQueueAndMissingToVerify() throws {
-    let origin = try HLSOrigin(.tsVariants)
+  @Test func aLinkedContentFolderIsRefusedByTheQueueAndMissingToVerify() async throws {
+    let origin = try await HLSOrigin(.tsVariants)
     let work = try TemporaryDirectory()
     let victim = try Victim(in: work)
     let offline = { (store: String, arguments: [String]) in
-      try OfflineBinary.run(["--store", work.url.appending(path: store).path] + arguments)
+      try await OfflineBinary.run(["--store", work.url.appending(path: store).path] + arguments)
     }
-    #expect(try offline("one", ["add", origin.url.absoluteString, "--id", "s"]).status == 0)
+    #expect(try await offline("one", ["add", origin.url.absoluteString, "--id", "s"]).status == 0)
     let content = work.url.appending(path: "one/content")
     try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
     let link = content.appending(path: "s")
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: victim.folder)
-    #expect(try offline("one", ["run", "--quiet"]).status == 1)
-    let listed = try offline("one", ["ls", "--json"])
+    #expect(try await offline("one", ["run", "--quiet"]).status == 1)
+    let listed = try await offline("one", ["ls", "--json"])
     #expect(
       listed.stdoutText.contains("\(link.path) is a symbolic link where a folder"),
       "\(listed.stdoutText)")
     victim.expectUntouched()
 
-    #expect(try offline("two", ["add", origin.url.absoluteString, "--id", "t"]).status == 0)
-    try #require(try offline("two", ["run", "--quiet"]).status == 0)
+    #expect(try await offline("two", ["add", origin.url.absoluteString, "--id", "t"]).status == 0)
+    try #require(try await offline("two", ["run", "--quiet"]).status == 0)
     let folder = work.url.appending(path: "two/content/t")
     let moved = work.url.appending(path: "moved")
     try FileManager.default.moveItem(at: folder, to: moved)
     try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: moved)
-    let verify = try offline("two", ["verify", "t"])
+    let verify = try await offline("two", ["verify", "t"])
     #expect(verify.status == 1, "\(verify.stdoutText)")
     #expect(
       verify.stdoutText.contains("index.m3u8 (offline playlist) is missing"), "\(verify.stdoutText)"

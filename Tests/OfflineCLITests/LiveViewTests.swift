@@ -17,25 +17,27 @@ import Testing
 
   // Pins issue 12, item 4: on a terminal `offline run` printed nothing while it worked for
   // minutes.
-  @Test func runShowsALiveLinePerContentAndTheFinishedOnesAboveIt() throws {
+  @Test func runShowsALiveLinePerContentAndTheFinishedOnesAboveIt() async throws {
     let fixture = try QueueFixture(limitRate: "1m")
-    let big = try fixture.addOne([fixture.url("large.bin"), "--title", "Big Movie"])
-    let small = try fixture.addOne([fixture.url("small.bin")])
-    let terminal = try TmuxSession(width: 100, height: 20)
-    try terminal.run(
+    let big = try await fixture.addOne([fixture.url("large.bin"), "--title", "Big Movie"])
+    let small = try await fixture.addOne([fixture.url("small.bin")])
+    let terminal = try await TmuxSession(width: 100, height: 20)
+    try await terminal.run(
       script: "'\(OfflineBinary.path)' --store '\(fixture.store.path)' run", in: fixture.folder.url)
 
-    let live = try terminal.wait(seconds: 30) { screen in
+    let live = try await terminal.wait(seconds: 30) { screen in
       Self.lines(screen, with: "Big Movie").contains {
         Self.hasPercentage($0) && $0.contains("[") && $0.contains("MiB/s")
       }
     }
-    let during = try #require(live, "no live line for Big Movie: \((try? terminal.screen()) ?? "")")
+    let shown = (try? await terminal.screen()) ?? ""
+    let during = try #require(live, "no live line for Big Movie: \(shown)")
     #expect(during.contains("\(small): finished"), "\(during)")
     for line in during.split(separator: "\n") { #expect(line.count <= 100, "\(line)") }
 
-    let ended = try #require(
-      try terminal.waitForEnd(seconds: 60), "\((try? terminal.screen()) ?? "")")
+    let end = try await terminal.waitForEnd(seconds: 60)
+    let last = (try? await terminal.screen()) ?? ""
+    let ended = try #require(end, "\(last)")
     #expect(ended.contains("\nENDED-0"), "\(ended)")
     #expect(ended.contains("\(big): finished"), "\(ended)")
     #expect(ended.contains("\(small): finished"), "\(ended)")
@@ -43,24 +45,26 @@ import Testing
   }
 
   // Pins issue 12, item 4: `get`'s progress was a line of numbers with no bar.
-  @Test func getDrawsABarThatFitsTheTerminal() throws {
+  @Test func getDrawsABarThatFitsTheTerminal() async throws {
     let fixture = try QueueFixture(limitRate: "1m")
     let out = fixture.folder.url.appending(path: "out.bin").path
-    let terminal = try TmuxSession(width: 72, height: 10)
-    try terminal.run(
+    let terminal = try await TmuxSession(width: 72, height: 10)
+    try await terminal.run(
       script: "'\(OfflineBinary.path)' --store '\(fixture.store.path)' get"
         + " '\(fixture.url("large.bin"))' -o '\(out)'", in: fixture.folder.url)
 
-    let live = try terminal.wait(seconds: 30) { screen in
+    let live = try await terminal.wait(seconds: 30) { screen in
       screen.split(separator: "\n").contains { $0.hasPrefix("[") && Self.hasPercentage($0) }
     }
-    let during = try #require(live, "no bar: \((try? terminal.screen()) ?? "")")
+    let shown = (try? await terminal.screen()) ?? ""
+    let during = try #require(live, "no bar: \(shown)")
     let bar = try #require(during.split(separator: "\n").first { $0.hasPrefix("[") })
     #expect(bar.count <= 72 && bar.count >= 60, "\(bar)")
     #expect(bar.contains("MiB"), "\(bar)")
 
-    let ended = try #require(
-      try terminal.waitForEnd(seconds: 60), "\((try? terminal.screen()) ?? "")")
+    let end = try await terminal.waitForEnd(seconds: 60)
+    let last = (try? await terminal.screen()) ?? ""
+    let ended = try #require(end, "\(last)")
     #expect(ended.contains("\nENDED-0"), "\(ended)")
     #expect(ended.contains("Saved \(out)"), "\(ended)")
   }

@@ -6,14 +6,14 @@ import Testing
 @Suite struct ManPageTests {
   // Pins issue 12, item 4: there was no man page; it comes from the declarations, so it
   // names every command and option `--help` does.
-  @Test func manRendersThePageWithoutWarningsAndItNamesEveryCommandAndOption() throws {
+  @Test func manRendersThePageWithoutWarningsAndItNamesEveryCommandAndOption() async throws {
     let folder = try TemporaryDirectory()
-    let page = try OfflineBinary.run(["help", "--man"])
+    let page = try await OfflineBinary.run(["help", "--man"])
     #expect(page.status == 0, "\(page.stderrText)")
     let file = folder.url.appending(path: "offline.1")
     try page.stdout.write(to: file)
 
-    let rendered = try ProcessRunner.run(
+    let rendered = try await ProcessRunner.run(
       "/bin/sh", ["-c", "MANWIDTH=100 MANPAGER=cat man --warnings -l '\(file.path)'"],
       timeout: 60)
     #expect(rendered.status == 0, "\(rendered.stderrText)")

@@ -7,27 +7,28 @@ enum OfflineBinary {
   static let path = BuiltProduct.path("offline")
 
   /// Runs `offline ARGUMENTS` and waits (bounded) for it.
-  static func run(_ arguments: [String], timeout: Double = 60) throws -> ProcessRunner.Output {
-    try ProcessRunner.run(path, arguments, timeout: timeout)
+  static func run(_ arguments: [String], timeout: Double = 60) async throws -> ProcessRunner.Output
+  {
+    try await ProcessRunner.run(path, arguments, timeout: timeout)
   }
 
   /// Runs `offline --store STORE ARGUMENTS` in `folder` (its current directory) and waits.
   static func run(
     _ arguments: [String], store: URL, in folder: URL, timeout: Double = 60
-  ) throws -> ProcessRunner.Output {
+  ) async throws -> ProcessRunner.Output {
     let quoted = (["--store", store.path] + arguments).map { "'" + $0 + "'" }.joined(separator: " ")
-    return try ProcessRunner.run(
+    return try await ProcessRunner.run(
       "/bin/sh", ["-c", "cd '\(folder.path)' && exec '\(path)' \(quoted)"], timeout: timeout)
   }
 
   /// Runs `offline --store STORE ARGUMENTS` with crash point `point` armed
   /// (`OFFLINEKIT_CRASH_POINT`, debug builds only) and waits (at most 60 s); a run that
   /// reaches the point ends with status 137.
-  static func run(_ arguments: [String], store: URL, crashingAt point: String) throws
+  static func run(_ arguments: [String], store: URL, crashingAt point: String) async throws
     -> ProcessRunner.Output
   {
     let quoted = (["--store", store.path] + arguments).map { "'" + $0 + "'" }
-    return try ProcessRunner.run(
+    return try await ProcessRunner.run(
       "/bin/sh",
       ["-c", "OFFLINEKIT_CRASH_POINT='\(point)' exec '\(path)' " + quoted.joined(separator: " ")],
       timeout: 60)

@@ -55,13 +55,13 @@ struct ProxyFixture {
 
   /// Runs `offline --store STORE ARGUMENTS` with this process's environment less
   /// ``curlVariables``, plus `environment`.
-  func offline(_ arguments: [String], environment: [String: String] = [:]) throws
+  func offline(_ arguments: [String], environment: [String: String] = [:]) async throws
     -> ProcessRunner.Output
   {
     var clean = ProcessInfo.processInfo.environment
     for name in Self.curlVariables { clean[name] = nil }
     clean.merge(environment) { $1 }
-    return try ProcessRunner.run(
+    return try await ProcessRunner.run(
       OfflineBinary.path, ["--store", store.path] + arguments, timeout: 60, environment: clean)
   }
 

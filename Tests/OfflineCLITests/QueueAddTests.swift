@@ -4,22 +4,22 @@ import Testing
 
 /// `offline add` and what `offline ls --json` shows of what it added.
 @Suite struct QueueAddTests {
-  @Test func addingAURLAgainPrintsTheSameID() throws {
+  @Test func addingAURLAgainPrintsTheSameID() async throws {
     let fixture = try QueueFixture()
-    let first = try fixture.addOne([fixture.url("small.bin")])
-    let second = try fixture.addOne([fixture.url("small.bin")])
+    let first = try await fixture.addOne([fixture.url("small.bin")])
+    let second = try await fixture.addOne([fixture.url("small.bin")])
     #expect(first == second)
-    #expect(try fixture.list().map(\.id) == [first])
+    #expect(try await fixture.list().map(\.id) == [first])
   }
 
-  @Test func addingANotDownloadedURLAgainQueuesItUnderItsID() throws {
+  @Test func addingANotDownloadedURLAgainQueuesItUnderItsID() async throws {
     let fixture = try QueueFixture()
-    let id = try fixture.addOne([fixture.url("small.bin")])
-    #expect(try fixture.offline(["cancel", id]).status == 0)
-    #expect(try fixture.entry(id)?.state == "notDownloaded")
+    let id = try await fixture.addOne([fixture.url("small.bin")])
+    #expect(try await fixture.offline(["cancel", id]).status == 0)
+    #expect(try await fixture.entry(id)?.state == "notDownloaded")
 
-    #expect(try fixture.addOne([fixture.url("small.bin")]) == id)
-    let queued = try #require(try fixture.entry(id))
+    #expect(try await fixture.addOne([fixture.url("small.bin")]) == id)
+    let queued = try #require(try await fixture.entry(id))
     #expect(queued.state == "downloading")
     #expect(queued.reason == "queued")
   }
@@ -27,25 +27,25 @@ import Testing
   // Pins a bug: `OfflineManager.add` looks each URL up in the index before the new records
   // are inserted, so a URL given twice in one call (or twice in an `-i` list) became two
   // contents with two ids.
-  @Test func oneAddGivenTheSameURLTwicePrintsOneIDTwice() throws {
+  @Test func oneAddGivenTheSameURLTwicePrintsOneIDTwice() async throws {
     let fixture = try QueueFixture()
-    let ids = try fixture.add([fixture.url("small.bin"), fixture.url("small.bin")])
+    let ids = try await fixture.add([fixture.url("small.bin"), fixture.url("small.bin")])
     #expect(ids.count == 2)
     #expect(Set(ids).count == 1, "one URL got the ids \(ids)")
-    #expect(try fixture.list().count == 1)
+    #expect(try await fixture.list().count == 1)
   }
 
-  @Test func addFromAFileOfThreeURLsPrintsThreeIDsInOrder() throws {
+  @Test func addFromAFileOfThreeURLsPrintsThreeIDsInOrder() async throws {
     let fixture = try QueueFixture()
     let urls = ["a.bin", "b.bin", "c.bin"].map(fixture.url)
     let list = fixture.folder.file("urls.txt")
     try ("# three files\n" + urls.joined(separator: "\n") + "\n\n").write(
       to: list, atomically: true, encoding: .utf8)
 
-    let ids = try fixture.add(["-i", list.path])
+    let ids = try await fixture.add(["-i", list.path])
     #expect(ids.count == 3)
     #expect(Set(ids).count == 3)
-    let listed = try fixture.list()
+    let listed = try await fixture.list()
     #expect(listed.map(\.id) == ids)
     #expect(listed.map(\.url) == urls)
     #expect(listed.allSatisfy { $0.state == "downloading" && $0.reason == "queued" })
@@ -54,10 +54,10 @@ import Testing
   // Pins a bug: `add -i` read its list with `FileManager.contents(atPath:)`, which reads
   // nothing from a pipe, so `offline add -i <(grep ... list.txt)` failed with "cannot read
   // /dev/fd/63".
-  @Test func addReadsItsListFromAPipe() throws {
+  @Test func addReadsItsListFromAPipe() async throws {
     let fixture = try QueueFixture()
     let urls = ["a.bin", "b.bin"].map(fixture.url)
-    let result = try ProcessRunner.run(
+    let result = try await ProcessRunner.run(
       "/bin/bash",
       [
         "-c",
@@ -66,20 +66,22 @@ import Testing
       ], timeout: 30)
     #expect(result.status == 0, "add said \(result.stderrText)")
     #expect(result.stdoutText.split(whereSeparator: \.isNewline).count == 2)
-    #expect(try fixture.list().map(\.url) == urls)
+    #expect(try await fixture.list().map(\.url) == urls)
   }
 
-  @Test func addKeepsTheGivenIDAndTitle() throws {
+  @Test func addKeepsTheGivenIDAndTitle() async throws {
     let fixture = try QueueFixture()
-    let id = try fixture.addOne([fixture.url("small.bin"), "--id", "movie-1", "--title", "Movie"])
+    let id = try await fixture.addOne([
+      fixture.url("small.bin"), "--id", "movie-1", "--title", "Movie",
+    ])
     #expect(id == "movie-1")
-    #expect(try fixture.entry("movie-1")?.title == "Movie")
+    #expect(try await fixture.entry("movie-1")?.title == "Movie")
   }
 
-  @Test func listJSONHasTheKnownFieldsOnly() throws {
+  @Test func listJSONHasTheKnownFieldsOnly() async throws {
     let fixture = try QueueFixture()
-    let id = try fixture.addOne([fixture.url("small.bin"), "--title", "Small"])
-    let queued = try #require(try fixture.entry(id))
+    let id = try await fixture.addOne([fixture.url("small.bin"), "--title", "Small"])
+    let queued = try #require(try await fixture.entry(id))
     #expect(queued.keys.isSuperset(of: ["id", "url", "state", "bytes", "path", "reason", "title"]))
     #expect(!queued.keys.contains("total"))
     #expect(!queued.keys.contains("lastError"))
@@ -87,25 +89,25 @@ import Testing
     #expect(queued.bytes == 0)
     #expect(queued.path == fixture.store.appending(path: "files/small.bin").path)
 
-    #expect(try fixture.offline(["run", "--quiet"]).status == 0)
-    let done = try #require(try fixture.entry(id))
+    #expect(try await fixture.offline(["run", "--quiet"]).status == 0)
+    let done = try #require(try await fixture.entry(id))
     #expect(done.keys.isSuperset(of: ["id", "url", "state", "bytes", "path", "total", "title"]))
     #expect(!done.keys.contains("reason"))
     #expect(done.total == fixture.small.count)
     #expect(done.title == "Small")
 
-    let missing = try fixture.addOne([fixture.url("missing.bin")])
-    #expect(try fixture.offline(["run", "--quiet"]).status == 1)
-    let failed = try #require(try fixture.entry(missing))
+    let missing = try await fixture.addOne([fixture.url("missing.bin")])
+    #expect(try await fixture.offline(["run", "--quiet"]).status == 1)
+    let failed = try #require(try await fixture.entry(missing))
     #expect(failed.keys.isSuperset(of: ["id", "url", "state", "bytes", "path", "lastError"]))
     #expect(!failed.keys.contains("title"))
   }
 
-  @Test func aURLThatIsNotHTTPIsRefusedAndNothingIsAdded() throws {
+  @Test func aURLThatIsNotHTTPIsRefusedAndNothingIsAdded() async throws {
     let fixture = try QueueFixture()
-    let result = try fixture.offline(["add", fixture.url("small.bin"), "ftp://127.0.0.1/x"])
+    let result = try await fixture.offline(["add", fixture.url("small.bin"), "ftp://127.0.0.1/x"])
     #expect(result.status == 64)
     #expect(result.stderrText.contains("ftp://127.0.0.1/x"))
-    #expect(try fixture.list().isEmpty)
+    #expect(try await fixture.list().isEmpty)
   }
 }

@@ -6,17 +6,18 @@ import Testing
 /// content now ends `notDownloaded`, as its bytes were thrown away, rather than
 /// `suspended`): the run still fails, and `ls` says why.
 @Suite struct QueueChecksumTests {
-  @Test func aFileThatFailsItsChecksumFailsTheRunAndIsListedNotDownloadedWithTheError() throws {
+  @Test func aFileThatFailsItsChecksumFailsTheRunAndIsListedNotDownloadedWithTheError() async throws
+  {
     let fixture = try QueueFixture()
-    let id = try fixture.addOne([
+    let id = try await fixture.addOne([
       fixture.url("small.bin"), "--sha256", String(repeating: "ab", count: 32),
     ])
 
-    let run = try fixture.offline(["run"], timeout: 40)
+    let run = try await fixture.offline(["run"], timeout: 40)
 
     #expect(run.status == 1, "\(run.stderrText)")
     #expect(run.stderrText.contains("SHA-256"), "\(run.stderrText)")
-    let listed = try #require(try fixture.entry(id))
+    let listed = try #require(try await fixture.entry(id))
     #expect(listed.state == "notDownloaded")
     #expect(listed.lastError?.contains("SHA-256") == true, "\(listed.lastError ?? "none")")
   }

@@ -11,7 +11,7 @@ struct QueueFileSyscallTests {
   /// and the first connection of the default (adaptive) transfer then opened the part again
   /// by its path, making its folder sure first (three stats). It now writes through the
   /// descriptor the lock holds: one open of each part, and every file's bytes are right.
-  @Test func eachFileOfAQueueOpensItsPartOnce() throws {
+  @Test func eachFileOfAQueueOpensItsPartOnce() async throws {
     let fixture = try QueueFixture()
     let www = fixture.folder.url.appending(path: "www")
     let count = 12
@@ -25,12 +25,12 @@ struct QueueFileSyscallTests {
     try bodies.keys.sorted().map(fixture.url).joined(separator: "\n").write(
       to: list, atomically: true, encoding: .utf8)
     let binary = ProcessInfo.processInfo.environment["OFFLINE_BIN_UNDER_TEST"] ?? OfflineBinary.path
-    let added = try ProcessRunner.run(
+    let added = try await ProcessRunner.run(
       binary, ["--store", fixture.store.path, "add", "-i", list.path], timeout: 30)
     try #require(added.status == 0, "\(added.stderrText)")
     let trace = fixture.folder.file("openat.txt").path
 
-    let run = try ProcessRunner.run(
+    let run = try await ProcessRunner.run(
       SyscallCount.strace!,
       [
         "-f", "-e", "trace=openat", "-o", trace, binary, "--store", fixture.store.path, "run",

@@ -22,12 +22,12 @@ import Testing
   ]
 
   @Test(arguments: calls)
-  func anIllegalCommandExits1NamesTheStateAndChangesNothing(call: IllegalCall) throws {
+  func anIllegalCommandExits1NamesTheStateAndChangesNothing(call: IllegalCall) async throws {
     let fixture = try QueueFixture()
-    let id = try Self.content(in: call.state, fixture)
-    let before = try fixture.offline(["ls", "--json"]).stdoutText
+    let id = try await Self.content(in: call.state, fixture)
+    let before = try await fixture.offline(["ls", "--json"]).stdoutText
 
-    let result = try fixture.offline([call.verb, id])
+    let result = try await fixture.offline([call.verb, id])
     #expect(result.status == 1)
     #expect(result.stdoutText.isEmpty)
     #expect(result.stderrText.hasPrefix("Error: "), "\(result.stderrText)")
@@ -35,43 +35,43 @@ import Testing
     // The state in words ("not downloaded"), not its identifier (pins: "it is notDownloaded").
     let phrase = call.state == "notDownloaded" ? "not downloaded" : call.state
     #expect(result.stderrText.contains("is \(phrase)."), "\(result.stderrText)")
-    #expect(try fixture.offline(["ls", "--json"]).stdoutText == before)
+    #expect(try await fixture.offline(["ls", "--json"]).stdoutText == before)
   }
 
-  @Test func anIllegalCommandFollowsTheDocumentedMessage() throws {
+  @Test func anIllegalCommandFollowsTheDocumentedMessage() async throws {
     let fixture = try QueueFixture()
-    let id = try Self.content(in: "downloading", fixture)
-    let result = try fixture.offline(["resume", id])
+    let id = try await Self.content(in: "downloading", fixture)
+    let result = try await fixture.offline(["resume", id])
     #expect(result.status == 1)
     #expect(result.stderrText == "Error: Cannot resume content \(id): it is downloading.\n")
   }
 
   @Test(arguments: ["pause", "resume", "cancel", "rm", "download", "forget", "path"])
-  func anUnknownIDExits1AndSaysSo(verb: String) throws {
+  func anUnknownIDExits1AndSaysSo(verb: String) async throws {
     let fixture = try QueueFixture()
-    _ = try fixture.addOne([fixture.url("small.bin")])
-    let before = try fixture.offline(["ls", "--json"]).stdoutText
-    let result = try fixture.offline([verb, "nosuchid"])
+    _ = try await fixture.addOne([fixture.url("small.bin")])
+    let before = try await fixture.offline(["ls", "--json"]).stdoutText
+    let result = try await fixture.offline([verb, "nosuchid"])
     #expect(result.status == 1)
     #expect(result.stderrText.hasPrefix("Error: "))
     #expect(result.stderrText.contains("nosuchid"), "\(result.stderrText)")
-    #expect(try fixture.offline(["ls", "--json"]).stdoutText == before)
+    #expect(try await fixture.offline(["ls", "--json"]).stdoutText == before)
   }
 
   /// Makes a content of `small.bin` in `state` and returns its id.
-  static func content(in state: String, _ fixture: QueueFixture) throws -> String {
-    let id = try fixture.addOne([fixture.url("small.bin")])
+  static func content(in state: String, _ fixture: QueueFixture) async throws -> String {
+    let id = try await fixture.addOne([fixture.url("small.bin")])
     switch state {
     case "downloaded":
-      try #require(try fixture.offline(["run", "--quiet"]).status == 0)
+      try #require(try await fixture.offline(["run", "--quiet"]).status == 0)
     case "suspended":
-      try #require(try fixture.offline(["pause", id]).status == 0)
+      try #require(try await fixture.offline(["pause", id]).status == 0)
     case "notDownloaded":
-      try #require(try fixture.offline(["cancel", id]).status == 0)
+      try #require(try await fixture.offline(["cancel", id]).status == 0)
     default:
       break
     }
-    try #require(try fixture.entry(id)?.state == state)
+    try #require(try await fixture.entry(id)?.state == state)
     return id
   }
 }

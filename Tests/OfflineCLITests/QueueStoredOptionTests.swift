@@ -18,21 +18,23 @@ import Testing
     let origin: GatedOrigin
     let folder: TemporaryDirectory
 
-    init(streams: [String: HLSFixture] = [:]) throws {
-      origin = try GatedOrigin(files: ["a.bin": QueueStoredOptionTests.body], streams: streams)
+    init(streams: [String: HLSFixture] = [:]) async throws {
+      origin = try await GatedOrigin(
+        files: ["a.bin": QueueStoredOptionTests.body], streams: streams)
       folder = try TemporaryDirectory()
     }
 
     var store: URL { folder.url.appending(path: "store", directoryHint: .isDirectory) }
 
     /// `offline --store STORE ARGUMENTS`, each run a process of its own.
-    func offline(_ arguments: [String]) throws -> ProcessRunner.Output {
-      try ProcessRunner.run(OfflineBinary.path, ["--store", store.path] + arguments, timeout: 90)
+    func offline(_ arguments: [String]) async throws -> ProcessRunner.Output {
+      try await ProcessRunner.run(
+        OfflineBinary.path, ["--store", store.path] + arguments, timeout: 90)
     }
 
     /// `offline add ARGUMENTS`, checked; the id it printed.
-    func add(_ arguments: [String]) throws -> String {
-      let result = try offline(["add"] + arguments)
+    func add(_ arguments: [String]) async throws -> String {
+      let result = try await offline(["add"] + arguments)
       #expect(result.status == 0, "\(result.stderrText)")
       return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -45,23 +47,25 @@ import Testing
 
   /// Pins: `add`'s options lived only in the adding process's memory, so a `run` in another
   /// process sent none and every gated folder answered 401 or 403.
-  @Test func aRunInAnotherProcessSendsTheOptionsAddWasGiven() throws {
-    let setup = try Setup()
+  @Test func aRunInAnotherProcessSendsTheOptionsAddWasGiven() async throws {
+    let setup = try await Setup()
     let url = { (folder: String) in setup.origin.fileURL("a.bin", in: folder).absoluteString }
-    let ids = [
+    let ids = await [
       try setup.add([url("bearer"), "-H", "Authorization: Bearer \(NginxGates.token)"]),
-      try setup.add([url("basic"), "-u", "\(NginxGates.user):\(NginxGates.password)"]),
-      try setup.add([url("cookie"), "--cookies", try setup.origin.cookiesFile().path]),
-      try setup.add([url("referer"), "--referer", NginxGates.referer, "--user-agent", "Player/3"]),
-      try setup.add([
+      try await setup.add([url("basic"), "-u", "\(NginxGates.user):\(NginxGates.password)"]),
+      try await setup.add([url("cookie"), "--cookies", try setup.origin.cookiesFile().path]),
+      try await setup.add([
+        url("referer"), "--referer", NginxGates.referer, "--user-agent", "Player/3",
+      ]),
+      try await setup.add([
         url("header"), "-H", "\(NginxGates.headerName): \(NginxGates.headerValue)",
         "--secret-header", NginxGates.headerName,
       ]),
-      try setup.add([
+      try await setup.add([
         url("basic"), "--id", "netrc", "--netrc-file", try setup.origin.netrcFile().path,
       ]),
     ]
-    let run = try setup.offline(["run", "--quiet"])
+    let run = try await setup.offline(["run", "--quiet"])
     #expect(run.status == 0, "\(run.stderrText)")
     for id in ids { #expect(setup.file(id) == Self.body, "\(id) was not downloaded") }
     let log = try setup.origin.server.accessLog()
@@ -72,33 +76,35 @@ import Testing
   /// Pins: a secret given to `add` must be kept (it was not kept at all), and only in the
   /// secrets folder: never in `ls --json`, the run's output and errors, the index (mode
   /// 0600 with its -wal and -shm), the manifests or the offline playlists.
-  @Test func aSecretIsFoundNowhereInTheStoreButItsSecretsFile() throws {
-    let setup = try Setup(streams: ["hls": .aes128Rotating])
+  @Test func aSecretIsFoundNowhereInTheStoreButItsSecretsFile() async throws {
+    let setup = try await Setup(streams: ["hls": .aes128Rotating])
     let origin = setup.origin
     let bearer = "Authorization: Bearer \(NginxGates.token)"
     let secretHeader =
       ["-H", "\(NginxGates.headerName): \(NginxGates.headerValue)"]
       + ["--secret-header", NginxGates.headerName]
-    let file = try setup.add(
+    let file = try await setup.add(
       [origin.fileURL("a.bin", in: "bearer").absoluteString, "-H", bearer] + secretHeader)
-    let basic = try setup.add([
+    let basic = try await setup.add([
       origin.fileURL("a.bin", in: "basic").absoluteString, "-u",
       "\(NginxGates.user):\(NginxGates.password)",
     ])
-    let stream = try setup.add([origin.streamURL("hls", in: "bearer").absoluteString, "-H", bearer])
-    let refused = try setup.add([
+    let stream = try await setup.add([
+      origin.streamURL("hls", in: "bearer").absoluteString, "-H", bearer,
+    ])
+    let refused = try await setup.add([
       origin.url("/bearer/a.bin?again").absoluteString, "-H",
       "Authorization: Bearer \(Self.wrongToken)",
     ])
-    let run = try setup.offline(["run"])
+    let run = try await setup.offline(["run"])
     #expect(run.status == 1, "the content with the wrong token fails: \(run.stderrText)")
     #expect(setup.file(file) == Self.body)
     #expect(setup.file(basic) == Self.body)
-    let listed = try setup.offline(["ls", "--json"])
+    let listed = try await setup.offline(["ls", "--json"])
     #expect(listed.stdoutText.contains("\"\(stream)\""))
     #expect(listed.stdoutText.contains("401"), "the refused content's error: \(listed.stdoutText)")
     #expect(listed.stdoutText.contains(refused))
-    let info = try setup.offline(["ls"])
+    let info = try await setup.offline(["ls"])
     for output in [
       run.stdoutText, run.stderrText, listed.stdoutText, listed.stderrText, info.stdoutText,
     ] {
@@ -139,22 +145,22 @@ import Testing
 
   /// Pins: a content given again without options (a second `add` of its URL) must keep the
   /// options given first; the options given last win only when some are given.
-  @Test func aLaterAddWithoutOptionsKeepsTheOptionsGivenEarlier() throws {
-    let setup = try Setup()
+  @Test func aLaterAddWithoutOptionsKeepsTheOptionsGivenEarlier() async throws {
+    let setup = try await Setup()
     let url = setup.origin.fileURL("a.bin", in: "bearer").absoluteString
-    let id = try setup.add([url, "-H", "Authorization: Bearer \(NginxGates.token)"])
-    #expect(try setup.offline(["cancel", id]).status == 0)
-    #expect(try setup.add([url]) == id)
-    let run = try setup.offline(["run", "--quiet"])
+    let id = try await setup.add([url, "-H", "Authorization: Bearer \(NginxGates.token)"])
+    #expect(try await setup.offline(["cancel", id]).status == 0)
+    #expect(try await setup.add([url]) == id)
+    let run = try await setup.offline(["run", "--quiet"])
     #expect(run.status == 0, "\(run.stderrText)")
     #expect(setup.file(id) == Self.body)
   }
 
   /// Pins: `get --min-free` asked for the size with a `HEAD` that carried none of the
   /// request options, so a source behind a token answered it 401 and the size was unknown.
-  @Test func getMinFreeAsksForTheSizeWithTheRequestOptions() throws {
-    let setup = try Setup()
-    let result = try setup.offline([
+  @Test func getMinFreeAsksForTheSizeWithTheRequestOptions() async throws {
+    let setup = try await Setup()
+    let result = try await setup.offline([
       "get", setup.origin.fileURL("a.bin", in: "bearer").absoluteString, "-o",
       setup.folder.file("a.bin").path, "-H", "Authorization: Bearer \(NginxGates.token)",
       "--min-free", "0",
@@ -173,11 +179,11 @@ import Testing
   /// Pins (found at the merge of issues 13 and 15): repair fetched a damaged chunk with the
   /// options of the repairing process's memory, so `offline repair` in a new process sent no
   /// token and the origin refused it.
-  @Test func aRepairInAnotherProcessSendsTheOptionsAddWasGiven() throws {
-    let setup = try Setup()
+  @Test func aRepairInAnotherProcessSendsTheOptionsAddWasGiven() async throws {
+    let setup = try await Setup()
     let url = setup.origin.fileURL("a.bin", in: "bearer").absoluteString
-    let id = try setup.add([url, "-H", "Authorization: Bearer \(NginxGates.token)"])
-    let run = try setup.offline(["run"])
+    let id = try await setup.add([url, "-H", "Authorization: Bearer \(NginxGates.token)"])
+    let run = try await setup.offline(["run"])
     #expect(run.status == 0, "\(run.stderrText)")
     let path = StoreFiles.file("a.bin", of: id, in: setup.store).path
     let handle = try #require(FileHandle(forUpdatingAtPath: path))
@@ -185,7 +191,7 @@ import Testing
     try handle.write(contentsOf: Data([0x55, 0xAA]))
     try handle.close()
 
-    let repair = try setup.offline(["repair", id])
+    let repair = try await setup.offline(["repair", id])
     #expect(repair.status == 0, "\(repair.stderrText)")
     #expect(setup.file(id) == Self.body)
     #expect(!repair.stderrText.contains(NginxGates.token))

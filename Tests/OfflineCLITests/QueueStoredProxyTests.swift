@@ -7,18 +7,18 @@ import Testing
 @Suite(.serialized) struct QueueStoredProxyTests {
   /// Pins: `add` took no `--proxy`, so a queued content could not go through one; given,
   /// it must reach a `run` in another process, and its password only the secrets folder.
-  @Test func aProxyGivenToAddIsUsedByALaterRunAndItsPasswordStaysInTheSecrets() throws {
+  @Test func aProxyGivenToAddIsUsedByALaterRunAndItsPasswordStaysInTheSecrets() async throws {
     let fixture = try ProxyFixture(proxyAuth: (user: "alice", password: "pr0xy-s3cret"))
-    let added = try fixture.offline([
+    let added = try await fixture.offline([
       "add", fixture.url("/proxied/file.bin"), "--id", "via", "--proxy",
       "http://alice:pr0xy-s3cret@127.0.0.1:\(fixture.proxy.port)",
     ])
     #expect(added.status == 0, "\(added.stderrText)")
-    let run = try fixture.offline(["run"])
+    let run = try await fixture.offline(["run"])
     #expect(run.status == 0, "\(run.stderrText)")
     let file = StoreFiles.file("file.bin", of: "via", in: fixture.store).path
     #expect(fixture.downloaded(file))
-    let listed = try fixture.offline(["ls", "--json"])
+    let listed = try await fixture.offline(["ls", "--json"])
     for text in [added.stderrText, run.stdoutText, run.stderrText, listed.stdoutText] {
       #expect(!text.contains("pr0xy-s3cret"), "\(text)")
     }

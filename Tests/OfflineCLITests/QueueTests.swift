@@ -28,35 +28,35 @@ final class QueueFixture {
   func url(_ name: String) -> String { nginx.url("/" + name).absoluteString }
 
   /// Runs `offline --store STORE ARGUMENTS` to the end (bounded).
-  func offline(_ arguments: [String], timeout: Double = 30) throws -> ProcessRunner.Output {
-    try OfflineBinary.run(["--store", store.path] + arguments, timeout: timeout)
+  func offline(_ arguments: [String], timeout: Double = 30) async throws -> ProcessRunner.Output {
+    try await OfflineBinary.run(["--store", store.path] + arguments, timeout: timeout)
   }
 
   /// Runs `offline add ARGUMENTS`, requires exit 0 and returns the printed ids.
-  func add(_ arguments: [String]) throws -> [String] {
-    let result = try offline(["add"] + arguments)
+  func add(_ arguments: [String]) async throws -> [String] {
+    let result = try await offline(["add"] + arguments)
     try #require(result.status == 0, "add failed: \(result.stderrText)")
     return result.stdoutText.split(whereSeparator: \.isNewline).map(String.init)
   }
 
   /// Adds one URL and returns its id.
-  func addOne(_ arguments: [String]) throws -> String {
-    let ids = try add(arguments)
+  func addOne(_ arguments: [String]) async throws -> String {
+    let ids = try await add(arguments)
     try #require(ids.count == 1, "add printed \(ids)")
     return ids[0]
   }
 
   /// `offline ls --json`, parsed.
-  func list() throws -> [ListedContent] {
-    let result = try offline(["ls", "--json"])
+  func list() async throws -> [ListedContent] {
+    let result = try await offline(["ls", "--json"])
     try #require(result.status == 0, "ls failed: \(result.stderrText)")
     let array = try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]]
     return try #require(array, "ls --json printed \(result.stdoutText)").map(ListedContent.init)
   }
 
   /// The listed content with `id`, or nil.
-  func entry(_ id: String) throws -> ListedContent? {
-    try list().first { $0.id == id }
+  func entry(_ id: String) async throws -> ListedContent? {
+    try await list().first { $0.id == id }
   }
 
   /// Runs the queue to its end (`run --quiet`, at most 40 s), expecting it to succeed and
@@ -64,10 +64,10 @@ final class QueueFixture {
   @discardableResult
   func runExpectingLargeDownloaded(
     _ id: String, sourceLocation: SourceLocation = #_sourceLocation
-  ) throws -> ListedContent {
-    let run = try offline(["run", "--quiet"], timeout: 40)
+  ) async throws -> ListedContent {
+    let run = try await offline(["run", "--quiet"], timeout: 40)
     #expect(run.status == 0, "\(run.stderrText)", sourceLocation: sourceLocation)
-    let done = try #require(try entry(id), sourceLocation: sourceLocation)
+    let done = try #require(try await entry(id), sourceLocation: sourceLocation)
     #expect(done.state == "downloaded", sourceLocation: sourceLocation)
     #expect(
       FileManager.default.contents(atPath: done.path) == large, sourceLocation: sourceLocation)
@@ -77,10 +77,10 @@ final class QueueFixture {
   /// Polls `ls --json` until content `id` is in `state`, at most `seconds`; returns its
   /// last listing.
   @discardableResult
-  func waitFor(_ id: String, state: String, seconds: Double = 20) throws -> ListedContent? {
+  func waitFor(_ id: String, state: String, seconds: Double = 20) async throws -> ListedContent? {
     var last: ListedContent?
-    _ = try Self.poll(seconds: seconds) {
-      last = try entry(id)
+    _ = try await Self.poll(seconds: seconds) {
+      last = try await entry(id)
       return last?.state == state
     }
     return last
@@ -109,11 +109,11 @@ final class QueueFixture {
   /// Adds `large.bin`, starts `offline run` and waits until more than `bytes` of it are on
   /// disk: a download in progress. The caller ends the run (`killIfRunning()` in a `defer`);
   /// when the wait fails, the run is killed here.
-  func runningLargeDownload(moreThan bytes: Int) throws -> (id: String, run: Process) {
-    let id = try addOne([url("large.bin")])
+  func runningLargeDownload(moreThan bytes: Int) async throws -> (id: String, run: Process) {
+    let id = try await addOne([url("large.bin")])
     let run = try startRun()
     do {
-      _ = try waitForPart(of: id, moreThan: bytes)
+      _ = try await waitForPart(of: id, moreThan: bytes)
     } catch {
       run.killIfRunning()
       throw error
@@ -133,14 +133,16 @@ final class QueueFixture {
   /// Waits (bounded) until the `.part` of content `id` (its file named `file`) holds more
   /// than `bytes`. It looks at the file only: a command opening the store while `offline run`
   /// starts could make that run fail (see `QueueRunTests`).
-  func waitForPart(of id: String, file: String = "large.bin", moreThan bytes: Int) throws -> Int {
+  func waitForPart(of id: String, file: String = "large.bin", moreThan bytes: Int) async throws
+    -> Int
+  {
     // In the content's folder when it has one, else in the store's shared `files/`.
     let parts = [contentFolder(id), store.appending(path: "files")].map {
       $0.appending(path: file + ".part").path
     }
     var part = parts[1]
     var size = 0
-    _ = Self.poll(seconds: 20) {
+    _ = await Self.poll(seconds: 20) {
       for candidate in parts {
         let attributes = try? FileManager.default.attributesOfItem(atPath: candidate)
         guard let found = (attributes?[.size] as? NSNumber)?.intValue else { continue }
@@ -167,12 +169,12 @@ final class QueueFixture {
   }
 
   /// Calls `condition` every 50 ms until it holds or `seconds` pass; returns whether it held.
-  static func poll(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+  static func poll(seconds: Double, _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while true {
-      if try condition() { return true }
+      if try await condition() { return true }
       if Date() >= deadline { return false }
-      usleep(50_000)
+      try? await Task.sleep(for: .milliseconds(50))
     }
   }
 }

@@ -10,9 +10,9 @@ enum RepeatedGet {
   static func expectFetchesNothing(
     nginx: NginxServer, requests: Int, store: String, url: String, out: String,
     sourceLocation: SourceLocation = #_sourceLocation
-  ) throws {
+  ) async throws {
     try nginx.start()
-    let again = try OfflineBinary.run(["--store", store, "get", url, "-o", out])
+    let again = try await OfflineBinary.run(["--store", store, "get", url, "-o", out])
     #expect(again.status == 0, "\(again.stderrText)", sourceLocation: sourceLocation)
     #expect(
       again.stderrText.contains("Already complete"), "\(again.stderrText)",

@@ -12,7 +12,7 @@ import Testing
     let path: String
   }
 
-  @Test func killsDuringCancelsAndDeletesLoseNothingAndResurrectNothing() throws {
+  @Test func killsDuringCancelsAndDeletesLoseNothingAndResurrectNothing() async throws {
     let count = 8
     let folder = try TemporaryDirectory()
     let www = folder.url.appending(path: "www")
@@ -21,16 +21,16 @@ import Testing
     for index in 0..<count {
       let body = TestData.bytes(count: 4 << 20, seed: UInt64(100 + index))
       try body.write(to: www.appending(path: "f\(index).bin"))
-      hashes["f\(index)"] = try TestData.sha256Hex(of: body)
+      hashes["f\(index)"] = try await TestData.sha256Hex(of: body)
     }
     let nginx = try NginxServer(root: www, options: .init(limitRate: "2m"))
     try nginx.start()
     let store = folder.url.appending(path: "store")
-    func offline(_ arguments: [String]) throws -> ProcessRunner.Output {
-      try OfflineBinary.run(["--store", store.path] + arguments, timeout: 60)
+    func offline(_ arguments: [String]) async throws -> ProcessRunner.Output {
+      try await OfflineBinary.run(["--store", store.path] + arguments, timeout: 60)
     }
     for index in 0..<count {
-      let added = try offline([
+      let added = try await offline([
         "add", nginx.url("/f\(index).bin").absoluteString, "--id", "f\(index)", "--sha256",
         hashes["f\(index)"]!,
       ])
@@ -44,24 +44,24 @@ import Testing
       usleep(UInt32.random(in: 50_000...400_000, using: &generator))
       if round % 4 == 1 {
         // Cancel or delete one content from another process, racing the kill below.
-        let items = try list(offline)
+        let items = try await list(offline)
         if let target = items.first(where: {
           !gone.contains($0.id) && ["downloading", "suspended"].contains($0.state)
         }) {
-          if try offline(["cancel", target.id]).status == 0 { gone.insert(target.id) }
+          if try await offline(["cancel", target.id]).status == 0 { gone.insert(target.id) }
         } else if let target = items.first(where: {
           !gone.contains($0.id) && $0.state == "downloaded"
         }) {
-          if try offline(["rm", target.id]).status == 0 { gone.insert(target.id) }
+          if try await offline(["rm", target.id]).status == 0 { gone.insert(target.id) }
         }
       }
       kill(runner.processIdentifier, SIGKILL)
       _ = runner.waitBounded(seconds: 10)
     }
 
-    let last = try offline(["run", "--quiet"])
+    let last = try await offline(["run", "--quiet"])
     #expect(last.status == 0, "\(last.stderrText)")
-    let items = try list(offline)
+    let items = try await list(offline)
     #expect(items.count == count)
     for item in items {
       #expect(item.state != "canceling", "\(item.id) stuck in canceling")
@@ -76,15 +76,17 @@ import Testing
       } else {
         #expect(item.state == "downloaded", "\(item.id) is \(item.state)")
         #expect(
-          try TestData.sha256Hex(of: URL(fileURLWithPath: item.path)) == hashes[item.id],
+          try await TestData.sha256Hex(of: URL(fileURLWithPath: item.path)) == hashes[item.id],
           "\(item.id) is corrupt")
       }
     }
     #expect(!gone.isEmpty, "the test cancelled or deleted nothing")
   }
 
-  private func list(_ offline: ([String]) throws -> ProcessRunner.Output) throws -> [Item] {
-    let output = try offline(["ls", "--json"])
+  private func list(_ offline: ([String]) async throws -> ProcessRunner.Output) async throws
+    -> [Item]
+  {
+    let output = try await offline(["ls", "--json"])
     return try JSONDecoder().decode([Item].self, from: output.stdout)
   }
 }

@@ -17,9 +17,9 @@ import Testing
     let files: HLSFixtureFiles
     let folder: TemporaryDirectory
 
-    init(_ fixture: HLSFixture) throws {
+    init(_ fixture: HLSFixture) async throws {
       root = try TemporaryDirectory()
-      files = try fixture.make(in: root.url)
+      files = try await fixture.make(in: root.url)
       try Self.signURIs(in: files.folder)
       server = try NginxServer(root: files.folder)
       try server.start()
@@ -43,10 +43,10 @@ import Testing
     }
 
     /// `get` of the entry playlist with a token in its query, into `out`, checked.
-    func get(_ arguments: [String] = []) throws -> URL {
+    func get(_ arguments: [String] = []) async throws -> URL {
       let out = folder.url.appending(path: "out")
       let url = files.url(on: server).absoluteString + "?token=\(SignedURLFileModeTests.secret)"
-      let result = try ProcessRunner.run(
+      let result = try await ProcessRunner.run(
         OfflineBinary.path,
         [
           "--store", folder.url.appending(path: "store").path, "get", url, "-o", out.path,
@@ -80,9 +80,9 @@ import Testing
   }
 
   /// Pins: `offline.json` (the playlist's token, the keys' signatures) was 0644.
-  @Test func offlineJSONOfAnEncryptedStreamIsTheUsersAlone() throws {
-    let setup = try Setup(.aes128Rotating)
-    let out = try setup.get()
+  @Test func offlineJSONOfAnEncryptedStreamIsTheUsersAlone() async throws {
+    let setup = try await Setup(.aes128Rotating)
+    let out = try await setup.get()
     let manifest = try Self.modes(under: out).first { $0.path == "offline.json" }
     #expect(manifest?.mode == 0o600, "\(String(describing: manifest))")
     #expect(try Self.readableFilesWithTheSecret(under: out) == [])
@@ -90,9 +90,9 @@ import Testing
 
   /// Pins: `index-remote.m3u8` (the variants not downloaded, at their signed URLs) and
   /// `offline.json` were 0644. The playlists that hold no query stay readable by others.
-  @Test func playlistsThatKeepSignedURLsAreTheUsersAlone() throws {
-    let setup = try Setup(.tsVariants)
-    let out = try setup.get(["--variant", "lowest"])
+  @Test func playlistsThatKeepSignedURLsAreTheUsersAlone() async throws {
+    let setup = try await Setup(.tsVariants)
+    let out = try await setup.get(["--variant", "lowest"])
     #expect(try Self.readableFilesWithTheSecret(under: out) == [])
     let modes = try Self.modes(under: out)
     #expect(modes.first { $0.path == "index-remote.m3u8" }?.mode == 0o600, "\(modes)")

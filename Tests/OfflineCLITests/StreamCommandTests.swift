@@ -15,56 +15,59 @@ struct StreamCommandTests {
     var url: String { hls.url.absoluteString }
   }
 
-  func origin(_ kind: HLSFixture, segments: Int? = nil, limitRate: String? = nil) throws -> Origin {
-    Origin(hls: try HLSOrigin(kind, segmentCount: segments, options: .init(limitRate: limitRate)))
+  func origin(_ kind: HLSFixture, segments: Int? = nil, limitRate: String? = nil) async throws
+    -> Origin
+  {
+    Origin(
+      hls: try await HLSOrigin(kind, segmentCount: segments, options: .init(limitRate: limitRate)))
   }
 
-  @Test func getWritesAPlayableFolderAndARerunDownloadsNothing() throws {
-    let origin = try origin(.tsVariants)
+  @Test func getWritesAPlayableFolderAndARerunDownloadsNothing() async throws {
+    let origin = try await origin(.tsVariants)
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "movie").path
     let store = work.url.appending(path: "store").path
-    let first = try OfflineBinary.run(
+    let first = try await OfflineBinary.run(
       ["--store", store, "get", origin.url, "-o", out, "--variant", "lowest"])
     #expect(first.status == 0, "\(first.stderrText)")
-    let requests = try origin.nginx.accessLog(minimumCount: 1).count
+    let requests = try await origin.nginx.accessLog(minimumCount: 1).count
     origin.nginx.stop(graceful: false)
-    let decoded = try FFmpeg.decode(out + "/index.m3u8")
+    let decoded = try await FFmpeg.decode(out + "/index.m3u8")
     #expect(decoded.errors.isEmpty)
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
 
-    try RepeatedGet.expectFetchesNothing(
+    try await RepeatedGet.expectFetchesNothing(
       nginx: origin.nginx, requests: requests, store: store, url: origin.url, out: out)
   }
 
   /// Pins issue 11, item 6: a stream the previous version saved (keys at `keys/k0.key`) did
   /// not play in stock ffmpeg; running the same `get` again upgrades it, fetching nothing.
-  @Test func aStreamSavedByThePreviousVersionPlaysAfterTheSameGet() throws {
-    let origin = try origin(.aes128Rotating)
+  @Test func aStreamSavedByThePreviousVersionPlaysAfterTheSameGet() async throws {
+    let origin = try await origin(.aes128Rotating)
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "movie")
     let arguments = ["--store", work.url.appending(path: "store").path, "get", origin.url]
-    let first = try OfflineBinary.run(arguments + ["-o", out.path])
+    let first = try await OfflineBinary.run(arguments + ["-o", out.path])
     #expect(first.status == 0, "\(first.stderrText)")
     try HLSLegacyFolder.downgrade(out)
     origin.nginx.stop(graceful: false)
-    #expect(try FFmpeg.decode(out.path + "/index.m3u8").errors.contains("blocked"))
+    #expect(try await FFmpeg.decode(out.path + "/index.m3u8").errors.contains("blocked"))
 
-    let again = try OfflineBinary.run(arguments + ["-o", out.path])
+    let again = try await OfflineBinary.run(arguments + ["-o", out.path])
     #expect(again.status == 0, "\(again.stderrText)")
     #expect(again.stderrText.contains("Already complete"))
-    let decoded = try FFmpeg.decode(out.path + "/index.m3u8")
+    let decoded = try await FFmpeg.decode(out.path + "/index.m3u8")
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
   }
 
   /// Pins issue 11, item 13: "Saved … (1 segments …)" counted merged pieces, not segments.
-  @Test func savedCountsTheSegmentsOfAByteRangeStream() throws {
-    let origin = try origin(.byteRange)
+  @Test func savedCountsTheSegmentsOfAByteRangeStream() async throws {
+    let origin = try await origin(.byteRange)
     let work = try TemporaryDirectory()
     let source = try String(contentsOf: origin.files.entryFile, encoding: .utf8)
     let segments = source.components(separatedBy: "#EXTINF").count - 1
-    let result = try OfflineBinary.run([
+    let result = try await OfflineBinary.run([
       "--store", work.url.appending(path: "store").path, "get", origin.url, "-o",
       work.url.appending(path: "movie").path,
     ])
@@ -72,46 +75,46 @@ struct StreamCommandTests {
     #expect(result.stderrText.contains("(\(segments) segments,"), "\(result.stderrText)")
   }
 
-  @Test func infoListsVariantsAndEncryption() throws {
-    let origin = try origin(.renditions)
-    let info = try OfflineBinary.run(["info", origin.url])
+  @Test func infoListsVariantsAndEncryption() async throws {
+    let origin = try await origin(.renditions)
+    let info = try await OfflineBinary.run(["info", origin.url])
     #expect(info.status == 0, "\(info.stderrText)")
     #expect(info.stdoutText.contains("Variants"))
     #expect(info.stdoutText.contains("Audio"))
     #expect(info.stdoutText.contains("fr"))
-    let encrypted = try self.origin(.aes128Rotating)
-    #expect(try OfflineBinary.run(["info", encrypted.url]).stdoutText.contains("AES-128"))
+    let encrypted = try await self.origin(.aes128Rotating)
+    #expect(try await OfflineBinary.run(["info", encrypted.url]).stdoutText.contains("AES-128"))
   }
 
-  @Test func theQueueDownloadsAStreamAndRenewsItsKeys() throws {
-    let origin = try origin(.aes128Rotating)
+  @Test func theQueueDownloadsAStreamAndRenewsItsKeys() async throws {
+    let origin = try await origin(.aes128Rotating)
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
-    let added = try OfflineBinary.run(["--store", store, "add", origin.url, "--id", "movie"])
+    let added = try await OfflineBinary.run(["--store", store, "add", origin.url, "--id", "movie"])
     #expect(added.status == 0)
-    let run = try OfflineBinary.run(["--store", store, "run", "--quiet"])
+    let run = try await OfflineBinary.run(["--store", store, "run", "--quiet"])
     #expect(run.status == 0, "\(run.stderrText)")
-    let path = try OfflineBinary.run(["--store", store, "path", "movie"]).stdoutText
+    let path = try await OfflineBinary.run(["--store", store, "path", "movie"]).stdoutText
       .trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(path.hasSuffix("/index.m3u8"))
-    let before = try origin.nginx.accessLog(minimumCount: 1).count
-    let renewed = try OfflineBinary.run(["--store", store, "renew-keys", "movie"])
+    let before = try await origin.nginx.accessLog(minimumCount: 1).count
+    let renewed = try await OfflineBinary.run(["--store", store, "renew-keys", "movie"])
     #expect(renewed.status == 0, "\(renewed.stderrText)")
-    let after = try origin.nginx.accessLog(minimumCount: before + 1)
+    let after = try await origin.nginx.accessLog(minimumCount: before + 1)
     #expect(after.dropFirst(before).allSatisfy { $0.uri.hasSuffix(".key") })
     origin.nginx.stop(graceful: false)
-    #expect(try FFmpeg.decode(path).errors.isEmpty)
+    #expect(try await FFmpeg.decode(path).errors.isEmpty)
   }
 
-  @Test func liveStreamsAndShortKeysAreRefusedBeforeAnySegment() throws {
-    let origin = try origin(.aes128Rotating)
+  @Test func liveStreamsAndShortKeysAreRefusedBeforeAnySegment() async throws {
+    let origin = try await origin(.aes128Rotating)
     let playlist = origin.files.entryFile
     let text = try String(contentsOf: playlist, encoding: .utf8)
     try text.replacingOccurrences(of: "#EXT-X-ENDLIST", with: "")
       .replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD", with: "")
       .write(to: playlist, atomically: true, encoding: .utf8)
     let work = try TemporaryDirectory()
-    let live = try OfflineBinary.run([
+    let live = try await OfflineBinary.run([
       "--store", work.url.appending(path: "s").path, "get", origin.url, "-o",
       work.url.appending(path: "live").path,
     ])
@@ -120,18 +123,18 @@ struct StreamCommandTests {
 
     try text.write(to: playlist, atomically: true, encoding: .utf8)
     try Data(count: 15).write(to: origin.files.keys[0])
-    let short = try OfflineBinary.run([
+    let short = try await OfflineBinary.run([
       "--store", work.url.appending(path: "s").path, "get", origin.url, "-o",
       work.url.appending(path: "short").path,
     ])
     #expect(short.status == 1)
     #expect(short.stderrText.contains("15 bytes"))
-    let log = try origin.nginx.accessLog(minimumCount: 2)
+    let log = try await origin.nginx.accessLog(minimumCount: 2)
     #expect(!log.contains { $0.uri.hasSuffix(".ts") }, "no segment was fetched")
   }
 
-  @Test func killsDuringAStreamNeverFetchASegmentTwice() throws {
-    let origin = try origin(.manySegments, segments: 60, limitRate: "200k")
+  @Test func killsDuringAStreamNeverFetchASegmentTwice() async throws {
+    let origin = try await origin(.manySegments, segments: 60, limitRate: "200k")
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     let out = work.url.appending(path: "movie").path
@@ -145,16 +148,16 @@ struct StreamCommandTests {
       snapshots.append(
         (try origin.nginx.accessLog().count, try completeSegments(in: out, store: store)))
     }
-    let last = try OfflineBinary.run(["--store", store] + arguments, timeout: 120)
+    let last = try await OfflineBinary.run(["--store", store] + arguments, timeout: 120)
     #expect(last.status == 0, "\(last.stderrText)")
-    let log = try origin.nginx.accessLog(minimumCount: 1)
+    let log = try await origin.nginx.accessLog(minimumCount: 1)
     for snapshot in snapshots {
       let again = log.dropFirst(snapshot.logCount).map(\.uri).filter(snapshot.done.contains)
       #expect(again.isEmpty, "segments already on disk were fetched again: \(again)")
     }
     #expect(snapshots.contains { !$0.done.isEmpty }, "the kills left some segments complete")
     origin.nginx.stop(graceful: false)
-    let decoded = try FFmpeg.decode(out + "/index.m3u8")
+    let decoded = try await FFmpeg.decode(out + "/index.m3u8")
     #expect(decoded.errors.isEmpty)
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
   }
@@ -164,12 +167,12 @@ struct StreamCommandTests {
   /// found by the thread-sanitizer run, whose slowness widened that window: such a segment
   /// was fetched again. With `--segment-files`: small segments are packed otherwise, and a
   /// piece in a pack is never renamed.
-  @Test func aSegmentRenamedJustBeforeACrashIsNotFetchedAgain() throws {
-    let origin = try origin(.manySegments, segments: 12)
+  @Test func aSegmentRenamedJustBeforeACrashIsNotFetchedAgain() async throws {
+    let origin = try await origin(.manySegments, segments: 12)
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     let out = work.url.appending(path: "movie").path
-    let crashed = try OfflineBinary.run(
+    let crashed = try await OfflineBinary.run(
       ["get", origin.url, "-o", out, "--quiet", "--segment-files"],
       store: URL(fileURLWithPath: store), crashingAt: "transfer.afterRename")
     #expect(crashed.status == 137, "\(crashed.stderrText)")
@@ -179,11 +182,12 @@ struct StreamCommandTests {
     #expect(!renamed.isEmpty && renamed.count < 12, "renamed before the crash: \(renamed)")
     let before = try origin.nginx.accessLog().count
 
-    let again = try OfflineBinary.run([
+    let again = try await OfflineBinary.run([
       "--store", store, "get", origin.url, "-o", out, "--quiet", "--segment-files",
     ])
     #expect(again.status == 0, "\(again.stderrText)")
-    let fetched = try origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before).map(\.uri)
+    let fetched = try await origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before).map(
+      \.uri)
     #expect(!fetched.contains { renamed.contains($0) }, "fetched again: \(fetched)")
     #expect(try completeSegments(in: out, store: store).count == 12)
     #expect(!FileManager.default.fileExists(atPath: out + "/pack.ts"))
@@ -192,12 +196,12 @@ struct StreamCommandTests {
   /// A piece written into its pack, the process dead before its record (crash point
   /// `transfer.afterPackWrite`): nothing vouches for those bytes, so the next `get` fetches
   /// that piece again, and only the pieces the journal recorded are kept. The stream plays.
-  @Test func aSegmentPackedJustBeforeACrashIsFetchedAgainAndTheStreamPlays() throws {
-    let origin = try origin(.manySegments, segments: 12)
+  @Test func aSegmentPackedJustBeforeACrashIsFetchedAgainAndTheStreamPlays() async throws {
+    let origin = try await origin(.manySegments, segments: 12)
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     let out = work.url.appending(path: "movie").path
-    let crashed = try OfflineBinary.run(
+    let crashed = try await OfflineBinary.run(
       ["get", origin.url, "-o", out, "--quiet"], store: URL(fileURLWithPath: store),
       crashingAt: "transfer.afterPackWrite")
     #expect(crashed.status == 137, "\(crashed.stderrText)")
@@ -205,10 +209,14 @@ struct StreamCommandTests {
     #expect(recorded.count < 12, "recorded before the crash: \(recorded)")
     let before = try origin.nginx.accessLog().count
 
-    let again = try OfflineBinary.run(["--store", store, "get", origin.url, "-o", out, "--quiet"])
+    let again = try await OfflineBinary.run([
+      "--store", store, "get", origin.url, "-o", out, "--quiet",
+    ])
     #expect(again.status == 0, "\(again.stderrText)")
-    let fetched = try origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before).map(\.uri)
-      .filter { $0.hasSuffix(".ts") }
+    let fetched = try await origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before).map(
+      \.uri
+    )
+    .filter { $0.hasSuffix(".ts") }
     #expect(!fetched.contains { recorded.contains($0) }, "fetched again: \(fetched)")
     #expect(fetched.count == 12 - recorded.count, "fetched: \(fetched)")
     #expect(try completeSegments(in: out, store: store).count == 12)
@@ -216,7 +224,7 @@ struct StreamCommandTests {
       .filter { $0.hasPrefix("s0") }
     #expect(segmentFiles.isEmpty, "every segment is in the pack: \(segmentFiles)")
     origin.nginx.stop(graceful: false)
-    let decoded = try FFmpeg.decode(out + "/index.m3u8")
+    let decoded = try await FFmpeg.decode(out + "/index.m3u8")
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
   }
@@ -249,25 +257,25 @@ extension StreamCommandTests {
   // Pins issue 11, item 1 for streams: two gets of one stream into one folder raced on its
   // keys, pieces and playlists. The second fails at once naming the first.
   @Test func aSecondGetOfAStreamIntoTheSameFolderFailsAtOnce() async throws {
-    let origin = try origin(.manySegments, segments: 60, limitRate: "8k")
+    let origin = try await origin(.manySegments, segments: 60, limitRate: "8k")
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "movie")
     let first = try OfflineBinary.start(
       ["get", origin.url, "-o", out.path, "--quiet"],
       store: work.url.appending(path: "a"))
     defer { first.killIfStillRunning() }
-    let started = QueueFixture.poll(seconds: 20) {
+    let started = await QueueFixture.poll(seconds: 20) {
       (try? FileManager.default.contentsOfDirectory(atPath: out.path).count) ?? 0 > 1
     }
     #expect(started)
-    let second = try OfflineBinary.run(
+    let second = try await OfflineBinary.run(
       ["--store", work.url.appending(path: "b").path, "get", origin.url, "-o", out.path])
 
     #expect(second.status == 1)
     #expect(second.stderrText.contains("pid \(first.processIdentifier)"), "\(second.stderrText)")
     #expect(second.stderrText.contains("downloading to \(out.path);"), "the folder, not a piece")
     #expect(first.waitBounded(seconds: 60) == 0)
-    #expect(try FFmpeg.decode(out.path + "/index.m3u8").errors.isEmpty)
+    #expect(try await FFmpeg.decode(out.path + "/index.m3u8").errors.isEmpty)
   }
 }
 
@@ -281,21 +289,21 @@ extension Process {
 extension StreamCommandTests {
   // Pins: an old stream folder (keys at keys/k0.key) was upgraded by run, renew-keys and get,
   // but the offline source an app or `offline path` hands a player still named the old keys.
-  @Test func theOfflineSourceOfAnOldStreamFolderPlaysInStockFFmpeg() throws {
-    let origin = try origin(.aes128Rotating)
+  @Test func theOfflineSourceOfAnOldStreamFolderPlaysInStockFFmpeg() async throws {
+    let origin = try await origin(.aes128Rotating)
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     #expect(
-      try OfflineBinary.run(["--store", store, "add", origin.url, "--id", "old"]).status == 0)
-    #expect(try OfflineBinary.run(["--store", store, "run", "--quiet"]).status == 0)
+      try await OfflineBinary.run(["--store", store, "add", origin.url, "--id", "old"]).status == 0)
+    #expect(try await OfflineBinary.run(["--store", store, "run", "--quiet"]).status == 0)
     let folder = URL(fileURLWithPath: store).appending(path: "content/old")
     try HLSLegacyFolder.downgrade(folder)
     origin.nginx.stop(graceful: false)
-    #expect(try FFmpeg.decode(folder.path + "/index.m3u8").errors.contains("blocked"))
+    #expect(try await FFmpeg.decode(folder.path + "/index.m3u8").errors.contains("blocked"))
 
-    let path = try OfflineBinary.run(["--store", store, "path", "old"]).stdoutText
+    let path = try await OfflineBinary.run(["--store", store, "path", "old"]).stdoutText
       .trimmingCharacters(in: .whitespacesAndNewlines)
-    let decoded = try FFmpeg.decode(path)
+    let decoded = try await FFmpeg.decode(path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
   }
 }

@@ -8,33 +8,33 @@ import Testing
 @Suite(.serialized) struct StreamConnectionsTests {
   /// An HLS origin whose nginx caps each connection's rate (so more connections would pay)
   /// and logs which connection each request came on.
-  func origin(segments: Int = 24) throws -> HLSOrigin {
-    try HLSOrigin(
+  func origin(segments: Int = 24) async throws -> HLSOrigin {
+    try await HLSOrigin(
       .manySegments, segmentCount: segments,
       options: .init(limitRate: "32k", logsConnections: true))
   }
 
   /// The segment requests of the log, and the most of them in flight at once.
-  func segmentRequests(_ nginx: NginxServer, count: Int) throws -> (
+  func segmentRequests(_ nginx: NginxServer, count: Int) async throws -> (
     connections: Int, mostAtOnce: Int
   ) {
-    let log = try nginx.accessLog(minimumCount: count + 1).filter { $0.uri.hasSuffix(".ts") }
+    let log = try await nginx.accessLog(minimumCount: count + 1).filter { $0.uri.hasSuffix(".ts") }
     return (Set(log.compactMap(\.connection)).count, log.mostAtOnce)
   }
 
   /// Pins issue 14: `get` had no way to cap the connections a stream opens, and `--json`
   /// did not say which protocol its pieces came over or how many went at once.
   @Test(.enabled(if: FFmpeg.isAvailable))
-  func getMaxConnectionsCapsAStreamAndJSONSaysHowItsPiecesCame() throws {
-    let origin = try origin()
+  func getMaxConnectionsCapsAStreamAndJSONSaysHowItsPiecesCame() async throws {
+    let origin = try await origin()
     defer { origin.nginx.stop() }
     let work = try TemporaryDirectory()
-    let result = try OfflineBinary.run([
+    let result = try await OfflineBinary.run([
       "--store", work.url.appending(path: "store").path, "get", origin.url.absoluteString, "-o",
       work.url.appending(path: "movie").path, "--max-connections", "2", "--json",
     ])
     #expect(result.status == 0, "\(result.stderrText)")
-    let seen = try segmentRequests(origin.nginx, count: 24)
+    let seen = try await segmentRequests(origin.nginx, count: 24)
     #expect(seen.connections <= 2 && seen.mostAtOnce <= 2, "\(seen)")
     let last = try #require(result.stdoutText.split(separator: "\n").last)
     let report = try #require(
@@ -48,20 +48,20 @@ import Testing
   /// downloads it; `run --max-connections` caps the streams it downloads, whatever they
   /// were added with. One case each: where the cap is given.
   @Test(.enabled(if: FFmpeg.isAvailable), arguments: ["add", "run"])
-  func maxConnectionsGivenToAddOrRunCapsTheStream(givenTo command: String) throws {
-    let origin = try origin()
+  func maxConnectionsGivenToAddOrRunCapsTheStream(givenTo command: String) async throws {
+    let origin = try await origin()
     defer { origin.nginx.stop() }
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     let cap = ["--max-connections", "2"]
-    let add = try OfflineBinary.run(
+    let add = try await OfflineBinary.run(
       ["--store", store, "add", origin.url.absoluteString, "--id", "show"]
         + (command == "add" ? cap : []))
     #expect(add.status == 0, "\(add.stderrText)")
-    let run = try OfflineBinary.run(
+    let run = try await OfflineBinary.run(
       ["--store", store, "run", "--quiet"] + (command == "run" ? cap : []))
     #expect(run.status == 0, "\(run.stderrText)")
-    let seen = try segmentRequests(origin.nginx, count: 24)
+    let seen = try await segmentRequests(origin.nginx, count: 24)
     #expect(seen.connections <= 2 && seen.mostAtOnce <= 2, "\(seen)")
   }
 }

@@ -31,12 +31,13 @@ import Testing
     return text + "#EXT-X-ENDLIST\n"
   }
 
-  func info(_ path: String, json: Bool = false) throws -> ProcessRunner.Output {
-    try OfflineBinary.run(["info", server.url(path).absoluteString] + (json ? ["--json"] : []))
+  func info(_ path: String, json: Bool = false) async throws -> ProcessRunner.Output {
+    try await OfflineBinary.run(
+      ["info", server.url(path).absoluteString] + (json ? ["--json"] : []))
   }
 
   /// Pins issue 14: `info` listed only one KEYFORMAT when several were in effect.
-  @Test func infoListsEveryKeyFormatInEffect() throws {
+  @Test func infoListsEveryKeyFormatInEffect() async throws {
     setText(
       "/v/media.m3u8",
       Self.media(
@@ -44,31 +45,31 @@ import Testing
         keys: "#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n"
           + "#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://id\",KEYFORMAT=\"com.apple.streamingkeydelivery\""
           + ",KEYFORMATVERSIONS=\"1\"\n"))
-    let text = try info("/v/media.m3u8")
+    let text = try await info("/v/media.m3u8")
     #expect(text.status == 0, "\(text.stderrText)")
     #expect(text.stdoutText.contains("AES-128"), "\(text.stdoutText)")
     #expect(text.stdoutText.contains("com.apple.streamingkeydelivery"), "\(text.stdoutText)")
-    let json = try info("/v/media.m3u8", json: true)
+    let json = try await info("/v/media.m3u8", json: true)
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(json.stdoutText.utf8)) as? [String: Any])
     #expect((object["encryption"] as? [String])?.count == 2, "\(object)")
   }
 
   /// Pins issue 14: `info` on a master failed outright when one variant answered 404.
-  @Test func infoShowsEveryVariantWithTheErrorOfOneThatAnswers404() throws {
+  @Test func infoShowsEveryVariantWithTheErrorOfOneThatAnswers404() async throws {
     setText(
       "/v/master.m3u8",
       "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000\nmedia.m3u8\n"
         + "#EXT-X-STREAM-INF:BANDWIDTH=900000\nmissing.m3u8\n")
     server.setRoute("/v/missing.m3u8", .status(code: 404))
-    let text = try info("/v/master.m3u8")
+    let text = try await info("/v/master.m3u8")
     #expect(text.status == 0, "\(text.stderrText)")
     let lines = text.stdoutText.split(separator: "\n")
     #expect(lines.contains { $0.contains("500000") && !$0.contains("404") }, "\(lines)")
     #expect(lines.contains { $0.contains("900000") && $0.contains("404") }, "\(lines)")
     #expect(text.stdoutText.contains("8.0 s in 2 segments"), "\(text.stdoutText)")
 
-    let json = try info("/v/master.m3u8", json: true)
+    let json = try await info("/v/master.m3u8", json: true)
     #expect(json.status == 0, "\(json.stderrText)")
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(json.stdoutText.utf8)) as? [String: Any])
@@ -80,7 +81,7 @@ import Testing
 
   /// A media playlist that imports the master's variables (`EXT-X-DEFINE:IMPORT`) is read
   /// with them: `info` on such a master shows no error on the variant's row.
-  @Test func infoReadsVariantsWithTheMastersVariables() throws {
+  @Test func infoReadsVariantsWithTheMastersVariables() async throws {
     setText(
       "/v/master.m3u8",
       "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:NAME=\"name\",VALUE=\"media\"\n"
@@ -89,7 +90,7 @@ import Testing
       "/v/media.m3u8",
       "#EXTM3U\n#EXT-X-VERSION:8\n#EXT-X-DEFINE:IMPORT=\"name\"\n#EXT-X-TARGETDURATION:4\n"
         + "#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:4.0,\n{$name}-0.ts\n#EXT-X-ENDLIST\n")
-    let text = try info("/v/master.m3u8")
+    let text = try await info("/v/master.m3u8")
     #expect(text.status == 0, "\(text.stderrText)")
     #expect(!text.stdoutText.contains("error"), "\(text.stdoutText)")
     #expect(text.stdoutText.contains("4.0 s in 1 segments"), "\(text.stdoutText)")
@@ -97,12 +98,12 @@ import Testing
 
   /// Pins issue 14: `get --audio all --subtitles all` of a master whose variant names groups
   /// it does not define exited 0 with only the video and no word.
-  @Test func getWarnsAboutRenditionGroupsTheMasterDoesNotDefine() throws {
+  @Test func getWarnsAboutRenditionGroupsTheMasterDoesNotDefine() async throws {
     setText(
       "/v/master.m3u8",
       "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000,AUDIO=\"aud-x\",SUBTITLES=\"subs-y\"\n"
         + "media.m3u8\n")
-    let result = try OfflineBinary.run([
+    let result = try await OfflineBinary.run([
       "--store", work.url.appending(path: "store").path, "get",
       server.url("/v/master.m3u8").absoluteString, "-o", work.url.appending(path: "m").path,
       "--audio", "all", "--subtitles", "all",
@@ -116,7 +117,7 @@ import Testing
 
   /// Pins issue 12: `info` printed escape sequences and other control characters from the
   /// server raw to the terminal.
-  @Test func infoEscapesControlCharactersFromTheServer() throws {
+  @Test func infoEscapesControlCharactersFromTheServer() async throws {
     setText(
       "/v/master.m3u8",
       "#EXTM3U\n"
@@ -124,7 +125,7 @@ import Testing
         + "LANGUAGE=\"e\u{7F}n\u{9B}\",URI=\"media.m3u8\"\n"
         + "#EXT-X-STREAM-INF:BANDWIDTH=500000,CODECS=\"avc1\u{1B}[31m\",AUDIO=\"a\u{07}\"\n"
         + "media.m3u8\n")
-    let result = try info("/v/master.m3u8")
+    let result = try await info("/v/master.m3u8")
     #expect(result.status == 0, "\(result.stderrText)")
     let bytes = Array(result.stdoutText.unicodeScalars)
     let controls = bytes.filter {
@@ -138,11 +139,11 @@ import Testing
 
   /// Pins issue 12: a 15 MB segment URI gave a 15 MB error line; stream errors print URLs
   /// cut to a readable length.
-  @Test func aStreamErrorNamingAHugeURIIsCutToAReadableLength() throws {
+  @Test func aStreamErrorNamingAHugeURIIsCutToAReadableLength() async throws {
     // 40 KB: the fault server reads request heads up to 64 KiB.
     let huge = "seg-" + String(repeating: "a", count: 40_000) + ".ts"
     setText("/v/huge.m3u8", Self.media(segments: 1).replacingOccurrences(of: "seg0.ts", with: huge))
-    let result = try OfflineBinary.run([
+    let result = try await OfflineBinary.run([
       "--store", work.url.appending(path: "store").path, "get",
       server.url("/v/huge.m3u8").absoluteString, "-o", work.url.appending(path: "h").path,
       "--piece-retries", "0", "--retries", "1",
@@ -159,7 +160,7 @@ import Testing
   /// took 15 to 40 s (each child retried with backoff, one after another). An unknown host
   /// and a closed port are answered at once, the children are read in parallel, and each
   /// failing one is named with why.
-  @Test func infoOfAMasterWithUnreachableChildrenAnswersWithinSecondsNamingEach() throws {
+  @Test func infoOfAMasterWithUnreachableChildrenAnswersWithinSecondsNamingEach() async throws {
     let closed = try FreePort.make()  // nothing listens there
     setText(
       "/v/master.m3u8",
@@ -167,7 +168,7 @@ import Testing
         + "#EXT-X-STREAM-INF:BANDWIDTH=700000\nhttp://no-such-host.invalid/v.m3u8\n"
         + "#EXT-X-STREAM-INF:BANDWIDTH=900000\nhttp://127.0.0.1:\(closed)/v.m3u8\n")
     let started = ContinuousClock.now
-    let text = try info("/v/master.m3u8")
+    let text = try await info("/v/master.m3u8")
     let elapsed = started.duration(to: .now)
 
     #expect(elapsed < .seconds(8), "info took \(elapsed)")
@@ -188,7 +189,7 @@ import Testing
 
   /// Issue 36, item 16: a child that answers 503 is still tried again (a transient error),
   /// while the unreachable ones are answered at once.
-  @Test func infoStillRetriesAChildThatAnswers503() throws {
+  @Test func infoStillRetriesAChildThatAnswers503() async throws {
     setText(
       "/v/master.m3u8",
       "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000\nbusy.m3u8\n")
@@ -197,7 +198,7 @@ import Testing
       .sequence([
         .status(code: 503), .status(code: 200, body: Data(Self.media(segments: 2).utf8)),
       ]))
-    let text = try info("/v/master.m3u8")
+    let text = try await info("/v/master.m3u8")
     #expect(text.status == 0, "\(text.stderrText)")
     #expect(!text.stdoutText.contains("error"), "\(text.stdoutText)")
     #expect(text.stdoutText.contains("8.0 s in 2 segments"), "\(text.stdoutText)")
@@ -208,7 +209,7 @@ import Testing
   /// reach it and answers the `CONNECT` with an error) is answered at once too, naming the
   /// child; it was retried with backoff like a cut connection.
   @Test(.enabled(if: TinyProxy.isInstalled, "needs tinyproxy (scripts/install-deps)"))
-  func infoAnswersAChildWhoseProxyTunnelIsRefusedAtOnce() throws {
+  func infoAnswersAChildWhoseProxyTunnelIsRefusedAtOnce() async throws {
     let proxy = try TinyProxy()
     try proxy.start()
     defer { proxy.stop() }
@@ -219,7 +220,7 @@ import Testing
         + "#EXT-X-STREAM-INF:BANDWIDTH=900000\nhttps://localhost:\(closed)/v.m3u8\n")
     let started = ContinuousClock.now
     // The master comes directly (http); the child's https goes through the proxy.
-    let text = try ProcessRunner.run(
+    let text = try await ProcessRunner.run(
       "/usr/bin/env",
       [
         "https_proxy=\(proxy.url.absoluteString)", OfflineBinary.path, "info",
@@ -241,10 +242,10 @@ import Testing
   /// Issue 36, item 16: `info` of a playlist or an MPD whose host refuses the connection
   /// fails at once, naming it; it was tried again with backoff for about 15 s.
   @Test(arguments: ["master.m3u8", "manifest.mpd"])
-  func infoOfAnUnreachableEntryFailsAtOnce(_ name: String) throws {
+  func infoOfAnUnreachableEntryFailsAtOnce(_ name: String) async throws {
     let closed = try FreePort.make()  // nothing listens there
     let started = ContinuousClock.now
-    let result = try OfflineBinary.run(["info", "http://127.0.0.1:\(closed)/\(name)"])
+    let result = try await OfflineBinary.run(["info", "http://127.0.0.1:\(closed)/\(name)"])
     let elapsed = started.duration(to: .now)
 
     #expect(elapsed < .seconds(8), "info took \(elapsed)")

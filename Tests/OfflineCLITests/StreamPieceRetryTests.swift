@@ -31,8 +31,8 @@ import Testing
     }
 
     /// `offline get` of the stream, with retries 10 ms apart.
-    func get(_ extra: [String] = []) throws -> ProcessRunner.Output {
-      try OfflineBinary.run(
+    func get(_ extra: [String] = []) async throws -> ProcessRunner.Output {
+      try await OfflineBinary.run(
         ["--store", store.path, "get", server.url("/v/media.m3u8").absoluteString, "-o", out.path]
           + ["--piece-retry-delay", "0.01"] + extra)
     }
@@ -43,19 +43,19 @@ import Testing
   }
 
   /// Pins issue 11, item 8: a key answering 403 once failed `get` at once.
-  @Test func aKeyRefusedOnceStillGivesACompleteStream() throws {
+  @Test func aKeyRefusedOnceStillGivesACompleteStream() async throws {
     let stream = try Stream()
     stream.server.setRoute(
       "/v/key.bin",
       .sequence([.status(code: 403), .resource(.init(body: Data(repeating: 3, count: 16)))]))
-    let result = try stream.get()
+    let result = try await stream.get()
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(stream.hasIndex)
     #expect(stream.server.requests(for: "/v/key.bin").count == 2)
   }
 
   /// Pins issue 11, item 8: a segment answering 404 twice failed `get` at once.
-  @Test func aSegmentMissingTwiceStillGivesACompleteStream() throws {
+  @Test func aSegmentMissingTwiceStillGivesACompleteStream() async throws {
     let stream = try Stream()
     stream.server.setRoute(
       "/v/seg1.ts",
@@ -63,7 +63,7 @@ import Testing
         .status(code: 404), .status(code: 404),
         .resource(.init(body: TestData.bytes(count: 30_000, seed: 1))),
       ]))
-    let result = try stream.get()
+    let result = try await stream.get()
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(stream.hasIndex)
     #expect(stream.server.requests(for: "/v/seg1.ts").count == 3)
@@ -73,14 +73,14 @@ import Testing
   }
 
   /// Each retry is an event with `--json`.
-  @Test func retriesAreEventsInJSON() throws {
+  @Test func retriesAreEventsInJSON() async throws {
     let stream = try Stream()
     stream.server.setRoute(
       "/v/seg0.ts",
       .sequence([
         .status(code: 503), .resource(.init(body: TestData.bytes(count: 30_000, seed: 0))),
       ]))
-    let result = try stream.get(["--json", "--retries", "1"])
+    let result = try await stream.get(["--json", "--retries", "1"])
     #expect(result.status == 0, "\(result.stderrText)")
     let events = result.stdoutText.split(separator: "\n").compactMap {
       try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -93,19 +93,19 @@ import Testing
 
   /// Pins issue 11, item 8 through the queue: `add --piece-retries` is kept with the content,
   /// and a segment that never comes suspends it, named, after that many retries.
-  @Test func theQueueKeepsThePieceRetriesGivenToAdd() throws {
+  @Test func theQueueKeepsThePieceRetriesGivenToAdd() async throws {
     let stream = try Stream()
     stream.server.setRoute("/v/seg2.ts", .status(code: 404))
     let store = ["--store", stream.store.path]
-    let added = try OfflineBinary.run(
+    let added = try await OfflineBinary.run(
       store + [
         "add", stream.server.url("/v/media.m3u8").absoluteString, "--id", "s",
         "--piece-retries", "2", "--piece-retry-delay", "0.01",
       ])
     #expect(added.status == 0, "\(added.stderrText)")
-    _ = try OfflineBinary.run(store + ["run", "--quiet"])
+    _ = try await OfflineBinary.run(store + ["run", "--quiet"])
     #expect(stream.server.requests(for: "/v/seg2.ts").count == 3, "one try and 2 retries")
-    let listed = try OfflineBinary.run(store + ["ls", "--json"])
+    let listed = try await OfflineBinary.run(store + ["ls", "--json"])
     let entries = try #require(
       try JSONSerialization.jsonObject(with: Data(listed.stdoutText.utf8)) as? [[String: Any]])
     #expect(entries.first?["state"] as? String == "suspended", "\(entries)")
@@ -114,10 +114,10 @@ import Testing
 
   /// Pins issue 11, item 8: a segment that always answers 404 is tried `--piece-retries`
   /// more times, then `get` fails naming it and writes no offline playlist.
-  @Test func aSegmentThatAlwaysAnswers404FailsNamingItAfterItsRetries() throws {
+  @Test func aSegmentThatAlwaysAnswers404FailsNamingItAfterItsRetries() async throws {
     let stream = try Stream()
     stream.server.setRoute("/v/seg2.ts", .status(code: 404))
-    let result = try stream.get(["--piece-retries", "2"])
+    let result = try await stream.get(["--piece-retries", "2"])
     #expect(result.status == 1)
     #expect(result.stderrText.contains("404"), "\(result.stderrText)")
     #expect(result.stderrText.contains("/v/seg2.ts"), "\(result.stderrText)")
@@ -125,15 +125,15 @@ import Testing
     #expect(!stream.hasIndex)
   }
 
-  @Test func pieceRetryOptionsTakeCountsAndSecondsAndRefuseOtherValues() throws {
+  @Test func pieceRetryOptionsTakeCountsAndSecondsAndRefuseOtherValues() async throws {
     // Port 9 (discard) refuses the connection: a parsed command fails with 1, not 64.
-    let accepted = try OfflineBinary.run([
+    let accepted = try await OfflineBinary.run([
       "get", "http://127.0.0.1:9/a.m3u8", "--piece-retries", "0", "--piece-retry-delay", "0.5",
       "--retries", "1",
     ])
     #expect(accepted.status == 1, "\(accepted.stderrText)")
     for (option, value) in [("--piece-retries", "-1"), ("--piece-retry-delay", "soon")] {
-      let result = try OfflineBinary.run(["get", "http://127.0.0.1:9/a.m3u8", option, value])
+      let result = try await OfflineBinary.run(["get", "http://127.0.0.1:9/a.m3u8", option, value])
       #expect(result.status == 64, "\(option) \(value): \(result.stderrText)")
       #expect(result.stderrText.contains(option))
     }

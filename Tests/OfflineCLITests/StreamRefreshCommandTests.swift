@@ -19,13 +19,13 @@ struct StreamRefreshCommandTests {
 
     /// An HLS stream of `seconds` one-second AES-128 segments (a key every two), or DASH's
     /// long presentation, served at 16 KB/s (DASH: 96 KB/s) per connection.
-    init(dash: Bool = false, seconds: Double = 24) throws {
+    init(dash: Bool = false, seconds: Double = 24) async throws {
       origin = try SignedOrigin(files: [:], rate: dash ? "96k" : "16k")
       let folder = origin.root.url.appending(path: "media")
       files =
         dash
-        ? try DASHStreamFixture.long.make(in: folder)
-        : try HLSFixture.aes128Rotating.make(in: folder, duration: seconds)
+        ? try await DASHStreamFixture.long.make(in: folder)
+        : try await HLSFixture.aes128Rotating.make(in: folder, duration: seconds)
       work = try TemporaryDirectory()
       entry = "/media" + files.entryPath
     }
@@ -45,8 +45,8 @@ struct StreamRefreshCommandTests {
     /// `offline get URL -o movie` with `extra`, at most 4 connections: with as many pieces
     /// in flight as the adaptive choice opens, every request of a short stream starts
     /// before the token expires, and nginx checks the expiry only when a request starts.
-    func get(_ url: URL, _ extra: [String] = []) throws -> ProcessRunner.Output {
-      try ProcessRunner.run(
+    func get(_ url: URL, _ extra: [String] = []) async throws -> ProcessRunner.Output {
+      try await ProcessRunner.run(
         OfflineBinary.path,
         ["--store", store.path, "get", url.absoluteString, "-o", out.path, "--quiet"]
           + ["--max-connections", "4"] + extra,
@@ -119,11 +119,11 @@ struct StreamRefreshCommandTests {
   /// origin does) and returns the log for the kind's own checks.
   func refreshedMidway(
     _ setup: Setup, expiresIn seconds: Double, mediaSuffix: String, entry: String
-  ) throws -> Refreshed {
+  ) async throws -> Refreshed {
     let expiring = try setup.url(expiresIn: seconds)
     let fresh = try setup.url(expiresIn: 900)
     let calls = setup.work.file("calls")
-    let result = try setup.get(
+    let result = try await setup.get(
       expiring,
       [
         "--refresh-command", Self.refreshCommand(printing: fresh, calls: calls),
@@ -143,8 +143,8 @@ struct StreamRefreshCommandTests {
     #expect(Setup.refusedTwice(log).isEmpty, "\(shown)")
     #expect((try? String(contentsOf: calls, encoding: .utf8)) == "410\n")
     #expect(try setup.fetchedTwiceInFull(log).isEmpty, "\(shown)")
-    let copy = try FFmpeg.decodedMD5(setup.out.appending(path: entry).path, stream: "v:0")
-    let original = try FFmpeg.decodedMD5(setup.unsignedURL.absoluteString, stream: "v:0")
+    let copy = try await FFmpeg.decodedMD5(setup.out.appending(path: entry).path, stream: "v:0")
+    let original = try await FFmpeg.decodedMD5(setup.unsignedURL.absoluteString, stream: "v:0")
     #expect(copy.errors.isEmpty, "\(copy.errors)")
     #expect(copy.md5 == original.md5 && copy.md5.hasPrefix("MD5="), "\(copy.md5)")
     return refreshed
@@ -154,9 +154,9 @@ struct StreamRefreshCommandTests {
   /// request is answered 410) is refreshed by `--refresh-command` at once, not after
   /// backoff: it finishes, decodes as the origin does, fetches its keys once and no
   /// segment twice in full.
-  @Test func anHLSStreamWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() throws {
-    let setup = try Setup()
-    let refreshed = try refreshedMidway(
+  @Test func anHLSStreamWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() async throws {
+    let setup = try await Setup()
+    let refreshed = try await refreshedMidway(
       setup, expiresIn: 4, mediaSuffix: ".ts", entry: "index.m3u8")
     #expect(refreshed.log.contains { $0.status == 410 }, "\(refreshed.shown)")
     for key in setup.files.keys {
@@ -173,9 +173,9 @@ struct StreamRefreshCommandTests {
 
   /// The same for a DASH presentation: the MPD is read again under the fresh token and the
   /// pieces on disk are kept.
-  @Test func aDASHPresentationWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() throws {
-    let refreshed = try refreshedMidway(
-      try Setup(dash: true), expiresIn: 3, mediaSuffix: ".m4s", entry: "index.mpd")
+  @Test func aDASHPresentationWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() async throws {
+    let refreshed = try await refreshedMidway(
+      try await Setup(dash: true), expiresIn: 3, mediaSuffix: ".m4s", entry: "index.mpd")
     #expect(
       refreshed.log.contains { $0.uri.hasSuffix(".mpd") && $0.uri.contains(refreshed.newToken) },
       "\(refreshed.shown)")
@@ -184,10 +184,10 @@ struct StreamRefreshCommandTests {
   /// A refresh command that fails on a stream: `get` exits 1 saying no fresh URL came (the
   /// token never shown), the pieces on disk are kept, and a rerun with a good URL finishes
   /// without fetching them again.
-  @Test func aFailingRefreshCommandKeepsTheStreamsPiecesForARerun() throws {
-    let setup = try Setup()
+  @Test func aFailingRefreshCommandKeepsTheStreamsPiecesForARerun() async throws {
+    let setup = try await Setup()
     let expiring = try setup.url(expiresIn: 4)
-    let failed = try setup.get(expiring, ["--refresh-command", "exit 3"])
+    let failed = try await setup.get(expiring, ["--refresh-command", "exit 3"])
     #expect(failed.status == 1, "\(failed.stderrText)")
     #expect(failed.stderrText.contains("no fresh URL came"), "\(failed.stderrText)")
     #expect(failed.stderrText.contains("exited with status 3"), "\(failed.stderrText)")
@@ -203,7 +203,7 @@ struct StreamRefreshCommandTests {
     #expect(Setup.refusedTwice(try setup.origin.server.accessLog()).isEmpty)
 
     let fresh = try setup.url(expiresIn: 900)
-    let again = try setup.get(fresh)
+    let again = try await setup.get(fresh)
     #expect(again.status == 0, "\(again.stderrText)")
     let log = try setup.origin.server.accessLog()
     #expect(try setup.fetchedTwiceInFull(log).isEmpty, "\(Setup.shown(log))")
@@ -213,7 +213,7 @@ struct StreamRefreshCommandTests {
       }
       #expect(later.isEmpty, "\(name) was fetched again")
     }
-    let decoded = try FFmpeg.decode(setup.out.appending(path: "index.m3u8").path)
+    let decoded = try await FFmpeg.decode(setup.out.appending(path: "index.m3u8").path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - setup.files.duration) < 1, "\(decoded.duration) s")
   }

@@ -28,26 +28,26 @@ struct StreamRepairCommandTests {
     let store: URL
     var folder: URL { store.appending(path: "content/c") }
 
-    init(_ layout: Layout) throws {
+    init(_ layout: Layout) async throws {
       www = try TemporaryDirectory(prefix: "offlinekit-repair")
       let served = www.url.appending(path: "origin")  // the store is beside it, not inside
       files =
         layout == .dash
-        ? try DASHStreamFixture.timeline.make(in: served)
-        : try HLSFixture.manySegments.make(in: served, segmentDuration: 1, segmentCount: 5)
+        ? try await DASHStreamFixture.timeline.make(in: served)
+        : try await HLSFixture.manySegments.make(in: served, segmentDuration: 1, segmentCount: 5)
       nginx = try NginxServer(root: files.folder)
       try nginx.start()
       store = www.url.appending(path: "store")
-      let add = try offline(
+      let add = try await offline(
         ["add", files.url(on: nginx).absoluteString, "--id", "c"]
           + (layout == .segmentFiles ? ["--segment-files"] : []))
       try #require(add.status == 0, "\(add.stderrText)")
-      let run = try offline(["run", "--quiet"], timeout: 60)
+      let run = try await offline(["run", "--quiet"], timeout: 60)
       try #require(run.status == 0, "\(run.stderrText)")
     }
 
-    func offline(_ arguments: [String], timeout: Double = 30) throws -> ProcessRunner.Output {
-      try OfflineBinary.run(["--store", store.path] + arguments, timeout: timeout)
+    func offline(_ arguments: [String], timeout: Double = 30) async throws -> ProcessRunner.Output {
+      try await OfflineBinary.run(["--store", store.path] + arguments, timeout: timeout)
     }
 
     /// Every media segment the origin serves gets other bytes under the same validators.
@@ -68,9 +68,9 @@ struct StreamRepairCommandTests {
   }
 
   @Test(arguments: Layout.allCases)
-  func aRepairRefusesSegmentsTheOriginChangedUnderTheSameValidators(_ layout: Layout) throws {
-    let stream = try Downloaded(layout)
-    let whole = try stream.offline(["verify", "c"])
+  func aRepairRefusesSegmentsTheOriginChangedUnderTheSameValidators(_ layout: Layout) async throws {
+    let stream = try await Downloaded(layout)
+    let whole = try await stream.offline(["verify", "c"])
     try #require(whole.status == 0, "\(whole.stdoutText)\(whole.stderrText)")
     // The third segment of the playlist: in its pack, in its file, or a DASH segment.
     let damagedPath: String
@@ -98,7 +98,7 @@ struct StreamRepairCommandTests {
     let damaged = try Data(contentsOf: URL(filePath: damagedPath))
     try stream.lieAboutEverySegment()
 
-    let repair = try stream.offline(["repair", "c"])
+    let repair = try await stream.offline(["repair", "c"])
 
     #expect(repair.status == 1, "\(repair.stdoutText)")
     #expect(repair.stderrText.contains("origin changed"), "\(repair.stderrText)")
@@ -107,10 +107,10 @@ struct StreamRepairCommandTests {
       #expect(repair.stderrText.contains(packedURL), "\(repair.stderrText)")
     }
     #expect(try Data(contentsOf: URL(filePath: damagedPath)) == damaged, "nothing written")
-    let verify = try stream.offline(["verify", "c"])
+    let verify = try await stream.offline(["verify", "c"])
     #expect(verify.status == 1)
     #expect(verify.stdoutText.hasPrefix("c: damaged\n"), "\(verify.stdoutText)")
-    let json = try stream.offline(["verify", "c", "--json"])
+    let json = try await stream.offline(["verify", "c", "--json"])
     #expect(json.status == 1)
     let array = try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]
     #expect(array?.first?["whole"] as? Bool == false, "\(json.stdoutText)")
@@ -130,8 +130,8 @@ struct StreamRepairCommandTests {
 
   /// Issue 36, item 3: `offline repair` names what it mended as `verify` does, a segment of
   /// `pack.ts` by its position in the playlist and its URL; it printed only "repaired".
-  @Test func aRepairNamesThePackedSegmentItMended() throws {
-    let stream = try Downloaded(.pack)
+  @Test func aRepairNamesThePackedSegmentItMended() async throws {
+    let stream = try await Downloaded(.pack)
     let index = stream.folder.appending(path: "index.m3u8")
     let range = try #require(try OfflineSegments.list(index)[2].range)
     let pack = stream.folder.appending(path: "pack.ts").path
@@ -141,7 +141,7 @@ struct StreamRepairCommandTests {
       .split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
     let url = try #require(URL(string: uris[2], relativeTo: stream.files.url(on: stream.nginx)))
 
-    let repair = try stream.offline(["repair", "c"])
+    let repair = try await stream.offline(["repair", "c"])
 
     #expect(repair.status == 0, "\(repair.stderrText)")
     #expect(
@@ -149,6 +149,6 @@ struct StreamRepairCommandTests {
         == "c: repaired (fetched 1 piece)\n  fixed: pack.ts (segment) has a wrong hash in"
         + " segment 3 of playlist.m3u8 (\(url.absoluteString))\n")
     #expect(try Data(contentsOf: URL(filePath: pack)) == original)
-    #expect(try stream.offline(["verify", "c"]).status == 0)
+    #expect(try await stream.offline(["verify", "c"]).status == 0)
   }
 }

@@ -24,8 +24,9 @@ import Testing
     var store: URL { folder.url.appending(path: "store", directoryHint: .isDirectory) }
     var output: String { folder.file("big.bin").path }
 
-    func offline(_ arguments: [String]) throws -> ProcessRunner.Output {
-      try ProcessRunner.run(OfflineBinary.path, ["--store", store.path] + arguments, timeout: 90)
+    func offline(_ arguments: [String]) async throws -> ProcessRunner.Output {
+      try await ProcessRunner.run(
+        OfflineBinary.path, ["--store", store.path] + arguments, timeout: 90)
     }
 
     /// Bytes nginx sent beyond the file's size: fetched twice.
@@ -35,8 +36,8 @@ import Testing
     }
 
     /// The bytes `offline ls --json` shows for content `id`.
-    func listedBytes(_ id: String) throws -> Int64 {
-      let listed = try offline(["ls", "--json"]).stdoutText
+    func listedBytes(_ id: String) async throws -> Int64 {
+      let listed = try await offline(["ls", "--json"]).stdoutText
       let entries = try? JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]]
       let entry = entries?.first { $0["id"] as? String == id }
       return (entry?["bytes"] as? NSNumber)?.int64Value ?? 0
@@ -44,30 +45,30 @@ import Testing
   }
 
   /// Waits (at most 20 s) for `condition`.
-  static func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
+  static func eventually(_ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(20)
     while Date() < deadline {
-      if try condition() { return true }
-      usleep(50_000)
+      if try await condition() { return true }
+      try? await Task.sleep(for: .milliseconds(50))
     }
-    return try condition()
+    return try await condition()
   }
 
   /// Pins: no way to give a queued content a fresh URL. `set-url` in another terminal
   /// reaches the running `run` within a second; it resumes from the new URL (`If-Range`),
   /// fetching less than 5 % twice.
-  @Test func setURLReachesARunningRunWhichResumesFromTheNewURL() throws {
+  @Test func setURLReachesARunningRunWhichResumesFromTheNewURL() async throws {
     let setup = try Setup()
     let expiring = try setup.origin.signedURL(Self.path, expiresIn: 3)
-    let added = try setup.offline([
+    let added = try await setup.offline([
       "add", expiring.absoluteString, "--id", "big", "--connections", "1",
     ])
     #expect(added.status == 0, "\(added.stderrText)")
     let run = try OfflineBinary.start(["run", "--quiet"], store: setup.store)
     defer { if run.isRunning { kill(run.processIdentifier, SIGKILL) } }
-    #expect(try Self.eventually { try setup.listedBytes("big") > 300_000 })
+    #expect(try await Self.eventually { try await setup.listedBytes("big") > 300_000 })
     let fresh = try setup.origin.signedURL(Self.path, expiresIn: 900)
-    let set = try setup.offline(["set-url", "big", fresh.absoluteString])
+    let set = try await setup.offline(["set-url", "big", fresh.absoluteString])
     #expect(set.status == 0, "\(set.stderrText)")
     #expect(run.waitBounded(seconds: 30) == 0)
     let file = StoreFiles.file("big.bin", of: "big", in: setup.store).path
@@ -81,7 +82,7 @@ import Testing
   /// Pins: `get` of a signed URL that expired between two runs failed with 410 for good;
   /// with `--refresh-command` it goes on from the URL the command prints, keeping the
   /// bytes on disk.
-  @Test func getRefreshCommandGivesAFreshURLAndTheBytesOnDiskAreKept() throws {
+  @Test func getRefreshCommandGivesAFreshURLAndTheBytesOnDiskAreKept() async throws {
     let setup = try Setup()
     let expiring = try setup.origin.signedURL(Self.path, expiresIn: 2)
     let first = Process()
@@ -92,7 +93,7 @@ import Testing
     ]
     try first.run()
     let part = setup.output + ".part"
-    #expect(
+    await #expect(
       Self.eventually {
         ((try? FileManager.default.attributesOfItem(atPath: part)[.size] as? Int) ?? 0) > 300_000
       })
@@ -104,7 +105,7 @@ import Testing
       usleep(100_000)
     }
     let fresh = try setup.origin.signedURL(Self.path, expiresIn: 900)
-    let second = try setup.offline([
+    let second = try await setup.offline([
       "get", expiring.absoluteString, "-o", setup.output, "--connections", "1",
       "--refresh-command",
       "test \"$OFFLINE_STATUS\" = 410 && printf '%s\\n' '\(fresh.absoluteString)'",
@@ -125,10 +126,10 @@ import Testing
     ("echo ftp://127.0.0.1/big.bin?token=t0ken-s3cret", "not an http or https URL"),
     ("echo", "not an http or https URL"),
   ])
-  func aRefreshCommandThatGivesNoURLFailsSayingWhy(command: String, why: String) throws {
+  func aRefreshCommandThatGivesNoURLFailsSayingWhy(command: String, why: String) async throws {
     let setup = try Setup()
     let expired = try setup.origin.signedURL(Self.path, expiresIn: -10)
-    let result = try setup.offline([
+    let result = try await setup.offline([
       "get", expired.absoluteString, "-o", setup.output, "--refresh-command", command,
     ])
     #expect(result.status == 1)
@@ -139,12 +140,12 @@ import Testing
 
   /// `set-url` with a URL that is not http(s) is a usage error naming the argument (64);
   /// with an unknown id, or for a downloaded content, it fails (1) saying why.
-  @Test func setURLRefusesBadInput() throws {
+  @Test func setURLRefusesBadInput() async throws {
     let setup = try Setup()
-    let usage = try setup.offline(["set-url", "big", "ftp://127.0.0.1/big.bin"])
+    let usage = try await setup.offline(["set-url", "big", "ftp://127.0.0.1/big.bin"])
     #expect(usage.status == 64)
     #expect(usage.stderrText.contains("<url>"), "\(usage.stderrText)")
-    let unknown = try setup.offline(["set-url", "nope", "http://127.0.0.1/big.bin"])
+    let unknown = try await setup.offline(["set-url", "nope", "http://127.0.0.1/big.bin"])
     #expect(unknown.status == 1)
     #expect(unknown.stderrText.contains("No content has the id nope"), "\(unknown.stderrText)")
   }

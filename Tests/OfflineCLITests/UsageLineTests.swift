@@ -9,8 +9,8 @@ import Testing
   @Test(arguments: [
     ["get"], ["add"], ["ls"], ["run"], ["info"], ["help"], ["cache", "get"], ["cache", "ls"],
   ])
-  func everyOptionOfAHelpPageIsInItsUsageLine(command: [String]) throws {
-    let help = try OfflineBinary.run(command + ["--help"]).stdoutText
+  func everyOptionOfAHelpPageIsInItsUsageLine(command: [String]) async throws {
+    let help = try await OfflineBinary.run(command + ["--help"]).stdoutText
     let usage = Self.section("USAGE:", of: help)
     let options = Self.optionNames(in: help).filter { !["-h", "--help"].contains($0.first) }
 
@@ -21,9 +21,9 @@ import Testing
   }
 
   // Pins issue 12, item 4: a mistake in a subcommand pointed to the top-level help only.
-  @Test func aUsageErrorPointsToTheSubcommandsOwnHelp() throws {
-    let get = try OfflineBinary.run(["get", "http://127.0.0.1:9/x", "--nope"])
-    let cacheGet = try OfflineBinary.run(["cache", "get"])
+  @Test func aUsageErrorPointsToTheSubcommandsOwnHelp() async throws {
+    let get = try await OfflineBinary.run(["get", "http://127.0.0.1:9/x", "--nope"])
+    let cacheGet = try await OfflineBinary.run(["cache", "get"])
 
     #expect(get.status == 64)
     #expect(get.stderrText.hasPrefix("Error: Unknown option '--nope'.\nUsage: offline"))

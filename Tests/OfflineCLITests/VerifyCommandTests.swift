@@ -8,26 +8,26 @@ import Testing
 /// these existed: a damaged content was listed as downloaded and `path` printed it.
 @Suite struct VerifyCommandTests {
   /// A queue fixture with `large.bin` (8 MiB) downloaded as content `big`.
-  static func downloaded(limitRate: String? = nil) throws -> (QueueFixture, String) {
+  static func downloaded(limitRate: String? = nil) async throws -> (QueueFixture, String) {
     let fixture = try QueueFixture(limitRate: limitRate)
-    _ = try fixture.add([fixture.url("large.bin"), "--id", "big"])
-    let run = try fixture.offline(["run", "--quiet"], timeout: 60)
+    _ = try await fixture.add([fixture.url("large.bin"), "--id", "big"])
+    let run = try await fixture.offline(["run", "--quiet"], timeout: 60)
     try #require(run.status == 0, "\(run.stderrText)")
     return (fixture, StoreFiles.file("large.bin", of: "big", in: fixture.store).path)
   }
 
-  @Test func verifyExitsZeroWhenWholeAndOneNamingTheDamagedChunk() throws {
-    let (fixture, path) = try Self.downloaded()
-    let whole = try fixture.offline(["verify", "big"])
+  @Test func verifyExitsZeroWhenWholeAndOneNamingTheDamagedChunk() async throws {
+    let (fixture, path) = try await Self.downloaded()
+    let whole = try await fixture.offline(["verify", "big"])
     #expect(whole.status == 0, "\(whole.stderrText)")
     #expect(whole.stdoutText.hasPrefix("big: whole (1 file, 8.0 MiB read)"), "\(whole.stdoutText)")
     try FileDamage.flipByte(at: 5 << 20, of: path)
-    let damaged = try fixture.offline(["verify", "big"])
+    let damaged = try await fixture.offline(["verify", "big"])
     #expect(damaged.status == 1)
     #expect(
       damaged.stdoutText
         == "big: damaged\n  large.bin has a wrong hash in the chunk at offset 4194304\n")
-    let json = try fixture.offline(["verify", "--all", "--json"])
+    let json = try await fixture.offline(["verify", "--all", "--json"])
     #expect(json.status == 1)
     let array = try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]
     let problems = try #require(array?.first?["problems"] as? [[String: Any]])
@@ -36,55 +36,55 @@ import Testing
     #expect(array?.first?["whole"] as? Bool == false)
   }
 
-  @Test func verifyWithoutIdsIsAUsageError() throws {
+  @Test func verifyWithoutIdsIsAUsageError() async throws {
     let fixture = try QueueFixture()
-    let result = try fixture.offline(["verify"])
+    let result = try await fixture.offline(["verify"])
     #expect(result.status == 64)
     #expect(result.stderrText.contains("Missing ids (or --all)."), "\(result.stderrText)")
   }
 
-  @Test func lsAndPathShowAMissingFileFoundByTheQuickCheck() throws {
-    let (fixture, path) = try Self.downloaded()
+  @Test func lsAndPathShowAMissingFileFoundByTheQuickCheck() async throws {
+    let (fixture, path) = try await Self.downloaded()
     try FileManager.default.removeItem(atPath: path)
-    let list = try fixture.offline(["ls"])
+    let list = try await fixture.offline(["ls"])
     #expect(list.stdoutText.contains("damaged: large.bin is missing"), "\(list.stdoutText)")
-    let json = try fixture.offline(["ls", "--json"])
+    let json = try await fixture.offline(["ls", "--json"])
     #expect(json.stdoutText.contains("\"damage\":\"large.bin is missing\""), "\(json.stdoutText)")
-    let printed = try fixture.offline(["path", "big"])
+    let printed = try await fixture.offline(["path", "big"])
     #expect(printed.status == 1)
     #expect(printed.stdout.isEmpty)
     #expect(
       printed.stderrText.contains("is damaged: large.bin is missing"), "\(printed.stderrText)")
   }
 
-  @Test func aRepairKilledAfterWritingAChunkIsFinishedByTheNextRepair() throws {
-    let (fixture, path) = try Self.downloaded()
+  @Test func aRepairKilledAfterWritingAChunkIsFinishedByTheNextRepair() async throws {
+    let (fixture, path) = try await Self.downloaded()
     try FileDamage.flipByte(at: 100, of: path)
     try FileDamage.flipByte(at: 6 << 20, of: path)
-    let crashed = try OfflineBinary.run(
+    let crashed = try await OfflineBinary.run(
       ["repair", "big"], store: fixture.store, crashingAt: "repair.afterChunkWrite")
     #expect(crashed.status == 137)
     #expect(FileManager.default.contents(atPath: path) != fixture.large, "killed halfway")
-    let again = try fixture.offline(["repair", "big"])
+    let again = try await fixture.offline(["repair", "big"])
     #expect(again.status == 0, "\(again.stderrText)")
     #expect(FileManager.default.contents(atPath: path) == fixture.large)
-    #expect(try fixture.offline(["verify", "big"]).status == 0)
+    #expect(try await fixture.offline(["verify", "big"]).status == 0)
   }
 
-  @Test func aRepairSIGKILLedWhileFetchingIsFinishedByTheNextRepair() throws {
-    let (fixture, path) = try Self.downloaded(limitRate: "1m")
+  @Test func aRepairSIGKILLedWhileFetchingIsFinishedByTheNextRepair() async throws {
+    let (fixture, path) = try await Self.downloaded(limitRate: "1m")
     try #require(truncate(path, 1 << 20) == 0)
     let before = try fixture.nginx.accessLog().count
     let repair = try OfflineBinary.start(["repair", "big"], store: fixture.store)
     // Killed while a chunk arrives (4 MiB at 1 MiB/s).
-    _ = QueueFixture.poll(seconds: 20) {
+    _ = await QueueFixture.poll(seconds: 20) {
       FileManager.default.fileExists(atPath: path + ".chunk0.part")
         || FileManager.default.fileExists(atPath: path + ".chunk1.part")
     }
     usleep(500_000)
     kill(repair.processIdentifier, SIGKILL)
     _ = repair.waitBounded(seconds: 10)
-    let again = try fixture.offline(["repair", "big"], timeout: 60)
+    let again = try await fixture.offline(["repair", "big"], timeout: 60)
     #expect(again.status == 0, "\(again.stderrText)")
     #expect(FileManager.default.contents(atPath: path) == fixture.large)
     let leftovers = try FileManager.default.contentsOfDirectory(
@@ -96,9 +96,9 @@ import Testing
     #expect(sent <= (8 << 20) + (4 << 20), "\(sent)")
   }
 
-  @Test func verifyRemoteAndRepairSeeAChangedOriginAndRedownloadWorks() throws {
-    let (fixture, path) = try Self.downloaded()
-    let upToDate = try fixture.offline(["verify", "--remote", "big"])
+  @Test func verifyRemoteAndRepairSeeAChangedOriginAndRedownloadWorks() async throws {
+    let (fixture, path) = try await Self.downloaded()
+    let upToDate = try await fixture.offline(["verify", "--remote", "big"])
     #expect(upToDate.status == 0)
     #expect(upToDate.stdoutText == "big: up to date\n")
     let before = try fixture.nginx.accessLog().count
@@ -108,18 +108,18 @@ import Testing
     // nginx's validators have a resolution of one second: the new version is a minute newer.
     try FileManager.default.setAttributes(
       [.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: served.path)
-    let changed = try fixture.offline(["verify", "--remote", "big"])
+    let changed = try await fixture.offline(["verify", "--remote", "big"])
     #expect(changed.status == 1)
     #expect(changed.stdoutText.hasPrefix("big: changed on the origin"), "\(changed.stdoutText)")
-    let asked = try fixture.nginx.accessLog(minimumCount: before + 1).dropFirst(before)
+    let asked = try await fixture.nginx.accessLog(minimumCount: before + 1).dropFirst(before)
     #expect(asked.allSatisfy { $0.method == "HEAD" && $0.bodyBytesSent == 0 }, "downloads nothing")
     try FileDamage.flipByte(at: 1, of: path)
-    let refused = try fixture.offline(["repair", "big"])
+    let refused = try await fixture.offline(["repair", "big"])
     #expect(refused.status == 1)
     #expect(refused.stderrText.contains("--redownload"), "\(refused.stderrText)")
-    let redownloaded = try fixture.offline(["repair", "big", "--redownload"], timeout: 60)
+    let redownloaded = try await fixture.offline(["repair", "big", "--redownload"], timeout: 60)
     #expect(redownloaded.status == 0, "\(redownloaded.stderrText)")
     #expect(FileManager.default.contents(atPath: path) == newer)
-    #expect(try fixture.offline(["verify", "big"]).status == 0)
+    #expect(try await fixture.offline(["verify", "big"]).status == 0)
   }
 }

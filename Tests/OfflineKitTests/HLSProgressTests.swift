@@ -59,7 +59,7 @@ struct HLSProgressTests {
 
   func download(_ test: Case) async throws -> Run {
     let www = try TemporaryDirectory(prefix: "offlinekit-hls-progress")
-    let fixture = try test.fixture.make(in: www.url, duration: 8)
+    let fixture = try await test.fixture.make(in: www.url, duration: 8)
     // nginx sends a second's worth at once: 16 KB/s makes a segment of 30 KB take 2 s.
     let nginx = try NginxServer(root: fixture.folder, options: .init(limitRate: "16k"))
     try nginx.start()

@@ -51,7 +51,7 @@ import Testing
       #expect(await eventually { finished.withLock { $0.count } == 2 })
     }
     #expect(finished.withLock { $0 } == ["high", "low"])
-    let log = try origin.nginx.accessLog(minimumCount: 2)
+    let log = try await origin.nginx.accessLog(minimumCount: 2)
     #expect(log.map(\.uri) == ["/high.bin", "/low.bin"])
   }
 
@@ -71,7 +71,7 @@ import Testing
       try await eventually { try await created.state == .downloaded }
     }
     #expect(done)
-    let log = try origin.nginx.accessLog(minimumCount: 2)
+    let log = try await origin.nginx.accessLog(minimumCount: 2)
     #expect(log.map(\.uri) == ["/second.bin", "/first.bin"])
   }
 }

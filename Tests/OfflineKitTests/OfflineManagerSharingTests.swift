@@ -71,7 +71,7 @@ import Testing
     #expect(try await shared.caller.state == .downloaded)
     let file = try #require(try await shared.caller.offlineSource)
     #expect(FileManager.default.contents(atPath: file.path) == shared.origin.body("file.bin"))
-    let log = try shared.origin.nginx.accessLog(minimumCount: 2)
+    let log = try await shared.origin.nginx.accessLog(minimumCount: 2)
     #expect(log.count == 2)
     #expect(log.last?.range != nil, "the resumed request had no Range")
   }

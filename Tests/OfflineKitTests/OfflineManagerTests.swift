@@ -61,7 +61,7 @@ import Testing
     #expect(try await content.state == .downloaded)
     let file = try #require(try await content.offlineSource)
     #expect(FileManager.default.contents(atPath: file.path) == origin.body("file.bin"))
-    let log = try origin.nginx.accessLog(minimumCount: 2)
+    let log = try await origin.nginx.accessLog(minimumCount: 2)
     #expect(log.count == 2)
     #expect(log.last?.range != nil, "the resumed request had no Range")
     #expect(log.last?.status == 206)

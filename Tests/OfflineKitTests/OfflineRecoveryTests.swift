@@ -137,7 +137,7 @@ import Testing
     let snapshot = try await manager.snapshot(id: "file")
     #expect(snapshot.state == .downloaded)
     #expect(FileManager.default.contents(atPath: snapshot.fileURL.path) == origin.body("file.bin"))
-    let log = try origin.nginx.accessLog(minimumCount: 2)
+    let log = try await origin.nginx.accessLog(minimumCount: 2)
     #expect(log.count == 2)
     #expect(log.last?.range != nil, "the continued request had no Range")
     #expect(log.last?.status == 206)

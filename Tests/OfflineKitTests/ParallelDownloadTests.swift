@@ -40,7 +40,7 @@ import Testing
     }
 
     #expect(seen.allSatisfy { $0 > 0 }, "bytes per file when the first was halfway: \(seen)")
-    let log = try origin.nginx.accessLog(minimumCount: 3).filter { $0.status == 200 }
+    let log = try await origin.nginx.accessLog(minimumCount: 3).filter { $0.status == 200 }
     #expect(log.count == 3)
     #expect(Set(log.compactMap(\.connection)).count == 3, "one connection per file")
     #expect(log.allSatisfy { $0.connectionRequests == 1 }, "none waited for another's connection")
@@ -91,7 +91,7 @@ import Testing
     ).run()
 
     #expect(fileData(outcome.destination) == body)
-    let ranged = try nginx.accessLog(minimumCount: 5).filter {
+    let ranged = try await nginx.accessLog(minimumCount: 5).filter {
       $0.status == 206 && $0.range != "bytes=0-0"
     }
     #expect(Set(ranged.compactMap(\.connection)).count >= 4, "\(ranged)")
@@ -101,7 +101,7 @@ import Testing
   /// Item 7 asks that the pieces of a stream still move eight at once on one transport.
   @Test(.enabled(if: FFmpeg.isAvailable))
   func eightPiecesOfAStreamMoveAtOnce() async throws {
-    let stream = try HLSOrigin(
+    let stream = try await HLSOrigin(
       .manySegments, segmentCount: 24, options: .init(limitRate: "4k", logsConnections: true))
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))

@@ -17,7 +17,8 @@ struct StreamRebuildTests {
   func aSuspendedStreamResumesAfterARebuildWithoutFetchingItsFinishedPiecesAgain(
     kind: HLSFixture, packed: Bool, segments: Int
   ) async throws {
-    let origin = try HLSOrigin(kind, segmentCount: segments, options: .init(limitRate: "100k"))
+    let origin = try await HLSOrigin(
+      kind, segmentCount: segments, options: .init(limitRate: "100k"))
     var finished: Set<String> = []
     let lost = try await ManagerFixture.losingTheIndex(seed: 7) { manager, store in
       let pieces = store.appending(path: "content/movie").path + "/"
@@ -42,7 +43,7 @@ struct StreamRebuildTests {
     try #require(!finished.isEmpty)
     // The manager after the loss has fetched nothing yet: what nginx logs from here on is
     // the resume's.
-    let requestsBefore = try origin.nginx.accessLog(minimumCount: 1).count
+    let requestsBefore = try await origin.nginx.accessLog(minimumCount: 1).count
     let manager = lost.manager
 
     #expect(manager.rebuildReport?.restored.map(\.state) == [.suspended])
@@ -51,12 +52,12 @@ struct StreamRebuildTests {
     #expect(try await runUntilIdle(manager, timeout: .seconds(60)))
     let snapshot = try await content.snapshot
     #expect(snapshot.state == .downloaded)
-    let later = try origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
+    let later = try await origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
       requestsBefore)
     let again = later.filter { finished.contains($0.uri) }
     #expect(again.isEmpty, "fetched again: \(again.map(\.uri)) of \(finished.sorted())")
     #expect(later.contains { $0.uri.hasSuffix(".ts") }, "nothing was left to fetch")
     origin.nginx.stop(graceful: false)
-    #expect(try FFmpeg.decode(snapshot.fileURL.path).errors.isEmpty)
+    #expect(try await FFmpeg.decode(snapshot.fileURL.path).errors.isEmpty)
   }
 }

@@ -49,7 +49,8 @@ import Testing
   /// its finished pieces were on disk (progress reached the index only once a second).
   @Test(.enabled(if: FFmpeg.isAvailable))
   func aSnapshotRightAfterSuspendingAStreamCountsTheBytesOnDisk() async throws {
-    let origin = try HLSOrigin(.tsVariants, segmentCount: 12, options: .init(limitRate: "200k"))
+    let origin = try await HLSOrigin(
+      .tsVariants, segmentCount: 12, options: .init(limitRate: "200k"))
     let fixture = try ManagerFixture()
     let (content, recorder) = try await fixture.watched(origin.url, id: "movie")
     try await content.download()

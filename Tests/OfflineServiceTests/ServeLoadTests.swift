@@ -28,7 +28,7 @@ struct ServeLoadTests {
     defer { nginx.stop() }
     let store = try TemporaryDirectory(prefix: "offlinekit-serve-load")
     let rounds = 50
-    let output = try ProcessRunner.run(
+    let output = try await ProcessRunner.run(
       "/usr/bin/python3",
       [Self.script, "shutdown", ServeBinary.path, store.path, url, "\(rounds)", "3000", "150"],
       timeout: 600)
@@ -51,7 +51,7 @@ struct ServeLoadTests {
     defer { nginx.stop() }
     let store = try TemporaryDirectory(prefix: "offlinekit-serve-memory")
     let subscribers = 150
-    let output = try ProcessRunner.run(
+    let output = try await ProcessRunner.run(
       "/usr/bin/python3",
       [Self.script, "memory", ServeBinary.path, store.path, url, "\(subscribers)"], timeout: 300)
     let line = try #require(
