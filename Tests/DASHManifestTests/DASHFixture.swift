@@ -25,7 +25,7 @@ struct DASHFixture {
   ///
   /// - Parameter languages: one audio stream (and AdaptationSet) per language; one audio
   ///   stream without a language when empty.
-  static func make(_ options: [String], languages: [String] = []) throws -> DASHFixture {
+  static func make(_ options: [String], languages: [String] = []) async throws -> DASHFixture {
     let directory = try TemporaryDirectory(prefix: "dash-fixture")
     let audioCount = max(1, languages.count)
     var arguments = [
@@ -50,7 +50,7 @@ struct DASHFixture {
     for index in 0..<audioCount { sets += " id=\(index + 1),streams=\(index + 1)" }
     arguments += ["-f", "dash", "-seg_duration", "2", "-adaptation_sets", sets] + options
     arguments.append(directory.file(manifestName).path)
-    let output = try FFmpeg.run(arguments)
+    let output = try await FFmpeg.run(arguments)
     guard output.status == 0 else {
       throw TestSupportError.processFailed(
         command: "ffmpeg " + arguments.joined(separator: " "), status: output.status,
@@ -64,8 +64,8 @@ struct DASHFixture {
 enum Decoded {
   /// The MD5 of the decoded frames of `stream` (`v:0` or `a:0`) of `input`, and what
   /// ffmpeg printed on stderr.
-  static func md5(_ input: String, stream: String) throws -> (md5: String, errors: String) {
-    let output = try FFmpeg.run([
+  static func md5(_ input: String, stream: String) async throws -> (md5: String, errors: String) {
+    let output = try await FFmpeg.run([
       "-v", "error", "-i", input, "-map", "0:\(stream)", "-f", "md5", "-",
     ])
     return (

@@ -16,8 +16,8 @@ struct FFmpegManifestTests {
     }
   }
 
-  @Test func aTemplateWithATimelineListsEverySegmentFFmpegWrote() throws {
-    let fixture = try DASHFixture.make(["-use_template", "1", "-use_timeline", "1"])
+  @Test func aTemplateWithATimelineListsEverySegmentFFmpegWrote() async throws {
+    let fixture = try await DASHFixture.make(["-use_template", "1", "-use_timeline", "1"])
     let mpd = try MPDParser.parse(fixture.manifest())
     #expect(!mpd.isLive)
     #expect(mpd.mediaPresentationDuration == 6)
@@ -43,8 +43,8 @@ struct FFmpegManifestTests {
     }
   }
 
-  @Test func aNumberTemplateListsTheSegmentsThatCoverThePeriod() throws {
-    let fixture = try DASHFixture.make(["-use_template", "1", "-use_timeline", "0"])
+  @Test func aNumberTemplateListsTheSegmentsThatCoverThePeriod() async throws {
+    let fixture = try await DASHFixture.make(["-use_template", "1", "-use_timeline", "0"])
     let mpd = try MPDParser.parse(fixture.manifest())
     let template = mpd.periods[0].adaptationSets[0].representations[0].segmentInfo.template
     #expect(template?.timeline == nil)
@@ -60,8 +60,8 @@ struct FFmpegManifestTests {
     }
   }
 
-  @Test func aSingleFileSegmentListGivesContiguousByteRangesOfOneFile() throws {
-    let fixture = try DASHFixture.make(["-single_file", "1"])
+  @Test func aSingleFileSegmentListGivesContiguousByteRangesOfOneFile() async throws {
+    let fixture = try await DASHFixture.make(["-single_file", "1"])
     let mpd = try MPDParser.parse(fixture.manifest())
     let expectedCounts = [3, 4]
     for (index, path) in mpd.representationPaths.enumerated() {
@@ -83,8 +83,8 @@ struct FFmpegManifestTests {
     }
   }
 
-  @Test func twoAudioLanguagesAreTwoAdaptationSetsWithTheirLanguage() throws {
-    let fixture = try DASHFixture.make(
+  @Test func twoAudioLanguagesAreTwoAdaptationSetsWithTheirLanguage() async throws {
+    let fixture = try await DASHFixture.make(
       ["-use_template", "1", "-use_timeline", "1"], languages: ["eng", "fra"])
     let mpd = try MPDParser.parse(fixture.manifest())
     let sets = mpd.periods[0].adaptationSets

@@ -50,8 +50,8 @@ struct OfflineManifestTests {
     return data.subdata(in: Int(range.first)..<Int(range.last) + 1)
   }
 
-  @Test func anOfflineCopyOfATimelineTemplateDecodesLikeTheOrigin() throws {
-    let fixture = try DASHFixture.make(["-use_template", "1", "-use_timeline", "1"])
+  @Test func anOfflineCopyOfATimelineTemplateDecodesLikeTheOrigin() async throws {
+    let fixture = try await DASHFixture.make(["-use_template", "1", "-use_timeline", "1"])
     let mpd = try MPDParser.parse(fixture.manifest())
     let folder = try TemporaryDirectory(prefix: "dash-offline")
     let offline = try makeOfflineCopy(mpd, from: fixture.manifestURL, into: folder)
@@ -68,8 +68,8 @@ struct OfflineManifestTests {
       reparsed.periods[0].adaptationSets[0].representations[0].common
         == mpd.periods[0].adaptationSets[0].representations[0].common)
     for stream in ["v:0", "a:0"] {
-      let origin = try Decoded.md5(fixture.manifestURL.path, stream: stream)
-      let copy = try Decoded.md5(offline, stream: stream)
+      let origin = try await Decoded.md5(fixture.manifestURL.path, stream: stream)
+      let copy = try await Decoded.md5(offline, stream: stream)
       #expect(origin.errors.isEmpty && copy.errors.isEmpty, "\(origin.errors) \(copy.errors)")
       #expect(copy.md5.hasPrefix("MD5=") && copy.md5 == origin.md5)
     }
@@ -79,8 +79,8 @@ struct OfflineManifestTests {
   /// (and prints that failure), so for audio it also decodes a fourth 5 ms chunk ffmpeg's
   /// muxer wrote but the manifest does not address (ceil(6 s / 2 s) = 3). Video is compared
   /// with the origin; audio with the init section and the three addressed segments joined.
-  @Test func anOfflineCopyOfANumberTemplateDecodesLikeWhatTheManifestAddresses() throws {
-    let fixture = try DASHFixture.make(
+  @Test func anOfflineCopyOfANumberTemplateDecodesLikeWhatTheManifestAddresses() async throws {
+    let fixture = try await DASHFixture.make(
       ["-use_template", "1", "-use_timeline", "0"], languages: ["eng", "fra"])
     let mpd = try MPDParser.parse(fixture.manifest())
     let folder = try TemporaryDirectory(prefix: "dash-offline")
@@ -88,8 +88,8 @@ struct OfflineManifestTests {
     let reparsed = try MPDParser.parse(Data(contentsOf: URL(fileURLWithPath: offline)))
     #expect(reparsed.periods[0].adaptationSets.map(\.lang) == [nil, "eng", "fra"])
     let video = (
-      try Decoded.md5(fixture.manifestURL.path, stream: "v:0"),
-      try Decoded.md5(offline, stream: "v:0")
+      try await Decoded.md5(fixture.manifestURL.path, stream: "v:0"),
+      try await Decoded.md5(offline, stream: "v:0")
     )
     #expect(video.1.errors.isEmpty, "\(video.1.errors)")
     #expect(video.1.md5.hasPrefix("MD5=") && video.1.md5 == video.0.md5)
@@ -99,8 +99,8 @@ struct OfflineManifestTests {
       for segment in listing.segments { joined += try Data(contentsOf: segment.url) }
       let reference = folder.file("joined-\(index).mp4")
       try joined.write(to: reference)
-      let expected = try Decoded.md5(reference.path, stream: "a:0")
-      let copy = try Decoded.md5(offline, stream: "a:\(index - 1)")
+      let expected = try await Decoded.md5(reference.path, stream: "a:0")
+      let copy = try await Decoded.md5(offline, stream: "a:\(index - 1)")
       #expect(expected.errors.isEmpty && copy.errors.isEmpty, "\(expected.errors) \(copy.errors)")
       #expect(copy.md5.hasPrefix("MD5=") && copy.md5 == expected.md5)
     }
@@ -109,16 +109,16 @@ struct OfflineManifestTests {
   /// ffmpeg's DASH reader decodes its own single-file SegmentList wrong (NOTES-linux.md), so
   /// the reference is the MP4 file itself, read by the MP4 demuxer.
   @Test(arguments: [false, true])
-  func anOfflineCopyOfASingleFileDecodesLikeTheFileItself(globalSidx: Bool) throws {
-    let fixture = try DASHFixture.make(
+  func anOfflineCopyOfASingleFileDecodesLikeTheFileItself(globalSidx: Bool) async throws {
+    let fixture = try await DASHFixture.make(
       ["-single_file", "1"] + (globalSidx ? ["-global_sidx", "1"] : []))
     let mpd = try MPDParser.parse(fixture.manifest())
     let folder = try TemporaryDirectory(prefix: "dash-offline")
     let offline = try makeOfflineCopy(mpd, from: fixture.manifestURL, into: folder)
     for (index, stream) in ["v:0", "a:0"].enumerated() {
       let file = fixture.directory.file("manifest-stream\(index).mp4").path
-      let origin = try Decoded.md5(file, stream: stream)
-      let copy = try Decoded.md5(offline, stream: stream)
+      let origin = try await Decoded.md5(file, stream: stream)
+      let copy = try await Decoded.md5(offline, stream: stream)
       #expect(origin.errors.isEmpty && copy.errors.isEmpty, "\(origin.errors) \(copy.errors)")
       #expect(copy.md5.hasPrefix("MD5=") && copy.md5 == origin.md5)
     }
@@ -129,9 +129,10 @@ struct OfflineManifestTests {
   /// decodes to the same frames as the media the origin addresses, joined and read by the
   /// MP4 demuxer. As a `SegmentList`, ffmpeg 5.1 decoded the first two segments only.
   @Test(arguments: DASHPlaybackFixture.allCases)
-  func anOfflineCopyOfTenSegmentsPerStreamDecodesToItsEnd(_ kind: DASHPlaybackFixture) throws {
+  func anOfflineCopyOfTenSegmentsPerStreamDecodesToItsEnd(_ kind: DASHPlaybackFixture) async throws
+  {
     let origin = try TemporaryDirectory(prefix: "dash-origin")
-    _ = try kind.make(in: origin.url)
+    _ = try await kind.make(in: origin.url)
     let manifestURL = origin.file("manifest.mpd")
     let mpd = try MPDParser.parse(Data(contentsOf: manifestURL))
     let folder = try TemporaryDirectory(prefix: "dash-offline")
@@ -155,8 +156,8 @@ struct OfflineManifestTests {
         let parts = try ((listing.initialization.map { [$0] } ?? []) + listing.segments).map {
           try read($0.url, $0.byteRange)
         }
-        let expected = try FFmpeg.frameMD5s(ofJoined: parts, video: set == 0, in: folder.url)
-        let decoded = try FFmpeg.frameMD5s(alone, stream: stream)
+        let expected = try await FFmpeg.frameMD5s(ofJoined: parts, video: set == 0, in: folder.url)
+        let decoded = try await FFmpeg.frameMD5s(alone, stream: stream)
         #expect(decoded.errors.isEmpty, "\(kind) \(period) \(stream): \(decoded.errors)")
         #expect(
           decoded.hashes.count == expected.hashes.count,
@@ -173,14 +174,14 @@ struct OfflineManifestTests {
   /// Pins the offline copy of a manifest without `profiles`: ffmpeg 5.1's DASH demuxer
   /// refuses an MPD without a profile it knows ("Invalid data found when processing
   /// input"), so the copy always declares the full profile, which its SegmentLists meet.
-  @Test func anOfflineCopyOfAManifestWithoutProfilesStillDecodes() throws {
-    let fixture = try DASHFixture.make(["-use_template", "1", "-use_timeline", "1"])
+  @Test func anOfflineCopyOfAManifestWithoutProfilesStillDecodes() async throws {
+    let fixture = try await DASHFixture.make(["-use_template", "1", "-use_timeline", "1"])
     var mpd = try MPDParser.parse(fixture.manifest())
     mpd.profiles = nil
     let folder = try TemporaryDirectory(prefix: "dash-offline")
     let offline = try makeOfflineCopy(mpd, from: fixture.manifestURL, into: folder)
-    let origin = try Decoded.md5(fixture.manifestURL.path, stream: "v:0")
-    let copy = try Decoded.md5(offline, stream: "v:0")
+    let origin = try await Decoded.md5(fixture.manifestURL.path, stream: "v:0")
+    let copy = try await Decoded.md5(offline, stream: "v:0")
     #expect(copy.errors.isEmpty, "\(copy.errors)")
     #expect(copy.md5.hasPrefix("MD5=") && copy.md5 == origin.md5)
   }
@@ -189,8 +190,8 @@ struct OfflineManifestTests {
   /// counts match the files, and the offline copy keeps both Periods in order with their
   /// start and duration. ffmpeg 5.1 plays only one Period of a multi-Period MPD (its DASH
   /// demuxer picks the longest), so the decode is checked for errors, not length.
-  @Test func aTwoPeriodManifestOverFFmpegMediaKeepsItsPeriodsOffline() throws {
-    let fixture = try DASHFixture.make(["-use_template", "1", "-use_timeline", "1"])
+  @Test func aTwoPeriodManifestOverFFmpegMediaKeepsItsPeriodsOffline() async throws {
+    let fixture = try await DASHFixture.make(["-use_template", "1", "-use_timeline", "1"])
     let ffmpegMPD = try MPDParser.parse(fixture.manifest())
     var mpd = ffmpegMPD
     mpd.mediaPresentationDuration = 12
@@ -214,7 +215,7 @@ struct OfflineManifestTests {
     let copy = try MPDParser.parse(Data(contentsOf: URL(fileURLWithPath: offline)))
     #expect(copy.periods.map(\.id) == ["first", "second"])
     #expect(copy.periods.map(\.start) == [0, 6] && copy.periods.map(\.duration) == [6, 6])
-    let decoded = try Decoded.md5(offline, stream: "v:0")
+    let decoded = try await Decoded.md5(offline, stream: "v:0")
     #expect(decoded.errors.isEmpty && decoded.md5.hasPrefix("MD5="), "\(decoded.errors)")
   }
 
@@ -262,9 +263,9 @@ struct OfflineManifestTests {
     }
   }
 
-  @Test func writingAndParsingAgainGivesTheSameManifest() throws {
+  @Test func writingAndParsingAgainGivesTheSameManifest() async throws {
     for options in [["-use_template", "1", "-use_timeline", "1"], ["-single_file", "1"]] {
-      let fixture = try DASHFixture.make(options, languages: ["eng", "fra"])
+      let fixture = try await DASHFixture.make(options, languages: ["eng", "fra"])
       let mpd = try MPDParser.parse(fixture.manifest())
       let written = MPDWriter.write(mpd)
       #expect(try MPDParser.parse(written) == mpd)

@@ -35,8 +35,8 @@ struct SegmentBaseTests {
     return text + "  </Period>\n</MPD>\n"
   }
 
-  @Test func theSidxOfAGlobalSidxFileGivesTheRangesFFmpegListed() throws {
-    let fixture = try DASHFixture.make(["-single_file", "1", "-global_sidx", "1"])
+  @Test func theSidxOfAGlobalSidxFileGivesTheRangesFFmpegListed() async throws {
+    let fixture = try await DASHFixture.make(["-single_file", "1", "-global_sidx", "1"])
     let ffmpegMPD = try MPDParser.parse(fixture.manifest())
     var files: [(name: String, sidx: (offset: Int, size: Int))] = []
     for index in 0..<2 {

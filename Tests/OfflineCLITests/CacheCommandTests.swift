@@ -40,7 +40,7 @@ import Testing
     #expect(!path.contains("//"), "pins: cache paths held cache//")
     #expect(FileManager.default.contents(atPath: path) == TestData.bytes(count: 100_000, seed: 1))
     #expect(second.stdoutText == first.stdoutText)
-    #expect(try fixture.nginx.accessLog(minimumCount: 1).count == 1)
+    #expect(try await fixture.nginx.accessLog(minimumCount: 1).count == 1)
   }
 
   @Test func getWithOutputCopiesTheFile() async throws {
@@ -59,7 +59,7 @@ import Testing
   @Test func lsAndStatsDescribeTheCache() async throws {
     let fixture = try Fixture()
     for name in ["a.json", "b.json"] {
-      await #expect(try fixture.offline(["cache", "get", fixture.url(name)]).status == 0)
+      #expect(try await fixture.offline(["cache", "get", fixture.url(name)]).status == 0)
     }
     let listed = try await fixture.offline(["cache", "ls", "--json"])
     let entries = try JSONSerialization.jsonObject(with: listed.stdout) as? [[String: Any]]
@@ -79,7 +79,7 @@ import Testing
   @Test func limitEvictsAndClearEmpties() async throws {
     let fixture = try Fixture()
     for name in ["a.json", "b.json", "c.json"] {
-      await #expect(try fixture.offline(["cache", "get", fixture.url(name)]).status == 0)
+      #expect(try await fixture.offline(["cache", "get", fixture.url(name)]).status == 0)
     }
     let limit = try await fixture.offline(["cache", "limit", "200K"])
     let afterLimit = try await fixture.offline(["cache", "stats", "--json"])
@@ -98,7 +98,7 @@ import Testing
   // Pins: after `cache limit 1K` a 1 MB entry stayed ("976.6 KiB of 1.0 KiB").
   @Test func aFileLargerThanTheWholeLimitIsNotKept() async throws {
     let fixture = try Fixture()
-    await #expect(try fixture.offline(["cache", "limit", "50K"]).status == 0)
+    #expect(try await fixture.offline(["cache", "limit", "50K"]).status == 0)
     let get = try await fixture.offline(["cache", "get", fixture.url("a.json")])
     let stats = try await fixture.offline(["cache", "stats", "--json"])
     let summary = try JSONSerialization.jsonObject(with: stats.stdout) as? [String: Any]

@@ -96,8 +96,8 @@ import Testing
     let shown = Self.commandLine(of: serve.processIdentifier).joined(separator: " ")
     #expect(!shown.contains(token), "\(shown)")
     let url = "http://127.0.0.1:\(port)/api/contents"
-    #expect(try Curl.fetch(url).status == 401)
-    #expect(try Curl.fetch(url, ["-H", "Authorization: Bearer \(token)"]).status == 200)
+    #expect(try await Curl.fetch(url).status == 401)
+    #expect(try await Curl.fetch(url, ["-H", "Authorization: Bearer \(token)"]).status == 200)
   }
 
   /// A token file that cannot be read, or holds no token, and `--token` with

@@ -114,14 +114,14 @@ import Testing
 
     /// The requests the other origin logged under `prefix` (`/h/` or `/d/`), at least one.
     func otherLog(_ prefix: String) async throws -> [HeaderLogEntry] {
-      let entries = try other.headerLog(minimumCount: 1).filter { $0.uri.hasPrefix(prefix) }
+      let entries = try await other.headerLog(minimumCount: 1).filter { $0.uri.hasPrefix(prefix) }
       #expect(!entries.isEmpty, "nothing was asked of the other origin under \(prefix)")
       return entries
     }
 
     /// The requests the home origin logged under `prefix`.
     func homeLog(_ prefix: String) async throws -> [HeaderLogEntry] {
-      try home.headerLog(minimumCount: 1).filter { $0.uri.hasPrefix(prefix) }
+      try await home.headerLog(minimumCount: 1).filter { $0.uri.hasPrefix(prefix) }
     }
   }
 
@@ -157,7 +157,7 @@ import Testing
       #expect(Self.secrets(in: entry).isEmpty, "\(entry.uri) got \(Self.secrets(in: entry))")
     }
     let basic = "Basic " + Data("\(Self.user):\(Self.password)".utf8).base64EncodedString()
-    await #expect(try setup.homeLog("/d/").allSatisfy { $0["Authorization"] == basic })
+    #expect(try await setup.homeLog("/d/").allSatisfy { $0["Authorization"] == basic })
   }
 
   /// `--trust-origin` names the other origin: then its pieces get the secrets, for both
@@ -200,6 +200,6 @@ import Testing
     for entry in try await setup.otherLog("/d/") {
       #expect(entry["Authorization"] != nil && entry["X-Api-Key"] == Self.apiKey, "\(entry.uri)")
     }
-    await #expect(try setup.homeLog("/h/").allSatisfy { $0["Authorization"] == Self.token })
+    #expect(try await setup.homeLog("/h/").allSatisfy { $0["Authorization"] == Self.token })
   }
 }

@@ -13,30 +13,30 @@ struct DASHCommandTests {
     let nginx: NginxServer
     var url: String { files.url(on: nginx).absoluteString }
 
-    init(_ kind: DASHStreamFixture, limitRate: String? = nil) throws {
+    init(_ kind: DASHStreamFixture, limitRate: String? = nil) async throws {
       www = try TemporaryDirectory(prefix: "offlinekit-dash")
-      files = try kind.make(in: www.url)
+      files = try await kind.make(in: www.url)
       nginx = try NginxServer(root: files.folder, options: .init(limitRate: limitRate))
       try nginx.start()
     }
 
     /// The MD5s of the origin's decoded `streams`, over http.
     func decoded(_ streams: [String]) async throws -> [String] {
-      try streams.map { try FFmpeg.decodedMD5(url, stream: $0).md5 }
+      try await streams.asyncMap { try await FFmpeg.decodedMD5(url, stream: $0).md5 }
     }
   }
 
   /// The MD5s of the decoded `streams` of the offline MPD at `path`, with no error printed.
   func decoded(_ path: String, _ streams: [String]) async throws -> [String] {
-    try streams.map { stream in
-      let result = try FFmpeg.decodedMD5(path, stream: stream)
+    try await streams.asyncMap { stream in
+      let result = try await FFmpeg.decodedMD5(path, stream: stream)
       #expect(result.errors.isEmpty, "\(stream): \(result.errors)")
       return result.md5
     }
   }
 
   @Test func getWritesAFolderThatDecodesLikeTheOriginAndARerunFetchesNothing() async throws {
-    let origin = try Origin(.timeline)
+    let origin = try await Origin(.timeline)
     let expected = try await origin.decoded(["v:0", "a:0"])
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "movie").path
@@ -44,9 +44,9 @@ struct DASHCommandTests {
     let first = try await InProcessOffline.run(["--store", store, "get", origin.url, "-o", out])
     #expect(first.status == 0, "\(first.stderrText)")
     #expect(first.stderrText.contains("Saved \(out)/index.mpd (5 segments"), "\(first.stderrText)")
-    let requests = try origin.nginx.accessLog(minimumCount: 1).count
+    let requests = try await origin.nginx.accessLog(minimumCount: 1).count
     origin.nginx.stop(graceful: false)
-    await #expect(try decoded(out + "/index.mpd", ["v:0", "a:0"]) == expected)
+    #expect(try await decoded(out + "/index.mpd", ["v:0", "a:0"]) == expected)
 
     try await RepeatedGet.expectFetchesNothing(
       nginx: origin.nginx, requests: requests, store: store, url: origin.url, out: out)
@@ -54,7 +54,7 @@ struct DASHCommandTests {
 
   /// `--variant lowest` takes the 96x54 Representation of the video AdaptationSet.
   @Test func getAppliesTheVariantChoiceToTheVideoAdaptationSet() async throws {
-    let origin = try Origin(.timeline)
+    let origin = try await Origin(.timeline)
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "small").path
     let result = try await InProcessOffline.run([
@@ -68,7 +68,7 @@ struct DASHCommandTests {
   }
 
   @Test func infoListsWhatTheManifestOffersInTextAndJSON() async throws {
-    let origin = try Origin(.languages)
+    let origin = try await Origin(.languages)
     let text = try await InProcessOffline.run(["info", origin.url])
     #expect(text.status == 0, "\(text.stderrText)")
     for line in [
@@ -90,7 +90,7 @@ struct DASHCommandTests {
   }
 
   @Test func theQueueDownloadsAPresentationThatDecodesLikeTheOrigin() async throws {
-    let origin = try Origin(.languages)
+    let origin = try await Origin(.languages)
     let expected = try await origin.decoded(["v:0", "a:1"])
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
@@ -107,11 +107,11 @@ struct DASHCommandTests {
     #expect(path.hasSuffix("/index.mpd"))
     origin.nginx.stop(graceful: false)
     // French only: the copy's one audio stream is the origin's second.
-    await #expect(try decoded(path, ["v:0", "a:0"]) == expected)
+    #expect(try await decoded(path, ["v:0", "a:0"]) == expected)
   }
 
   @Test func liveAndProtectedPresentationsAreRefusedBeforeAnySegment() async throws {
-    let origin = try Origin(.timeline)
+    let origin = try await Origin(.timeline)
     let manifest = origin.files.entryFile
     let text = try String(contentsOf: manifest, encoding: .utf8)
     let work = try TemporaryDirectory()
@@ -133,7 +133,7 @@ struct DASHCommandTests {
     ])
     #expect(drm.status == 1)
     #expect(drm.stderrText.contains("Widevine"), "\(drm.stderrText)")
-    let log = try origin.nginx.accessLog(minimumCount: 2)
+    let log = try await origin.nginx.accessLog(minimumCount: 2)
     #expect(log.allSatisfy { $0.uri == "/manifest.mpd" }, "no segment was fetched")
   }
 
@@ -142,12 +142,12 @@ struct DASHCommandTests {
   /// like the origin, no segment complete on disk at a kill is requested again, none is sent
   /// twice in full, and segments cut by a kill are resumed (206).
   @Test func killsDuringADASHDownloadNeverFetchASegmentTwice() async throws {
-    let origin = try Origin(.long, limitRate: "100k")
+    let origin = try await Origin(.long, limitRate: "100k")
     // The origin's files decoded where they lie (over the rate-limited nginx it takes minutes).
-    let expected = try ["v:0", "a:0"].map {
-      try FFmpeg.decodedMD5(origin.files.entryFile.path, stream: $0).md5
+    let expected = try await ["v:0", "a:0"].asyncMap {
+      try await FFmpeg.decodedMD5(origin.files.entryFile.path, stream: $0).md5
     }
-    let before = try origin.nginx.accessLog(minimumCount: 1).count
+    let before = try await origin.nginx.accessLog(minimumCount: 1).count
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store").path
     let out = work.url.appending(path: "movie").path
@@ -193,7 +193,7 @@ struct DASHCommandTests {
     }
     let last = try await InProcessOffline.run(["--store", store] + arguments, timeout: 120)
     #expect(last.status == 0, "\(last.stderrText)")
-    let log = try origin.nginx.accessLog(minimumCount: 1).dropFirst(before)
+    let log = try await origin.nginx.accessLog(minimumCount: 1).dropFirst(before)
     for snapshot in snapshots {
       let again = log.dropFirst(snapshot.logCount - before).map(\.uri).filter(
         snapshot.done.contains)
@@ -213,7 +213,7 @@ struct DASHCommandTests {
     #expect(media.contains { $0.status == 206 }, "a killed segment was resumed, not restarted")
 
     origin.nginx.stop(graceful: false)
-    await #expect(try decoded(out + "/index.mpd", ["v:0", "a:0"]) == expected)
+    #expect(try await decoded(out + "/index.mpd", ["v:0", "a:0"]) == expected)
   }
 
   /// How many times the origin's access log shows the manifest requested.

@@ -53,7 +53,7 @@ struct DASHExpansionMemoryTests {
     defer { nginx.stop(graceful: false) }
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "out")
-    let run = try PeakMemoryRun.run(
+    let run = try await PeakMemoryRun.run(
       OfflineBinary.path,
       [
         "--store", work.url.appending(path: "store").path, "get",
@@ -64,7 +64,7 @@ struct DASHExpansionMemoryTests {
     #expect(run.peakBytes < Self.peakBound, "\(name): peak \(run.peakMiB) MiB")
     #expect(run.status == 1, "\(name): \(run.stderr)")
     #expect(run.stderr.contains("at most") && run.stderr.contains(bound), "\(name): \(run.stderr)")
-    let log = try nginx.accessLog(minimumCount: 1)
+    let log = try await nginx.accessLog(minimumCount: 1)
     #expect(log.map(\.uri) == ["/\(name).mpd"], "only the manifest was fetched")
     let written = (try? FileManager.default.subpathsOfDirectory(atPath: out.path)) ?? []
     #expect(written.allSatisfy { !$0.hasSuffix(".m4s") && !$0.hasSuffix(".mpd") }, "\(written)")

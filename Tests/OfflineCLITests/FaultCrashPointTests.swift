@@ -33,10 +33,10 @@ import Testing
     let cancel = try await crashing(at: point, fixture, ["cancel", id])
     #expect(cancel.status == 137, "\(cancel.stderrText)")
 
-    await #expect(try fixture.entry(id)?.state == "notDownloaded")
+    #expect(try await fixture.entry(id)?.state == "notDownloaded")
     #expect(fixture.leftovers(of: id).isEmpty)
-    await #expect(try fixture.offline(["run", "--quiet"]).status == 0)
-    await #expect(try fixture.entry(id)?.state == "notDownloaded")
+    #expect(try await fixture.offline(["run", "--quiet"]).status == 0)
+    #expect(try await fixture.entry(id)?.state == "notDownloaded")
     #expect(fixture.leftovers(of: id).isEmpty)
   }
 
@@ -46,16 +46,16 @@ import Testing
   func aDeleteCutShortIsFinishedByTheNextCommand(point: String) async throws {
     let fixture = try QueueFixture()
     let id = try await fixture.addOne([fixture.url("small.bin")])
-    await #expect(try fixture.offline(["run", "--quiet"]).status == 0)
-    let file = try await #require(try fixture.entry(id)).path
+    #expect(try await fixture.offline(["run", "--quiet"]).status == 0)
+    let file = try #require(try await fixture.entry(id)).path
 
     let rm = try await crashing(at: point, fixture, ["rm", id])
     #expect(rm.status == 137, "\(rm.stderrText)")
 
-    await #expect(try fixture.entry(id)?.state == "notDownloaded")
+    #expect(try await fixture.entry(id)?.state == "notDownloaded")
     #expect(!FileManager.default.fileExists(atPath: file))
-    await #expect(try fixture.offline(["run", "--quiet"]).status == 0)
-    await #expect(try fixture.entry(id)?.state == "notDownloaded")
+    #expect(try await fixture.offline(["run", "--quiet"]).status == 0)
+    #expect(try await fixture.entry(id)?.state == "notDownloaded")
     #expect(!FileManager.default.fileExists(atPath: file))
   }
 
@@ -64,20 +64,20 @@ import Testing
   /// downloaded from the verified file without fetching it again.
   @Test func aFinishCutShortIsRecordedByTheNextRunWithoutRefetching() async throws {
     let fixture = try QueueFixture()
-    let sha = try TestData.sha256Hex(of: fixture.small)
+    let sha = try await TestData.sha256Hex(of: fixture.small)
     let id = try await fixture.addOne([fixture.url("small.bin"), "--sha256", sha])
 
     let run = try await crashing(at: "finish.beforeDownloaded", fixture, ["run", "--quiet"])
     #expect(run.status == 137, "\(run.stderrText)")
-    let left = try await #require(try fixture.entry(id))
+    let left = try #require(try await fixture.entry(id))
     #expect(left.state == "downloading")
     #expect(FileManager.default.contents(atPath: left.path) == fixture.small)
 
     let again = try await fixture.offline(["run", "--quiet"])
     #expect(again.status == 0, "\(again.stderrText)")
-    let done = try await #require(try fixture.entry(id))
+    let done = try #require(try await fixture.entry(id))
     #expect(done.state == "downloaded")
-    #expect(try TestData.sha256Hex(of: URL(fileURLWithPath: done.path)) == sha)
+    #expect(try await TestData.sha256Hex(of: URL(fileURLWithPath: done.path)) == sha)
     let fetches = try fixture.nginx.accessLog().filter { $0.uri == "/small.bin" }
     #expect(fetches.count == 1, "\(fetches)")
   }
@@ -93,21 +93,21 @@ import Testing
     for index in 0..<6 {
       let body = TestData.bytes(count: 64 << 10, seed: UInt64(300 + index))
       try body.write(to: www.appending(path: "s\(index).bin"))
-      let sha = try TestData.sha256Hex(of: body)
+      let sha = try await TestData.sha256Hex(of: body)
       await ids[try fixture.addOne([fixture.url("s\(index).bin"), "--sha256", sha])] = sha
     }
 
     let run = try await crashing(
       at: "finish.beforeDownloaded", fixture, ["run", "--quiet", "--parallel", "6"])
     #expect(run.status == 137, "\(run.stderrText)")
-    for id in ids.keys { await #expect(try fixture.entry(id)?.state == "downloading") }
+    for id in ids.keys { #expect(try await fixture.entry(id)?.state == "downloading") }
 
     let again = try await fixture.offline(["run", "--quiet"])
     #expect(again.status == 0, "\(again.stderrText)")
     for (id, sha) in ids {
-      let done = try await #require(try fixture.entry(id))
+      let done = try #require(try await fixture.entry(id))
       #expect(done.state == "downloaded")
-      #expect(try TestData.sha256Hex(of: URL(fileURLWithPath: done.path)) == sha)
+      #expect(try await TestData.sha256Hex(of: URL(fileURLWithPath: done.path)) == sha)
     }
     let fetches = try fixture.nginx.accessLog().filter { $0.uri.hasPrefix("/s") }
     #expect(fetches.count == 6, "\(fetches.map(\.uri))")
@@ -118,15 +118,15 @@ import Testing
   @Test func aRecoveryCutShortIsFinishedByTheNextStartUp() async throws {
     let fixture = try QueueFixture(limitRate: "1m")
     let id = try await partlyDownloaded(fixture)
-    await #expect(try crashing(at: "cancel.afterCanceling", fixture, ["cancel", id]).status == 137)
+    #expect(try await crashing(at: "cancel.afterCanceling", fixture, ["cancel", id]).status == 137)
 
     let list = try await crashing(at: "recovery.afterDeletingFiles", fixture, ["ls"])
     #expect(list.status == 137, "\(list.stderrText)")
     #expect(fixture.leftovers(of: id).isEmpty)
 
-    await #expect(try fixture.entry(id)?.state == "notDownloaded")
-    await #expect(try fixture.offline(["run", "--quiet"]).status == 0)
-    await #expect(try fixture.entry(id)?.state == "notDownloaded")
+    #expect(try await fixture.entry(id)?.state == "notDownloaded")
+    #expect(try await fixture.offline(["run", "--quiet"]).status == 0)
+    #expect(try await fixture.entry(id)?.state == "notDownloaded")
   }
 
   /// Crash points inside `Transfer` (the journal says `finishing`, the rename not done; the
@@ -136,9 +136,9 @@ import Testing
   func aFileCutShortAroundItsRenameIsFinishedByTheNextGet(point: String) async throws {
     let fixture = try QueueFixture()
     let output = fixture.folder.url.appending(path: "out.bin").path
-    let sha = try TestData.sha256Hex(of: fixture.small)
+    let sha = try await TestData.sha256Hex(of: fixture.small)
     let arguments = ["get", fixture.url("small.bin"), "-o", output, "--sha256", sha, "--quiet"]
-    await #expect(try crashing(at: point, fixture, arguments).status == 137)
+    #expect(try await crashing(at: point, fixture, arguments).status == 137)
 
     let again = try await fixture.offline(arguments)
     #expect(again.status == 0, "\(again.stderrText)")

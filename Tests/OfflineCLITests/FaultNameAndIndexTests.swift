@@ -73,7 +73,7 @@ import Testing
     let setup = try GetCommandTests.Setup(size: 8 << 20, options: .init(limitRate: "4m"))
     let url = setup.nginx.url("/file.bin").absoluteString
     let output = setup.out.appending(path: "file.bin").path
-    let sha = try TestData.sha256Hex(of: setup.body)
+    let sha = try await TestData.sha256Hex(of: setup.body)
     let process = try OfflineBinary.start(
       ["get", url, "-o", output, "--quiet", "--sha256", sha], store: setup.store)
     defer {

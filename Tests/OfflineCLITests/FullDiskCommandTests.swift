@@ -11,7 +11,7 @@ struct FullDiskCommandTests {
   /// `small.bin` downloaded as `a`; the caller unmounts it.
   static func storeOnASmallDisk() async throws -> (QueueFixture, TmpfsMountPoint) {
     let fixture = try QueueFixture()
-    let mount = try TmpfsMountPoint(at: fixture.store, megabytes: 4)
+    let mount = try await TmpfsMountPoint(at: fixture.store, megabytes: 4)
     _ = try await fixture.add([fixture.url("small.bin"), "--id", "a"])
     let run = try await fixture.offline(["run", "--quiet", "--min-free", "0"], timeout: 60)
     try #require(run.status == 0, "\(run.stderrText)")
@@ -52,9 +52,9 @@ struct FullDiskCommandTests {
 struct TmpfsMountPoint {
   let path: URL
 
-  init(at path: URL, megabytes: Int) throws {
+  init(at path: URL, megabytes: Int) async throws {
     try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
-    let result = try ProcessRunner.run(
+    let result = try await ProcessRunner.run(
       "/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", path.path], timeout: 10)
     try #require(result.status == 0, "mount failed: \(result.stderrText)")
     self.path = path
@@ -71,7 +71,9 @@ struct TmpfsMountPoint {
     while write(fd, &byte, 1) == 1 {}
   }
 
+  /// Detaches the mount at once (`umount -l`), with the system call rather than a child
+  /// process, so a `defer` can call it without blocking on one.
   func unmount() {
-    _ = try? ProcessRunner.run("/bin/umount", ["-l", path.path], timeout: 10)
+    _ = umount2(path.path, Int32(MNT_DETACH))
   }
 }

@@ -30,19 +30,19 @@ import Testing
     /// `get` of the served file to `output`, checked against the body's SHA-256: the command
     /// the crash tests kill and run again.
     func verifiedGet() async throws -> [String] {
-      let sha = try TestData.sha256Hex(of: body)
+      let sha = try await TestData.sha256Hex(of: body)
       return ["get", nginx.url("/file.bin").absoluteString, "-o", output, "--sha256", sha]
     }
 
     /// The body bytes nginx has sent over all requests so far.
     func bodyBytesSent() async throws -> Int64 {
-      try nginx.accessLog(minimumCount: 1).reduce(Int64(0)) { $0 + $1.bodyBytesSent }
+      try await nginx.accessLog(minimumCount: 1).reduce(Int64(0)) { $0 + $1.bodyBytesSent }
     }
   }
 
   @Test func downloadsIntoTheCurrentFolderByDefaultAndSaysSoOnARerun() async throws {
     let setup = try Setup()
-    let sha = try TestData.sha256Hex(of: setup.body)
+    let sha = try await TestData.sha256Hex(of: setup.body)
     let url = setup.nginx.url("/file.bin").absoluteString
     let first = try await InProcessOffline.run(
       ["get", url, "--sha256", sha], store: setup.store, in: setup.out)
@@ -56,7 +56,7 @@ import Testing
     #expect(second.status == 0)
     #expect(second.stderrText.contains("Already complete"))
     #expect(second.stderrText.contains("unchanged on disk since its download"))
-    #expect(try setup.nginx.accessLog(minimumCount: 1).count == 1)
+    #expect(try await setup.nginx.accessLog(minimumCount: 1).count == 1)
   }
 
   @Test func jsonPrintsOneObjectPerEvent() async throws {

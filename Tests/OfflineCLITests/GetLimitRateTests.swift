@@ -42,7 +42,7 @@ import Testing
   /// One cap for the whole stream: its segments, fetched eight at a time, share it.
   @Test(.enabled(if: FFmpeg.isAvailable))
   func aCappedStreamSharesOneCapAcrossItsSegments() async throws {
-    let origin = try HLSOrigin(.tsVariants, segmentCount: 8)
+    let origin = try await HLSOrigin(.tsVariants, segmentCount: 8)
     let work = try TemporaryDirectory()
     let output = work.url.appending(path: "movie")
     let rate = 256 << 10
@@ -56,7 +56,7 @@ import Testing
 
     #expect(result.status == 0, "\(result.stderrText)")
     origin.nginx.stop(graceful: false)
-    #expect(try FFmpeg.decode(output.path + "/index.m3u8").errors.isEmpty)
+    #expect(try await FFmpeg.decode(output.path + "/index.m3u8").errors.isEmpty)
     let received = Self.bytes(under: output)
     #expect(received > rate, "the stream is large enough to show the cap")
     // Less the 16 KiB the budget starts with. Eight segments at once, each capped on its

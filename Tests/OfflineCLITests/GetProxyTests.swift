@@ -19,7 +19,7 @@ struct GetProxyTests {
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(fixture.downloaded(fixture.output()))
     #expect(fixture.proxy.requests().contains(fixture.forwarded("/proxied/file.bin")))
-    #expect(try fixture.nginx.accessLog(minimumCount: 1).map(\.status) == [200])
+    #expect(try await fixture.nginx.accessLog(minimumCount: 1).map(\.status) == [200])
   }
 
   /// One way `get` may be told of a proxy (or of none), and whether the download must go

@@ -12,8 +12,8 @@ import Testing
     let origin: GatedOrigin
     let folder: TemporaryDirectory
 
-    init() throws {
-      origin = try GatedOrigin(files: ["a.bin": GetRequestOptionTests.body])
+    init() async throws {
+      origin = try await GatedOrigin(files: ["a.bin": GetRequestOptionTests.body])
       folder = try TemporaryDirectory()
     }
 
@@ -37,7 +37,7 @@ import Testing
   }
 
   @Test func getWithABearerHeaderDownloadsAndNeverPrintsTheToken() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let refused = try await setup.get("bearer", ["--json"])
     #expect(refused.status == 1)
     let result = try await setup.get(
@@ -48,7 +48,7 @@ import Testing
   }
 
   @Test func getWithACookiesFileDownloads() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let cookies = try setup.origin.cookiesFile()
     let result = try await setup.get("cookie", ["--cookies", cookies.path])
     #expect(result.status == 0, "\(result.stderrText)")
@@ -56,29 +56,29 @@ import Testing
   }
 
   @Test func getWithUserAndPasswordDownloads() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let result = try await setup.get("basic", ["-u", "\(NginxGates.user):\(NginxGates.password)"])
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(setup.downloaded)
   }
 
   @Test func getWithANetrcFileDownloads() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let result = try await setup.get("basic", ["--netrc-file", try setup.origin.netrcFile().path])
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(setup.downloaded)
   }
 
   @Test func getWithARefererAndAUserAgentDownloads() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let result = try await setup.get(
       "referer", ["--referer", NginxGates.referer, "--user-agent", "Player/3"])
     #expect(result.status == 0, "\(result.stderrText)")
-    #expect(try setup.origin.server.accessLog(minimumCount: 1).last?.userAgent == "Player/3")
+    #expect(try await setup.origin.server.accessLog(minimumCount: 1).last?.userAgent == "Player/3")
   }
 
   @Test func cacheGetSendsTheHeader() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let result = try await setup.offline([
       "cache", "get", setup.origin.fileURL("a.bin", in: "header").absoluteString, "-H",
       "\(NginxGates.headerName): \(NginxGates.headerValue)",
@@ -90,8 +90,8 @@ import Testing
 
   /// Pins: the token went along a redirect to another origin.
   @Test func aRedirectToAnotherOriginDoesNotReceiveTheToken() async throws {
-    let other = try GatedOrigin(files: ["a.bin": GetRequestOptionTests.body])
-    let origin = try GatedOrigin(
+    let other = try await GatedOrigin(files: ["a.bin": GetRequestOptionTests.body])
+    let origin = try await GatedOrigin(
       files: ["a.bin": GetRequestOptionTests.body],
       extraLocations:
         "location = /bearer/away { return 302 \(other.fileURL("a.bin", in: "open").absoluteString); }"
@@ -105,7 +105,7 @@ import Testing
         "-H", "X-Plain: visible",
       ], timeout: 60)
     #expect(result.status == 0, "\(result.stderrText)")
-    let landed = try other.server.headerLog(minimumCount: 1)
+    let landed = try await other.server.headerLog(minimumCount: 1)
     #expect(!landed.isEmpty)
     #expect(landed.allSatisfy { $0["Authorization"] == nil })
     #expect(landed.allSatisfy { $0["X-Plain"] == "visible" })
@@ -125,7 +125,7 @@ import Testing
   func badRequestOptionsAreUsageErrorsNamingTheOption(
     arguments: [String], option: String, why: String
   ) async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let result = try await setup.get("open", arguments)
     #expect(result.status == 64, "\(result.stderrText)")
     #expect(result.stderrText.contains("\(option): "), "\(result.stderrText)")
@@ -138,7 +138,7 @@ import Testing
   /// Pins: `-u USER` without a password could not ask for one; it is asked on the terminal
   /// (a pty here) and never echoed.
   @Test func aPasswordLeftOutIsAskedForOnTheTerminalWithoutEcho() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let driver = """
       import os, pty, sys
       pid, fd = pty.fork()
@@ -176,7 +176,7 @@ import Testing
   }
 
   @Test func aMalformedCookiesFileIsAUsageErrorNamingTheLineAndAddQueuesNothing() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let cookies = setup.origin.secrets.file("bad.txt")
     try Data("# ok\n\n127.0.0.1\tFALSE\t/\n".utf8).write(to: cookies)
     let result = try await setup.offline([

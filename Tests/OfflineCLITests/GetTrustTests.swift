@@ -30,7 +30,7 @@ import Testing
 
     func store(_ name: String = "store") -> URL { folder.url.appending(path: name) }
     func url(_ path: String = "/file.bin") -> String { nginx.url(path).absoluteString }
-    var sha: String { (try? TestData.sha256Hex(of: body)) ?? "" }
+    var sha: String { get async { (try? await TestData.sha256Hex(of: body)) ?? "" } }
   }
 
   /// A CLI process running in the background, its output going to files.
@@ -74,8 +74,9 @@ import Testing
   @Test func aSecondGetOfTheSameOutputFailsAtOnceNamingTheFirst() async throws {
     let setup = try Setup()
     let output = setup.out.appending(path: "same.bin").path
+    let sha = await setup.sha
     let first = try Background(
-      ["get", setup.url("/slow/file.bin"), "-o", output, "--sha256", setup.sha],
+      ["get", setup.url("/slow/file.bin"), "-o", output, "--sha256", sha],
       store: setup.store("a"),
       logs: setup.folder.url)
     try await Self.waitForBytes(output + ".part")
@@ -108,7 +109,7 @@ import Testing
     #expect(second.stderrText.contains("Already complete"), "\(second.stderrText)")
     #expect(FileManager.default.contents(atPath: output) == setup.body)
     #expect(!FileManager.default.fileExists(atPath: output + ".part"))
-    #expect(try setup.nginx.accessLog(minimumCount: 1).count == 1)
+    #expect(try await setup.nginx.accessLog(minimumCount: 1).count == 1)
   }
 
   // Pins: concurrent `cache get` from several processes returned a mixed file, or failed with
@@ -133,7 +134,7 @@ import Testing
   // complete and verified (SHA-256 <expected>)", exit 0.
   @Test func aFileChangedOnDiskIsHashedAgainAndDownloadedAgain() async throws {
     let setup = try Setup()
-    let arguments = ["get", setup.url(), "--sha256", setup.sha]
+    let arguments = await ["get", setup.url(), "--sha256", setup.sha]
     await #expect(
       try InProcessOffline.run(arguments, store: setup.store(), in: setup.out).status == 0)
     let file = setup.out.appending(path: "file.bin")
@@ -147,7 +148,7 @@ import Testing
     #expect(!rerun.stderrText.contains("Already complete"), "\(rerun.stderrText)")
     #expect(rerun.stderrText.contains("changed on disk"), "\(rerun.stderrText)")
     #expect(FileManager.default.contents(atPath: file.path) == setup.body)
-    #expect(try setup.nginx.accessLog(minimumCount: 2).count == 2)
+    #expect(try await setup.nginx.accessLog(minimumCount: 2).count == 2)
   }
 
   // Pins: without --sha256 a swapped file of the same length was "complete and verified".
@@ -176,7 +177,7 @@ import Testing
 
   @Test func aRerunThatHashesTheFileSaysVerifiedOnlyThen() async throws {
     let setup = try Setup()
-    let arguments = ["get", setup.url(), "--sha256", setup.sha]
+    let arguments = await ["get", setup.url(), "--sha256", setup.sha]
     await #expect(
       try InProcessOffline.run(arguments, store: setup.store(), in: setup.out).status == 0)
     let unchanged = try await InProcessOffline.run(arguments, store: setup.store(), in: setup.out)
@@ -189,7 +190,7 @@ import Testing
       [.modificationDate: Date(timeIntervalSince1970: 1e9)], ofItemAtPath: file)
     let touched = try await InProcessOffline.run(arguments, store: setup.store(), in: setup.out)
     #expect(touched.stderrText.contains("Already complete and verified"), "\(touched.stderrText)")
-    #expect(try setup.nginx.accessLog(minimumCount: 1).count == 1)
+    #expect(try await setup.nginx.accessLog(minimumCount: 1).count == 1)
   }
 
   // Pins: with -o naming a symbolic link, --force replaced the file the link points to.

@@ -17,7 +17,7 @@ struct IndexRebuildTests {
     let bodies: [String: Data]
     var store: URL { folder.url.appending(path: "store") }
 
-    init() throws {
+    init() async throws {
       folder = try TemporaryDirectory(prefix: "offlinekit-rebuild")
       let www = folder.url.appending(path: "www")
       try FileManager.default.createDirectory(
@@ -29,7 +29,7 @@ struct IndexRebuildTests {
       bodies["slow/large.bin"] = TestData.bytes(count: 8 << 20, seed: 44)
       for (name, body) in bodies { try body.write(to: www.appending(path: name)) }
       self.bodies = bodies
-      hls = try HLSFixture.tsVariants.make(
+      hls = try await HLSFixture.tsVariants.make(
         in: www.appending(path: "hls"), segmentDuration: 1, segmentCount: 4)
       nginx = try NginxServer(
         root: www, options: .init(extraLocations: "location /slow/ { limit_rate 1m; }"))
@@ -115,7 +115,7 @@ struct IndexRebuildTests {
   @Test(arguments: [false, true])
   func aDamagedIndexIsRebuiltFromTheManifestsAndNothingIsFetchedTwice(truncating: Bool) async throws
   {
-    let origin = try Origin()
+    let origin = try await Origin()
     try await origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
     try await origin.add([origin.url("b.bin"), "--id", "b"])
     try await origin.add([
@@ -128,7 +128,7 @@ struct IndexRebuildTests {
     let before = try await origin.listing().entries
     #expect(before["a"]?[1] == "downloaded" && before["movie"]?[1] == "downloaded")
     #expect(before["big"]?[1] == "suspended" && before["queued"]?[1] == "downloading")
-    let requestsBefore = try origin.nginx.accessLog(minimumCount: 1).count
+    let requestsBefore = try await origin.nginx.accessLog(minimumCount: 1).count
 
     try await origin.damageIndex(truncating: truncating)
 
@@ -137,7 +137,7 @@ struct IndexRebuildTests {
     #expect(after.entries == before, "before: \(before)\nafter: \(after.entries)")
     let readded = try await origin.offline(["add", origin.url("a.bin")])
     #expect(readded.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "a")
-    await #expect(try origin.offline(["resume", "big"]).status == 0)
+    #expect(try await origin.offline(["resume", "big"]).status == 0)
     let run = try await origin.offline(["run", "--quiet"], timeout: 60)
     #expect(run.status == 0, "\(run.stderrText)")
 
@@ -149,7 +149,7 @@ struct IndexRebuildTests {
     #expect(
       FileManager.default.contents(atPath: origin.file("a", "a.bin").path) == origin.bodies["a.bin"]
     )
-    let later = try origin.nginx.accessLog(minimumCount: requestsBefore + 2).dropFirst(
+    let later = try await origin.nginx.accessLog(minimumCount: requestsBefore + 2).dropFirst(
       requestsBefore)
     #expect(
       !later.contains { $0.uri.hasPrefix("/hls") || $0.uri == "/a.bin" || $0.uri == "/b.bin" })
@@ -166,7 +166,7 @@ struct IndexRebuildTests {
   /// starts its part over from 0 rather than trust bytes no journal vouches for. The price
   /// is the part's bytes, fetched twice; the file ends byte-exact.
   @Test func aDownloadKilledMidwayComesBackQueuedAndRestartsCleanly() async throws {
-    let origin = try Origin()
+    let origin = try await Origin()
     try await origin.add([origin.url("slow/large.bin"), "--id", "big"])
     let run = Process()
     run.executableURL = URL(fileURLWithPath: OfflineBinary.path)
@@ -181,17 +181,17 @@ struct IndexRebuildTests {
     }
     kill(run.processIdentifier, SIGKILL)
     _ = await run.waitBounded(seconds: 10)
-    let requestsBefore = try origin.nginx.accessLog(minimumCount: 1).count
+    let requestsBefore = try await origin.nginx.accessLog(minimumCount: 1).count
 
     try await origin.damageIndex(truncating: false)
 
-    await #expect(try origin.listing().entries["big"]?[1] == "downloading")
+    #expect(try await origin.listing().entries["big"]?[1] == "downloading")
     let again = try await origin.offline(["run", "--quiet"], timeout: 60)
     #expect(again.status == 0, "\(again.stderrText)")
     #expect(
       FileManager.default.contents(atPath: origin.file("big", "large.bin").path)
         == origin.bodies["slow/large.bin"])
-    let later = try origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
+    let later = try await origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
       requestsBefore)
     #expect(later.count == 1)
     #expect(later.first?.range == nil && later.first?.status == 200, "\(later)")
@@ -200,9 +200,9 @@ struct IndexRebuildTests {
   /// An index deleted by hand (or a rebuild cut short) leaves an empty index beside content
   /// folders: the next command rebuilds it from the manifests by itself.
   @Test func anIndexDeletedByHandIsRebuiltWhenTheStoreOpens() async throws {
-    let origin = try Origin()
+    let origin = try await Origin()
     try await origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
-    try await #require(try origin.offline(["run", "--quiet"]).status == 0)
+    try #require(try await origin.offline(["run", "--quiet"]).status == 0)
     try await origin.add([origin.url("c.bin"), "--id", "queued"])
     let before = try await origin.listing().entries
     for suffix in ["", "-wal", "-shm"] {
@@ -219,9 +219,9 @@ struct IndexRebuildTests {
   /// An older copy of the index put back (a backup): it is healthy and not empty, so
   /// nothing happens by itself; `ls --rebuild` adopts what it lacks, once.
   @Test func lsRebuildAdoptsWhatAnOlderIndexLacks() async throws {
-    let origin = try Origin()
+    let origin = try await Origin()
     try await origin.add([origin.url("a.bin"), "--id", "a", "--title", "File A"])
-    try await #require(try origin.offline(["run", "--quiet"]).status == 0)
+    try #require(try await origin.offline(["run", "--quiet"]).status == 0)
     let index = origin.store.appending(path: "index.sqlite").path
     let backup = origin.folder.url.appending(path: "backup").path
     try FileManager.default.createDirectory(atPath: backup, withIntermediateDirectories: true)
@@ -229,7 +229,7 @@ struct IndexRebuildTests {
       try FileManager.default.copyItem(atPath: index + suffix, toPath: backup + "/i" + suffix)
     }
     try await origin.add([origin.url("b.bin"), "--id", "b"])
-    try await #require(try origin.offline(["run", "--quiet"]).status == 0)
+    try #require(try await origin.offline(["run", "--quiet"]).status == 0)
     try await origin.add([origin.url("c.bin"), "--id", "queued", "--title", "Queued"])
     let before = try await origin.listing().entries
     for suffix in ["", "-wal", "-shm"] {
@@ -239,13 +239,13 @@ struct IndexRebuildTests {
     {
       try FileManager.default.copyItem(atPath: backup + "/i" + suffix, toPath: index + suffix)
     }
-    await #expect(try origin.listing().entries.keys.sorted() == ["a"])
+    #expect(try await origin.listing().entries.keys.sorted() == ["a"])
 
     let rebuilt = try await origin.offline(["ls", "--json", "--rebuild"])
 
     #expect(rebuilt.status == 0)
     #expect(rebuilt.stderrText.contains("Restored 2 contents"), "\(rebuilt.stderrText)")
-    await #expect(try origin.listing().entries == before)
+    #expect(try await origin.listing().entries == before)
     await #expect(
       try origin.offline(["ls", "--rebuild"]).stderrText.contains("Restored 0 contents"))
   }
@@ -254,14 +254,14 @@ struct IndexRebuildTests {
   /// does not check out, so it is not adopted as downloaded; it is queued again (with a note
   /// saying why) and the next run fetches it whole. The other content is adopted.
   @Test func aDownloadedFileOfTheWrongSizeIsNotAdoptedButDownloadedAgain() async throws {
-    let origin = try Origin()
+    let origin = try await Origin()
     try await origin.add([origin.url("a.bin"), "--id", "a"])
     try await origin.add([origin.url("b.bin"), "--id", "b"])
-    try await #require(try origin.offline(["run", "--quiet"]).status == 0)
+    try #require(try await origin.offline(["run", "--quiet"]).status == 0)
     let handle = try FileHandle(forWritingTo: origin.file("a", "a.bin"))
     try handle.truncate(atOffset: 1000)
     try handle.close()
-    let requestsBefore = try origin.nginx.accessLog(minimumCount: 2).count
+    let requestsBefore = try await origin.nginx.accessLog(minimumCount: 2).count
 
     try await origin.damageIndex(truncating: false)
 
@@ -272,11 +272,11 @@ struct IndexRebuildTests {
     #expect(a["state"] as? String == "downloading")
     #expect((a["lastError"] as? String)?.contains("1000 bytes") == true, "\(a)")
     #expect(array.first { $0["id"] as? String == "b" }?["state"] as? String == "downloaded")
-    await #expect(try origin.offline(["run", "--quiet"]).status == 0)
+    #expect(try await origin.offline(["run", "--quiet"]).status == 0)
     #expect(
       FileManager.default.contents(atPath: origin.file("a", "a.bin").path) == origin.bodies["a.bin"]
     )
-    let later = try origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
+    let later = try await origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
       requestsBefore)
     #expect(later.map(\.uri) == ["/a.bin"])
     #expect(later.first?.range == nil && later.first?.status == 200)
@@ -286,9 +286,9 @@ struct IndexRebuildTests {
   /// `cancel.afterCanceling`, `delete.afterIntent`), then the index lost: the manifests were
   /// removed before the index changed, so the rebuild brings neither content back.
   @Test func aCancelOrDeleteCutShortIsNotBroughtBackByARebuild() async throws {
-    let origin = try Origin()
+    let origin = try await Origin()
     try await origin.add([origin.url("a.bin"), "--id", "a"])
-    try await #require(try origin.offline(["run", "--quiet"]).status == 0)
+    try #require(try await origin.offline(["run", "--quiet"]).status == 0)
     try await origin.add([origin.url("c.bin"), "--id", "queued"])
     for (point, arguments) in [
       ("delete.afterIntent", ["rm", "a"]), ("cancel.afterCanceling", ["cancel", "queued"]),

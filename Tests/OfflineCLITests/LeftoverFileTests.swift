@@ -10,12 +10,12 @@ struct LeftoverFileTests {
   /// Pins issue 36, item 13: a live HLS playlist or a live MPD, refused before any segment,
   /// left an empty output folder behind.
   @Test func aStreamRefusedBeforeAnySegmentLeavesNoOutputFolder() async throws {
-    let hls = try HLSOrigin(.aes128Rotating)
+    let hls = try await HLSOrigin(.aes128Rotating)
     let playlist = try String(contentsOf: hls.files.entryFile, encoding: .utf8)
     try playlist.replacingOccurrences(of: "#EXT-X-ENDLIST", with: "")
       .replacingOccurrences(of: "#EXT-X-PLAYLIST-TYPE:VOD", with: "")
       .write(to: hls.files.entryFile, atomically: true, encoding: .utf8)
-    let dash = try DASHCommandTests.Origin(.timeline)
+    let dash = try await DASHCommandTests.Origin(.timeline)
     let manifest = try String(contentsOf: dash.files.entryFile, encoding: .utf8)
     try manifest.replacingOccurrences(of: "type=\"static\"", with: "type=\"dynamic\"")
       .write(to: dash.files.entryFile, atomically: true, encoding: .utf8)

@@ -16,14 +16,14 @@ struct LinkSwappedDuringRunTests {
   /// every piece written into the folder it names. Now the pieces go into the folder the
   /// run opened, nothing goes through the link, and the run fails naming it.
   @Test func aFolderLinkedAwayDuringARunIsNeverWrittenThrough() async throws {
-    let origin = try HLSOrigin(.tsVariants)
+    let origin = try await HLSOrigin(.tsVariants)
     let work = try TemporaryDirectory()
     let victim = try LinkedSubfolderTests.Victim(in: work)
     let store = work.url.appending(path: "store")
     let offline = { (arguments: [String]) async throws in
       try await OfflineBinary.run(["--store", store.path] + arguments, timeout: 60)
     }
-    await #expect(try offline(["add", origin.url.absoluteString, "--id", "s"]).status == 0)
+    #expect(try await offline(["add", origin.url.absoluteString, "--id", "s"]).status == 0)
     let inside = store.appending(path: "content/s/video")
     var environment = ProcessInfo.processInfo.environment
     environment["OFFLINEKIT_STOP_POINT"] = "pieces.afterFolders"

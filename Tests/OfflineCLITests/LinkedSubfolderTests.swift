@@ -14,20 +14,20 @@ struct LinkedSubfolderTests {
     let name: String
     /// The folder inside the content's folder where the link is planted.
     let folder: String
-    let make: @Sendable () throws -> (url: String, keep: Any)
+    let make: @Sendable () async throws -> (url: String, keep: Any)
 
     var testDescription: String { name }
 
     static let hlsKeys = Case(name: "HLS keys/", folder: "keys") {
-      let origin = try HLSOrigin(.aes128Rotating)
+      let origin = try await HLSOrigin(.aes128Rotating)
       return (origin.url.absoluteString, origin)
     }
     static let hlsVariant = Case(name: "HLS video/", folder: "video") {
-      let origin = try HLSOrigin(.tsVariants)
+      let origin = try await HLSOrigin(.tsVariants)
       return (origin.url.absoluteString, origin)
     }
     static let dash = Case(name: "DASH p0/", folder: "p0") {
-      let origin = try DASHCommandTests.Origin(.timeline)
+      let origin = try await DASHCommandTests.Origin(.timeline)
       return (origin.url, origin)
     }
   }
@@ -58,7 +58,7 @@ struct LinkedSubfolderTests {
   /// names.
   @Test(arguments: [Case.hlsKeys, .hlsVariant, .dash])
   func getRefusesALinkedSubfolderAndWritesNothingThroughIt(_ stream: Case) async throws {
-    let (url, origin) = try stream.make()
+    let (url, origin) = try await stream.make()
     defer { withExtendedLifetime(origin) {} }
     let work = try TemporaryDirectory()
     let victim = try Victim(in: work)
@@ -81,7 +81,7 @@ struct LinkedSubfolderTests {
   /// run was written through; `rm` and `cancel` never delete through it either.
   @Test(arguments: [Case.hlsKeys, .hlsVariant, .dash])
   func theQueueRefusesALinkedSubfolderAndDeletesNothingThroughIt(_ stream: Case) async throws {
-    let (url, origin) = try stream.make()
+    let (url, origin) = try await stream.make()
     defer { withExtendedLifetime(origin) {} }
     let work = try TemporaryDirectory()
     let victim = try Victim(in: work)
@@ -89,7 +89,7 @@ struct LinkedSubfolderTests {
     let offline = { (arguments: [String]) async throws in
       try await InProcessOffline.run(["--store", store.path] + arguments, timeout: 60)
     }
-    await #expect(try offline(["add", url, "--id", "s"]).status == 0)
+    #expect(try await offline(["add", url, "--id", "s"]).status == 0)
     let folder = store.appending(path: "content/s")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let link = folder.appending(path: stream.folder)
@@ -103,7 +103,7 @@ struct LinkedSubfolderTests {
       "\(listed.stdoutText)")
     victim.expectUntouched()
 
-    await #expect(try offline(["cancel", "s"]).status == 0)
+    #expect(try await offline(["cancel", "s"]).status == 0)
     victim.expectUntouched()
     #expect(!FileManager.default.fileExists(atPath: folder.path))
   }
@@ -114,14 +114,14 @@ struct LinkedSubfolderTests {
   /// and `ls`, `repair` refuses the link, and `rm` deletes nothing through it.
   @Test(arguments: [Case.hlsKeys, .hlsVariant, .dash])
   func verifyCallsALinkedSubfolderDamageAndRepairNeverWritesThroughIt(_ stream: Case) async throws {
-    let (url, origin) = try stream.make()
+    let (url, origin) = try await stream.make()
     defer { withExtendedLifetime(origin) {} }
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store")
     let offline = { (arguments: [String]) async throws in
       try await InProcessOffline.run(["--store", store.path] + arguments, timeout: 60)
     }
-    await #expect(try offline(["add", url, "--id", "s"]).status == 0)
+    #expect(try await offline(["add", url, "--id", "s"]).status == 0)
     let run = try await offline(["run", "--quiet"])
     try #require(run.status == 0, "\(run.stderrText)")
     let inside = store.appending(path: "content/s").appending(path: stream.folder)
@@ -145,23 +145,23 @@ struct LinkedSubfolderTests {
     #expect(
       repair.stderrText.contains("\(inside.path) is a symbolic link where a folder"),
       "\(repair.stderrText)")
-    await #expect(try Self.snapshot(of: moved) == damaged, "written through the link")
+    #expect(try await Self.snapshot(of: moved) == damaged, "written through the link")
 
-    await #expect(try offline(["rm", "s"]).status == 0)
-    await #expect(try Self.snapshot(of: moved) == damaged, "deleted through the link")
+    #expect(try await offline(["rm", "s"]).status == 0)
+    #expect(try await Self.snapshot(of: moved) == damaged, "deleted through the link")
   }
 
   /// Pins issue 36, item 7 between runs: a variant's folder moved out of the store and
   /// linked back while the stream was paused got the rest of its pieces through the link
   /// when it resumed.
   @Test func aLinkPlantedWhileAStreamIsPausedIsRefusedWhenItResumes() async throws {
-    let origin = try HLSOrigin(.tsVariants, options: .init(limitRate: "20k"))
+    let origin = try await HLSOrigin(.tsVariants, options: .init(limitRate: "20k"))
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store")
     let offline = { (arguments: [String]) async throws in
       try await InProcessOffline.run(["--store", store.path] + arguments, timeout: 60)
     }
-    await #expect(try offline(["add", origin.url.absoluteString, "--id", "s"]).status == 0)
+    #expect(try await offline(["add", origin.url.absoluteString, "--id", "s"]).status == 0)
     let inside = store.appending(path: "content/s/video")
     let run = try OfflineBinary.start(["run"], store: store)
     defer { run.killIfRunning() }
@@ -169,47 +169,47 @@ struct LinkedSubfolderTests {
       ((try? FileManager.default.contentsOfDirectory(atPath: inside.path)) ?? [])
         .contains { $0.hasSuffix(".ts") }
     }
-    await #expect(try offline(["pause", "s"]).status == 0)
+    #expect(try await offline(["pause", "s"]).status == 0)
     _ = await run.waitBounded(seconds: 30)
     let moved = work.url.appending(path: "moved")
     try FileManager.default.moveItem(at: inside, to: moved)
     try FileManager.default.createSymbolicLink(at: inside, withDestinationURL: moved)
     let before = try await Self.snapshot(of: moved)
 
-    await #expect(try offline(["resume", "s"]).status == 0)
+    #expect(try await offline(["resume", "s"]).status == 0)
     let resumed = try await offline(["run", "--quiet"])
     #expect(resumed.status == 1, "\(resumed.stderrText)")
     let listed = try await offline(["ls", "--json"])
     #expect(
       listed.stdoutText.contains("\(inside.path) is a symbolic link where a folder"),
       "\(listed.stdoutText)")
-    await #expect(try Self.snapshot(of: moved) == before, "written through the link")
+    #expect(try await Self.snapshot(of: moved) == before, "written through the link")
   }
 
   /// Pins issue 36, item 7 for the content's own folder in the store (`content/<id>`), which
   /// a rebuild never adopts when it is a link: the queue wrote the stream through it, and
   /// `verify` found a downloaded stream moved out of the store and linked back whole.
   @Test func aLinkedContentFolderIsRefusedByTheQueueAndMissingToVerify() async throws {
-    let origin = try HLSOrigin(.tsVariants)
+    let origin = try await HLSOrigin(.tsVariants)
     let work = try TemporaryDirectory()
     let victim = try Victim(in: work)
     let offline = { (store: String, arguments: [String]) async throws in
       try await InProcessOffline.run(["--store", work.url.appending(path: store).path] + arguments)
     }
-    await #expect(try offline("one", ["add", origin.url.absoluteString, "--id", "s"]).status == 0)
+    #expect(try await offline("one", ["add", origin.url.absoluteString, "--id", "s"]).status == 0)
     let content = work.url.appending(path: "one/content")
     try FileManager.default.createDirectory(at: content, withIntermediateDirectories: true)
     let link = content.appending(path: "s")
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: victim.folder)
-    await #expect(try offline("one", ["run", "--quiet"]).status == 1)
+    #expect(try await offline("one", ["run", "--quiet"]).status == 1)
     let listed = try await offline("one", ["ls", "--json"])
     #expect(
       listed.stdoutText.contains("\(link.path) is a symbolic link where a folder"),
       "\(listed.stdoutText)")
     victim.expectUntouched()
 
-    await #expect(try offline("two", ["add", origin.url.absoluteString, "--id", "t"]).status == 0)
-    try await #require(try offline("two", ["run", "--quiet"]).status == 0)
+    #expect(try await offline("two", ["add", origin.url.absoluteString, "--id", "t"]).status == 0)
+    try #require(try await offline("two", ["run", "--quiet"]).status == 0)
     let folder = work.url.appending(path: "two/content/t")
     let moved = work.url.appending(path: "moved")
     try FileManager.default.moveItem(at: folder, to: moved)

@@ -17,7 +17,7 @@ import Testing
       #expect(FileManager.default.contents(atPath: done.path) == fixture.small)
     }
 
-    await #expect(try fixture.offline(["cancel", slow]).status == 0)
+    #expect(try await fixture.offline(["cancel", slow]).status == 0)
     await #expect(run.waitBounded(seconds: 10) == 0)
   }
 
@@ -28,16 +28,16 @@ import Testing
 
     kill(run.processIdentifier, SIGINT)
     await #expect(run.waitBounded(seconds: 10) == 130)
-    let stopped = try await #require(try fixture.entry(id))
+    let stopped = try #require(try await fixture.entry(id))
     #expect(stopped.state == "suspended")
     let kept = try #require(fixture.partSize(stopped))
     #expect(kept > 0)
 
-    await #expect(try fixture.offline(["resume", id]).status == 0)
+    #expect(try await fixture.offline(["resume", id]).status == 0)
     let done = try await fixture.runExpectingLargeDownloaded(id)
     #expect(fixture.partSize(done) == nil)
 
-    let requests = try fixture.nginx.accessLog(minimumCount: 2)
+    let requests = try await fixture.nginx.accessLog(minimumCount: 2)
     #expect(requests.count == 2)
     #expect(requests.first?.range == nil)
     let resumed = try #require(requests.last)
@@ -56,7 +56,7 @@ import Testing
     #expect(second.status == 1)
     #expect(second.stderrText.contains("\(run.processIdentifier)"), "\(second.stderrText)")
 
-    await #expect(try fixture.offline(["cancel", id]).status == 0)
+    #expect(try await fixture.offline(["cancel", id]).status == 0)
     await #expect(run.waitBounded(seconds: 10) == 0)
   }
 
@@ -66,7 +66,7 @@ import Testing
   @Test func aRunIsNotRefusedBecauseAnotherCommandIsOpeningTheStore() async throws {
     let fixture = try QueueFixture()
     let id = try await fixture.addOne([fixture.url("small.bin")])
-    await #expect(try fixture.offline(["pause", id]).status == 0)
+    #expect(try await fixture.offline(["pause", id]).status == 0)
     let listing = try Process.run(
       URL(fileURLWithPath: "/bin/sh"),
       arguments: [

@@ -18,8 +18,9 @@ import Testing
     let origin: GatedOrigin
     let folder: TemporaryDirectory
 
-    init(streams: [String: HLSFixture] = [:]) throws {
-      origin = try GatedOrigin(files: ["a.bin": QueueStoredOptionTests.body], streams: streams)
+    init(streams: [String: HLSFixture] = [:]) async throws {
+      origin = try await GatedOrigin(
+        files: ["a.bin": QueueStoredOptionTests.body], streams: streams)
       folder = try TemporaryDirectory()
     }
 
@@ -46,7 +47,7 @@ import Testing
   /// Pins: `add`'s options lived only in the adding process's memory, so a `run` in another
   /// process sent none and every gated folder answered 401 or 403.
   @Test func aRunInAnotherProcessSendsTheOptionsAddWasGiven() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let url = { (folder: String) in setup.origin.fileURL("a.bin", in: folder).absoluteString }
     let ids = await [
       try setup.add([url("bearer"), "-H", "Authorization: Bearer \(NginxGates.token)"]),
@@ -75,7 +76,7 @@ import Testing
   /// secrets folder: never in `ls --json`, the run's output and errors, the index (mode
   /// 0600 with its -wal and -shm), the manifests or the offline playlists.
   @Test func aSecretIsFoundNowhereInTheStoreButItsSecretsFile() async throws {
-    let setup = try Setup(streams: ["hls": .aes128Rotating])
+    let setup = try await Setup(streams: ["hls": .aes128Rotating])
     let origin = setup.origin
     let bearer = "Authorization: Bearer \(NginxGates.token)"
     let secretHeader =
@@ -130,12 +131,12 @@ import Testing
     for name in ["index.sqlite", "index.sqlite-wal", "index.sqlite-shm"] {
       let path = store.appending(path: name).path
       guard name == "index.sqlite" || FileManager.default.fileExists(atPath: path) else { continue }
-      await #expect(try Self.mode(path) == 0o600, "\(name)")
+      #expect(try await Self.mode(path) == 0o600, "\(name)")
     }
-    await #expect(try Self.mode(secretsFolder) == 0o700)
+    #expect(try await Self.mode(secretsFolder) == 0o700)
     let kept = try FileManager.default.contentsOfDirectory(atPath: secretsFolder)
     #expect(kept.count == 4, "\(kept)")
-    for name in kept { await #expect(try Self.mode(secretsFolder + "/" + name) == 0o600) }
+    for name in kept { #expect(try await Self.mode(secretsFolder + "/" + name) == 0o600) }
     let fileSecrets = try #require(
       FileManager.default.contents(atPath: secretsFolder + "/\(file).json"))
     #expect(fileSecrets.range(of: Data(NginxGates.token.utf8)) != nil)
@@ -144,11 +145,11 @@ import Testing
   /// Pins: a content given again without options (a second `add` of its URL) must keep the
   /// options given first; the options given last win only when some are given.
   @Test func aLaterAddWithoutOptionsKeepsTheOptionsGivenEarlier() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let url = setup.origin.fileURL("a.bin", in: "bearer").absoluteString
     let id = try await setup.add([url, "-H", "Authorization: Bearer \(NginxGates.token)"])
-    await #expect(try setup.offline(["cancel", id]).status == 0)
-    await #expect(try setup.add([url]) == id)
+    #expect(try await setup.offline(["cancel", id]).status == 0)
+    #expect(try await setup.add([url]) == id)
     let run = try await setup.offline(["run", "--quiet"])
     #expect(run.status == 0, "\(run.stderrText)")
     #expect(setup.file(id) == Self.body)
@@ -157,7 +158,7 @@ import Testing
   /// Pins: `get --min-free` asked for the size with a `HEAD` that carried none of the
   /// request options, so a source behind a token answered it 401 and the size was unknown.
   @Test func getMinFreeAsksForTheSizeWithTheRequestOptions() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let result = try await setup.offline([
       "get", setup.origin.fileURL("a.bin", in: "bearer").absoluteString, "-o",
       setup.folder.file("a.bin").path, "-H", "Authorization: Bearer \(NginxGates.token)",
@@ -178,7 +179,7 @@ import Testing
   /// options of the repairing process's memory, so `offline repair` in a new process sent no
   /// token and the origin refused it.
   @Test func aRepairInAnotherProcessSendsTheOptionsAddWasGiven() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let url = setup.origin.fileURL("a.bin", in: "bearer").absoluteString
     let id = try await setup.add([url, "-H", "Authorization: Bearer \(NginxGates.token)"])
     let run = try await setup.offline(["run"])

@@ -21,7 +21,7 @@ import Testing
     for index in 0..<count {
       let body = TestData.bytes(count: 4 << 20, seed: UInt64(100 + index))
       try body.write(to: www.appending(path: "f\(index).bin"))
-      hashes["f\(index)"] = try TestData.sha256Hex(of: body)
+      hashes["f\(index)"] = try await TestData.sha256Hex(of: body)
     }
     let nginx = try NginxServer(root: www, options: .init(limitRate: "2m"))
     try nginx.start()
@@ -77,7 +77,7 @@ import Testing
       } else {
         #expect(item.state == "downloaded", "\(item.id) is \(item.state)")
         #expect(
-          try TestData.sha256Hex(of: URL(fileURLWithPath: item.path)) == hashes[item.id],
+          try await TestData.sha256Hex(of: URL(fileURLWithPath: item.path)) == hashes[item.id],
           "\(item.id) is corrupt")
       }
     }

@@ -17,9 +17,9 @@ import Testing
     let files: HLSFixtureFiles
     let folder: TemporaryDirectory
 
-    init(_ fixture: HLSFixture) throws {
+    init(_ fixture: HLSFixture) async throws {
       root = try TemporaryDirectory()
-      files = try fixture.make(in: root.url)
+      files = try await fixture.make(in: root.url)
       try Self.signURIs(in: files.folder)
       server = try NginxServer(root: files.folder)
       try server.start()
@@ -80,19 +80,19 @@ import Testing
 
   /// Pins: `offline.json` (the playlist's token, the keys' signatures) was 0644.
   @Test func offlineJSONOfAnEncryptedStreamIsTheUsersAlone() async throws {
-    let setup = try Setup(.aes128Rotating)
+    let setup = try await Setup(.aes128Rotating)
     let out = try await setup.get()
     let manifest = try await Self.modes(under: out).first { $0.path == "offline.json" }
     #expect(manifest?.mode == 0o600, "\(String(describing: manifest))")
-    await #expect(try Self.readableFilesWithTheSecret(under: out) == [])
+    #expect(try await Self.readableFilesWithTheSecret(under: out) == [])
   }
 
   /// Pins: `index-remote.m3u8` (the variants not downloaded, at their signed URLs) and
   /// `offline.json` were 0644. The playlists that hold no query stay readable by others.
   @Test func playlistsThatKeepSignedURLsAreTheUsersAlone() async throws {
-    let setup = try Setup(.tsVariants)
+    let setup = try await Setup(.tsVariants)
     let out = try await setup.get(["--variant", "lowest"])
-    await #expect(try Self.readableFilesWithTheSecret(under: out) == [])
+    #expect(try await Self.readableFilesWithTheSecret(under: out) == [])
     let modes = try await Self.modes(under: out)
     #expect(modes.first { $0.path == "index-remote.m3u8" }?.mode == 0o600, "\(modes)")
     #expect(modes.first { $0.path == "index.m3u8" }?.mode == 0o644, "\(modes)")

@@ -18,7 +18,8 @@ struct StreamCommandTests {
   func origin(_ kind: HLSFixture, segments: Int? = nil, limitRate: String? = nil) async throws
     -> Origin
   {
-    Origin(hls: try HLSOrigin(kind, segmentCount: segments, options: .init(limitRate: limitRate)))
+    Origin(
+      hls: try await HLSOrigin(kind, segmentCount: segments, options: .init(limitRate: limitRate)))
   }
 
   @Test func getWritesAPlayableFolderAndARerunDownloadsNothing() async throws {
@@ -29,9 +30,9 @@ struct StreamCommandTests {
     let first = try await InProcessOffline.run(
       ["--store", store, "get", origin.url, "-o", out, "--variant", "lowest"])
     #expect(first.status == 0, "\(first.stderrText)")
-    let requests = try origin.nginx.accessLog(minimumCount: 1).count
+    let requests = try await origin.nginx.accessLog(minimumCount: 1).count
     origin.nginx.stop(graceful: false)
-    let decoded = try FFmpeg.decode(out + "/index.m3u8")
+    let decoded = try await FFmpeg.decode(out + "/index.m3u8")
     #expect(decoded.errors.isEmpty)
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
 
@@ -50,12 +51,12 @@ struct StreamCommandTests {
     #expect(first.status == 0, "\(first.stderrText)")
     try HLSLegacyFolder.downgrade(out)
     origin.nginx.stop(graceful: false)
-    #expect(try FFmpeg.decode(out.path + "/index.m3u8").errors.contains("blocked"))
+    #expect(try await FFmpeg.decode(out.path + "/index.m3u8").errors.contains("blocked"))
 
     let again = try await InProcessOffline.run(arguments + ["-o", out.path])
     #expect(again.status == 0, "\(again.stderrText)")
     #expect(again.stderrText.contains("Already complete"))
-    let decoded = try FFmpeg.decode(out.path + "/index.m3u8")
+    let decoded = try await FFmpeg.decode(out.path + "/index.m3u8")
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
   }
@@ -82,7 +83,7 @@ struct StreamCommandTests {
     #expect(info.stdoutText.contains("Audio"))
     #expect(info.stdoutText.contains("fr"))
     let encrypted = try await self.origin(.aes128Rotating)
-    await #expect(try InProcessOffline.run(["info", encrypted.url]).stdoutText.contains("AES-128"))
+    #expect(try await InProcessOffline.run(["info", encrypted.url]).stdoutText.contains("AES-128"))
   }
 
   @Test func theQueueDownloadsAStreamAndRenewsItsKeys() async throws {
@@ -98,13 +99,13 @@ struct StreamCommandTests {
     let path = try await InProcessOffline.run(["--store", store, "path", "movie"]).stdoutText
       .trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(path.hasSuffix("/index.m3u8"))
-    let before = try origin.nginx.accessLog(minimumCount: 1).count
+    let before = try await origin.nginx.accessLog(minimumCount: 1).count
     let renewed = try await InProcessOffline.run(["--store", store, "renew-keys", "movie"])
     #expect(renewed.status == 0, "\(renewed.stderrText)")
-    let after = try origin.nginx.accessLog(minimumCount: before + 1)
+    let after = try await origin.nginx.accessLog(minimumCount: before + 1)
     #expect(after.dropFirst(before).allSatisfy { $0.uri.hasSuffix(".key") })
     origin.nginx.stop(graceful: false)
-    #expect(try FFmpeg.decode(path).errors.isEmpty)
+    #expect(try await FFmpeg.decode(path).errors.isEmpty)
   }
 
   @Test func liveStreamsAndShortKeysAreRefusedBeforeAnySegment() async throws {
@@ -130,7 +131,7 @@ struct StreamCommandTests {
     ])
     #expect(short.status == 1)
     #expect(short.stderrText.contains("15 bytes"))
-    let log = try origin.nginx.accessLog(minimumCount: 2)
+    let log = try await origin.nginx.accessLog(minimumCount: 2)
     #expect(!log.contains { $0.uri.hasSuffix(".ts") }, "no segment was fetched")
   }
 
@@ -152,14 +153,14 @@ struct StreamCommandTests {
     }
     let last = try await InProcessOffline.run(["--store", store] + arguments, timeout: 120)
     #expect(last.status == 0, "\(last.stderrText)")
-    let log = try origin.nginx.accessLog(minimumCount: 1)
+    let log = try await origin.nginx.accessLog(minimumCount: 1)
     for snapshot in snapshots {
       let again = log.dropFirst(snapshot.logCount).map(\.uri).filter(snapshot.done.contains)
       #expect(again.isEmpty, "segments already on disk were fetched again: \(again)")
     }
     #expect(snapshots.contains { !$0.done.isEmpty }, "the kills left some segments complete")
     origin.nginx.stop(graceful: false)
-    let decoded = try FFmpeg.decode(out + "/index.m3u8")
+    let decoded = try await FFmpeg.decode(out + "/index.m3u8")
     #expect(decoded.errors.isEmpty)
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
   }
@@ -188,9 +189,10 @@ struct StreamCommandTests {
       "--store", store, "get", origin.url, "-o", out, "--quiet", "--segment-files",
     ])
     #expect(again.status == 0, "\(again.stderrText)")
-    let fetched = try origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before).map(\.uri)
+    let fetched = try await origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before).map(
+      \.uri)
     #expect(!fetched.contains { renamed.contains($0) }, "fetched again: \(fetched)")
-    await #expect(try completeSegments(in: out, store: store).count == 12)
+    #expect(try await completeSegments(in: out, store: store).count == 12)
     #expect(!FileManager.default.fileExists(atPath: out + "/pack.ts"))
   }
 
@@ -214,16 +216,18 @@ struct StreamCommandTests {
       "--store", store, "get", origin.url, "-o", out, "--quiet",
     ])
     #expect(again.status == 0, "\(again.stderrText)")
-    let fetched = try origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before).map(\.uri)
-      .filter { $0.hasSuffix(".ts") }
+    let fetched = try await origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before).map(
+      \.uri
+    )
+    .filter { $0.hasSuffix(".ts") }
     #expect(!fetched.contains { recorded.contains($0) }, "fetched again: \(fetched)")
     #expect(fetched.count == 12 - recorded.count, "fetched: \(fetched)")
-    await #expect(try completeSegments(in: out, store: store).count == 12)
+    #expect(try await completeSegments(in: out, store: store).count == 12)
     let segmentFiles = try FileManager.default.contentsOfDirectory(atPath: out)
       .filter { $0.hasPrefix("s0") }
     #expect(segmentFiles.isEmpty, "every segment is in the pack: \(segmentFiles)")
     origin.nginx.stop(graceful: false)
-    let decoded = try FFmpeg.decode(out + "/index.m3u8")
+    let decoded = try await FFmpeg.decode(out + "/index.m3u8")
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
   }
@@ -274,7 +278,7 @@ extension StreamCommandTests {
     #expect(second.stderrText.contains("pid \(first.processIdentifier)"), "\(second.stderrText)")
     #expect(second.stderrText.contains("downloading to \(out.path);"), "the folder, not a piece")
     await #expect(first.waitBounded(seconds: 60) == 0)
-    #expect(try FFmpeg.decode(out.path + "/index.m3u8").errors.isEmpty)
+    #expect(try await FFmpeg.decode(out.path + "/index.m3u8").errors.isEmpty)
   }
 }
 
@@ -294,15 +298,15 @@ extension StreamCommandTests {
     let store = work.url.appending(path: "store").path
     await #expect(
       try InProcessOffline.run(["--store", store, "add", origin.url, "--id", "old"]).status == 0)
-    await #expect(try InProcessOffline.run(["--store", store, "run", "--quiet"]).status == 0)
+    #expect(try await InProcessOffline.run(["--store", store, "run", "--quiet"]).status == 0)
     let folder = URL(fileURLWithPath: store).appending(path: "content/old")
     try HLSLegacyFolder.downgrade(folder)
     origin.nginx.stop(graceful: false)
-    #expect(try FFmpeg.decode(folder.path + "/index.m3u8").errors.contains("blocked"))
+    #expect(try await FFmpeg.decode(folder.path + "/index.m3u8").errors.contains("blocked"))
 
     let path = try await InProcessOffline.run(["--store", store, "path", "old"]).stdoutText
       .trimmingCharacters(in: .whitespacesAndNewlines)
-    let decoded = try FFmpeg.decode(path)
+    let decoded = try await FFmpeg.decode(path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
   }
 }

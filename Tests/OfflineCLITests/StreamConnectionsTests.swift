@@ -9,7 +9,7 @@ import Testing
   /// An HLS origin whose nginx caps each connection's rate (so more connections would pay)
   /// and logs which connection each request came on.
   func origin(segments: Int = 24) async throws -> HLSOrigin {
-    try HLSOrigin(
+    try await HLSOrigin(
       .manySegments, segmentCount: segments,
       options: .init(limitRate: "32k", logsConnections: true))
   }
@@ -18,7 +18,7 @@ import Testing
   func segmentRequests(_ nginx: NginxServer, count: Int) async throws -> (
     connections: Int, mostAtOnce: Int
   ) {
-    let log = try nginx.accessLog(minimumCount: count + 1).filter { $0.uri.hasSuffix(".ts") }
+    let log = try await nginx.accessLog(minimumCount: count + 1).filter { $0.uri.hasSuffix(".ts") }
     return (Set(log.compactMap(\.connection)).count, log.mostAtOnce)
   }
 

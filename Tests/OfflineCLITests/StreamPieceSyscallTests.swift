@@ -44,7 +44,7 @@ struct StreamPieceSyscallTests {
   /// piece still decodes, and its SHA-256 in the journal is its bytes'.
   @Test func eachPieceOfAStreamStatsLittleAndIsNeverReadBack() async throws {
     let segments = 40
-    let origin = try HLSOrigin(.manySegments, segmentCount: segments)
+    let origin = try await HLSOrigin(.manySegments, segmentCount: segments)
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "movie").path
     let store = work.url.appending(path: "store").path
@@ -68,7 +68,7 @@ struct StreamPieceSyscallTests {
     // The store's lock and the folder's: none of the pieces'.
     #expect((counts["flock"]?.calls ?? 0) <= 4, "flock: \(counts["flock"] ?? (0, 0))")
     #expect((counts["pread64"]?.calls ?? 0) <= segments, "pread64: \(counts["pread64"] ?? (0, 0))")
-    let decoded = try FFmpeg.decode(out + "/index.m3u8")
+    let decoded = try await FFmpeg.decode(out + "/index.m3u8")
     #expect(decoded.errors.isEmpty)
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
     let journal = try OfflineIndex(directory: URL(fileURLWithPath: store)).transfers
@@ -80,7 +80,7 @@ struct StreamPieceSyscallTests {
       if let pack = record.pack, let length = record.totalLength {
         bytes = bytes.subdata(in: Int(pack.offset)..<Int(pack.offset + length))
       }
-      #expect(record.sha256 == (try TestData.sha256Hex(of: bytes)), "\(path)")
+      #expect(record.sha256 == (try await TestData.sha256Hex(of: bytes)), "\(path)")
     }
   }
 }

@@ -19,13 +19,13 @@ struct StreamRefreshCommandTests {
 
     /// An HLS stream of `seconds` one-second AES-128 segments (a key every two), or DASH's
     /// long presentation, served at 16 KB/s (DASH: 96 KB/s) per connection.
-    init(dash: Bool = false, seconds: Double = 24) throws {
+    init(dash: Bool = false, seconds: Double = 24) async throws {
       origin = try SignedOrigin(files: [:], rate: dash ? "96k" : "16k")
       let folder = origin.root.url.appending(path: "media")
       files =
         dash
-        ? try DASHStreamFixture.long.make(in: folder)
-        : try HLSFixture.aes128Rotating.make(in: folder, duration: seconds)
+        ? try await DASHStreamFixture.long.make(in: folder)
+        : try await HLSFixture.aes128Rotating.make(in: folder, duration: seconds)
       work = try TemporaryDirectory()
       entry = "/media" + files.entryPath
     }
@@ -141,9 +141,9 @@ struct StreamRefreshCommandTests {
     #expect(refreshed.media.contains { $0.uri.contains(refreshed.newToken) }, "\(shown)")
     #expect(Setup.refusedTwice(log).isEmpty, "\(shown)")
     #expect((try? String(contentsOf: calls, encoding: .utf8)) == "410\n")
-    await #expect(try setup.fetchedTwiceInFull(log).isEmpty, "\(shown)")
-    let copy = try FFmpeg.decodedMD5(setup.out.appending(path: entry).path, stream: "v:0")
-    let original = try FFmpeg.decodedMD5(setup.unsignedURL.absoluteString, stream: "v:0")
+    #expect(try await setup.fetchedTwiceInFull(log).isEmpty, "\(shown)")
+    let copy = try await FFmpeg.decodedMD5(setup.out.appending(path: entry).path, stream: "v:0")
+    let original = try await FFmpeg.decodedMD5(setup.unsignedURL.absoluteString, stream: "v:0")
     #expect(copy.errors.isEmpty, "\(copy.errors)")
     #expect(copy.md5 == original.md5 && copy.md5.hasPrefix("MD5="), "\(copy.md5)")
     return refreshed
@@ -154,7 +154,7 @@ struct StreamRefreshCommandTests {
   /// backoff: it finishes, decodes as the origin does, fetches its keys once and no
   /// segment twice in full.
   @Test func anHLSStreamWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let refreshed = try await refreshedMidway(
       setup, expiresIn: 4, mediaSuffix: ".ts", entry: "index.m3u8")
     #expect(refreshed.log.contains { $0.status == 410 }, "\(refreshed.shown)")
@@ -174,7 +174,7 @@ struct StreamRefreshCommandTests {
   /// pieces on disk are kept.
   @Test func aDASHPresentationWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() async throws {
     let refreshed = try await refreshedMidway(
-      try Setup(dash: true), expiresIn: 3, mediaSuffix: ".m4s", entry: "index.mpd")
+      try await Setup(dash: true), expiresIn: 3, mediaSuffix: ".m4s", entry: "index.mpd")
     #expect(
       refreshed.log.contains { $0.uri.hasSuffix(".mpd") && $0.uri.contains(refreshed.newToken) },
       "\(refreshed.shown)")
@@ -184,7 +184,7 @@ struct StreamRefreshCommandTests {
   /// token never shown), the pieces on disk are kept, and a rerun with a good URL finishes
   /// without fetching them again.
   @Test func aFailingRefreshCommandKeepsTheStreamsPiecesForARerun() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let expiring = try await setup.url(expiresIn: 4)
     let failed = try await setup.get(expiring, ["--refresh-command", "exit 3"])
     #expect(failed.status == 1, "\(failed.stderrText)")
@@ -205,14 +205,14 @@ struct StreamRefreshCommandTests {
     let again = try await setup.get(fresh)
     #expect(again.status == 0, "\(again.stderrText)")
     let log = try setup.origin.server.accessLog()
-    await #expect(try setup.fetchedTwiceInFull(log).isEmpty, "\(Setup.shown(log))")
+    #expect(try await setup.fetchedTwiceInFull(log).isEmpty, "\(Setup.shown(log))")
     for name in kept {
       let later = Setup.requests(of: name, in: log).filter {
         $0.uri.contains(fresh.pathComponents[2])
       }
       #expect(later.isEmpty, "\(name) was fetched again")
     }
-    let decoded = try FFmpeg.decode(setup.out.appending(path: "index.m3u8").path)
+    let decoded = try await FFmpeg.decode(setup.out.appending(path: "index.m3u8").path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - setup.files.duration) < 1, "\(decoded.duration) s")
   }

@@ -33,8 +33,8 @@ struct StreamRepairCommandTests {
       let served = www.url.appending(path: "origin")  // the store is beside it, not inside
       files =
         layout == .dash
-        ? try DASHStreamFixture.timeline.make(in: served)
-        : try HLSFixture.manySegments.make(in: served, segmentDuration: 1, segmentCount: 5)
+        ? try await DASHStreamFixture.timeline.make(in: served)
+        : try await HLSFixture.manySegments.make(in: served, segmentDuration: 1, segmentCount: 5)
       nginx = try NginxServer(root: files.folder)
       try nginx.start()
       store = www.url.appending(path: "store")
@@ -149,6 +149,6 @@ struct StreamRepairCommandTests {
         == "c: repaired (fetched 1 piece)\n  fixed: pack.ts (segment) has a wrong hash in"
         + " segment 3 of playlist.m3u8 (\(url.absoluteString))\n")
     #expect(try Data(contentsOf: URL(filePath: pack)) == original)
-    await #expect(try stream.offline(["verify", "c"]).status == 0)
+    #expect(try await stream.offline(["verify", "c"]).status == 0)
   }
 }

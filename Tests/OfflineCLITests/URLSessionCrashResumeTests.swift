@@ -23,7 +23,7 @@ import Testing
       environment: Self.environment)
     #expect(last.status == 0, "\(last.stderrText)")
     #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
-    let log = try setup.nginx.accessLog(minimumCount: 2)
+    let log = try await setup.nginx.accessLog(minimumCount: 2)
     #expect(log.dropFirst().contains { $0.range != nil }, "a rerun resumed with Range")
   }
 

@@ -37,7 +37,7 @@ import Testing
     statuses += try await atOnce(parallel * 2)
 
     #expect(statuses == Array(repeating: 200, count: parallel * 3))
-    let log = try nginx.server.accessLog(minimumCount: parallel * 3)
+    let log = try await nginx.server.accessLog(minimumCount: parallel * 3)
     #expect(log.count == parallel * 3)
     let connections = Set(log.compactMap(\.connection))
     #expect(

@@ -85,7 +85,7 @@ import Testing
     #expect(counts.allSatisfy { $0 > 0 }, "bytes per file when the first had 4 MiB: \(counts)")
     for task in tasks { _ = try await task.value }
 
-    let log = try nginx.server.accessLog(minimumCount: 3)
+    let log = try await nginx.server.accessLog(minimumCount: 3)
     #expect(log.count == 3)
     #expect(Set(log.compactMap(\.connection)).count == 3, "one connection per file: \(log)")
     #expect(log.allSatisfy { $0.connectionRequests == 1 }, "no file waited for a connection")
@@ -136,7 +136,7 @@ extension CurlTransportParallelTests {
       #expect(delegate.body == TestData.bytes(count: size, seed: UInt64(index)), "f\(index)")
     }
     #expect(slow.byteCount < size, "the slow stream was still going when the others ended")
-    let log = try nginx.server.accessLog(minimumCount: 6)
+    let log = try await nginx.server.accessLog(minimumCount: 6)
     #expect(Set(log.compactMap(\.connection)).count == 1, "one multiplexed connection")
   }
 }

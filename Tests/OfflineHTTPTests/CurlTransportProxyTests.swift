@@ -49,6 +49,6 @@ import Testing
     #expect(head.status == 200)
     #expect(delegate.body == TestData.bytes(count: 64 << 10, seed: 5))
     #expect(proxy.requests() == ["GET http://localhost:\(nginx.server.port)/proxied/a.bin"])
-    #expect(try nginx.server.accessLog(minimumCount: 2).map(\.status) == [302, 200])
+    #expect(try await nginx.server.accessLog(minimumCount: 2).map(\.status) == [302, 200])
   }
 }

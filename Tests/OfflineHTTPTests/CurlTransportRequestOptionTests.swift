@@ -115,7 +115,7 @@ import Testing
       try await get(nginx.url("/cookie/a.bin"), options, jar: CookieJar(file: file.path)).status
         == 200)
     #expect(try await get(nginx.url("/cookie/a.bin"), options).status == 200, "without a jar too")
-    let log = try nginx.server.headerLog(minimumCount: 2)
+    let log = try await nginx.server.headerLog(minimumCount: 2)
     #expect(log.count == 2)
     #expect(log.allSatisfy { $0["Cookie"] == "\(NginxGates.cookieName)=\(NginxGates.cookieValue)" })
   }
@@ -139,7 +139,7 @@ import Testing
     let nginx = try Gated()
     let options = RequestOptions(userAgent: "Player/2.0", referer: NginxGates.referer)
     #expect(try await get(nginx.url("/referer/a.bin"), options).status == 200)
-    let entry = try #require(try nginx.server.accessLog(minimumCount: 1).last)
+    let entry = try #require(try await nginx.server.accessLog(minimumCount: 1).last)
     #expect(entry.userAgent == "Player/2.0")
   }
 
@@ -150,7 +150,7 @@ import Testing
       credentials: try Credentials(user: "ana", password: "pa55-s3cret"))
 
     #expect(try await get(nginx.url("/away"), options, jar: jar).status == 200)
-    let landed = try #require(try other.server.headerLog(minimumCount: 1).first)
+    let landed = try #require(try await other.server.headerLog(minimumCount: 1).first)
     #expect(landed.uri == "/open/a.bin")
     #expect(landed["Authorization"] == nil)
     #expect(landed["X-Api-Key"] == nil)
@@ -158,14 +158,14 @@ import Testing
     #expect(landed["X-Plain"] == "visible", "fields that are not secret go along")
 
     #expect(try await get(nginx.url("/here"), options, jar: jar).status == 200)
-    let kept = try nginx.server.headerLog(minimumCount: 3).filter { $0.uri == "/open/a.bin" }
+    let kept = try await nginx.server.headerLog(minimumCount: 3).filter { $0.uri == "/open/a.bin" }
     #expect(kept.count == 1)
     #expect(kept.first?["X-Api-Key"] == NginxGates.headerValue, "the same origin gets them")
     #expect(kept.first?["Cookie"] == "sid=c00kie-s3cret")
 
     options.sendsSecretsAcrossRedirects = true
     #expect(try await get(nginx.url("/away"), options, jar: jar).status == 200)
-    let trusted = try #require(try other.server.headerLog(minimumCount: 2).last)
+    let trusted = try #require(try await other.server.headerLog(minimumCount: 2).last)
     #expect(trusted["X-Api-Key"] == NginxGates.headerValue, "--location-trusted sends them")
   }
 

@@ -12,7 +12,7 @@ import Testing
     _ = try await CurlTransport().perform(
       HTTPRequest(url: nginx.url("/a.bin")), delegate: RecordingDelegate())
 
-    let log = try nginx.server.accessLog(minimumCount: 1)
+    let log = try await nginx.server.accessLog(minimumCount: 1)
     #expect(log.count == 1)
     #expect(log.first?.acceptEncoding == "identity")
     #expect(log.first?.userAgent?.hasPrefix("OfflineKit/") == true)

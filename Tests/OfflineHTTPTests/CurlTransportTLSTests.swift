@@ -16,7 +16,7 @@ import Testing
     #expect(head.status == 200)
     #expect(head.version == "HTTP/2")
     #expect(delegate.body == TestData.bytes(count: 1 << 20, seed: 4))
-    let log = try nginx.server.accessLog(minimumCount: 1)
+    let log = try await nginx.server.accessLog(minimumCount: 1)
     #expect(log.map(\.protocol) == ["HTTP/2.0"])
   }
 
@@ -28,7 +28,7 @@ import Testing
       HTTPRequest(url: nginx.url("/a.bin")), delegate: RecordingDelegate())
 
     #expect(head.version == "HTTP/1.1")
-    #expect(try nginx.server.accessLog(minimumCount: 1).map(\.protocol) == ["HTTP/1.1"])
+    #expect(try await nginx.server.accessLog(minimumCount: 1).map(\.protocol) == ["HTTP/1.1"])
   }
 
   @Test func refusesACertificateFromAnUntrustedCA() async throws {

@@ -30,7 +30,7 @@ import Testing
     for url in recent {
       #expect(try await cache.fileURL(for: url).source == .hit)
     }
-    #expect(try fixture.requests(atLeast: 100).count == 100)
+    #expect(try await fixture.requests(atLeast: 100).count == 100)
   }
 
   @Test func aRecentlyUsedOldEntrySurvivesEviction() async throws {
@@ -97,6 +97,6 @@ import Testing
     #expect(try await cache.entries().isEmpty)
     try await cache.setSizeLimit(0)
     #expect(FileManager.default.fileExists(atPath: file.path))
-    #expect(try fixture.requests(atLeast: 1).count == 1)
+    #expect(try await fixture.requests(atLeast: 1).count == 1)
   }
 }

@@ -61,8 +61,8 @@ final class CacheFixture: Sendable {
   }
 
   /// The requests nginx logged, waiting (bounded) for at least `count`.
-  func requests(atLeast count: Int = 0) throws -> [AccessLogEntry] {
-    try nginx.accessLog(minimumCount: count)
+  func requests(atLeast count: Int = 0) async throws -> [AccessLogEntry] {
+    try await nginx.accessLog(minimumCount: count)
   }
 
   /// The index of the store, opened afresh.

@@ -16,7 +16,7 @@ import Testing
     #expect(first.source == .downloaded)
     #expect(second.source == .revalidated)
     #expect(second.value == fixture.body("feed.json", size: 50_000))
-    let log = try fixture.requests(atLeast: 2)
+    let log = try await fixture.requests(atLeast: 2)
     #expect(log.map(\.status) == [200, 304])
     #expect(log.last?.bodyBytesSent == 0)
   }
@@ -30,7 +30,7 @@ import Testing
 
     #expect(revalidated.source == .revalidated)
     #expect(fresh.source == .hit)
-    #expect(try fixture.requests(atLeast: 2).count == 2)
+    #expect(try await fixture.requests(atLeast: 2).count == 2)
   }
 
   @Test func aChangedFileIsDownloadedAgainOnRevalidation() async throws {
@@ -43,7 +43,7 @@ import Testing
 
     #expect(changed.source == .downloaded)
     #expect(changed.value == TestData.bytes(count: 2_000, seed: 99))
-    #expect(try fixture.requests(atLeast: 2).map(\.status) == [200, 200])
+    #expect(try await fixture.requests(atLeast: 2).map(\.status) == [200, 200])
     #expect(try await cache.statistics().bytes == 2_000)
   }
 

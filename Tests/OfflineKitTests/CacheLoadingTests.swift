@@ -23,7 +23,7 @@ import Testing
     let body = fixture.body("thumb.jpg", size: 200_000)
     #expect(FileManager.default.contents(atPath: results[0].value.path) == body)
     try await Task.sleep(for: .milliseconds(300))  // a second request would be logged by now
-    #expect(try fixture.requests(atLeast: 1).count == 1)
+    #expect(try await fixture.requests(atLeast: 1).count == 1)
   }
 
   @Test func aSecondRequestIsAHitAndSendsNothing() async throws {
@@ -35,7 +35,7 @@ import Testing
     #expect(first.source == .downloaded)
     #expect(second.source == .hit)
     #expect(second.value == fixture.body("a.json", size: 5_000))
-    #expect(try fixture.requests(atLeast: 1).count == 1)
+    #expect(try await fixture.requests(atLeast: 1).count == 1)
   }
 
   @Test func urlsThatShareTheirLastPathComponentNeverCollide() async throws {
@@ -59,7 +59,7 @@ import Testing
 
     #expect(first.value == second.value)
     #expect(second.source == .hit)
-    #expect(try fixture.requests(atLeast: 1).count == 1)
+    #expect(try await fixture.requests(atLeast: 1).count == 1)
   }
 
   @Test func aMissingFileIsAMissNotAnError() async throws {
@@ -71,7 +71,7 @@ import Testing
 
     #expect(again.source == .downloaded)
     #expect(FileManager.default.contents(atPath: again.value.path)?.count == 10_000)
-    #expect(try fixture.requests(atLeast: 2).count == 2)
+    #expect(try await fixture.requests(atLeast: 2).count == 2)
   }
 
   @Test func aTruncatedFileIsAMissNotAnError() async throws {
@@ -82,7 +82,7 @@ import Testing
     let again = try await cache.data(for: fixture.url("x.bin"))
 
     #expect(again.value == fixture.body("x.bin", size: 10_000))
-    #expect(try fixture.requests(atLeast: 2).count == 2)
+    #expect(try await fixture.requests(atLeast: 2).count == 2)
   }
 
   @Test func aHitIsRecordedInTheIndexOnlyWithTheNextBatch() async throws {

@@ -73,6 +73,6 @@ import Testing
     let stale = try await cache.data(for: url)
     #expect(stale.source == .revalidated)
     #expect(stale.value == fixture.body("feed.json", size: 5_000))
-    #expect(try fixture.requests(atLeast: 2).map(\.status) == [200, 304])
+    #expect(try await fixture.requests(atLeast: 2).map(\.status) == [200, 304])
   }
 }

@@ -212,6 +212,6 @@ import Testing
     let snapshot = try await content.snapshot
     #expect(snapshot.state == .suspended)
     #expect(snapshot.lastError?.contains("hls") == true, "\(snapshot.lastError ?? "none")")
-    #expect(try origin.nginx.accessLog(minimumCount: 0).isEmpty, "nothing was fetched")
+    #expect(try await origin.nginx.accessLog(minimumCount: 0).isEmpty, "nothing was fetched")
   }
 }

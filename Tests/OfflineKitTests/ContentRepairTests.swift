@@ -13,8 +13,8 @@ import Testing
 @Suite(.serialized)
 struct ContentRepairTests {
   /// The requests nginx logged after the first `skipping`.
-  static func requests(_ nginx: NginxServer, after skipping: Int) throws -> [AccessLogEntry] {
-    Array(try nginx.accessLog(minimumCount: skipping).dropFirst(skipping))
+  static func requests(_ nginx: NginxServer, after skipping: Int) async throws -> [AccessLogEntry] {
+    Array(try await nginx.accessLog(minimumCount: skipping).dropFirst(skipping))
   }
 
   /// A stream of `segments` small segments downloaded into a pack (the default): its origin,
@@ -23,7 +23,7 @@ struct ContentRepairTests {
     origin: HLSOrigin, fixture: ManagerFixture, content: OfflineContent, index: URL,
     originals: [Data]
   ) {
-    let origin = try HLSOrigin(.manySegments, segmentCount: segments)
+    let origin = try await HLSOrigin(.manySegments, segmentCount: segments)
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url, id: "p", in: fixture)
     let index = fixture.contentFolder("p").appending(path: "index.m3u8")
@@ -42,7 +42,7 @@ struct ContentRepairTests {
     #expect(report.outcome == .repaired)
     #expect(report.chunksFetched == 2)
     #expect(FileManager.default.contents(atPath: path) == origin.body("big.bin"))
-    let gets = try Self.requests(origin.nginx, after: before).filter { $0.method == "GET" }
+    let gets = try await Self.requests(origin.nginx, after: before).filter { $0.method == "GET" }
     #expect(gets.map(\.range) == ["bytes=33554432-37748735", "bytes=62914560-67108863"])
     #expect(gets.allSatisfy { $0.ifRange != nil && $0.status == 206 })
     #expect(gets.reduce(0) { $0 + $1.bodyBytesSent } <= 2 * (4 << 20))
@@ -61,12 +61,14 @@ struct ContentRepairTests {
     let before = try origin.nginx.accessLog().count
     try await content.repair()
     #expect(FileManager.default.contents(atPath: path) == origin.body("a.bin"))
-    let fetched = try Self.requests(origin.nginx, after: before).reduce(0) { $0 + $1.bodyBytesSent }
+    let fetched = try await Self.requests(origin.nginx, after: before).reduce(0) {
+      $0 + $1.bodyBytesSent
+    }
     #expect(fetched <= Int64(size) - kept + (4 << 20), "\(fetched)")
   }
 
   @Test func aRepairOfAStreamFetchesOnlyTheDeletedAndTheDamagedSegment() async throws {
-    let origin = try HLSOrigin(.aes128Rotating, segmentCount: 6)
+    let origin = try await HLSOrigin(.aes128Rotating, segmentCount: 6)
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(
       origin.url, id: "s", in: fixture, configuration: VerifyFixture.segmentFiles)
@@ -85,11 +87,12 @@ struct ContentRepairTests {
     #expect(try await content.verify().isWhole)
     let now = try segments.map { try Data(contentsOf: folder.appending(path: $0.path)) }
     #expect(now == originals, "byte-identical")
-    let media = try Self.requests(origin.nginx, after: before).filter {
+    let media = try await Self.requests(origin.nginx, after: before).filter {
       $0.method == "GET" && !$0.uri.hasSuffix(".m3u8")
     }
     #expect(media.count == 3, "\(media.map(\.uri))")
-    #expect(try FFmpeg.decode(try #require(try await content.offlineSource).path).errors.isEmpty)
+    #expect(
+      try await FFmpeg.decode(try #require(try await content.offlineSource).path).errors.isEmpty)
   }
 
   /// A pack holds every small segment of a playlist. Pins the repair of one (issue 14's
@@ -115,7 +118,7 @@ struct ContentRepairTests {
     #expect(report.piecesFetched == 2)
     #expect(try await content.verify().isWhole)
     #expect(try OfflineSegments.bytes(index) == originals, "byte-identical")
-    let media = try Self.requests(origin.nginx, after: before).filter {
+    let media = try await Self.requests(origin.nginx, after: before).filter {
       $0.method == "GET" && $0.uri.hasSuffix(".ts")
     }
     let uris = try String(contentsOf: origin.files.entryFile, encoding: .utf8)
@@ -124,7 +127,8 @@ struct ContentRepairTests {
     #expect(
       media.count == 2 && Set(media.map { ($0.uri as NSString).lastPathComponent }) == names,
       "\(media.map(\.uri))")
-    #expect(try FFmpeg.decode(try #require(try await content.offlineSource).path).errors.isEmpty)
+    #expect(
+      try await FFmpeg.decode(try #require(try await content.offlineSource).path).errors.isEmpty)
   }
 
   /// Bytes that no playlist names changed in a pack (here appended past its recorded end;
@@ -144,14 +148,16 @@ struct ContentRepairTests {
 
     #expect(report.outcome == .repaired)
     #expect(report.piecesFetched == 0)
-    let media = try Self.requests(origin.nginx, after: before).filter { $0.uri.hasSuffix(".ts") }
+    let media = try await Self.requests(origin.nginx, after: before).filter {
+      $0.uri.hasSuffix(".ts")
+    }
     #expect(media.isEmpty, "\(media.map(\.uri))")
     #expect(try await content.verify().isWhole)
     #expect(try OfflineSegments.bytes(index) == originals)
   }
 
   @Test(.enabled(if: FFmpeg.isAvailable)) func aRepairMendsADamagedDASHSegment() async throws {
-    let origin = try DASHOrigin(.timeline)
+    let origin = try await DASHOrigin(.timeline)
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url, id: "d", in: fixture)
     let segment = try #require(try VerifyFixture.pieces("d", .segment, in: fixture).last)

@@ -81,7 +81,7 @@ struct ContentVerifyTests {
   }
 
   @Test func theQuickCheckCatchesADeletedSegmentAndVerifyAFlippedByteInAnother() async throws {
-    let origin = try HLSOrigin(.aes128Rotating, segmentCount: 6)
+    let origin = try await HLSOrigin(.aes128Rotating, segmentCount: 6)
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(
       origin.url, id: "s", in: fixture, configuration: VerifyFixture.segmentFiles)
@@ -112,7 +112,7 @@ struct ContentVerifyTests {
   /// 36, item 3: it was named by its offset in the pack); the quick check sees a pack cut
   /// short.
   @Test func verifyFindsAFlippedByteInAPackAndTheQuickCheckAPackCutShort() async throws {
-    let origin = try HLSOrigin(.manySegments, segmentCount: 6)
+    let origin = try await HLSOrigin(.manySegments, segmentCount: 6)
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url, id: "p", in: fixture)
     let segments = try VerifyFixture.pieces("p", .segment, in: fixture)
@@ -156,7 +156,7 @@ struct ContentVerifyTests {
   }
 
   @Test func verifyNamesADeletedKeyAndAReplacedOfflinePlaylist() async throws {
-    let origin = try HLSOrigin(.aes128Rotating, segmentCount: 4)
+    let origin = try await HLSOrigin(.aes128Rotating, segmentCount: 4)
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url, id: "k", in: fixture)
     let key = try #require(try VerifyFixture.pieces("k", .key, in: fixture).first)
@@ -178,7 +178,7 @@ struct ContentVerifyTests {
   @Test(.enabled(if: FFmpeg.isAvailable)) func verifyNamesADamagedSegmentOfADASHPresentation()
     async throws
   {
-    let origin = try DASHOrigin(.timeline)
+    let origin = try await DASHOrigin(.timeline)
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url, id: "d", in: fixture)
     let pieces = try fixture.manager.index.pieces.pieces(ofContent: "d")
@@ -197,7 +197,7 @@ struct ContentVerifyTests {
   /// Renewed keys are new bytes: before they were recorded again, verify called every
   /// renewed key of a stream damaged.
   @Test func aStreamIsWholeAfterItsKeysAreRenewedWithNewBytes() async throws {
-    let origin = try HLSOrigin(.aes128Rotating, segmentCount: 2)
+    let origin = try await HLSOrigin(.aes128Rotating, segmentCount: 2)
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url, id: "r", in: fixture)
     for key in origin.files.keys { try TestData.bytes(count: 16, seed: 5).write(to: key) }

@@ -17,17 +17,17 @@ struct DASHDownloadTests {
   func expectDecodesLikeTheOrigin(
     _ kind: DASHStreamFixture, streams: [String], store: DASHStore
   ) async throws -> (DASHDownload.Outcome, DASHOrigin) {
-    let origin = try DASHOrigin(kind)
+    let origin = try await DASHOrigin(kind)
     let outcome = try await store.download(
       origin.url, options: StreamConfiguration(audio: .all, subtitles: .all)
     ).run()
-    let expected = try origin.decodedMD5s(streams)
+    let expected = try await origin.decodedMD5s(streams)
     origin.nginx.stop(graceful: false)
-    let full = try FFmpeg.decode(outcome.index.path)
+    let full = try await FFmpeg.decode(outcome.index.path)
     #expect(full.errors.isEmpty, "\(kind): \(full.errors)")
     #expect(abs(full.duration - kind.duration) < 0.6, "\(kind): \(full.duration) s")
     for stream in streams {
-      let copy = try FFmpeg.decodedMD5(outcome.index.path, stream: stream)
+      let copy = try await FFmpeg.decodedMD5(outcome.index.path, stream: stream)
       #expect(copy.errors.isEmpty, "\(kind) \(stream): \(copy.errors)")
       #expect(copy.md5 == expected[stream], "\(kind) \(stream) decodes differently offline")
     }
@@ -53,21 +53,21 @@ struct DASHDownloadTests {
       .segmentBase, streams: ["v:0", "a:0"], store: DASHStore())
     #expect(outcome.segments == 5, "segments listed by the two sidx boxes")
     #expect(outcome.files == 4, "an init section and one merged piece per Representation")
-    let log = try origin.nginx.accessLog(minimumCount: 1)
+    let log = try await origin.nginx.accessLog(minimumCount: 1)
     #expect(log.filter { $0.uri.hasSuffix(".mp4") }.allSatisfy { $0.status == 206 })
   }
 
   /// Two audio languages and a WebVTT text track, all chosen: each audio decodes like the
   /// origin's and the subtitles read the same.
   @Test func twoLanguagesAndAWebVTTTrackDecodeOfflineLikeTheOrigin() async throws {
-    let origin = try DASHOrigin(.languages)
-    let subtitles = try FFmpeg.subtitles(origin.url.absoluteString)
+    let origin = try await DASHOrigin(.languages)
+    let subtitles = try await FFmpeg.subtitles(origin.url.absoluteString)
     #expect(subtitles.text.contains("Hello") && subtitles.text.contains("World"))
     origin.nginx.stop(graceful: false)
     let store = try DASHStore()
     let (outcome, _) = try await expectDecodesLikeTheOrigin(
       .languages, streams: ["v:0", "a:0", "a:1"], store: store)
-    let copy = try FFmpeg.subtitles(outcome.index.path)
+    let copy = try await FFmpeg.subtitles(outcome.index.path)
     #expect(copy.errors.isEmpty, "\(copy.errors)")
     #expect(copy.text == subtitles.text)
     let mpd = try MPDParser.parse(Data(contentsOf: outcome.index))
@@ -79,12 +79,12 @@ struct DASHDownloadTests {
   /// offline copy holds what the manifest addresses. So video is compared with the origin,
   /// audio with its init section and addressed segments joined.
   @Test func aNumberTemplateDecodesOfflineLikeWhatItsManifestAddresses() async throws {
-    let origin = try DASHOrigin(.number)
+    let origin = try await DASHOrigin(.number)
     let store = try DASHStore()
     let outcome = try await store.download(origin.url).run()
-    let video = try origin.decodedMD5s(["v:0"])["v:0"]
+    let video = try await origin.decodedMD5s(["v:0"])["v:0"]
     origin.nginx.stop(graceful: false)
-    let copy = try FFmpeg.decodedMD5(outcome.index.path, stream: "v:0")
+    let copy = try await FFmpeg.decodedMD5(outcome.index.path, stream: "v:0")
     #expect(copy.errors.isEmpty, "\(copy.errors)")
     #expect(copy.md5 == video)
     var joined = try Data(contentsOf: origin.www.file("init-stream1.m4s"))
@@ -93,8 +93,8 @@ struct DASHDownloadTests {
         contentsOf: origin.www.file(String(format: "chunk-stream1-%05d.m4s", number)))
     }
     try joined.write(to: origin.www.file("joined.mp4"))
-    let audio = try FFmpeg.decodedMD5(origin.www.file("joined.mp4").path, stream: "a:0")
-    let copyAudio = try FFmpeg.decodedMD5(outcome.index.path, stream: "a:0")
+    let audio = try await FFmpeg.decodedMD5(origin.www.file("joined.mp4").path, stream: "a:0")
+    let copyAudio = try await FFmpeg.decodedMD5(outcome.index.path, stream: "a:0")
     #expect(copyAudio.errors.isEmpty, "\(copyAudio.errors)")
     #expect(copyAudio.md5 == audio.md5 && audio.md5.hasPrefix("MD5="))
     #expect(outcome.segments == 4)
@@ -105,7 +105,7 @@ struct DASHDownloadTests {
   /// that Period) and compared with the same Period of the origin; the copy keeps both, in
   /// order, with their start and duration.
   @Test func twoPeriodsAreKeptInOrderAndEachDecodesLikeTheOrigin() async throws {
-    let origin = try DASHOrigin(.twoPeriods)
+    let origin = try await DASHOrigin(.twoPeriods)
     let store = try DASHStore()
     let outcome = try await store.download(origin.url).run()
     origin.nginx.stop(graceful: false)
@@ -127,8 +127,8 @@ struct DASHDownloadTests {
       let offlinePath = try alone(copy, outcome.index.deletingLastPathComponent())
       let originPath = try alone(source, origin.www.url)
       for stream in ["v:0", "a:0"] {
-        let expected = try FFmpeg.decodedMD5(originPath, stream: stream)
-        let decoded = try FFmpeg.decodedMD5(offlinePath, stream: stream)
+        let expected = try await FFmpeg.decodedMD5(originPath, stream: stream)
+        let decoded = try await FFmpeg.decodedMD5(offlinePath, stream: stream)
         #expect(decoded.errors.isEmpty, "period \(period) \(stream): \(decoded.errors)")
         #expect(decoded.md5 == expected.md5 && expected.md5.hasPrefix("MD5="))
       }
@@ -138,13 +138,13 @@ struct DASHDownloadTests {
   /// The same presentation again: every piece is complete in the journal, so only the
   /// manifest is fetched.
   @Test func aSecondRunFetchesOnlyTheManifest() async throws {
-    let origin = try DASHOrigin(.segmentBase)
+    let origin = try await DASHOrigin(.segmentBase)
     let store = try DASHStore()
     _ = try await store.download(origin.url).run()
-    let before = try origin.nginx.accessLog(minimumCount: 1).count
+    let before = try await origin.nginx.accessLog(minimumCount: 1).count
     let again = try await store.download(origin.url).run()
     #expect(again.segments == 5)
-    let after = try origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before)
+    let after = try await origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before)
     #expect(after.map(\.uri) == ["/manifest.mpd"])
   }
 }

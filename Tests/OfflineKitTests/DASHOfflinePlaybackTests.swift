@@ -29,13 +29,14 @@ struct DASHOfflinePlaybackTests {
   func anOfflineCopyDecodesToItsEndLikeTheMediaItsOriginAddresses(
     _ kind: DASHPlaybackFixture
   ) async throws {
-    let origin = try DASHOrigin(playback: kind)
+    let origin = try await DASHOrigin(playback: kind)
     let store = try DASHStore()
     let outcome = try await store.download(origin.url).run()
     let source = try MPDParser.parse(Data(contentsOf: origin.entryFile))
     var overHTTP: [String: [String]] = [:]
     for stream in kind == .timeline ? ["v:0", "a:0"] : kind == .number ? ["v:0"] : [] {
-      overHTTP[stream] = try FFmpeg.frameMD5s(origin.url.absoluteString, stream: stream).hashes
+      overHTTP[stream] = try await FFmpeg.frameMD5s(origin.url.absoluteString, stream: stream)
+        .hashes
     }
     origin.nginx.stop(graceful: false)
     let copy = try MPDParser.parse(Data(contentsOf: outcome.index))
@@ -51,8 +52,8 @@ struct DASHOfflinePlaybackTests {
         let listing = try SegmentResolver().segments(
           for: path, in: source, manifestURL: origin.entryFile)
         #expect(listing.segments.count >= 10 || listing.index != nil, "\(kind) \(path)")
-        let expected = try Self.addressedFrames(listing, stream: stream, in: origin.www)
-        let decoded = try FFmpeg.frameMD5s(offline, stream: stream)
+        let expected = try await Self.addressedFrames(listing, stream: stream, in: origin.www)
+        let decoded = try await FFmpeg.frameMD5s(offline, stream: stream)
         #expect(decoded.errors.isEmpty, "\(kind) period \(period) \(stream): \(decoded.errors)")
         #expect(
           decoded.hashes.count == expected.count,
@@ -64,7 +65,7 @@ struct DASHOfflinePlaybackTests {
           #expect(decoded.hashes == origin, "\(kind) \(stream) decodes unlike the origin")
         }
         if stream == "v:0", MPV.isAvailable {
-          let played = try MPV.videoFrameMD5s(offline)
+          let played = try await MPV.videoFrameMD5s(offline)
           #expect(played.hashes == expected, "\(kind) period \(period): mpv \(played.errors)")
         }
       }
@@ -77,7 +78,7 @@ struct DASHOfflinePlaybackTests {
   @Test func aCopyWithASegmentListManifestIsRewrittenWithoutFetchingASegmentAgain()
     async throws
   {
-    let origin = try DASHOrigin(playback: .timeline)
+    let origin = try await DASHOrigin(playback: .timeline)
     let store = try DASHStore()
     let first = try await store.download(origin.url).run()
     let folder = first.index.deletingLastPathComponent()
@@ -98,16 +99,16 @@ struct DASHOfflinePlaybackTests {
         SegmentInformation(list: list)
     }
     try MPDWriter.write(old).write(to: first.index, atomically: true, encoding: .utf8)
-    let before = try origin.nginx.accessLog(minimumCount: 1).count
+    let before = try await origin.nginx.accessLog(minimumCount: 1).count
     let again = try await store.download(origin.url).run()
-    let after = try origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before)
+    let after = try await origin.nginx.accessLog(minimumCount: before + 1).dropFirst(before)
     #expect(after.map(\.uri) == ["/manifest.mpd"])
     origin.nginx.stop(graceful: false)
     let text = try String(contentsOf: again.index, encoding: .utf8)
     #expect(text.contains("startNumber=\"0\" initialization=\"p0/a0-r0/init.mp4\""))
     #expect(text.contains("media=\"p0/a0-r0/s$Number%05d$.m4s\""))
     #expect(!text.contains("SegmentURL"))
-    let decoded = try FFmpeg.frameMD5s(again.index.path, stream: "v:0")
+    let decoded = try await FFmpeg.frameMD5s(again.index.path, stream: "v:0")
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(
       decoded.hashes.count == DASHPlaybackFixture.periodSeconds * DASHPlaybackFixture.frameRate)
@@ -118,7 +119,7 @@ struct DASHOfflinePlaybackTests {
   /// `BaseURL` ffmpeg 5.1 put the manifest's folder in front of each name twice
   /// (`show/show/p0/a0-r0/init.mp4`) and opened nothing; mpv failed the same way.
   @Test func aCopyOpenedByARelativePathDecodesToItsEnd() async throws {
-    let origin = try DASHOrigin(playback: .timeline)
+    let origin = try await DASHOrigin(playback: .timeline)
     let store = try DASHStore()
     let outcome = try await store.download(origin.url).run()
     origin.nginx.stop(graceful: false)
@@ -152,13 +153,13 @@ struct DASHOfflinePlaybackTests {
   /// the MP4 demuxer decodes it: the media the manifest addresses.
   static func addressedFrames(
     _ listing: RepresentationSegments, stream: String, in folder: TemporaryDirectory
-  ) throws -> [String] {
+  ) async throws -> [String] {
     var listing = listing
     if let index = listing.index, let range = index.byteRange {
       listing = try listing.applying(SegmentIndex.parse([UInt8](read(index.url, range))))
     }
     let references = (listing.initialization.map { [$0] } ?? []) + listing.segments
-    let decoded = try FFmpeg.frameMD5s(
+    let decoded = try await FFmpeg.frameMD5s(
       ofJoined: references.map { try read($0.url, $0.byteRange) },
       video: stream.hasPrefix("v"), in: folder.url)
     #expect(decoded.errors.isEmpty, "joined \(stream): \(decoded.errors)")

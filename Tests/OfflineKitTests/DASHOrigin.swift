@@ -18,17 +18,17 @@ struct DASHOrigin {
   /// The manifest's file.
   var entryFile: URL { www.file("manifest.mpd") }
 
-  init(_ kind: DASHStreamFixture, options: NginxServer.Options = .init()) throws {
+  init(_ kind: DASHStreamFixture, options: NginxServer.Options = .init()) async throws {
     www = try TemporaryDirectory(prefix: "offlinekit-dash")
-    _ = try kind.make(in: www.url)
+    _ = try await kind.make(in: www.url)
     nginx = try NginxServer(root: www.url, options: options)
     try nginx.start()
   }
 
   /// Serves a ``DASHPlaybackFixture`` (ten segments or more per stream).
-  init(playback kind: DASHPlaybackFixture) throws {
+  init(playback kind: DASHPlaybackFixture) async throws {
     www = try TemporaryDirectory(prefix: "offlinekit-dash")
-    _ = try kind.make(in: www.url)
+    _ = try await kind.make(in: www.url)
     nginx = try NginxServer(root: www.url)
     try nginx.start()
   }
@@ -42,10 +42,10 @@ struct DASHOrigin {
   }
 
   /// The MD5 of each decoded stream of the origin, over http, by ffmpeg's stream specifier.
-  func decodedMD5s(_ streams: [String]) throws -> [String: String] {
+  func decodedMD5s(_ streams: [String]) async throws -> [String: String] {
     var result: [String: String] = [:]
     for stream in streams {
-      let decoded = try FFmpeg.decodedMD5(url.absoluteString, stream: stream)
+      let decoded = try await FFmpeg.decodedMD5(url.absoluteString, stream: stream)
       #expect(decoded.md5.hasPrefix("MD5="), "origin \(stream): \(decoded.errors)")
       result[stream] = decoded.md5
     }

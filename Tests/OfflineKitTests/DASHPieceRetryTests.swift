@@ -12,7 +12,7 @@ import Testing
 @Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"))
 struct DASHPieceRetryTests {
   @Test func aMissingSegmentFailsNamingItAfterItsRetriesAndTheNextRunFinishes() async throws {
-    let origin = try DASHOrigin(.timeline)
+    let origin = try await DASHOrigin(.timeline)
     let segment = origin.www.file("chunk-stream2-00002.m4s")
     let moved = origin.www.file("moved.bin")
     try FileManager.default.moveItem(at: segment, to: moved)
@@ -41,14 +41,14 @@ struct DASHPieceRetryTests {
     #expect(!download.isComplete, "no index.mpd without every segment")
 
     try FileManager.default.moveItem(at: moved, to: segment)
-    let before = try origin.nginx.accessLog(minimumCount: 1).count
+    let before = try await origin.nginx.accessLog(minimumCount: 1).count
     let outcome = try await download.run()
     // Only the answers of the rerun: nginx may log the first run's last 404 after that run
     // has ended and `before` was read (seen once in CI).
-    let again = try origin.nginx.accessLog(minimumCount: before + 2).dropFirst(before)
+    let again = try await origin.nginx.accessLog(minimumCount: before + 2).dropFirst(before)
       .filter { $0.status != 404 }.map(\.uri)
     #expect(again == ["/manifest.mpd", "/chunk-stream2-00002.m4s"], "only what was missing")
     origin.nginx.stop(graceful: false)
-    #expect(try FFmpeg.decode(outcome.index.path).errors.isEmpty)
+    #expect(try await FFmpeg.decode(outcome.index.path).errors.isEmpty)
   }
 }

@@ -10,7 +10,7 @@ import Testing
 @Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"))
 struct DASHQueueTests {
   @Test func theQueueDownloadsAPresentationWithEventsAndDeletesIt() async throws {
-    let origin = try await offPool { try DASHOrigin(.long, options: .init(limitRate: "400k")) }
+    let origin = try await DASHOrigin(.long, options: .init(limitRate: "400k"))
     let fixture = try ManagerFixture()
     let (content, recorder) = try await fixture.watched(origin.url, id: "show")
     try await content.download()
@@ -37,7 +37,7 @@ struct DASHQueueTests {
     let source = try #require(try await content.offlineSource)
     #expect(source.lastPathComponent == "index.mpd")
     origin.nginx.stop(graceful: false)
-    let decoded = try await offPool { try FFmpeg.decode(source.path) }
+    let decoded = try await FFmpeg.decode(source.path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - DASHStreamFixture.long.duration) < 0.6)
 

@@ -42,7 +42,7 @@ struct DASHRefusalTests {
         Issue.record("not invalidMedia: \(error)")
         return ""
       }
-      let log = try origin.nginx.accessLog(minimumCount: 1)
+      let log = try await origin.nginx.accessLog(minimumCount: 1)
       #expect(log.map(\.uri) == ["/manifest.mpd"], "only the manifest was fetched")
       #expect(!download.isComplete)
       #expect(error.description.contains(message))

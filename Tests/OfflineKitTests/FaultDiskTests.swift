@@ -15,8 +15,8 @@ struct FaultDiskTests {
   let body = TestData.bytes(count: 3 << 20, seed: 31)
 
   /// Remounts the tmpfs at `mount` with `options` (for example `size=8m` or `ro`).
-  func remount(_ mount: TmpfsMount, _ options: String) throws {
-    let result = try ProcessRunner.run(
+  func remount(_ mount: TmpfsMount, _ options: String) async throws {
+    let result = try await ProcessRunner.run(
       "/bin/mount", ["-o", "remount,\(options)", mount.path.path], timeout: 10)
     try #require(result.status == 0, "remount failed: \(result.stderrText)")
   }
@@ -26,7 +26,7 @@ struct FaultDiskTests {
     let server = try FaultServer()
     server.setRoute("/f", .resource(.init(body: body)))
     let fixture = try TransferFixture()
-    let mount = try TmpfsMount(at: fixture.folder.url.appending(path: "out"), megabytes: 1)
+    let mount = try await TmpfsMount(at: fixture.folder.url.appending(path: "out"), megabytes: 1)
     defer { mount.unmount() }
     do {
       _ = try await fixture.transfer(server.url("/f")).run()
@@ -36,7 +36,7 @@ struct FaultDiskTests {
     }
     #expect(!FileManager.default.fileExists(atPath: fixture.destination()))
 
-    try remount(mount, "size=8m")
+    try await remount(mount, "size=8m")
     let outcome = try await fixture.transfer(server.url("/f")).run()
     #expect(fileData(outcome.destination) == body)
   }
@@ -45,9 +45,9 @@ struct FaultDiskTests {
   /// the stream completes on the next run once there is room.
   @Test func aDiskFullMidStreamWritesNoPlaylistAndFinishesOnceThereIsRoom() async throws {
     let stream = try FaultHLSTests.Stream()
-    let mount = try TmpfsMount(at: stream.folder, megabytes: 1)
+    let mount = try await TmpfsMount(at: stream.folder, megabytes: 1)
     defer { mount.unmount() }
-    try remount(mount, "size=128k")
+    try await remount(mount, "size=128k")
     do {
       _ = try await stream.download().run()
       Issue.record("a stream larger than the disk completed")
@@ -56,7 +56,7 @@ struct FaultDiskTests {
     }
     #expect(!stream.download().isComplete)
 
-    try remount(mount, "size=4m")
+    try await remount(mount, "size=4m")
     _ = try await stream.download().run()
     #expect(try stream.segmentsOnDisk() == stream.segments)
   }
@@ -67,9 +67,9 @@ struct FaultDiskTests {
     let server = try FaultServer()
     server.setRoute("/f", .resource(.init(body: body)))
     let fixture = try TransferFixture()
-    let mount = try TmpfsMount(at: fixture.folder.url.appending(path: "out"), megabytes: 8)
+    let mount = try await TmpfsMount(at: fixture.folder.url.appending(path: "out"), megabytes: 8)
     defer { mount.unmount() }
-    try remount(mount, "ro")
+    try await remount(mount, "ro")
     do {
       _ = try await fixture.transfer(server.url("/f")).run()
       Issue.record("a download into a read-only folder succeeded")
@@ -82,7 +82,7 @@ struct FaultDiskTests {
     }
     #expect(!FileManager.default.fileExists(atPath: fixture.destination()))
 
-    try remount(mount, "rw")
+    try await remount(mount, "rw")
     let outcome = try await fixture.transfer(server.url("/f")).run()
     #expect(fileData(outcome.destination) == body)
   }

@@ -185,7 +185,7 @@ import Testing
       "/f", .resource(.init(body: body, faults: .init(cutAfterBodyBytes: 1 << 20))))
     let fixture = try TransferFixture()
     let changed = TestData.bytes(count: body.count, seed: 22)
-    let expected = try TestData.sha256Hex(of: changed)
+    let expected = try await TestData.sha256Hex(of: changed)
     let once = Options.quick {
       $0.retry.maximumAttempts = 1
       $0 = $0.expecting(sha256: expected)

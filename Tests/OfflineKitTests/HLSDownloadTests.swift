@@ -23,7 +23,7 @@ struct HLSDownloadTests {
   func download(
     _ kind: HLSFixture, options: StreamConfiguration = StreamConfiguration(), segments: Int? = nil
   ) async throws -> Downloaded {
-    let origin = try HLSOrigin(kind, segmentCount: segments)
+    let origin = try await HLSOrigin(kind, segmentCount: segments)
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     let download = HLSDownload(
@@ -34,8 +34,8 @@ struct HLSDownloadTests {
     return Downloaded(origin: origin, folder: store, outcome: outcome)
   }
 
-  func expectPlaysOffline(_ result: Downloaded, _ comment: Comment? = nil) throws {
-    let decoded = try FFmpeg.decode(result.outcome.index.path)
+  func expectPlaysOffline(_ result: Downloaded, _ comment: Comment? = nil) async throws {
+    let decoded = try await FFmpeg.decode(result.outcome.index.path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - result.fixture.duration) < 0.6, "\(decoded.duration)")
   }
@@ -44,7 +44,7 @@ struct HLSDownloadTests {
   func aStreamPlaysFromDiskWithTheOriginStopped(kind: HLSFixture) async throws {
     let result = try await download(
       kind, options: StreamConfiguration(audio: .all, subtitles: .all))
-    try expectPlaysOffline(result)
+    try await expectPlaysOffline(result)
     let text = try String(contentsOf: result.outcome.index, encoding: .utf8)
     #expect(!text.contains("http://"), "index.m3u8 lists only local files")
   }
@@ -90,7 +90,7 @@ struct HLSDownloadTests {
     let result = try await download(
       .renditions,
       options: StreamConfiguration(variant: .lowest, audio: .languages(["fr"]), subtitles: .none))
-    try expectPlaysOffline(result)
+    try await expectPlaysOffline(result)
     guard
       case .master(let master) = try PlaylistParser.parse(
         String(contentsOf: result.outcome.index, encoding: .utf8))

@@ -21,7 +21,7 @@ struct HLSKeyNamesTests {
     #expect(names.count == result.fixture.keys.count)
     #expect(names.allSatisfy { $0.hasSuffix(".key.ts") }, "\(names)")
     try expectPrivateKeys(in: folder, count: result.fixture.keys.count)
-    let decoded = try FFmpeg.decode(result.outcome.index.path)
+    let decoded = try await FFmpeg.decode(result.outcome.index.path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
   }
 
@@ -32,7 +32,7 @@ struct HLSKeyNamesTests {
     let result = try await HLSDownloadTests().download(.aes128Rotating)
     let folder = result.outcome.index.deletingLastPathComponent()
     try HLSLegacyFolder.downgrade(folder)
-    let before = try FFmpeg.decode(result.outcome.index.path)
+    let before = try await FFmpeg.decode(result.outcome.index.path)
     #expect(before.errors.contains("blocked"), "the old layout is what stock ffmpeg refuses")
 
     try result.nginx.start()
@@ -44,7 +44,7 @@ struct HLSKeyNamesTests {
     result.nginx.stop(graceful: false)
 
     try expectPrivateKeys(in: folder, count: result.fixture.keys.count)
-    let after = try FFmpeg.decode(result.outcome.index.path)
+    let after = try await FFmpeg.decode(result.outcome.index.path)
     #expect(after.errors.isEmpty, "\(after.errors)")
     #expect(abs(after.duration - result.fixture.duration) < 0.6)
   }
@@ -70,7 +70,7 @@ struct HLSKeyNamesTests {
     try expectPrivateKeys(in: folder, count: result.fixture.keys.count)
     let manifest = try HLSManifest.read(in: folder, url: download.url)
     #expect(manifest.keys.allSatisfy { $0.local.hasSuffix(".key.ts") }, "\(manifest.keys)")
-    let decoded = try FFmpeg.decode(result.outcome.index.path)
+    let decoded = try await FFmpeg.decode(result.outcome.index.path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
   }
 

@@ -61,7 +61,7 @@ struct HLSProgressTests {
   func download(_ test: Case) async throws -> Run {
     let www = try TemporaryDirectory(prefix: "offlinekit-hls-progress")
     // ffmpeg runs off the concurrency pool, which the download needs.
-    let fixture = try await offPool { try test.fixture.make(in: www.url, duration: 8) }
+    let fixture = try await test.fixture.make(in: www.url, duration: 8)
     if let bandwidth = test.masterBandwidth {
       try "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth)\n\(fixture.entryPath.dropFirst())\n"
         .write(to: fixture.folder.appending(path: "master.m3u8"), atomically: true, encoding: .utf8)

@@ -18,7 +18,7 @@ struct HLSSegmentNameTests {
   /// player does.
   func playsOffline(_ kind: HLSFixture, renames: [(String, String)]) async throws -> [String] {
     let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let files = try kind.make(in: www.url, segmentCount: 3)
+    let files = try await kind.make(in: www.url, segmentCount: 3)
     let server = try FaultServer()
     var text = try String(contentsOf: files.entryFile, encoding: .utf8)
     for (name, served) in renames {
@@ -35,7 +35,7 @@ struct HLSSegmentNameTests {
       transport: CurlTransport()
     ).run()
     server.stop()
-    let decoded = try FFmpeg.decode(outcome.index.path)
+    let decoded = try await FFmpeg.decode(outcome.index.path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - files.duration) < 0.6, "\(decoded.duration)")
     return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()

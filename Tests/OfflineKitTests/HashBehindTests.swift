@@ -91,7 +91,8 @@ import Testing
     try hashes.found(upTo: Int64(old.count))  // the resume: the worker reads the old part
     // The start-over comes while the worker is inside the old bytes (128 MiB: two SHA-256
     // passes take a few hundred milliseconds, so this waits a few at most).
-    while hashes.hashedLength == 0 { usleep(200) }
+    let deadline = Date().addingTimeInterval(10)
+    while hashes.hashedLength == 0 && Date() < deadline { usleep(200) }
     #expect(hashes.hashedLength < Int64(old.count), "the restart must meet the worker busy")
     hashes.restart(from: 0)
     try #require(ftruncate(scratch.descriptor, 0) == 0)

@@ -92,7 +92,7 @@ import Testing
       }
     ).run()
 
-    let ranged = try nginx.accessLog(minimumCount: 5).filter {
+    let ranged = try await nginx.accessLog(minimumCount: 5).filter {
       $0.status == 206 && $0.range != "bytes=0-0"
     }
     #expect(ranged.count >= 4, "fetched in ranges")

@@ -42,7 +42,7 @@ import Testing
     }
 
     #expect(seen.allSatisfy { $0 > 0 }, "bytes per file when the first was halfway: \(seen)")
-    let log = try origin.nginx.accessLog(minimumCount: 3).filter { $0.status == 200 }
+    let log = try await origin.nginx.accessLog(minimumCount: 3).filter { $0.status == 200 }
     #expect(log.count == 3)
     #expect(Set(log.compactMap(\.connection)).count == 3, "one connection per file")
     #expect(log.allSatisfy { $0.connectionRequests == 1 }, "none waited for another's connection")
@@ -121,10 +121,8 @@ import Testing
   /// Item 7 asks that the pieces of a stream still move eight at once on one transport.
   @Test(.enabled(if: FFmpeg.isAvailable))
   func eightPiecesOfAStreamMoveAtOnce() async throws {
-    let stream = try await offPool {
-      try HLSOrigin(
-        .manySegments, segmentCount: 24, options: .init(limitRate: "4k", logsConnections: true))
-    }
+    let stream = try await HLSOrigin(
+      .manySegments, segmentCount: 24, options: .init(limitRate: "4k", logsConnections: true))
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     let download = HLSDownload(

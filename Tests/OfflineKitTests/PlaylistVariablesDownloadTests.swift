@@ -24,8 +24,8 @@ struct PlaylistVariablesDownloadTests {
   /// token from its own URL (`QUERYPARAM`) and names its variant through a variable, and
   /// `v0/vars.m3u8`, the ffmpeg-made media playlist of variant 0 with segment URIs built
   /// from a variable it imports and the token of its own URL.
-  func makeStream(in www: URL) throws -> HLSFixtureFiles {
-    let fixture = try HLSFixture.tsVariants.make(in: www)
+  func makeStream(in www: URL) async throws -> HLSFixtureFiles {
+    let fixture = try await HLSFixture.tsVariants.make(in: www)
     let master = """
       #EXTM3U
       #EXT-X-DEFINE:QUERYPARAM="token"
@@ -49,7 +49,7 @@ struct PlaylistVariablesDownloadTests {
 
   @Test func aTokenFromTheMasterURLReachesEverySegmentAndTheCopyPlays() async throws {
     let www = try TemporaryDirectory(prefix: "offlinekit-hls-vars")
-    let fixture = try makeStream(in: www.url)
+    let fixture = try await makeStream(in: www.url)
     let nginx = try NginxServer(root: www.url, options: .init(extraLocations: Self.tokenGate))
     try nginx.start()
     defer { nginx.stop(graceful: false) }
@@ -68,7 +68,7 @@ struct PlaylistVariablesDownloadTests {
     #expect(
       requests.allSatisfy { $0.status == 200 }, "\(requests.map { "\($0.status) \($0.uri)" })")
     nginx.stop(graceful: false)
-    let played = try FFmpeg.run(["-v", "error", "-i", outcome.index.path, "-f", "null", "-"])
+    let played = try await FFmpeg.run(["-v", "error", "-i", outcome.index.path, "-f", "null", "-"])
     #expect(played.status == 0)
     #expect(played.stderrText.isEmpty, "\(played.stderrText)")
     #expect(abs(outcome.duration - fixture.duration) < 0.6, "\(outcome.duration)")
@@ -85,7 +85,7 @@ struct PlaylistVariablesDownloadTests {
 
   @Test func anUndefinedVariableFailsTheDownloadNamingTheLine() async throws {
     let www = try TemporaryDirectory(prefix: "offlinekit-hls-vars")
-    _ = try makeStream(in: www.url)
+    _ = try await makeStream(in: www.url)
     let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=300000\nv0/prog_index.m3u8{$auth}\n"
     try master.write(to: www.url.appending(path: "stream.m3u8"), atomically: true, encoding: .utf8)
     let nginx = try NginxServer(root: www.url)

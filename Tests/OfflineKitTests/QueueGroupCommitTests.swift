@@ -58,7 +58,7 @@ import Testing
       try index.transfers.save(response)
       try index.contents.update(id: content.id) { $0.state = .downloading }
     }
-    let fetched = try queue.origin.nginx.accessLog(minimumCount: count).count
+    let fetched = try await queue.origin.nginx.accessLog(minimumCount: count).count
     #expect(fetched == count)
 
     #expect(try await runUntilIdle(queue.manager, timeout: .seconds(60)))

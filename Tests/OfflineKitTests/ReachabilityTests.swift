@@ -193,16 +193,16 @@ import Testing
 
   @Test(.enabled(if: NetworkNamespace.isSupported), .timeLimit(.minutes(1)))
   func followsTheLinkOfARealNamespace() async throws {
-    let namespace = try NetworkNamespace()
+    let namespace = try await NetworkNamespace()
     defer { namespace.remove() }
     let reachability = Reachability()
     let host = namespace.namespaceAddress
     #expect(reachability.isReachable(host: host) == .reachable)
-    try namespace.setLink(up: false)
+    try await namespace.setLink(up: false)
     #expect(
       reachability.isReachable(host: host)
         == .unreachable("interface \(namespace.hostInterface) is down"))
-    try namespace.setLink(up: true)
+    try await namespace.setLink(up: true)
     #expect(reachability.isReachable(host: host) == .reachable)
     try await reachability.waitUntilReachable(host: host, pollInterval: .milliseconds(10))
   }

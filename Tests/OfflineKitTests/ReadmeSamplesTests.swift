@@ -30,12 +30,12 @@ import Testing
   /// Pins issue 12: the README's library sample never ended (its `for await` over the
   /// events had no end, and nothing closed the manager). Run as the README shows it, from
   /// the `offline-examples` binary, it downloads the file, prints where it is, and exits.
-  @Test func theReadmeLibrarySampleDownloadsTheFileAndReturns() throws {
+  @Test func theReadmeLibrarySampleDownloadsTheFileAndReturns() async throws {
     let origin = try ManagerOrigin()
     let store = try TemporaryDirectory(prefix: "offlinekit-readme")
     let body = try #require(origin.body("file.bin"))
 
-    let run = try ProcessRunner.run(
+    let run = try await ProcessRunner.run(
       Self.examplesBinary,
       ["queue", store.url.path, origin.url("file.bin").absoluteString, Self.sha256(body)],
       timeout: 120)
@@ -48,11 +48,11 @@ import Testing
 
   /// The same sample when the download fails for good (the file is not the one whose
   /// SHA-256 was given): it prints the error and returns too.
-  @Test func theReadmeLibrarySamplePrintsTheErrorAndReturnsWhenTheDownloadFails() throws {
+  @Test func theReadmeLibrarySamplePrintsTheErrorAndReturnsWhenTheDownloadFails() async throws {
     let origin = try ManagerOrigin()
     let store = try TemporaryDirectory(prefix: "offlinekit-readme")
 
-    let run = try ProcessRunner.run(
+    let run = try await ProcessRunner.run(
       Self.examplesBinary,
       [
         "queue", store.url.path, origin.url("file.bin").absoluteString,

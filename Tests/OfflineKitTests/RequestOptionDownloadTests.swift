@@ -43,7 +43,7 @@ import Testing
 
   @Test(arguments: ["bearer", "basic", "cookie", "referer", "header"])
   func aFileBehindACheckDownloadsWithTheOptionsThatPassIt(folder: String) async throws {
-    let origin = try GatedOrigin(files: ["a.bin": Self.body])
+    let origin = try await GatedOrigin(files: ["a.bin": Self.body])
     let url = origin.fileURL("a.bin", in: folder)
     let out = try TemporaryDirectory()
     let bare = try transfer(url, into: out, RequestOptions())
@@ -65,14 +65,14 @@ import Testing
   /// Pins: the ranges of a segmented download were requested without the options.
   @Test func everyRangeOfASegmentedDownloadSendsTheToken() async throws {
     let large = TestData.bytes(count: 9 << 20, seed: 32)
-    let origin = try GatedOrigin(files: ["big.bin": large])
+    let origin = try await GatedOrigin(files: ["big.bin": large])
     let out = try TemporaryDirectory()
     let outcome = try await transfer(
       origin.fileURL("big.bin", in: "bearer"), into: out, Self.opening("bearer", origin: origin),
       connections: .fixed(4)
     ).run()
     #expect(outcome.length == Int64(large.count))
-    let log = try origin.server.headerLog(minimumCount: 4)
+    let log = try await origin.server.headerLog(minimumCount: 4)
     #expect(log.count >= 4, "a probe and several ranges")
     #expect(log.allSatisfy { $0["Authorization"] == "Bearer \(NginxGates.token)" })
     #expect(log.allSatisfy { $0.status == 206 || $0.status == 200 })
@@ -81,7 +81,7 @@ import Testing
   /// Pins: a malformed cookies file was ignored silently; now it is an error naming its
   /// line, and nothing is requested.
   @Test func aMalformedCookiesFileFailsNamingItsLineBeforeAnyRequest() async throws {
-    let origin = try GatedOrigin(files: ["a.bin": Self.body])
+    let origin = try await GatedOrigin(files: ["a.bin": Self.body])
     let cookies = origin.secrets.file("bad-cookies.txt")
     try Data("# comment\n127.0.0.1\tFALSE\t/\tFALSE\tsoon\tsid\ts3cret\n".utf8).write(to: cookies)
     let out = try TemporaryDirectory()
@@ -104,7 +104,7 @@ import Testing
 
   /// Pins: a cache entry behind a header could not be fetched, nor revalidated.
   @Test func aCacheEntryBehindAHeaderIsFetchedAndRevalidatedWithIt() async throws {
-    let origin = try GatedOrigin(files: ["a.bin": Self.body])
+    let origin = try await GatedOrigin(files: ["a.bin": Self.body])
     let store = try TemporaryDirectory()
     let options = try Self.opening("header", origin: origin)
     let cache = try FileCache(
@@ -116,14 +116,14 @@ import Testing
     let again = try await cache.data(for: url)
     #expect(again.value == Self.body)
     #expect(again.source == .revalidated)
-    let log = try origin.server.headerLog(minimumCount: 2)
+    let log = try await origin.server.headerLog(minimumCount: 2)
     #expect(log.count == 2)
     #expect(log.allSatisfy { $0["X-Api-Key"] == NginxGates.headerValue })
   }
 
   /// Pins: the manager started its transfers without the source's options.
   @Test func theManagerDownloadsASourceBehindATokenWithItsOptions() async throws {
-    let origin = try GatedOrigin(files: ["a.bin": Self.body])
+    let origin = try await GatedOrigin(files: ["a.bin": Self.body])
     let fixture = try ManagerFixture()
     let source = OfflineSource(
       url: origin.fileURL("a.bin", in: "bearer"), id: "movie",

@@ -33,7 +33,7 @@ struct RequestOptionStreamTests {
   func anEncryptedStreamBehindACheckDownloadsWithTheOptionsThatPassIt(folder: String)
     async throws
   {
-    let origin = try GatedOrigin(streams: ["hls": .aes128Rotating])
+    let origin = try await GatedOrigin(streams: ["hls": .aes128Rotating])
     let options = try RequestOptionDownloadTests.opening(folder, origin: origin)
     let url = origin.streamURL("hls", in: folder)
     await #expect(throws: Transfer.Error.self) {
@@ -50,7 +50,7 @@ struct RequestOptionStreamTests {
   /// Pins: a cookie the playlist's response set was not kept, so the segments and keys
   /// that need it were refused (403).
   @Test func aCookieThePlaylistSetsIsSentWithTheSegmentsAndKeys() async throws {
-    let origin = try GatedOrigin(streams: ["hls": .aes128Rotating])
+    let origin = try await GatedOrigin(streams: ["hls": .aes128Rotating])
     let outcome = try await download(origin.streamURL("hls", in: "cookie"), RequestOptions())
     #expect(outcome.keys > 1)
     let log = try origin.server.headerLog().filter { !$0.uri.hasSuffix(".m3u8") }
@@ -62,7 +62,7 @@ struct RequestOptionStreamTests {
   /// Pins: init sections and renditions were fetched without the options.
   @Test(arguments: [HLSFixture.fmp4, .renditions])
   func initSectionsAndRenditionsSendTheToken(kind: HLSFixture) async throws {
-    let origin = try GatedOrigin(streams: ["hls": kind])
+    let origin = try await GatedOrigin(streams: ["hls": kind])
     let options = try RequestOptionDownloadTests.opening("bearer", origin: origin)
     let outcome = try await download(
       origin.streamURL("hls", in: "bearer"), options,
@@ -76,7 +76,7 @@ struct RequestOptionStreamTests {
 
   /// Pins: `offline info` read a stream behind a token without it.
   @Test func theStreamInfoIsReadWithTheOptions() async throws {
-    let origin = try GatedOrigin(streams: ["hls": .renditions])
+    let origin = try await GatedOrigin(streams: ["hls": .renditions])
     let options = try RequestOptionDownloadTests.opening("bearer", origin: origin)
     let info = try await HLSInfo.fetch(
       origin.streamURL("hls", in: "bearer"), transport: CurlTransport(), requestOptions: options)

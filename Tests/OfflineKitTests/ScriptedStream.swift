@@ -20,7 +20,7 @@ struct ScriptedStream {
     -> ScriptedStream
   {
     let root = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let files = try await offPool { try fixture.make(in: root.url, segmentCount: segmentCount) }
+    let files = try await fixture.make(in: root.url, segmentCount: segmentCount)
     return try ScriptedStream(root: root, files: files, passing: passing)
   }
 

@@ -50,7 +50,7 @@ import Testing
     let (root, nginx, body) = try await origin(.init(limitRate: "8m"))
     defer { withExtendedLifetime(root) {} }
     let fixture = try TransferFixture()
-    let sha = try TestData.sha256Hex(of: body)
+    let sha = try await TestData.sha256Hex(of: body)
     let outcome = try await fixture.transfer(
       nginx.url("/big.bin"),
       configuration: .quick {
@@ -60,7 +60,7 @@ import Testing
     ).run()
     #expect(fileData(outcome.destination) == body)
     #expect(outcome.sha256 == sha)
-    let ranged = try nginx.accessLog(minimumCount: 5).filter {
+    let ranged = try await nginx.accessLog(minimumCount: 5).filter {
       $0.status == 206 && $0.range != "bytes=0-0"
     }
     #expect(ranged.count >= 4)
@@ -108,7 +108,7 @@ import Testing
     let fixture = try TransferFixture()
     let outcome = try await fixture.transfer(nginx.url("/big.bin"), configuration: four).run()
     #expect(fileData(outcome.destination) == body)
-    let full = try nginx.accessLog(minimumCount: 2).filter { $0.bodyBytesSent == Int64(size) }
+    let full = try await nginx.accessLog(minimumCount: 2).filter { $0.bodyBytesSent == Int64(size) }
     #expect(full.count == 1)
   }
 
@@ -153,7 +153,7 @@ import Testing
     defer { withExtendedLifetime(run.kept) {} }
     #expect(fileData(run.outcome.destination) == run.body)
     #expect(run.log.requestedOffsets.count == 2, "one connection first, then the ranges")
-    let ranged = try run.nginx.accessLog(minimumCount: 3).filter { $0.status == 206 }
+    let ranged = try await run.nginx.accessLog(minimumCount: 3).filter { $0.status == 206 }
     #expect(ranged.count >= 4)
   }
 
@@ -183,7 +183,7 @@ import Testing
     defer { withExtendedLifetime(run.kept) {} }
     #expect(fileData(run.outcome.destination) == run.body)
     #expect(run.log.requestedOffsets == [0], "one request, never split")
-    #expect(try run.nginx.accessLog(minimumCount: 1).map(\.status) == [200])
+    #expect(try await run.nginx.accessLog(minimumCount: 1).map(\.status) == [200])
   }
 
   /// 64 MiB from nginx at 8 MiB/s per request, fetched by two connections allowed to grow to
@@ -203,7 +203,7 @@ import Testing
         $0.maximumConnections = 6
       }
     ).run()
-    return (body, outcome, try nginx.accessLog(minimumCount: 4), (root, fixture))
+    return (body, outcome, try await nginx.accessLog(minimumCount: 4), (root, fixture))
   }
 
   /// Pins issue 14 (the capped origin): a segmented download kept the connections it started

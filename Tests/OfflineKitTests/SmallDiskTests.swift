@@ -32,7 +32,7 @@ struct SmallDiskTests {
   func fourMiBDisk(margin: Int64) async throws -> FourMiBDisk {
     let origin = try ManagerOrigin(files: ["one.bin": 1_000_000])
     let fixture = try ManagerFixture()
-    let mount = try TmpfsMount(at: fixture.store.appending(path: "files"), megabytes: 4)
+    let mount = try await TmpfsMount(at: fixture.store.appending(path: "files"), megabytes: 4)
     do {
       let manager = try manager(fixture, margin: margin)
       let content = try await manager.content(
@@ -91,7 +91,7 @@ struct SmallDiskTests {
     let body = TestData.bytes(count: 4 << 20, seed: 111)
     server.setRoute("/big.bin", .resource(.init(body: body)))
     let fixture = try ManagerFixture()
-    let mount = try TmpfsMount(at: fixture.store.appending(path: "files"), megabytes: 8)
+    let mount = try await TmpfsMount(at: fixture.store.appending(path: "files"), megabytes: 8)
     defer { mount.unmount() }
     let junk = mount.path.appending(path: "junk.bin")
     try Data(count: 5 << 20).write(to: junk)

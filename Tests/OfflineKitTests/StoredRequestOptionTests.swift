@@ -19,7 +19,7 @@ import Testing
   /// Pins: the options were kept in the memory of the manager they were given to, so the
   /// next launch's manager, given the source without them, was answered 401.
   @Test func aReopenedManagerSendsTheOptionsGivenToAnEarlierOne() async throws {
-    let origin = try GatedOrigin(files: ["a.bin": Self.body])
+    let origin = try await GatedOrigin(files: ["a.bin": Self.body])
     let fixture = try ManagerFixture()
     let url = origin.fileURL("a.bin", in: "bearer")
     _ = try await fixture.manager.content(
@@ -39,7 +39,7 @@ import Testing
   /// Kept options that cannot be read are an error naming the file, never a download
   /// without them: the content is suspended and nothing is requested.
   @Test func unreadableKeptOptionsSuspendTheContentAndFetchNothing() async throws {
-    let origin = try GatedOrigin(files: ["a.bin": Self.body])
+    let origin = try await GatedOrigin(files: ["a.bin": Self.body])
     let fixture = try ManagerFixture()
     let content = try await fixture.manager.content(
       for: OfflineSource(

@@ -14,11 +14,9 @@ import Testing
   /// connection, so many more go at once, and the copy still decodes like the origin.
   @Test(.enabled(if: FFmpeg.isAvailable))
   func piecesOverHTTP2GoManyAtOnceOnOneConnection() async throws {
-    let stream = try await offPool {
-      try HLSOrigin(
-        .manySegments, segmentCount: 32,
-        options: .init(limitRate: "8k", tls: true, logsConnections: true))
-    }
+    let stream = try await HLSOrigin(
+      .manySegments, segmentCount: 32,
+      options: .init(limitRate: "8k", tls: true, logsConnections: true))
     defer { stream.nginx.stop() }
     let caFile = try #require(stream.nginx.certificatePath).path
     let store = try TemporaryDirectory()
@@ -29,18 +27,16 @@ import Testing
       transport: CurlTransport(configuration: .init(trustedCAFile: caFile))
     ).run()
 
-    let pieces = try stream.nginx.accessLog(minimumCount: 33).filter { !$0.uri.hasSuffix(".m3u8") }
+    let pieces = try await stream.nginx.accessLog(minimumCount: 33).filter {
+      !$0.uri.hasSuffix(".m3u8")
+    }
     #expect(pieces.count == 32)
     #expect(pieces.allSatisfy { $0.protocol == "HTTP/2.0" }, "\(pieces.map(\.protocol))")
     #expect(Set(pieces.compactMap(\.connection)).count == 1, "one multiplexed connection")
     let most = pieces.mostAtOnce
     #expect(most > 8, "\(most) pieces at once")
-    let (origin, copy) = try await offPool {
-      (
-        try FFmpeg.decodedMD5(stream.files.entryFile.path, stream: "v:0"),
-        try FFmpeg.decodedMD5(folder.appending(path: "index.m3u8").path, stream: "v:0")
-      )
-    }
+    let origin = try await FFmpeg.decodedMD5(stream.files.entryFile.path, stream: "v:0")
+    let copy = try await FFmpeg.decodedMD5(folder.appending(path: "index.m3u8").path, stream: "v:0")
     #expect(copy.errors.isEmpty, "\(copy.errors)")
     #expect(copy.md5 == origin.md5)
   }
@@ -50,10 +46,8 @@ import Testing
   @Test(.enabled(if: FFmpeg.isAvailable))
   func piecesOverHTTP1OpenMoreConnectionsWhileThatPays() async throws {
     // nginx sends a second's worth at once: at 2k a segment of about 6 KB takes 2-3 s.
-    let stream = try await offPool {
-      try HLSOrigin(
-        .manySegments, segmentCount: 32, options: .init(limitRate: "2k", logsConnections: true))
-    }
+    let stream = try await HLSOrigin(
+      .manySegments, segmentCount: 32, options: .init(limitRate: "2k", logsConnections: true))
     defer { stream.nginx.stop() }
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
@@ -62,7 +56,9 @@ import Testing
       journal: index.transfers, transport: CurlTransport()
     ).run()
 
-    let pieces = try stream.nginx.accessLog(minimumCount: 33).filter { !$0.uri.hasSuffix(".m3u8") }
+    let pieces = try await stream.nginx.accessLog(minimumCount: 33).filter {
+      !$0.uri.hasSuffix(".m3u8")
+    }
     #expect(pieces.count == 32)
     let most = pieces.mostAtOnce
     #expect(most > 8, "\(most) pieces at once")

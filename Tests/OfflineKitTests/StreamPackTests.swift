@@ -15,7 +15,7 @@ struct StreamPackTests {
   /// before anything is written: a run that then fails leaves no playlist pointing into a
   /// pack being rewritten, and the next run writes them again.
   @Test func aPackAboutToBeCutTakesTheOfflinePlaylistsWithIt() async throws {
-    let origin = try HLSOrigin(.manySegments, segmentCount: 6)
+    let origin = try await HLSOrigin(.manySegments, segmentCount: 6)
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     let folder = store.url.appending(path: "content")
@@ -53,7 +53,7 @@ struct StreamPackTests {
     }
     _ = try await download().run()
     origin.nginx.stop(graceful: false)
-    let decoded = try FFmpeg.decode(playlist.path)
+    let decoded = try await FFmpeg.decode(playlist.path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
   }

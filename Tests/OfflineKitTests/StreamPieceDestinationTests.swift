@@ -18,8 +18,8 @@ struct StreamPieceDestinationTests {
     let index: OfflineIndex
     var folder: URL { store.url.appending(path: "content") }
 
-    init() throws {
-      origin = try HLSOrigin(.manySegments, segmentCount: 6)
+    init() async throws {
+      origin = try await HLSOrigin(.manySegments, segmentCount: 6)
       store = try TemporaryDirectory()
       index = try OfflineIndex(directory: store.url.appending(path: "store"))
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -35,7 +35,7 @@ struct StreamPieceDestinationTests {
   }
 
   @Test func aFolderWhereAPieceBelongsFailsTheDownloadAndIsLeftAsItWas() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let inTheWay = setup.folder.appending(path: "s00003.ts")
     try FileManager.default.createDirectory(at: inTheWay, withIntermediateDirectories: false)
     let kept = inTheWay.appending(path: "mine.txt")
@@ -53,7 +53,7 @@ struct StreamPieceDestinationTests {
   }
 
   @Test func aLinkWhereAPieceBelongsIsReplacedAndItsTargetNeverWritten() async throws {
-    let setup = try Setup()
+    let setup = try await Setup()
     let outside = setup.store.url.appending(path: "outside.txt")
     try Data("outside".utf8).write(to: outside)
     let link = setup.folder.appending(path: "s00002.ts")

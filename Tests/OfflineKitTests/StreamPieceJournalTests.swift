@@ -23,7 +23,7 @@ struct StreamPieceJournalTests {
     async throws
   {
     let segments = 96
-    let stream = try HLSOrigin(.manySegments, segmentCount: segments)
+    let stream = try await HLSOrigin(.manySegments, segmentCount: segments)
     defer { stream.nginx.stop() }
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
@@ -51,7 +51,7 @@ struct StreamPieceJournalTests {
   /// pieces with files of their own (a piece in a pack has one record, `complete` at once).
   @Test func piecesWhoseCompleteRecordWasLostAreNotFetchedAgain() async throws {
     let segments = 24
-    let stream = try HLSOrigin(.manySegments, segmentCount: segments)
+    let stream = try await HLSOrigin(.manySegments, segmentCount: segments)
     defer { stream.nginx.stop() }
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
@@ -73,17 +73,17 @@ struct StreamPieceJournalTests {
       }
     #expect(lost.count == segments)
     try index.transfers.save(Array(lost))
-    let fetchedBefore = try stream.nginx.accessLog(minimumCount: segments + 1)
+    let fetchedBefore = try await stream.nginx.accessLog(minimumCount: segments + 1)
       .filter { $0.uri.hasSuffix(".ts") }.count
 
     _ = try await download.run()
-    let fetchedAfter = try stream.nginx.accessLog(minimumCount: segments + 1)
+    let fetchedAfter = try await stream.nginx.accessLog(minimumCount: segments + 1)
       .filter { $0.uri.hasSuffix(".ts") }.count
     #expect(fetchedAfter == fetchedBefore, "no segment fetched twice")
     let records = try index.transfers.records(under: folder.path).values
       .filter { $0.destination.hasSuffix(".ts") }
     #expect(records.allSatisfy { $0.phase == .complete && $0.fileIdentity != nil })
-    let decoded = try FFmpeg.decode(folder.appending(path: "index.m3u8").path)
+    let decoded = try await FFmpeg.decode(folder.appending(path: "index.m3u8").path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
   }
 }

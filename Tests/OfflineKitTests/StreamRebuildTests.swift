@@ -59,6 +59,6 @@ struct StreamRebuildTests {
     #expect(again.isEmpty, "fetched again: \(again) of \(finished.sorted())")
     #expect(later.contains { $0.hasSuffix(".ts") }, "nothing was left to fetch")
     let path = snapshot.fileURL.path
-    #expect(try await offPool { try FFmpeg.decode(path) }.errors.isEmpty)
+    #expect(try await FFmpeg.decode(path).errors.isEmpty)
   }
 }

@@ -14,7 +14,7 @@ import Testing
   @Test(.enabled(if: FFmpeg.isAvailable))
   func everyPieceOfAStreamAsksForASmallReceiveBuffer() async throws {
     let www = try TemporaryDirectory(prefix: "offlinekit-hls")
-    let stream = try HLSFixture.manySegments.make(in: www.url, segmentCount: 8)
+    let stream = try await HLSFixture.manySegments.make(in: www.url, segmentCount: 8)
     let nginx = try NginxServer(root: stream.folder)
     try nginx.start()
     defer { nginx.stop() }

@@ -31,7 +31,7 @@ struct StreamRepairVersionTests {
 
   /// Pins item 2 for a segment in a file of its own (`--segment-files`).
   @Test func aRepairRefusesASegmentFileTheOriginChangedUnderTheSameValidators() async throws {
-    let origin = try HLSOrigin(.manySegments, segmentCount: 4)
+    let origin = try await HLSOrigin(.manySegments, segmentCount: 4)
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(
       origin.url, id: "s", in: fixture, configuration: VerifyFixture.segmentFiles)
@@ -57,7 +57,7 @@ struct StreamRepairVersionTests {
   /// the damaged segment by its position in the playlist and its URL, before and after
   /// the refused repair.
   @Test func aRepairRefusesAPackedSegmentTheOriginChangedUnderTheSameValidators() async throws {
-    let origin = try HLSOrigin(.manySegments, segmentCount: 5)
+    let origin = try await HLSOrigin(.manySegments, segmentCount: 5)
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url, id: "p", in: fixture)
     let folder = fixture.contentFolder("p")
@@ -93,7 +93,7 @@ struct StreamRepairVersionTests {
   /// Pins item 2 for a DASH segment.
   @Test(.enabled(if: FFmpeg.isAvailable))
   func aRepairRefusesADASHSegmentTheOriginChangedUnderTheSameValidators() async throws {
-    let origin = try DASHOrigin(.timeline)
+    let origin = try await DASHOrigin(.timeline)
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url, id: "d", in: fixture)
     let segment = try #require(try VerifyFixture.pieces("d", .segment, in: fixture).last)
@@ -115,7 +115,7 @@ struct StreamRepairVersionTests {
   /// called the stream whole though it no longer decrypts. Now it is fetched again and
   /// checked against its recorded SHA-256 like a segment.
   @Test func aRepairFetchesAKeyWithAFlippedByteAndRefusesAnotherVersionOfIt() async throws {
-    let origin = try HLSOrigin(.aes128Rotating, segmentCount: 4)
+    let origin = try await HLSOrigin(.aes128Rotating, segmentCount: 4)
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url, id: "k", in: fixture)
     let key = try #require(try VerifyFixture.pieces("k", .key, in: fixture).last)
@@ -146,7 +146,7 @@ struct StreamRepairVersionTests {
   /// version was written into the new pack before its hash was checked (in a region no
   /// record claims, but written all the same). Now its bytes are checked in memory first.
   @Test func aRepairOfAMissingPackWritesNoSegmentOfAnotherVersion() async throws {
-    let origin = try HLSOrigin(.manySegments, segmentCount: 5)
+    let origin = try await HLSOrigin(.manySegments, segmentCount: 5)
     let fixture = try ManagerFixture()
     let content = try await VerifyFixture.download(origin.url, id: "p", in: fixture)
     let pack = fixture.contentFolder("p").appending(path: "pack.ts").path

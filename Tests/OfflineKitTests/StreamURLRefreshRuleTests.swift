@@ -32,11 +32,11 @@ struct StreamURLRefreshRuleTests {
   /// A signed origin with the AES-128 stream under `/signed/hls/` and, for each of `playlists`
   /// (name and when its URLs expire, as in `playlist(_:origin:expiresIn:)`), a playlist of it
   /// at `/plain/NAME`.
-  static func signedStream(playlists: [(name: String, expiresIn: Double)]) throws -> (
+  static func signedStream(playlists: [(name: String, expiresIn: Double)]) async throws -> (
     origin: SignedOrigin, files: HLSFixtureFiles
   ) {
     let origin = try SignedOrigin(files: [:], rate: "100m")
-    let files = try HLSFixture.aes128Rotating.make(
+    let files = try await HLSFixture.aes128Rotating.make(
       in: origin.root.url.appending(path: "signed/hls"))
     let plain = origin.root.url.appending(path: "plain")
     try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
@@ -51,7 +51,7 @@ struct StreamURLRefreshRuleTests {
   /// and again (each expired URL answered 410 eleven times) before the hook was asked. Now
   /// the first 410 asks the hook, the fresh playlist is read, and the stream finishes.
   @Test func aPieceAnswered410AsksTheHookWithoutTryingItAgain() async throws {
-    let (origin, files) = try Self.signedStream(playlists: [
+    let (origin, files) = try await Self.signedStream(playlists: [
       ("old.m3u8", -10), ("fresh.m3u8", 900),
     ])
     let fixture = try ManagerFixture()
@@ -74,7 +74,7 @@ struct StreamURLRefreshRuleTests {
     #expect(asked.withLock { $0 } == [410])
     let refused = try origin.server.accessLog().filter { $0.status == 410 }
     #expect(refused.count == 1, "\(refused.map(\.uri))")
-    let decoded = try FFmpeg.decode(snapshot.fileURL.path)
+    let decoded = try await FFmpeg.decode(snapshot.fileURL.path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - files.duration) < 1, "\(decoded.duration) s")
   }
@@ -84,7 +84,7 @@ struct StreamURLRefreshRuleTests {
   /// The waits between tries (20 s, doubling, capped at 20 s) and the manager's own
   /// retries pass on a manual clock: on the system's this test would take minutes.
   @Test func withoutAHookAnExpiredPieceIsTriedAgainAsBefore() async throws {
-    let (origin, _) = try Self.signedStream(playlists: [("old.m3u8", -10)])
+    let (origin, _) = try await Self.signedStream(playlists: [("old.m3u8", -10)])
     let fixture = try ManagerFixture()
     let clock = ManualClock()
     let manager = try OfflineManager(

@@ -17,8 +17,8 @@ import Testing
     let body: Data
 
     func url(_ path: String) -> URL { nginx.url(path) }
-    func accessLog(minimumCount: Int) throws -> [AccessLogEntry] {
-      try nginx.accessLog(minimumCount: minimumCount)
+    func accessLog(minimumCount: Int) async throws -> [AccessLogEntry] {
+      try await nginx.accessLog(minimumCount: minimumCount)
     }
   }
 
@@ -62,7 +62,7 @@ import Testing
     let nginx = try await origin()
     let body = nginx.body
     let fixture = try TransferFixture()
-    let sha = try TestData.sha256Hex(of: body)
+    let sha = try await TestData.sha256Hex(of: body)
     let log = EventLog()
     let outcome = try await fixture.transfer(
       nginx.url("/file.bin"), configuration: .quick { $0 = $0.expecting(sha256: sha) }
@@ -87,7 +87,7 @@ import Testing
     let again = try await fixture.transfer(nginx.url("/file.bin")).run()
 
     #expect(again.wasAlreadyComplete)
-    #expect(try nginx.accessLog(minimumCount: 1).count == 1)
+    #expect(try await nginx.accessLog(minimumCount: 1).count == 1)
   }
 
   @Test func aCompleteFileChangedOnDiskIsDownloadedAgain() async throws {
@@ -140,7 +140,7 @@ import Testing
     let outcome = try await fixture.transfer(url).run(onEvent: log.record)
     #expect(fileData(outcome.destination) == body)
     #expect(log.requestedOffsets.first == kept)
-    let resumed = try nginx.accessLog(minimumCount: 2).last
+    let resumed = try await nginx.accessLog(minimumCount: 2).last
     #expect(resumed?.status == 206)
     #expect(resumed?.ifRange != nil)
   }
@@ -158,7 +158,7 @@ import Testing
 
     #expect(fileData(outcome.destination) == body)
     #expect(log.restartReasons == [.rangesIgnored])
-    let second = try nginx.accessLog(minimumCount: 2).last
+    let second = try await nginx.accessLog(minimumCount: 2).last
     #expect(second?.range != nil)
     #expect(second?.status == 200)
   }

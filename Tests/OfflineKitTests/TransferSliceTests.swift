@@ -59,7 +59,7 @@ import Testing
       nginx.url("/file.bin"), configuration: .quick { $0.slice = slice }
     ).run()
     #expect(fileData(outcome.destination) == expected)
-    #expect(try nginx.accessLog(minimumCount: 1).first?.range == "bytes=1000000-1499999")
+    #expect(try await nginx.accessLog(minimumCount: 1).first?.range == "bytes=1000000-1499999")
   }
 
   @Test func aServerIgnoringRangesStillGivesJustTheSlice() async throws {

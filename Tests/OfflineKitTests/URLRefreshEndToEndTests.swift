@@ -91,7 +91,7 @@ import Testing
   /// position and file name: nothing already there is fetched twice (under 5 % of bytes).
   @Test func aStreamWhoseTokenExpiresMidwayGoesOnWithoutFetchingItsPiecesAgain() async throws {
     let origin = try SignedOrigin(files: [:], rate: "16k")
-    let files = try HLSFixture.aes128Rotating.make(
+    let files = try await HLSFixture.aes128Rotating.make(
       in: origin.root.url.appending(path: "hls"), duration: 12)
     let segments = try FileManager.default.contentsOfDirectory(atPath: files.folder.path)
       .filter { $0.hasSuffix(".ts") }
@@ -127,7 +127,7 @@ import Testing
     )
     let sent = log.filter { $0.uri.hasSuffix(".ts") }.map(\.bodyBytesSent).reduce(0, +)
     #expect(sent - streamBytes < streamBytes / 20, "\(sent - streamBytes) bytes fetched twice")
-    let decoded = try FFmpeg.decode(snapshot.fileURL.path)
+    let decoded = try await FFmpeg.decode(snapshot.fileURL.path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - files.duration) < 1, "\(decoded.duration) s")
   }

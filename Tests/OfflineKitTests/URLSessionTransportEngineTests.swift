@@ -88,7 +88,7 @@ import Testing
   @Test(.enabled(if: FFmpeg.isAvailable))
   func aManagerOnURLSessionGivesTheSameFilesAsOnCurl() async throws {
     let www = try TemporaryDirectory(prefix: "offlinekit-www")
-    let stream = try HLSFixture.tsVariants.make(in: www.url, segmentCount: nil)
+    let stream = try await HLSFixture.tsVariants.make(in: www.url, segmentCount: nil)
     let file = TestData.bytes(count: 3 << 20, seed: 53)
     try file.write(to: stream.folder.appending(path: "file.bin"))
     let nginx = try NginxServer(root: stream.folder)

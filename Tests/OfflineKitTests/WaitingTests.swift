@@ -37,7 +37,7 @@ import Testing
 
   @Test(.enabled(if: NetworkNamespace.isSupported))
   func aLinkThatGoesDownMakesTheDownloadWaitForTheNetworkWithoutSpendingRetries() async throws {
-    let namespace = try NetworkNamespace()
+    let namespace = try await NetworkNamespace()
     let root = try TemporaryDirectory(prefix: "offlinekit-www")
     let body = TestData.bytes(count: size, seed: 21)
     try body.write(to: root.file("file.bin"))
@@ -53,7 +53,7 @@ import Testing
     try await manager.start()
 
     #expect(try await eventually(20) { try await content.snapshot.bytes > 1 << 20 })
-    try namespace.setLink(up: false)
+    try await namespace.setLink(up: false)
     #expect(try await eventually(10) { try await content.snapshot.waitReason == .network })
     // Longer than two attempts with 100-300 ms backoff would take: the budget is not spent.
     let down = clock.instant
@@ -62,7 +62,7 @@ import Testing
     #expect(waiting.state == .downloading)
     #expect(waiting.waitReason == .network)
 
-    try namespace.setLink(up: true)
+    try await namespace.setLink(up: true)
     #expect(try await eventually(40) { try await content.state == .downloaded })
     let file = try #require(try await content.offlineSource)
     #expect(FileManager.default.contents(atPath: file.path) == body)
@@ -110,7 +110,7 @@ import Testing
     }
     #expect(retries >= 1, "retried with backoff before suspending")
     #expect(sawError)
-    let resumed = try nginx.accessLog(minimumCount: 2).last
+    let resumed = try await nginx.accessLog(minimumCount: 2).last
     #expect(resumed?.range != nil, "the resume asked for the rest, not the whole file")
   }
 }

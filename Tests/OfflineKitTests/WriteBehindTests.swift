@@ -28,12 +28,13 @@ import Testing
   /// request queue full) held the body callback, and the transport paused the transfer.
   /// Here the first call blocks until the test opens the gate; the writer goes on writing
   /// meanwhile (with the old synchronous call this test never got past the first step).
-  @Test func theWriterGoesOnWhileTheDeviceIsBusy() {
+  @Test func theWriterGoesOnWhileTheDeviceIsBusy() throws {
     let device = Device()
     let step = WriteBehind.step
     var behind = WriteBehind(descriptor: 3, from: 0, call: device.call)
     behind.wrote(upTo: step)
-    device.entered.wait()  // the first call is running and blocked
+    // The first call is running and blocked (on the write-back's own queue, not the pool).
+    try #require(device.entered.wait(timeout: .now() + 10) == .success)
     behind.wrote(upTo: 2 * step)
     behind.wrote(upTo: 3 * step)
     #expect(device.calls.withLock { $0 } == [0...(step - 1)])

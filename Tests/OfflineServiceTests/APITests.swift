@@ -12,14 +12,14 @@ struct APITests {
   @Test func addsAFileAndAStreamAndTheEventsReportProgressAndFinished() async throws {
     let fixture = try await ServiceFixture(nginx: .init(limitRate: "1m"))
     try TestData.writeFile(at: fixture.origin.file("big.bin"), count: 4 << 20)
-    let files = try HLSFixture.fmp4.make(in: fixture.origin.url.appending(path: "stream"))
+    let files = try await HLSFixture.fmp4.make(in: fixture.origin.url.appending(path: "stream"))
     let events = try EventLog(url: fixture.url("/api/events"))
     defer { events.stop() }
-    try events.waitFor("retry: 2000")
+    try await events.waitFor("retry: 2000")
     let body =
       #"{"urls": ["\#(fixture.nginx.url("/big.bin").absoluteString)", "#
       + #""\#(fixture.nginx.url("/stream" + files.entryPath).absoluteString)"], "variant": "lowest"}"#
-    let added = try Curl.fetch(
+    let added = try await Curl.fetch(
       fixture.url("/api/contents"),
       ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body])
     #expect(added.status == 201, "\(added.text)")
@@ -28,13 +28,13 @@ struct APITests {
     #expect(ids.count == 2)
     #expect(contents.first?["actions"] as? [String] == ["pause", "cancel"])
     for id in ids { try await fixture.waitFor(id, .downloaded, timeout: 60) }
-    for id in ids { try events.waitFor("event: finished\ndata: {\"id\":\"\(id)\"}") }
+    for id in ids { try await events.waitFor("event: finished\ndata: {\"id\":\"\(id)\"}") }
     let progress = events.events(named: "progress").filter { $0["id"] as? String == ids[0] }
     #expect(!progress.isEmpty)
     #expect(progress.contains { ($0["bytesPerSecond"] as? Double ?? 0) > 0 })
     #expect(progress.contains { $0["secondsRemaining"] is Double })
     #expect(progress.contains { $0["fraction"] is Double })
-    let list = try Curl.fetch(fixture.url("/api/contents"))
+    let list = try await Curl.fetch(fixture.url("/api/contents"))
     let listed = try JSONSerialization.jsonObject(with: list.body) as? [[String: Any]] ?? []
     #expect(listed.map { $0["state"] as? String } == ["downloaded", "downloaded"])
     #expect(listed.first?["contentPath"] as? String == "/content/\(ids[0])/big.bin")
@@ -47,26 +47,26 @@ struct APITests {
   @Test func followsTheStateTableAndRefusesOtherCallsWith409NamingTheState() async throws {
     let fixture = try await ServiceFixture(nginx: .init(limitRate: "100k"))
     try TestData.writeFile(at: fixture.origin.file("slow.bin"), count: 8 << 20)
-    let id = try fixture.add("/slow.bin")
-    func call(_ action: String) throws -> (Int, [String: Any]) {
-      let reply = try fixture.post("/api/contents/\(id)/\(action)", "")
+    let id = try await fixture.add("/slow.bin")
+    func call(_ action: String) async throws -> (Int, [String: Any]) {
+      let reply = try await fixture.post("/api/contents/\(id)/\(action)", "")
       return (reply.status, reply.json as? [String: Any] ?? [:])
     }
-    #expect(try call("pause").1["state"] as? String == "suspended")
-    let again = try call("pause")
+    #expect(try await call("pause").1["state"] as? String == "suspended")
+    let again = try await call("pause")
     #expect(again.0 == 409)
     #expect(again.1["state"] as? String == "suspended")
     #expect((again.1["error"] as? String)?.contains("suspended") == true)
-    #expect(try call("delete").0 == 409)
-    #expect(try call("forget").0 == 409)
-    #expect(try call("resume").1["state"] as? String == "downloading")
-    #expect(try call("download").1["state"] as? String == "downloading")
-    #expect(try call("cancel").0 == 200)
+    #expect(try await call("delete").0 == 409)
+    #expect(try await call("forget").0 == 409)
+    #expect(try await call("resume").1["state"] as? String == "downloading")
+    #expect(try await call("download").1["state"] as? String == "downloading")
+    #expect(try await call("cancel").0 == 200)
     try await fixture.waitFor(id, .notDownloaded)
-    #expect(try call("resume").1["state"] as? String == "notDownloaded")
-    #expect(try call("forget").0 == 200)
-    #expect(try Curl.fetch(fixture.url("/api/contents/\(id)")).status == 404)
-    #expect(try call("pause").0 == 404)
+    #expect(try await call("resume").1["state"] as? String == "notDownloaded")
+    #expect(try await call("forget").0 == 200)
+    #expect(try await Curl.fetch(fixture.url("/api/contents/\(id)")).status == 404)
+    #expect(try await call("pause").0 == 404)
     #expect(try await fixture.manager.snapshots().isEmpty)
     await fixture.close()
   }
@@ -82,12 +82,12 @@ struct APITests {
       #"{"urls": ["http://127.0.0.1/a"], "id": "../x"}"#,
     ]
     for body in bodies {
-      let reply = try fixture.post("/api/contents", body)
+      let reply = try await fixture.post("/api/contents", body)
       #expect(reply.status == 400, "\(body): \(reply.text)")
       #expect((reply.json as? [String: Any])?["error"] is String, "\(body)")
     }
-    #expect(try fixture.post("/api/contents/nothing/pause", "").status == 404)
-    #expect(try Curl.fetch(fixture.url("/api/contents"), ["-X", "PUT"]).status == 405)
+    #expect(try await fixture.post("/api/contents/nothing/pause", "").status == 404)
+    #expect(try await Curl.fetch(fixture.url("/api/contents"), ["-X", "PUT"]).status == 405)
     #expect(try await fixture.manager.snapshots().isEmpty)
     await fixture.close()
   }
@@ -112,12 +112,13 @@ final class EventLog: Sendable {
   /// Everything received so far.
   var text: String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
 
-  /// Waits (at most `timeout` seconds) until `fragment` has arrived.
-  func waitFor(_ fragment: String, timeout: Double = 30) throws {
+  /// Waits (at most `timeout` seconds, polling with `Task.sleep`) until `fragment` has
+  /// arrived.
+  func waitFor(_ fragment: String, timeout: Double = 30) async throws {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
       if text.contains(fragment) { return }
-      usleep(50_000)
+      try await Task.sleep(for: .milliseconds(50))
     }
     throw FixtureError.timedOut("no '\(fragment)' in the events: \(text.suffix(2000))")
   }
@@ -134,8 +135,9 @@ final class EventLog: Sendable {
     }
   }
 
+  /// Kills curl without waiting for it: nothing is left to read once it is gone, and a
+  /// wait here (a `defer` cannot suspend) would hold a thread the service may need.
   func stop() {
-    if process.isRunning { process.terminate() }
-    process.waitUntilExit()
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
   }
 }

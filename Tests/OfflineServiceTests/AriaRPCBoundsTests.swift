@@ -19,10 +19,10 @@ struct AriaRPCBoundsTests {
   }
 
   /// `POST /jsonrpc` with `body` (from a file: a big batch is longer than an argument may be).
-  static func post(_ body: String, to fixture: ServiceFixture) throws -> Curl.Reply {
+  static func post(_ body: String, to fixture: ServiceFixture) async throws -> Curl.Reply {
     let scratch = try TemporaryDirectory(prefix: "offlinekit-rpc-batch")
     try Data(body.utf8).write(to: scratch.file("batch.json"))
-    return try Curl.fetch(
+    return try await Curl.fetch(
       fixture.url("/jsonrpc"),
       [
         "-X", "POST", "-H", "Content-Type: application/json", "--data-binary",
@@ -50,7 +50,7 @@ struct AriaRPCBoundsTests {
       + "]"
     #expect(huge.utf8.count > 140_000)
     let started = ContinuousClock.now
-    let refused = try Self.post(huge, to: fixture)
+    let refused = try await Self.post(huge, to: fixture)
     let refusedIn = ContinuousClock.now - started
     #expect(refused.status == 400)
     let error = (refused.json as? [String: Any])?["error"] as? [String: Any]
@@ -62,7 +62,7 @@ struct AriaRPCBoundsTests {
 
     let batch = "[" + (0..<64).map { Self.tellStatus(gid, $0) }.joined(separator: ",") + "]"
     let begun = ContinuousClock.now
-    let answered = try Self.post(batch, to: fixture)
+    let answered = try await Self.post(batch, to: fixture)
     let answeredIn = ContinuousClock.now - begun
     #expect(answered.status == 200)
     let answers = answered.json as? [[String: Any]] ?? []

@@ -47,30 +47,31 @@ struct AriaRPCTests {
   // refuses calls without the secret; cross-site pages cannot POST to it either.
   @Test func refusesMalformedCallsMissingSecretsAndCrossSitePosts() async throws {
     let fixture = try await ServiceFixture(configuration: .init(token: Self.token))
-    func rpc(_ body: String, _ extra: [String] = []) throws -> Curl.Reply {
-      try Curl.fetch(
+    func rpc(_ body: String, _ extra: [String] = []) async throws -> Curl.Reply {
+      try await Curl.fetch(
         fixture.url("/jsonrpc"),
         ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body] + extra)
     }
-    let noSecret = try rpc(#"{"jsonrpc":"2.0","id":1,"method":"aria2.tellActive","params":[]}"#)
+    let noSecret = try await rpc(
+      #"{"jsonrpc":"2.0","id":1,"method":"aria2.tellActive","params":[]}"#)
     #expect(noSecret.status == 400)
     #expect(noSecret.text.contains("Unauthorized"))
-    let add = try rpc(
+    let add = try await rpc(
       #"{"jsonrpc":"2.0","id":2,"method":"aria2.addUri","params":["token:wrong",["http://127.0.0.1:1/a"]]}"#
     )
     #expect(add.status == 400)
-    #expect(try rpc("not json").text.contains("-32700"))
+    #expect(try await rpc("not json").text.contains("-32700"))
     #expect(
-      try rpc(
+      try await rpc(
         #"{"jsonrpc":"2.0","id":3,"method":"aria2.shutdown","params":["token:\#(Self.token)"]}"#
       ).text.contains("-32601"))
     #expect(
-      try rpc(
+      try await rpc(
         #"{"jsonrpc":"2.0","id":4,"method":"aria2.tellStatus","params":["token:\#(Self.token)","../../x"]}"#
       ).status == 400)
-    let listed = try rpc(#"{"jsonrpc":"2.0","id":5,"method":"system.listMethods"}"#)
+    let listed = try await rpc(#"{"jsonrpc":"2.0","id":5,"method":"system.listMethods"}"#)
     #expect(listed.status == 200)
-    let crossSite = try rpc(
+    let crossSite = try await rpc(
       #"{"jsonrpc":"2.0","id":6,"method":"aria2.addUri","params":["token:\#(Self.token)",["http://127.0.0.1:1/a"]]}"#,
       ["-H", "Origin: http://evil.example"])
     #expect(crossSite.status == 403)
@@ -78,7 +79,7 @@ struct AriaRPCTests {
     // "http:///a" was queued (to fail later) before the check went through
     // URL.isHTTPWithHost, the one the CLI and the JSON API use.
     for uri in ["ftp://127.0.0.1/a", "http:///a"] {
-      let refused = try rpc(
+      let refused = try await rpc(
         #"{"jsonrpc":"2.0","id":7,"method":"aria2.addUri","params":["token:\#(Self.token)",["\#(uri)"]]}"#
       )
       #expect(refused.text.contains("Only http and https URIs can be added."), "\(uri)")

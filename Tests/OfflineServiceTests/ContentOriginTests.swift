@@ -68,13 +68,13 @@ struct ContentOriginTests {
     try Data("<script>alert(1)</script>".utf8).write(to: fixture.origin.file("page.html"))
     let page = try await fixture.download(url: fixture.nginx.url("/page.html"))
     let clip = try await fixture.download("clip.mp4", count: 1000)
-    let html = try Curl.fetch(fixture.url("/content/\(page)/page.html"))
+    let html = try await Curl.fetch(fixture.url("/content/\(page)/page.html"))
     #expect(html.status == 200)
     #expect(html.headers["content-type"] == "application/octet-stream")
     #expect(html.headers["content-disposition"] == "attachment")
     #expect(html.headers["content-security-policy"] == "sandbox")
     #expect(html.headers["x-content-type-options"] == "nosniff")
-    let video = try Curl.fetch(fixture.url("/content/\(clip)/clip.mp4"))
+    let video = try await Curl.fetch(fixture.url("/content/\(clip)/clip.mp4"))
     #expect(video.status == 200)
     #expect(video.headers["content-type"] == "video/mp4")
     #expect(video.headers["content-disposition"] == nil)
@@ -88,7 +88,7 @@ struct ContentOriginTests {
   // temporary files left in the folder; what a player needs is still served.
   @Test func servesNoneOfAContentsBookkeepingFiles() async throws {
     let fixture = try await ServiceFixture()
-    let files = try HLSFixture.aes128Rotating.make(in: fixture.origin.url)
+    let files = try await HLSFixture.aes128Rotating.make(in: fixture.origin.url)
     let id = try await fixture.download(url: files.url(on: fixture.nginx))
     let folder = try await fixture.manager.snapshot(id: id).fileURL.deletingLastPathComponent()
     #expect(FileManager.default.fileExists(atPath: folder.appending(path: "offline.json").path))
@@ -100,16 +100,17 @@ struct ContentOriginTests {
       try Data("bookkeeping".utf8).write(to: folder.appending(path: name))
     }
     for name in ["offline.json", ".manifest.json"] + leftovers {
-      let reply = try Curl.fetch(fixture.url("/content/\(id)/\(name)"))
+      let reply = try await Curl.fetch(fixture.url("/content/\(id)/\(name)"))
       #expect(reply.status == 404, "\(name): \(reply.status)")
     }
-    let playlist = try Curl.fetch(fixture.url("/content/\(id)/index.m3u8"))
+    let playlist = try await Curl.fetch(fixture.url("/content/\(id)/index.m3u8"))
     #expect(playlist.status == 200)
-    #expect(try Curl.fetch(fixture.url("/content/\(id)/index-remote.m3u8")).status == 200)
+    #expect(try await Curl.fetch(fixture.url("/content/\(id)/index-remote.m3u8")).status == 200)
     let segment = try #require(
       playlist.text.split(separator: "\n").first { !$0.hasPrefix("#") && $0.hasSuffix(".ts") })
-    #expect(try Curl.fetch(fixture.url("/content/\(id)/\(segment)"), ["-I"]).status == 200)
-    #expect(try Curl.fetch(fixture.url("/content/\(id)/keys/k0.key.ts"), ["-I"]).status == 200)
+    #expect(try await Curl.fetch(fixture.url("/content/\(id)/\(segment)"), ["-I"]).status == 200)
+    #expect(
+      try await Curl.fetch(fixture.url("/content/\(id)/keys/k0.key.ts"), ["-I"]).status == 200)
     await fixture.close()
   }
 }

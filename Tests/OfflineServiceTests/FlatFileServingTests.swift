@@ -15,12 +15,12 @@ struct FlatFileServingTests {
     let first = try await fixture.download("first.bin", count: 3_000)
     let second = try await fixture.download("second.bin", count: 4_000)
 
-    let own = try Curl.fetch(fixture.url("/content/\(first)/first.bin"))
+    let own = try await Curl.fetch(fixture.url("/content/\(first)/first.bin"))
     #expect(own.status == 200)
     #expect(own.body == (try Data(contentsOf: fixture.origin.file("first.bin"))))
-    #expect(try Curl.fetch(fixture.url("/content/\(first)/second.bin")).status == 404)
-    #expect(try Curl.fetch(fixture.url("/content/\(second)/first.bin")).status == 404)
-    #expect(try Curl.fetch(fixture.url("/content/\(second)/second.bin")).status == 200)
+    #expect(try await Curl.fetch(fixture.url("/content/\(first)/second.bin")).status == 404)
+    #expect(try await Curl.fetch(fixture.url("/content/\(second)/first.bin")).status == 404)
+    #expect(try await Curl.fetch(fixture.url("/content/\(second)/second.bin")).status == 200)
     await fixture.close()
   }
 }

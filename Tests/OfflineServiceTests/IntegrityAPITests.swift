@@ -14,10 +14,10 @@ struct IntegrityAPITests {
     let fixture = try await ServiceFixture()
     let body = TestData.bytes(count: 10 << 20, seed: 61)
     try body.write(to: fixture.origin.file("movie.bin"))
-    let id = try fixture.add("/movie.bin")
+    let id = try await fixture.add("/movie.bin")
     try await fixture.waitFor(id, .downloaded, timeout: 60)
 
-    let whole = try #require(try fixture.post("/api/contents/\(id)/verify", "").json)
+    let whole = try #require(try await fixture.post("/api/contents/\(id)/verify", "").json)
     #expect((whole as? [String: Any])?["whole"] as? Bool == true)
 
     let path = StoreFiles.file("movie.bin", of: id, in: fixture.store.url).path
@@ -26,7 +26,7 @@ struct IntegrityAPITests {
     try handle.write(contentsOf: Data([0x00, 0xFF, 0x00]))
     try handle.close()
 
-    let found = try fixture.post("/api/contents/\(id)/verify", "")
+    let found = try await fixture.post("/api/contents/\(id)/verify", "")
     #expect(found.status == 200)
     let report = try #require(found.json as? [String: Any])
     #expect(report["whole"] as? Bool == false)
@@ -35,13 +35,13 @@ struct IntegrityAPITests {
     #expect(problem["fault"] as? String == "wrongHash")
     #expect(problem["chunkOffsets"] as? [Int] == [4 << 20])
 
-    let repaired = try fixture.post("/api/contents/\(id)/repair", "")
+    let repaired = try await fixture.post("/api/contents/\(id)/repair", "")
     #expect(repaired.status == 200, "\(repaired.text)")
     let repair = try #require(repaired.json as? [String: Any])
     #expect(repair["outcome"] as? String == "repaired")
     #expect(repair["chunksFetched"] as? Int == 1)
     #expect(FileManager.default.contents(atPath: path) == body)
-    let again = try fixture.post("/api/contents/\(id)/verify", "")
+    let again = try await fixture.post("/api/contents/\(id)/verify", "")
     #expect((again.json as? [String: Any])?["whole"] as? Bool == true)
     await fixture.close()
   }
@@ -51,14 +51,14 @@ struct IntegrityAPITests {
   @Test func verifyOfAContentNotDownloadedIs409AndABadRepairBodyIs400() async throws {
     let fixture = try await ServiceFixture(nginx: .init(limitRate: "64k"))
     try TestData.writeFile(at: fixture.origin.file("slow.bin"), count: 8 << 20)
-    let id = try fixture.add("/slow.bin")
-    _ = try fixture.post("/api/contents/\(id)/pause", "")
-    let refused = try fixture.post("/api/contents/\(id)/verify", "")
+    let id = try await fixture.add("/slow.bin")
+    _ = try await fixture.post("/api/contents/\(id)/pause", "")
+    let refused = try await fixture.post("/api/contents/\(id)/verify", "")
     #expect(refused.status == 409)
     #expect((refused.json as? [String: Any])?["state"] as? String == "suspended")
-    let bad = try fixture.post("/api/contents/\(id)/repair", #"{"redownload":"yes"}"#)
+    let bad = try await fixture.post("/api/contents/\(id)/repair", #"{"redownload":"yes"}"#)
     #expect(bad.status == 400)
-    #expect(try fixture.post("/api/contents/nosuchid/verify", "").status == 404)
+    #expect(try await fixture.post("/api/contents/nosuchid/verify", "").status == 404)
     await fixture.close()
   }
 }

@@ -11,11 +11,11 @@ struct RateLimitAPITests {
   @Test func aLimitSetOverTheAPIHoldsTheQueueAndClearingItLiftsIt() async throws {
     let fixture = try await ServiceFixture(nginx: .init(limitRate: "1m"))
     let rate = 64 << 10
-    let set = try post(fixture, #"{"limit": "64k"}"#)
+    let set = try await post(fixture, #"{"limit": "64k"}"#)
     #expect(set.status == 200, "\(set.text)")
     #expect(json(set)["limit"] as? Int == rate)
     #expect(fixture.manager.rateLimit?.bytesPerSecond == Int64(rate))
-    #expect(json(try Curl.fetch(fixture.url("/api/rate-limit")))["limit"] as? Int == rate)
+    #expect(json(try await Curl.fetch(fixture.url("/api/rate-limit")))["limit"] as? Int == rate)
 
     try TestData.writeFile(at: fixture.origin.file("held.bin"), count: 16 << 20)
     let content = try #require(
@@ -33,11 +33,11 @@ struct RateLimitAPITests {
       Double(bytes) <= Double(rate) * seconds * 1.25 + Double(128 << 10),
       "\(bytes) bytes in \(elapsed) at 64 KiB/s")
 
-    let cleared = try post(fixture, #"{"limit": null}"#)
+    let cleared = try await post(fixture, #"{"limit": null}"#)
     #expect(cleared.status == 200, "\(cleared.text)")
     #expect(json(cleared)["limit"] is NSNull)
     #expect(fixture.manager.rateLimit == nil)
-    #expect(try post(fixture, #"{"limit": "0"}"#).status == 200, "0 is no limit, as aria2")
+    #expect(try await post(fixture, #"{"limit": "0"}"#).status == 200, "0 is no limit, as aria2")
     #expect(fixture.manager.rateLimit == nil)
     await fixture.close()
   }
@@ -45,20 +45,20 @@ struct RateLimitAPITests {
   // Pins: a malformed limit must be refused with a sentence and change nothing.
   @Test func aMalformedLimitIsRefusedAndChangesNothing() async throws {
     let fixture = try await ServiceFixture()
-    #expect(try post(fixture, #"{"limit": "2M"}"#).status == 200)
+    #expect(try await post(fixture, #"{"limit": "2M"}"#).status == 200)
     for body in [#"{"limit": "fast"}"#, #"{"limit": -5}"#, "not json", #"{"rate": "1M"}"#] {
-      let refused = try post(fixture, body)
+      let refused = try await post(fixture, body)
       #expect(refused.status == 400, "\(body): \(refused.text)")
       #expect(json(refused)["kind"] as? String == "invalidRequest")
     }
     #expect(fixture.manager.rateLimit?.bytesPerSecond == 2 << 20)
-    let put = try Curl.fetch(fixture.url("/api/rate-limit"), ["-X", "DELETE"])
+    let put = try await Curl.fetch(fixture.url("/api/rate-limit"), ["-X", "DELETE"])
     #expect(put.status == 405)
     await fixture.close()
   }
 
-  private func post(_ fixture: ServiceFixture, _ body: String) throws -> Curl.Reply {
-    try fixture.post("/api/rate-limit", body)
+  private func post(_ fixture: ServiceFixture, _ body: String) async throws -> Curl.Reply {
+    try await fixture.post("/api/rate-limit", body)
   }
 
   private func json(_ reply: Curl.Reply) -> [String: Any] {

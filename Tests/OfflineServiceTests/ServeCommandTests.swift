@@ -15,8 +15,8 @@ struct ServeCommandTests {
     let output = store.file("serve.out")
     let serve = try ServeBinary.start(
       ["serve", "--listen", "127.0.0.1:\(port)"], store: store.url, output: output)
-    defer { _ = serve.stopBounded() }
-    let printed = try ServeBinary.waitForLine(in: output, containing: "Serving")
+    defer { serve.killIfRunning() }
+    let printed = try await ServeBinary.waitForLine(in: output, containing: "Serving")
     #expect(printed.contains("http://127.0.0.1:\(port)/"))
     let run = try await ProcessRunner.run(
       ServeBinary.path, ["--store", store.path, "run"], timeout: 30)
@@ -27,8 +27,8 @@ struct ServeCommandTests {
       ["--store", store.path, "serve", "--listen", "127.0.0.1:\(try FreePort.make())"],
       timeout: 30)
     #expect(second.status == 1)
-    #expect(try Curl.fetch("http://127.0.0.1:\(port)/content/x/").status == 404)
-    #expect(serve.stopBounded() == 130)
+    #expect(try await Curl.fetch("http://127.0.0.1:\(port)/content/x/").status == 404)
+    #expect(await serve.stopBounded() == 130)
   }
 
   // Pins: `serve --listen` on every interface without --token must make up a token, print
@@ -40,15 +40,15 @@ struct ServeCommandTests {
     let output = store.file("serve.out")
     let serve = try ServeBinary.start(
       ["serve", "--listen", "0.0.0.0:\(port)"], store: store.url, output: output)
-    defer { _ = serve.stopBounded() }
-    let printed = try ServeBinary.waitForLine(in: output, containing: "Serving")
+    defer { serve.killIfRunning() }
+    let printed = try await ServeBinary.waitForLine(in: output, containing: "Serving")
     let token = try #require(printed.split(separator: "?token=").last.map(String.init))
     #expect(token.count == 32)
     #expect(ServiceToken.isValid(token))
     let url = "http://127.0.0.1:\(port)/api/contents"
-    #expect(try Curl.fetch(url).status == 401)
-    #expect(try Curl.fetch(url, ["-H", "Authorization: Bearer \(token)"]).status == 200)
-    #expect(serve.stopBounded() == 130)
+    #expect(try await Curl.fetch(url).status == 401)
+    #expect(try await Curl.fetch(url, ["-H", "Authorization: Bearer \(token)"]).status == 200)
+    #expect(await serve.stopBounded() == 130)
   }
 
   // Pins: a listener other machines can reach without a token must be impossible.
@@ -82,9 +82,10 @@ enum ServeBinary {
     return process
   }
 
-  /// The first line of `file` holding `text`, waiting at most `timeout` seconds for it.
-  static func waitForLine(in file: URL, containing text: String, timeout: Double = 30) throws
-    -> String
+  /// The first line of `file` holding `text`, waiting at most `timeout` seconds for it
+  /// (polling with `Task.sleep`).
+  static func waitForLine(in file: URL, containing text: String, timeout: Double = 30)
+    async throws -> String
   {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
@@ -92,7 +93,7 @@ enum ServeBinary {
       if let line = content.split(separator: "\n").first(where: { $0.contains(text) }) {
         return String(line)
       }
-      usleep(50_000)
+      try await Task.sleep(for: .milliseconds(50))
     }
     throw FixtureError.timedOut(
       "no line with '\(text)' in: \((try? String(contentsOf: file, encoding: .utf8)) ?? "")")
@@ -100,15 +101,23 @@ enum ServeBinary {
 }
 
 extension Process {
-  /// Sends SIGINT and waits at most 20 s (then SIGKILL); the exit status.
-  func stopBounded() -> Int32 {
+  /// Sends SIGINT and waits at most 20 s (then SIGKILL, and 5 s more); the exit status.
+  /// Polls with `Task.sleep`, so no thread is held while the child shuts down.
+  func stopBounded() async -> Int32 {
     if isRunning { kill(processIdentifier, SIGINT) }
     let deadline = Date().addingTimeInterval(20)
-    while isRunning && Date() < deadline { usleep(10_000) }
+    while isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
     if isRunning {
       kill(processIdentifier, SIGKILL)
-      waitUntilExit()
+      let last = Date().addingTimeInterval(5)
+      while isRunning && Date() < last { try? await Task.sleep(for: .milliseconds(10)) }
     }
     return terminationStatus
+  }
+
+  /// Kills the process if it still runs, without waiting: the safety net of a `defer`,
+  /// which cannot suspend.
+  func killIfRunning() {
+    if isRunning { kill(processIdentifier, SIGKILL) }
   }
 }

@@ -11,10 +11,10 @@ struct ServeSecurityTests {
   // `Host: evil.example`; the service must not answer it.
   @Test func refusesARequestWhoseHostIsNotTheListeningAddress() async throws {
     let fixture = try await ServiceFixture()
-    let foreign = try Curl.fetch(
+    let foreign = try await Curl.fetch(
       fixture.url("/content/x/a.bin"), ["-H", "Host: evil.example:\(fixture.port)"])
     #expect(foreign.status == 403)
-    let local = try Curl.fetch(
+    let local = try await Curl.fetch(
       fixture.url("/content/x/a.bin"), ["-H", "Host: localhost:\(fixture.port)"])
     #expect(local.status == 404)
     await fixture.close()
@@ -26,17 +26,18 @@ struct ServeSecurityTests {
     let token = "test-token-0123456789abcdef"
     let fixture = try await ServiceFixture(configuration: .init(token: token))
     let path = fixture.url("/content/x/a.bin")
-    #expect(try Curl.fetch(path).status == 401)
+    #expect(try await Curl.fetch(path).status == 401)
     #expect(
-      try Curl.fetch(path, ["-H", "Authorization: Bearer wrong-token-0123456789"]).status == 401)
-    #expect(try Curl.fetch(path, ["-H", "Authorization: Bearer \(token)"]).status == 404)
-    #expect(try Curl.fetch(path, ["-b", "offline_token=wrong"]).status == 401)
-    let link = try Curl.fetch(fixture.url("/?token=\(token)"))
+      try await Curl.fetch(path, ["-H", "Authorization: Bearer wrong-token-0123456789"]).status
+        == 401)
+    #expect(try await Curl.fetch(path, ["-H", "Authorization: Bearer \(token)"]).status == 404)
+    #expect(try await Curl.fetch(path, ["-b", "offline_token=wrong"]).status == 401)
+    let link = try await Curl.fetch(fixture.url("/?token=\(token)"))
     #expect(link.status == 303)
     #expect(link.headers["set-cookie"]?.hasPrefix("offline_token=\(token);") == true)
     #expect(link.headers["set-cookie"]?.contains("HttpOnly") == true)
-    #expect(try Curl.fetch(path, ["-b", "offline_token=\(token)"]).status == 404)
-    #expect(try Curl.fetch(fixture.url("/?token=guess-0123456789abcdef")).status == 401)
+    #expect(try await Curl.fetch(path, ["-b", "offline_token=\(token)"]).status == 404)
+    #expect(try await Curl.fetch(fixture.url("/?token=guess-0123456789abcdef")).status == 401)
     await fixture.close()
   }
 
@@ -44,21 +45,21 @@ struct ServeSecurityTests {
   @Test func refusesCrossSitePostsAndAddsNothing() async throws {
     let fixture = try await ServiceFixture()
     let body = #"{"urls":["\#(fixture.nginx.url("/a.bin").absoluteString)"]}"#
-    let crossOrigin = try Curl.fetch(
+    let crossOrigin = try await Curl.fetch(
       fixture.url("/api/contents"),
       [
         "-X", "POST", "-H", "Origin: http://evil.example", "-H", "Content-Type: application/json",
         "--data-binary", body,
       ])
     #expect(crossOrigin.status == 403)
-    let crossSite = try Curl.fetch(
+    let crossSite = try await Curl.fetch(
       fixture.url("/api/contents"),
       [
         "-X", "POST", "-H", "Sec-Fetch-Site: cross-site", "-H", "Content-Type: application/json",
         "--data-binary", body,
       ])
     #expect(crossSite.status == 403)
-    let form = try Curl.fetch(
+    let form = try await Curl.fetch(
       fixture.url("/api/contents"),
       [
         "-X", "POST", "-H", "Content-Type: application/x-www-form-urlencoded", "--data-binary",
@@ -72,8 +73,8 @@ struct ServeSecurityTests {
   // Pins: a 1 GB body must be refused from its headers, not read into memory.
   @Test func refusesAHugeBodyFromItsHeaders() async throws {
     let fixture = try await ServiceFixture()
-    #expect(try Hostile.run("body", port: fixture.port, 1 << 30) == "status=413")
-    #expect(try Curl.fetch(fixture.url("/content/x/")).status == 404)  // still up
+    #expect(try await Hostile.run("body", port: fixture.port, 1 << 30) == "status=413")
+    #expect(try await Curl.fetch(fixture.url("/content/x/")).status == 404)  // still up
     #expect(try await fixture.manager.snapshots().isEmpty)
     await fixture.close()
   }
@@ -82,11 +83,11 @@ struct ServeSecurityTests {
   // the next real client (one thread per connection would).
   @Test func answersTheNextRequestWhileTenThousandIdleConnectionsAreHeld() async throws {
     let fixture = try await ServiceFixture()
-    let result = try Hostile.run("idle", port: fixture.port, 10_000, timeout: 90)
+    let result = try await Hostile.run("idle", port: fixture.port, 10_000, timeout: 90)
     #expect(result.hasSuffix("status=404"), "\(result)")
     let open = Int(result.split(separator: " ").first?.dropFirst("open=".count) ?? "") ?? 0
     #expect(open > 5_000, "the idle connections were dropped, not held: \(result)")
-    #expect(try Curl.fetch(fixture.url("/content/x/")).status == 404)
+    #expect(try await Curl.fetch(fixture.url("/content/x/")).status == 404)
     await fixture.close()
   }
 
@@ -105,12 +106,12 @@ struct ServeSecurityTests {
       "../../index.sqlite", "..%c0%af..%c0%afsecret.txt",
     ]
     for path in paths {
-      let reply = try Curl.fetch(fixture.url(base + path))
+      let reply = try await Curl.fetch(fixture.url(base + path))
       #expect((400..<500).contains(reply.status), "\(path): \(reply.status)")
       #expect(!reply.text.contains("secret") && !reply.text.contains("root:"), "\(path)")
     }
-    #expect(try Curl.fetch(fixture.url("/content/../secret.txt")).status == 400)
-    #expect(try Curl.fetch(fixture.url(base + "a.bin")).status == 200)
+    #expect(try await Curl.fetch(fixture.url("/content/../secret.txt")).status == 400)
+    #expect(try await Curl.fetch(fixture.url(base + "a.bin")).status == 200)
     await fixture.close()
   }
 
@@ -123,7 +124,7 @@ struct ServeSecurityTests {
       "/usr/bin/curl",
       ["-s", "-o", "/dev/null", "-w", "%{num_connects}\n", url, "-o", "/dev/null", url])
     #expect(twice.stdoutText == "1\n0\n")
-    let head = try Curl.fetch(url, ["-I"])
+    let head = try await Curl.fetch(url, ["-I"])
     #expect(head.status == 200)
     #expect(head.headers["content-length"] == "100000")
     // A HEAD answered with a body would garble the next response on the same connection.

@@ -11,20 +11,22 @@ struct WebPageTests {
   // frame in; it cannot be changed with a POST.
   @Test func servesThePageFromTheBinaryWithAStrictContentSecurityPolicy() async throws {
     let fixture = try await ServiceFixture()
-    let page = try Curl.fetch(fixture.url("/"))
+    let page = try await Curl.fetch(fixture.url("/"))
     #expect(page.status == 200)
     #expect(page.headers["content-type"] == "text/html; charset=utf-8")
     #expect(page.headers["content-security-policy"]?.contains("default-src 'self'") == true)
     #expect(page.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true)
     #expect(page.text.contains(#"<script src="/app.js" defer></script>"#))
-    let script = try Curl.fetch(fixture.url("/app.js"))
+    let script = try await Curl.fetch(fixture.url("/app.js"))
     #expect(script.headers["content-type"] == "text/javascript; charset=utf-8")
     #expect(script.text.contains("new EventSource(\"/api/events\")"))
     #expect(!script.text.contains("innerHTML"))
-    #expect(try Curl.fetch(fixture.url("/app.css")).status == 200)
+    #expect(try await Curl.fetch(fixture.url("/app.css")).status == 200)
     #expect(
-      try Curl.fetch(fixture.url("/"), ["-X", "POST", "-H", "Content-Type: application/json"])
-        .status == 405)
+      try await Curl.fetch(
+        fixture.url("/"), ["-X", "POST", "-H", "Content-Type: application/json"]
+      )
+      .status == 405)
     await fixture.close()
   }
 
@@ -33,7 +35,7 @@ struct WebPageTests {
   @Test func aBrowserAddsPausesResumesAndPlaysTheDownloadedVideo() async throws {
     let fixture = try await ServiceFixture(nginx: .init(limitRate: "100k"))
     let clip = fixture.origin.file("card.webm")
-    _ = try FFmpeg.run(
+    _ = try await FFmpeg.run(
       [
         "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=480x270:rate=25", "-t", "8",
         "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "400k", "-y",

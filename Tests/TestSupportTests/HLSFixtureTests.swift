@@ -12,8 +12,10 @@ struct HLSFixtureTests {
     var files: HLSFixtureFiles { origin.files }
     var nginx: NginxServer { origin.nginx }
 
-    init(_ fixture: HLSFixture, segmentDuration: Double = 1, segmentCount: Int? = nil) throws {
-      origin = try HLSOrigin(fixture, segmentDuration: segmentDuration, segmentCount: segmentCount)
+    init(_ fixture: HLSFixture, segmentDuration: Double = 1, segmentCount: Int? = nil) async throws
+    {
+      origin = try await HLSOrigin(
+        fixture, segmentDuration: segmentDuration, segmentCount: segmentCount)
     }
 
     /// The text of the playlist at `path` inside the fixture, such as `"/master.m3u8"`.
@@ -24,12 +26,12 @@ struct HLSFixtureTests {
 
     /// Decodes `path` (the entry playlist by default) from the local folder and over HTTP and
     /// expects both to be clean and as long as the source.
-    func expectDecodes(_ path: String? = nil) throws {
+    func expectDecodes(_ path: String? = nil) async throws {
       let path = path ?? files.entryPath
       let local = files.folder.appendingPathComponent(String(path.dropFirst())).path
       for input in [local, nginx.url(path).absoluteString] {
         // The fixtures' own keys are `keyN.key`, which ffmpeg opens locally only when told.
-        let result = try FFmpeg.decode(input, allowingAllExtensions: input == local)
+        let result = try await FFmpeg.decode(input, allowingAllExtensions: input == local)
         #expect(result.errors.isEmpty, "\(input)")
         #expect(abs(result.duration - files.duration) <= 0.5, "\(input): \(result.duration) s")
       }
@@ -41,8 +43,8 @@ struct HLSFixtureTests {
     text.split(separator: "\n").filter { $0.hasPrefix(prefix) }
   }
 
-  @Test func tsVariantsOffersThreeResolutionsOfMPEGTS() throws {
-    let served = try Served(.tsVariants)
+  @Test func tsVariantsOffersThreeResolutionsOfMPEGTS() async throws {
+    let served = try await Served(.tsVariants)
     #expect(served.files.entryPath == "/master.m3u8")
     let variants = lines(try served.playlist(), "#EXT-X-STREAM-INF:")
     #expect(variants.count == 3)
@@ -51,21 +53,21 @@ struct HLSFixtureTests {
     }
     #expect(lines(try served.playlist("/v0/index.m3u8"), "v0").isEmpty)
     #expect(lines(try served.playlist("/v0/index.m3u8"), "seg").count == 6)
-    try served.expectDecodes()
-    try served.expectDecodes("/v0/index.m3u8")
+    try await served.expectDecodes()
+    try await served.expectDecodes("/v0/index.m3u8")
   }
 
-  @Test func fmp4HasAnInitializationSection() throws {
-    let served = try Served(.fmp4)
+  @Test func fmp4HasAnInitializationSection() async throws {
+    let served = try await Served(.fmp4)
     let playlist = try served.playlist()
     #expect(lines(playlist, "#EXT-X-MAP:URI=\"init.mp4\"").count == 1)
     #expect(lines(playlist, "seg").allSatisfy { $0.hasSuffix(".m4s") })
     #expect(lines(playlist, "#EXTINF:").count == 6)
-    try served.expectDecodes()
+    try await served.expectDecodes()
   }
 
-  @Test func aes128RotatesKeysEveryTwoSegmentsWithAndWithoutIVs() throws {
-    let served = try Served(.aes128Rotating)
+  @Test func aes128RotatesKeysEveryTwoSegmentsWithAndWithoutIVs() async throws {
+    let served = try await Served(.aes128Rotating)
     let playlist = try served.playlist()
     #expect(lines(playlist, "#EXT-X-MEDIA-SEQUENCE:7").count == 1)
     #expect(lines(playlist, "seg").first == "seg7.ts")
@@ -77,11 +79,11 @@ struct HLSFixtureTests {
     // Encrypted segments no longer start with the MPEG-TS sync byte 0x47.
     let segment = try Data(contentsOf: served.files.folder.appendingPathComponent("seg9.ts"))
     #expect(segment.count % 16 == 0 && segment.first != 0x47)
-    try served.expectDecodes()
+    try await served.expectDecodes()
   }
 
-  @Test func renditionsHaveTwoAudioLanguagesAndWebVTTSubtitles() throws {
-    let served = try Served(.renditions)
+  @Test func renditionsHaveTwoAudioLanguagesAndWebVTTSubtitles() async throws {
+    let served = try await Served(.renditions)
     let playlist = try served.playlist()
     let audio = lines(playlist, "#EXT-X-MEDIA:TYPE=AUDIO,")
     #expect(audio.count == 2)
@@ -92,49 +94,49 @@ struct HLSFixtureTests {
     #expect(subtitles.count == 1 && subtitles[0].contains("LANGUAGE=\"en\""))
     #expect(lines(playlist, "#EXT-X-STREAM-INF:").count == 1)
     #expect(lines(playlist, "#EXT-X-STREAM-INF:")[0].contains("SUBTITLES=\"subs\""))
-    try served.expectDecodes()
-    try served.expectDecodes("/audio_fr/index.m3u8")
+    try await served.expectDecodes()
+    try await served.expectDecodes("/audio_fr/index.m3u8")
 
     let cue = try String(
       contentsOf: served.files.folder.appendingPathComponent("subs/seg5.vtt"), encoding: .utf8)
     #expect(cue.hasPrefix("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:"))
     #expect(cue.contains(",LOCAL:00:00:00.000\n\n00:00:05.000 --> 00:00:05.900\nSecond 5\n"))
     let url = served.nginx.url("/subs/index.m3u8").absoluteString
-    let subs = try FFmpeg.run(["-v", "error", "-i", url, "-f", "webvtt", "-"])
+    let subs = try await FFmpeg.run(["-v", "error", "-i", url, "-f", "webvtt", "-"])
     #expect(subs.status == 0 && subs.stderrText.isEmpty)
     #expect(subs.stdoutText.contains("Second 0") && subs.stdoutText.contains("Second 5"))
   }
 
-  @Test func byteRangeAddressesOneFile() throws {
-    let served = try Served(.byteRange)
+  @Test func byteRangeAddressesOneFile() async throws {
+    let served = try await Served(.byteRange)
     let playlist = try served.playlist()
     #expect(lines(playlist, "#EXT-X-BYTERANGE:").count == 6)
     #expect(Set(lines(playlist, "index")) == ["index.ts"])
     let names = try FileManager.default.contentsOfDirectory(atPath: served.files.folder.path)
     #expect(names.sorted() == ["index.m3u8", "index.ts"])
-    try served.expectDecodes()
+    try await served.expectDecodes()
   }
 
-  @Test func manySegmentsHasTheRequestedCount() throws {
-    let served = try Served(.manySegments, segmentDuration: 0.2, segmentCount: 40)
+  @Test func manySegmentsHasTheRequestedCount() async throws {
+    let served = try await Served(.manySegments, segmentDuration: 0.2, segmentCount: 40)
     #expect(served.files.duration == 8)
     let playlist = try served.playlist()
     #expect(lines(playlist, "#EXTINF:").count == 40)
     #expect(lines(playlist, "#EXT-X-TARGETDURATION:") == ["#EXT-X-TARGETDURATION:1"])
-    #expect(try FFmpeg.probeDuration(served.files.entryFile.path) == 8)
-    try served.expectDecodes()
+    #expect(try await FFmpeg.probeDuration(served.files.entryFile.path) == 8)
+    try await served.expectDecodes()
   }
 
-  @Test func laterCallsCopyTheCachedFixture() throws {
+  @Test func laterCallsCopyTheCachedFixture() async throws {
     let first = try TemporaryDirectory()
     let second = try TemporaryDirectory()
-    let a = try HLSFixture.byteRange.make(in: first.url, duration: 3)
-    let b = try HLSFixture.byteRange.make(in: second.url, duration: 3)
+    let a = try await HLSFixture.byteRange.make(in: first.url, duration: 3)
+    let b = try await HLSFixture.byteRange.make(in: second.url, duration: 3)
     #expect(a.duration == 3 && b.duration == 3)
     #expect(try Data(contentsOf: a.entryFile) == Data(contentsOf: b.entryFile))
     try Data("damaged".utf8).write(to: a.entryFile)
     #expect(try String(contentsOf: b.entryFile, encoding: .utf8).hasPrefix("#EXTM3U"))
-    let c = try HLSFixture.byteRange.make(in: TemporaryDirectory().url, duration: 3)
+    let c = try await HLSFixture.byteRange.make(in: TemporaryDirectory().url, duration: 3)
     #expect(try String(contentsOf: c.entryFile, encoding: .utf8).hasPrefix("#EXTM3U"))
   }
 }

@@ -18,65 +18,65 @@ import Testing
     }
   }
 
-  @Test func servesAFileWithItsExactBytes() throws {
+  @Test func servesAFileWithItsExactBytes() async throws {
     let fixture = try Fixture()
-    let result = try Curl.fetch(fixture.nginx.url("/a.bin"))
+    let result = try await Curl.fetch(fixture.nginx.url("/a.bin"))
     #expect(result.exitCode == 0)
     #expect(result.status == 200)
     #expect(result.headers["content-type"] == "application/octet-stream")
     #expect(result.headers["etag"] != nil)
     #expect(
-      try TestData.sha256Hex(of: result.body)
+      try await TestData.sha256Hex(of: result.body)
         == TestData.sha256Hex(of: fixture.root.file("a.bin")))
   }
 
-  @Test func answersARangeWith206AndTheRightBytes() throws {
+  @Test func answersARangeWith206AndTheRightBytes() async throws {
     let fixture = try Fixture()
-    let result = try Curl.fetch(fixture.nginx.url("/a.bin"), ["-r", "1000-1999"])
+    let result = try await Curl.fetch(fixture.nginx.url("/a.bin"), ["-r", "1000-1999"])
     #expect(result.status == 206)
     #expect(result.headers["content-range"] == "bytes 1000-1999/\(fixture.size)")
     #expect(result.body == TestData.bytes(count: 2000, seed: 2).suffix(1000))
   }
 
-  @Test func answersAStaleIfRangeWith200() throws {
+  @Test func answersAStaleIfRangeWith200() async throws {
     let fixture = try Fixture()
-    let result = try Curl.fetch(
+    let result = try await Curl.fetch(
       fixture.nginx.url("/a.bin"), ["-r", "10-", "-H", "If-Range: \"stale\""])
     #expect(result.status == 200)
     #expect(result.body.count == fixture.size)
   }
 
-  @Test func answersARangePastTheEndWith416() throws {
+  @Test func answersARangePastTheEndWith416() async throws {
     let fixture = try Fixture()
-    let result = try Curl.fetch(fixture.nginx.url("/a.bin"), ["-r", "\(fixture.size)-"])
+    let result = try await Curl.fetch(fixture.nginx.url("/a.bin"), ["-r", "\(fixture.size)-"])
     #expect(result.status == 416)
     #expect(result.headers["content-range"] == "bytes */\(fixture.size)")
   }
 
-  @Test func ignoresRangesWhenMaxRangesIsZero() throws {
+  @Test func ignoresRangesWhenMaxRangesIsZero() async throws {
     let fixture = try Fixture(options: .init(maxRanges: 0, etag: false))
-    let result = try Curl.fetch(fixture.nginx.url("/a.bin"), ["-r", "0-9"])
+    let result = try await Curl.fetch(fixture.nginx.url("/a.bin"), ["-r", "0-9"])
     #expect(result.status == 200)
     #expect(result.body.count == fixture.size)
     #expect(result.headers["etag"] == nil)
   }
 
-  @Test func servesExtraLocationsVerbatim() throws {
+  @Test func servesExtraLocationsVerbatim() async throws {
     let fixture = try Fixture(
       options: .init(extraLocations: "location = /away { return 302 ftp://x/; }"))
-    let result = try Curl.fetch(fixture.nginx.url("/away"))
+    let result = try await Curl.fetch(fixture.nginx.url("/away"))
     #expect(result.status == 302)
     #expect(result.headers["location"] == "ftp://x/")
-    #expect(try Curl.fetch(fixture.nginx.url("/missing")).status == 404)
+    #expect(try await Curl.fetch(fixture.nginx.url("/missing")).status == 404)
   }
 
-  @Test func logsTheFieldsTestsCheck() throws {
+  @Test func logsTheFieldsTestsCheck() async throws {
     let fixture = try Fixture()
-    _ = try Curl.fetch(
+    _ = try await Curl.fetch(
       fixture.nginx.url("/a.bin?x=1"),
       ["-r", "5-9", "-H", "If-Range: \"e\\t1\"", "-A", "kit/1.0", "-H", "Accept-Encoding: gzip"])
-    _ = try Curl.fetch(fixture.nginx.url("/a.bin"), ["-I"])
-    let log = try fixture.nginx.accessLog(minimumCount: 2)
+    _ = try await Curl.fetch(fixture.nginx.url("/a.bin"), ["-I"])
+    let log = try await fixture.nginx.accessLog(minimumCount: 2)
     try #require(log.count == 2)
     #expect(log[0].method == "GET")
     #expect(log[0].uri == "/a.bin?x=1")
@@ -113,7 +113,7 @@ import Testing
 }
 
 @Suite struct NginxServerPortTests {
-  @Test func retriesWithAnotherPortWhenItsPortWasTaken() throws {
+  @Test func retriesWithAnotherPortWhenItsPortWasTaken() async throws {
     let root = try TemporaryDirectory()
     let nginx = try NginxServer(root: root.url)
     let taken = nginx.port
@@ -122,6 +122,6 @@ import Testing
     #expect(listen(squatter, 1) == 0)
     try nginx.start()
     #expect(nginx.port != taken)
-    #expect(try Curl.fetch(nginx.url("/missing")).status == 404)
+    #expect(try await Curl.fetch(nginx.url("/missing")).status == 404)
   }
 }

@@ -20,20 +20,20 @@ import Testing
     #expect(written == TestData.bytes(count: count, seed: 9))
   }
 
-  @Test func sha256MatchesKnownDigests() throws {
+  @Test func sha256MatchesKnownDigests() async throws {
     #expect(
-      try TestData.sha256Hex(of: Data())
+      try await TestData.sha256Hex(of: Data())
         == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     #expect(
-      try TestData.sha256Hex(of: Data("abc".utf8))
+      try await TestData.sha256Hex(of: Data("abc".utf8))
         == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
   }
 
-  @Test func sha256OfFileEqualsSha256OfItsData() throws {
+  @Test func sha256OfFileEqualsSha256OfItsData() async throws {
     let dir = try TemporaryDirectory()
     try TestData.writeFile(at: dir.file("a.bin"), count: 100_000)
-    let expected = try TestData.sha256Hex(of: TestData.bytes(count: 100_000))
-    #expect(try TestData.sha256Hex(of: dir.file("a.bin")) == expected)
+    let expected = try await TestData.sha256Hex(of: TestData.bytes(count: 100_000))
+    #expect(try await TestData.sha256Hex(of: dir.file("a.bin")) == expected)
   }
 
   @Test func generatesLargeCounts() {

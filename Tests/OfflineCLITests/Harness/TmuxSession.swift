@@ -33,10 +33,12 @@ final class TmuxSession {
     }
   }
 
-  // The blocking form: a deinit cannot await, and `tmux kill-server` needs nothing of ours.
+  /// Kills the session's server without waiting for it (a `deinit` cannot suspend).
   deinit {
-    _ = try? ProcessRunner.run(
-      "/usr/bin/tmux", ["-L", socket, "-f", "/dev/null", "kill-server"], timeout: 10)
+    let kill = Process()
+    kill.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+    kill.arguments = ["-L", socket, "-f", "/dev/null", "kill-server"]
+    try? kill.run()
   }
 
   /// Types `command` and Enter.

@@ -118,7 +118,7 @@ import Testing
         HTTPRequest(url: nginx.url("/a.bin")), delegate: delegate)
       #expect(head.status == 200)
       #expect(delegate.body == TestData.bytes(count: 1 << 20, seed: 4))
-      let log = try nginx.server.accessLog(minimumCount: 1)
+      let log = try await nginx.server.accessLog(minimumCount: 1)
       #expect(log.map(\.protocol) == ["HTTP/2.0"])
     }
   }

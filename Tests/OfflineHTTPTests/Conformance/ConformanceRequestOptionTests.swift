@@ -32,7 +32,7 @@ import Testing
     #expect(bearer.body == body)
     #expect(try await get(factory, nginx.url("/header/a.bin"), options).status == 200)
     #expect(try await get(factory, nginx.url("/referer/a.bin"), options).status == 200)
-    let entries = try nginx.server.accessLog(minimumCount: 3)
+    let entries = try await nginx.server.accessLog(minimumCount: 3)
     #expect(entries.count == 3)
     #expect(entries.allSatisfy { $0.userAgent == "Player/2.0" })
   }
@@ -92,7 +92,7 @@ import Testing
     let jar = CookieJar(file: file.path)
     #expect(try await get(factory, nginx.url("/cookie/a.bin"), options, jar: jar).status == 200)
     #expect(try await get(factory, nginx.url("/cookie/a.bin"), options).status == 200, "no jar")
-    let log = try nginx.server.headerLog(minimumCount: 2)
+    let log = try await nginx.server.headerLog(minimumCount: 2)
     #expect(log.count == 2)
     #expect(log.allSatisfy { $0["Cookie"] == "\(NginxGates.cookieName)=\(NginxGates.cookieValue)" })
   }
@@ -150,7 +150,7 @@ import Testing
     let (nginx, other, options, jar) = try Gated.redirectingPair()
 
     #expect(try await get(factory, nginx.url("/away"), options, jar: jar).status == 200)
-    let landed = try #require(try other.server.headerLog(minimumCount: 1).first)
+    let landed = try #require(try await other.server.headerLog(minimumCount: 1).first)
     #expect(landed.uri == "/open/a.bin")
     #expect(landed["Authorization"] == nil)
     #expect(landed["X-Api-Key"] == nil)
@@ -158,7 +158,7 @@ import Testing
     #expect(landed["X-Plain"] == "visible", "fields that are not secret go along")
 
     #expect(try await get(factory, nginx.url("/here"), options, jar: jar).status == 200)
-    let kept = try nginx.server.headerLog(minimumCount: 3).filter { $0.uri == "/open/a.bin" }
+    let kept = try await nginx.server.headerLog(minimumCount: 3).filter { $0.uri == "/open/a.bin" }
     #expect(kept.count == 1)
     #expect(kept.first?["X-Api-Key"] == NginxGates.headerValue, "the same origin gets them")
     #expect(kept.first?["Authorization"] == "Bearer \(NginxGates.token)")
@@ -172,7 +172,7 @@ import Testing
     options.sendsSecretsAcrossRedirects = true
 
     #expect(try await get(factory, nginx.url("/away"), options, jar: jar).status == 200)
-    let trusted = try #require(try other.server.headerLog(minimumCount: 1).first)
+    let trusted = try #require(try await other.server.headerLog(minimumCount: 1).first)
     #expect(trusted.uri == "/open/a.bin")
     #expect(trusted["X-Api-Key"] == NginxGates.headerValue)
     #expect(trusted["Authorization"] == "Bearer \(NginxGates.token)")

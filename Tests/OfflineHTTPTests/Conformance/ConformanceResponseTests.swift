@@ -21,8 +21,9 @@ import Testing
     #expect(delegate.heads == [head])
     #expect(delegate.partCount >= 1)
     #expect(
-      try TestData.sha256Hex(of: delegate.body) == TestData.sha256Hex(of: nginx.root.file("a.bin")))
-    let log = try nginx.server.accessLog(minimumCount: 1)
+      try await TestData.sha256Hex(of: delegate.body)
+        == TestData.sha256Hex(of: nginx.root.file("a.bin")))
+    let log = try await nginx.server.accessLog(minimumCount: 1)
     #expect(log.first?.acceptEncoding == "identity")
     #expect(log.first?.userAgent?.hasPrefix("OfflineKit/") == true)
   }
@@ -139,6 +140,6 @@ import Testing
     #expect(head.status == 200)
     #expect(head.contentLength == Int64(size))
     #expect(delegate.partCount == 0)
-    #expect(try nginx.server.accessLog(minimumCount: 1).first?.method == "HEAD")
+    #expect(try await nginx.server.accessLog(minimumCount: 1).first?.method == "HEAD")
   }
 }

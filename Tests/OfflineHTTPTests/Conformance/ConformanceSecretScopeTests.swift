@@ -27,24 +27,24 @@ import Testing
     var scoped = options.scopingSecrets(to: home.url("/open/index.m3u8"))
 
     #expect(try await get(factory, other.url("/open/a.bin"), scoped, jar: jar) == 200)
-    let piece = try #require(try other.server.headerLog(minimumCount: 1).last)
+    let piece = try #require(try await other.server.headerLog(minimumCount: 1).last)
     #expect(piece["Authorization"] == nil)
     #expect(piece["X-Api-Key"] == nil)
     #expect(piece["X-Plain"] == "visible", "fields that are not secret go along")
     #expect(piece["Cookie"] == "sid=c00kie-s3cret", "cookies follow their domain rules")
 
     #expect(try await get(factory, home.url("/open/a.bin"), scoped, jar: jar) == 200)
-    let own = try #require(try home.server.headerLog(minimumCount: 1).last)
+    let own = try #require(try await home.server.headerLog(minimumCount: 1).last)
     #expect(own["Authorization"] == "Bearer \(NginxGates.token)", "its own origin gets them")
 
     scoped.trustedOrigins = [other.server.baseURL]
     #expect(try await get(factory, other.url("/open/a.bin"), scoped, jar: jar) == 200)
-    let trusted = try #require(try other.server.headerLog(minimumCount: 2).last)
+    let trusted = try #require(try await other.server.headerLog(minimumCount: 2).last)
     #expect(trusted["Authorization"] == "Bearer \(NginxGates.token)")
     #expect(trusted["X-Api-Key"] == NginxGates.headerValue)
 
     #expect(try await get(factory, home.url("/away"), scoped, jar: jar) == 200)
-    let redirected = try #require(try other.server.headerLog(minimumCount: 3).last)
+    let redirected = try #require(try await other.server.headerLog(minimumCount: 3).last)
     #expect(redirected["X-Api-Key"] == NginxGates.headerValue, "a trusted origin after a redirect")
   }
 

@@ -21,7 +21,7 @@ import Testing
         HTTPRequest(url: nginx.url("/big.bin")), delegate: delegate)
     }
 
-    let sent = try #require(try nginx.server.accessLog(minimumCount: 1).first).bodyBytesSent
+    let sent = try #require(try await nginx.server.accessLog(minimumCount: 1).first).bodyBytesSent
     await factory.expecting(.pauseWithoutEnding) {
       #expect(sent < 32 << 20, "nginx sent \(sent >> 20) MiB while the delegate was blocked")
     }

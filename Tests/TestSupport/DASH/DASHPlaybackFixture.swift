@@ -8,7 +8,7 @@ import Foundation
 /// `/manifest.mpd` in the folder.
 ///
 /// ```swift
-/// let files = try DASHPlaybackFixture.time.make(in: root.url)
+/// let files = try await DASHPlaybackFixture.time.make(in: root.url)
 /// ```
 public enum DASHPlaybackFixture: String, CaseIterable, Sendable, CustomStringConvertible {
   /// `SegmentTemplate` with `$Number%05d$` and a `SegmentTimeline`.
@@ -41,9 +41,10 @@ public enum DASHPlaybackFixture: String, CaseIterable, Sendable, CustomStringCon
   ///
   /// - Returns: The folder, the manifest's path (`/manifest.mpd`) and the duration.
   /// - Throws: `TestSupportError.processFailed` when ffmpeg fails, or the file manager's error.
-  public func make(in folder: URL) throws -> HLSFixtureFiles {
-    let built = try HLSFixtureCache.shared.product(for: "dash-playback-\(rawValue)") { staging in
-      try build(in: staging)
+  public func make(in folder: URL) async throws -> HLSFixtureFiles {
+    let built = try await HLSFixtureCache.shared.product(for: "dash-playback-\(rawValue)") {
+      staging in
+      try await build(in: staging)
       return HLSFixture.Product(entry: "manifest.mpd")
     }
     try HLSFixtureCache.copyContents(of: built.folder, into: folder)
@@ -51,7 +52,7 @@ public enum DASHPlaybackFixture: String, CaseIterable, Sendable, CustomStringCon
       folder: folder, entryPath: "/manifest.mpd", duration: duration, keys: [])
   }
 
-  private func build(in folder: URL) throws {
+  private func build(in folder: URL) async throws {
     let manifest = folder.appendingPathComponent("manifest.mpd")
     let template = ["-use_template", "1", "-use_timeline", "1"]
     let options: [String]
@@ -62,7 +63,7 @@ public enum DASHPlaybackFixture: String, CaseIterable, Sendable, CustomStringCon
     case .list: options = ["-use_template", "0", "-use_timeline", "0"]
     case .segmentBase: options = ["-single_file", "1", "-global_sidx", "1"]
     }
-    try DASHStreamFixture.encode(
+    try await DASHStreamFixture.encode(
       into: folder, options: options, videos: 1, languages: [], duration: Self.periodSeconds,
       frameRate: Self.frameRate)
     switch self {

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// let root = try TemporaryDirectory()
-/// let files = try DASHStreamFixture.timeline.make(in: root.url)
+/// let files = try await DASHStreamFixture.timeline.make(in: root.url)
 /// let nginx = try NginxServer(root: files.folder)
 /// try nginx.start()
 /// let mpd = files.url(on: nginx)
@@ -46,9 +46,9 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
   ///
   /// - Returns: The folder, the manifest's path (`/manifest.mpd`) and the duration.
   /// - Throws: `TestSupportError.processFailed` when ffmpeg fails, or the file manager's error.
-  public func make(in folder: URL) throws -> HLSFixtureFiles {
-    let built = try HLSFixtureCache.shared.product(for: "dash-\(rawValue)") { staging in
-      try build(in: staging)
+  public func make(in folder: URL) async throws -> HLSFixtureFiles {
+    let built = try await HLSFixtureCache.shared.product(for: "dash-\(rawValue)") { staging in
+      try await build(in: staging)
       return HLSFixture.Product(entry: "manifest.mpd")
     }
     try HLSFixtureCache.copyContents(of: built.folder, into: folder)
@@ -56,19 +56,19 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
       folder: folder, entryPath: "/manifest.mpd", duration: duration, keys: [])
   }
 
-  private func build(in folder: URL) throws {
+  private func build(in folder: URL) async throws {
     let manifest = folder.appendingPathComponent("manifest.mpd")
     switch self {
     case .timeline:
-      try Self.encode(
+      try await Self.encode(
         into: folder, options: ["-use_template", "1", "-use_timeline", "1"], videos: 2,
         languages: ["eng"])
     case .number:
-      try Self.encode(
+      try await Self.encode(
         into: folder, options: ["-use_template", "1", "-use_timeline", "0"], videos: 1,
         languages: [])
     case .segmentBase:
-      try Self.encode(
+      try await Self.encode(
         into: folder, options: ["-single_file", "1", "-global_sidx", "1"], videos: 1,
         languages: [])
       try FileManager.default.moveItem(
@@ -76,7 +76,7 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
       try Self.segmentBaseManifest(in: folder).write(
         to: manifest, atomically: true, encoding: .utf8)
     case .languages:
-      try Self.encode(
+      try await Self.encode(
         into: folder, options: ["-use_template", "1", "-use_timeline", "1"], videos: 1,
         languages: ["eng", "fra"])
       try Self.webVTT.write(
@@ -97,11 +97,11 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
           """)
       try text.write(to: manifest, atomically: true, encoding: .utf8)
     case .long:
-      try Self.encode(
+      try await Self.encode(
         into: folder, options: ["-use_template", "1", "-use_timeline", "1"], videos: 1,
         languages: [], duration: 30, segmentDuration: 1, size: "640x360", videoBitrate: "2M")
     case .twoPeriods:
-      try Self.encode(
+      try await Self.encode(
         into: folder, options: ["-use_template", "1", "-use_timeline", "1"], videos: 1,
         languages: [])
       try Self.repeatPeriod(of: manifest, seconds: 4)
@@ -149,7 +149,7 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
     into folder: URL, options: [String], videos: Int, languages: [String],
     duration: Int = 4, segmentDuration: Int = 2, size: String = "160x90",
     videoBitrate: String? = nil, frameRate: Int = 25
-  ) throws {
+  ) async throws {
     let audios = max(1, languages.count)
     var arguments = [
       "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=\(frameRate):duration=\(duration)",
@@ -181,7 +181,7 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
     arguments +=
       ["-f", "dash", "-seg_duration", "\(segmentDuration)", "-adaptation_sets", sets] + options
     arguments.append(folder.appendingPathComponent("manifest.mpd").path)
-    try FFmpeg.checked(arguments)
+    try await FFmpeg.checked(arguments)
   }
 
   /// A manifest with one `SegmentBase` Representation per file ffmpeg wrote, its

@@ -4,8 +4,8 @@ import Foundation
 /// installed (`scripts/install-deps` installs it; tests that use it skip cleanly without it).
 ///
 /// ```swift
-/// @Test(.enabled(if: MPV.isAvailable)) func playsInMPV() throws {
-///   let frames = try MPV.videoFrameMD5s(copy.path)
+/// @Test(.enabled(if: MPV.isAvailable)) func playsInMPV() async throws {
+///   let frames = try await MPV.videoFrameMD5s(copy.path)
 /// }
 /// ```
 public enum MPV {
@@ -27,14 +27,16 @@ public enum MPV {
   /// and what mpv printed on stderr.
   ///
   /// - Throws: `TestSupportError.processFailed` when mpv exits with an error.
-  public static func videoFrameMD5s(_ input: String) throws -> (hashes: [String], errors: String) {
+  public static func videoFrameMD5s(_ input: String) async throws -> (
+    hashes: [String], errors: String
+  ) {
     let scratch = try TemporaryDirectory(prefix: "offlinekit-mpv")
     let output = scratch.file("frames.md5")
     let arguments = [
       "--no-config", "--really-quiet", "--no-audio", "--of=framemd5", "--ovc=rawvideo",
       "--o=\(output.path)", input,
     ]
-    let result = try ProcessRunner.run(path ?? "mpv", arguments, timeout: 120)
+    let result = try await ProcessRunner.run(path ?? "mpv", arguments, timeout: 120)
     guard result.status == 0 else {
       throw TestSupportError.processFailed(
         command: "mpv " + arguments.joined(separator: " "), status: result.status,

@@ -50,9 +50,10 @@ public enum TestData {
   /// The SHA-256 of a file's contents as 64 lowercase hex digits, computed by `sha256sum`.
   ///
   /// - Throws: `TestSupportError` when `sha256sum` fails or prints something unexpected.
-  public static func sha256Hex(of file: URL) throws -> String {
+  public static func sha256Hex(of file: URL) async throws -> String {
     let command = "/usr/bin/sha256sum"
-    let output = try ProcessRunner.checked(command, ["--binary", "--", file.path], timeout: 120)
+    let output = try await ProcessRunner.checked(
+      command, ["--binary", "--", file.path], timeout: 120)
     let hex = output.stdoutText.prefix { !$0.isWhitespace }
     guard hex.count == 64, hex.allSatisfy(\.isHexDigit) else {
       throw TestSupportError.unexpectedOutput(command: command, output: output.stdoutText)
@@ -63,11 +64,11 @@ public enum TestData {
   /// The SHA-256 of `data` as 64 lowercase hex digits (via a temporary file and `sha256sum`).
   ///
   /// - Throws: `TestSupportError` when the file cannot be written or `sha256sum` fails.
-  public static func sha256Hex(of data: Data) throws -> String {
+  public static func sha256Hex(of data: Data) async throws -> String {
     let scratch = try TemporaryDirectory(prefix: "offlinekit-sha256")
     let file = scratch.file("data")
     try data.write(to: file)
-    return try sha256Hex(of: file)
+    return try await sha256Hex(of: file)
   }
 }
 

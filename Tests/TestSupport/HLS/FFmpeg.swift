@@ -6,7 +6,7 @@ import Foundation
 /// of a local path passes no such option, so it opens the file as a stock player does.
 ///
 /// ```swift
-/// let result = try FFmpeg.decode(nginx.url("/master.m3u8").absoluteString)
+/// let result = try await FFmpeg.decode(nginx.url("/master.m3u8").absoluteString)
 /// #expect(result.errors.isEmpty)
 /// #expect(abs(result.duration - 6) < 0.5)
 /// ```
@@ -53,7 +53,7 @@ public enum FFmpeg {
   ///   printed no progress report.
   public static func decode(
     _ input: String, allowingAllExtensions: Bool = false, timeout: Double = 120
-  ) throws -> (errors: String, duration: Double) {
+  ) async throws -> (errors: String, duration: Double) {
     let isRemote = input.hasPrefix("http://") || input.hasPrefix("https://")
     let lenient = allowingAllExtensions && input.contains(".m3u8")
     let arguments =
@@ -61,8 +61,8 @@ public enum FFmpeg {
       + ["-i", input, "-f", "null", "-", "-progress", "pipe:1", "-nostats"]
     let output =
       isRemote
-      ? try run(arguments, timeout: timeout)
-      : try ProcessRunner.run(
+      ? try await run(arguments, timeout: timeout)
+      : try await ProcessRunner.run(
         ffmpegPath ?? "ffmpeg", ["-nostdin"] + arguments, timeout: timeout)
     var errors = output.stderrText.trimmingCharacters(in: .whitespacesAndNewlines)
     if output.status != 0 && errors.isEmpty {
@@ -83,12 +83,12 @@ public enum FFmpeg {
   ///
   /// - Throws: `TestSupportError.processFailed` when ffprobe fails, or `.unexpectedOutput`
   ///   when it prints no number.
-  public static func probeDuration(_ input: String) throws -> Double {
+  public static func probeDuration(_ input: String) async throws -> Double {
     let arguments = [
       "-v", "error", "-protocol_whitelist", protocols, "-show_entries", "format=duration",
       "-of", "default=noprint_wrappers=1:nokey=1", input,
     ]
-    let output = try ProcessRunner.checked(ffprobePath ?? "ffprobe", arguments, timeout: 60)
+    let output = try await ProcessRunner.checked(ffprobePath ?? "ffprobe", arguments, timeout: 60)
     let text = output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     guard let duration = Double(text) else {
       throw TestSupportError.unexpectedOutput(command: "ffprobe \(input)", output: text)
@@ -98,10 +98,10 @@ public enum FFmpeg {
 
   /// Runs `ffmpeg -nostdin -protocol_whitelist … arguments` and returns what it left behind;
   /// a non-zero exit status is not an error here.
-  public static func run(_ arguments: [String], timeout: Double = 120) throws
+  public static func run(_ arguments: [String], timeout: Double = 120) async throws
     -> ProcessRunner.Output
   {
-    try ProcessRunner.run(
+    try await ProcessRunner.run(
       ffmpegPath ?? "ffmpeg", ["-nostdin", "-protocol_whitelist", protocols] + arguments,
       timeout: timeout)
   }
@@ -109,10 +109,10 @@ public enum FFmpeg {
   /// Runs `ffmpeg -v error -y arguments` like `run(_:timeout:)` and throws
   /// `TestSupportError.processFailed` with its stderr unless it exits with status 0.
   @discardableResult
-  static func checked(_ arguments: [String], timeout: Double = 120) throws
+  static func checked(_ arguments: [String], timeout: Double = 120) async throws
     -> ProcessRunner.Output
   {
-    let output = try run(["-v", "error", "-y"] + arguments, timeout: timeout)
+    let output = try await run(["-v", "error", "-y"] + arguments, timeout: timeout)
     guard output.status == 0 else {
       throw TestSupportError.processFailed(
         command: (["ffmpeg"] + arguments).joined(separator: " "),

@@ -46,9 +46,9 @@ extension HLSFixture {
   }
 
   /// Three variants from one 960x540 source, scaled down, each with the same audio.
-  func buildVariants(in folder: URL, _ parameters: Parameters) throws -> Product {
+  func buildVariants(in folder: URL, _ parameters: Parameters) async throws -> Product {
     let filter = "[0:v]split=3[a][b][c];[a]scale=320:180[v0];[b]scale=640:360[v1];[c]copy[v2]"
-    try FFmpeg.checked(
+    try await FFmpeg.checked(
       Self.videoSource("960x540", parameters) + Self.audioSource(frequency: 440, parameters)
         + ["-filter_complex", filter]
         + ["-map", "[v0]", "-map", "[v1]", "-map", "[v2]", "-map", "1:a", "-map", "1:a"]
@@ -65,8 +65,8 @@ extension HLSFixture {
   }
 
   /// Fragmented MP4 segments after an `init.mp4` initialization section.
-  func buildFragmentedMP4(in folder: URL, _ parameters: Parameters) throws -> Product {
-    try FFmpeg.checked(
+  func buildFragmentedMP4(in folder: URL, _ parameters: Parameters) async throws -> Product {
+    try await FFmpeg.checked(
       Self.smallStream(parameters)
         + ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"]
         + ["-hls_segment_filename", folder.path + "/seg%d.m4s", folder.path + "/index.m3u8"])
@@ -75,8 +75,8 @@ extension HLSFixture {
   }
 
   /// All segments in one MPEG-TS file, addressed with `#EXT-X-BYTERANGE`.
-  func buildByteRange(in folder: URL, _ parameters: Parameters) throws -> Product {
-    try FFmpeg.checked(
+  func buildByteRange(in folder: URL, _ parameters: Parameters) async throws -> Product {
+    try await FFmpeg.checked(
       Self.smallStream(parameters)
         + ["-hls_flags", "single_file", folder.path + "/index.m3u8"])
     try Self.fixTargetDuration(folder.appendingPathComponent("index.m3u8"))
@@ -84,8 +84,8 @@ extension HLSFixture {
   }
 
   /// Tiny video-only segments: 128x72 at 50 kb/s.
-  func buildManySegments(in folder: URL, _ parameters: Parameters) throws -> Product {
-    try FFmpeg.checked(
+  func buildManySegments(in folder: URL, _ parameters: Parameters) async throws -> Product {
+    try await FFmpeg.checked(
       Self.videoSource("128x72", parameters) + Self.videoEncoding(parameters)
         + ["-b:v", "50k"] + Self.hlsOutput(parameters)
         + ["-hls_segment_filename", folder.path + "/seg%d.ts", folder.path + "/index.m3u8"])

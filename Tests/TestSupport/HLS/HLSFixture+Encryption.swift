@@ -28,10 +28,10 @@ extension HLSFixture {
   }
 
   /// Plain segments `plainN.ts` from ffmpeg, encrypted into `segN.ts` with keys `keyK.key`.
-  func buildRotatingKeys(in folder: URL, _ parameters: Parameters) throws -> Product {
+  func buildRotatingKeys(in folder: URL, _ parameters: Parameters) async throws -> Product {
     let plain = folder.appendingPathComponent("plain", isDirectory: true)
     try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true)
-    try FFmpeg.checked(
+    try await FFmpeg.checked(
       Self.smallStream(parameters) + ["-start_number", "\(Self.firstMediaSequence)"]
         + ["-hls_segment_filename", plain.path + "/seg%d.ts", plain.path + "/index.m3u8"])
     let (target, segments) = try Self.segments(of: plain.appendingPathComponent("index.m3u8"))
@@ -52,7 +52,7 @@ extension HLSFixture {
         let iv = Self.explicitIV(keyIndex).map { ",IV=0x" + Self.hex($0) } ?? ""
         lines.append("#EXT-X-KEY:METHOD=AES-128,URI=\"\(name)\"\(iv)")
       }
-      try Self.encrypt(
+      try await Self.encrypt(
         plain.appendingPathComponent(segment.uri), to: folder.appendingPathComponent(segment.uri),
         key: key, iv: Self.iv(forKey: keyIndex, sequence: sequence))
       lines += [segment.info, segment.uri]
@@ -65,8 +65,8 @@ extension HLSFixture {
   }
 
   /// Encrypts `input` into `output` with AES-128-CBC and PKCS#7 padding, as HLS wants.
-  static func encrypt(_ input: URL, to output: URL, key: Data, iv: Data) throws {
-    try ProcessRunner.checked(
+  static func encrypt(_ input: URL, to output: URL, key: Data, iv: Data) async throws {
+    try await ProcessRunner.checked(
       "/usr/bin/openssl",
       [
         "enc", "-aes-128-cbc", "-K", hex(key), "-iv", hex(iv),

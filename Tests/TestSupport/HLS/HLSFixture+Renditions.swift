@@ -5,7 +5,7 @@ import Foundation
 extension HLSFixture {
   /// Video in `video/`, English audio (440 Hz) in `audio_en/`, French audio (660 Hz) in
   /// `audio_fr/`, English subtitles in `subs/`, and `master.m3u8` tying them together.
-  func buildRenditions(in folder: URL, _ parameters: Parameters) throws -> Product {
+  func buildRenditions(in folder: URL, _ parameters: Parameters) async throws -> Product {
     // The AAC encoder adds one frame of priming; trimming one frame from the source keeps
     // the audio renditions from ending in a 21 ms segment of their own.
     let samples = Int((parameters.duration * Double(Self.sampleRate)).rounded()) - 1024
@@ -14,7 +14,7 @@ extension HLSFixture {
       "a:0,agroup:audio,language:en,name:audio_en,default:yes",
       "a:1,agroup:audio,language:fr,name:audio_fr",
     ]
-    try FFmpeg.checked(
+    try await FFmpeg.checked(
       Self.videoSource("320x180", parameters) + Self.audioSource(frequency: 440, parameters)
         + Self.audioSource(frequency: 660, parameters)
         + ["-map", "0:v", "-map", "1:a", "-map", "2:a"] + Self.videoEncoding(parameters)
@@ -37,7 +37,7 @@ extension HLSFixture {
         output: try String(contentsOf: ffmpegMaster, encoding: .utf8))
     }
     try FileManager.default.removeItem(at: ffmpegMaster)
-    try writeSubtitles(in: folder.appendingPathComponent("subs"), parameters, video: folder)
+    try await writeSubtitles(in: folder.appendingPathComponent("subs"), parameters, video: folder)
 
     let media = "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio\",AUTOSELECT=YES"
     let master = [
@@ -59,12 +59,12 @@ extension HLSFixture {
   /// `X-TIMESTAMP-MAP` ties local time 0 to the first video timestamp, read from the first
   /// segment with ffprobe: ffmpeg's MPEG-TS starts at 1.4 s, plus the AAC priming it shifts
   /// every stream by.
-  private func writeSubtitles(in subs: URL, _ parameters: Parameters, video: URL) throws {
+  private func writeSubtitles(in subs: URL, _ parameters: Parameters, video: URL) async throws {
     try FileManager.default.createDirectory(at: subs, withIntermediateDirectories: true)
     let (target, segments) = try Self.segments(
       of: video.appendingPathComponent("video/index.m3u8"))
     let firstSegment = video.appendingPathComponent("video/" + segments[0].uri).path
-    let output = try ProcessRunner.checked(
+    let output = try await ProcessRunner.checked(
       FFmpeg.ffprobePath ?? "ffprobe",
       [
         "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=start_pts",

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// let root = try TemporaryDirectory()
-/// let files = try HLSFixture.aes128Rotating.make(in: root.url)
+/// let files = try await HLSFixture.aes128Rotating.make(in: root.url)
 /// let nginx = try NginxServer(root: files.folder)
 /// try nginx.start()
 /// ```
@@ -38,8 +38,8 @@ public enum HLSFixture: String, CaseIterable, Sendable {
   ///
   /// The first call for a kind and its parameters encodes into a cache directory shared by
   /// the process (removed when it exits); later calls only copy from there, so tests that
-  /// share a fixture do not re-encode. Calls for the same fixture from several threads wait
-  /// for one encode. The files are copies, not links: a test may damage its own copy.
+  /// share a fixture do not re-encode. Calls for the same fixture from several tasks at once
+  /// await one encode (no thread is held meanwhile). The files are copies, not links: a test may damage its own copy.
   ///
   /// - Parameters:
   ///   - folder: Where to put the files; existing files of the same names are replaced.
@@ -52,13 +52,13 @@ public enum HLSFixture: String, CaseIterable, Sendable {
   ///   file manager's error.
   public func make(
     in folder: URL, duration: Double = 6, segmentDuration: Double = 1, segmentCount: Int? = nil
-  ) throws -> HLSFixtureFiles {
+  ) async throws -> HLSFixtureFiles {
     let parameters = Parameters(
       duration: segmentCount.map { Double($0) * segmentDuration } ?? duration,
       segmentDuration: segmentDuration)
     let cacheKey = "\(rawValue)-\(parameters.duration)-\(parameters.segmentDuration)"
-    let built = try HLSFixtureCache.shared.product(for: cacheKey) { staging in
-      try build(in: staging, parameters)
+    let built = try await HLSFixtureCache.shared.product(for: cacheKey) { staging in
+      try await build(in: staging, parameters)
     }
     try HLSFixtureCache.copyContents(of: built.folder, into: folder)
     return HLSFixtureFiles(
@@ -86,14 +86,14 @@ public enum HLSFixture: String, CaseIterable, Sendable {
   }
 
   /// Encodes this fixture into the empty directory `folder`.
-  private func build(in folder: URL, _ parameters: Parameters) throws -> Product {
+  private func build(in folder: URL, _ parameters: Parameters) async throws -> Product {
     switch self {
-    case .tsVariants: return try buildVariants(in: folder, parameters)
-    case .fmp4: return try buildFragmentedMP4(in: folder, parameters)
-    case .aes128Rotating: return try buildRotatingKeys(in: folder, parameters)
-    case .renditions: return try buildRenditions(in: folder, parameters)
-    case .byteRange: return try buildByteRange(in: folder, parameters)
-    case .manySegments: return try buildManySegments(in: folder, parameters)
+    case .tsVariants: return try await buildVariants(in: folder, parameters)
+    case .fmp4: return try await buildFragmentedMP4(in: folder, parameters)
+    case .aes128Rotating: return try await buildRotatingKeys(in: folder, parameters)
+    case .renditions: return try await buildRenditions(in: folder, parameters)
+    case .byteRange: return try await buildByteRange(in: folder, parameters)
+    case .manySegments: return try await buildManySegments(in: folder, parameters)
     }
   }
 }

@@ -11,14 +11,14 @@ final class HLSFixtureCache: Sendable {
   /// The process-wide cache.
   static let shared = HLSFixtureCache()
 
-  /// One fixture: built at most once; its lock is held while it is built, so a second caller
-  /// waits for the first instead of encoding again.
-  private final class Entry: Sendable {
-    let built = Locked<(folder: URL, product: HLSFixture.Product)?>(nil)
-  }
+  /// A fixture's folder and what its build left there.
+  typealias Built = (folder: URL, product: HLSFixture.Product)
 
   private let root: URL
-  private let entries = Locked<[String: Entry]>([:])
+  /// One build per key: the first caller starts it, every caller for that key awaits the
+  /// same task, so parallel tests that want one fixture wait for one encode (no thread is
+  /// held while they wait). A failed build is dropped, so the next call retries.
+  private let builds = Locked<[String: Task<Built, any Error>]>([:])
 
   private init() {
     let name = "offlinekit-hls-fixtures-\(UUID().uuidString.prefix(8).lowercased())-\(getpid())"
@@ -32,32 +32,43 @@ final class HLSFixtureCache: Sendable {
   /// The folder and product cached under `key`, built first with `build` if needed.
   ///
   /// `build` gets an empty staging directory; only when it returns is the directory moved to
-  /// its final place, so a failed build leaves nothing behind and the next call retries.
+  /// its final place, so a failed build leaves nothing behind and the next call retries, and
+  /// a reader never sees a half-written fixture.
   func product(
-    for key: String, build: (URL) throws -> HLSFixture.Product
-  ) throws -> (folder: URL, product: HLSFixture.Product) {
-    let entry = entries.withLock { entries in
-      if let entry = entries[key] { return entry }
-      let entry = Entry()
-      entries[key] = entry
-      return entry
+    for key: String, build: @escaping @Sendable (URL) async throws -> HLSFixture.Product
+  ) async throws -> Built {
+    let task = builds.withLock { builds in
+      if let task = builds[key] { return task }
+      let task = Task { [root] in try await Self.make(key, in: root, build: build) }
+      builds[key] = task
+      return task
     }
-    return try entry.built.withLock { built in
-      if let built { return built }
-      let fileManager = FileManager.default
-      let folder = root.appendingPathComponent(key, isDirectory: true)
-      let staging = root.appendingPathComponent(key + ".partial", isDirectory: true)
-      try? fileManager.removeItem(at: staging)
-      try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
-      do {
-        let product = try build(staging)
-        try fileManager.moveItem(at: staging, to: folder)
-        built = (folder, product)
-        return (folder, product)
-      } catch {
-        try? fileManager.removeItem(at: staging)
-        throw error
+    do {
+      return try await task.value
+    } catch {
+      builds.withLock { builds in
+        if builds[key] == task { builds[key] = nil }
       }
+      throw error
+    }
+  }
+
+  /// Builds `key` in a staging folder of `root` and moves it into place.
+  private static func make(
+    _ key: String, in root: URL, build: @Sendable (URL) async throws -> HLSFixture.Product
+  ) async throws -> Built {
+    let fileManager = FileManager.default
+    let folder = root.appendingPathComponent(key, isDirectory: true)
+    let staging = root.appendingPathComponent(key + ".partial", isDirectory: true)
+    try? fileManager.removeItem(at: staging)
+    try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
+    do {
+      let product = try await build(staging)
+      try fileManager.moveItem(at: staging, to: folder)
+      return (folder, product)
+    } catch {
+      try? fileManager.removeItem(at: staging)
+      throw error
     }
   }
 

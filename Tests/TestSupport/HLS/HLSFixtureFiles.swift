@@ -6,7 +6,7 @@ import Foundation
 /// served from any host and port:
 ///
 /// ```swift
-/// let files = try HLSFixture.fmp4.make(in: root.url)
+/// let files = try await HLSFixture.fmp4.make(in: root.url)
 /// let nginx = try NginxServer(root: files.folder)
 /// try nginx.start()
 /// let playlist = files.url(on: nginx)

@@ -22,9 +22,9 @@ public struct HLSOrigin: Sendable {
   public init(
     _ fixture: HLSFixture, segmentDuration: Double = 1, segmentCount: Int? = nil,
     options: NginxServer.Options = .init()
-  ) throws {
+  ) async throws {
     root = try TemporaryDirectory(prefix: "offlinekit-hls")
-    files = try fixture.make(
+    files = try await fixture.make(
       in: root.url, segmentDuration: segmentDuration, segmentCount: segmentCount)
     nginx = try NginxServer(root: files.folder, options: options)
     try nginx.start()

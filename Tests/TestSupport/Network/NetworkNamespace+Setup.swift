@@ -15,8 +15,9 @@ extension NetworkNamespace {
   }
 
   /// Runs `body` while holding an exclusive lock shared by every test process on this
-  /// machine, so two of them never pick the same subnet. Waits at most 30 s for the lock.
-  static func withSetupLock<T>(_ body: () throws -> T) throws -> T {
+  /// machine, so two of them never pick the same subnet. Waits at most 30 s for the lock,
+  /// polling with `Task.sleep`.
+  static func withSetupLock<T: Sendable>(_ body: () async throws -> T) async throws -> T {
     let path = "/tmp/offlinekit-netns.lock"
     let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw TestSupportError.systemCall("open(\(path))", errno: errno) }
@@ -26,10 +27,10 @@ extension NetworkNamespace {
       guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
         throw TestSupportError.systemCall("flock(\(path))", errno: errno)
       }
-      usleep(20_000)
+      try await Task.sleep(for: .milliseconds(20))
     }
     defer { flock(fd, LOCK_UN) }
-    return try body()
+    return try await body()
   }
 
   /// A third octet `X` such that `10.213.X.0/30` overlaps no route in `/proc/net/route`
@@ -62,7 +63,7 @@ extension NetworkNamespace {
   static func create(
     name: String, hostInterface: String, namespaceInterface: String,
     hostAddress: String, namespaceAddress: String, ip: String
-  ) throws {
+  ) async throws {
     let steps: [[String]] = [
       ["netns", "add", name],
       [
@@ -76,20 +77,22 @@ extension NetworkNamespace {
       ["link", "set", hostInterface, "up"],
     ]
     do {
-      for step in steps { try ProcessRunner.checked(ip, step, timeout: 10) }
+      for step in steps { try await ProcessRunner.checked(ip, step, timeout: 10) }
     } catch {
-      _ = try? ProcessRunner.run(ip, ["link", "del", hostInterface], timeout: 10)
-      _ = try? ProcessRunner.run(ip, ["netns", "del", name], timeout: 10)
+      _ = try? await ProcessRunner.run(ip, ["link", "del", hostInterface], timeout: 10)
+      _ = try? await ProcessRunner.run(ip, ["netns", "del", name], timeout: 10)
       throw error
     }
   }
 
   /// Sends `SIGKILL` to every process inside namespace `name` and waits (at most 5 s) until
-  /// they are gone.
+  /// they are gone. Synchronous (its `ip` runs block briefly) for `remove()` and `deinit`.
   static func killAll(inside name: String, ip: String) {
     let deadline = Date().addingTimeInterval(5)
     while Date() < deadline {
-      guard let output = try? ProcessRunner.run(ip, ["netns", "pids", name], timeout: 10),
+      guard
+        let output = try? ProcessRunner.blocking(
+          ip, ["netns", "pids", name], timeout: 10, checking: false),
         output.status == 0
       else { return }
       let pids = output.stdoutText.split(whereSeparator: \.isWhitespace).compactMap {
@@ -105,7 +108,7 @@ extension NetworkNamespace {
   /// processes and veth pairs (a pair goes when its namespace end goes).
   static func removeLeftovers() {
     guard let ip = ipPath,
-      let output = try? ProcessRunner.run(ip, ["netns", "list"], timeout: 10)
+      let output = try? ProcessRunner.blocking(ip, ["netns", "list"], timeout: 10)
     else { return }
     for line in output.stdoutText.split(separator: "\n") {
       guard let name = line.split(separator: " ").first else { continue }
@@ -114,7 +117,7 @@ extension NetworkNamespace {
         kill(pid, 0) != 0, errno == ESRCH
       else { continue }
       killAll(inside: String(name), ip: ip)
-      _ = try? ProcessRunner.run(ip, ["netns", "del", String(name)], timeout: 10)
+      _ = try? ProcessRunner.blocking(ip, ["netns", "del", String(name)], checking: false)
     }
   }
 }

@@ -17,11 +17,11 @@ import Synchronization
 /// next `init()`.
 ///
 /// ```swift
-/// let namespace = try NetworkNamespace()
+/// let namespace = try await NetworkNamespace()
 /// defer { namespace.remove() }
 /// let nginx = try NginxServer(root: root.url, options: .init().inside(namespace))
 /// try nginx.start()
-/// try namespace.setLink(up: false)  // now nginx.baseURL cannot be reached
+/// try await namespace.setLink(up: false)  // now nginx.baseURL cannot be reached
 /// ```
 public final class NetworkNamespace: Sendable {
   /// The namespace's name, as `ip netns list` shows it.
@@ -43,10 +43,11 @@ public final class NetworkNamespace: Sendable {
   public static let isSupported: Bool = {
     guard geteuid() == 0, let ip = ipPath else { return false }
     let probe = "okt-\(getpid())-probe"
-    guard (try? ProcessRunner.run(ip, ["netns", "add", probe], timeout: 10))?.status == 0 else {
+    let added = try? ProcessRunner.blocking(ip, ["netns", "add", probe], timeout: 10)
+    guard added != nil else {
       return false
     }
-    _ = try? ProcessRunner.run(ip, ["netns", "del", probe], timeout: 10)
+    _ = try? ProcessRunner.blocking(ip, ["netns", "del", probe], timeout: 10)
     return true
   }()
 
@@ -59,7 +60,7 @@ public final class NetworkNamespace: Sendable {
   ///
   /// - Throws: `TestSupportError` when `ip` is missing or one of its commands fails; what was
   ///   created by then is removed again.
-  public init() throws {
+  public init() async throws {
     let number = Self.counter.add(1, ordering: .relaxed).newValue
     let pid = Int(getpid())
     let name = "okt-\(pid)-\(number)"
@@ -67,12 +68,12 @@ public final class NetworkNamespace: Sendable {
     let hostInterface = "okh\(suffix)"
     let namespaceInterface = "okn\(suffix)"
     let ip = try Self.ip()
-    let (host, inside) = try Self.withSetupLock {
+    let (host, inside) = try await Self.withSetupLock {
       Self.removeLeftovers()
       let subnet = try Self.freeSubnet(start: pid &+ number)
       let host = "10.213.\(subnet).1"
       let inside = "10.213.\(subnet).2"
-      try Self.create(
+      try await Self.create(
         name: name, hostInterface: hostInterface, namespaceInterface: namespaceInterface,
         hostAddress: host, namespaceAddress: inside, ip: ip)
       return (host, inside)
@@ -82,7 +83,7 @@ public final class NetworkNamespace: Sendable {
     self.namespaceInterface = namespaceInterface
     hostAddress = host
     namespaceAddress = inside
-    try waitForCarrier(true)
+    try await waitForCarrier(true)
   }
 
   deinit { remove() }
@@ -98,11 +99,11 @@ public final class NetworkNamespace: Sendable {
   /// delete its route, and traffic to `namespaceAddress` would follow the default route.
   ///
   /// - Throws: `TestSupportError` when `ip` fails or the carrier does not change in time.
-  public func setLink(up: Bool) throws {
-    try ProcessRunner.checked(
+  public func setLink(up: Bool) async throws {
+    try await ProcessRunner.checked(
       try Self.ip(), ["-n", name, "link", "set", namespaceInterface, up ? "up" : "down"],
       timeout: 10)
-    try waitForCarrier(up)
+    try await waitForCarrier(up)
   }
 
   /// Starts `command` inside the namespace and returns the running process.
@@ -131,6 +132,9 @@ public final class NetworkNamespace: Sendable {
 
   /// Kills every process inside the namespace, deletes the veth pair and the namespace.
   ///
+  /// Synchronous, so `deinit` can call it: its `ip` runs block this thread briefly (they
+  /// depend on nothing in this process).
+  ///
   /// Safe to call more than once; `deinit` calls it too. Errors are ignored: what can be
   /// removed is removed.
   public func remove() {
@@ -141,12 +145,12 @@ public final class NetworkNamespace: Sendable {
     guard let started, let ip = Self.ipPath else { return }
     for process in started where process.isRunning { kill(process.processIdentifier, SIGKILL) }
     Self.killAll(inside: name, ip: ip)
-    _ = try? ProcessRunner.run(ip, ["link", "del", hostInterface], timeout: 10)
-    _ = try? ProcessRunner.run(ip, ["netns", "del", name], timeout: 10)
+    _ = try? ProcessRunner.blocking(ip, ["link", "del", hostInterface], checking: false)
+    _ = try? ProcessRunner.blocking(ip, ["netns", "del", name], checking: false)
   }
 
-  /// Waits (at most 5 s) until the host end's carrier is `up`.
-  private func waitForCarrier(_ up: Bool) throws {
+  /// Waits (at most 5 s, polling with `Task.sleep`) until the host end's carrier is `up`.
+  private func waitForCarrier(_ up: Bool) async throws {
     let path = "/sys/class/net/\(hostInterface)/carrier"
     let deadline = Date().addingTimeInterval(5)
     while true {
@@ -157,7 +161,7 @@ public final class NetworkNamespace: Sendable {
         throw TestSupportError.unexpectedOutput(
           command: "cat \(path)", output: "carrier is \(carrier ?? "unreadable") after 5 s")
       }
-      usleep(10_000)
+      try await Task.sleep(for: .milliseconds(10))
     }
   }
 

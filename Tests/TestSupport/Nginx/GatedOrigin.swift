@@ -27,7 +27,7 @@ public final class GatedOrigin: Sendable {
   /// folder, and starts nginx; `extraLocations` go into its `server` block.
   public init(
     files: [String: Data] = [:], streams: [String: HLSFixture] = [:], extraLocations: String = ""
-  ) throws {
+  ) async throws {
     root = try TemporaryDirectory(prefix: "offlinekit-gated")
     secrets = try TemporaryDirectory(prefix: "offlinekit-gated-secrets")
     var made: [String: HLSFixtureFiles] = [:]
@@ -36,7 +36,7 @@ public final class GatedOrigin: Sendable {
       try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
       for (path, bytes) in files { try bytes.write(to: base.appendingPathComponent(path)) }
       for (name, kind) in streams {
-        made[name] = try kind.make(in: base.appendingPathComponent(name, isDirectory: true))
+        made[name] = try await kind.make(in: base.appendingPathComponent(name, isDirectory: true))
       }
     }
     self.streams = made

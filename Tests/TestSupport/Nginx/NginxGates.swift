@@ -31,6 +31,14 @@ public enum NginxGates {
   /// Its value.
   public static let headerValue = "k3y-s3cret"
 
+  /// ``password`` hashed for htpasswd by `openssl passwd -apr1`, made once per process (a
+  /// short blocking run of a tool that depends on nothing here, so `options` stays
+  /// synchronous).
+  private static let passwordHash = Result {
+    try ProcessRunner.blocking("/usr/bin/openssl", ["passwd", "-apr1", password])
+      .stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
   /// Server options with the gated folders, writing the htpasswd file into `folder` (not the
   /// document root). `options` gives the rest; its `httpConfiguration` and `extraLocations`
   /// are kept after the gates'.
@@ -38,8 +46,7 @@ public enum NginxGates {
     htpasswdIn folder: URL, adding options: NginxServer.Options = .init()
   ) throws -> NginxServer.Options {
     let htpasswd = folder.appendingPathComponent("htpasswd")
-    let hash = try ProcessRunner.checked("/usr/bin/openssl", ["passwd", "-apr1", password])
-      .stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    let hash = try passwordHash.get()
     try Data("\(user):\(hash)\n".utf8).write(to: htpasswd)
     var options = options
     options.httpConfiguration =

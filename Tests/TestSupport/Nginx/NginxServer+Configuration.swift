@@ -107,9 +107,11 @@ extension NginxServer {
     return "\"\(escaped)\""
   }
 
-  /// Writes a self-signed certificate and key for 127.0.0.1 and `localhost` with `openssl`.
+  /// Writes a self-signed certificate and key for 127.0.0.1 and `localhost` with `openssl`:
+  /// a blocking run of a short tool that depends on nothing in this process, so that
+  /// `NginxServer.init` stays synchronous.
   static func makeCertificate(layout: Layout) throws {
-    try ProcessRunner.checked(
+    try ProcessRunner.blocking(
       "/usr/bin/openssl",
       [
         "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",

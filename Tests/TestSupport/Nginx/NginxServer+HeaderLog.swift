@@ -29,15 +29,18 @@ extension NginxServer {
     "$http_" + name.lowercased().replacingOccurrences(of: "-", with: "_")
   }
 
-  /// The requests logged with the fields of `Options.loggedHeaders`, oldest first; waits
-  /// (at most `timeout` seconds) for `minimumCount` of them.
-  public func headerLog(minimumCount: Int = 0, timeout: Double = 2) throws -> [HeaderLogEntry] {
-    let deadline = Date().addingTimeInterval(timeout)
-    while true {
-      let entries = try readHeaderLog()
-      if entries.count >= minimumCount || Date() >= deadline { return entries }
-      usleep(10_000)
-    }
+  /// The requests logged so far with the fields of `Options.loggedHeaders`, oldest first.
+  public func headerLog() throws -> [HeaderLogEntry] {
+    try readHeaderLog()
+  }
+
+  /// The requests logged with the fields of `Options.loggedHeaders`, oldest first, once
+  /// there are `minimumCount` of them or `timeout` seconds have passed (polled every 10 ms
+  /// with `Task.sleep`: no thread is held while it waits).
+  public func headerLog(minimumCount: Int, timeout: Double = 2) async throws
+    -> [HeaderLogEntry]
+  {
+    try await Self.poll(minimumCount: minimumCount, timeout: timeout) { try readHeaderLog() }
   }
 
   private func readHeaderLog() throws -> [HeaderLogEntry] {

@@ -117,15 +117,33 @@ public final class NginxServer: Sendable {
   /// The requests nginx has logged so far, oldest first.
   ///
   /// nginx logs a request when it finishes it, which can be a moment after the client saw
-  /// the last byte; pass `minimumCount` to wait (at most `timeout` seconds) for that many.
+  /// the last byte; use `accessLog(minimumCount:timeout:)` to wait for that many.
   ///
   /// - Throws: The file error when the log cannot be read.
-  public func accessLog(minimumCount: Int = 0, timeout: Double = 2) throws -> [AccessLogEntry] {
+  public func accessLog() throws -> [AccessLogEntry] {
+    try readAccessLog()
+  }
+
+  /// The requests nginx has logged, oldest first, once there are `minimumCount` of them or
+  /// `timeout` seconds have passed (polled every 10 ms with `Task.sleep`: no thread is held
+  /// while it waits).
+  ///
+  /// - Throws: The file error when the log cannot be read.
+  public func accessLog(minimumCount: Int, timeout: Double = 2) async throws
+    -> [AccessLogEntry]
+  {
+    try await Self.poll(minimumCount: minimumCount, timeout: timeout) { try readAccessLog() }
+  }
+
+  /// Reads with `read` until it gives `minimumCount` entries or `timeout` seconds pass.
+  static func poll<Entry>(
+    minimumCount: Int, timeout: Double, _ read: () throws -> [Entry]
+  ) async throws -> [Entry] {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
-      let entries = try readAccessLog()
+      let entries = try read()
       if entries.count >= minimumCount || Date() >= deadline { return entries }
-      usleep(10_000)
+      try await Task.sleep(for: .milliseconds(10))
     }
   }
 

@@ -77,7 +77,9 @@ public final class SignedOrigin: Sendable {
   /// `"<expires><path> <secret>"` in base64url without padding.
   public static func signature(_ path: String, expires: Int) throws -> String {
     let text = "\(expires)\(path) \(secret)"
-    let output = try ProcessRunner.checked(
+    // A few milliseconds of openssl that depend on nothing in this process: a blocking run
+    // keeps the URL helpers usable from initializers and synchronous code.
+    let output = try ProcessRunner.blocking(
       "/bin/sh",
       ["-c", "printf '%s' \"$1\" | openssl md5 -binary | openssl base64 -A", "sh", text])
     return output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)

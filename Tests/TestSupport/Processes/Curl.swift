@@ -4,7 +4,7 @@ import Foundation
 /// headers and body.
 ///
 /// ```swift
-/// let reply = try Curl.fetch(server.url("/a.bin"), ["-r", "10-"])
+/// let reply = try await Curl.fetch(server.url("/a.bin"), ["-r", "10-"])
 /// #expect(reply.status == 206)
 /// ```
 public enum Curl {
@@ -28,12 +28,13 @@ public enum Curl {
   }
 
   /// Runs `curl -sS --path-as-is --max-time 20 ARGUMENTS URL` (its own `--max-time` in
-  /// `arguments` wins) and collects the reply; the process is given at most 30 s.
-  public static func fetch(_ url: String, _ arguments: [String] = []) throws -> Reply {
+  /// `arguments` wins) and collects the reply; the process is given at most 30 s, awaited without
+  /// holding a thread.
+  public static func fetch(_ url: String, _ arguments: [String] = []) async throws -> Reply {
     let scratch = try TemporaryDirectory(prefix: "offlinekit-curl")
     let bodyFile = scratch.file("body")
     let headerFile = scratch.file("headers")
-    let output = try ProcessRunner.run(
+    let output = try await ProcessRunner.run(
       "/usr/bin/curl",
       ["-sS", "--path-as-is", "--max-time", "20", "-o", bodyFile.path, "-D", headerFile.path]
         + arguments + [url],
@@ -46,8 +47,8 @@ public enum Curl {
   }
 
   /// `fetch(_:_:)` with a URL value.
-  public static func fetch(_ url: URL, _ arguments: [String] = []) throws -> Reply {
-    try fetch(url.absoluteString, arguments)
+  public static func fetch(_ url: URL, _ arguments: [String] = []) async throws -> Reply {
+    try await fetch(url.absoluteString, arguments)
   }
 
   /// The status and fields of the last response block in a `curl -D` dump.

@@ -9,7 +9,7 @@ import Foundation
 /// fails with a figure instead of taking the machine down.
 ///
 /// ```swift
-/// let run = try PeakMemoryRun.run(path, ["get", url], ceiling: 1 << 30, timeout: 60)
+/// let run = try await PeakMemoryRun.run(path, ["get", url], ceiling: 1 << 30, timeout: 60)
 /// #expect(run.peakBytes < 200 << 20)
 /// ```
 public enum PeakMemoryRun {
@@ -32,12 +32,12 @@ public enum PeakMemoryRun {
   }
 
   /// Runs `executable` with `arguments`, polling its `VmHWM`; kills it past `ceiling` bytes
-  /// or `timeout` seconds.
+  /// or `timeout` seconds. Polls with `Task.sleep`: no thread is held while it watches.
   ///
   /// - Throws: The error `Process.run()` reports when the program cannot be started.
   public static func run(
     _ executable: String, _ arguments: [String], ceiling: Int, timeout: Double
-  ) throws -> Outcome {
+  ) async throws -> Outcome {
     let scratch = try TemporaryDirectory(prefix: "offlinekit-peak")
     let errURL = scratch.file("stderr")
     let errHandle = try FileHandle.creatingEmptyFile(at: errURL)
@@ -48,25 +48,27 @@ public enum PeakMemoryRun {
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = FileHandle.nullDevice
     process.standardError = errHandle
+    let exit = ProcessExit(process)
     let start = Date()
     try process.run()
     let pid = process.processIdentifier
     var peak = 0
     var killedFor: String?
-    while process.isRunning {
+    // Bounded by `timeout`: past it the child is killed and the loop ends.
+    while !exit.hasExited {
       peak = max(peak, highWaterMark(of: pid) ?? 0)
       if peak > ceiling {
         killedFor = "memory ceiling"
-      } else if Date().timeIntervalSince(start) > timeout {
+      } else if Date().timeIntervalSince(start) > timeout || Task.isCancelled {
         killedFor = "time limit"
       }
       if killedFor != nil {
         kill(pid, SIGKILL)
         break
       }
-      usleep(20_000)
+      try? await Task.sleep(for: .milliseconds(20))
     }
-    process.waitUntilExit()
+    _ = await exit.wait(timeout: 10)
     let status =
       process.terminationReason == .uncaughtSignal
       ? 128 + process.terminationStatus : process.terminationStatus

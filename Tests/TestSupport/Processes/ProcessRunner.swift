@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -8,9 +7,9 @@ import Synchronization
 /// Runs a command-line tool to completion with a time limit and collects what it printed.
 ///
 /// Output goes through temporary files rather than pipes, so a chatty child can never block
-/// on a full pipe while we wait for it. The wait is awaited, never blocked on: the child's
-/// termination handler resumes the caller, so a test that waits for a process leaves the
-/// concurrency pool's threads to the code under test.
+/// on a full pipe while we wait for it. The wait suspends the calling task (see
+/// ``ProcessExit``): no thread of the concurrency pool is held while the child runs, so a
+/// child that talks to a service of this process cannot deadlock a parallel test run.
 ///
 /// ```swift
 /// let result = try await ProcessRunner.run("/usr/bin/curl", ["-s", url.absoluteString])
@@ -47,44 +46,17 @@ public enum ProcessRunner {
     _ executable: String, _ arguments: [String], timeout: Double = 30,
     environment: [String: String]? = nil
   ) async throws -> Output {
-    let scratch = try TemporaryDirectory(prefix: "offlinekit-process")
-    let outURL = scratch.file("stdout")
-    let errURL = scratch.file("stderr")
-    let outHandle = try FileHandle.creatingEmptyFile(at: outURL)
-    let errHandle = try FileHandle.creatingEmptyFile(at: errURL)
-    defer {
-      try? outHandle.close()
-      try? errHandle.close()
+    let child = try Child(executable, arguments, environment: environment)
+    if await !child.exit.wait(timeout: timeout) {
+      kill(child.process.processIdentifier, SIGKILL)
+      _ = await child.exit.wait(timeout: 5)
+      throw TestSupportError.processTimedOut(command: child.command, seconds: timeout)
     }
-
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = outHandle
-    process.standardError = errHandle
-    let exited = ExitSignal()
-    process.terminationHandler = { _ in exited.fire() }
-    try process.run()
-
-    if await !exited.wait(seconds: timeout) {
-      kill(process.processIdentifier, SIGKILL)
-      _ = await exited.wait(seconds: 5)
-      let command = ([executable] + arguments).joined(separator: " ")
-      throw TestSupportError.processTimedOut(command: command, seconds: timeout)
-    }
-    let status =
-      process.terminationReason == .uncaughtSignal
-      ? 128 + process.terminationStatus : process.terminationStatus
-    return Output(
-      status: status,
-      stdout: (try? Data(contentsOf: outURL)) ?? Data(),
-      stderr: (try? Data(contentsOf: errURL)) ?? Data()
-    )
+    return child.output()
   }
 
-  /// Runs a command like `run(_:_:timeout:)` and throws unless it exits with status 0.
+  /// Runs a command like `run(_:_:timeout:environment:)` and throws unless it exits with
+  /// status 0.
   ///
   /// - Returns: The output of the successful run.
   /// - Throws: `TestSupportError.processFailed` with the command's stderr on failure.
@@ -92,128 +64,75 @@ public enum ProcessRunner {
   public static func checked(
     _ executable: String, _ arguments: [String], timeout: Double = 30
   ) async throws -> Output {
-    let output = try await run(executable, arguments, timeout: timeout)
-    guard output.status == 0 else {
-      throw TestSupportError.processFailed(
-        command: ([executable] + arguments).joined(separator: " "),
-        status: output.status, stderr: output.stderrText)
-    }
-    return output
-  }
-}
-
-extension ProcessRunner {
-  /// The blocking form of ``run(_:_:timeout:environment:)``, for synchronous callers only
-  /// (fixture initializers, `deinit`, static probes) until they become async: it holds its
-  /// thread until the child exits. An async caller always gets the awaiting form.
-  public static func run(
-    _ executable: String, _ arguments: [String], timeout: Double = 30,
-    environment: [String: String]? = nil
-  ) throws -> Output {
-    let scratch = try TemporaryDirectory(prefix: "offlinekit-process")
-    let outURL = scratch.file("stdout")
-    let errURL = scratch.file("stderr")
-    let outHandle = try FileHandle.creatingEmptyFile(at: outURL)
-    let errHandle = try FileHandle.creatingEmptyFile(at: errURL)
-    defer {
-      try? outHandle.close()
-      try? errHandle.close()
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = outHandle
-    process.standardError = errHandle
-    let exited = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in exited.signal() }
-    try process.run()
-    if exited.wait(timeout: .now() + timeout) == .timedOut {
-      kill(process.processIdentifier, SIGKILL)
-      _ = exited.wait(timeout: .now() + 5)
-      let command = ([executable] + arguments).joined(separator: " ")
-      throw TestSupportError.processTimedOut(command: command, seconds: timeout)
-    }
-    let status =
-      process.terminationReason == .uncaughtSignal
-      ? 128 + process.terminationStatus : process.terminationStatus
-    return Output(
-      status: status,
-      stdout: (try? Data(contentsOf: outURL)) ?? Data(),
-      stderr: (try? Data(contentsOf: errURL)) ?? Data()
-    )
+    try await run(executable, arguments, timeout: timeout).succeeded(executable, arguments)
   }
 
-  /// The blocking form of ``checked(_:_:timeout:)``, for synchronous callers only.
+  /// Runs a short tool that depends on nothing in this process (openssl, ip) and blocks the
+  /// calling thread until it ends, at most `timeout` seconds: only for callers that cannot
+  /// suspend (an initializer, `deinit`, a `static let`). Throws like `checked` unless
+  /// `checking` is false.
   @discardableResult
-  public static func checked(
-    _ executable: String, _ arguments: [String], timeout: Double = 30
+  static func blocking(
+    _ executable: String, _ arguments: [String], timeout: Double = 30, checking: Bool = true
   ) throws -> Output {
-    let output = try run(executable, arguments, timeout: timeout)
-    guard output.status == 0 else {
-      throw TestSupportError.processFailed(
-        command: ([executable] + arguments).joined(separator: " "),
-        status: output.status, stderr: output.stderrText)
+    let child = try Child(executable, arguments, environment: nil)
+    if !child.exit.blockingWait(timeout: timeout) {
+      kill(child.process.processIdentifier, SIGKILL)
+      _ = child.exit.blockingWait(timeout: 5)
+      throw TestSupportError.processTimedOut(command: child.command, seconds: timeout)
     }
-    return output
+    let output = child.output()
+    return checking ? try output.succeeded(executable, arguments) : output
+  }
+
+  /// A started child whose output goes to two files of a scratch directory.
+  private struct Child {
+    let scratch: TemporaryDirectory
+    let process = Process()
+    let exit: ProcessExit
+    let command: String
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String]?) throws {
+      scratch = try TemporaryDirectory(prefix: "offlinekit-process")
+      command = ([executable] + arguments).joined(separator: " ")
+      let outHandle = try FileHandle.creatingEmptyFile(at: scratch.file("stdout"))
+      let errHandle = try FileHandle.creatingEmptyFile(at: scratch.file("stderr"))
+      // The child has its own copies of the descriptors once it runs.
+      defer {
+        try? outHandle.close()
+        try? errHandle.close()
+      }
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = arguments
+      if let environment { process.environment = environment }
+      process.standardInput = FileHandle.nullDevice
+      process.standardOutput = outHandle
+      process.standardError = errHandle
+      exit = ProcessExit(process)
+      try process.run()
+    }
+
+    /// What the ended child left behind.
+    func output() -> Output {
+      let status =
+        process.terminationReason == .uncaughtSignal
+        ? 128 + process.terminationStatus : process.terminationStatus
+      return Output(
+        status: status,
+        stdout: (try? Data(contentsOf: scratch.file("stdout"))) ?? Data(),
+        stderr: (try? Data(contentsOf: scratch.file("stderr"))) ?? Data())
+    }
   }
 }
 
-/// A child's exit, fired once from its termination handler and awaited with a time limit.
-private final class ExitSignal: Sendable {
-  private struct State {
-    var fired = false
-    var waiter: CheckedContinuation<Bool, Never>?
-    /// Counts the waits, so a late timer of an earlier wait never ends a later one.
-    var generation = 0
-    var timer: Task<Void, Never>?
-  }
-  private let state = Mutex(State())
-
-  /// Notes the exit and resumes the waiter, if one waits.
-  func fire() {
-    let (waiter, timer) = state.withLock { state in
-      state.fired = true
-      defer { (state.waiter, state.timer) = (nil, nil) }
-      return (state.waiter, state.timer)
+extension ProcessRunner.Output {
+  /// This output, or `TestSupportError.processFailed` unless the status is 0.
+  fileprivate func succeeded(_ executable: String, _ arguments: [String]) throws -> Self {
+    guard status == 0 else {
+      throw TestSupportError.processFailed(
+        command: ([executable] + arguments).joined(separator: " "), status: status,
+        stderr: stderrText)
     }
-    timer?.cancel()
-    waiter?.resume(returning: true)
-  }
-
-  /// True once the exit came, false when `seconds` passed first. One waiter at a time.
-  func wait(seconds: Double) async -> Bool {
-    await withCheckedContinuation { continuation in
-      let generation: Int? = state.withLock { state in
-        if state.fired { return nil }
-        state.generation += 1
-        state.waiter = continuation
-        return state.generation
-      }
-      guard let generation else { return continuation.resume(returning: true) }
-      let timer = Task { [weak self] in
-        guard (try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))) != nil else {
-          return  // cancelled: the exit came first
-        }
-        self?.expire(generation)
-      }
-      let kept = state.withLock { state in
-        guard state.generation == generation, state.waiter != nil else { return false }
-        state.timer = timer
-        return true
-      }
-      if !kept { timer.cancel() }
-    }
-  }
-
-  /// Resumes the waiter of wait `generation` with false (the time is up), if it still waits.
-  private func expire(_ generation: Int) {
-    let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
-      guard state.generation == generation else { return nil }
-      defer { (state.waiter, state.timer) = (nil, nil) }
-      return state.waiter
-    }
-    waiter?.resume(returning: false)
+    return self
   }
 }
