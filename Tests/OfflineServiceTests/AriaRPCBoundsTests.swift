@@ -1,23 +1,13 @@
 import Foundation
 import OfflineKit
-import OfflineService
 import TestSupport
 import Testing
+
+@testable import OfflineService
 
 /// Issue 36, item 10: `/jsonrpc` batches are bounded in calls and in work per call.
 @Suite("aria2 JSON-RPC batches are bounded", .serialized)
 struct AriaRPCBoundsTests {
-  /// The GID aria2 clients see for content `id` (FNV-1a of the id, as the service makes it).
-  static func gid(_ id: String) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in id.utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x0000_0100_0000_01b3
-    }
-    let text = String(hash, radix: 16)
-    return String(repeating: "0", count: 16 - text.count) + text
-  }
-
   /// `POST /jsonrpc` with `body` (from a file: a big batch is longer than an argument may be).
   static func post(_ body: String, to fixture: ServiceFixture) async throws -> Curl.Reply {
     let scratch = try TemporaryDirectory(prefix: "offlinekit-rpc-batch")
@@ -41,7 +31,7 @@ struct AriaRPCBoundsTests {
     await fixture.manager.stop(suspendingRunning: false)  // the contents stay queued
     let sources = (0..<600).map { OfflineSource(url: fixture.nginx.url("/queued.bin?n=\($0)")) }
     let ids = try await fixture.manager.add(sources).map(\.id)
-    let gid = Self.gid(ids[300])
+    let gid = AriaGID.of(ids[300])
     let planted = fixture.nginx.url("/planted.bin").absoluteString
     let add =
       #"{"jsonrpc":"2.0","id":"add","method":"aria2.addUri","params":[["\#(planted)"]]}"#
