@@ -33,7 +33,9 @@ struct AriaRPCTests {
     #expect(lines.contains("paused paused"))
     #expect(lines.contains { $0.hasPrefix("unpaused ") })
     #expect(lines.contains("rate limit set 32768"))
-    #expect(lines.contains { $0.hasPrefix("rate limit held ") })
+    #expect(
+      lines.contains { $0.hasPrefix("rate limit held ") },
+      "\(lines.filter { $0.hasPrefix("rate limit") })")
     #expect(lines.contains("rate limit cleared 0"))
     #expect(lines.contains { $0.hasPrefix("bad rate limit refused: ") })
     #expect(lines.contains("removed"))
