@@ -25,10 +25,11 @@ public enum OfflineTool {
       environment: environment, standardInput: .process,
       workingDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
       console: StandardStreamsConsole(), ownsProcess: true)
+    let trap = SignalTrap()
     let work = Task {
       await dispatch(arguments, host: host, blanksProcessArguments: blanksProcessArguments)
     }
-    let trap = SignalTrap(cancelling: work)
+    trap.cancels(work)
     let code = await work.value
     return trap.exitCode ?? code
   }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import OfflineKit
 import OfflineLocks
@@ -38,37 +37,29 @@ enum ServeShutdown {
 
 /// Notes when SIGINT or SIGTERM comes, and from then on, ends the process with the signal's
 /// exit code (130 or 143) if it still runs after ``ServeShutdown/deadline``.
-final class ServeDeadline {
-  private let sources: [any DispatchSourceSignal]
+///
+/// The countdown runs on a thread of its own, started from ``ProcessSignals``' thread, so it
+/// ends the process however busy or stuck the rest of it is.
+final class ServeDeadline: Sendable {
   private let signalled = SignalMoment()
 
-  init() {
-    var sources: [any DispatchSourceSignal] = []
-    for (number, code) in [(SIGINT, ExitCode.interrupted), (SIGTERM, ExitCode.terminated)] {
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { [signalled] in
-        guard signalled.record() else { return }
-        let thread = Thread {
-          Thread.sleep(forTimeInterval: ServeShutdown.deadline.inSeconds)
-          _exit(code)
-        }
-        thread.start()
+  init(signals: ProcessSignals = .shared) {
+    signals.listen { [signalled] number in
+      guard signalled.record() else { return }
+      let code = number == SIGINT ? ExitCode.interrupted : ExitCode.terminated
+      let thread = Thread {
+        Thread.sleep(forTimeInterval: ServeShutdown.deadline.inSeconds)
+        _exit(code)
       }
-      source.resume()
-      sources.append(source)
+      thread.start()
     }
-    self.sources = sources
   }
 
   /// When the first signal came (now, if none came: the command was cancelled otherwise).
   var moment: ContinuousClock.Instant { signalled.moment ?? .now }
-
-  deinit {
-    for source in sources { source.cancel() }
-  }
 }
 
-/// The moment of the first signal, written from a Dispatch queue.
+/// The moment of the first signal, written from the signal thread.
 private final class SignalMoment: Sendable {
   private let value = Locked<ContinuousClock.Instant?>(nil)
 

@@ -82,6 +82,35 @@ def status(pid, field):
     return 0
 
 
+def describe_hang(pid):
+    """Prints, to stderr, what a process that missed its signal was doing: its signal
+    masks and pending sets, and each thread's state and masks."""
+    fields = ("State", "SigQ", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt")
+    def read(path):
+        try:
+            with open(path) as f:
+                return {l.split(":")[0]: l.split(":", 1)[1].strip() for l in f if ":" in l}
+        except OSError:
+            return {}
+    whole = read("/proc/%d/status" % pid)
+    print("hung", pid, " ".join("%s=%s" % (k, whole.get(k)) for k in fields), file=sys.stderr)
+    try:
+        tasks = sorted(os.listdir("/proc/%d/task" % pid), key=int)
+    except OSError:
+        tasks = []
+    for tid in tasks:
+        task = read("/proc/%d/task/%s/status" % (pid, tid))
+        print("  thread", tid, task.get("Name"),
+              " ".join("%s=%s" % (k, task.get(k)) for k in ("State", "SigPnd", "SigBlk")),
+              file=sys.stderr)
+    # SERVE_LOAD_GDB=FILE also writes every thread's stack there (gdb, when installed).
+    if os.environ.get("SERVE_LOAD_GDB"):
+        with open(os.environ["SERVE_LOAD_GDB"], "a") as dump:
+            subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "thread apply all bt"],
+                           stdout=dump, stderr=subprocess.DEVNULL, timeout=60)
+    sys.stderr.flush()
+
+
 def shutdown(binary, store, origin, rounds, contents, subscribers):
     for number in range(rounds):
         port = free_port()
@@ -96,6 +125,7 @@ def shutdown(binary, store, origin, rounds, contents, subscribers):
         try:
             code = process.wait(timeout=15)
         except subprocess.TimeoutExpired:
+            describe_hang(process.pid)
             process.kill()
             code = "killed"
             process.wait()
