@@ -80,23 +80,30 @@ let package = Package(
     // Tests: real nginx, our own fault server, temporary directories.
     .target(
       name: "TestSupport", dependencies: ["OfflineHTTP", "OfflineLocks"], path: "Tests/TestSupport"),
-    .testTarget(name: "TestSupportTests", dependencies: ["OfflineHTTP", "TestSupport"]),
-    .testTarget(name: "HexDigitsTests", dependencies: ["HexDigits"]),
-    .testTarget(name: "OfflineLocksTests", dependencies: ["OfflineLocks"]),
-    .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"]),
-    .testTarget(name: "DASHManifestTests", dependencies: ["DASHManifest", "TestSupport"]),
+    // Every suite's `.timed` trait: how long each test ran, for scripts/slowest-suites.
+    .target(name: "TestTiming", path: "Tests/TestTiming"),
     .testTarget(
-      name: "OfflineHTTPTests", dependencies: ["OfflineHTTP", "OfflineLocks", "TestSupport"]),
-    .testTarget(name: "OfflineStoreTests", dependencies: ["OfflineStore", "TestSupport"]),
+      name: "TestSupportTests", dependencies: ["OfflineHTTP", "TestSupport", "TestTiming"]),
+    .testTarget(name: "HexDigitsTests", dependencies: ["HexDigits", "TestTiming"]),
+    .testTarget(name: "OfflineLocksTests", dependencies: ["OfflineLocks", "TestTiming"]),
+    .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "TestTiming"]),
     .testTarget(
-      name: "OfflineKitTests", dependencies: ["OfflineKit", "OfflineLocks", "TestSupport"]),
+      name: "DASHManifestTests", dependencies: ["DASHManifest", "TestSupport", "TestTiming"]),
+    .testTarget(
+      name: "OfflineHTTPTests",
+      dependencies: ["OfflineHTTP", "OfflineLocks", "TestSupport", "TestTiming"]),
+    .testTarget(
+      name: "OfflineStoreTests", dependencies: ["OfflineStore", "TestSupport", "TestTiming"]),
+    .testTarget(
+      name: "OfflineKitTests",
+      dependencies: ["OfflineKit", "OfflineLocks", "TestSupport", "TestTiming"]),
     .testTarget(
       name: "OfflineCLITests",
-      dependencies: ["OfflineCLI", "offline", "TestSupport"]
+      dependencies: ["OfflineCLI", "offline", "TestSupport", "TestTiming"]
     ),
     .testTarget(
       name: "OfflineServiceTests",
-      dependencies: ["OfflineService", "OfflineKit", "offline", "TestSupport"],
+      dependencies: ["OfflineService", "OfflineKit", "offline", "TestSupport", "TestTiming"],
       exclude: ["scripts"]
     ),
   ],

@@ -1,10 +1,11 @@
 import DASHManifest
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// Manifests ffmpeg's DASH muxer writes parse to the Representations and segments it made.
-@Suite(.enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"))
+@Suite(.enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"), .timed)
 struct FFmpegManifestTests {
   let resolver = SegmentResolver()
 

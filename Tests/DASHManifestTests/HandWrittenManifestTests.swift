@@ -1,10 +1,11 @@
 import DASHManifest
 import Foundation
+import TestTiming
 import Testing
 
 /// Manifests written by hand for what ffmpeg's muxer does not write: text tracks, several
 /// Periods, BaseURLs at every level, inheritance, protection and namespaces.
-@Suite struct HandWrittenManifestTests {
+@Suite(.timed) struct HandWrittenManifestTests {
   let origin = URL(string: "https://origin.example.com/show/ep1/manifest.mpd?token=s3cret")!
   let resolver = SegmentResolver()
 

@@ -1,8 +1,9 @@
 import DASHManifest
+import TestTiming
 import Testing
 
 /// `xs:duration` values (ISO 8601) as MPD attributes.
-@Suite struct ISODurationTests {
+@Suite(.timed) struct ISODurationTests {
   func seconds(_ text: String) throws -> Double? {
     try MPDParser.parse("<MPD mediaPresentationDuration=\"\(text)\"/>").mediaPresentationDuration
   }

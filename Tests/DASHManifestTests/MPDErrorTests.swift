@@ -1,9 +1,10 @@
 import DASHManifest
 import Foundation
+import TestTiming
 import Testing
 
 /// Bad manifests are refused with an `MPDError` that names what is wrong and where.
-@Suite struct MPDErrorTests {
+@Suite(.timed) struct MPDErrorTests {
   func error(_ text: String) -> MPDError? {
     do {
       _ = try MPDParser.parse(text)

@@ -1,11 +1,12 @@
 import DASHManifest
 import Foundation
+import TestTiming
 import Testing
 
 /// Issue 36, item 9: what a manifest may expand to is bounded by bytes of URLs and by
 /// segments across Periods, worked out before anything is listed (the process-level memory
 /// test is `OfflineCLITests/DASHExpansionMemoryTests`).
-@Suite struct ManifestExpansionTests {
+@Suite(.timed) struct ManifestExpansionTests {
   let base = URL(string: "https://origin.example.com/show/manifest.mpd")!
   let first = RepresentationPath(period: 0, adaptationSet: 0, representation: 0)
 

@@ -1,11 +1,12 @@
 import DASHManifest
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// The offline MPD: the same structure, relative names, and ffmpeg decodes it like the
 /// origin.
-@Suite(.enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"))
+@Suite(.enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"), .timed)
 struct OfflineManifestTests {
   let resolver = SegmentResolver()
 

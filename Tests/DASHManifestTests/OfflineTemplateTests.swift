@@ -1,11 +1,12 @@
 import DASHManifest
 import Foundation
+import TestTiming
 import Testing
 
 /// Issue 36, item 1: the offline manifest describes segment files numbered one by one as a
 /// `SegmentTemplate` with `$Number$` (what ffmpeg 5.1 decodes to the end), and that template
 /// addresses exactly the files the caller named; any other names stay a `SegmentList`.
-@Suite struct OfflineTemplateTests {
+@Suite(.timed) struct OfflineTemplateTests {
   let video = RepresentationPath(period: 0, adaptationSet: 0, representation: 0)
   let mpd: MPD
 

@@ -1,12 +1,13 @@
 import DASHManifest
 import Foundation
+import TestTiming
 import Testing
 
 /// Small manifests of our own, written after constructs found in other projects' test
 /// manifests (Shaka Player's `assets/`, dash.js's `samples/` and test files, the DASH-IF
 /// conformance examples); none of their files is copied. Each parses, and those we support
 /// give the right Representation and segment counts.
-@Suite struct OtherProjectsManifestTests {
+@Suite(.timed) struct OtherProjectsManifestTests {
   let resolver = SegmentResolver()
 
   func counts(_ mpd: MPD, base: URL) throws -> [Int] {

@@ -1,12 +1,13 @@
 import DASHManifest
 import Foundation
+import TestTiming
 import Testing
 
 /// Pins issue 36, item 14: manifests from other projects' test suites that players (dash.js,
 /// Shaka, ExoPlayer) accept were refused for attributes that do not change which bytes to
 /// fetch. Each is written again here after the construct found; none of their files is
 /// copied. What does change the bytes stays refused, with the element named.
-@Suite struct PlayerAcceptedManifestTests {
+@Suite(.timed) struct PlayerAcceptedManifestTests {
   let base = URL(string: "https://origin.example.com/show/manifest.mpd")!
 
   func manifest(_ set: String, duration: String = "PT8S") -> String {

@@ -1,11 +1,12 @@
 import DASHManifest
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// A `SegmentBase` with an `indexRange`, written by hand for a file ffmpeg made with one
 /// `sidx` box (`-global_sidx 1`), gives the segments ffmpeg's own SegmentList names.
-@Suite(.enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"))
+@Suite(.enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"), .timed)
 struct SegmentBaseTests {
   /// A manifest with one Representation per file, each a SegmentBase over its sidx.
   static func segmentBaseManifest(files: [(name: String, sidx: (offset: Int, size: Int))])

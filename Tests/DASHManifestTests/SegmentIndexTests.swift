@@ -1,9 +1,10 @@
 import DASHManifest
 import Foundation
+import TestTiming
 import Testing
 
 /// The `sidx` box reader (ISO/IEC 14496-12 §8.16.3), on boxes built byte by byte.
-@Suite struct SegmentIndexTests {
+@Suite(.timed) struct SegmentIndexTests {
   /// A `sidx` box of `version` with `references` as (size, duration, isIndex).
   static func box(
     version: UInt8, timescale: UInt32 = 1000, earliest: UInt64 = 500, firstOffset: UInt64 = 10,

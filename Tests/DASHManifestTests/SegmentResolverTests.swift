@@ -1,9 +1,10 @@
 import DASHManifest
 import Foundation
+import TestTiming
 import Testing
 
 /// Listing segments: bounds, and what cannot be listed.
-@Suite struct SegmentResolverTests {
+@Suite(.timed) struct SegmentResolverTests {
   let origin = URL(string: "https://origin.example.com/manifest.mpd")!
 
   func listing(_ text: String, limit: Int = 200_000) throws -> RepresentationSegments {

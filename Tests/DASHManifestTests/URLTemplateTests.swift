@@ -1,8 +1,9 @@
 import DASHManifest
+import TestTiming
 import Testing
 
 /// `SegmentTemplate` identifiers and their formats (ISO/IEC 23009-1 §5.3.9.4.4).
-@Suite struct URLTemplateTests {
+@Suite(.timed) struct URLTemplateTests {
   let values = URLTemplate.Values(
     representationID: "v1", bandwidth: 800_000, number: 7, time: 90_000)
 

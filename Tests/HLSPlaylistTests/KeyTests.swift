@@ -1,7 +1,8 @@
 import HLSPlaylist
+import TestTiming
 import Testing
 
-@Suite struct KeyTests {
+@Suite(.timed) struct KeyTests {
   @Test func appliesEachKeyUntilTheNextOne() throws {
     let media = try parseMedia(Fixtures.aes128Rotation)
     let first = Key(method: .aes128, uri: "https://keys.example.com/key?id=1")

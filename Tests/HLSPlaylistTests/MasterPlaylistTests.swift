@@ -1,7 +1,8 @@
 import HLSPlaylist
+import TestTiming
 import Testing
 
-@Suite struct MasterPlaylistTests {
+@Suite(.timed) struct MasterPlaylistTests {
   @Test func readsHeaderAndKeepsUnknownTags() throws {
     let master = try parseMaster(Fixtures.appleMaster)
     #expect(master.version == 6)

@@ -1,7 +1,8 @@
 import HLSPlaylist
+import TestTiming
 import Testing
 
-@Suite struct MediaPlaylistTests {
+@Suite(.timed) struct MediaPlaylistTests {
   @Test func resolvesImplicitByteRangeOffsetsOfASingleFMP4File() throws {
     let media = try parseMedia(Fixtures.fmp4SingleFile)
     #expect(media.version == 7)
@@ -127,7 +128,7 @@ import Testing
   }
 }
 
-@Suite struct ByteRangeTests {
+@Suite(.timed) struct ByteRangeTests {
   @Test func givesAnHTTPRangeWithAnInclusiveEnd() {
     #expect(ByteRange(length: 720, offset: 0).httpRangeValue == "bytes=0-719")
     #expect(ByteRange(length: 989_012, offset: 1_044_000).httpRangeValue == "bytes=1044000-2033011")

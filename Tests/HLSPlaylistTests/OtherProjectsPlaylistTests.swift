@@ -1,9 +1,10 @@
 import HLSPlaylist
+import TestTiming
 import Testing
 
 /// Pins issue 36, item 15: details of other projects' test playlists (hls.js's
 /// `m3u8-parser.ts`), written again here; none of their files is copied.
-@Suite struct OtherProjectsPlaylistTests {
+@Suite(.timed) struct OtherProjectsPlaylistTests {
   /// hls.js's variable test: `IV=0x0000000{$two}` is a hexadecimal-sequence with a variable
   /// reference (RFC 8216bis §4.3), eight digits once substituted. It was refused because an
   /// IV had to be written with exactly 32 digits; RFC 8216 §4.3.2.4 makes it a 128-bit

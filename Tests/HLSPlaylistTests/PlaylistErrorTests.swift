@@ -1,7 +1,8 @@
 import HLSPlaylist
+import TestTiming
 import Testing
 
-@Suite struct PlaylistErrorTests {
+@Suite(.timed) struct PlaylistErrorTests {
   /// A media playlist header; the line after it is line 3.
   let header = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n"
 

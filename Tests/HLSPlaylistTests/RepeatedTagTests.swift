@@ -1,10 +1,11 @@
 import HLSPlaylist
+import TestTiming
 import Testing
 
 /// Pins issue 11, item 14: a tag that may appear only once (RFC 8216 §4.3.1.2, §4.3.3,
 /// §4.3.5) was accepted twice with the last value winning, and an `EXT-X-MEDIA-SEQUENCE`
 /// after the first segment renumbered the segments before it (changing implicit AES IVs).
-@Suite struct RepeatedTagTests {
+@Suite(.timed) struct RepeatedTagTests {
   @Test(arguments: [
     "#EXT-X-TARGETDURATION:10", "#EXT-X-MEDIA-SEQUENCE:5", "#EXT-X-DISCONTINUITY-SEQUENCE:2",
     "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-ENDLIST", "#EXT-X-I-FRAMES-ONLY", "#EXT-X-VERSION:3",

@@ -1,7 +1,8 @@
 import HLSPlaylist
+import TestTiming
 import Testing
 
-@Suite struct RoundTripTests {
+@Suite(.timed) struct RoundTripTests {
   @Test(arguments: Fixtures.all.map(\.name))
   func writingAndParsingAgainGivesTheSamePlaylist(_ name: String) throws {
     let text = try #require(Fixtures.all.first { $0.name == name }?.text)
@@ -77,7 +78,7 @@ import Testing
   }
 }
 
-@Suite struct RoundTripRegressionTests {
+@Suite(.timed) struct RoundTripRegressionTests {
   /// Found by the fuzzer: a quoted value starting with a combining mark lost that mark,
   /// because the quote and the mark form one Character and the quotes were dropped as
   /// Characters, not bytes.

@@ -1,10 +1,11 @@
 import HLSPlaylist
+import TestTiming
 import Testing
 
 /// Pins issue 11, item 14: `QUERYPARAM` (how a token in a playlist's URL reaches its segment
 /// URLs) and `IMPORT` (a media playlist using a variable of the multivariant playlist) were
 /// not supported; the caller passes where the playlist came from in a `PlaylistContext`.
-@Suite struct VariableContextTests {
+@Suite(.timed) struct VariableContextTests {
   func parsedMedia(_ text: String, _ context: PlaylistContext) throws -> MediaPlaylist {
     guard case .media(let media) = try PlaylistParser.parse(text, context: context).playlist
     else {

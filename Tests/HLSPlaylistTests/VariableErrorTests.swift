@@ -1,10 +1,11 @@
 import HLSPlaylist
+import TestTiming
 import Testing
 
 /// Pins issue 11, item 14: playlists that RFC 8216bis §4.3 and §4.4.2.3 say a client MUST
 /// fail to parse (an undefined variable, a use before the definition, `IMPORT` without a
 /// multivariant playlist, a name defined twice) were accepted.
-@Suite struct VariableErrorTests {
+@Suite(.timed) struct VariableErrorTests {
   /// A media playlist header; the line after it is line 3.
   let header = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n"
 

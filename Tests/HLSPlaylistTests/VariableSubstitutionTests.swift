@@ -1,9 +1,10 @@
 import HLSPlaylist
+import TestTiming
 import Testing
 
 /// Pins issue 11, item 14: `EXT-X-DEFINE` (RFC 8216bis §4.4.2.3) was neither substituted nor
 /// refused, so `{$name}` stayed in URIs (a 404 for `…prog_index.m3u8%7B$auth%7D`).
-@Suite struct VariableSubstitutionTests {
+@Suite(.timed) struct VariableSubstitutionTests {
   @Test func aMultivariantPlaylistGetsItsVariablesInURIsAndQuotedAttributes() throws {
     let master = try parseMaster(Fixtures.variablesMaster)
     #expect(master.variants.map(\.uri) == ["https://cdn.example.com/show/video/720p.m3u8"])

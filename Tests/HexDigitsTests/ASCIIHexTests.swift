@@ -1,7 +1,8 @@
 import HexDigits
+import TestTiming
 import Testing
 
-@Suite struct ASCIIHexTests {
+@Suite(.timed) struct ASCIIHexTests {
   @Test func everyByteHasTheValueItsDigitNamesAndNoOtherByteIsADigit() {
     let digits = Array("0123456789abcdef".utf8)
     let upper = Array("ABCDEF".utf8)

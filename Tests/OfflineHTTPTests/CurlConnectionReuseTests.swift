@@ -1,6 +1,7 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// Session 24 (issue 14: "connections reused across the queue's files"): libcurl's default
@@ -8,7 +9,7 @@ import Testing
 /// ends, so a request that ended while few others were under way closed the idle
 /// connections above that, and the next requests opened new ones. The benchmark's queue of
 /// 1000 small files at `--parallel 8` used 58 to 87 connections; curl's `--parallel` used 8.
-@Suite struct CurlConnectionReuseTests {
+@Suite(.timed) struct CurlConnectionReuseTests {
   /// Eight requests at once, then eight one after the other, then eight at once again: the
   /// requests made alone each ended with one request in the multi handle (a cache of four,
   /// by default), and the last round found four connections where it needed eight.

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// The blocks a request gathers its body into outlive it: when the request ends they go to a
@@ -8,7 +9,7 @@ import Testing
 /// file's body went into a fresh block whose page faults and zeroing were 7 % of a 1000-file
 /// run's CPU). A block handed on too early, or not emptied, would put one response's bytes
 /// into another's body.
-@Suite struct CurlDeliveryBlockPoolTests {
+@Suite(.timed) struct CurlDeliveryBlockPoolTests {
   /// Sizes from under one part to several blocks (a block is 256 KiB), so a request ends with
   /// its blocks queued, delivered, spare or half gathered.
   static let sizes = [700, 16 << 10, 100 << 10, 255 << 10, 300 << 10, 700 << 10, 1 << 20]

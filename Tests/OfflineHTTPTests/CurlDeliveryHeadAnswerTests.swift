@@ -1,6 +1,7 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Testing
 /// handed over only after the answer, and only when the answer is `.receive` (issue 14: the
 /// body used to wait paused for the answer, a round trip between the network thread and the
 /// delegate's queue for every response, most of a small response's time).
-@Suite struct CurlDeliveryHeadAnswerTests {
+@Suite(.timed) struct CurlDeliveryHeadAnswerTests {
   /// A delegate that takes 200 ms to answer: the body of a file that arrives in that time
   /// comes after the head, whole and in order.
   @Test func aBodyThatArrivesBeforeTheAnswerComesAfterTheHeadWhole() async throws {

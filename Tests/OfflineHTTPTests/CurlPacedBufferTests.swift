@@ -1,3 +1,5 @@
+import TestTiming
+
 #if canImport(CCurl)
   import Foundation
   import Testing
@@ -5,7 +7,7 @@
   @testable import OfflineHTTP
 
   /// How much libcurl reads at once for a request that rate limiters pace.
-  @Suite struct CurlPacedBufferTests {
+  @Suite(.timed) struct CurlPacedBufferTests {
     /// Pins the rate pacing's CPU (issue 14, `get --limit-rate 20M` at 15 s of CPU per GiB
     /// against curl's 2.3 s): a paced request pauses about once a read, and libcurl copied
     /// what was left of its 512 KiB buffer at every pause (26 % of the profile in memmove).

@@ -1,3 +1,5 @@
+import TestTiming
+
 #if canImport(CCurl)
   import Foundation
   import Testing
@@ -5,7 +7,7 @@
   @testable import OfflineHTTP
 
   /// How much libcurl reads at once for a request that asks for a smaller receive buffer.
-  @Suite struct CurlReceiveBufferHintTests {
+  @Suite(.timed) struct CurlReceiveBufferHintTests {
     /// Pins issue 14 (HTTP/2 peak RSS 52 to 69 MiB with 64 stream pieces in flight, each
     /// with a 512 KiB buffer): a request's own hint is what `CURLOPT_BUFFERSIZE` gets.
     @Test func aRequestAskingForASmallerBufferGetsIt() {

@@ -1,11 +1,12 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// The typed errors `CurlTransport` throws when no complete response arrives, beyond those
 /// every transport throws alike (`ConformanceFailureTests`).
-@Suite struct CurlTransportFailureTests {
+@Suite(.timed) struct CurlTransportFailureTests {
   /// The host is in `.invalid` (RFC 6761), and its first label is longer than DNS allows
   /// (63 bytes): the resolver rejects it while building the query, so not even a DNS packet
   /// leaves the machine. (A plain `nonexistent.invalid` is sent to the configured name server

@@ -1,10 +1,11 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// Replies that are not HTTP, and heads too large to take (issue 11, item 9).
-@Suite struct CurlTransportGarbageTests {
+@Suite(.timed) struct CurlTransportGarbageTests {
   /// Pins issue 11, item 9: a reply that is not HTTP (libcurl 7.88 says "Received HTTP/0.9
   /// when not allowed", CURLE_UNSUPPORTED_PROTOCOL) was reported as "Only http and https
   /// URLs can be downloaded, not http" and never retried.

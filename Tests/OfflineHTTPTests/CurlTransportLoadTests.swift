@@ -1,11 +1,12 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// Many transfers on one transport, and a slow delegate slowing the network instead of
 /// filling memory.
-@Suite struct CurlTransportLoadTests {
+@Suite(.timed) struct CurlTransportLoadTests {
   @Test func runsTwentyConcurrentRequestsOnOneTransport() async throws {
     let count = 20
     var files: [String: (count: Int, seed: UInt64)] = [:]

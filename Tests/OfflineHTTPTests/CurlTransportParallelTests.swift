@@ -2,11 +2,12 @@ import Foundation
 import OfflineHTTP
 import OfflineLocks
 import TestSupport
+import TestTiming
 import Testing
 
 /// Several transfers on one transport move at once: none waits for another's connection,
 /// and a delegate that takes its time holds back only its own transfer (issue 11, item 7).
-@Suite struct CurlTransportParallelTests {
+@Suite(.timed) struct CurlTransportParallelTests {
   /// Pins issue 11, item 7: with `CURLOPT_PIPEWAIT` on plain HTTP/1.1, a request to a host
   /// whose first connection had not yet received its response head waited (libcurl's
   /// "pending" state) until that other transfer ended, instead of opening a connection.

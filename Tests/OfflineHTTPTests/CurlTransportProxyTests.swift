@@ -1,11 +1,12 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// `CurlTransport` chooses each URL's proxy itself, from its configuration's environment
 /// (never libcurl from the process's), at the start and after every redirect.
-@Suite struct CurlTransportProxyTests {
+@Suite(.timed) struct CurlTransportProxyTests {
   // Pins: a bad proxy variable reached libcurl, which failed each request as "unsupported
   // protocol", read as "did not answer with HTTP" and tried again.
   @Test func aBadProxyVariableFailsTheRequestNamingItAndIsNotTriedAgain() async throws {

@@ -1,12 +1,13 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// Bodies paced by ``RateLimiter``s against real nginx (issue 13, item 5). The checks are
 /// lower bounds (a cap never lets bytes through faster than it allows) and bounded waits;
 /// how close to the cap a long run stays is measured in `benchmarks/limit-rate.sh`.
-@Suite struct CurlTransportRateLimitTests {
+@Suite(.timed) struct CurlTransportRateLimitTests {
   private let mebibyte = 1 << 20
 
   @Test func aCappedRequestReceivesNoFasterThanItsCap() async throws {

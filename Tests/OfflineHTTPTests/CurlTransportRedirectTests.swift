@@ -1,10 +1,11 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// Which redirects `CurlTransport` follows (RFC 9110 §15.4) and which it refuses.
-@Suite struct CurlTransportRedirectTests {
+@Suite(.timed) struct CurlTransportRedirectTests {
   let body = TestData.bytes(count: 50_000, seed: 5)
 
   @Test func followsARedirectFromHTTPToAnotherHTTPServer() async throws {

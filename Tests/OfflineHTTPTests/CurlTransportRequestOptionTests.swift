@@ -1,12 +1,13 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// Request options (issue 13, item 1) reach the wire: each test pins that an option was not
 /// applied to requests before (the transport sent only its own header fields), against
 /// nginx folders that answer only requests carrying the right credential.
-@Suite(.serialized) struct CurlTransportRequestOptionTests {
+@Suite(.serialized, .timed) struct CurlTransportRequestOptionTests {
   static let body = TestData.bytes(count: 40_000, seed: 13)
   static let folders = ["bearer", "basic", "cookie", "referer", "header", "open"]
 

@@ -1,10 +1,11 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// What `CurlTransport` hands back from a plain nginx: heads, bodies, ranges, dispositions.
-@Suite struct CurlTransportResponseTests {
+@Suite(.timed) struct CurlTransportResponseTests {
   let size = (3 << 20) + 123
 
   @Test func asksForTheBodyUncompressedWithItsOwnUserAgent() async throws {

@@ -1,10 +1,11 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// HTTPS against nginx with a private CA: HTTP/2 when trusted, a typed failure when not.
-@Suite struct CurlTransportTLSTests {
+@Suite(.timed) struct CurlTransportTLSTests {
   @Test func speaksHTTP2OverTLSWhenTheCAIsTrusted() async throws {
     let nginx = try NginxFixture(files: ["a.bin": (1 << 20, 4)], options: .init(tls: true))
     let caFile = try #require(nginx.server.certificatePath).path

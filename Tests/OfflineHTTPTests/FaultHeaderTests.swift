@@ -1,4 +1,5 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineHTTP
@@ -7,7 +8,7 @@ import Testing
 /// raw (the caller sanitises), malformed values never crash. Row "Content-Disposition
 /// filename with ../" of docs/Reliability.md (with `FaultNameTests` in OfflineCLITests,
 /// which checks that no local name is ever taken from it).
-@Suite struct FaultHeaderTests {
+@Suite(.timed) struct FaultHeaderTests {
   @Test func readsTheTypeAndAQuotedOrTokenFileName() {
     let quoted = ContentDisposition("attachment; filename=\"movie 1.mp4\"")
     #expect(quoted?.type == "attachment")

@@ -1,8 +1,9 @@
 import Foundation
 import OfflineHTTP
+import TestTiming
 import Testing
 
-@Suite struct HeaderParsingTests {
+@Suite(.timed) struct HeaderParsingTests {
   @Test func parsesASatisfiedContentRange() {
     #expect(
       ContentRange("bytes 100-199/1000") == .satisfied(first: 100, last: 199, completeLength: 1000))
@@ -40,7 +41,7 @@ import Testing
   }
 }
 
-@Suite struct RedirectPolicyTests {
+@Suite(.timed) struct RedirectPolicyTests {
   let policy = RedirectPolicy(maximumCount: 3)
   let https = URL(string: "https://example.test/a/b")!
 
@@ -77,7 +78,7 @@ import Testing
   }
 }
 
-@Suite struct RedactionTests {
+@Suite(.timed) struct RedactionTests {
   @Test func messagesNeverShowTokens() {
     let url = URL(string: "https://user:secret@example.test/file?token=abc#frag")!
     #expect(url.redactedForDisplay == "https://example.test/file?…")

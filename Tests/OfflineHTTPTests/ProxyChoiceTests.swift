@@ -1,9 +1,10 @@
 import Foundation
 import OfflineHTTP
+import TestTiming
 import Testing
 
 /// The proxy rules as curl applies them, one row per test, without I/O.
-@Suite struct ProxyChoiceTests {
+@Suite(.timed) struct ProxyChoiceTests {
   static let http = URL(string: "http://files.example.com/a.bin")!
   static let https = URL(string: "https://files.example.com/a.bin")!
 
@@ -77,7 +78,7 @@ import Testing
 }
 
 /// `no_proxy` / `--noproxy` matching, as curl's.
-@Suite struct NoProxyListTests {
+@Suite(.timed) struct NoProxyListTests {
   @Test(arguments: [
     ("example.com", "example.com", true), ("example.com", "www.example.com", true),
     ("example.com", "notexample.com", false), (".example.com", "example.com", true),
@@ -95,7 +96,7 @@ import Testing
 }
 
 /// Which CAs are trusted, in curl's order.
-@Suite struct TrustedCAsTests {
+@Suite(.timed) struct TrustedCAsTests {
   func trust(_ caFile: String? = nil, _ environment: [String: String] = [:]) -> TrustedCAs {
     TrustedCAs(caFile: caFile, environment: CurlEnvironment(environment))
   }

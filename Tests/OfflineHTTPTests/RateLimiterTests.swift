@@ -1,10 +1,11 @@
 import OfflineHTTP
+import TestTiming
 import Testing
 
 @testable import OfflineHTTP
 
 /// The budget arithmetic of ``RateLimiter``, at instants the test chooses (issue 13, item 5).
-@Suite struct RateLimiterTests {
+@Suite(.timed) struct RateLimiterTests {
   private let mebibyte = 1 << 20
 
   @Test func aFreshLimiterLetsTheFirstReadThroughAtOnce() {

@@ -1,10 +1,11 @@
 import Foundation
 import OfflineHTTP
+import TestTiming
 import Testing
 
 /// The request options as a user writes them (curl's conventions), and the bad input that
 /// must be refused naming the option, never echoing a secret.
-@Suite struct RequestOptionParsingTests {
+@Suite(.timed) struct RequestOptionParsingTests {
   @Test func aHeaderLineSplitsAtItsFirstColonAndTrimsTheValue() throws {
     let field = try HTTPHeaders.Field(parsingHeaderLine: "Authorization:  Bearer a:b ")
     #expect(field.name == "Authorization")

@@ -1,12 +1,13 @@
 import Foundation
 import OfflineHTTP
 import OfflineLocks
+import TestTiming
 import Testing
 
 /// The conversions every module shares, written once: a duration in seconds or milliseconds
 /// (timeouts handed to libcurl and SQLite, rates, cache ages) and the http(s) scheme check
 /// (the transports, the redirect policy, the manager's sources, a rebuilt index).
-@Suite struct SmallConversionTests {
+@Suite(.timed) struct SmallConversionTests {
   @Test func aDurationIsItsSecondsAndItsMillisecondsTowardZero() {
     #expect(Duration.milliseconds(1500).inSeconds == 1.5)
     #expect(Duration.microseconds(2500).inMilliseconds == 2)

@@ -1,13 +1,14 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// A size-limited cache: least recently used out first, down to a lower watermark; offline
 /// content pinned, never evicted, never counted.
-@Suite struct CacheEvictionTests {
+@Suite(.timed) struct CacheEvictionTests {
   static let mebibyte = 1 << 20
 
   @Test func aTenMiBLimitKeepsTheCacheUnderItAndTheMostRecentlyUsedFiles() async throws {

@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Entries older than their maximum age are revalidated; offline, a stale copy is served.
-@Suite struct CacheFreshnessTests {
+@Suite(.timed) struct CacheFreshnessTests {
   @Test func aStaleEntryRevalidatesWithA304AndNoBody() async throws {
     let fixture = try CacheFixture(files: ["feed.json": 50_000])
     let cache = try fixture.cache { $0.maximumAge = .zero }

@@ -1,13 +1,14 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Cache-or-download: one request per key however many ask, keys that never collide, and
 /// damaged files that are misses, not errors.
-@Suite struct CacheLoadingTests {
+@Suite(.timed) struct CacheLoadingTests {
   @Test func fiftyConcurrentRequestsForOneURLMakeOneRequest() async throws {
     let fixture = try CacheFixture(files: ["thumb.jpg": 200_000])
     let cache = try fixture.cache()

@@ -1,12 +1,13 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// The cache's requests take the content's rate limit (issue 13, item 5).
-@Suite struct CacheRateLimitTests {
+@Suite(.timed) struct CacheRateLimitTests {
   /// Pins: a stale entry's conditional request went out without the rate limit, so a
   /// changed file came back at full speed past `--limit-rate`; it now carries a budget at
   /// the options' rate, as the first fetch does.

@@ -1,13 +1,14 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Which size limit a cache follows: the app's own, else the one saved in the store, else
 /// 256 MiB; and the saved one can be forgotten.
-@Suite struct CacheSizeLimitTests {
+@Suite(.timed) struct CacheSizeLimitTests {
   // Pins: a limit saved once (`offline cache limit`) silently overrode a later
   // `Configuration(sizeLimit:)`, with no way to clear it.
   @Test func theAppsOwnLimitWinsOverTheSavedOne() async throws {

@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// The storage policy: free space, a quota for the whole store, and a disk that fills up.
-@Suite(.serialized) struct CacheStorageTests {
+@Suite(.serialized, .timed) struct CacheStorageTests {
   @Test func tooLittleFreeSpaceIsRefusedBeforeAnyRequest() async throws {
     let fixture = try CacheFixture(files: ["a.bin": 1_000])
     let cache = try fixture.cache { $0.minimumFreeSpace = Int64.max / 2 }

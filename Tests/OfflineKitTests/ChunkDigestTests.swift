@@ -1,4 +1,5 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -7,7 +8,7 @@ import Testing
 /// and are the same list however the file was fetched (one connection, ranges that meet
 /// inside a chunk, a resume in the middle of one). Before, nothing but one SHA-256 per file
 /// was known, so damage could not be placed, and a repair could only fetch it all again.
-@Suite struct ChunkDigestTests {
+@Suite(.timed) struct ChunkDigestTests {
   static let size = 9 << 20 + 12_345
   static let bytes: [UInt8] = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
 

@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineLocks
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// The clock seam below the manager: a transfer's retry delay and a cache entry's age are
 /// read on the clock of their configuration, so a manual clock drives them without a real
 /// wait.
-@Suite struct ClockSeamTests {
+@Suite(.timed) struct ClockSeamTests {
   /// Clocks compare by identity: two configurations on the system clock are equal, one on
   /// another clock is not (``Transfer/Configuration`` stays `Equatable`).
   @Test func transferConfigurationsCompareTheirClocksByIdentity() {

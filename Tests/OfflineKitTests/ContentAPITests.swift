@@ -2,13 +2,14 @@ import Foundation
 import OfflineLocks
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// The content API as an app meets it: values checked when they are made, a wait for the
 /// download that ends, streams that end when the manager closes. Pins issue 12, item 1.
-@Suite struct ContentAPITests {
+@Suite(.timed) struct ContentAPITests {
   /// Pins issue 12: a checksum of `"…"` was accepted and failed later, as an event.
   @Test func aMalformedChecksumIsRefusedWhenTheConfigurationIsMade() throws {
     for text in ["…", "", "abc", String(repeating: "g", count: 64)] {

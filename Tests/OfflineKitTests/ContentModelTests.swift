@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// The observable per-content model follows the content and carries out its actions.
 @MainActor
-@Suite struct ContentModelTests {
+@Suite(.timed) struct ContentModelTests {
   @Test func followsADownloadToTheEndAndDeletesIt() async throws {
     let origin = try ManagerOrigin(files: ["clip.mp4": 2 << 20])
     let store = try TemporaryDirectory()

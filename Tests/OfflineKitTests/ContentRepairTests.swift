@@ -1,6 +1,7 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -10,7 +11,7 @@ import Testing
 /// when the origin changed, changes nothing when the origin is unreachable, and
 /// `checkRemote` tells whether the origin changed without downloading. Before, the only way
 /// back from any damage was deleting and downloading everything again.
-@Suite(.serialized)
+@Suite(.serialized, .timed)
 struct ContentRepairTests {
   /// The requests nginx logged after the first `skipping`.
   static func requests(_ nginx: NginxServer, after skipping: Int) async throws -> [AccessLogEntry] {

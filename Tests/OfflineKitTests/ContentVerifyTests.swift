@@ -1,6 +1,7 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// digests; a stream's every piece), the quick check made on open, and the full check. Before,
 /// a content stayed "downloaded" whatever happened to its files, and `offlineSource` handed
 /// a player a playlist whose segments were gone.
-@Suite(.serialized)
+@Suite(.serialized, .timed)
 struct ContentVerifyTests {
   @Test func aDownloadRecordsTheLengthHashAndChunkDigestsOfItsFile() async throws {
     let size = 9 << 20 + 100

@@ -3,6 +3,7 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -10,7 +11,7 @@ import Testing
 /// Issue 17, item 3: presentations made by ffmpeg's DASH muxer, served by nginx, downloaded
 /// through the piece engine, then decoded from disk with the origin stopped: every stream
 /// decodes to the same frames and samples as the origin (MD5 of the decoded streams).
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"), .timed)
 struct DASHDownloadTests {
   /// Downloads `kind` with every audio and text track into `store`, decodes `streams` of the
   /// origin over http, stops nginx and compares them with the offline copy.

@@ -3,6 +3,7 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -20,7 +21,7 @@ import Testing
 /// the origin over http; where it does not (a `SegmentList` or `$Time$` origin: it skips the
 /// first segment when `startNumber` is 1; a `$Number$` origin with `@duration` only: it also
 /// decodes a chunk past what the manifest addresses), the joined media is the reference.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"), .timed)
 struct DASHOfflinePlaybackTests {
   /// The streams of each Period: the video and the audio Representation.
   static let streams = [(adaptationSet: 0, stream: "v:0"), (adaptationSet: 1, stream: "a:0")]

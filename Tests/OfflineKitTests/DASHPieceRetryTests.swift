@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineLocks
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// Issue 17, item 3: a DASH segment that fails is tried again through the same piece engine
 /// as HLS's, said through `onPieceRetry`, and never skipped: `index.mpd` is written only
 /// when every piece is on disk.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"), .timed)
 struct DASHPieceRetryTests {
   @Test func aMissingSegmentFailsNamingItAfterItsRetriesAndTheNextRunFinishes() async throws {
     let origin = try await DASHOrigin(.timeline)

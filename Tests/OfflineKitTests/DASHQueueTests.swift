@@ -1,13 +1,14 @@
 import DASHManifest
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Issue 17, item 3: a DASH presentation through the manager as an HLS stream goes: the
 /// state machine, events, progress that never moves back, the offline source, deletion.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"), .timed)
 struct DASHQueueTests {
   @Test func theQueueDownloadsAPresentationWithEventsAndDeletesIt() async throws {
     let origin = try await DASHOrigin(.long, options: .init(limitRate: "400k"))

@@ -1,13 +1,14 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Issue 17, item 4: what cannot be made available offline is refused with a typed error
 /// that says why, before anything but the manifest is fetched, and nothing is written.
-@Suite(.serialized)
+@Suite(.serialized, .timed)
 struct DASHRefusalTests {
   static func manifest(type: String = "static", protection: String = "", set: String = "")
     -> String

@@ -1,13 +1,14 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// A damaged or locked index gives a clear error or a fresh index, never a crash, and never
 /// costs a downloaded file.
-@Suite struct DamagedIndexTests {
+@Suite(.timed) struct DamagedIndexTests {
   @Test func aTruncatedIndexIsMovedAsideAndTheFilesStay() async throws {
     let store = try TemporaryDirectory()
     do {

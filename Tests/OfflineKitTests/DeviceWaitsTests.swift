@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -8,7 +9,7 @@ import Testing
 /// for the device (it goes past the page cache), and it ran on a thread of Swift
 /// concurrency's pool, which has one per core; the queue's other transfers waited for a
 /// thread meanwhile. ``DeviceWaits`` runs such work on threads of its own.
-@Suite struct DeviceWaitsTests {
+@Suite(.timed) struct DeviceWaitsTests {
   /// Work that waits outside the pool leaves the pool free: more blocked pieces of work than
   /// the pool has threads, and a task on the pool still runs and releases them. Were the
   /// work run on the pool, the task could not run until every wait timed out.

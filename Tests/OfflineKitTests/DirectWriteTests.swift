@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -10,7 +11,7 @@ import Testing
 /// These pin what that could get wrong: bytes lost or doubled at the seams of uneven
 /// flushes, a resume from a length inside a block, a cut, the buffer traded for a larger
 /// one, and hashes that must come from memory.
-@Suite(.enabled(if: DirectWriteProbe.fileSystemWritesDirectly, "no O_DIRECT here"))
+@Suite(.enabled(if: DirectWriteProbe.fileSystemWritesDirectly, "no O_DIRECT here"), .timed)
 struct DirectWriteTests {
   /// What a part's writer saw: each write's offset and bytes, in order.
   final class Seen: @unchecked Sendable {  // touched by the test's one thread only

@@ -1,10 +1,11 @@
 import Foundation
+import TestTiming
 import Testing
 
 /// The DocC articles' Swift samples are the bodies of functions in `Examples/`, which every
 /// build compiles (issue 12, item 6): a sample that stops compiling fails the build, one
 /// edited in only one place fails here.
-@Suite struct DocCSamplesTests {
+@Suite(.timed) struct DocCSamplesTests {
   static let catalog = SampleBlocks.root.appending(path: "Sources/OfflineKit/OfflineKit.docc")
 
   static func articles() throws -> [URL] {

@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -10,7 +11,7 @@ import Testing
 /// up or turns read-only under a download, a part file deleted behind our back, a symlink
 /// planted where we are about to write. The faulty run fails with a file error and leaves
 /// nothing at the destination; once the fault is gone, the next run finishes byte-exact.
-@Suite(.serialized, .enabled(if: getuid() == 0))
+@Suite(.serialized, .enabled(if: getuid() == 0), .timed)
 struct FaultDiskTests {
   let body = TestData.bytes(count: 3 << 20, seed: 31)
 

@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -10,7 +11,7 @@ import Testing
 /// keys of the wrong size, hostile URIs and a master that points to itself (pieces that fail
 /// for a while: `HLSPieceRetryTests`). A stream is complete (`index.m3u8` written) only when every piece is on disk;
 /// a failure names the piece.
-@Suite struct FaultHLSTests {
+@Suite(.timed) struct FaultHLSTests {
   static let segmentCount = 4
 
   /// A stream on the fault server: `/v/media.m3u8`, segments `/v/seg<n>.ts`, key `/v/key.bin`.

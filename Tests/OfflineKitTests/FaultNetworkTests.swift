@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// Rows of the fault matrix (docs/Reliability.md) about the network that the older suites
 /// do not cover: every one ends with the server's exact bytes at the destination, or with an
 /// error and nothing there, never with a corrupt file reported complete.
-@Suite struct FaultNetworkTests {
+@Suite(.timed) struct FaultNetworkTests {
   let body = TestData.bytes(count: 2 << 20, seed: 21)
 
   /// Matrix row "connection cut after N body bytes, on every response".

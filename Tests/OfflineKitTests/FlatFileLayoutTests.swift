@@ -1,6 +1,7 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -10,7 +11,7 @@ import Testing
 /// written through a temporary, three inodes a file where curl makes one. A single file now
 /// goes to the store's shared `files/` folder under its own name, its manifest into the
 /// queue ledger, and only a name another content's file has gets a folder.
-@Suite(.serialized) struct FlatFileLayoutTests {
+@Suite(.serialized, .timed) struct FlatFileLayoutTests {
   func sharedFile(_ fixture: ManagerFixture, _ name: String) -> URL {
     sharedFile(fixture.store, name)
   }

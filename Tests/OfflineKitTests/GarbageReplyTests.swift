@@ -1,12 +1,13 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// A download meets a reply that is not HTTP, or a head too large (issue 11, item 9).
-@Suite struct GarbageReplyTests {
+@Suite(.timed) struct GarbageReplyTests {
   let body = TestData.bytes(count: 300_000, seed: 91)
 
   /// Pins issue 11, item 9: a non-HTTP reply failed the download at once as "Only http and

@@ -3,6 +3,7 @@ import HLSPlaylist
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -10,7 +11,7 @@ import Testing
 /// Real streams made with ffmpeg, served by nginx, downloaded, then played from disk with
 /// the origin stopped: the offline playlist must decode without an error, for as long as
 /// the source.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .timed)
 struct HLSDownloadTests {
   struct Downloaded {
     let origin: HLSOrigin

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// demuxer, and so mpv, opens a local key only when its name ends in a media extension, and
 /// the previous version stored keys as `keys/k0.key`. Keys are now `keys/k0.key.ts`, mode
 /// 0600, and folders in the old layout are upgraded.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .timed)
 struct HLSKeyNamesTests {
   /// Pins issue 11, item 6: the offline playlist named `keys/k0.key`, which stock ffmpeg
   /// refuses ("not a common multimedia extension, blocked for security reasons").

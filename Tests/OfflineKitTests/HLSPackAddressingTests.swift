@@ -1,12 +1,13 @@
 import Foundation
 import HLSPlaylist
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Issue 14 (HLS CPU, packs): which pieces the planner lets go into a pack, and how the
 /// offline playlists address the pieces that did, with no network and no disk.
-@Suite struct HLSPackAddressingTests {
+@Suite(.timed) struct HLSPackAddressingTests {
   let base = URL(string: "https://cdn.example/show/video.m3u8")!
 
   func media(_ body: String) throws -> MediaPlaylist {

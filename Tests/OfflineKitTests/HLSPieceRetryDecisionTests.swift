@@ -1,5 +1,6 @@
 import Foundation
 import OfflineHTTP
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -8,7 +9,7 @@ import Testing
 /// 410 ends the attempt at once when the stream's URL can be refreshed (the manager's hook,
 /// `get --refresh-command`), so the refresh comes before minutes of backoff; without a
 /// refresh, the rule of issue 11, item 8 stands. One row per test.
-@Suite struct HLSPieceRetryDecisionTests {
+@Suite(.timed) struct HLSPieceRetryDecisionTests {
   static let url = URL(string: "http://127.0.0.1/t/token/1/v/seg0.ts")!
 
   static func policy(refreshesURL: Bool, retries: Int = 10) -> HLSPieceRetry {

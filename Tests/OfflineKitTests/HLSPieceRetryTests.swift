@@ -1,6 +1,7 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -10,7 +11,7 @@ import Testing
 /// connection trouble is tried again in the same run, up to ``StreamConfiguration/pieceRetries``;
 /// a piece that keeps failing fails the run naming it. The stream's own URL keeps the rule of
 /// a plain file's URL: a 404 there fails at once.
-@Suite struct HLSPieceRetryTests {
+@Suite(.timed) struct HLSPieceRetryTests {
   typealias Stream = FaultHLSTests.Stream
 
   /// Pins issue 11, item 8: a key answering 403 once failed the whole run.

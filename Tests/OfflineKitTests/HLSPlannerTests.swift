@@ -1,12 +1,13 @@
 import Foundation
 import HLSPlaylist
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Planning without a network: what is refused before any byte, how byte ranges are merged,
 /// and what the offline playlists say.
-@Suite struct HLSPlannerTests {
+@Suite(.timed) struct HLSPlannerTests {
   let base = URL(string: "https://cdn.example/show/master.m3u8")!
 
   func media(_ body: String) throws -> MediaPlaylist {

@@ -1,3 +1,4 @@
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -10,7 +11,7 @@ import Testing
 /// received (1.000 and "0 s left" long before the end), ignored the `Content-Length` of
 /// pieces in flight, and corrected a fixed-bitrate guess by one ratio for all renditions,
 /// so the fraction sat at 2-5 % and jumped, or went backwards when that ratio changed.
-@Suite struct HLSProgressTallyTests {
+@Suite(.timed) struct HLSProgressTallyTests {
   typealias Piece = HLSProgressTally.Piece
 
   func fraction(_ progress: HLSDownload.Progress) -> Double {

@@ -3,6 +3,7 @@ import OfflineHTTP
 import OfflineLocks
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -15,7 +16,7 @@ import Testing
 /// Pins issue 12, "HLS progress is wrong": on a master playlist the fraction reached 1.000
 /// ("0 s left") long before the end, and on a media playlist (no `BANDWIDTH`) the total was
 /// guessed from a fixed bitrate, so the fraction sat at a few percent and then jumped.
-@Suite(.enabled(if: FFmpeg.isAvailable))
+@Suite(.enabled(if: FFmpeg.isAvailable), .timed)
 struct HLSProgressTests {
   /// A stream to download: the fixture and what to take from it.
   struct Case: Sendable, CustomTestStringConvertible {

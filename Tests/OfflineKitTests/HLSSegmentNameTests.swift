@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -11,7 +12,7 @@ import Testing
 /// format it finds (`extension_picky`): a `.bin`, `.php` or extensionless MPEG-TS segment is
 /// refused, and so is an fMP4 segment named `.m4v`. Local names come from the remote ones,
 /// so such streams did not play offline (issue 11, item 6: every stream kind plays).
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .timed)
 struct HLSSegmentNameTests {
   /// Serves the fixture `kind` on the fault server under other names (`renames`: the
   /// fixture's name and the one served), downloads it and decodes the offline copy as a stock

@@ -2,13 +2,14 @@ import Foundation
 import HLSPlaylist
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// What a master playlist's selection could not include is said, as a value (issue 11,
 /// item 14): the library reports ``HLSWarning``s, the application shows them.
-@Suite struct HLSSelectionTests {
+@Suite(.timed) struct HLSSelectionTests {
   func master(_ text: String) throws -> MasterPlaylist {
     guard case .master(let master) = try PlaylistParser.parse(text) else {
       throw TestSupportError.unexpectedOutput(command: "parse", output: text)

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -11,7 +12,7 @@ import Testing
 /// what hashing behind the writer could get wrong: bytes the writer got far ahead with, a
 /// start-over while old bytes are being read, a file that is shorter than the writer said,
 /// a writer that starts inside a chunk.
-@Suite struct HashBehindTests {
+@Suite(.timed) struct HashBehindTests {
   /// A scratch file open for reading and writing, removed with the folder.
   struct Scratch {
     let folder: TemporaryDirectory

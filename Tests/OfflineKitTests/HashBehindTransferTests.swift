@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// and its chunk digests must still be those of the exact bytes on disk after a kill and a
 /// resume, after a resume that the origin answers with a new file while the old bytes are
 /// being read back, and when four connections write the file out of order.
-@Suite struct HashBehindTransferTests {
+@Suite(.timed) struct HashBehindTransferTests {
   static let computing = Options.quick { $0.computesSHA256 = true }
 
   /// A kill leaves 37 MiB and 5 bytes in the part with their journal (this boot): the resume

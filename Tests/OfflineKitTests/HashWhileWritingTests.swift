@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -10,7 +11,7 @@ import Testing
 /// from its start are now hashed as they reach the file; bytes an earlier run wrote, and a
 /// large file's later bytes, are still read back behind the writer. A descriptor that cannot
 /// be read tells which way the bytes were hashed: a read back fails on it.
-@Suite struct HashWhileWritingTests {
+@Suite(.timed) struct HashWhileWritingTests {
   /// A part file open for writing only, its hashes and the part writing through it.
   struct WriteOnly {
     let folder: TemporaryDirectory

@@ -1,13 +1,14 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Without `/proc` (Apple platforms, sandboxes), reachability is unknown, and unknown is
 /// not "unreachable": downloads go ahead and their own errors decide (issue 18, item 3).
-@Suite struct HiddenProcTests {
+@Suite(.timed) struct HiddenProcTests {
   /// Pins issue 18: with `/proc` hidden, `Reachability` answered "no default route" for every
   /// host name, so every download on a system without `/proc` waited for the network forever.
   @Test(.timeLimit(.minutes(1)))

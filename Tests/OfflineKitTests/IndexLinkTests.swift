@@ -1,12 +1,13 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// `index.sqlite` as a symbolic link (issue 36, item 13).
-@Suite struct IndexLinkTests {
+@Suite(.timed) struct IndexLinkTests {
   /// Pins issue 36, item 13: the store made its database where the link pointed, outside the
   /// store (a dangling link) or turned the file there into one (an empty file). Now the link
   /// itself is moved aside as a damaged index is, and a fresh index made in the store.

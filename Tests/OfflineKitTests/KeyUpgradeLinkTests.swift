@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// The key upgrade of a folder an earlier version wrote (`keys/k0.key`) and a symbolic link
 /// at one of its folders (issue 36, item 7).
-@Suite struct KeyUpgradeLinkTests {
+@Suite(.timed) struct KeyUpgradeLinkTests {
   /// Pins issue 36, item 7 for the key upgrade (`renew-keys`, a `get` of a complete stream):
   /// it rewrote the `playlist.m3u8` of every folder it listed, a linked one included, so the
   /// file the link led to, outside the content, was replaced.

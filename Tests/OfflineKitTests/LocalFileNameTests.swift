@@ -1,8 +1,9 @@
 import Foundation
 import OfflineKit
+import TestTiming
 import Testing
 
-@Suite struct LocalFileNameTests {
+@Suite(.timed) struct LocalFileNameTests {
   @Test func usesTheLastPathComponent() {
     #expect(LocalFileName.from(URL(string: "http://h/a/b/movie.mp4?token=x")!) == "movie.mp4")
   }

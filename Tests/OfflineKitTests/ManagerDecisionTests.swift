@@ -1,5 +1,6 @@
 import Foundation
 import OfflineStore
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -7,7 +8,7 @@ import Testing
 /// The manager's decisions as values, one row of their tables per test, without I/O
 /// (issue 12, item 2: the rules lived inline in the actor, between index writes and file
 /// deletions, and no test could read one rule alone).
-@Suite struct ManagerDecisionTests {
+@Suite(.timed) struct ManagerDecisionTests {
   static let now = Date(timeIntervalSince1970: 1_800_000_000)
   static let retry = RetryPolicy(maximumAttempts: 3)
   static let cleared: [RecordEdit] = [.waitReason(.queued), .retryCount(0), .lastError(nil)]

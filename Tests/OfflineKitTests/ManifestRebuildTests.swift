@@ -1,6 +1,7 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// one is skipped with its reason, nothing it names is followed or touched outside its
 /// folder, and the good ones are adopted. Pins issue 11, item 10 (manifests must never be
 /// followed out of the store).
-@Suite struct ManifestRebuildTests {
+@Suite(.timed) struct ManifestRebuildTests {
   let url = "http://127.0.0.1:9/file.bin"
 
   func manifest(id: String, files: [ContentManifest.File]) -> ContentManifest {

@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Contents as an app sees them: one per source, their ids, and the calls each state refuses.
-@Suite struct OfflineContentTests {
+@Suite(.timed) struct OfflineContentTests {
   let url = URL(string: "http://127.0.0.1:9/movie.mp4")!
 
   @Test func theSameURLGivesTheSameContent() async throws {

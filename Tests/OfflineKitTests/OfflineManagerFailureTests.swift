@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// What the manager does when the origin fails: retry what may pass, suspend what will not.
-@Suite struct OfflineManagerFailureTests {
+@Suite(.timed) struct OfflineManagerFailureTests {
   let body = TestData.bytes(count: 128 << 10, seed: 11)
 
   /// A content for `url` with its events recorded, queued for download.

@@ -1,13 +1,14 @@
 import Foundation
 import OfflineLocks
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// The queue: how many downloads run at once, and which goes first. The origin is scripted:
 /// a response held at a gate keeps a download running for as long as the test looks.
-@Suite struct OfflineManagerQueueTests {
+@Suite(.timed) struct OfflineManagerQueueTests {
   @Test func pastTheParallelLimitAContentWaitsQueued() async throws {
     let origin = ScriptedOrigin(files: ["a.bin": 4 << 20, "b.bin": 4 << 20])
     let gate = origin.holding("a.bin")

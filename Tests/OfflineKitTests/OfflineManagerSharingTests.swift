@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -7,7 +8,7 @@ import Testing
 /// Two managers on one store, as an app and the `offline` CLI would be: the one that is not
 /// the runner changes states, the runner follows within its poll interval. The runner's
 /// download is held at a gate (a scripted origin), so it is under way when the caller acts.
-@Suite struct OfflineManagerSharingTests {
+@Suite(.timed) struct OfflineManagerSharingTests {
   /// A store with a file whose first response is held, the fixture's manager as the caller,
   /// and a second manager on the same store as the runner.
   struct Shared {

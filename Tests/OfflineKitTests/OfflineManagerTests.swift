@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// The offline manager: download end to end against nginx; pause, resume, cancel and delete
 /// against a scripted origin whose response is held where the test acts.
-@Suite struct OfflineManagerTests {
+@Suite(.timed) struct OfflineManagerTests {
   /// Waits until the recorded events report bytes received.
   static func waitForBytes(_ recorder: EventRecorder) async -> Bool {
     await recorder.waitFor { ($0.progressBytes ?? 0) > 0 }

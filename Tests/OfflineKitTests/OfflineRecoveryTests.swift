@@ -1,13 +1,14 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Opening a store that a crash left mid-change brings every content to a state that can
 /// go on.
-@Suite struct OfflineRecoveryTests {
+@Suite(.timed) struct OfflineRecoveryTests {
   let url = URL(string: "http://127.0.0.1:9/file.bin")!
 
   /// Leaves content `id` as a crash would: its record changed behind the manager's back, and

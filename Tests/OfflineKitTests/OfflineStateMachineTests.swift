@@ -1,9 +1,10 @@
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// The transition table of `OfflineState`, without I/O.
-@Suite struct OfflineStateMachineTests {
+@Suite(.timed) struct OfflineStateMachineTests {
   /// The rows of the table in `OfflineState.swift`: (from, call, to).
   static let rows: [(OfflineState, OfflineAction, OfflineState)] = [
     (.notDownloaded, .download, .downloading),

@@ -2,13 +2,14 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Downloads said to run at once do run at once: queued files, the ranges of one file, and
 /// the pieces of a stream each move on a connection of their own (issue 11, item 7).
-@Suite struct ParallelDownloadTests {
+@Suite(.timed) struct ParallelDownloadTests {
   /// Pins issue 11, item 7: of three queued files from one rate-limited nginx, one moved
   /// while the others sat at 0 B (shown `running`); the third was requested only on the
   /// first one's connection once it was done.

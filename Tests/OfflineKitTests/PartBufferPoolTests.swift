@@ -1,4 +1,5 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -11,7 +12,7 @@ import Testing
 /// The pool is process-wide: in a parallel run, parts of other suites take and give buffers
 /// between a test's steps. So each test repeats its steps (at most `attempts` times) until
 /// one round ran undisturbed; a pool that does not keep or hand back buffers fails every round.
-@Suite(.serialized) struct PartBufferPoolTests {
+@Suite(.serialized, .timed) struct PartBufferPoolTests {
   /// Rounds a test may try before it fails: one undisturbed round is enough.
   static let attempts = 50
 

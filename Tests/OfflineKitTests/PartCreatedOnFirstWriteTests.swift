@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// `lstat` per piece), although its runner holds the folder's lock. Its part is now created
 /// when its first bytes are written; what may be at its path then is never trusted nor
 /// written through.
-@Suite struct PartCreatedOnFirstWriteTests {
+@Suite(.timed) struct PartCreatedOnFirstWriteTests {
   static func bytes(_ count: Int, seed: UInt8) -> [UInt8] {
     (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }
   }

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineLocks
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// twice, once by its ``DestinationLock`` and once more for writing (an `openat` and a `close`
 /// per piece, with their look-ups in a folder of 1000 files). The transfer now writes through
 /// the descriptor its lock holds; a retry opens the part again as before.
-@Suite struct PartDescriptorTests {
+@Suite(.timed) struct PartDescriptorTests {
   /// The descriptors of this process open on the file at `path` (by inode), read from
   /// `/proc/self/fd`; -1 when nothing is at `path`.
   static func descriptors(naming path: String) -> Int {

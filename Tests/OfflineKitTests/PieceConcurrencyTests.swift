@@ -1,10 +1,11 @@
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// The decision of how many pieces of a stream go at once (issue 14): one rule per test, no
 /// I/O. Before it, eight went at once whatever the protocol, the link or the origin said.
-@Suite struct PieceConcurrencyTests {
+@Suite(.timed) struct PieceConcurrencyTests {
   /// Finishes pieces as a run would: a clock and the running sum of bytes received.
   struct Feed {
     var time = Duration.zero

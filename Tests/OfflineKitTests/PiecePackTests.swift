@@ -1,13 +1,14 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Issue 14 (HLS CPU, packs): the file many small pieces of a stream share, and which of
 /// the pieces an earlier run left there a new run keeps.
-@Suite struct PiecePackTests {
+@Suite(.timed) struct PiecePackTests {
   static func bytes(_ count: Int, seed: Int) -> [UInt8] {
     (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ seed) }
   }

@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -11,7 +12,7 @@ import Testing
 /// undefined variable was not refused. Real media made with ffmpeg, wrapped in playlists with
 /// variables, served by nginx that answers 403 to any playlist or segment request without the
 /// token.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .timed)
 struct PlaylistVariablesDownloadTests {
   static let token = "s3cret-7"
 

@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// How the queue makes many small files durable (issue 14, small files at curl's speed).
-@Suite(.serialized) struct QueueGroupCommitTests {
+@Suite(.serialized, .timed) struct QueueGroupCommitTests {
   /// `count` files of 20 KiB, `parallel` at a time, in a store named with `prefix`.
   private static func queue(_ count: Int, parallel: Int, prefix: String) throws
     -> QueueCostFixture

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -8,7 +9,7 @@ import Testing
 /// The queue's cap kept in the store (`offline limit`, issue 13, item 5) reaches a runner in
 /// another process as a pause does. Before, a running queue's cap could change only in the
 /// process that ran it (`setRateLimit`).
-@Suite(.serialized) struct QueueRateLimitTests {
+@Suite(.serialized, .timed) struct QueueRateLimitTests {
   /// Pins: nothing another process did could change a running queue's cap.
   @Test func aCapKeptByAnotherProcessReachesTheRunningRunner() async throws {
     let fixture = try ManagerFixture()

@@ -1,12 +1,13 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Per-file work the queue no longer does (issue 14, 1000 small files at curl's speed).
-@Suite(.serialized) struct QueueRunnerCostTests {
+@Suite(.serialized, .timed) struct QueueRunnerCostTests {
   /// Pins the runner's last wait: `runUntilIdle` looked whether the queue was done only once
   /// per poll interval, so every run ended on average half an interval (125 ms) after its
   /// last file. With an interval of an hour it now still returns as the last file is

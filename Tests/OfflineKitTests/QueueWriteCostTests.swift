@@ -1,13 +1,14 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// What the runner writes to and reads from the index per file of a queue of small files
 /// (issue 14, 1000 files of 100 KiB at curl's speed, fourth pass). Counts, never times.
-@Suite(.serialized) struct QueueWriteCostTests {
+@Suite(.serialized, .timed) struct QueueWriteCostTests {
   /// Small files, one at a time, with a poll interval no test waits for: the whole queue
   /// finishes in one batch (it is flushed when nothing else runs), so what each file costs
   /// is all that varies.

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineLocks
 import OfflineStore
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -10,7 +11,7 @@ import Testing
 /// in flight cuts that request, and the origin has already sent what the sockets hold past
 /// the split. These pin that splits land past the requests in flight, that only a request
 /// too slow to wait for is cut, and that requests shrink as the bytes run out.
-@Suite struct RangeBoardTests {
+@Suite(.timed) struct RangeBoardTests {
   static let mib: Int64 = 1 << 20
 
   /// A clock the test moves by hand.

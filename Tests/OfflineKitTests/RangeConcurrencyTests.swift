@@ -1,3 +1,4 @@
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -6,7 +7,7 @@ import Testing
 /// origin): one rule per test, no I/O. Before it, a segmented download kept the count it
 /// started with, so an origin capping each request at 40 MiB/s held eight connections to
 /// 320 MiB/s while the disk could take more.
-@Suite struct RangeConcurrencyTests {
+@Suite(.timed) struct RangeConcurrencyTests {
   let plenty: Int64 = 1 << 30
   let mib = Double(1 << 20)
 

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -11,7 +12,7 @@ import Testing
 /// their waits were 11 % of the samples, and a connection preempted while holding the lock
 /// stalled the others. A part now takes the lock once and is placed from the range the last
 /// write returned; these pin that such a placement never writes past a split.
-@Suite struct RangeSinkTests {
+@Suite(.timed) struct RangeSinkTests {
   /// A part file of `size` zero bytes, open for writing, removed with the folder.
   struct Part {
     let folder: TemporaryDirectory

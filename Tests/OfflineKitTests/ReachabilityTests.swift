@@ -1,11 +1,12 @@
 import Foundation
 import OfflineLocks
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
-@Suite struct ReachabilityTests {
+@Suite(.timed) struct ReachabilityTests {
   /// `/proc/net/route` of a laptop on little-endian hardware: two default routes (eth0 wins
   /// by metric), 10.1.2.0/24 on veth0 inside 10.1.0.0/16 on eth1, and `ip route add
   /// unreachable 10.0.0.0/8`.

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -7,7 +8,7 @@ import Testing
 /// The README's Swift samples are the bodies of the functions in `Examples/`, which every
 /// build compiles: a sample that stops compiling fails the build, one edited in only one
 /// place fails here.
-@Suite struct ReadmeSamplesTests {
+@Suite(.timed) struct ReadmeSamplesTests {
   @Test func everyReadmeSampleIsTheBodyOfACompiledExample() throws {
     let blocks = try SampleBlocks.swiftBlocks(in: SampleBlocks.root.appending(path: "README.md"))
     let examples = try SampleBlocks.examples()

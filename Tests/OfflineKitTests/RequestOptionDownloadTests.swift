@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -10,7 +11,7 @@ import Testing
 /// entries and the manager's downloads all send the source's request options (issue 13,
 /// item 1). Each pins that before, only the transport's own header fields went out, so a
 /// source behind a token, Basic credentials, a cookie or a Referer check failed.
-@Suite(.serialized) struct RequestOptionDownloadTests {
+@Suite(.serialized, .timed) struct RequestOptionDownloadTests {
   static let body = TestData.bytes(count: 300_000, seed: 31)
 
   /// The options that open `folder` of a ``GatedOrigin``.

@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// HLS streams behind a check (issue 13, item 1): every playlist, segment, key, init section
 /// and rendition of a stream sends the source's options. Pins that before, a stream behind
 /// a token, Basic credentials, a cookie or a Referer check failed at its first request.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .timed)
 struct RequestOptionStreamTests {
   func download(
     _ url: URL, _ options: RequestOptions, hls: StreamConfiguration = StreamConfiguration()

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -8,7 +9,7 @@ import Testing
 /// The group commit of the response records a stream's pieces write before their renames
 /// (issue 14, HLS CPU: one commit per piece was 13 % of a 1000-segment `get`'s samples).
 /// Counts commits and records, never times.
-@Suite struct ResponseRecordBatchTests {
+@Suite(.timed) struct ResponseRecordBatchTests {
   private func journal() throws -> (TemporaryDirectory, TransferJournal) {
     let folder = try TemporaryDirectory()
     let database = try Database(path: folder.url.appending(path: "index.sqlite").path)

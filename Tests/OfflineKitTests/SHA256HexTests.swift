@@ -1,10 +1,11 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// The lowercase hex every journal entry, manifest and `verify` compares digests in.
-@Suite struct SHA256HexTests {
+@Suite(.timed) struct SHA256HexTests {
   /// Guards the digit-by-digit hex of issue 14 (per-byte `String(format:)` was 6 % of a
   /// 1000-segment stream's CPU): the FIPS 180-2 answers, every nibble from 0 to f.
   @Test func digestsAreSpelledInLowercaseHexAsTheStandardGivesThem() {

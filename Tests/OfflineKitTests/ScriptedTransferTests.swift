@@ -2,13 +2,14 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// A real `Transfer` reads the scripted transport as it reads curl: the decisions about
 /// resume, restart, 416, retry and cancel, with no server and no waiting for real time.
-@Suite struct ScriptedTransferTests {
+@Suite(.timed) struct ScriptedTransferTests {
   let url = URL(string: "https://origin.test/f")!
   let body = TestData.bytes(count: 1 << 20, seed: 7)
 

@@ -1,12 +1,13 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// One large file over several connections, in ranges written in place.
-@Suite struct SegmentedTransferTests {
+@Suite(.timed) struct SegmentedTransferTests {
   let size = 24 << 20
 
   func origin(_ options: NginxServer.Options, count: Int? = nil, seed: UInt64 = 51)

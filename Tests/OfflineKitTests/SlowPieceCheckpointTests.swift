@@ -1,13 +1,14 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// How much of a slow download a kill can cost. The journal is checkpointed once a second
 /// (``Transfer/Configuration/checkpointInterval``) whatever the pace of the body.
-@Suite struct SlowPieceCheckpointTests {
+@Suite(.timed) struct SlowPieceCheckpointTests {
   /// Pins issue 14's kill cost: the sink read the clock only every 32 body parts, so a slow
   /// piece (a segment at 20 KB/s arrives in about 20 parts a second) had nothing on disk
   /// after more than a second, and a kill then cost all of it. More pieces in flight made

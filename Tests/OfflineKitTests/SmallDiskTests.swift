@@ -1,6 +1,7 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -8,7 +9,7 @@ import Testing
 /// The queue on a small disk: a margin that can be changed, a content that can never fit
 /// suspended with the bytes it needs, and a full disk waited for calmly (issue 11, item 11).
 /// Each test mounts a tmpfs at the store's `content` folder, so the index stays elsewhere.
-@Suite(.serialized, .enabled(if: getuid() == 0))
+@Suite(.serialized, .enabled(if: getuid() == 0), .timed)
 struct SmallDiskTests {
   /// A manager on `fixture`'s store with the fixture's quick settings and `margin`.
   func manager(_ fixture: ManagerFixture, margin: Int64) throws -> OfflineManager {

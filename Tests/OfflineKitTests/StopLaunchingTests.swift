@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// `OfflineManager.stopLaunching()`, the hook `offline serve` shuts down with (issue 36,
 /// item 10).
-@Suite("stopLaunching starts nothing more", .serialized)
+@Suite("stopLaunching starts nothing more", .serialized, .timed)
 struct StopLaunchingTests {
   // Pins: while the manager stopped its running downloads, one that ended pumped the queue
   // and started the next, which nobody stopped: `serve` exited with transfers running.

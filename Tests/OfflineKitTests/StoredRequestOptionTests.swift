@@ -1,13 +1,14 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// A content's request options are kept in the store (issue 13, item 2), so the next
 /// launch's manager sends them.
-@Suite(.serialized) struct StoredRequestOptionTests {
+@Suite(.serialized, .timed) struct StoredRequestOptionTests {
   static let body = TestData.bytes(count: 120_000, seed: 47)
 
   static var bearer: RequestOptions {

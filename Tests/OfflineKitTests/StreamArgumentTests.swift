@@ -1,9 +1,10 @@
 import OfflineKit
+import TestTiming
 import Testing
 
 /// How a variant and renditions are read from text (`--variant`, `--audio`, `--subtitles`,
 /// and the service's JSON API).
-@Suite struct StreamArgumentTests {
+@Suite(.timed) struct StreamArgumentTests {
   @Test func aVariantIsHighestLowestOrABitrateWithItsUnit() {
     #expect(StreamConfiguration.VariantChoice(argument: "800k") == .minimumBitrate(800_000))
     #expect(StreamConfiguration.VariantChoice(argument: "2M") == .minimumBitrate(2_000_000))

@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// How many pieces of a stream go at once (issue 14, HLS on a latency-bound link): a fixed
 /// eight whatever the protocol made 1000 segments at 40 ms RTT take 1000 / 8 round trips,
 /// and HTTP/2 gained nothing over HTTP/1.1.
-@Suite struct StreamConcurrencyTests {
+@Suite(.timed) struct StreamConcurrencyTests {
   /// Pins issue 14: over HTTP/2 at most eight pieces were in flight; they are streams on one
   /// connection, so many more go at once, and the copy still decodes like the origin.
   @Test(.enabled(if: FFmpeg.isAvailable))

@@ -2,12 +2,13 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// A stream's pack (``PiecePack``) as a later run finds it, through real downloads from nginx.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .timed)
 struct StreamPackTests {
   /// A complete stream downloaded again in another boot trusts none of its packed pieces
   /// (they were synced only at the end of the run, as files of pieces are), so its first

@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -10,7 +11,7 @@ import Testing
 /// what is at their names before the download and the rename (issue 14, HLS CPU: two
 /// look-ups of a missing path per piece); the rename itself must still refuse a folder and
 /// never write through a link.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .timed)
 struct StreamPieceDestinationTests {
   struct Setup {
     let origin: HLSOrigin

@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// What a stream's pieces cost the journal (issue 14, HLS CPU: two journal commits and a
 /// journal read per segment were a tenth of `offline get`'s CPU), and that writing less
 /// never makes a run trust or refetch more than before.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .timed)
 struct StreamPieceJournalTests {
   /// Pins issue 14 (HLS CPU): each piece committed its response record and then, after
   /// the rename, its `complete` record on its own: at least two commits per segment. The

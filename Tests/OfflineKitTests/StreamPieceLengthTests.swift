@@ -2,13 +2,14 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// A stream piece's response record must say how long the piece is, since the batched
 /// `complete` record may be lost in a kill (issue 14, HLS CPU: `CompletionBatch`).
-@Suite struct StreamPieceLengthTests {
+@Suite(.timed) struct StreamPieceLengthTests {
   /// Pins a gap the batching opened: a piece sent without `Content-Length` (chunked) left a
   /// response record without a length, so a kill after its rename but before its batch was
   /// written made the next run fetch it again.

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// journal entries of its pieces, so after the rebuild a resume fetches only the pieces it
 /// lacked. Pins issue 11, item 10 ("partial content can resume"). The stream is served from
 /// memory, half its segments held at a gate until the suspend: no throttled origin.
-@Suite(.enabled(if: FFmpeg.isAvailable))
+@Suite(.enabled(if: FFmpeg.isAvailable), .timed)
 struct StreamRebuildTests {
   /// With segments larger than a write buffer (files of their own) and with small ones (in
   /// a pack, whose place the manifest's journal entries carry too; more of them, so the

@@ -1,13 +1,14 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineHTTP
 @testable import OfflineKit
 
 /// How much each stream piece's request reads at once (issue 14, HTTP/2 peak RSS).
-@Suite struct StreamReceiveBufferTests {
+@Suite(.timed) struct StreamReceiveBufferTests {
   /// Pins issue 14: with up to 64 pieces in flight over HTTP/2, each piece's request had
   /// the 512 KiB receive buffer meant for big files, and peak RSS rose from 52 to 69 MiB.
   /// Every segment's request now asks for at most 32 KiB, which is what curl is given.

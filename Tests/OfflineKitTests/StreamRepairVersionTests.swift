@@ -1,6 +1,7 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -12,7 +13,7 @@ import Testing
 /// for that segment, recorded their hash, and `verify` then called "whole" a copy that no
 /// version of the origin ever was. And a damaged segment in `pack.ts` was named by its byte
 /// offset in the pack, which tells a user nothing.
-@Suite(.serialized)
+@Suite(.serialized, .timed)
 struct StreamRepairVersionTests {
   /// Expects `repair` of `content` to refuse with `originChanged` naming `url`.
   static func expectRefusal(

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineLocks
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -8,7 +9,7 @@ import Testing
 /// A stream piece refused as an expired signed URL asks the manager's ``URLRefresh`` hook
 /// at once (issue 13, item 4): before, the piece engine tried it again with backoff (ten
 /// times, 75 s with the defaults) while the hook waited.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable))
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .timed)
 struct StreamURLRefreshRuleTests {
   /// A playlist of `files`' stream whose keys and segments are signed URLs (`/signed/…`)
   /// that expire `seconds` from now (negative: expired already).

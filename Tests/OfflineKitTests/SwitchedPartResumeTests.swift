@@ -1,6 +1,7 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -11,7 +12,7 @@ import Testing
 /// connection option) download killed after it had switched left a part as long as the file,
 /// holes included. The next run started on one connection, which took that length for bytes
 /// written and saved the holes as the file: "Saved", exit 0, wrong bytes.
-@Suite struct SwitchedPartResumeTests {
+@Suite(.timed) struct SwitchedPartResumeTests {
   let total = 96 << 20
   let written = 12 << 20
 

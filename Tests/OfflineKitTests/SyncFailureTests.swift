@@ -1,6 +1,7 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -8,7 +9,7 @@ import Testing
 /// A sync of the file system that fails (a disk answering `EIO`, armed with ``SyncFault``):
 /// nothing whose bytes may not be on the device is recorded complete, and the next run,
 /// with the disk well again, finishes without fetching the bytes again.
-@Suite struct SyncFailureTests {
+@Suite(.timed) struct SyncFailureTests {
   /// Pins a defect found in session 24's review: a stream's one `syncfs` after its pieces
   /// ignored a failure, so the stream was written complete (`index.m3u8`) with pieces that
   /// might never have reached the device.

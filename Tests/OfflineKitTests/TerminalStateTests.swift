@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -7,7 +8,7 @@ import Testing
 /// How a download ends, and what a content says about itself at that moment, must match
 /// the data on disk. Pins issue 12, item 1 ("terminal failures end in the state the data is
 /// really in").
-@Suite struct TerminalStateTests {
+@Suite(.timed) struct TerminalStateTests {
   /// Pins issue 12: a checksum mismatch ended in `suspended` ("partial data kept") although
   /// the transfer had thrown the bytes away, so a resume had nothing to go on from.
   @Test func aChecksumMismatchEndsNotDownloadedWithItsErrorAndNothingToResume() async throws {

@@ -2,13 +2,14 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Responses that contradict the bytes already on disk: another encoding, another length.
 /// None of them may be written after those bytes, and none may complete a file.
-@Suite struct TransferContradictionTests {
+@Suite(.timed) struct TransferContradictionTests {
   let body = TestData.bytes(count: 1 << 20, seed: 31)
   let cut = 256 << 10
 

@@ -2,12 +2,13 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Whole transfers from a real nginx: what a user of `offline get` sees.
-@Suite struct TransferOriginTests {
+@Suite(.timed) struct TransferOriginTests {
   let size = 8 << 20
 
   /// nginx serving `file.bin` from a folder that lives as long as the origin.

@@ -2,13 +2,14 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Resuming, restarting and verifying against our fault server, which cuts, lies and
 /// changes content on demand.
-@Suite struct TransferResumeTests {
+@Suite(.timed) struct TransferResumeTests {
   let body = TestData.bytes(count: 4 << 20, seed: 7)
 
   @Test func resumesAfterACutWithRangeAndIfRange() async throws {

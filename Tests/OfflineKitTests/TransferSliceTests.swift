@@ -1,12 +1,13 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Slice transfers: one byte range of a resource into its own file (HLS byte-range segments).
-@Suite struct TransferSliceTests {
+@Suite(.timed) struct TransferSliceTests {
   let body = TestData.bytes(count: 3 << 20, seed: 41)
   let slice = Transfer.Slice(offset: 1_000_000, length: 500_000)
   var expected: Data { body.subdata(in: 1_000_000..<1_500_000) }

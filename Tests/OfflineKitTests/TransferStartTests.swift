@@ -1,10 +1,11 @@
 import OfflineStore
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Where a run starts, one row of `docs/Transfer.md`'s table per test, without I/O.
-@Suite struct TransferStartTests {
+@Suite(.timed) struct TransferStartTests {
   let url = "https://example.com/a.bin"
   let destination = "/data/a.bin"
 

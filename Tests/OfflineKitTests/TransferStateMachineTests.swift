@@ -1,11 +1,12 @@
 import Foundation
 import OfflineHTTP
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// One test per row of the transfer's decision table, without a network.
-@Suite struct TransferStateMachineTests {
+@Suite(.timed) struct TransferStateMachineTests {
   let url = URL(string: "http://127.0.0.1/file.bin")!
 
   func head(_ status: Int, _ fields: [(String, String)] = []) -> HTTPResponseHead {

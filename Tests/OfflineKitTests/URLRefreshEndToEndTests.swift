@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineLocks
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -11,7 +12,7 @@ import Testing
 /// that wait for real time (an expiry nginx checks against its own clock); the decisions
 /// (an app-given expiry, the hook's timeout, a piece's retries) are tested on a manual
 /// clock (``URLExpiryTests``, ``URLRefreshTests``, ``StreamURLRefreshRuleTests``).
-@Suite(.serialized) struct URLRefreshEndToEndTests {
+@Suite(.serialized, .timed) struct URLRefreshEndToEndTests {
   static func manager(_ fixture: ManagerFixture, refresh: URLRefresh) throws -> OfflineManager {
     var configuration = ManagerFixture.configuration()
     configuration.urlRefresh = refresh
@@ -85,7 +86,7 @@ import Testing
 
 /// A stream whose token (in its path, so every playlist, segment and key URL carries it)
 /// expires in the middle of the download (issue 13, item 4).
-@Suite(.serialized) struct StreamURLRefreshEndToEndTests {
+@Suite(.serialized, .timed) struct StreamURLRefreshEndToEndTests {
   /// Pins: a refreshed stream URL changed every piece's URL, so every piece on disk was
   /// fetched again. The new playlist is read and the pieces on disk are matched by their
   /// position and file name: nothing already there is fetched twice (under 5 % of bytes).

@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineLocks
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// The manager asks ``URLRefresh`` for a fresh URL when a content's URL expires (issue 13,
 /// item 4), against nginx's `secure_link`. Before, a signed URL that expired in the middle
 /// of a download failed it with 410, and a new URL could only start it over.
-@Suite(.serialized) struct URLRefreshTests {
+@Suite(.serialized, .timed) struct URLRefreshTests {
   static let body = TestData.bytes(count: 6 << 20, seed: 53)
   static let path = "/signed/big.bin"
   /// The size of the files whose bytes fetched twice are bounded by 5 %: 96 MiB, so the
@@ -113,7 +114,7 @@ import Testing
 
 /// The expiry an app gives with a source (issue 13, item 4), read on the manager's clock: a
 /// manual one here, so an expiry an hour away passes without waiting for it.
-@Suite(.serialized) struct URLExpiryTests {
+@Suite(.serialized, .timed) struct URLExpiryTests {
   /// The origin, the hook's record of what it was asked, and a content whose stale URL
   /// (still valid at the origin) expires, as the app says, an hour from `clock`'s now.
   struct Setup {

@@ -2,6 +2,7 @@ import Foundation
 import OfflineHTTP
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -9,7 +10,7 @@ import Testing
 /// The transfer engine and the manager on ``URLSessionTransport``: the engine appends only
 /// bodies it asked for, whatever the transport hands it, and the results are the same bytes
 /// as over ``CurlTransport`` (issue 18, item 2).
-@Suite(.serialized) struct URLSessionTransportEngineTests {
+@Suite(.serialized, .timed) struct URLSessionTransportEngineTests {
   let body = TestData.bytes(count: 1 << 20, seed: 51)
   let cut = 256 << 10
 

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -10,7 +11,7 @@ import Testing
 /// The manager runs on a manual clock that a ``ClockPump`` moves on whenever the runner
 /// parks: its polls, the backoff between retries and the time a test lets pass while the
 /// network is down are manual time; only the bytes come in real time.
-@Suite(.serialized) struct WaitingTests {
+@Suite(.serialized, .timed) struct WaitingTests {
   /// 6 MiB at 2 MiB/s: slow enough to cut after 1 MiB with most of the file to come.
   let size = 6 << 20
 

@@ -1,11 +1,12 @@
 import Dispatch
 import OfflineLocks
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// The write-back started behind a part file's writer (issue 14, the plain 1 GiB case).
-@Suite struct WriteBehindTests {
+@Suite(.timed) struct WriteBehindTests {
   /// The write-back calls made, and a gate that holds the first one until opened.
   final class Device: Sendable {
     let calls = Locked<[ClosedRange<Int64>]>([])

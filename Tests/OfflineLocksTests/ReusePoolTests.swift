@@ -1,9 +1,10 @@
 import OfflineLocks
+import TestTiming
 import Testing
 
 /// The pool the delivery blocks and the part buffers are kept in (issue 14): bounded, so a
 /// burst of ended requests never keeps more memory than it says.
-@Suite struct ReusePoolTests {
+@Suite(.timed) struct ReusePoolTests {
   @Test func keepsAtMostItsCapacityAndSaysWhenFull() {
     let pool = ReusePool<Int>(capacity: 2)
     #expect(pool.give(1))

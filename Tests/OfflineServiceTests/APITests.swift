@@ -2,10 +2,11 @@ import Foundation
 import OfflineKit
 import OfflineService
 import TestSupport
+import TestTiming
 import Testing
 
 /// Issue 16, item 3: the JSON API and its Server-Sent Events.
-@Suite("offline serve's JSON API", .serialized)
+@Suite("offline serve's JSON API", .serialized, .timed)
 struct APITests {
   // Pins: a client adds a file and a stream over the API and follows them on
   // /api/events: progress with speed and time left, then finished.

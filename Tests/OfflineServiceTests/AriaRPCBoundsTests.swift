@@ -1,12 +1,13 @@
 import Foundation
 import OfflineKit
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineService
 
 /// Issue 36, item 10: `/jsonrpc` batches are bounded in calls and in work per call.
-@Suite("aria2 JSON-RPC batches are bounded", .serialized)
+@Suite("aria2 JSON-RPC batches are bounded", .serialized, .timed)
 struct AriaRPCBoundsTests {
   /// `POST /jsonrpc` with `body` (from a file: a big batch is longer than an argument may be).
   static func post(_ body: String, to fixture: ServiceFixture) async throws -> Curl.Reply {

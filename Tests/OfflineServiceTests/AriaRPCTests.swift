@@ -2,10 +2,11 @@ import Foundation
 import OfflineKit
 import OfflineService
 import TestSupport
+import TestTiming
 import Testing
 
 /// Issue 16, item 4: the aria2 JSON-RPC subset at /jsonrpc.
-@Suite("offline serve speaks aria2's JSON-RPC", .serialized)
+@Suite("offline serve speaks aria2's JSON-RPC", .serialized, .timed)
 struct AriaRPCTests {
   static let token = "aria2-secret-0123456789"
 

@@ -2,11 +2,12 @@ import Foundation
 import OfflineKit
 import OfflineService
 import TestSupport
+import TestTiming
 import Testing
 
 /// Issue 36, items 5 and 6: what `/content/` hands out cannot act as the service, and none
 /// of a content's bookkeeping is handed out.
-@Suite("offline serve's content cannot act as the service", .serialized)
+@Suite("offline serve's content cannot act as the service", .serialized, .timed)
 struct ContentOriginTests {
   static let token = "hostile-test-token-0123456789"
 

@@ -2,10 +2,11 @@ import Foundation
 import OfflineKit
 import OfflineService
 import TestSupport
+import TestTiming
 import Testing
 
 /// Issue 16, item 2: `/content/<id>/…` serves downloaded content to players.
-@Suite("offline serve serves content to players", .serialized)
+@Suite("offline serve serves content to players", .serialized, .timed)
 struct ContentServingTests {
   // Pins: seeking in a player is a Range request; every form must give exactly the bytes
   // asked for, with the Content-Range that says which.

@@ -2,12 +2,13 @@ import Foundation
 import OfflineKit
 import Synchronization
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineService
 
 /// A new `GET /api/events` subscriber misses nothing (issue 16, item 3).
-@Suite struct EventSubscribeTests {
+@Suite(.timed) struct EventSubscribeTests {
   // Pins: subscribe() read the snapshots and only then registered the subscriber, so an
   // event sent in between (a state change while the opening was built) never reached it.
   @Test func anEventSentWhileTheOpeningIsBuiltReachesTheNewSubscriber() async throws {

@@ -2,11 +2,12 @@ import Foundation
 import OfflineKit
 import OfflineService
 import TestSupport
+import TestTiming
 import Testing
 
 /// `/content/<id>/…` for a file in the store's shared `files/` folder (issue 14, no folder
 /// per file): the content's own file is served, and never a neighbour's.
-@Suite("offline serve serves a flat file and only it", .serialized)
+@Suite("offline serve serves a flat file and only it", .serialized, .timed)
 struct FlatFileServingTests {
   // Pins: a flat file's folder is shared with every other flat file, so serving "its folder"
   // as before would hand out another content's file under this content's id.

@@ -2,11 +2,12 @@ import Foundation
 import OfflineKit
 import OfflineService
 import TestSupport
+import TestTiming
 import Testing
 
 /// Issue 16, item 3 (the verify call) on issue 15's verify and repair: a client finds the
 /// damage of a downloaded file over the API and has only the damaged chunk fetched again.
-@Suite("offline serve's verify and repair calls", .serialized)
+@Suite("offline serve's verify and repair calls", .serialized, .timed)
 struct IntegrityAPITests {
   // Pins: the API had no verify call, so a client of serve could not tell a damaged file
   // from a whole one, nor mend it.

@@ -1,7 +1,8 @@
 import OfflineService
+import TestTiming
 import Testing
 
-@Suite("Listen addresses")
+@Suite("Listen addresses", .timed)
 struct ListenAddressTests {
   // Pins: `serve --listen` must read the forms users type and refuse names it would have to
   // resolve (the Host check compares against the address).

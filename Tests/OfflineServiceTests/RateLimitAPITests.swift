@@ -2,10 +2,11 @@ import Foundation
 import OfflineKit
 import OfflineService
 import TestSupport
+import TestTiming
 import Testing
 
 /// `GET` and `POST /api/rate-limit`: the running queue's cap (issue 16, item 3).
-@Suite("offline serve's rate limit call", .serialized)
+@Suite("offline serve's rate limit call", .serialized, .timed)
 struct RateLimitAPITests {
   // Pins: the API had no call to set or clear the queue's rate limit.
   @Test func aLimitSetOverTheAPIHoldsTheQueueAndClearingItLiftsIt() async throws {

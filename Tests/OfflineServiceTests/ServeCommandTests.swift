@@ -2,10 +2,11 @@ import Foundation
 import OfflineKit
 import OfflineService
 import TestSupport
+import TestTiming
 import Testing
 
 /// Issue 16, item 1: `offline serve` works the queue as `run` does, under the same lock.
-@Suite("offline serve, the command", .serialized)
+@Suite("offline serve, the command", .serialized, .timed)
 struct ServeCommandTests {
   // Pins: `run` and `serve` must never both work one store (two runners would download
   // the same files at once).

@@ -1,10 +1,11 @@
 import Foundation
 import OfflineKit
 import TestSupport
+import TestTiming
 import Testing
 
 /// Issue 36, item 10: `offline serve` under load keeps its bounds.
-@Suite("offline serve under load", .serialized)
+@Suite("offline serve under load", .serialized, .timed)
 struct ServeLoadTests {
   static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appending(path: "scripts/serve_load.py").path

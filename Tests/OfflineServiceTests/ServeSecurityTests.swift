@@ -2,10 +2,11 @@ import Foundation
 import OfflineKit
 import OfflineService
 import TestSupport
+import TestTiming
 import Testing
 
 /// Issue 16, item 6: hostile requests get 4xx and touch nothing.
-@Suite("offline serve refuses hostile requests", .serialized)
+@Suite("offline serve refuses hostile requests", .serialized, .timed)
 struct ServeSecurityTests {
   // Pins: DNS rebinding. A page on evil.example that rebinds its name to 127.0.0.1 sends
   // `Host: evil.example`; the service must not answer it.

@@ -2,10 +2,11 @@ import Foundation
 import OfflineKit
 import OfflineService
 import TestSupport
+import TestTiming
 import Testing
 
 /// Issue 16, item 5: the web page at `/`.
-@Suite("offline serve's web page", .serialized)
+@Suite("offline serve's web page", .serialized, .timed)
 struct WebPageTests {
   // Pins: the page comes from the binary, with a policy that lets no other script or
   // frame in; it cannot be changed with a POST.

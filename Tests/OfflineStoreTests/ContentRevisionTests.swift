@@ -1,11 +1,12 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineStore
 
 /// The contents table's revision, which tells the runner whether the queue's rows it read
 /// are still what the table holds (issue 14, small files at curl's speed, fourth pass).
-@Suite struct ContentRevisionTests {
+@Suite(.timed) struct ContentRevisionTests {
   /// Every write moves the revision, so rows read before it are read again; only the
   /// runner's own marks on what it runs (progress, `starting`, receiving) leave it. A write
   /// the revision missed would let the runner start a content suspended or deleted

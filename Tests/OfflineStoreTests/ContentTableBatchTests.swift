@@ -1,10 +1,11 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineStore
 
 /// The batching calls a busy queue makes (issue 14, small files at curl's speed).
-@Suite struct ContentTableBatchTests {
+@Suite(.timed) struct ContentTableBatchTests {
   func makeIndex(_ folder: TemporaryDirectory, ids: [String]) throws -> OfflineIndex {
     let index = try OfflineIndex(directory: folder.url)
     try index.contents.insert(
@@ -62,7 +63,7 @@ import Testing
 
 /// The reads and writes of one batch of finished files (issue 14): one query for the
 /// batch's records, one transaction for what their files must be.
-@Suite struct FinishedBatchStoreTests {
+@Suite(.timed) struct FinishedBatchStoreTests {
   @Test func recordsByIdsGivesThoseThatExistInOneRead() throws {
     let folder = try TemporaryDirectory()
     let index = try OfflineIndex(directory: folder.url)

@@ -1,9 +1,10 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineStore
 
-@Suite struct DatabaseFailureTests {
+@Suite(.timed) struct DatabaseFailureTests {
   @Test func aGarbageFileFailsAsNotADatabaseAndIsLeftUntouched() throws {
     let directory = try TemporaryDirectory()
     let path = directory.path(OfflineIndex.fileName)

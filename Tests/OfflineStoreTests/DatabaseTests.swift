@@ -1,9 +1,10 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineStore
 
-@Suite struct DatabaseTests {
+@Suite(.timed) struct DatabaseTests {
   struct Boom: Error {}
 
   @Test func openCreatesTheFileInWALMode() throws {

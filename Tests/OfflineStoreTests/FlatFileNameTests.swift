@@ -1,11 +1,12 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineStore
 
 /// Who gets a name in the store's shared folder of single files (issue 14, no folder per
 /// file unless names collide): the index decides, in the transaction that adds a content.
-@Suite struct FlatFileNameTests {
+@Suite(.timed) struct FlatFileNameTests {
   func record(_ id: String, _ name: String, flat: Bool = true) -> ContentRecord {
     ContentRecord(
       id: id, url: "http://h/\(id)", fileName: name, state: .downloading, flatFile: flat)

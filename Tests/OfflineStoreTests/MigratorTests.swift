@@ -1,9 +1,10 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineStore
 
-@Suite struct MigratorTests {
+@Suite(.timed) struct MigratorTests {
   @Test func migrationsApplyOnceAndAreRecordedInOrder() throws {
     let directory = try TemporaryDirectory()
     let database = try Database(path: directory.path("db.sqlite"))

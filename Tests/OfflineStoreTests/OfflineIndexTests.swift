@@ -1,9 +1,10 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineStore
 
-@Suite struct OfflineIndexTests {
+@Suite(.timed) struct OfflineIndexTests {
   @Test func openingCreatesThePrivateDirectoryAndTheDatabase() throws {
     let parent = try TemporaryDirectory()
     let directory = parent.url.appending(path: "store/offline", directoryHint: .isDirectory)

@@ -1,4 +1,5 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineStore
@@ -6,7 +7,7 @@ import Testing
 /// A row's JSON column is checked when it is read, but the queue's rows mostly share one
 /// options text. Pins issue 14 (1000 small files): every read of a content parsed its options
 /// again, a twentieth of the runner's CPU.
-@Suite struct StoredJSONCheckTests {
+@Suite(.timed) struct StoredJSONCheckTests {
   @Test func readingManyRowsThatShareOneOptionsTextParsesItOnce() throws {
     let folder = try TemporaryDirectory()
     let index = try OfflineIndex(directory: folder.url)

@@ -1,10 +1,11 @@
 import Foundation
 import OfflineStore
+import TestTiming
 import Testing
 
 /// Many journal records in one go (issue 14, HLS CPU: a stream's pieces cost one commit and
 /// one read each).
-@Suite struct TransferJournalBatchTests {
+@Suite(.timed) struct TransferJournalBatchTests {
   func journal() throws -> (TemporaryDirectory, TransferJournal) {
     let folder = try TemporaryDirectory()
     let database = try Database(path: folder.url.appending(path: "index.sqlite").path)

@@ -1,9 +1,10 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineStore
 
-@Suite struct TransferJournalTests {
+@Suite(.timed) struct TransferJournalTests {
   let directory: TemporaryDirectory
   let journal: TransferJournal
 

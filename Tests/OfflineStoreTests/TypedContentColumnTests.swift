@@ -1,4 +1,5 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineStore
@@ -7,7 +8,7 @@ import Testing
 /// unknown one an error naming the column, and stores made before they were typed still
 /// open. Pins issue 12, item 3 ("records are strings": four readers fell back silently to
 /// `notDownloaded`).
-@Suite struct TypedContentColumnTests {
+@Suite(.timed) struct TypedContentColumnTests {
   /// The `contents` table as the code before typed columns left it (migrations v1 to v3),
   /// with rows written as that code wrote them, and one lenient reading it tolerated.
   static func makeStoreOfTheEarlierVersion(in folder: TemporaryDirectory) throws -> URL {

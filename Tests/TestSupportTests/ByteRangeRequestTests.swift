@@ -1,8 +1,9 @@
+import TestTiming
 import Testing
 
 @testable import TestSupport
 
-@Suite struct ByteRangeRequestTests {
+@Suite(.timed) struct ByteRangeRequestTests {
   @Test(arguments: [
     ("bytes=0-", ByteRangeRequest.from(0)),
     ("bytes=5-9", .closed(5, 9)),

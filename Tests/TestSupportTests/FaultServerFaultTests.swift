@@ -1,9 +1,10 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import TestSupport
 
-@Suite struct FaultServerFaultTests {
+@Suite(.timed) struct FaultServerFaultTests {
   let body = TestData.bytes(count: 200_000, seed: 7)
 
   @Test func cutsTheFirstResponseOnly() async throws {

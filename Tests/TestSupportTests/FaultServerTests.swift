@@ -1,9 +1,10 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import TestSupport
 
-@Suite struct FaultServerTests {
+@Suite(.timed) struct FaultServerTests {
   let body = TestData.bytes(count: 300_000, seed: 6)
 
   @Test func servesAResourceWithItsHeaders() async throws {

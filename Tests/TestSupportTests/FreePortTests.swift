@@ -1,9 +1,10 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import TestSupport
 
-@Suite struct FreePortTests {
+@Suite(.timed) struct FreePortTests {
   @Test func returnsAPortThatCanBeBoundAgain() throws {
     let port = try FreePort.make()
     #expect(port > 0 && port < 65536)

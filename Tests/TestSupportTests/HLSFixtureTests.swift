@@ -1,9 +1,10 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import TestSupport
 
-@Suite(.enabled(if: FFmpeg.isAvailable), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: FFmpeg.isAvailable), .timeLimit(.minutes(1)), .timed)
 struct HLSFixtureTests {
   /// A fixture made into its own directory and served by nginx (an `HLSOrigin`), with the
   /// checks these tests make of it.

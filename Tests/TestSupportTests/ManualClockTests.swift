@@ -2,11 +2,12 @@ import Foundation
 import OfflineHTTP
 import OfflineLocks
 import TestSupport
+import TestTiming
 import Testing
 
 /// The manual clock tests drive time with: it moves only when advanced, wakes exactly the
 /// sleepers that are due, and lets a test wait until the code under test has parked.
-@Suite struct ManualClockTests {
+@Suite(.timed) struct ManualClockTests {
   @Test func timeMovesOnlyWhenTheTestAdvancesIt() async throws {
     let start = Date(timeIntervalSince1970: 1_000_000)
     let clock = ManualClock(now: start)

@@ -1,9 +1,10 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import TestSupport
 
-@Suite(.enabled(if: NetworkNamespace.isSupported))
+@Suite(.enabled(if: NetworkNamespace.isSupported), .timed)
 struct NetworkNamespaceTests {
   /// What `ip` prints for `arguments`.
   func ip(_ arguments: [String]) async throws -> String {

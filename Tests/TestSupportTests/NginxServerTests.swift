@@ -1,9 +1,10 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import TestSupport
 
-@Suite struct NginxServerTests {
+@Suite(.timed) struct NginxServerTests {
   /// A served directory with `a.bin` (1 MiB) and the server; keep both alive together.
   struct Fixture {
     let root: TemporaryDirectory
@@ -112,7 +113,7 @@ import Testing
   }
 }
 
-@Suite struct NginxServerPortTests {
+@Suite(.timed) struct NginxServerPortTests {
   @Test func retriesWithAnotherPortWhenItsPortWasTaken() async throws {
     let root = try TemporaryDirectory()
     let nginx = try NginxServer(root: root.url)

@@ -1,9 +1,10 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import TestSupport
 
-@Suite struct NginxTLSTests {
+@Suite(.timed) struct NginxTLSTests {
   @Test func servesHTTPSWithATrustableCertificateAndHTTP2() async throws {
     let root = try TemporaryDirectory()
     try TestData.writeFile(at: root.file("a.bin"), count: 100_000, seed: 4)

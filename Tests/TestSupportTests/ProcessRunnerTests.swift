@@ -1,11 +1,12 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import TestSupport
 
 /// Issue 39: `swift test` without `--no-parallel` deadlocked here; both threads of Swift's pool
 /// sat in `ProcessRunner.run`'s semaphore while what the children waited for needed the pool.
-@Suite struct ProcessRunnerTests {
+@Suite(.timed) struct ProcessRunnerTests {
   /// Pins the deadlock: more children awaited at once than the pool has threads, each
   /// waiting for a file that a task on the pool writes only once all of them run. With a
   /// blocking wait the pool is full of waiters, the writer never runs and every child
@@ -73,7 +74,7 @@ private actor Counter {
 }
 
 /// Fixtures many parallel tests ask for at once are built once, whole.
-@Suite struct HLSFixtureCacheTests {
+@Suite(.timed) struct HLSFixtureCacheTests {
   /// Pins one encode per fixture under a parallel run: callers that arrive while the first
   /// builds await its result instead of building again, and all get the finished folder.
   @Test func callersAtOnceAwaitOneBuildAndGetTheFinishedFolder() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineHTTP
 import OfflineLocks
+import TestTiming
 import Testing
 
 @testable import TestSupport
@@ -42,7 +43,7 @@ private final class Received: HTTPResponseDelegate {
   struct Refusal: Error {}
 }
 
-@Suite struct ScriptedTransportTests {
+@Suite(.timed) struct ScriptedTransportTests {
   let url = URL(string: "https://origin.test/file.bin")!
   let body = TestData.bytes(count: 100_000, seed: 7)
 

@@ -1,9 +1,10 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import TestSupport
 
-@Suite struct TemporaryDirectoryTests {
+@Suite(.timed) struct TemporaryDirectoryTests {
   @Test func createsAUniqueDirectoryAndRemovesItOnRelease() throws {
     var first: TemporaryDirectory? = try TemporaryDirectory()
     let second = try TemporaryDirectory(prefix: "other")

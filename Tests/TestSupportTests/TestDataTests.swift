@@ -1,9 +1,10 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import TestSupport
 
-@Suite struct TestDataTests {
+@Suite(.timed) struct TestDataTests {
   @Test func bytesAreDeterministicAndPrefixStable() {
     let a = TestData.bytes(count: 1000, seed: 3)
     #expect(a == TestData.bytes(count: 1000, seed: 3))

@@ -1,11 +1,12 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// The typed errors every transport throws when no complete response arrives, and TLS
 /// (issue 18, item 1).
-@Suite struct ConformanceFailureTests {
+@Suite(.timed) struct ConformanceFailureTests {
   let body = TestData.bytes(count: 200_000, seed: 6)
 
   @Test(arguments: TransportFactory.all)

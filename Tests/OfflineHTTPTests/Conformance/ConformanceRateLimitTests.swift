@@ -1,12 +1,13 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// Bodies paced by ``RateLimiter``s whatever the transport (issue 18, item 1): pins that
 /// ``URLSessionTransport`` ignored the limiters a request carries. The checks are lower
 /// bounds: N bytes at a cap of R do not reach the delegate in less than 0.8 N/R.
-@Suite struct ConformanceRateLimitTests {
+@Suite(.timed) struct ConformanceRateLimitTests {
   private let mebibyte = 1 << 20
 
   @Test(arguments: TransportFactory.all)

@@ -1,11 +1,12 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// Redirects every transport follows and refuses (RFC 9110 §15.4), decided by
 /// ``RedirectPolicy`` whatever the transport (issue 18, item 1).
-@Suite struct ConformanceRedirectTests {
+@Suite(.timed) struct ConformanceRedirectTests {
   let body = TestData.bytes(count: 50_000, seed: 5)
 
   @Test(arguments: TransportFactory.all)

@@ -1,13 +1,14 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// Request options reach the wire whatever the transport (issue 18, item 1, with issue 13's
 /// options): every test runs once per transport against nginx folders that answer only
 /// requests carrying the right credential. Each pins that ``URLSessionTransport`` sent only
 /// its own header fields: no option, no credential, no cookie.
-@Suite(.serialized) struct ConformanceRequestOptionTests {
+@Suite(.serialized, .timed) struct ConformanceRequestOptionTests {
   typealias Gated = CurlTransportRequestOptionTests.Gated
   let body = CurlTransportRequestOptionTests.body
 

@@ -1,11 +1,12 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// What every transport hands back from nginx and the fault server: bodies, ranges,
 /// statuses, dispositions and the request's own header fields (issue 18, item 1).
-@Suite struct ConformanceResponseTests {
+@Suite(.timed) struct ConformanceResponseTests {
   let size = (3 << 20) + 123
 
   @Test(arguments: TransportFactory.all)

@@ -1,12 +1,13 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import TestTiming
 import Testing
 
 /// Secrets go only to the origin of the URL the user gave and the trusted ones (issue 36,
 /// item 4), whatever the transport: a playlist names a piece on another origin directly, no
 /// redirect involved.
-@Suite(.serialized) struct ConformanceSecretScopeTests {
+@Suite(.serialized, .timed) struct ConformanceSecretScopeTests {
   typealias Gated = CurlTransportRequestOptionTests.Gated
 
   func get(

@@ -2,11 +2,12 @@ import Foundation
 import OfflineHTTP
 import OfflineLocks
 import TestSupport
+import TestTiming
 import Testing
 
 /// Bodies stream into the delegate with bounded memory, and cancelling the awaiting task
 /// ends a transfer (issue 18, item 1).
-@Suite struct ConformanceStreamingTests {
+@Suite(.timed) struct ConformanceStreamingTests {
   /// Backpressure, seen from the server: while the delegate is blocked, the server can send
   /// only what the transport keeps waiting for it and the socket buffers take, never the
   /// whole 128 MiB file.
