@@ -71,6 +71,7 @@ import Testing
   }
 
   // Moved from RunCrashTests.
+  /// One content of `offline ls --json`: what the run-crash test compares.
   struct Item: Decodable {
     let id: String
     let state: String
@@ -149,6 +150,7 @@ import Testing
     #expect(!gone.isEmpty, "the test cancelled or deleted nothing")
   }
 
+  /// The contents `offline ls --json` lists, run through `offline`.
   private func list(_ offline: ([String]) async throws -> ProcessRunner.Output) async throws
     -> [Item]
   {
