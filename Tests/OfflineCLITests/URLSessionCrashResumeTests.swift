@@ -13,7 +13,7 @@ import Testing
     var environment = Self.environment
     environment["OFFLINEKIT_TRANSPORT"] = "carrier-pigeon"
     let result = try await InProcessOffline.run(
-      ["get", setup.nginx.url("/file.bin").absoluteString], store: setup.store,
+      ["get", setup.nginx.url("/file.bin").absoluteString], store: setup.store, in: setup.out,
       environment: environment)
     #expect(result.status == 64)
     #expect(result.stderrText.contains("OFFLINEKIT_TRANSPORT"))
