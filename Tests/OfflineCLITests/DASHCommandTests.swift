@@ -4,7 +4,8 @@ import TestSupport
 import Testing
 
 /// Issue 17, items 2 to 4 through the command line: `get` and `info` of an MPD, the queue
-/// (`add`, `run`, `path`), refusals, and SIGKILLs during a DASH download.
+/// (`add`, `run`, `path`) and refusals, in-process. SIGKILLs during a DASH download are in
+/// `StreamCrashTests`.
 @Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"), .ownThreads)
 struct DASHCommandTests {
   struct Origin {
@@ -137,103 +138,4 @@ struct DASHCommandTests {
     #expect(log.allSatisfy { $0.uri == "/manifest.mpd" }, "no segment was fetched")
   }
 
-  /// 10 SIGKILLs at random moments of a DASH `get` (60 segments, about 8 MB at 100 kB/s per
-  /// connection, so every kill lands mid-download), then the same command: the copy decodes
-  /// like the origin, no segment complete on disk at a kill is requested again, none is sent
-  /// twice in full, and segments cut by a kill are resumed (206).
-  @Test func killsDuringADASHDownloadNeverFetchASegmentTwice() async throws {
-    let origin = try await Origin(.long, limitRate: "100k")
-    // The origin's files decoded where they lie (over the rate-limited nginx it takes minutes).
-    let expected = try await ["v:0", "a:0"].asyncMap {
-      try await FFmpeg.decodedMD5(origin.files.entryFile.path, stream: $0).md5
-    }
-    let before = try await origin.nginx.accessLog(minimumCount: 1).count
-    let work = try TemporaryDirectory()
-    let store = work.url.appending(path: "store").path
-    let out = work.url.appending(path: "movie").path
-    // Four connections at 100 kB/s take about 20 s for the 8 MB, longer than the ten kills'
-    // waits together (at most 15 s): with the default's up to 16, the tenth run once finished
-    // the download before its kill, so the last run had nothing to fetch (10 manifests of 11).
-    let arguments = ["get", origin.url, "-o", out, "--quiet", "--max-connections", "4"]
-    var generator = SystemRandomNumberGenerator()
-    var snapshots: [(logCount: Int, done: Set<String>)] = []
-    for round in 0..<10 {
-      let manifests = try await manifestRequests(origin)
-      let doneBefore = completeSegments(in: out).count
-      let process = try OfflineBinary.start(arguments, store: URL(fileURLWithPath: store))
-      // Killed while it downloads: at a random moment after this run fetched the manifest,
-      // late enough that its pieces have bytes on disk (a part file writes 128 KiB at once).
-      // Waited for by the manifest's own log line: any new line was taken for it once, and
-      // nginx logs the connections of the run killed before whenever it notices them closed
-      // (its `limit_rate` timer), so a slow start was killed before its manifest (10 of 11).
-      let started = Date()
-      while process.isRunning, try await manifestRequests(origin) == manifests,
-        Date().timeIntervalSince(started) < 20
-      {
-        try? await Task.sleep(for: .microseconds(20_000))
-      }
-      // When half the kills have left no complete segment (a loaded machine starts each run
-      // slowly: a CI run once had none after all 10), the run is killed only once it has
-      // completed one, so the check that complete segments are never fetched again always
-      // has some to check.
-      let waitsForASegment = round >= 5 && snapshots.allSatisfy { $0.done.isEmpty }
-      while waitsForASegment, process.isRunning,
-        completeSegments(in: out).count == doneBefore, Date().timeIntervalSince(started) < 20
-      {
-        try? await Task.sleep(for: .microseconds(20_000))
-      }
-      try? await Task.sleep(
-        for: .microseconds(UInt32.random(in: 300_000...1_500_000, using: &generator)))
-      #expect(process.isRunning, "run \(round) was still downloading when it was killed")
-      kill(process.processIdentifier, SIGKILL)
-      _ = await process.waitBounded(seconds: 10)
-      // nginx logs the killed connections when they close.
-      try? await Task.sleep(for: .microseconds(200_000))
-      snapshots.append((try origin.nginx.accessLog().count, completeSegments(in: out)))
-    }
-    let last = try await InProcessOffline.run(["--store", store] + arguments, timeout: 120)
-    #expect(last.status == 0, "\(last.stderrText)")
-    let log = try await origin.nginx.accessLog(minimumCount: 1).dropFirst(before)
-    for snapshot in snapshots {
-      let again = log.dropFirst(snapshot.logCount - before).map(\.uri).filter(
-        snapshot.done.contains)
-      #expect(again.isEmpty, "segments already on disk were fetched again: \(again)")
-    }
-    #expect(snapshots.contains { !$0.done.isEmpty }, "the kills left some segments complete")
-    var full: [String: Int] = [:]
-    for entry in log where entry.status == 200 && entry.uri.hasSuffix(".m4s") {
-      let size =
-        try FileManager.default.attributesOfItem(
-          atPath: origin.files.folder.path + entry.uri)[.size] as? Int64
-      if entry.bodyBytesSent == size { full[entry.uri, default: 0] += 1 }
-    }
-    #expect(full.filter { $0.value > 1 }.isEmpty, "sent twice in full: \(full)")
-    let media = log.filter { $0.uri.hasSuffix(".m4s") }
-    #expect(log.filter { $0.uri == "/manifest.mpd" }.count == 11, "every run got under way")
-    #expect(media.contains { $0.status == 206 }, "a killed segment was resumed, not restarted")
-
-    origin.nginx.stop(graceful: false)
-    #expect(try await decoded(out + "/index.mpd", ["v:0", "a:0"]) == expected)
-  }
-
-  /// How many times the origin's access log shows the manifest requested.
-  private func manifestRequests(_ origin: Origin) async throws -> Int {
-    try origin.nginx.accessLog().filter { $0.uri == "/manifest.mpd" }.count
-  }
-
-  /// The remote paths of the segments complete in `folder`: `p0/a0-r0/s00004.m4s` is the
-  /// fixture's `/chunk-stream0-00005.m4s` (a `.part` is not complete).
-  private func completeSegments(in folder: String) -> Set<String> {
-    var result: Set<String> = []
-    for stream in 0..<2 {
-      let sub = "\(folder)/p0/a\(stream)-r0"
-      for name in (try? FileManager.default.contentsOfDirectory(atPath: sub)) ?? [] {
-        guard name.hasPrefix("s"), name.hasSuffix(".m4s"),
-          let index = Int(name.dropFirst().dropLast(4))
-        else { continue }
-        result.insert(String(format: "/chunk-stream%d-%05d.m4s", stream, index + 1))
-      }
-    }
-    return result
-  }
 }

@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// Rows of the fault matrix (docs/Reliability.md) driven through `offline`: a hostile
-/// `Content-Disposition` name, and an index whose write-ahead log went missing.
+/// `Content-Disposition` name. (An index whose write-ahead log went missing after a kill is
+/// in `KilledRunTests`.)
 @Suite(.ownThreads) struct FaultNameAndIndexTests {
   /// Matrix row "Content-Disposition filename with ../": `get` and the queue name the file
   /// after the URL, inside the output or content folder; the server's name is never used.
@@ -66,38 +67,4 @@ import Testing
     #expect(checked > 20)
   }
 
-  /// Matrix row "a missing WAL": a run killed mid-download, then the index's `-wal` and
-  /// `-shm` deleted (the commits they held are lost). The next `get` opens the index,
-  /// trusts no more than what is recorded, and finishes the file byte-exact.
-  @Test func anIndexWhoseWALWentMissingStillFinishesTheFileExactly() async throws {
-    let setup = try GetCommandTests.Setup(size: 8 << 20, options: .init(limitRate: "4m"))
-    let url = setup.nginx.url("/file.bin").absoluteString
-    let output = setup.out.appending(path: "file.bin").path
-    let sha = try await TestData.sha256Hex(of: setup.body)
-    let process = try OfflineBinary.start(
-      ["get", url, "-o", output, "--quiet", "--sha256", sha], store: setup.store)
-    defer {
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-    var size = 0
-    for _ in 0..<400 where size < 1 << 20 {
-      try? await Task.sleep(for: .microseconds(25_000))
-      size =
-        (try? FileManager.default.attributesOfItem(atPath: output + ".part"))?[.size]
-        as? Int ?? 0
-    }
-    try #require(size >= 1 << 20)
-    kill(process.processIdentifier, SIGKILL)
-    _ = await process.waitBounded(seconds: 10)
-    let index = setup.store.appending(path: "index.sqlite").path
-    #expect(FileManager.default.fileExists(atPath: index + "-wal"))
-    try? FileManager.default.removeItem(atPath: index + "-wal")
-    try? FileManager.default.removeItem(atPath: index + "-shm")
-
-    let again = try await InProcessOffline.run(
-      ["get", url, "-o", output, "--quiet", "--sha256", sha], store: setup.store, in: setup.out)
-    #expect(again.status == 0, "\(again.stderrText)")
-    #expect(FileManager.default.contents(atPath: output) == setup.body)
-    #expect(!FileManager.default.fileExists(atPath: output + ".part"))
-  }
 }

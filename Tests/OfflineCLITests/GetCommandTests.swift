@@ -120,31 +120,4 @@ import Testing
       !FileManager.default.fileExists(atPath: folder.url.appending(path: "a/escaped.txt").path))
     #expect(!FileManager.default.fileExists(atPath: folder.url.appending(path: "escaped.txt").path))
   }
-
-  @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-  func aSignalStopsCleanlyAndTheSameCommandResumes(signal: Int32, code: Int32) async throws {
-    let setup = try Setup(size: 16 << 20, options: .init(limitRate: "8m"))
-    let url = setup.nginx.url("/file.bin").absoluteString
-    let output = setup.out.appending(path: "file.bin").path
-    let process = try OfflineBinary.start(
-      ["get", url, "-o", output, "--quiet"], store: setup.store)
-    let deadline = Date().addingTimeInterval(20)
-    while (try? FileManager.default.attributesOfItem(atPath: output + ".part")[.size] as? Int ?? 0)
-      ?? 0 < 1 << 20,
-      Date() < deadline
-    {
-      try? await Task.sleep(for: .microseconds(20_000))
-    }
-    kill(process.processIdentifier, signal)
-    await #expect(process.waitBounded(seconds: 10) == code)
-    let kept =
-      try FileManager.default.attributesOfItem(atPath: output + ".part")[.size] as? Int ?? 0
-    #expect(kept > 0)
-
-    let rerun = try await InProcessOffline.run(
-      ["--store", setup.store.path, "get", url, "-o", output, "--json"], timeout: 60)
-    #expect(rerun.status == 0)
-    #expect(rerun.stdoutText.contains("\"offset\":\(kept)"))
-    #expect(FileManager.default.contents(atPath: output) == setup.body)
-  }
 }

@@ -3,8 +3,9 @@ import TestSupport
 import Testing
 
 /// `get`, `add`, `info` and `cache get` take curl's request options (issue 13, item 1), end
-/// to end through the `offline` binary against nginx folders behind a check. Each pins that
-/// the options did not exist ("Unknown option", exit 64) or were not sent.
+/// to end through `offline` (in-process) against nginx folders behind a check. Each pins that
+/// the options did not exist ("Unknown option", exit 64) or were not sent. The password
+/// asked for on a terminal is in `RealTerminalTests`.
 @Suite(.ownThreads) struct GetRequestOptionTests {
   static let body = TestData.bytes(count: 200_000, seed: 41)
 
@@ -133,46 +134,6 @@ import Testing
     #expect(!result.stderrText.contains("pa55-s3cret"))
     #expect(!result.stderrText.contains("X-B: two"))
     #expect(try setup.origin.server.accessLog().isEmpty, "nothing was requested")
-  }
-
-  /// Pins: `-u USER` without a password could not ask for one; it is asked on the terminal
-  /// (a pty here) and never echoed.
-  @Test func aPasswordLeftOutIsAskedForOnTheTerminalWithoutEcho() async throws {
-    let setup = try await Setup()
-    let driver = """
-      import os, pty, sys
-      pid, fd = pty.fork()
-      if pid == 0:
-          os.execv(sys.argv[1], sys.argv[1:])
-      out = b""
-      while b"password" not in out:
-          out += os.read(fd, 1024)
-      os.write(fd, sys.stdin.buffer.readline())
-      while True:
-          try:
-              chunk = os.read(fd, 1024)
-          except OSError:
-              break
-          if not chunk:
-              break
-          out += chunk
-      _, status = os.waitpid(pid, 0)
-      sys.stdout.buffer.write(out)
-      sys.exit(os.waitstatus_to_exitcode(status))
-      """
-    let script = setup.folder.file("terminal-driver.py")
-    try Data(driver.utf8).write(to: script)
-    let command = [
-      "/usr/bin/python3", script.path, OfflineBinary.path, "--store", setup.store, "get",
-      setup.origin.fileURL("a.bin", in: "basic").absoluteString, "-o", setup.output, "-u",
-      NginxGates.user,
-    ].map { "'\($0)'" }.joined(separator: " ")
-    let result = try await ProcessRunner.run(
-      "/bin/sh", ["-c", "printf '%s\\n' '\(NginxGates.password)' | \(command)"], timeout: 60)
-    #expect(result.status == 0, "\(result.stdoutText) \(result.stderrText)")
-    #expect(result.stdoutText.contains("Enter host password for user 'ana'"))
-    #expect(!result.stdoutText.contains(NginxGates.password), "\(result.stdoutText)")
-    #expect(setup.downloaded)
   }
 
   @Test func aMalformedCookiesFileIsAUsageErrorNamingTheLineAndAddQueuesNothing() async throws {

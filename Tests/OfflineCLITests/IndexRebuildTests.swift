@@ -69,17 +69,12 @@ struct IndexRebuildTests {
       StoreFiles.file(name, of: id, in: store)
     }
 
-    /// Leaves content `big` suspended with part of `large.bin` on disk: a run stopped by
-    /// SIGINT (Ctrl-C).
-    func suspendBigPartway() async throws -> Int {
+    /// Leaves content `big` suspended with part of `large.bin` on disk: a run stopped as
+    /// SIGINT (Ctrl-C) stops it, inside this process (``InProcessRun``).
+    func leaveBigSuspendedPartway() async throws -> Int {
       try await add([url("slow/large.bin"), "--id", "big", "--title", "Big file"])
-      let run = Process()
-      run.executableURL = URL(fileURLWithPath: OfflineBinary.path)
-      run.arguments = ["--store", store.path, "run", "--quiet"]
-      run.standardOutput = FileHandle.nullDevice
-      run.standardError = FileHandle.nullDevice
-      try run.run()
-      defer { run.killIfRunning() }
+      let run = InProcessRun(["run", "--quiet"], store: store)
+      defer { run.stopIfRunning() }
       let part = file("big", "large.bin.part").path
       var size = 0
       _ = await QueueFixture.poll(seconds: 20) {
@@ -87,8 +82,7 @@ struct IndexRebuildTests {
         return size > 1 << 20
       }
       try #require(size > 1 << 20, "the part stayed at \(size) bytes")
-      kill(run.processIdentifier, SIGINT)
-      await #expect(run.waitBounded(seconds: 20) == 130)
+      await #expect(run.stop(seconds: 20)?.status == InProcessRun.stoppedStatus)
       return (try FileManager.default.attributesOfItem(atPath: part))[.size] as? Int ?? 0
     }
 
@@ -123,7 +117,7 @@ struct IndexRebuildTests {
     ])
     let first = try await origin.offline(["run", "--quiet"])
     try #require(first.status == 0, "run: \(first.stderrText)")
-    let part = try await origin.suspendBigPartway()
+    let part = try await origin.leaveBigSuspendedPartway()
     try await origin.add([origin.url("c.bin"), "--id", "queued", "--title", "Queued"])
     let before = try await origin.listing().entries
     #expect(before["a"]?[1] == "downloaded" && before["movie"]?[1] == "downloaded")
@@ -159,42 +153,6 @@ struct IndexRebuildTests {
     #expect(big.first?.range == "bytes=\(part)-", "the part was not resumed where it stood")
     #expect(big.first?.bodyBytesSent == Int64((8 << 20) - part), "bytes fetched twice")
     #expect(later.filter { $0.uri == "/c.bin" }.count == 1)
-  }
-
-  /// A run SIGKILLed mid-download (the content `downloading`, its part without a manifest
-  /// journal entry), then the index lost: the content comes back queued, and the next run
-  /// starts its part over from 0 rather than trust bytes no journal vouches for. The price
-  /// is the part's bytes, fetched twice; the file ends byte-exact.
-  @Test func aDownloadKilledMidwayComesBackQueuedAndRestartsCleanly() async throws {
-    let origin = try await Origin()
-    try await origin.add([origin.url("slow/large.bin"), "--id", "big"])
-    let run = Process()
-    run.executableURL = URL(fileURLWithPath: OfflineBinary.path)
-    run.arguments = ["--store", origin.store.path, "run", "--quiet"]
-    run.standardOutput = FileHandle.nullDevice
-    run.standardError = FileHandle.nullDevice
-    try run.run()
-    defer { run.killIfRunning() }
-    let part = origin.file("big", "large.bin.part").path
-    _ = await QueueFixture.poll(seconds: 20) {
-      ((try? FileManager.default.attributesOfItem(atPath: part))?[.size] as? Int ?? 0) > 1 << 20
-    }
-    kill(run.processIdentifier, SIGKILL)
-    _ = await run.waitBounded(seconds: 10)
-    let requestsBefore = try await origin.nginx.accessLog(minimumCount: 1).count
-
-    try await origin.damageIndex(truncating: false)
-
-    #expect(try await origin.listing().entries["big"]?[1] == "downloading")
-    let again = try await origin.offline(["run", "--quiet"], timeout: 60)
-    #expect(again.status == 0, "\(again.stderrText)")
-    #expect(
-      FileManager.default.contents(atPath: origin.file("big", "large.bin").path)
-        == origin.bodies["slow/large.bin"])
-    let later = try await origin.nginx.accessLog(minimumCount: requestsBefore + 1).dropFirst(
-      requestsBefore)
-    #expect(later.count == 1)
-    #expect(later.first?.range == nil && later.first?.status == 200, "\(later)")
   }
 
   /// An index deleted by hand (or a rebuild cut short) leaves an empty index beside content
@@ -282,24 +240,4 @@ struct IndexRebuildTests {
     #expect(later.first?.range == nil && later.first?.status == 200)
   }
 
-  /// A SIGKILL right after the index records a cancel or a delete (crash points
-  /// `cancel.afterCanceling`, `delete.afterIntent`), then the index lost: the manifests were
-  /// removed before the index changed, so the rebuild brings neither content back.
-  @Test func aCancelOrDeleteCutShortIsNotBroughtBackByARebuild() async throws {
-    let origin = try await Origin()
-    try await origin.add([origin.url("a.bin"), "--id", "a"])
-    try #require(try await origin.offline(["run", "--quiet"]).status == 0)
-    try await origin.add([origin.url("c.bin"), "--id", "queued"])
-    for (point, arguments) in [
-      ("delete.afterIntent", ["rm", "a"]), ("cancel.afterCanceling", ["cancel", "queued"]),
-    ] {
-      let crashed = try await OfflineBinary.run(arguments, store: origin.store, crashingAt: point)
-      #expect(crashed.status == 137, "\(point): \(crashed.stderrText)")
-    }
-
-    try await origin.damageIndex(truncating: false)
-
-    let after = try await origin.listing()
-    #expect(after.entries.isEmpty, "\(after.entries)")
-  }
 }

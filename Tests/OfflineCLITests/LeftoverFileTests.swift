@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// Nothing is left behind by a command that was refused or overtaken (issue 36, item 13): a
-/// stream refused before any segment leaves no output folder, and a repair whose content was
-/// deleted meanwhile by another process leaves no file in `files/`.
+/// stream refused before any segment leaves no output folder. (A repair whose content another
+/// process deletes meanwhile is in `SeveralProcessesTests`.)
 @Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
 struct LeftoverFileTests {
   /// Pins issue 36, item 13: a live HLS playlist or a live MPD, refused before any segment,
@@ -37,38 +37,4 @@ struct LeftoverFileTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: mine.path).isEmpty)
   }
 
-  /// Pins issue 36, item 13: `rm` while another process repaired the content left an empty
-  /// file of the content's name in `files/` (the repair made it to write its chunks in), and
-  /// the repair's refusal said "not downloaded, not downloaded".
-  @Test func rmDuringAnotherProcesssRepairLeavesNoFileAndTheRepairSaysWhy() async throws {
-    let (fixture, path) = try await VerifyCommandTests.downloaded(limitRate: "1m")
-    try #require(truncate(path, 1 << 20) == 0)
-    let log = fixture.folder.url.appending(path: "repair.log")
-    try Data().write(to: log)
-    let errors = try FileHandle(forWritingTo: log)
-    let repair = Process()
-    repair.executableURL = URL(fileURLWithPath: OfflineBinary.path)
-    repair.arguments = ["--store", fixture.store.path, "repair", "big"]
-    repair.standardOutput = FileHandle.nullDevice
-    repair.standardError = errors
-    try repair.run()
-    defer { repair.killIfRunning() }
-    // While the first damaged chunk arrives (4 MiB at 1 MiB/s).
-    _ = await QueueFixture.poll(seconds: 20) {
-      FileManager.default.fileExists(atPath: path + ".chunk0.part")
-    }
-    try? await Task.sleep(for: .microseconds(300_000))
-
-    let removed = try await fixture.offline(["rm", "big"])
-    #expect(removed.status == 0, "\(removed.stderrText)")
-    await #expect(repair.waitBounded(seconds: 30) == 1)
-    try errors.close()
-
-    let folder = (path as NSString).deletingLastPathComponent
-    let left = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    #expect(left.isEmpty, "left in files/: \(left)")
-    let said = String(decoding: try Data(contentsOf: log), as: UTF8.self)
-    #expect(said.contains("it is not downloaded."), "\(said)")
-    #expect(!said.contains("not downloaded, not downloaded"), "\(said)")
-  }
 }

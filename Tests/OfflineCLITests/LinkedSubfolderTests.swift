@@ -163,14 +163,15 @@ struct LinkedSubfolderTests {
     }
     #expect(try await offline(["add", origin.url.absoluteString, "--id", "s"]).status == 0)
     let inside = store.appending(path: "content/s/video")
-    let run = try OfflineBinary.start(["run"], store: store)
-    defer { run.killIfRunning() }
+    // The run is paused from another command, not stopped: inside this process either way.
+    let run = InProcessRun(["run"], store: store)
+    defer { run.stopIfRunning() }
     _ = await QueueFixture.poll(seconds: 30) {
       ((try? FileManager.default.contentsOfDirectory(atPath: inside.path)) ?? [])
         .contains { $0.hasSuffix(".ts") }
     }
     #expect(try await offline(["pause", "s"]).status == 0)
-    _ = await run.waitBounded(seconds: 30)
+    _ = await run.finish(seconds: 30)
     let moved = work.url.appending(path: "moved")
     try FileManager.default.moveItem(at: inside, to: moved)
     try FileManager.default.createSymbolicLink(at: inside, withDestinationURL: moved)

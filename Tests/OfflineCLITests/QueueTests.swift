@@ -86,36 +86,20 @@ final class QueueFixture {
     return last
   }
 
-  /// Where the runs started by ``startRun()`` write their standard error.
+  /// Where the runs started in another process write their standard error.
   var runLog: URL { folder.url.appending(path: "run.log") }
 
-  /// Starts `offline run` in another process, its standard error appended to ``runLog``.
-  func startRun() async throws -> Process {
-    if !FileManager.default.fileExists(atPath: runLog.path) {
-      try Data().write(to: runLog)
-    }
-    let log = try FileHandle(forWritingTo: runLog)
-    defer { try? log.close() }
-    try log.seekToEnd()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: OfflineBinary.path)
-    process.arguments = ["--store", store.path, "run"]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = log
-    try process.run()
-    return process
-  }
-
-  /// Adds `large.bin`, starts `offline run` and waits until more than `bytes` of it are on
-  /// disk: a download in progress. The caller ends the run (`killIfRunning()` in a `defer`);
-  /// when the wait fails, the run is killed here.
-  func runningLargeDownload(moreThan bytes: Int) async throws -> (id: String, run: Process) {
+  /// Adds `large.bin`, starts `offline run` inside this process and waits until more than
+  /// `bytes` of it are on disk: a download in progress, for a test whose point is not the
+  /// process. The caller ends the run (`stopIfRunning()` in a `defer`); when the wait
+  /// fails, the run is stopped here.
+  func largeDownloadUnderWay(moreThan bytes: Int) async throws -> (id: String, run: InProcessRun) {
     let id = try await addOne([url("large.bin")])
-    let run = try await startRun()
+    let run = InProcessRun(["run"], store: store)
     do {
       _ = try await waitForPart(of: id, moreThan: bytes)
     } catch {
-      run.killIfRunning()
+      _ = await run.stop()
       throw error
     }
     return (id, run)

@@ -2,7 +2,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Every legal row of the transition table of `OfflineState`, driven through the CLI.
+/// Every legal row of the transition table of `OfflineState`, driven through the CLI. The
+/// `run` that pause and cancel meet works inside the test process (``InProcessRun``): the
+/// rows are the point, not the process; a run in another process meets commands in
+/// `SeveralProcessesTests`.
 @Suite(.ownThreads) struct QueueTransitionTests {
   @Test func addQueuesAndRunDownloadsTheVerifiedFileToItsPath() async throws {
     let fixture = try QueueFixture()
@@ -55,15 +58,15 @@ import Testing
 
   @Test func pauseStopsTheRunningDownloadKeepingThePartAndResumeQueuesItAgain() async throws {
     let fixture = try QueueFixture(limitRate: "1m")
-    let (id, run) = try await fixture.runningLargeDownload(moreThan: 256 << 10)
-    defer { run.killIfRunning() }
+    let (id, run) = try await fixture.largeDownloadUnderWay(moreThan: 256 << 10)
+    defer { run.stopIfRunning() }
 
     let pause = try await fixture.offline(["pause", id])
     #expect(pause.status == 0, "\(pause.stderrText)")
     let paused = try #require(try await fixture.waitFor(id, state: "suspended", seconds: 2))
     #expect(paused.state == "suspended")
     // Nothing is left downloading, so the run ends once it has stopped the transfer.
-    await #expect(run.waitBounded(seconds: 10) == 0)
+    await #expect(run.finish(seconds: 10)?.status == 0)
     let kept = try #require(fixture.partSize(paused))
     #expect(kept > 0 && kept < fixture.large.count)
     #expect(try await fixture.entry(id)?.state == "suspended")
@@ -78,14 +81,14 @@ import Testing
 
   @Test func cancelWhileRunWorksTheDownloadDeletesTheContentFolder() async throws {
     let fixture = try QueueFixture(limitRate: "1m")
-    let (id, run) = try await fixture.runningLargeDownload(moreThan: 256 << 10)
-    defer { run.killIfRunning() }
+    let (id, run) = try await fixture.largeDownloadUnderWay(moreThan: 256 << 10)
+    defer { run.stopIfRunning() }
 
     let cancel = try await fixture.offline(["cancel", id])
     #expect(cancel.status == 0, "\(cancel.stderrText)")
     await #expect(
       try fixture.waitFor(id, state: "notDownloaded", seconds: 5)?.state == "notDownloaded")
-    await #expect(run.waitBounded(seconds: 10) == 0)
+    await #expect(run.finish(seconds: 10)?.status == 0)
     #expect(fixture.leftovers(of: id).isEmpty, "\(fixture.leftovers(of: id)) still there")
     #expect(try await fixture.entry(id)?.bytes == 0)
 
@@ -98,10 +101,10 @@ import Testing
 
   @Test func cancelOfASuspendedContentWithoutARunDeletesItsPartialData() async throws {
     let fixture = try QueueFixture(limitRate: "1m")
-    let (id, run) = try await fixture.runningLargeDownload(moreThan: 128 << 10)
-    defer { run.killIfRunning() }
+    let (id, run) = try await fixture.largeDownloadUnderWay(moreThan: 128 << 10)
+    defer { run.stopIfRunning() }
     #expect(try await fixture.offline(["pause", id]).status == 0)
-    await #expect(run.waitBounded(seconds: 10) == 0)
+    await #expect(run.finish(seconds: 10)?.status == 0)
     #expect(!fixture.leftovers(of: id).isEmpty)
 
     let cancel = try await fixture.offline(["cancel", id])

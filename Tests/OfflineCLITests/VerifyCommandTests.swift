@@ -5,7 +5,8 @@ import Testing
 /// Issue 15 through the command line: `offline verify` (exit 0 whole, 1 damaged, `--json`,
 /// `--remote`), `offline repair` (only the damaged chunks, finished after a kill, refusing a
 /// changed origin until `--redownload`), and the damage `ls` and `path` show. Before, none of
-/// these existed: a damaged content was listed as downloaded and `path` printed it.
+/// these existed: a damaged content was listed as downloaded and `path` printed it. The
+/// repairs that are killed are in `KilledRunTests` and `CrashPointTests`.
 @Suite(.ownThreads) struct VerifyCommandTests {
   /// A queue fixture with `large.bin` (8 MiB) downloaded as content `big`.
   static func downloaded(limitRate: String? = nil) async throws -> (QueueFixture, String) {
@@ -55,45 +56,6 @@ import Testing
     #expect(printed.stdout.isEmpty)
     #expect(
       printed.stderrText.contains("is damaged: large.bin is missing"), "\(printed.stderrText)")
-  }
-
-  @Test func aRepairKilledAfterWritingAChunkIsFinishedByTheNextRepair() async throws {
-    let (fixture, path) = try await Self.downloaded()
-    try FileDamage.flipByte(at: 100, of: path)
-    try FileDamage.flipByte(at: 6 << 20, of: path)
-    let crashed = try await OfflineBinary.run(
-      ["repair", "big"], store: fixture.store, crashingAt: "repair.afterChunkWrite")
-    #expect(crashed.status == 137)
-    #expect(FileManager.default.contents(atPath: path) != fixture.large, "killed halfway")
-    let again = try await fixture.offline(["repair", "big"])
-    #expect(again.status == 0, "\(again.stderrText)")
-    #expect(FileManager.default.contents(atPath: path) == fixture.large)
-    #expect(try await fixture.offline(["verify", "big"]).status == 0)
-  }
-
-  @Test func aRepairSIGKILLedWhileFetchingIsFinishedByTheNextRepair() async throws {
-    let (fixture, path) = try await Self.downloaded(limitRate: "1m")
-    try #require(truncate(path, 1 << 20) == 0)
-    let before = try fixture.nginx.accessLog().count
-    let repair = try OfflineBinary.start(["repair", "big"], store: fixture.store)
-    // Killed while a chunk arrives (4 MiB at 1 MiB/s).
-    _ = await QueueFixture.poll(seconds: 20) {
-      FileManager.default.fileExists(atPath: path + ".chunk0.part")
-        || FileManager.default.fileExists(atPath: path + ".chunk1.part")
-    }
-    try? await Task.sleep(for: .microseconds(500_000))
-    kill(repair.processIdentifier, SIGKILL)
-    _ = await repair.waitBounded(seconds: 10)
-    let again = try await fixture.offline(["repair", "big"], timeout: 60)
-    #expect(again.status == 0, "\(again.stderrText)")
-    #expect(FileManager.default.contents(atPath: path) == fixture.large)
-    let leftovers = try FileManager.default.contentsOfDirectory(
-      atPath: (path as NSString).deletingLastPathComponent
-    ).filter { $0.hasSuffix(".part") }
-    #expect(leftovers.isEmpty, "\(leftovers)")
-    // The damaged chunks (0, cut short, and 1, gone) plus at most the one the kill cut.
-    let sent = try fixture.nginx.accessLog().dropFirst(before).reduce(0) { $0 + $1.bodyBytesSent }
-    #expect(sent <= (8 << 20) + (4 << 20), "\(sent)")
   }
 
   @Test func verifyRemoteAndRepairSeeAChangedOriginAndRedownloadWorks() async throws {

@@ -95,3 +95,38 @@ extension Process {
     return terminationStatus
   }
 }
+
+extension QueueFixture {
+  /// Starts `offline run` in another process, its standard error appended to ``runLog``.
+  func startRun() async throws -> Process {
+    if !FileManager.default.fileExists(atPath: runLog.path) {
+      try Data().write(to: runLog)
+    }
+    let log = try FileHandle(forWritingTo: runLog)
+    defer { try? log.close() }
+    try log.seekToEnd()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: OfflineBinary.path)
+    process.arguments = ["--store", store.path, "run"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = log
+    try process.run()
+    return process
+  }
+
+  /// Adds `large.bin`, starts `offline run` in another process and waits until more than
+  /// `bytes` of it are on disk: a download in progress that a test signals, kills or meets
+  /// from another process. The caller ends the run (`killIfRunning()` in a `defer`); when
+  /// the wait fails, the run is killed here. In-process: ``largeDownloadUnderWay(moreThan:)``.
+  func runningLargeDownload(moreThan bytes: Int) async throws -> (id: String, run: Process) {
+    let id = try await addOne([url("large.bin")])
+    let run = try await startRun()
+    do {
+      _ = try await waitForPart(of: id, moreThan: bytes)
+    } catch {
+      run.killIfRunning()
+      throw error
+    }
+    return (id, run)
+  }
+}

@@ -2,9 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// What `run` and `get` show on a terminal while they work, read off a real terminal (tmux,
-/// 100 x 20) against nginx serving `large.bin` at 1 MiB/s, so the view lasts some seconds.
-@Suite(.ownThreads) struct LiveViewTests {
+/// What `offline` shows on a real terminal: the live view of `run` and `get` read off tmux
+/// (100 x 20) against nginx serving `large.bin` at 1 MiB/s, so the view lasts some seconds,
+/// and the password prompt on a pty. A terminal needs a real process.
+@Suite(.ownThreads) struct RealTerminalTests {
+  // Moved from LiveViewTests.
   /// The screen's lines holding `text`.
   static func lines(_ screen: String, with text: String) -> [Substring] {
     screen.split(separator: "\n").filter { $0.contains(text) }
@@ -67,5 +69,46 @@ import Testing
     let ended = try #require(end, "\(screenAtEnd)")
     #expect(ended.contains("\nENDED-0"), "\(ended)")
     #expect(ended.contains("Saved \(out)"), "\(ended)")
+  }
+
+  // Moved from GetRequestOptionTests.
+  /// Pins: `-u USER` without a password could not ask for one; it is asked on the terminal
+  /// (a pty here) and never echoed.
+  @Test func aPasswordLeftOutIsAskedForOnTheTerminalWithoutEcho() async throws {
+    let setup = try await GetRequestOptionTests.Setup()
+    let driver = """
+      import os, pty, sys
+      pid, fd = pty.fork()
+      if pid == 0:
+          os.execv(sys.argv[1], sys.argv[1:])
+      out = b""
+      while b"password" not in out:
+          out += os.read(fd, 1024)
+      os.write(fd, sys.stdin.buffer.readline())
+      while True:
+          try:
+              chunk = os.read(fd, 1024)
+          except OSError:
+              break
+          if not chunk:
+              break
+          out += chunk
+      _, status = os.waitpid(pid, 0)
+      sys.stdout.buffer.write(out)
+      sys.exit(os.waitstatus_to_exitcode(status))
+      """
+    let script = setup.folder.file("terminal-driver.py")
+    try Data(driver.utf8).write(to: script)
+    let command = [
+      "/usr/bin/python3", script.path, OfflineBinary.path, "--store", setup.store, "get",
+      setup.origin.fileURL("a.bin", in: "basic").absoluteString, "-o", setup.output, "-u",
+      NginxGates.user,
+    ].map { "'\($0)'" }.joined(separator: " ")
+    let result = try await ProcessRunner.run(
+      "/bin/sh", ["-c", "printf '%s\\n' '\(NginxGates.password)' | \(command)"], timeout: 60)
+    #expect(result.status == 0, "\(result.stdoutText) \(result.stderrText)")
+    #expect(result.stdoutText.contains("Enter host password for user 'ana'"))
+    #expect(!result.stdoutText.contains(NginxGates.password), "\(result.stdoutText)")
+    #expect(setup.downloaded)
   }
 }
