@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline cache` as a user runs it: get, ls, stats, limit, clear, help and usage errors.
-@Suite(.ownThreads) struct CacheCommandTests {
+@Suite(.ownThreads, .timed) struct CacheCommandTests {
   /// nginx serving three files and an empty store.
   final class Fixture {
     let folder: TemporaryDirectory

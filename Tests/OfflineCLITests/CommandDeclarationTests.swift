@@ -1,11 +1,12 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineCLI
 
 /// The declarations drive everything: each option of each command is accepted by the
 /// parser, is in its help and its usage line, and reads back as a typed value.
-@Suite(.ownThreads) struct CommandDeclarationTests {
+@Suite(.ownThreads, .timed) struct CommandDeclarationTests {
   static let root = CommandPath(root: RootCommand.configuration)
 
   /// Values one of which every option and argument of the tool takes.

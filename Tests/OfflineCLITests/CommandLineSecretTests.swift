@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// No secret given on the command line shows in `ps` (issue 36, item 11): every local user
 /// reads `/proc/<pid>/cmdline`, which held `-u user:password`, a proxy's password, an
 /// `Authorization` header and `serve --token` for the whole run. What `ps` shows of a
 /// running process is in `ProcessArgumentTests`; the refusals here run in-process.
-@Suite(.ownThreads) struct CommandLineSecretTests {
+@Suite(.ownThreads, .timed) struct CommandLineSecretTests {
   /// A token file that cannot be read, or holds no token, and `--token` with
   /// `--token-file`, are usage errors (64) that never repeat the token.
   @Test func aBadTokenFileIsAUsageError() async throws {

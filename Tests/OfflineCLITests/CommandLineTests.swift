@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline` as a user at a terminal meets it: help, usage errors, exit codes, output.
-@Suite(.ownThreads) struct CommandLineTests {
+@Suite(.ownThreads, .timed) struct CommandLineTests {
   @Test func helpIsThereOnEveryLevel() async throws {
     for arguments in [["--help"], ["-h"], ["get", "--help"], ["help", "get"], ["help"]] {
       let result = try await InProcessOffline.run(arguments)

@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline completions bash|zsh|fish`: scripts made from the declarations, loaded in the
 /// real shells.
-@Suite(.ownThreads) struct CompletionScriptTests {
+@Suite(.ownThreads, .timed) struct CompletionScriptTests {
   /// What bash's `_offline` offers for the words `typed` (the last one is being completed).
   static func bashOffers(_ typed: [String], script: URL) async throws -> [String] {
     let words = typed.map { "'\($0)'" }.joined(separator: " ")

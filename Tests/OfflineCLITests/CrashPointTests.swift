@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// The process dies (`_exit(137)`, as a SIGKILL would end it) at each named step of the
@@ -7,7 +8,7 @@ import Testing
 /// must bring the content to a state that can go on, with nothing lost and nothing back
 /// from the dead. Rows "crash points" of docs/Reliability.md. The command that crashes is a
 /// real process (it ends its process); the next one runs in-process.
-@Suite(.ownThreads) struct CrashPointTests {
+@Suite(.ownThreads, .timed) struct CrashPointTests {
   /// Runs `offline --store STORE ARGUMENTS` with crash point `point` armed.
   func crashing(
     at point: String, _ fixture: QueueFixture, _ arguments: [String]
@@ -195,7 +196,7 @@ import Testing
 @Suite(
   .ownThreads,
   .serialized, .enabled(if: FFmpeg.isAvailable),
-  .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "needs /proc"))
+  .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "needs /proc"), .timed)
 struct StopPointTests {
   /// Pins issue 36, item 7 during a run: a link swapped in for `video/` after the run made
   /// and checked its folders, before any piece (the `pieces.afterFolders` stop point), got

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// Secrets go only to the origin of the URL the user gave (issue 36, item 4). Two nginx
@@ -8,7 +9,7 @@ import Testing
 /// `BaseURL`) are on the other one, which logs every header it gets. Each test pins that
 /// `-H 'Authorization: …'`, `-u`, a `Cookie` header and a `--secret-header` reached the
 /// other origin, which no redirect led to, through `get` and through the queue.
-@Suite(.ownThreads) struct CrossOriginSecretTests {
+@Suite(.ownThreads, .timed) struct CrossOriginSecretTests {
   static let token = "Bearer h0me-t0ken"
   static let apiKey = "k3y-for-h0me"
   static let cookie = "session=c00kie-h0me"

@@ -1,12 +1,14 @@
 import DASHManifest
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// Issue 17, items 2 to 4 through the command line: `get` and `info` of an MPD, the queue
 /// (`add`, `run`, `path`) and refusals, in-process. SIGKILLs during a DASH download are in
 /// `StreamCrashTests`.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"), .ownThreads)
+@Suite(
+  .serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"), .ownThreads, .timed)
 struct DASHCommandTests {
   struct Origin {
     let www: TemporaryDirectory

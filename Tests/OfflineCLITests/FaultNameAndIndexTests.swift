@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// Rows of the fault matrix (docs/Reliability.md) driven through `offline`: a hostile
 /// `Content-Disposition` name. (An index whose write-ahead log went missing after a kill is
 /// in `KilledRunTests`.)
-@Suite(.ownThreads) struct FaultNameAndIndexTests {
+@Suite(.ownThreads, .timed) struct FaultNameAndIndexTests {
   /// Matrix row "Content-Disposition filename with ../": `get` and the queue name the file
   /// after the URL, inside the output or content folder; the server's name is never used.
   @Test func aHostileContentDispositionNameIsNeverUsed() async throws {

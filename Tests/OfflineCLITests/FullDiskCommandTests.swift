@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// What a user runs to find what to delete when the disk holding the store is full (issue
 /// 36, item 12): `ls`, `ls --json` and `rm` keep working, and what cannot be written says
 /// that the disk is full.
-@Suite(.serialized, .enabled(if: getuid() == 0), .ownThreads)
+@Suite(.serialized, .enabled(if: getuid() == 0), .ownThreads, .timed)
 struct FullDiskCommandTests {
   /// A queue fixture whose whole store (index and content) is on a 4 MiB tmpfs, with
   /// `small.bin` downloaded as `a`; the caller unmounts it.

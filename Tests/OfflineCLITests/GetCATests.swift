@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline get` trusts CA certificates the way curl, git, pip and Python find them:
 /// `--ca-file`, then `CURL_CA_BUNDLE`, then `SSL_CERT_FILE` / `SSL_CERT_DIR`, then the system's.
 /// The origin is nginx over TLS with a fresh self-signed certificate.
-@Suite(.ownThreads) struct GetCATests {
+@Suite(.ownThreads, .timed) struct GetCATests {
   /// `get`'s usual origin (one file on nginx), over TLS with its certificate at hand.
   struct Setup {
     let served: GetCommandTests.Setup

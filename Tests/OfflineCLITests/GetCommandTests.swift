@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline get` end to end against nginx and our fault server.
-@Suite(.ownThreads) struct GetCommandTests {
+@Suite(.ownThreads, .timed) struct GetCommandTests {
   struct Setup {
     let folder: TemporaryDirectory
     let www: URL

@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `get --limit-rate` caps a file and a whole stream (issue 13, item 5). The checks are lower
 /// bounds: no download finishes sooner than its cap allows. How close a long run stays to
 /// the cap is measured in `benchmarks/limit-rate.sh`, not here.
-@Suite(.ownThreads) struct GetLimitRateTests {
+@Suite(.ownThreads, .timed) struct GetLimitRateTests {
   /// The bytes on disk under `folder`, files only.
   static func bytes(under folder: URL) -> Int {
     let walker = FileManager.default.enumerator(
@@ -69,7 +70,7 @@ import Testing
 }
 
 /// `run --limit-rate` caps every running download together (issue 13, item 5).
-@Suite(.ownThreads) struct RunLimitRateTests {
+@Suite(.ownThreads, .timed) struct RunLimitRateTests {
   @Test func aRunCapsItsParallelDownloadsTogether() async throws {
     let size = 2 << 20
     let www = try TemporaryDirectory()

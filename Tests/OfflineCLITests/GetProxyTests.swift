@@ -1,11 +1,14 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline get` through a real proxy (tinyproxy), chosen the way curl chooses it: `--proxy`,
 /// else `http_proxy` / `https_proxy` / `HTTPS_PROXY` / `all_proxy`, never uppercase
 /// `HTTP_PROXY`; `--noproxy`, else `no_proxy`, bypassing it.
-@Suite(.enabled(if: TinyProxy.isInstalled, "needs tinyproxy (scripts/install-deps)"), .ownThreads)
+@Suite(
+  .enabled(if: TinyProxy.isInstalled, "needs tinyproxy (scripts/install-deps)"), .ownThreads, .timed
+)
 struct GetProxyTests {
   // Pins: `get` had no --proxy ("Unknown option"); a proxy could only come from libcurl
   // reading the environment on its own.

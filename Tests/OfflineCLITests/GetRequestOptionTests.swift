@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `get`, `add`, `info` and `cache get` take curl's request options (issue 13, item 1), end
 /// to end through `offline` (in-process) against nginx folders behind a check. Each pins that
 /// the options did not exist ("Unknown option", exit 64) or were not sent. The password
 /// asked for on a terminal is in `RealTerminalTests`.
-@Suite(.ownThreads) struct GetRequestOptionTests {
+@Suite(.ownThreads, .timed) struct GetRequestOptionTests {
   static let body = TestData.bytes(count: 200_000, seed: 41)
 
   struct Setup {

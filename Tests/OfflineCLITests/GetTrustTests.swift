@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline get` never reports a file complete or verified unless its bytes are the origin's:
 /// not with a second writer on the same destination, not after the file was changed on disk,
 /// not through a link or onto something that is not a regular file.
-@Suite(.ownThreads) struct GetTrustTests {
+@Suite(.ownThreads, .timed) struct GetTrustTests {
   /// nginx serving `file.bin` (16 MiB) at full speed and under `/slow/` at 4 MiB/s.
   struct Setup {
     let folder: TemporaryDirectory

@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// Whole `--help` pages, compared with what a user should read: any drift between a command's
 /// declaration and its help shows here.
-@Suite(.ownThreads) struct HelpTextTests {
+@Suite(.ownThreads, .timed) struct HelpTextTests {
   /// The request-option rows that `get` and `cache get` share, exactly as both pages show
   /// them.
   static let requestOptionRows = """

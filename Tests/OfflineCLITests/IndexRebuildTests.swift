@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// A damaged `index.sqlite` is rebuilt from the contents' manifests: through `offline`, with
 /// real nginx and a real HLS stream. Pins issue 11, item 10 ("a damaged index orphans
 /// everything": before, the fresh index was empty, downloaded files were orphaned and
 /// re-adding their URLs downloaded them again).
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads, .timed)
 struct IndexRebuildTests {
   /// nginx serving `a.bin`, `b.bin`, `c.bin` (256 KiB each), `slow/large.bin` (8 MiB at
   /// 1 MiB/s) and an HLS stream under `hls/`, and a store driven through `offline`.

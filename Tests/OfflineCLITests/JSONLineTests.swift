@@ -1,11 +1,12 @@
 import Foundation
 import OfflineKit
+import TestTiming
 import Testing
 
 @testable import OfflineCLI
 
 /// What `--json` prints, read as a program reading it would.
-@Suite(.ownThreads) struct JSONLineTests {
+@Suite(.ownThreads, .timed) struct JSONLineTests {
   // Pins: durations carried float noise (`433.4800000000001`).
   @Test func secondsArePrintedToTheMillisecond() throws {
     let progress = OfflineProgress(bytes: 0, total: 433_480_000_000_0001, bytesPerSecond: 1e13)

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline` killed with SIGKILL, as a crash or an out-of-memory kill would strike: at random
@@ -8,7 +9,7 @@ import Testing
 /// of the same command resumes, the file ends byte-identical, little is fetched twice and
 /// nothing cancelled comes back. A kill needs a real process; the command that finishes the
 /// job runs in-process where its process does not matter.
-@Suite(.ownThreads) struct KilledRunTests {
+@Suite(.ownThreads, .timed) struct KilledRunTests {
   // Moved from CrashResumeTests.
   @Test func randomKillsLoseNothingAndRefetchLittle() async throws {
     let size = 64 << 20

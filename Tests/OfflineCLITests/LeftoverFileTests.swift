@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// Nothing is left behind by a command that was refused or overtaken (issue 36, item 13): a
 /// stream refused before any segment leaves no output folder. (A repair whose content another
 /// process deletes meanwhile is in `SeveralProcessesTests`.)
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads, .timed)
 struct LeftoverFileTests {
   /// Pins issue 36, item 13: a live HLS playlist or a live MPD, refused before any segment,
   /// left an empty output folder behind.

@@ -2,10 +2,11 @@ import Foundation
 import OfflineHTTP
 import OfflineKit
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline limit RATE|none` and `add --limit-rate` kept with the content (issue 13, item 5).
-@Suite(.ownThreads) struct LimitCommandTests {
+@Suite(.ownThreads, .timed) struct LimitCommandTests {
   func store() async throws -> (TemporaryDirectory, URL) {
     let folder = try TemporaryDirectory()
     return (folder, folder.url.appending(path: "store", directoryHint: .isDirectory))

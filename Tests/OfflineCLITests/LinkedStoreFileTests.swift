@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// A symbolic link planted where the store keeps a single file (the shared `files/`, a
 /// content's own `content/<id>`) or where a repair stages a chunk (`<file>.chunk<N>.part`)
 /// is refused or replaced, never written through (issue 36, item 7).
-@Suite(.serialized, .ownThreads)
+@Suite(.serialized, .ownThreads, .timed)
 struct LinkedStoreFileTests {
   /// Pins issue 36, item 7 for single files: a link at the shared `files/` folder or at a
   /// content's own folder was followed by the download, which wrote the file (and its part)

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// A symbolic link planted at a folder inside a stream's folder (`keys/`, a variant's
@@ -7,7 +8,7 @@ import Testing
 /// item 7). The part file and the destination refused links, but such a folder was
 /// followed: pieces, keys and playlists were written into the folder it names, outside the
 /// output folder (outside the store for `repair`), replacing files of the same names there.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads, .timed)
 struct LinkedSubfolderTests {
   /// A stream served by nginx, and the folder inside its copy that a link replaces.
   struct Case: CustomTestStringConvertible, Sendable {

@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline help --man`: a man page made from the declarations, rendered by man itself.
-@Suite(.ownThreads) struct ManPageTests {
+@Suite(.ownThreads, .timed) struct ManPageTests {
   // Pins issue 12, item 4: there was no man page; it comes from the declarations, so it
   // names every command and option `--help` does.
   @Test func manRendersThePageWithoutWarningsAndItNamesEveryCommandAndOption() async throws {

@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// What other users see of a running `offline` process: no secret given on the command line
 /// shows in `ps` (issue 36, item 11). Every local user reads `/proc/<pid>/cmdline`, which
 /// held `-u user:password`, a proxy's password, an `Authorization` header and `serve --token`
 /// for the whole run. The process blanks its own arguments, so this needs a real one.
-@Suite(.ownThreads) struct ProcessArgumentTests {
+@Suite(.ownThreads, .timed) struct ProcessArgumentTests {
   /// `offline ARGUMENTS` started in the background, its output in a file of `folder`.
   static func start(
     _ arguments: [String], in folder: TemporaryDirectory, environment: [String: String] = [:]

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 // What a real `offline` process costs, measured from outside it: its system calls counted
@@ -21,7 +22,7 @@ import Testing
 /// b395927, whose pieces each took a `flock` and three stats).
 @Suite(
   .ownThreads, .serialized,
-  .enabled(if: SyscallCount.strace != nil, "strace is not installed"))
+  .enabled(if: SyscallCount.strace != nil, "strace is not installed"), .timed)
 struct SyscallCountTests {
   // Moved from QueueFileSyscallTests (seen failing against 125a20f: 24 opens of 12 parts).
   /// Pins the second open: a queue's file takes its destination's lock by opening its part,
@@ -147,7 +148,7 @@ enum SyscallCount {
 /// expanded, with a sentence naming the bound; the peak resident memory of the real process,
 /// served by nginx, stays that of a small run, only the manifest is fetched and nothing is
 /// written.
-@Suite(.serialized, .ownThreads)
+@Suite(.serialized, .ownThreads, .timed)
 struct PeakMemoryTests {
   /// The most a refused run may reach; a plain `offline info` peaks near 30 MiB here.
   static let peakBound = 200 << 20

@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// SIGINT (Ctrl-C) and SIGTERM delivered to a running `offline` process: what is pinned is
 /// the signal itself (its handler, the exit code 128 + signal, the partial data and journal
 /// kept), so these need a real process. A stopped command inside the test process is
 /// ``InProcessRun/stop(seconds:)``.
-@Suite(.ownThreads) struct ProcessSignalTests {
+@Suite(.ownThreads, .timed) struct ProcessSignalTests {
   // Moved from GetCommandTests.
   @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
   func aSignalStopsCleanlyAndTheSameCommandResumes(signal: Int32, code: Int32) async throws {

@@ -1,9 +1,10 @@
+import TestTiming
 import Testing
 
 @testable import OfflineCLI
 
 /// The progress bar of `get` and `run`, without a terminal.
-@Suite(.ownThreads) struct ProgressLineTests {
+@Suite(.ownThreads, .timed) struct ProgressLineTests {
   // Pins issue 12, item 4: the progress line had no bar and did not follow the terminal's
   // width.
   @Test(arguments: [64, 72, 100, 200])

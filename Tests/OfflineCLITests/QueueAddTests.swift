@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline add` and what `offline ls --json` shows of what it added.
-@Suite(.ownThreads) struct QueueAddTests {
+@Suite(.ownThreads, .timed) struct QueueAddTests {
   @Test func addingAURLAgainPrintsTheSameID() async throws {
     let fixture = try QueueFixture()
     let first = try await fixture.addOne([fixture.url("small.bin")])

@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline run` when a queued file does not match its SHA-256 (issue 12, item 1: the
 /// content now ends `notDownloaded`, as its bytes were thrown away, rather than
 /// `suspended`): the run still fails, and `ls` says why.
-@Suite(.ownThreads) struct QueueChecksumTests {
+@Suite(.ownThreads, .timed) struct QueueChecksumTests {
   @Test func aFileThatFailsItsChecksumFailsTheRunAndIsListedNotDownloadedWithTheError() async throws
   {
     let fixture = try QueueFixture()

@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// Commands the transition table does not allow exit 1, name the state, and change nothing.
-@Suite(.ownThreads) struct QueueIllegalCommandTests {
+@Suite(.ownThreads, .timed) struct QueueIllegalCommandTests {
   /// A command given to a content in a state that does not allow it.
   struct IllegalCall: Sendable, CustomTestStringConvertible {
     let verb: String

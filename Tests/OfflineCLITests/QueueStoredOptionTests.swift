@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `add` keeps a content's request options in the store (issue 13, item 2): a `run` in
 /// another process sends them, and their secrets live in the store's secrets folder alone.
-@Suite(.serialized, .ownThreads) struct QueueStoredOptionTests {
+@Suite(.serialized, .ownThreads, .timed) struct QueueStoredOptionTests {
   static let body = TestData.bytes(count: 150_000, seed: 43)
   /// A token nginx refuses, so one content fails and its error can be read.
   static let wrongToken = "wr0ng-s3cret"

@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `add --proxy` is kept with the content (issue 13, item 2), its credentials in the
 /// secrets folder alone.
-@Suite(.serialized, .ownThreads) struct QueueStoredProxyTests {
+@Suite(.serialized, .ownThreads, .timed) struct QueueStoredProxyTests {
   /// Pins: `add` took no `--proxy`, so a queued content could not go through one; given,
   /// it must reach a `run` in another process, and its password only the secrets folder.
   @Test func aProxyGivenToAddIsUsedByALaterRunAndItsPasswordStaysInTheSecrets() async throws {

@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// Every legal row of the transition table of `OfflineState`, driven through the CLI. The
 /// `run` that pause and cancel meet works inside the test process (``InProcessRun``): the
 /// rows are the point, not the process; a run in another process meets commands in
 /// `SeveralProcessesTests`.
-@Suite(.ownThreads) struct QueueTransitionTests {
+@Suite(.ownThreads, .timed) struct QueueTransitionTests {
   @Test func addQueuesAndRunDownloadsTheVerifiedFileToItsPath() async throws {
     let fixture = try QueueFixture()
     let sha = try await TestData.sha256Hex(of: fixture.small)

@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// What `offline` shows on a real terminal: the live view of `run` and `get` read off tmux
 /// (100 x 20) against nginx serving `large.bin` at 1 MiB/s, so the view lasts some seconds,
 /// and the password prompt on a pty. A terminal needs a real process.
-@Suite(.ownThreads) struct RealTerminalTests {
+@Suite(.ownThreads, .timed) struct RealTerminalTests {
   // Moved from LiveViewTests.
   /// The screen's lines holding `text`.
   static func lines(_ screen: String, with text: String) -> [Substring] {

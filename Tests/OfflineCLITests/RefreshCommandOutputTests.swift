@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineCLI
 
 /// How `get --refresh-command` reads what the command prints (issue 36, items 8 and 13).
-@Suite(.ownThreads) struct RefreshCommandOutputTests {
+@Suite(.ownThreads, .timed) struct RefreshCommandOutputTests {
   static let fresh = URL(string: "https://127.0.0.1:9/big.bin?sig=s1gnature-s3cret")!
   /// A run's surroundings with this process's environment (the command needs `PATH`).
   static let host = CommandHost(

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// Several `offline` processes meeting on one store or one destination: a run that another
@@ -8,7 +9,7 @@ import Testing
 /// pins what one process sees of another (its lock, its pid in a message, its changes through
 /// the store), so the first command is a real process; the second runs in-process where its
 /// own process does not matter.
-@Suite(.ownThreads) struct SeveralProcessesTests {
+@Suite(.ownThreads, .timed) struct SeveralProcessesTests {
   /// A CLI process running in the background, its output going to files.
   final class Background {
     let process = Process()

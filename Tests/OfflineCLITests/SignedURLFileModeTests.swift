@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// No file of a content that others may read holds a URL's query (issue 36, item 6): a
 /// stream's playlist token and its key URIs' signatures were written to `offline.json`
 /// with mode 0644, and `index-remote.m3u8` kept the other variants' signed URLs with mode
 /// 0644 too.
-@Suite(.ownThreads) struct SignedURLFileModeTests {
+@Suite(.ownThreads, .timed) struct SignedURLFileModeTests {
   static let secret = "S1GNED-S3CRET"
 
   /// nginx serving `fixture`, its playlists' URIs given `?sig=…` queries (nginx ignores

@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline run` on a small disk (issue 11, item 11): `--min-free` sets the margin, and a
 /// content that cannot fit even on the empty disk ends the run instead of waiting forever.
-@Suite(.serialized, .enabled(if: getuid() == 0), .ownThreads)
+@Suite(.serialized, .enabled(if: getuid() == 0), .ownThreads, .timed)
 struct SmallDiskRunTests {
   /// Pins issue 11, item 11: with the fixed 64 MiB margin a small file on a 2 MiB disk
   /// waited forever; now the run ends (exit 1) saying how many bytes it needs, and

@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// HLS through the command line: `get` of a playlist, `info`, the queue with `path` and
 /// `renew-keys` and bad streams refused, in-process. SIGKILLs and crash points are in
 /// `StreamCrashTests`; a second `get` into the same folder in `SeveralProcessesTests`.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads, .timed)
 struct StreamCommandTests {
   /// An `HLSOrigin`, its playlist's URL as the text a command line takes.
   struct Origin {

@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `--max-connections` on `get`, `add` and `run`, and what `get --json` says of how a
 /// stream's pieces came (issue 14: the pieces in flight adapt, so a user needs a cap, and
 /// the report says what was used).
-@Suite(.serialized, .ownThreads) struct StreamConnectionsTests {
+@Suite(.serialized, .ownThreads, .timed) struct StreamConnectionsTests {
   /// An HLS origin whose nginx caps each connection's rate (so more connections would pay)
   /// and logs which connection each request came on.
   func origin(segments: Int = 24) async throws -> HLSOrigin {

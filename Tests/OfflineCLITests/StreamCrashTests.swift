@@ -1,13 +1,14 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 /// HLS and DASH downloads of `offline get` killed with SIGKILL at random moments, or ended at
 /// a crash point (`OFFLINEKIT_CRASH_POINT`, `_exit(137)`): the same command afterwards never
 /// fetches a segment twice that was complete on disk, and the copy decodes like the origin.
 /// A kill needs a real process; the run that finishes the job runs in-process.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads, .timed)
 struct StreamCrashTests {
   /// An HLS origin as `StreamCommandTests` makes one.
   func origin(_ kind: HLSFixture, segments: Int? = nil, limitRate: String? = nil) async throws

@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline info` and `get` of streams whose masters and playlists are odd or hostile
 /// (issue 11, items 12 and 14): several key formats, a variant that answers 404, rendition
 /// groups that do not exist, control characters and huge URIs from the server.
-@Suite(.ownThreads) struct StreamInfoTests {
+@Suite(.ownThreads, .timed) struct StreamInfoTests {
   let server: FaultServer
   let work: TemporaryDirectory
 

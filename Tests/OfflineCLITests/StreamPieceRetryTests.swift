@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline get` of a stream whose pieces fail for a while or for good (issue 11, item 8):
 /// each piece is tried again in the same run (`--piece-retries`, default 10), and a piece
 /// that keeps failing fails the run naming it, with no offline playlist.
-@Suite(.ownThreads) struct StreamPieceRetryTests {
+@Suite(.ownThreads, .timed) struct StreamPieceRetryTests {
   /// An AES-128 stream of three segments on the fault server: `/v/media.m3u8`,
   /// `/v/seg<n>.ts`, `/v/key.bin`.
   struct Stream {

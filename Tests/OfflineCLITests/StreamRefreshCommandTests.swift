@@ -1,13 +1,14 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 /// `get --refresh-command` of a stream (issue 13, item 4, its last gap), against nginx's
 /// `secure_link` with the token in the path, so every playlist, key and segment URL carries
 /// it. Before, `get` of a playlist or an MPD ignored the option: a segment whose URL expired
 /// was tried again with backoff, answered 410 each time, and the run failed.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads, .timed)
 struct StreamRefreshCommandTests {
   /// A stream behind an expiring path token, and a folder to work in.
   struct Setup {

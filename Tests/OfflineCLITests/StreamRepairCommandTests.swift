@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// Issue 36, items 2 and 3, through the command line: `offline repair` of a stream whose
@@ -8,7 +9,7 @@ import Testing
 /// naming a damaged segment of `pack.ts` by its position in the playlist and its URL.
 /// Before, the repair took the new bytes and `verify` said "whole", and a segment in the pack
 /// was named by its byte offset in it.
-@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads)
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads, .timed)
 struct StreamRepairCommandTests {
   /// How the stream is laid out on disk.
   enum Layout: String, CaseIterable, Sendable {

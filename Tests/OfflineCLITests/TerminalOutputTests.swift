@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// What `ls` prints to a terminal: text from a title or a server never carries raw control
 /// characters, and a URL is cut to a readable length.
-@Suite(.ownThreads) struct TerminalOutputTests {
+@Suite(.ownThreads, .timed) struct TerminalOutputTests {
   // Pins: `offline ls` passed escape sequences through raw.
   @Test func lsEscapesControlCharactersInTitles() async throws {
     let fixture = try QueueFixture()

@@ -1,10 +1,11 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineCLI
 
 /// `TerminalText`: server text made safe to print (issue 11, item 12).
-@Suite(.ownThreads) struct TerminalTextTests {
+@Suite(.ownThreads, .timed) struct TerminalTextTests {
   @Test func controlCharactersAreShownAsEscapes() {
     #expect(TerminalText.escaped("a\u{1B}[31mb") == "a\\u{1B}[31mb")
     #expect(

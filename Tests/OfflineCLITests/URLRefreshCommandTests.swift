@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline set-url` and `get --refresh-command` (issue 13, item 4), against nginx's
 /// `secure_link`. Before, neither existed ("Unknown subcommand", "Unknown option"): a signed
 /// URL that expired in the middle of a download could only be started over.
-@Suite(.serialized, .ownThreads) struct URLRefreshCommandTests {
+@Suite(.serialized, .ownThreads, .timed) struct URLRefreshCommandTests {
   /// 96 MiB, fetched over one connection at 16 MiB/s: 5 % of it (4.8 MiB) stays above what
   /// a transfer stopped for a new URL can lose on a loaded machine (the transport's queue
   /// for a lagging writer, 2 MiB, and the socket buffers); 5 % of 6 MiB (314 KB) did not.

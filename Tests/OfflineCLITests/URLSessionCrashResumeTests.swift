@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// `offline get` on URLSessionTransport (`OFFLINEKIT_TRANSPORT=urlsession`, issue 18, item
 /// 2). Its runs killed at random moments are in `KilledRunTests`.
-@Suite(.ownThreads) struct URLSessionCrashResumeTests {
+@Suite(.ownThreads, .timed) struct URLSessionCrashResumeTests {
   static let environment = ProcessInfo.processInfo.environment.merging(
     ["OFFLINEKIT_TRANSPORT": "urlsession"]) { $1 }
 

@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// The usage line a user sees, in `--help` and after a mistake, names what the command takes.
-@Suite(.ownThreads) struct UsageLineTests {
+@Suite(.ownThreads, .timed) struct UsageLineTests {
   // Pins issue 12, item 4: `get`'s usage line omitted --ca-file, --stall-timeout, --retries,
   // --connections and --force (help rows and usage were written separately and drifted).
   @Test(arguments: [

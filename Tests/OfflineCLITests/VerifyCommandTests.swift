@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TestTiming
 import Testing
 
 /// Issue 15 through the command line: `offline verify` (exit 0 whole, 1 damaged, `--json`,
@@ -7,7 +8,7 @@ import Testing
 /// changed origin until `--redownload`), and the damage `ls` and `path` show. Before, none of
 /// these existed: a damaged content was listed as downloaded and `path` printed it. The
 /// repairs that are killed are in `KilledRunTests` and `CrashPointTests`.
-@Suite(.ownThreads) struct VerifyCommandTests {
+@Suite(.ownThreads, .timed) struct VerifyCommandTests {
   /// A queue fixture with `large.bin` (8 MiB) downloaded as content `big`.
   static func downloaded(limitRate: String? = nil) async throws -> (QueueFixture, String) {
     let fixture = try QueueFixture(limitRate: limitRate)
