@@ -42,7 +42,8 @@ public enum OfflineTool {
   /// at `workingDirectory` (never the process's current folder), and writes to `console`.
   /// It installs no signal handler, never blanks the process's arguments, and never ends the
   /// process (`serve` stops when the calling task is cancelled). Cancelling the calling task
-  /// stops the command as SIGINT stops the executable, partial data and journal kept.
+  /// stops the command as SIGINT stops the executable, partial data and journal kept, and the
+  /// run returns 130 as the executable would.
   ///
   /// ```swift
   /// let code = await OfflineTool.run(
@@ -56,7 +57,9 @@ public enum OfflineTool {
     let host = CommandHost(
       environment: environment, standardInput: standardInput,
       workingDirectory: workingDirectory, console: console, ownsProcess: false)
-    return await dispatch(arguments, host: host, blanksProcessArguments: false)
+    let code = await dispatch(arguments, host: host, blanksProcessArguments: false)
+    // Cancelled, the run ends as the executable does after SIGINT (its signal trap's code).
+    return Task.isCancelled ? ExitCode.interrupted : code
   }
 
   private static func dispatch(

@@ -10,10 +10,9 @@ import Synchronization
 /// It runs on threads of its own (see ``DispatchTaskExecutor``); every wait is awaited and
 /// bounded.
 final class InProcessRun: Sendable {
-  /// The exit code an in-process `run` or `get` returns when its task is cancelled: there
-  /// is no signal to add 128 to, so a stopped command says it failed (the executable's 130
-  /// comes from its signal trap).
-  static let stoppedStatus: Int32 = 1
+  /// The exit code an in-process `run` or `get` returns when its task is cancelled: 130,
+  /// as the executable stopped by SIGINT.
+  static let stoppedStatus: Int32 = 130
 
   /// The exit code once the command has ended, shared with the command's task.
   private final class Ending: Sendable {
