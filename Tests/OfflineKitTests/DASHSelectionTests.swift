@@ -1,11 +1,13 @@
 import DASHManifest
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Issue 17, item 2: HLS's choices (`--variant`, `--audio`, `--subtitles`) applied to each
 /// AdaptationSet of each Period.
+@Suite(.timed)
 struct DASHSelectionTests {
   static let manifest = """
     <MPD type="static" mediaPresentationDuration="PT4S">

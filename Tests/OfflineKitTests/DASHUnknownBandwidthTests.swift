@@ -1,5 +1,6 @@
 import DASHManifest
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -7,6 +8,7 @@ import Testing
 /// Pins issue 36, item 14: a Representation without `@bandwidth` made the whole manifest
 /// refused. It is now unknown: ranked by the choice only when no Representation of its set has
 /// a bandwidth (then by resolution), and shown as unknown by `offline info`.
+@Suite(.timed)
 struct DASHUnknownBandwidthTests {
   static let manifest = """
     <MPD type="static" mediaPresentationDuration="PT4S"><Period>
