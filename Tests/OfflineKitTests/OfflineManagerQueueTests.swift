@@ -54,8 +54,12 @@ import Testing
     try await fixture.running {
       #expect(await eventually { finished.withLock { $0.count } == 2 })
     }
-    #expect(finished.withLock { $0 } == ["high", "low"])
+    // The order they start in is the promise (one at a time here, so low's request comes
+    // only once high's transfer ended). Not the order of their `finished` events: each
+    // file's batch is recorded after its own syncs (group commit), and a busy disk can
+    // end a later batch's sync first (seen: ["low", "high"] under load).
     #expect(origin.requested.map(\.path) == ["/high.bin", "/low.bin"])
+    #expect(Set(finished.withLock { $0 }) == ["high", "low"])
   }
 
   /// Pins a bug: `DownloadConfiguration.priority` promises that equal priorities run in the order
