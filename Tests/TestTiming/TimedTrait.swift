@@ -6,7 +6,7 @@ import Testing
 /// tab, the seconds). `scripts/slowest-suites` reads it.
 ///
 /// Swift Testing's own times (the console, the xUnit file) start a test when it is
-/// scheduled: in a run side by side, where at most four tests run at once and the rest wait
+/// scheduled: in a run side by side, where at most six tests run at once and the rest wait
 /// for a turn, they count the wait too, so every suite looked slow. This trait's time starts
 /// inside the turn. It still counts the contention of the tests running beside it.
 ///
