@@ -14,9 +14,12 @@ enum Durability {
   /// The current value of the count of flushes.
   static var flushes: Int { flushCount.load(ordering: .relaxed) }
 
-  /// Counts one flush; called by every platform's flush.
-  static func countFlush() {
+  /// Counts one flush of the file (or folder, or file system) open at `descriptor`; called by
+  /// every platform's flush.
+  static func countFlush(_ descriptor: Int32) {
     flushCount.add(1, ordering: .relaxed)
+    guard FolderFlushes.anyWatched else { return }
+    FolderFlushes.count(path: path(of: descriptor))
   }
 
   /// Flushes every file written on the file system that holds `folder` (a batch's bytes,
