@@ -162,13 +162,20 @@ final class DestinationLock: Sendable {
     }
   }
 
-  /// Ends the lock. An empty part (nothing was written, or the file was renamed into place
-  /// and this path is an empty file a waiting writer made) is removed first, while the lock
-  /// still keeps others out.
+  /// Ends the lock, now. An empty part (nothing was written, or the file was renamed into
+  /// place and this path is an empty file a waiting writer made) is removed first, while the
+  /// lock still keeps others out. The descriptor stays open until this value is freed, so
+  /// nothing that borrowed it can write through a number reused for another file.
+  ///
+  /// The lock used to end only when the value was freed, and a task that had captured it
+  /// (the single connection of an adaptive transfer) could free it after the transfer had
+  /// returned: a run started at once after a stopped one was then refused as another
+  /// process writing the file.
   func release() {
     if Self.namesSameFile(partPath, descriptor), FileSteps.regularFileSize(partPath) == 0 {
       FileSteps.unlink(partPath)
     }
+    flock(descriptor, LOCK_UN)
   }
 
   /// Opens (creating when missing, with its folder) the part without following links and
