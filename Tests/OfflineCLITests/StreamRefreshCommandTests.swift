@@ -20,7 +20,7 @@ struct StreamRefreshCommandTests {
 
     /// An HLS stream of `seconds` one-second AES-128 segments (a key every two), or DASH's
     /// long presentation, served at 16 KB/s (DASH: 96 KB/s) per connection.
-    init(dash: Bool = false, seconds: Double = 24) async throws {
+    init(dash: Bool = false, seconds: Double = 12) async throws {
       origin = try SignedOrigin(files: [:], rate: dash ? "96k" : "16k")
       let folder = origin.root.url.appending(path: "media")
       files =
