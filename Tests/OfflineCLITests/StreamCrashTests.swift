@@ -55,12 +55,9 @@ struct StreamCrashTests {
   /// piece in a pack is never renamed.
   @Test func aSegmentRenamedJustBeforeACrashIsNotFetchedAgain() async throws {
     let origin = try await origin(.manySegments, segments: 12)
-    let work = try TemporaryDirectory()
-    let store = work.url.appending(path: "store").path
-    let out = work.url.appending(path: "movie").path
-    let crashed = try await OfflineBinary.run(
-      ["get", origin.url, "-o", out, "--quiet", "--segment-files"],
-      store: URL(fileURLWithPath: store), crashingAt: "transfer.afterRename")
+    let (work, crashed) = try await getCrashing(
+      origin, at: "transfer.afterRename", options: ["--segment-files"])
+    let (store, out) = (work.store, work.out)
     #expect(crashed.status == 137, "\(crashed.stderrText)")
     let renamed = try await completeSegments(in: out, store: store)
     // The piece that reached the crash point, and any other that was renamed in the same
@@ -84,12 +81,8 @@ struct StreamCrashTests {
   /// that piece again, and only the pieces the journal recorded are kept. The stream plays.
   @Test func aSegmentPackedJustBeforeACrashIsFetchedAgainAndTheStreamPlays() async throws {
     let origin = try await origin(.manySegments, segments: 12)
-    let work = try TemporaryDirectory()
-    let store = work.url.appending(path: "store").path
-    let out = work.url.appending(path: "movie").path
-    let crashed = try await OfflineBinary.run(
-      ["get", origin.url, "-o", out, "--quiet"], store: URL(fileURLWithPath: store),
-      crashingAt: "transfer.afterPackWrite")
+    let (work, crashed) = try await getCrashing(origin, at: "transfer.afterPackWrite")
+    let (store, out) = (work.store, work.out)
     #expect(crashed.status == 137, "\(crashed.stderrText)")
     let recorded = try await completeSegments(in: out, store: store)
     #expect(recorded.count < 12, "recorded before the crash: \(recorded)")
@@ -113,6 +106,27 @@ struct StreamCrashTests {
     let decoded = try await FFmpeg.decode(out + "/index.m3u8")
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - origin.files.duration) < 0.6)
+  }
+
+  /// A store and an output folder for one `get`, in a temporary folder kept while this
+  /// lives.
+  struct Work {
+    let folder: TemporaryDirectory
+    var store: String { folder.url.appending(path: "store").path }
+    var out: String { folder.url.appending(path: "movie").path }
+  }
+
+  /// `offline get` of `origin`'s stream (with `options`) into a new `Work`, run as a process
+  /// with crash point `point` armed: the folders and how the run ended (137 when it
+  /// reached the point).
+  private func getCrashing(
+    _ origin: StreamCommandTests.Origin, at point: String, options: [String] = []
+  ) async throws -> (Work, ProcessRunner.Output) {
+    let work = Work(folder: try TemporaryDirectory())
+    let crashed = try await OfflineBinary.run(
+      ["get", origin.url, "-o", work.out, "--quiet"] + options,
+      store: URL(fileURLWithPath: work.store), crashingAt: point)
+    return (work, crashed)
   }
 
   /// The remote paths of the segments complete in `folder`: a file of its own (local

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Makes written bytes survive a power cut: the one seam for every flush to the device.
 ///
@@ -7,17 +6,10 @@ import Synchronization
 /// Linux `fsync(2)` and `syncfs(2)`; on Apple platforms `fsync` does not flush the drive's
 /// cache, so `F_FULLFSYNC` is used.
 enum Durability {
-  /// How many flushes this process has asked for through the seam (every call of `sync`,
-  /// `syncData` and `syncFileSystem`): what durability costs, for tests and profiles.
-  private static let flushCount = Atomic<Int>(0)
-
-  /// The current value of the count of flushes.
-  static var flushes: Int { flushCount.load(ordering: .relaxed) }
-
-  /// Counts one flush of the file (or folder, or file system) open at `descriptor`; called by
-  /// every platform's flush.
+  /// Counts one flush of the file (or folder, or file system) open at `descriptor` for the
+  /// folders being watched (``FolderFlushes``: what durability costs, for tests and
+  /// profiles); called by every platform's flush.
   static func countFlush(_ descriptor: Int32) {
-    flushCount.add(1, ordering: .relaxed)
     guard FolderFlushes.anyWatched else { return }
     FolderFlushes.count(path: path(of: descriptor))
   }
