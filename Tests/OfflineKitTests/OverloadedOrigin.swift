@@ -6,7 +6,7 @@ import TestSupport
 @testable import OfflineKit
 
 /// A stream of plain segments on a ``FaultServer`` that answers at most `capacity` segment
-/// requests at once, each taking 50 ms, and refuses the others with `status`.
+/// requests at once, each taking 20 ms, and refuses the others with `status`.
 struct OverloadedOrigin {
   let server: FaultServer
   let store: TemporaryDirectory
@@ -25,7 +25,7 @@ struct OverloadedOrigin {
         "/v/seg\(number).ts",
         .overloaded(
           capacity: capacity, status: status,
-          then: .delayed(seconds: 0.05, then: .resource(.init(body: segment)))))
+          then: .delayed(seconds: 0.02, then: .resource(.init(body: segment)))))
     }
     text += "#EXT-X-ENDLIST\n"
     server.setRoute("/v/media.m3u8", .status(code: 200, body: Data(text.utf8)))

@@ -144,16 +144,40 @@ import Testing
     #expect(decision.limit == 4)
   }
 
-  @Test func anOverloadThatGoesOnHalvesAgainOnceAsManyAnswersCame() {
+  /// Pins a fall to one piece at a time: the refusals of the eight pieces sent before the
+  /// first backoff halved it three times (8, 4, 2, 1) within milliseconds, from an origin
+  /// that takes two, and it never came back. Only answers to pieces sent after a backoff
+  /// halve it again: one halving per flight of answers.
+  @Test func anOverloadThatGoesOnHalvesAgainOnceTheFlightBeforeItAnswered() {
     var decision = PieceConcurrency()
     _ = decision.didLearn(version: "HTTP/1.1")
     _ = decision.didAnswer(.status(503))
-    for _ in 0..<4 { _ = decision.didAnswer(.status(503)) }
+    for _ in 0..<7 { _ = decision.didAnswer(.status(503)) }
+    #expect(decision.limit == 4, "the other seven of the eight sent before it")
+    _ = decision.didAnswer(.status(503))
     #expect(decision.limit == 2)
-    for _ in 0..<2 { _ = decision.didAnswer(.status(503)) }
+    for _ in 0..<3 { _ = decision.didAnswer(.status(503)) }
+    #expect(decision.limit == 2)
+    _ = decision.didAnswer(.status(503))
     #expect(decision.limit == 1)
     for _ in 0..<5 { _ = decision.didAnswer(.status(503)) }
     #expect(decision.limit == 1)
+  }
+
+  /// An overload met at one piece at a time cannot halve it, and does not lower where it
+  /// recovers to: an origin that refused three at once still gets two again (before, the
+  /// refusal at one made one the ceiling for the rest of the run).
+  @Test func anOverloadAtOnePieceKeepsWhereItRecoversTo() {
+    var decision = PieceConcurrency(.init(start: 3))
+    _ = decision.didLearn(version: "HTTP/1.1")
+    _ = decision.didAnswer(.status(503))
+    #expect(decision.limit == 1)
+    for _ in 0..<3 { _ = decision.didAnswer(.status(200)) }
+    _ = decision.didAnswer(.status(503))
+    #expect(decision.limit == 1)
+    var feed = Feed()
+    feed.finish(&decision, count: 200, every: .milliseconds(1))
+    #expect(decision.limit == 2, "one below the 3 it backed off from")
   }
 
   @Test func okAnswersAndClientErrorsDoNotBackOff() {

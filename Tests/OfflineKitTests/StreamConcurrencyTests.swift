@@ -46,9 +46,11 @@ import Testing
   /// one more raised the throughput (an origin that caps each connection's rate).
   @Test(.enabled(if: FFmpeg.isAvailable))
   func piecesOverHTTP1OpenMoreConnectionsWhileThatPays() async throws {
-    // nginx sends a second's worth at once: at 2k a segment of about 6 KB takes 2-3 s.
+    // nginx sends a second's worth at once and the rest when its clock (whole seconds)
+    // moves on: at 8k every segment (8-14 KB) takes one second. The window of the second
+    // second always steps up (there is none before it), so the third second has twelve.
     let stream = try await HLSOrigin(
-      .manySegments, segmentCount: 32, options: .init(limitRate: "2k", logsConnections: true))
+      .manySegments, segmentCount: 32, options: .init(limitRate: "8k", logsConnections: true))
     defer { stream.nginx.stop() }
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
@@ -66,12 +68,12 @@ import Testing
     #expect(most <= 16, "\(most) pieces at once, above the bound of 16 connections")
   }
 
-  /// Pins issue 14: an origin that can answer only two requests at once and refuses the
+  /// Pins issue 14: an origin that can answer only three requests at once and refuses the
   /// rest (503, or 429) kept getting eight at once, each refused piece retried into the
   /// same wall. The stream backs off to what the origin takes, and still finishes whole.
   @Test(arguments: [503, 429])
   func anOverloadedOriginIsBackedOffFromAndTheStreamFinishes(status: Int) async throws {
-    let origin = try OverloadedOrigin(segments: 40, capacity: 2, status: status)
+    let origin = try OverloadedOrigin(segments: 40, capacity: 3, status: status)
     _ = try await origin.download().run()
 
     #expect(try origin.segmentsOnDisk() == origin.segments)

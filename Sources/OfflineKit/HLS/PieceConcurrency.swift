@@ -22,10 +22,11 @@
 /// - **Back off** on 429 or 503 at once, and on other failures (a 5xx, a lost connection)
 ///   when ``Configuration/errorsToBackOff`` of them came with fewer clean finishes between
 ///   them than pieces in flight: halve the
-///   pieces in flight (at least one) and stop growing. Failures of pieces sent before a
-///   backoff do not halve it again until as many responses as are in flight came since.
-///   After a backoff, every `2 × limit` pieces finished without a failure add one piece
-///   again, up to one less than where the backoff came.
+///   pieces in flight (at least one) and stop growing. The pieces in flight at a backoff
+///   were sent before it and meet the same overload: no failure halves it again until as
+///   many responses as were in flight came since. After a backoff, every `2 × limit`
+///   pieces finished without a failure add one piece again, up to one less than where the
+///   backoff came (an overload at one piece at a time leaves that where it was).
 ///
 /// Each event method returns the new ``limit``; the runner starts pieces while fewer than
 /// that are in flight and lets extra ones finish when it falls.
@@ -88,8 +89,11 @@ struct PieceConcurrency: Sendable, Equatable {
   private var lastRate: Double?
   /// The limit before the last step up, to go back to when the step gained nothing.
   private var beforeStep: Int?
-  /// Responses since the last backoff; a backoff needs `limit` of them before another.
+  /// Responses since the last backoff; another needs ``answersBeforeNextBackOff`` of them.
   private var answersSinceBackOff = Int.max
+  /// The pieces in flight (at most the limit) at the last backoff: their answers were
+  /// decided before it.
+  private var answersBeforeNextBackOff = 0
   /// Failures (not 429/503) since the last backoff, forgotten after `limit` clean finishes.
   private var errors = 0
   /// Where the last backoff came from; recovery stays below it.
@@ -184,11 +188,13 @@ struct PieceConcurrency: Sendable, Equatable {
 
   private mutating func backOff() {
     cleanFinishes = 0
-    // The pieces already sent answer the same way: one halving per `limit` answers.
-    guard answersSinceBackOff >= limit else { return }
+    // The pieces sent before the last backoff answer the same way: one halving per flight.
+    guard answersSinceBackOff >= answersBeforeNextBackOff else { return }
     errors = 0
     answersSinceBackOff = 0
-    backedOffFrom = limit
+    answersBeforeNextBackOff = limit
+    // One piece at a time cannot go lower, and says nothing about where it can go back to.
+    if limit > 1 { backedOffFrom = limit }
     limit = max(1, limit / 2)
     settled = true
     window = Window()
