@@ -6,7 +6,10 @@ import Testing
 
 /// `get --refresh-command` of a stream (issue 13, item 4, its last gap), against nginx's
 /// `secure_link` with the token in the path, so every playlist, key and segment URL carries
-/// it. Before, `get` of a playlist or an MPD ignored the option: a segment whose URL expired
+/// it. The token expires at nginx once a few media responses are logged
+/// (``SignedOrigin/expireNow(_:)``: 410 from then on, as at its expiry), so every run is
+/// caught midway without waiting for nginx's whole seconds; ``URLRefreshEndToEndTests``
+/// waits for real expiries. Before, `get` of a playlist or an MPD ignored the option: a segment whose URL expired
 /// was tried again with backoff, answered 410 each time, and the run failed.
 @Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads, .timed)
 struct StreamRefreshCommandTests {
@@ -18,15 +21,18 @@ struct StreamRefreshCommandTests {
     /// The URL path of the entry playlist or manifest under the origin's root.
     let entry: String
 
-    /// An HLS stream of `seconds` one-second AES-128 segments (a key every two), or DASH's
-    /// long presentation, served at 16 KB/s (DASH: 96 KB/s) per connection.
-    init(dash: Bool = false, seconds: Double = 12) async throws {
-      origin = try SignedOrigin(files: [:], rate: dash ? "96k" : "16k")
+    /// An HLS stream of twelve one-second AES-128 segments (a key every two, about 33 KB
+    /// each), or a DASH presentation of twelve one-second segments
+    /// (``DASHStreamFixture/manySegments``), served at 24 KB/s per connection: nginx sends
+    /// a second's worth at once and the rest when its clock reaches the next second, so a
+    /// piece takes about a second.
+    init(dash: Bool = false) async throws {
+      origin = try SignedOrigin(files: [:], rate: "24k")
       let folder = origin.root.url.appending(path: "media")
       files =
         dash
-        ? try await DASHStreamFixture.long.make(in: folder)
-        : try await HLSFixture.aes128Rotating.make(in: folder, duration: seconds)
+        ? try await DASHStreamFixture.manySegments.make(in: folder)
+        : try await HLSFixture.aes128Rotating.make(in: folder, duration: 12)
       work = try TemporaryDirectory()
       entry = "/media" + files.entryPath
     }
@@ -34,9 +40,10 @@ struct StreamRefreshCommandTests {
     var store: URL { work.url.appending(path: "store", directoryHint: .isDirectory) }
     var out: URL { work.url.appending(path: "movie", directoryHint: .isDirectory) }
 
-    /// The entry URL signed to expire `seconds` from now.
-    func url(expiresIn seconds: Double) async throws -> URL {
-      try origin.pathSignedURL(entry, expiresIn: seconds)
+    /// The entry URL signed to expire `seconds` from now (each `seconds` gives a token of
+    /// its own), served at the origin's rate or, for a fresh token, at full speed.
+    func url(expiresIn seconds: Double, fullSpeed: Bool = false) async throws -> URL {
+      try origin.pathSignedURL(entry, expiresIn: seconds, fullSpeed: fullSpeed)
     }
 
     /// The entry URL outside the signed location: served as nginx serves any file, at full
@@ -51,6 +58,36 @@ struct StreamRefreshCommandTests {
         ["--store", store.path, "get", url.absoluteString, "-o", out.path, "--quiet"]
           + ["--max-connections", "4"] + extra,
         timeout: 120)
+    }
+
+    /// `get` of `url` with `extra`, its token expired at the origin once `count` responses
+    /// of media files (URLs ending in `suffix`) under it were logged (nginx logs a response
+    /// as it ends): midway, as an expiry catches a slow download. Records an issue when the
+    /// download ended first.
+    func get(_ url: URL, _ extra: [String], expiringAfter count: Int, of suffix: String)
+      async throws -> OfflineRun
+    {
+      let origin = self.origin
+      let token = url.pathComponents[2]
+      let expiring = Task {
+        // At most 30 s, a look every 50 ms.
+        for _ in 0..<600 {
+          let done = ((try? origin.server.accessLog()) ?? []).filter {
+            $0.uri.contains(token) && $0.uri.hasSuffix(suffix) && $0.status == 200
+          }
+          if done.count >= count {
+            try origin.expireNow(url)
+            return true
+          }
+          try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+      }
+      let result = try await get(url, extra)
+      expiring.cancel()
+      let expired = (try? await expiring.value) ?? false
+      #expect(expired, "the run ended before \(count) \(suffix) responses: \(result.stderrText)")
+      return result
     }
 
     /// The media files of the stream (segments, init sections) with their sizes, by name.
@@ -112,23 +149,24 @@ struct StreamRefreshCommandTests {
     let media: [AccessLogEntry]
   }
 
-  /// `get` of `setup`'s entry through a token expiring in `seconds`, with a refresh command
-  /// that gives a token for 15 minutes; checks what every stream kind must show (it
+  /// `get` of `setup`'s entry through a token that expires after `count` media responses,
+  /// with a refresh command that gives a fresh token (served at full speed: what is left
+  /// comes at once); checks what every stream kind must show (it
   /// finished; media came under both tokens; the command ran once, for a 410; no URL was
   /// refused twice; no media file was sent twice in full; the copy at `entry` decodes as the
   /// origin does) and returns the log for the kind's own checks.
   func refreshedMidway(
-    _ setup: Setup, expiresIn seconds: Double, mediaSuffix: String, entry: String
+    _ setup: Setup, expiringAfter count: Int, mediaSuffix: String, entry: String
   ) async throws -> Refreshed {
-    let expiring = try await setup.url(expiresIn: seconds)
-    let fresh = try await setup.url(expiresIn: 900)
+    let expiring = try await setup.url(expiresIn: 900)
+    let fresh = try await setup.url(expiresIn: 1800, fullSpeed: true)
     let calls = setup.work.file("calls")
     let result = try await setup.get(
       expiring,
       [
         "--refresh-command", Self.refreshCommand(printing: fresh, calls: calls),
         "--piece-retry-delay", "0.05",
-      ])
+      ], expiringAfter: count, of: mediaSuffix)
     #expect(result.status == 0, "\(result.stderrText)")
     let log = try setup.origin.server.accessLog()
     let refreshed = Refreshed(
@@ -157,7 +195,7 @@ struct StreamRefreshCommandTests {
   @Test func anHLSStreamWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() async throws {
     let setup = try await Setup()
     let refreshed = try await refreshedMidway(
-      setup, expiresIn: 4, mediaSuffix: ".ts", entry: "index.m3u8")
+      setup, expiringAfter: 2, mediaSuffix: ".ts", entry: "index.m3u8")
     #expect(refreshed.log.contains { $0.status == 410 }, "\(refreshed.shown)")
     for key in setup.files.keys {
       let fetched = Setup.requests(of: key.lastPathComponent, in: refreshed.log).filter {
@@ -175,7 +213,7 @@ struct StreamRefreshCommandTests {
   /// pieces on disk are kept.
   @Test func aDASHPresentationWhoseTokenExpiresMidwayIsRefreshedAndKeepsItsPieces() async throws {
     let refreshed = try await refreshedMidway(
-      try await Setup(dash: true), expiresIn: 3, mediaSuffix: ".m4s", entry: "index.mpd")
+      try await Setup(dash: true), expiringAfter: 3, mediaSuffix: ".m4s", entry: "index.mpd")
     #expect(
       refreshed.log.contains { $0.uri.hasSuffix(".mpd") && $0.uri.contains(refreshed.newToken) },
       "\(refreshed.shown)")
@@ -186,8 +224,9 @@ struct StreamRefreshCommandTests {
   /// without fetching them again.
   @Test func aFailingRefreshCommandKeepsTheStreamsPiecesForARerun() async throws {
     let setup = try await Setup()
-    let expiring = try await setup.url(expiresIn: 4)
-    let failed = try await setup.get(expiring, ["--refresh-command", "exit 3"])
+    let expiring = try await setup.url(expiresIn: 900)
+    let failed = try await setup.get(
+      expiring, ["--refresh-command", "exit 3"], expiringAfter: 2, of: ".ts")
     #expect(failed.status == 1, "\(failed.stderrText)")
     #expect(failed.stderrText.contains("no fresh URL came"), "\(failed.stderrText)")
     #expect(failed.stderrText.contains("exited with status 3"), "\(failed.stderrText)")
@@ -202,7 +241,7 @@ struct StreamRefreshCommandTests {
     #expect(!FileManager.default.fileExists(atPath: setup.out.appending(path: "index.m3u8").path))
     #expect(Setup.refusedTwice(try setup.origin.server.accessLog()).isEmpty)
 
-    let fresh = try await setup.url(expiresIn: 900)
+    let fresh = try await setup.url(expiresIn: 1800, fullSpeed: true)
     let again = try await setup.get(fresh)
     #expect(again.status == 0, "\(again.stderrText)")
     let log = try setup.origin.server.accessLog()

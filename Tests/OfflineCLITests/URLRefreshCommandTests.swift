@@ -76,7 +76,7 @@ import Testing
     {
       try? await Task.sleep(for: .microseconds(100_000))
     }
-    let fresh = try setup.origin.signedURL(Self.path, expiresIn: 900)
+    let fresh = try setup.origin.signedURL(Self.path, expiresIn: 900, fullSpeed: true)
     let second = try await setup.offline([
       "get", expiring.absoluteString, "-o", setup.output, "--connections", "1",
       "--refresh-command",

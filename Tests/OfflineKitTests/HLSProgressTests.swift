@@ -9,9 +9,10 @@ import Testing
 @testable import OfflineKit
 
 /// A stream's progress as an app sees it: real ffmpeg streams served from memory, each piece
-/// held halfway and let go one per report (four reports a second), so the download takes a
-/// few seconds without a throttled origin; every report is kept and checked against the real
-/// size of what ended up on disk.
+/// held halfway and let go one per report (the reports tick on a manual clock, one tick per
+/// piece let go), so the download moves piece by piece without a throttled origin and
+/// without waiting for real seconds; every report is kept and checked against the real size
+/// of what ended up on disk.
 ///
 /// Pins issue 12, "HLS progress is wrong": on a master playlist the fraction reached 1.000
 /// ("0 s left") long before the end, and on a media playlist (no `BANDWIDTH`) the total was
@@ -81,21 +82,28 @@ struct HLSProgressTests {
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     let folder = store.url.appending(path: "content")
-    let download = HLSDownload(
+    var download = HLSDownload(
       url: base.appending(path: entry), folder: folder,
       configuration: test.options, journal: index.transfers, transport: transport)
+    // The reports tick on a manual clock: the pacer ticks it once per piece let go, so the
+    // download moves as a slow origin would make it, without waiting for real seconds.
+    let clock = ManualClock()
+    download.clock = clock
     let reports = Locked<[OfflineProgress]>([])
     let pacer = Task {
-      // After each report, the oldest piece waiting at its gate goes on: the download moves
-      // one half piece per report, as a slow origin would make it, without a throttle.
-      var seen = 0
+      let tick = Duration.milliseconds(250)
       while !Task.isCancelled {
-        let count = reports.withLock { $0.count }
-        if count > seen, let next = held.withLock({ $0.first { $0.holding > 0 } }) {
-          seen = count
-          next.open()
+        // The reporter is parked for its next tick: the report before is in.
+        guard (try? await clock.waitForSleepers(where: { $0.contains(tick) })) != nil else {
+          return
         }
-        try? await Task.sleep(for: .milliseconds(10))
+        guard let next = held.withLock({ $0.first { $0.holding > 0 } }) else {
+          try? await Task.sleep(for: .milliseconds(1))
+          continue
+        }
+        // The oldest piece waiting at its gate goes on, and the next report comes.
+        next.open()
+        clock.advance(by: tick)
       }
     }
     defer { pacer.cancel() }

@@ -34,9 +34,19 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
   /// about 2 Mbit/s, so a segment is about 250 KB) and one audio Representation: 60
   /// segments, about 8 MB, for kills in the middle of a download from a rate-limited origin.
   case long
+  /// 12 seconds cut every second with `$Number$` (`-use_timeline 0`), one video (160x90,
+  /// about 35 KB a segment) and one audio Representation: 26 pieces, small and quick to
+  /// make, so a download from a rate-limited origin is still under way after its first few.
+  case manySegments
 
-  /// The source's duration in seconds: 4, or 30 for ``long``.
-  public var duration: Double { self == .long ? 30 : 4 }
+  /// The source's duration in seconds: 4, 30 for ``long``, 12 for ``manySegments``.
+  public var duration: Double {
+    switch self {
+    case .long: 30
+    case .manySegments: 12
+    default: 4
+    }
+  }
 
   /// Makes the fixture and copies it into `folder`, which is created if needed.
   ///
@@ -100,6 +110,10 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
       try await Self.encode(
         into: folder, options: ["-use_template", "1", "-use_timeline", "1"], videos: 1,
         languages: [], duration: 30, segmentDuration: 1, size: "640x360", videoBitrate: "2M")
+    case .manySegments:
+      try await Self.encode(
+        into: folder, options: ["-use_template", "1", "-use_timeline", "0"], videos: 1,
+        languages: [], duration: 12, segmentDuration: 1)
     case .twoPeriods:
       try await Self.encode(
         into: folder, options: ["-use_template", "1", "-use_timeline", "1"], videos: 1,
