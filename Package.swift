@@ -79,7 +79,8 @@ let package = Package(
 
     // Tests: real nginx, our own fault server, temporary directories.
     .target(
-      name: "TestSupport", dependencies: ["OfflineHTTP", "OfflineLocks"], path: "Tests/TestSupport"),
+      name: "TestSupport", dependencies: ["CCrypto", "OfflineHTTP", "OfflineLocks"],
+      path: "Tests/TestSupport"),
     // Every suite's `.timed` trait: how long each test ran, for scripts/slowest-suites.
     .target(name: "TestTiming", path: "Tests/TestTiming"),
     .testTarget(

@@ -13,6 +13,22 @@ import Testing
     #expect(TestData.bytes(count: 0).isEmpty)
   }
 
+  /// The keystream goes on where the last fill stopped, inside a 16-byte block too.
+  @Test func aStreamFilledInUnevenPartsIsTheSameStream() {
+    let whole = TestData.bytes(count: 100_003, seed: 8)
+    let stream = TestKeystream(seed: 8)
+    var parts = Data(count: whole.count)
+    parts.withUnsafeMutableBytes { raw in
+      var done = 0
+      for size in [1, 15, 17, 4096, 33, 95_841] {
+        stream.fill(UnsafeMutableRawBufferPointer(rebasing: raw[done..<done + size]))
+        done += size
+      }
+    }
+    #expect(parts == whole)
+    #expect(whole.prefix(50_000) != whole.dropFirst(50_000).prefix(50_000))
+  }
+
   @Test func writeFileWritesTheSameBytesAcrossChunks() throws {
     let dir = try TemporaryDirectory()
     let count = TestData.chunkSize * 2 + 5

@@ -55,6 +55,12 @@
     /// When a request paused by its rate limiters may receive again; set in the write
     /// callback, read and cleared by the loop.
     var rateResumeAt: ContinuousClock.Instant?
+    /// When the last header line or body byte was taken; what the stall watch counts from
+    /// (see ``stallDeadline``).
+    var lastReceivedAt: ContinuousClock.Instant?
+    /// Set when the write callback paused because the delivery has not caught up; cleared
+    /// when the loop lets the call receive again.
+    var pausedForDelivery = false
 
     /// The most bytes of header lines taken for one request (redirects and 1xx included);
     /// beyond it the head is refused as too large. libcurl 7.88 limits only each line
@@ -122,8 +128,11 @@
         Self.receiveBufferSize(for: request, configured: config.receiveBufferSize))
       _ = ok_easy_setopt_long(
         handle, CURLOPT_CONNECTTIMEOUT_MS, config.connectTimeout.inMilliseconds)
+      // libcurl's own stall check, for a response that has not begun: it reads a speed
+      // averaged over about five seconds, so after a burst of bytes it fired about six
+      // seconds late; once a response begins, the loop's watch (``stallDeadline``) ends the
+      // stall on time. libcurl counts in whole seconds: round up, so it is never shorter.
       _ = ok_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-      // libcurl counts the stall time in whole seconds: round up, so it is never shorter.
       _ = ok_easy_setopt_long(
         handle, CURLOPT_LOW_SPEED_TIME, max(1, (config.stallTimeout.inMilliseconds + 999) / 1000))
       _ = ok_easy_setopt_long(handle, CURLOPT_TCP_KEEPALIVE, 1)
@@ -232,6 +241,8 @@
       headBytes = 0
       headTooLarge = false
       rateResumeAt = nil
+      lastReceivedAt = nil
+      pausedForDelivery = false
       errorBuffer[0] = 0
     }
 
@@ -239,6 +250,7 @@
 
     private func didReceiveHeaderLine(_ line: Substring, length: Int) -> Bool {
       receivedAnyHeader = true
+      lastReceivedAt = .now
       if finalHead != nil || redirectLocation != nil { return true }  // trailers
       headBytes += length
       if headBytes > Self.maximumHeadBytes {
@@ -299,12 +311,12 @@
       }
       switch delivery.take(bytes) {
       case .taken:
-        if !limiters.isEmpty {
-          now = .now
-          for limiter in limiters { limiter.charge(bytes.count, at: now) }
-        }
+        now = .now
+        lastReceivedAt = now
+        for limiter in limiters { limiter.charge(bytes.count, at: now) }
         return bytes.count
       case .pause:
+        pausedForDelivery = true
         return ok_writefunc_pause()
       case .stop:
         if delivery.stopped { stoppedByDelegate = true }

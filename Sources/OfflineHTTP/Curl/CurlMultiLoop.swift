@@ -105,9 +105,18 @@
         }
         // What came in this turn reaches the delegates now, however little it is.
         for call in active.values { call.delivery.flush() }
-        let nextResume = active.values.compactMap(\.rateResumeAt).min()
-        curl_multi_poll(multi.pointer, nil, 0, Self.pollTimeout(until: nextResume), nil)
+        endStalls(&active)
+        let nextDeadline = active.values.flatMap { [$0.rateResumeAt, $0.stallDeadline] }
+          .compactMap { $0 }.min()
+        curl_multi_poll(multi.pointer, nil, 0, Self.pollTimeout(until: nextDeadline), nil)
       }
+    }
+
+    /// Fails every call that received nothing for its stall timeout while it could.
+    private func endStalls(_ active: inout [UnsafeMutableRawPointer: CurlCall]) {
+      let now = ContinuousClock.now
+      let stalled = active.values.filter { call in call.stallDeadline.map { $0 <= now } ?? false }
+      for call in stalled { finish(call, .failure(call.stalledError()), active: &active) }
     }
 
     /// Unpauses every call whose rate limiters paused it and whose pause is over.
@@ -116,16 +125,18 @@
       for (easy, call) in active {
         guard let resumeAt = call.rateResumeAt, resumeAt <= now else { continue }
         call.rateResumeAt = nil
+        // The wait was its own: the stall watch counts from now.
+        call.lastReceivedAt = now
         // May run the write callback at once, which checks the budget again.
         curl_easy_pause(easy, CURLPAUSE_RECV_CONT | CURLPAUSE_SEND_CONT)
       }
     }
 
     /// How long `curl_multi_poll` may wait: at most a second, and no later than the next
-    /// rate-paused call may go on.
-    private static func pollTimeout(until resume: ContinuousClock.Instant?) -> Int32 {
-      guard let resume else { return 1000 }
-      let wait = ContinuousClock.now.duration(to: resume)
+    /// rate-paused call may go on or the next stall is due.
+    private static func pollTimeout(until deadline: ContinuousClock.Instant?) -> Int32 {
+      guard let deadline else { return 1000 }
+      let wait = ContinuousClock.now.duration(to: deadline)
       return Int32(min(1000, max(0, (wait.inMilliseconds + 1))))
     }
 
@@ -144,6 +155,9 @@
         }
       case .wake(let id):
         if let call = active.values.first(where: { $0.id == id }), let easy = call.easy {
+          // The wait was the delegate's: the stall watch counts from now.
+          call.pausedForDelivery = false
+          call.lastReceivedAt = .now
           // May run the write callback at once, with the data libcurl held back.
           curl_easy_pause(easy, CURLPAUSE_RECV_CONT | CURLPAUSE_SEND_CONT)
         }
