@@ -38,7 +38,7 @@ import Testing
 
   // Moved from QueueRunTests.
   @Test func sigintSuspendsKeepingPartialDataAndResumeFinishesWithARangeRequest() async throws {
-    let fixture = try QueueFixture(limitRate: "1m")
+    let fixture = try QueueFixture(limitRate: "2m")
     let (id, run) = try await fixture.runningLargeDownload(moreThan: 512 << 10)
     defer { run.killIfRunning() }
 

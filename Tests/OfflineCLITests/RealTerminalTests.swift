@@ -4,8 +4,8 @@ import TestTiming
 import Testing
 
 /// What `offline` shows on a real terminal: the live view of `run` and `get` read off tmux
-/// (100 x 20) against nginx serving `large.bin` at 1 MiB/s, so the view lasts some seconds,
-/// and the password prompt on a pty. A terminal needs a real process.
+/// (100 x 20) against nginx serving `large.bin` (8 MiB) at 2 MiB/s, so the view lasts some
+/// seconds, and the password prompt on a pty. A terminal needs a real process.
 @Suite(.ownThreads, .timed) struct RealTerminalTests {
   // Moved from LiveViewTests.
   /// The screen's lines holding `text`.
@@ -21,7 +21,7 @@ import Testing
   // Pins issue 12, item 4: on a terminal `offline run` printed nothing while it worked for
   // minutes.
   @Test func runShowsALiveLinePerContentAndTheFinishedOnesAboveIt() async throws {
-    let fixture = try QueueFixture(limitRate: "1m")
+    let fixture = try QueueFixture(limitRate: "2m")
     let big = try await fixture.addOne([fixture.url("large.bin"), "--title", "Big Movie"])
     let small = try await fixture.addOne([fixture.url("small.bin")])
     let terminal = try await TmuxSession(width: 100, height: 20)
@@ -49,7 +49,7 @@ import Testing
 
   // Pins issue 12, item 4: `get`'s progress was a line of numbers with no bar.
   @Test func getDrawsABarThatFitsTheTerminal() async throws {
-    let fixture = try QueueFixture(limitRate: "1m")
+    let fixture = try QueueFixture(limitRate: "2m")
     let out = fixture.folder.url.appending(path: "out.bin").path
     let terminal = try await TmuxSession(width: 72, height: 10)
     try await terminal.run(
