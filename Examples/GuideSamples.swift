@@ -54,3 +54,14 @@ func guideCache(storeURL: URL, thumbnailURL: URL) async throws {
     print("offline: showing the copy from before")
   }
 }
+
+/// ``OfflineError/Code``'s sample: branching on a failure's code.
+func guideErrorCodes(content: OfflineContent) async {
+  do throws(OfflineError) {
+    _ = try await content.waitUntilDownloaded()
+  } catch  where error.code == .canceled {
+    // The user canceled it: nothing to report.
+  } catch {
+    print(error.description)
+  }
+}

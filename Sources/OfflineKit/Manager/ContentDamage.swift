@@ -7,7 +7,7 @@ import OfflineStore
 ///
 /// A damaged content stays `downloaded` (see ``OfflineState``) with its damage on the
 /// ``OfflineContent/Snapshot/damage``; ``OfflineContent/offlineSource`` refuses it with an
-/// ``OfflineError`` of kind `damaged` naming what is wrong, and
+/// ``OfflineError`` with the code ``OfflineError/Code/damaged`` naming what is wrong, and
 /// ``OfflineContent/repair(redownload:)`` mends it.
 public struct ContentDamage: Sendable, Equatable, CustomStringConvertible {
   /// One file that is not what the download recorded.

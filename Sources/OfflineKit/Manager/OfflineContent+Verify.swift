@@ -7,8 +7,8 @@ extension OfflineContent {
   /// each 4 MiB chunk of a file and each piece of a stream, with the bytes read so far and
   /// the total.
   ///
-  /// Damage found is also sent to the content's subscribers (an `error` event of kind
-  /// `damaged`). Files whose bytes are right but that were touched or copied back are
+  /// Damage found is also sent to the content's subscribers (an `error` event whose error
+  /// has the code ``OfflineError/Code/damaged``). Files whose bytes are right but that were touched or copied back are
   /// recorded again, so the quick check stops calling them changed.
   ///
   /// - Throws: ``OfflineError``: `notVerifiable` when not downloaded, `nothingRecorded`

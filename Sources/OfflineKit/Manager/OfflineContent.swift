@@ -36,7 +36,7 @@ public struct OfflineContent: Sendable, Identifiable {
   /// folder written by an earlier version (keys that stock players refuse to open) is
   /// upgraded first, atomically, so what this returns plays in ffmpeg and mpv.
   ///
-  /// - Throws: ``OfflineError`` of kind `damaged`, naming what is missing or has another
+  /// - Throws: ``OfflineError`` with the code ``OfflineError/Code/damaged``, naming what is missing or has another
   ///   size, when the quick check finds a file is not there as downloaded: never a broken
   ///   playlist handed to a player. (A file only `changed` since, same size, is listed in
   ///   ``Snapshot/damage`` but not refused: ``verify(progress:)`` settles it.) The content's

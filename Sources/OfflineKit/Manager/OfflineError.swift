@@ -1,11 +1,13 @@
 import Foundation
 import OfflineStore
 
-/// Why a call on the offline manager or a content failed. The description is a sentence a
-/// user can act on.
+/// Why a call on the offline manager or a content failed: a stable ``code`` to branch on,
+/// a ``description`` that is a sentence a user can act on, and the details some codes carry
+/// (``httpStatus``, ``state``, ``damage``, ``underlying``).
 public struct OfflineError: Error, Sendable, CustomStringConvertible {
-  /// The kind of failure.
-  public enum Kind: Sendable {
+  /// The failure with its details, as the package's modules match on it; apps read
+  /// ``code`` and the detail properties, which can grow without breaking them.
+  package enum Kind: Sendable {
     /// The call is not allowed in the content's state; nothing changed.
     case invalidTransition(OfflineAction, from: OfflineState)
     /// No content has this id.
@@ -32,7 +34,7 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     case canceled
     /// The content is not downloaded and no download of it is queued.
     case notQueued
-    /// The manager closed, or the waiting task was cancelled, before the content was
+    /// The manager closed, or the waiting task was canceled, before the content was
     /// downloaded.
     case closed
     /// The downloaded content's files are not what the download recorded (missing, short,
@@ -55,49 +57,22 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     case urlNotReplaceable(OfflineState)
   }
 
-  /// The kind of failure.
-  public var kind: Kind
+  /// The failure with its details.
+  package var kind: Kind
   /// The content concerned, when there is one.
   public var contentID: String?
 
   /// Creates an error.
-  public init(_ kind: Kind, contentID: String? = nil) {
+  package init(_ kind: Kind, contentID: String? = nil) {
     self.kind = kind
     self.contentID = contentID
   }
 
   /// A short name of the kind, for programs (the index's `last_error_kind`, the service's
-  /// JSON `kind`).
-  public var kindName: String {
-    switch kind {
-    case .invalidTransition: "invalidTransition"
-    case .unknownContent: "unknownContent"
-    case .duplicateID: "duplicateID"
-    case .invalidURL: "invalidURL"
-    case .invalidID: "invalidID"
-    case .transfer(let error):
-      switch error.kind {
-      case .network: "network"
-      case .status(let code, _): "http\(code)"
-      case .checksumMismatch: "checksumMismatch"
-      case .lengthMismatch: "lengthMismatch"
-      case .file(let file): file.isOutOfSpace ? "storage" : "file"
-      default: "transfer"
-      }
-    case .index: "index"
-    case .storeBusy: "storeBusy"
-    case .insufficientCapacity: "insufficientCapacity"
-    case .invalidChecksum: "invalidChecksum"
-    case .canceled: "canceled"
-    case .notQueued: "notQueued"
-    case .closed: "closed"
-    case .damaged: "damaged"
-    case .originChanged: "originChanged"
-    case .nothingRecorded: "nothingRecorded"
-    case .notVerifiable: "notVerifiable"
-    case .urlRefreshFailed: "urlRefreshFailed"
-    case .urlNotReplaceable: "urlNotReplaceable"
-    }
+  /// JSON `kind`): ``code``'s name, with the status for an HTTP status (`http404`).
+  package var kindName: String {
+    if let status = httpStatus { return "http\(status)" }
+    return code.name
   }
 
   /// A sentence a user can act on.

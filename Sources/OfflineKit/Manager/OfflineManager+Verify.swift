@@ -9,7 +9,7 @@ extension OfflineManager {
     return ContentQuickCheck.damage(of: recorded, in: files.folder(of: record))
   }
 
-  /// Tells the content's subscribers of `damage` (an `error` event of kind `damaged`) and
+  /// Tells the content's subscribers of `damage` (an `error` event whose error has the code `damaged`) and
   /// returns that error.
   func reportDamage(_ damage: ContentDamage, id: String) -> OfflineError {
     let error = OfflineError(.damaged(damage), contentID: id)

@@ -34,7 +34,7 @@ public actor OfflineManager {
     /// Free space to leave on the disk (64 MiB by default); a download waits (reason
     /// `storage`) until this much would remain after it, and one that could not leave this
     /// much even on the empty file system is suspended with
-    /// ``OfflineError/Kind-swift.enum/insufficientCapacity(needed:capacity:path:)``.
+    /// ``OfflineError/Code/insufficientCapacity``.
     public var minimumFreeSpace: Int64
     /// The HTTP transport; the platform's (`PlatformTransport`, OfflineHTTP) when nil.
     public var transport: (any HTTPTransporting)?

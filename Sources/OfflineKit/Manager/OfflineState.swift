@@ -12,9 +12,9 @@ import OfflineStore
 /// | `downloading` | (a permanent failure, or retries used up) | `suspended`, with the last error | `error`, `suspended` |
 /// | `downloading` | (a failure that discards the bytes: a checksum mismatch) | `notDownloaded`, with the last error | `error` |
 /// | `downloaded` | `deleteOfflineData` | `notDownloaded` | — |
-/// | `downloaded` | `verify`, `repair` (damage found, mended) | `downloaded` | `error` (kind `damaged`), `finished` |
+/// | `downloaded` | `verify`, `repair` (damage found, mended) | `downloaded` | `error` (code `damaged`), `finished` |
 ///
-/// Any other call in any state is rejected with ``OfflineError/Kind-swift.enum/invalidTransition(_:from:)``
+/// Any other call in any state is rejected with an ``OfflineError`` with the code ``OfflineError/Code/invalidTransition``
 /// and changes nothing. The index stores the state as its raw value (`ContentState` in OfflineStore).
 public typealias OfflineState = ContentState
 

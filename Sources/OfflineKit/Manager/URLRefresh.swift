@@ -12,7 +12,7 @@ import OfflineHTTP
 /// `Last-Modified` and length); otherwise the file starts over and its event says why
 /// (`resourceChanged`). A hook that throws, takes longer than ``timeout`` or gives something
 /// that is not an http or https URL suspends the content with
-/// ``OfflineError/Kind-swift.enum/urlRefreshFailed(_:)``, its partial data kept. A content
+/// ``OfflineError/Code/urlRefreshFailed``, its partial data kept. A content
 /// whose fresh URLs keep being refused is refreshed at most ``maximumInARow`` times without
 /// progress, then fails with the status.
 ///
