@@ -25,9 +25,9 @@ import Testing
     #expect(set.status == 0, "\(set.stderrText)")
     #expect(set.stderrText.contains("2 MiB/s"), "\(set.stderrText)")
     let manager = try OfflineManager(directory: store)
-    #expect(try await manager.storedRateLimit() == .some(ByteRate(bytesPerSecond: 2 << 20)))
+    #expect(try await manager.keptRateLimit() == .limited(ByteRate(bytesPerSecond: 2 << 20)))
     await #expect(try offline(["limit", "none"], store: store).status == 0)
-    #expect(try await manager.storedRateLimit() == .some(nil))
+    #expect(try await manager.keptRateLimit() == .unlimited)
     await manager.close()
   }
 

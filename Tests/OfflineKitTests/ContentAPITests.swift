@@ -35,9 +35,9 @@ import Testing
     let fixture = try ManagerFixture()
     _ = try await fixture.manager.content(
       for: OfflineSource(url: URL(string: "http://127.0.0.1:9/a.bin")!, id: "a"))
-    #expect(try await fixture.manager.existingContent(id: "a").id == "a")
+    #expect(try await fixture.manager.content(id: "a").id == "a")
     let error = await #expect(throws: OfflineError.self) {
-      try await fixture.manager.existingContent(id: "nosuch")
+      try await fixture.manager.content(id: "nosuch")
     }
     guard case .unknownContent("nosuch") = error?.kind else {
       Issue.record("\(String(describing: error))")

@@ -219,7 +219,7 @@ struct ContentVerifyTests {
     }
     let (store, manager) = (lost.store, lost.manager)
     #expect(manager.rebuildReport?.restored.map(\.state) == [.downloaded])
-    let content = try #require(try await manager.content(id: "a"))
+    let content = try await manager.content(id: "a")
     let path = StoreFiles.file("a.bin", of: "a", in: store).path
     try FileDamage.flipByte(at: 4 << 20, of: path)
     let report = try await content.verify()

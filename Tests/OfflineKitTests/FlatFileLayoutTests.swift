@@ -109,8 +109,8 @@ import Testing
     #expect(manager.quarantinedIndex != nil)
     #expect(Set(manager.rebuildReport?.restored.map(\.id) ?? []) == ["a", "b"])
     #expect(manager.rebuildReport?.restored.allSatisfy { $0.state == .downloaded } == true)
-    let a = try #require(try await manager.content(id: "a"))
-    let b = try #require(try await manager.content(id: "b"))
+    let a = try await manager.content(id: "a")
+    let b = try await manager.content(id: "b")
     #expect(try await manager.snapshot(id: "a").fileURL.path == sharedFile(store, "a.bin").path)
     try FileDamage.flipByte(at: 2 << 20, of: sharedFile(store, "a.bin").path)
     #expect(try await a.verify().damage?.problems.map(\.path) == ["a.bin"])
@@ -145,7 +145,7 @@ import Testing
     let manager = lost.manager
     let folder = lost.store.appending(path: "content/old", directoryHint: .isDirectory)
     #expect(manager.rebuildReport?.restored.map(\.state) == [.downloaded])
-    let content = try #require(try await manager.content(id: "old"))
+    let content = try await manager.content(id: "old")
     #expect(
       try await manager.snapshot(id: "old").fileURL.path == folder.appending(path: "old.bin").path)
     #expect(try await content.verify().isWhole)

@@ -97,7 +97,11 @@ import Testing
     let fixture = try ManagerFixture()
     let content = try await fixture.manager.content(for: OfflineSource(url: url, id: "movie"))
     try await fixture.manager.forget(id: content.id)
-    #expect(try await fixture.manager.content(id: "movie") == nil)
+    await #expect {
+      try await fixture.manager.content(id: "movie")
+    } throws: { error in
+      (error as? OfflineError)?.code == .unknownContent
+    }
     #expect(try await fixture.manager.snapshots().isEmpty)
   }
 

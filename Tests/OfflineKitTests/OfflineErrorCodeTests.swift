@@ -76,7 +76,7 @@ import Testing
     let manager = try OfflineManager(directory: store.url)
     defer { Task { await manager.close() } }
     await #expect {
-      try await manager.existingContent(id: "nothing-here")
+      try await manager.content(id: "nothing-here")
     } throws: { error in
       (error as? OfflineError)?.code == .unknownContent
     }

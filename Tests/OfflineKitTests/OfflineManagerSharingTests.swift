@@ -26,7 +26,7 @@ import Testing
       runner = try fixture.reopened()
       caller = try await fixture.manager.content(
         for: OfflineSource(url: origin.url("file.bin"), id: "file"))
-      let ran = try #require(try await runner.content(id: "file"))
+      let ran = try await runner.content(id: "file")
       watched = EventRecorder(ran.events)
     }
 

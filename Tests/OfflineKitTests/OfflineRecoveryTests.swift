@@ -92,7 +92,7 @@ import Testing
     // is handed an offline source that does not exist.
     let snapshot = try await manager.snapshot(id: "file")
     #expect(snapshot.state == .notDownloaded, "downloaded without a file")
-    let content = try #require(try await manager.content(id: "file"))
+    let content = try await manager.content(id: "file")
     #expect(try await content.offlineSource == nil)
   }
 

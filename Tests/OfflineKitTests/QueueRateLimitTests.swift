@@ -16,12 +16,12 @@ import Testing
     try await fixture.manager.start()
     #expect(fixture.manager.rateLimit == nil)
     let other = try fixture.reopened()  // as `offline limit` in another terminal opens it
-    try await other.setStoredRateLimit(ByteRate(bytesPerSecond: 100 << 10))
+    try await other.setRateLimit(ByteRate(bytesPerSecond: 100 << 10), keep: true)
     #expect(
       await eventually(timeout: .seconds(5)) {
         fixture.manager.rateLimit == ByteRate(bytesPerSecond: 100 << 10)
       })
-    try await other.setStoredRateLimit(nil)
+    try await other.setRateLimit(nil, keep: true)
     #expect(await eventually(timeout: .seconds(5)) { fixture.manager.rateLimit == nil })
     await fixture.manager.close()
     await other.close()
@@ -30,9 +30,9 @@ import Testing
   /// A kept cap is where a later runner starts, unless its configuration gives one.
   @Test func aLaterRunnerStartsWithTheKeptCapUnlessItGivesItsOwn() async throws {
     let fixture = try ManagerFixture()
-    try await fixture.manager.setStoredRateLimit(ByteRate(bytesPerSecond: 300 << 10))
+    try await fixture.manager.setRateLimit(ByteRate(bytesPerSecond: 300 << 10), keep: true)
     #expect(
-      try await fixture.manager.storedRateLimit() == .some(ByteRate(bytesPerSecond: 300 << 10)))
+      try await fixture.manager.keptRateLimit() == .limited(ByteRate(bytesPerSecond: 300 << 10)))
     await fixture.manager.close()
 
     let runner = try fixture.reopened()

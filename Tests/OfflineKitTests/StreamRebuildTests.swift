@@ -50,7 +50,7 @@ struct StreamRebuildTests {
     let manager = lost.manager
 
     #expect(manager.rebuildReport?.restored.map(\.state) == [.suspended])
-    let content = try #require(try await manager.content(id: "movie"))
+    let content = try await manager.content(id: "movie")
     try await content.resume()
     #expect(try await runUntilIdle(manager, timeout: .seconds(60)))
     let snapshot = try await content.snapshot

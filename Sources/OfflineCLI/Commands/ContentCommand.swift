@@ -50,7 +50,7 @@ struct ContentCommand: Command {
     let command = self
     let console = context.console
     return await ManagerAccess.using(context) { manager throws(OfflineError) in
-      let content = try await manager.existingContent(id: command.id)
+      let content = try await manager.content(id: command.id)
       switch command.verb {
       case .pause: try await content.suspend()
       case .resume: try await content.resume()

@@ -30,7 +30,7 @@ struct LimitCommand: Command {
   func run(_ context: CommandContext) async -> Int32 {
     let command = self
     return await ManagerAccess.using(context) { manager throws(OfflineError) in
-      try await manager.setStoredRateLimit(command.rate)
+      try await manager.setRateLimit(command.rate, keep: true)
       context.console.err(
         command.rate.map { "The queue's downloads together receive at most \($0)." }
           ?? "The queue's downloads are not capped.")

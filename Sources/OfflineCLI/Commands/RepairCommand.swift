@@ -28,7 +28,7 @@ struct RepairCommand: Command {
   func run(_ context: CommandContext) async -> Int32 {
     let console = context.console
     return await ManagerAccess.using(context) { manager throws(OfflineError) in
-      let content = try await manager.existingContent(id: id)
+      let content = try await manager.content(id: id)
       let report = try await content.repair(redownload: redownload)
       if report.outcome == .redownloadQueued {
         console.err("Downloading \(id) again...")

@@ -57,7 +57,7 @@ struct VerifyCommand: Command {
       var results: [VerifyOutput.Result] = []
       for id in targets {
         let result = try await check(
-          try await manager.existingContent(id: id), console: console)
+          try await manager.content(id: id), console: console)
         if !json { console.out(result.text) }
         results.append(result)
       }

@@ -2,22 +2,15 @@ import Foundation
 import OfflineStore
 
 extension OfflineManager {
-  /// The content with `id`, or nil.
-  public func content(id: String) throws(OfflineError) -> OfflineContent? {
-    try indexStep { try index.contents.record(id: id) }.map {
-      OfflineContent(id: $0.id, manager: self)
-    }
-  }
-
-  /// The content with `id`, for a caller that was given the id by someone (a command line,
-  /// a request) and has nothing to do without it.
+  /// The content with `id`.
   ///
-  /// - Throws: ``OfflineError`` (`unknownContent`) when the store has no content `id`.
-  public func existingContent(id: String) throws(OfflineError) -> OfflineContent {
-    guard let content = try content(id: id) else {
+  /// - Throws: ``OfflineError`` with the code ``OfflineError/Code/unknownContent`` when the
+  ///   store has no content `id`; ``OfflineError/Code/index`` when the index cannot be read.
+  public func content(id: String) throws(OfflineError) -> OfflineContent {
+    guard let record = try indexStep({ try index.contents.record(id: id) }) else {
       throw OfflineError(.unknownContent(id), contentID: id)
     }
-    return content
+    return OfflineContent(id: record.id, manager: self)
   }
 
   /// Every content in queue order.

@@ -6,17 +6,24 @@ extension OfflineManager {
   /// The name of the stored cap in the index's queue settings.
   static let rateLimitSetting = "rateLimit"
 
-  /// The cap over the queue's running downloads kept in the store (`offline limit`):
-  /// nil when none was kept, `.some(nil)` for "no cap".
-  public func storedRateLimit() throws(OfflineError) -> ByteRate?? {
-    try indexStep { try index.contents.queueSetting(Self.rateLimitSetting) }.map(Self.rate(from:))
+  /// A cap kept in the store: ``setRateLimit(_:keep:)`` with `keep`.
+  package enum KeptRateLimit: Sendable, Equatable {
+    /// "No cap" was kept.
+    case unlimited
+    /// This cap was kept.
+    case limited(ByteRate)
+  }
+
+  /// The cap over the queue's running downloads kept in the store, nil when none was kept.
+  package func keptRateLimit() throws(OfflineError) -> KeptRateLimit? {
+    try indexStep { try index.contents.queueSetting(Self.rateLimitSetting) }.map {
+      Self.rate(from: $0).map(KeptRateLimit.limited) ?? .unlimited
+    }
   }
 
   /// Keeps `rate` as the cap over every running download of the store's queue, nil for no
-  /// cap: the runner (this manager, or one in another process) applies it within its poll
-  /// interval, as it applies a pause, and a later runner starts with it unless its
-  /// ``OfflineManager/Configuration/rateLimit`` is set.
-  public func setStoredRateLimit(_ rate: ByteRate?) throws(OfflineError) {
+  /// cap, for the runner to follow (see ``setRateLimit(_:keep:)``).
+  func keepRateLimit(_ rate: ByteRate?) throws(OfflineError) {
     let text = rate.map { "\($0.bytesPerSecond)" } ?? "none"
     try indexStep { try index.contents.setQueueSetting(Self.rateLimitSetting, to: text) }
     if runnerLock != nil { followStoredRateLimit() }
@@ -31,9 +38,9 @@ extension OfflineManager {
     }
     defer { seenRateLimitSetting = stored }
     if starting {
-      if configuration.rateLimit == nil { setRateLimit(Self.rate(from: stored)) }
+      if configuration.rateLimit == nil { rateLimiter.setRate(Self.rate(from: stored)) }
     } else if stored != seenRateLimitSetting {
-      setRateLimit(Self.rate(from: stored))
+      rateLimiter.setRate(Self.rate(from: stored))
     }
   }
 

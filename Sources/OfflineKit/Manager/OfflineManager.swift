@@ -44,7 +44,7 @@ public actor OfflineManager {
     /// download waits (reason `storage`) while it would go over. Nil for no quota.
     public var storeQuota: Int64?
     /// The most bytes per second all running downloads receive together, nil for no cap;
-    /// change it while the manager runs with ``OfflineManager/setRateLimit(_:)``.
+    /// change it while the manager runs with ``OfflineManager/setRateLimit(_:keep:)``.
     public var rateLimit: ByteRate?
     /// Asked for a fresh URL when a content's request is answered 401, 403 or 410 (a
     /// signed URL that expired); nil fails such a download with the status.
@@ -178,10 +178,19 @@ public actor OfflineManager {
   /// The cap over every running download together, nil for none.
   public nonisolated var rateLimit: ByteRate? { rateLimiter.rate }
 
-  /// Changes the cap over every running download, those under way included: it applies
-  /// within a quarter of a second; nil removes it.
-  public nonisolated func setRateLimit(_ rate: ByteRate?) {
+  /// Changes the cap over every running download together, those under way included: it
+  /// applies within a quarter of a second; nil removes it.
+  ///
+  /// With `keep`, the cap is also kept in the store (`offline limit`): the manager that
+  /// works the queue, in this process or another, applies it within its poll interval, as
+  /// it applies a pause, and a later one starts with it unless its
+  /// ``Configuration/rateLimit`` gives one.
+  ///
+  /// - Throws: ``OfflineError`` with the code ``OfflineError/Code/index`` when the cap was
+  ///   to be kept and the store could not be written; the cap applies here all the same.
+  public func setRateLimit(_ rate: ByteRate?, keep: Bool = false) throws(OfflineError) {
     rateLimiter.setRate(rate)
+    if keep { try keepRateLimit(rate) }
   }
 
   /// The content for `source`: the existing one with the source's id (or, without an id,

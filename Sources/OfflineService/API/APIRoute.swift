@@ -38,7 +38,7 @@ struct APIRoute: Sendable {
     case ("GET", 1, "rate-limit"), ("HEAD", 1, "rate-limit"):
       return rateLimitAnswer()
     case ("POST", 1, "rate-limit"):
-      return setRateLimit(request.body)
+      return await setRateLimit(request.body)
     case ("GET", 2, "contents"), ("HEAD", 2, "contents"):
       let id = segments[1]
       return await answer { () throws(OfflineError) in
@@ -94,7 +94,7 @@ struct APIRoute: Sendable {
 
   /// Sets or clears the queue's cap from `{"limit": …}`; a body without a rate changes
   /// nothing and answers 400 with what to give.
-  private func setRateLimit(_ body: Data) -> HTTPResponse {
+  private func setRateLimit(_ body: Data) async -> HTTPResponse {
     guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
       let limit = object["limit"]
     else {
@@ -106,7 +106,8 @@ struct APIRoute: Sendable {
     case .failure(let failure):
       return APIJSON.error(400, failure.message, kind: "invalidRequest")
     case .success(let rate):
-      manager.setRateLimit(rate)
+      // Applied here only: nothing is kept, so it cannot fail.
+      try? await manager.setRateLimit(rate)
       return rateLimitAnswer()
     }
   }
@@ -120,7 +121,7 @@ struct APIRoute: Sendable {
 
   private func perform(_ action: APIAction, id: String) async -> HTTPResponse {
     await answer { () throws(OfflineError) in
-      let content = try await manager.existingContent(id: id)
+      let content = try await manager.content(id: id)
       switch action {
       case .pause: try await content.suspend()
       case .resume: try await content.resume()
@@ -139,7 +140,7 @@ struct APIRoute: Sendable {
   /// Re-hashes every file of content `id`: 200 with what is wrong, whole or not.
   private func verify(id: String) async -> HTTPResponse {
     await answer { () throws(OfflineError) in
-      let content = try await manager.existingContent(id: id)
+      let content = try await manager.content(id: id)
       return .json(200, APIJSON.encode(IntegrityJSON(try await content.verify())))
     }
   }
@@ -159,7 +160,7 @@ struct APIRoute: Sendable {
       redownload = object["redownload"] as? Bool ?? false
     }
     return await answer { () throws(OfflineError) in
-      let content = try await manager.existingContent(id: id)
+      let content = try await manager.content(id: id)
       let report = try await content.repair(redownload: redownload)
       return .json(200, APIJSON.encode(IntegrityJSON(report)))
     }

@@ -112,7 +112,7 @@ struct AriaRPC: Sendable {
       events.send(EventText.plain("forgotten", snapshot.id))
       return "OK"
     case "aria2.getGlobalStat": return try await globalStat(lookup)
-    case "aria2.changeGlobalOption": return try changeGlobalOption(params.first)
+    case "aria2.changeGlobalOption": return try await changeGlobalOption(params.first)
     case "aria2.getGlobalOption": return globalOptions()
     case "aria2.getVersion":
       return ["version": "offlinekit-\(OfflineKitVersion.string)", "enabledFeatures": ["HTTPS"]]
@@ -153,11 +153,21 @@ struct AriaRPC: Sendable {
   ) async throws -> String {
     let snapshot = try await find(params.first, lookup)
     lookup.changed()
-    guard let content = try await manager.content(id: snapshot.id) else {
+    guard let content = try await content(id: snapshot.id) else {
       throw AriaFailure(code: 1, message: "GID \(AriaGID.of(snapshot.id)) is not found")
     }
     try await body(content)
     return AriaGID.of(snapshot.id)
+  }
+
+  /// The content with `id`, nil when it was forgotten since it was looked up.
+  private func content(id: String) async throws(OfflineError) -> OfflineContent? {
+    do {
+      return try await manager.content(id: id)
+    } catch {
+      if error.code == .unknownContent { return nil }
+      throw error
+    }
   }
 
   /// The content GID `parameter` names, as it is now: one snapshot, the GID found through
@@ -214,24 +224,27 @@ struct AriaRPC: Sendable {
     ]
   }
 
-  private func changeGlobalOption(_ parameter: Any?) throws -> String {
+  private func changeGlobalOption(_ parameter: Any?) async throws -> String {
     guard let options = parameter as? [String: Any] else {
       throw AriaFailure(code: 1, message: "changeGlobalOption takes an object of options.")
     }
     // Every option is checked before any is applied, so a refused call changes nothing.
-    var limit: ByteRate??
+    var limit: ByteRate?
+    var limitGiven = false
     for (name, value) in options {
       guard name == "max-overall-download-limit" else {
         throw AriaFailure(
           code: 1, message: "The option '\(RequestGuard.printable(name))' is not supported.")
       }
       switch RateLimitText.parse(value) {
-      case .success(let rate): limit = .some(rate)
+      case .success(let rate):
+        limit = rate
+        limitGiven = true
       case .failure(let failure):
         throw AriaFailure(code: 1, message: "max-overall-download-limit: \(failure.message)")
       }
     }
-    if let limit { manager.setRateLimit(limit) }
+    if limitGiven { try await manager.setRateLimit(limit) }
     return "OK"
   }
 
