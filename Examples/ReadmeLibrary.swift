@@ -19,9 +19,8 @@ func readmeStreamSource(manager: OfflineManager, playlistURL: URL, token: String
   try await lecture.download(config)
   _ = try await lecture.waitUntilDownloaded()
   // Only what was downloaded (index.m3u8), for a player that must not touch the network:
-  if let playlist = try await lecture.offlineSource(restrictedToAssetCache: true) {
-    print("Play", playlist.path)  // AVPlayer(url: playlist), or ffmpeg -i, or mpv
-  }
+  let playlist = try await lecture.playbackURL(restrictedToAssetCache: true)
+  print("Play", playlist.path)  // AVPlayer(url: playlist), or ffmpeg -i, or mpv
 }
 
 /// A view model that starts in the true state and follows every event.

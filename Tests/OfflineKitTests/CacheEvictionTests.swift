@@ -83,7 +83,7 @@ import Testing
     let content = try await manager.content(for: OfflineSource(url: fixture.url("movie.bin")))
     try await content.download()
     #expect(try await runUntilIdle(manager))
-    let file = try #require(try await content.offlineSource)
+    let file = try await content.playbackURL()
 
     let cache = try fixture.cache { $0.sizeLimit = 1_000 }
     let loaded = try await cache.fileURL(for: fixture.url("movie.bin"))

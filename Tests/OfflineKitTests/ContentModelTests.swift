@@ -28,7 +28,9 @@ import Testing
 
     await model.deleteOfflineData()
     #expect(await eventually { model.state == .notDownloaded })
-    #expect(try await content.offlineSource == nil)
+    await #expect {
+      try await content.playbackURL()
+    } throws: { ($0 as? OfflineError)?.code == .notPlayable }
     await manager.stop(suspendingRunning: false)
   }
 

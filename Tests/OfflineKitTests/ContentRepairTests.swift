@@ -93,7 +93,7 @@ struct ContentRepairTests {
     }
     #expect(media.count == 3, "\(media.map(\.uri))")
     #expect(
-      try await FFmpeg.decode(try #require(try await content.offlineSource).path).errors.isEmpty)
+      try await FFmpeg.decode(try await content.playbackURL().path).errors.isEmpty)
   }
 
   /// A pack holds every small segment of a playlist. Pins the repair of one (issue 14's
@@ -129,7 +129,7 @@ struct ContentRepairTests {
       media.count == 2 && Set(media.map { ($0.uri as NSString).lastPathComponent }) == names,
       "\(media.map(\.uri))")
     #expect(
-      try await FFmpeg.decode(try #require(try await content.offlineSource).path).errors.isEmpty)
+      try await FFmpeg.decode(try await content.playbackURL().path).errors.isEmpty)
   }
 
   /// Bytes that no playlist names changed in a pack (here appended past its recorded end;

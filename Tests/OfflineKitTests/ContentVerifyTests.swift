@@ -8,7 +8,7 @@ import Testing
 
 /// Issue 15, items 1-3: what a download records of each file (length, SHA-256, 4 MiB chunk
 /// digests; a stream's every piece), the quick check made on open, and the full check. Before,
-/// a content stayed "downloaded" whatever happened to its files, and `offlineSource` handed
+/// a content stayed "downloaded" whatever happened to its files, and `offlineSource` (now `playbackURL`) handed
 /// a player a playlist whose segments were gone.
 @Suite(.serialized, .timed)
 struct ContentVerifyTests {
@@ -71,7 +71,7 @@ struct ContentVerifyTests {
     #expect(try await content.state == .downloaded, "damage is not a state of its own")
     let recorder = EventRecorder(content.events)
     do {
-      _ = try await content.offlineSource
+      _ = try await content.playbackURL()
       Issue.record("a truncated file was handed out")
     } catch {
       guard case .damaged = error.kind else { throw error }
@@ -152,7 +152,7 @@ struct ContentVerifyTests {
     let quick = try await content.snapshot.damage
     #expect(quick?.problems.first?.path == "pack.ts")
     // A stream with a cut pack is not handed to a player.
-    let refusal = await #expect(throws: OfflineError.self) { _ = try await content.offlineSource }
+    let refusal = await #expect(throws: OfflineError.self) { _ = try await content.playbackURL() }
     #expect(refusal?.description.contains("pack.ts (segment) is short") == true, "\(refusal!)")
   }
 

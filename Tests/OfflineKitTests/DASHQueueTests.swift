@@ -35,7 +35,7 @@ struct DASHQueueTests {
     #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 <= $1 }, "\(fractions)")
     #expect(fractions.allSatisfy { $0 <= 1 })
     #expect(try await content.state == .downloaded)
-    let source = try #require(try await content.offlineSource)
+    let source = try await content.playbackURL()
     #expect(source.lastPathComponent == "index.mpd")
     origin.nginx.stop(graceful: false)
     let decoded = try await FFmpeg.decode(source.path)

@@ -112,7 +112,9 @@ import Testing
     #expect(snapshot.lastError?.contains("/v/seg1.ts") == true, "\(snapshot.lastError ?? "")")
     #expect(!recorder.names.contains("finished"))
     #expect(stream.server.requests(for: "/v/seg1.ts").count == 11, "one try and 10 retries")
-    #expect(try await content.offlineSource == nil)
+    await #expect {
+      try await content.playbackURL()
+    } throws: { ($0 as? OfflineError)?.code == .notPlayable }
     #expect(
       !FileManager.default.fileExists(
         atPath: fixture.contentFolder("stream").appending(path: "index.m3u8").path))

@@ -55,7 +55,7 @@ import Testing
     await manager.stop(suspendingRunning: false)
 
     #expect(!waitedForNetwork, "held for a network it cannot see")
-    let file = try #require(try await content.offlineSource)
+    let file = try await content.playbackURL()
     #expect(FileManager.default.contents(atPath: file.path) == body)
     #expect(server.requests(for: "http://media.example/a.bin").count == 1)
   }

@@ -118,7 +118,7 @@ import Testing
       () async throws(OfflineError) in try await fixture.manager.forget(id: "file")
     }
     #expect(try await content.state == .downloaded)
-    #expect(try await content.offlineSource != nil)
+    _ = try await content.playbackURL()
     await fixture.manager.stop(suspendingRunning: false)
   }
 

@@ -38,7 +38,7 @@ import Testing
       })
     #expect(!recorder.names.contains("error"))
     #expect(server.requests(for: "/file.bin").count == 3)
-    let file = try #require(try await content.offlineSource)
+    let file = try await content.playbackURL()
     #expect(FileManager.default.contents(atPath: file.path) == body)
   }
 

@@ -79,7 +79,7 @@ import Testing
     await shared.runner.stop(suspendingRunning: false)
 
     #expect(try await shared.caller.state == .downloaded)
-    let file = try #require(try await shared.caller.offlineSource)
+    let file = try await shared.caller.playbackURL()
     #expect(FileManager.default.contents(atPath: file.path) == shared.origin.body("file.bin"))
     let requests = shared.origin.transport.requests
     #expect(requests.count == 2)

@@ -33,7 +33,7 @@ import Testing
     let bytes = recorder.events.compactMap(\.progressBytes)
     #expect(bytes == bytes.sorted(), "progress moved backwards: \(bytes)")
 
-    let file = try #require(try await content.offlineSource)
+    let file = try await content.playbackURL()
     #expect(file == fixture.file("file.bin", of: "file"))
     #expect(file.isFileURL)
     #expect(FileManager.default.contents(atPath: file.path) == origin.body("file.bin"))
@@ -59,7 +59,9 @@ import Testing
       let part = fixture.file("file.bin.part", of: "file").path
       let kept = try FileManager.default.attributesOfItem(atPath: part)[.size] as? Int ?? 0
       #expect(kept == 64 << 10)
-      #expect(try await content.offlineSource == nil)
+      await #expect {
+        try await content.playbackURL()
+      } throws: { ($0 as? OfflineError)?.code == .notPlayable }
 
       try await content.resume()
       #expect(try await content.state == .downloading)
@@ -67,7 +69,7 @@ import Testing
       #expect(await recorder.waitFor { $0.name == "finished" })
     }
     #expect(try await content.state == .downloaded)
-    let file = try #require(try await content.offlineSource)
+    let file = try await content.playbackURL()
     #expect(FileManager.default.contents(atPath: file.path) == origin.body("file.bin"))
     let requests = origin.transport.requests
     #expect(requests.count == 2)
@@ -106,11 +108,13 @@ import Testing
     try await fixture.running {
       try await content.download()
       #expect(try await eventually { try await content.state == .downloaded })
-      let file = try #require(try await content.offlineSource)
+      let file = try await content.playbackURL()
 
       try await content.deleteOfflineData()
       #expect(try await content.state == .notDownloaded)
-      #expect(try await content.offlineSource == nil)
+      await #expect {
+        try await content.playbackURL()
+      } throws: { ($0 as? OfflineError)?.code == .notPlayable }
       #expect(!FileManager.default.fileExists(atPath: file.path))
       #expect(try fixture.journalEntries(of: "file").isEmpty)
 

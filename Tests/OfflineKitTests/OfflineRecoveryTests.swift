@@ -93,7 +93,9 @@ import Testing
     let snapshot = try await manager.snapshot(id: "file")
     #expect(snapshot.state == .notDownloaded, "downloaded without a file")
     let content = try await manager.content(id: "file")
-    #expect(try await content.offlineSource == nil)
+    await #expect {
+      try await content.playbackURL()
+    } throws: { ($0 as? OfflineError)?.code == .notPlayable }
   }
 
   @Test func aDamagedIndexIsMovedAsideAndDownloadedFilesAreKept() async throws {

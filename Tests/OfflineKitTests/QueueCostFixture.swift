@@ -43,7 +43,7 @@ struct QueueCostFixture {
       #expect(
         snapshot.state == .downloaded, "\(content.id) is \(snapshot.state)",
         sourceLocation: sourceLocation)
-      let path = try #require(try await content.offlineSource, sourceLocation: sourceLocation)
+      let path = try await content.playbackURL()
         .path
       #expect(
         FileManager.default.contents(atPath: path) == origin.body("\(content.id).bin"),

@@ -51,7 +51,7 @@ import Testing
     let index = queue.manager.index
     var paths: [String] = []
     for content in contents {
-      let path = try #require(try await content.offlineSource).path
+      let path = try await content.playbackURL().path
       paths.append(path)
       var response = try #require(try index.transfers.record(forDestination: path))
       #expect(response.phase == .complete)

@@ -136,7 +136,7 @@ import Testing
       await recorder.waitFor { $0.name == "finished" }
     }
     #expect(finished, "\(recorder.names)")
-    let path = try #require(try await content.offlineSource?.path)
+    let path = try await content.playbackURL().path
     #expect(FileManager.default.contents(atPath: path) == Self.body)
   }
 

@@ -116,7 +116,7 @@ import Testing
       var segments: [String: [Data]] = [:]
       for content in contents {
         #expect(try await content.state == .downloaded)
-        let folder = try #require(try await content.offlineSource).deletingLastPathComponent()
+        let folder = try await content.playbackURL().deletingLastPathComponent()
         let names = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
         for name in names where !name.hasPrefix(".") {
           var isFolder: ObjCBool = false

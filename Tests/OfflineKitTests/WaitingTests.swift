@@ -65,7 +65,7 @@ import Testing
 
     try await namespace.setLink(up: true)
     #expect(try await eventually(40) { try await content.state == .downloaded })
-    let file = try #require(try await content.offlineSource)
+    let file = try await content.playbackURL()
     #expect(FileManager.default.contents(atPath: file.path) == body)
     await manager.stop(suspendingRunning: false)
   }
@@ -98,7 +98,7 @@ import Testing
     try nginx.start()
     try await content.resume()
     #expect(try await eventually(40) { try await content.state == .downloaded })
-    let file = try #require(try await content.offlineSource)
+    let file = try await content.playbackURL()
     #expect(FileManager.default.contents(atPath: file.path) == body)
     await manager.stop(suspendingRunning: false)
 

@@ -71,7 +71,7 @@ struct ContentCommand: Command {
           )
           return ExitCode.failure
         }
-        console.out((try await content.offlineSource ?? snapshot.fileURL).path)
+        console.out(try await content.playbackURL().path)
       }
       return ExitCode.success
     }

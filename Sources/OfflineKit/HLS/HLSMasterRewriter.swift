@@ -3,7 +3,7 @@ import HLSPlaylist
 
 /// Rewrites a master playlist for offline playback: the chosen variant and renditions point
 /// at their local media playlists; the rest is dropped, or kept with absolute remote URLs
-/// (`offlineSource(restrictedToAssetCache: false)`).
+/// (`playbackURL(restrictedToAssetCache: false)`).
 struct HLSMasterRewriter {
   let entryURL: URL
   let master: MasterPlaylist

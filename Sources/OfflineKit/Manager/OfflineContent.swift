@@ -32,38 +32,37 @@ public struct OfflineContent: Sendable, Identifiable {
     get async throws(OfflineError) { try await snapshot.state }
   }
 
-  /// The local file to play or open, when the content is downloaded; nil otherwise. A stream
-  /// folder written by an earlier version (keys that stock players refuse to open) is
-  /// upgraded first, atomically, so what this returns plays in ffmpeg and mpv.
+  /// The local file or playlist a player opens: the one way to get it, checked first.
   ///
-  /// - Throws: ``OfflineError`` with the code ``OfflineError/Code/damaged``, naming what is missing or has another
-  ///   size, when the quick check finds a file is not there as downloaded: never a broken
-  ///   playlist handed to a player. (A file only `changed` since, same size, is listed in
-  ///   ``Snapshot/damage`` but not refused: ``verify(progress:)`` settles it.) The content's
-  ///   events get the same error.
-  public var offlineSource: URL? {
-    get async throws(OfflineError) {
-      var current = try await snapshot
-      guard current.state == .downloaded else { return nil }
-      if current.fileURL.lastPathComponent == "index.m3u8" {
-        // Best effort: a folder that cannot be upgraded still plays in AVFoundation.
-        let upgraded = try? HLSKeyNames.upgrade(
-          folder: current.fileURL.deletingLastPathComponent(), entryURL: current.url)
-        if upgraded == true { current = try await snapshot }  // its keys moved back
-      }
-      if let damage = current.damage, damage.isMissingOrResized {
-        throw await manager.reportDamage(damage, id: id)
-      }
-      return current.fileURL
+  /// For an HLS stream, `restrictedToAssetCache` true (the default) lists only what was
+  /// downloaded (`index.m3u8`); false keeps the variants and renditions that were not
+  /// downloaded, with their remote URLs (`index-remote.m3u8`). A plain file or a DASH
+  /// presentation is the same either way. A stream folder written by an earlier version (keys
+  /// that stock players refuse to open) is upgraded first, atomically, so what this returns
+  /// plays in ffmpeg and mpv.
+  ///
+  /// - Throws: ``OfflineError`` with the code ``OfflineError/Code/notPlayable`` (and the
+  ///   content's ``OfflineError/state``) when the content is not downloaded;
+  ///   ``OfflineError/Code/damaged``, naming what is missing or has another size, when the
+  ///   quick check finds a file is not there as downloaded: never a broken playlist handed to
+  ///   a player. (A file only `changed` since, same size, is listed in ``Snapshot/damage`` but
+  ///   not refused: ``verify(progress:)`` settles it.) The content's events get the same
+  ///   damage error.
+  public func playbackURL(restrictedToAssetCache: Bool = true) async throws(OfflineError) -> URL {
+    var current = try await snapshot
+    guard current.state == .downloaded else {
+      throw OfflineError(.notPlayable(current.state), contentID: id)
     }
-  }
-
-  /// The local playlist or file to play, when downloaded. For an HLS stream,
-  /// `restrictedToAssetCache` true lists only what was downloaded (`index.m3u8`); false keeps
-  /// the variants and renditions that were not downloaded, with their remote URLs
-  /// (`index-remote.m3u8`). A plain file is the same either way.
-  public func offlineSource(restrictedToAssetCache: Bool) async throws(OfflineError) -> URL? {
-    guard let local = try await offlineSource else { return nil }
+    if current.fileURL.lastPathComponent == "index.m3u8" {
+      // Best effort: a folder that cannot be upgraded still plays in AVFoundation.
+      let upgraded = try? HLSKeyNames.upgrade(
+        folder: current.fileURL.deletingLastPathComponent(), entryURL: current.url)
+      if upgraded == true { current = try await snapshot }  // its keys moved back
+    }
+    if let damage = current.damage, damage.isMissingOrResized {
+      throw await manager.reportDamage(damage, id: id)
+    }
+    let local = current.fileURL
     guard !restrictedToAssetCache, local.lastPathComponent == "index.m3u8" else { return local }
     return local.deletingLastPathComponent().appending(path: "index-remote.m3u8")
   }
@@ -115,7 +114,7 @@ public struct OfflineContent: Sendable, Identifiable {
   public var events: AsyncStream<Event> { manager.events(for: id) }
 
   /// Waits until the content is downloaded, and returns the local file to play or open
-  /// (``offlineSource``). Returns at once when it is downloaded already; nothing downloads
+  /// (``playbackURL(restrictedToAssetCache:)``). Returns at once when it is downloaded already; nothing downloads
   /// before the manager works the queue (``OfflineManager/start()``).
   ///
   /// A suspended content is waited for until it resumes and finishes.
@@ -130,7 +129,7 @@ public struct OfflineContent: Sendable, Identifiable {
       defer { first = false }
       switch event {
       case .stateChanged(.downloaded), .finished:
-        if let file = try await offlineSource { return file }
+        if try await snapshot.state == .downloaded { return try await playbackURL() }
       case .stateChanged(.notDownloaded):
         throw OfflineError(first ? .notQueued : .canceled, contentID: id)
       case .error(let error):

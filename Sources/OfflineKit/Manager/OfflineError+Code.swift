@@ -78,6 +78,9 @@ extension OfflineError {
     public static let urlRefreshFailed = Code("urlRefreshFailed")
     /// The URL of a content in this state is not replaced.
     public static let urlNotReplaceable = Code("urlNotReplaceable")
+    /// The content is not downloaded: there is nothing to play yet
+    /// (``OfflineError/state`` says where it stands).
+    public static let notPlayable = Code("notPlayable")
   }
 
   /// What went wrong, as a stable code.
@@ -111,6 +114,7 @@ extension OfflineError {
     case .notVerifiable: .notVerifiable
     case .urlRefreshFailed: .urlRefreshFailed
     case .urlNotReplaceable: .urlNotReplaceable
+    case .notPlayable: .notPlayable
     }
   }
 
@@ -133,11 +137,11 @@ extension OfflineError {
   }
 
   /// The content's state that refused the call, for ``Code/invalidTransition``,
-  /// ``Code/notVerifiable`` and ``Code/urlNotReplaceable``.
+  /// ``Code/notVerifiable``, ``Code/urlNotReplaceable`` and ``Code/notPlayable``.
   public var state: OfflineState? {
     switch kind {
     case .invalidTransition(_, let state), .notVerifiable(let state),
-      .urlNotReplaceable(let state):
+      .urlNotReplaceable(let state), .notPlayable(let state):
       state
     default: nil
     }

@@ -52,6 +52,8 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     /// the hook failed, took longer than its timeout, or gave something that is not an http
     /// or https URL. The content's partial data is kept.
     case urlRefreshFailed(String)
+    /// The content is not downloaded: nothing on disk to play yet.
+    case notPlayable(OfflineState)
     /// The URL of a content in this state is not replaced (``OfflineManager/setURL(_:for:expiresAt:)``
     /// takes a queued, downloading, suspended or not downloaded content).
     case urlNotReplaceable(OfflineState)
@@ -130,6 +132,9 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
         + " URL with 'offline set-url' and resume it."
     case .urlNotReplaceable(let state):
       return "Cannot replace the URL of \(subject): it is \(state.phrase)."
+    case .notPlayable(let state):
+      return "\(subject.prefix(1).uppercased() + subject.dropFirst()) has nothing to play"
+        + " yet: it is \(state.phrase), not downloaded."
     }
   }
 
