@@ -10,7 +10,6 @@ func guideGettingStarted(storeURL: URL, movieURL: URL, movieSHA256: String) asyn
   let manager = try OfflineManager(directory: storeURL)
   let content = try await manager.content(for: OfflineSource(url: movieURL, title: "Movie"))
   try await content.download(DownloadConfiguration(expectedSHA256: movieSHA256))
-  try await manager.start()
   let progress = Task {
     for await case .progress(let progress) in content.events {
       print(progress.fractionCompleted ?? 0)
@@ -42,7 +41,6 @@ func guideHLS(storeURL: URL, playlistURL: URL) async throws {
     variant: .minimumBitrate(2_000_000), audio: .languages(["en", "de"]),
     subtitles: .languages(["en"]))
   try await stream.download(config)
-  try await manager.start()
 }
 
 /// "The cache": bytes from the cache or the network.

@@ -5,8 +5,7 @@ import OfflineKit
 func readmeQueue(storeURL: URL, movieURL: URL, movieSHA256: String) async throws {
   let manager = try OfflineManager(directory: storeURL)
   let content = try await manager.content(for: OfflineSource(url: movieURL, title: "Movie"))
-  try await content.download(DownloadConfiguration(expectedSHA256: movieSHA256))
-  try await manager.start()  // nothing downloads until the manager works the queue
+  try await content.download(DownloadConfiguration(expectedSHA256: movieSHA256))  // starts it
   let progress = Task {
     for await case .progress(let progress) in content.events {
       print(progress.fractionCompleted ?? 0)
@@ -26,14 +25,13 @@ func docCommentExamples(storeURL: URL, movieURL: URL, url: URL) async throws {
   let manager = try OfflineManager(directory: storeURL)
   do {
     let content = try await manager.content(for: OfflineSource(url: movieURL, title: "Movie"))
-    try await content.download()  // queued: nothing downloads before start()
-    try await manager.start()
+    try await content.download()  // queued, and the manager works its queue
     print(try await content.waitUntilDownloaded().path)
     await manager.close()  // ends every event stream; downloads left continue next time
   }
   do {
     let content = try await manager.content(for: OfflineSource(url: url, title: "Trailer"))
-    try await content.download()  // queued; the manager's start() runs it
+    try await content.download()  // starts it
     let progress = Task {
       for await case .progress(let progress) in content.events {
         print(progress.fractionCompleted ?? 0)

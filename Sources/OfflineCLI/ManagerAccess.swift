@@ -12,6 +12,8 @@ enum ManagerAccess {
     var configuration = OfflineManager.Configuration(
       parallelDownloads: parallel, minimumFreeSpace: minimumFreeSpace, rateLimit: rateLimit)
     configuration.maxStreamConnections = maxStreamConnections
+    // `add`, `resume` and the others queue; only `run` and `serve` work the queue.
+    configuration.startsWhenAsked = false
     // Proxy and CA variables come from the run's environment, not the process's.
     configuration.transport = CurlTransport(
       configuration: .init(environment: CurlEnvironment(context.host.environment)))

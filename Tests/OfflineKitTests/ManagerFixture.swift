@@ -25,15 +25,19 @@ struct ManagerFixture {
       configuration: Self.configuration(parallelDownloads: parallelDownloads, transport: transport))
   }
 
-  /// Polls every 50 ms, retries after 50 to 200 ms, three attempts, no free-space floor.
+  /// Polls every 50 ms, retries after 50 to 200 ms, three attempts, no free-space floor;
+  /// the queue is worked from ``OfflineManager/start()`` on, so a test decides when
+  /// (``AutoStartTests`` covers the default, work that starts when asked).
   static func configuration(
     parallelDownloads: Int = 3, transport: (any HTTPTransporting)? = nil
   ) -> OfflineManager.Configuration {
-    OfflineManager.Configuration(
+    var configuration = OfflineManager.Configuration(
       parallelDownloads: parallelDownloads,
       retry: RetryPolicy(
         maximumAttempts: 3, initialDelay: .milliseconds(50), maximumDelay: .milliseconds(200)),
       pollInterval: .milliseconds(50), minimumFreeSpace: 0, transport: transport)
+    configuration.startsWhenAsked = false
+    return configuration
   }
 
   /// A new manager on the same store, as the next launch of the app would open it.

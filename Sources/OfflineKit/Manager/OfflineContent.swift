@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// let content = try await manager.content(for: OfflineSource(url: url, title: "Trailer"))
-/// try await content.download()  // queued; the manager's start() runs it
+/// try await content.download()  // starts it
 /// let progress = Task {
 ///   for await case .progress(let progress) in content.events {
 ///     print(progress.fractionCompleted ?? 0)
@@ -114,8 +114,8 @@ public struct OfflineContent: Sendable, Identifiable {
   public var events: AsyncStream<Event> { manager.events(for: id) }
 
   /// Waits until the content is downloaded, and returns the local file to play or open
-  /// (``playbackURL(restrictedToAssetCache:)``). Returns at once when it is downloaded already; nothing downloads
-  /// before the manager works the queue (``OfflineManager/start()``).
+  /// (``playbackURL(restrictedToAssetCache:)``). Returns at once when it is downloaded
+  /// already.
   ///
   /// A suspended content is waited for until it resumes and finishes.
   ///

@@ -30,6 +30,7 @@ extension OfflineManager {
       }
     }
     try await carryOut(decision.steps, id: id)
+    if action == .download || action == .resume { startWhenAsked() }
   }
 
   /// A delete the index could not record, its disk being full: the downloaded content's

@@ -12,6 +12,21 @@ extension OfflineManager {
     launchesStopped.withLock { $0 = false }
     guard scheduler == nil else { return }
     try becomeRunner()
+    startScheduler()
+  }
+
+  /// Starts working the queue for a call that asked for work, when
+  /// ``Configuration/startsWhenAsked``: as ``start()``, except that when another process
+  /// works the store's queue it leaves the work to that one (which sees the call within its
+  /// poll interval) instead of waiting for it or failing.
+  func startWhenAsked() {
+    guard configuration.startsWhenAsked, scheduler == nil, !closed else { return }
+    guard (try? becomeRunner(patience: .zero)) != nil else { return }
+    startScheduler()
+  }
+
+  /// The runner's loop: a turn every poll interval until the manager stops.
+  private func startScheduler() {
     scheduler = Task { [weak self] in
       while !Task.isCancelled {
         guard let self else { return }
@@ -106,9 +121,9 @@ extension OfflineManager {
     launchesStopped.withLock { $0 = true }
   }
 
-  private func becomeRunner() throws(OfflineError) {
+  private func becomeRunner(patience: Duration = .seconds(3)) throws(OfflineError) {
     if runnerLock != nil { return }
-    guard let lock = RunnerLock(directory: directory, patience: .seconds(3)) else {
+    guard let lock = RunnerLock(directory: directory, patience: patience) else {
       let holder = RunnerLock.holder(in: directory).map { " (process \($0))" } ?? ""
       throw OfflineError(
         .storeBusy("Another process\(holder) is running the queue of \(directory.path)."))

@@ -8,16 +8,17 @@ import OfflineStore
 ///
 /// Open one manager per store. Opening recovers from whatever a crash left: a cancel half
 /// done is finished, a deletion half done is finished, downloads that were running continue
-/// when the queue runs. The queue runs while ``start()`` is in effect (or during
-/// ``runUntilIdle()``), in one process at a time: that process holds the store's runner lock.
-/// Other processes (the `offline` CLI, say) may add, pause, resume, cancel and delete at the
-/// same time; the runner notices within its poll interval.
+/// when the queue runs. The queue runs from the first call that asks for work
+/// (``OfflineContent/download(_:)``, ``OfflineContent/resume()``, ``add(_:configuration:)``;
+/// see ``Configuration/startsWhenAsked``) or ``start()`` until ``stop(suspendingRunning:)``
+/// (or during ``runUntilIdle()``), in one process at a time: that process holds the store's
+/// runner lock. Other processes (the `offline` CLI, say) may add, pause, resume, cancel and
+/// delete at the same time; the runner notices within its poll interval.
 ///
 /// ```swift
 /// let manager = try OfflineManager(directory: storeURL)
 /// let content = try await manager.content(for: OfflineSource(url: movieURL, title: "Movie"))
-/// try await content.download()  // queued: nothing downloads before start()
-/// try await manager.start()
+/// try await content.download()  // queued, and the manager works its queue
 /// print(try await content.waitUntilDownloaded().path)
 /// await manager.close()  // ends every event stream; downloads left continue next time
 /// ```
@@ -58,6 +59,13 @@ public actor OfflineManager {
     /// intervals, the refresh hook's timeout and a URL's expiry
     /// (``OfflineSource/urlExpiresAt``). Tests hand in one they move by hand.
     public var clock: any Timekeeping
+    /// Whether a call that asks for work (``OfflineContent/download(_:)``,
+    /// ``OfflineContent/resume()``, ``OfflineManager/add(_:configuration:)``) starts working
+    /// the queue, as ``OfflineManager/start()`` does (true, the default). When another
+    /// process works the store's queue, that one starts the download. False leaves the
+    /// queue to an explicit ``OfflineManager/start()`` or ``OfflineManager/runUntilIdle()``,
+    /// as the command line's `add` leaves it to `run`.
+    public var startsWhenAsked = true
 
     /// Creates a configuration with the defaults.
     public init(
@@ -227,6 +235,7 @@ public actor OfflineManager {
       guard try snapshot(id: content.id).state == .notDownloaded else { continue }
       try await perform(.download, id: content.id, configuration: configuration)
     }
+    startWhenAsked()
     pump()
     return contents
   }
