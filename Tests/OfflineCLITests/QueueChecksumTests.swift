@@ -20,6 +20,8 @@ import Testing
     #expect(run.stderrText.contains("SHA-256"), "\(run.stderrText)")
     let listed = try await #require(try fixture.entry(id))
     #expect(listed.state == "notDownloaded")
-    #expect(listed.lastError?.contains("SHA-256") == true, "\(listed.lastError ?? "none")")
+    #expect(
+      listed.lastError?.description.contains("SHA-256") == true,
+      "\(listed.lastError?.description ?? "none")")
   }
 }

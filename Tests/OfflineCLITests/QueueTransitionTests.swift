@@ -121,6 +121,6 @@ import Testing
     #expect(run.status == 1)
     let failed = try #require(try await fixture.entry(id))
     #expect(failed.state == "suspended")
-    #expect(failed.lastError?.contains("404") == true, "\(failed.object)")
+    #expect(failed.lastError?.description.contains("404") == true, "\(failed.object)")
   }
 }

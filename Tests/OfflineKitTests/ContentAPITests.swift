@@ -212,7 +212,9 @@ import Testing
 
     let snapshot = try await content.snapshot
     #expect(snapshot.state == .suspended)
-    #expect(snapshot.lastError?.contains("hls") == true, "\(snapshot.lastError ?? "none")")
+    #expect(
+      snapshot.lastError?.description.contains("hls") == true,
+      "\(snapshot.lastError?.description ?? "none")")
     #expect(try await origin.nginx.accessLog(minimumCount: 0).isEmpty, "nothing was fetched")
   }
 }

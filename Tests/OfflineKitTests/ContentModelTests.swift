@@ -24,7 +24,7 @@ import Testing
     #expect(model.lastError == nil)
 
     await model.suspend()  // not allowed when downloaded: the model says why
-    #expect(model.lastError?.contains("downloaded") == true)
+    #expect(model.lastError?.description.contains("downloaded") == true)
 
     await model.deleteOfflineData()
     #expect(await eventually { model.state == .notDownloaded })

@@ -109,7 +109,9 @@ import Testing
     }
     let snapshot = try await content.snapshot
     #expect(snapshot.state == .suspended)
-    #expect(snapshot.lastError?.contains("/v/seg1.ts") == true, "\(snapshot.lastError ?? "")")
+    #expect(
+      snapshot.lastError?.description.contains("/v/seg1.ts") == true,
+      "\(snapshot.lastError?.description ?? "")")
     #expect(!recorder.names.contains("finished"))
     #expect(stream.server.requests(for: "/v/seg1.ts").count == 11, "one try and 10 retries")
     await #expect {

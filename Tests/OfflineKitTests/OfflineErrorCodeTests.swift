@@ -70,6 +70,19 @@ import Testing
     #expect((error.underlying as? StoreError)?.message == "disk I/O error")
   }
 
+  /// A content's last error as the store keeps it (its code's name and its sentence) comes
+  /// back with the same code, status and sentence, and equal to the error it was.
+  @Test func aRecordedErrorComesBackAsTheErrorItWas() {
+    let original = Self.transfer(.status(404, retryAfter: nil))
+    let recorded = OfflineError(
+      .recorded(codeName: original.kindName, message: original.description))
+    #expect(recorded.code == .httpStatus && recorded.httpStatus == 404)
+    #expect(recorded == original)
+    let canceled = OfflineError(.recorded(codeName: "canceled", message: "It was canceled."))
+    #expect(canceled.code == .canceled && canceled.httpStatus == nil)
+    #expect(canceled != recorded)
+  }
+
   /// Through the public API: an unknown id is a code, not a case to match.
   @Test func anUnknownIdIsUnknownContent() async throws {
     let store = try TemporaryDirectory()

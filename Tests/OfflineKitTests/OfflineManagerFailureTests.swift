@@ -52,12 +52,19 @@ import Testing
     }
     let snapshot = try await content.snapshot
     #expect(snapshot.state == .suspended)
-    #expect(snapshot.lastError?.contains("404") == true, "\(snapshot.lastError ?? "no error")")
+    #expect(
+      snapshot.lastError?.description.contains("404") == true,
+      "\(snapshot.lastError?.description ?? "no error")")
     let error = recorder.events.compactMap { event -> OfflineError? in
       if case .error(let error) = event { return error }
       return nil
     }.first
     #expect(error?.kindName == "http404")
+    // The snapshot's error is the event's, rebuilt from the store: a code, not a string.
+    #expect(snapshot.lastError?.code == .httpStatus && snapshot.lastError?.httpStatus == 404)
+    #expect(snapshot.lastError == error)
+    let reopened = try await fixture.reopened().snapshot(id: content.id)
+    #expect(reopened.lastError == error, "the next launch reads the same error")
     #expect(error?.contentID == "file")
     #expect(!recorder.names.contains("waiting:retry"))
     #expect(server.requests(for: "/missing.bin").count == 1)
@@ -92,7 +99,7 @@ import Testing
       #expect(await recorder.waitFor { $0.name == "suspended" })
       let suspended = try await content.snapshot
       #expect(suspended.state == .suspended)
-      #expect(suspended.lastError?.contains("500") == true)
+      #expect(suspended.lastError?.description.contains("500") == true)
       #expect(server.requests(for: "/file.bin").count == 3)
 
       try await content.resume()

@@ -62,8 +62,8 @@ struct SmallDiskTests {
     #expect(snapshot.state == .suspended)
     let needed = (64 << 20) - capacity
     #expect(
-      snapshot.lastError?.contains("needs \(needed) more bytes") == true,
-      "\(snapshot.lastError ?? "no error")")
+      snapshot.lastError?.description.contains("needs \(needed) more bytes") == true,
+      "\(snapshot.lastError?.description ?? "no error")")
     #expect(await recorder.waitFor { $0.name == "error" })
     #expect(try origin.nginx.accessLog().isEmpty, "nothing was fetched")
   }

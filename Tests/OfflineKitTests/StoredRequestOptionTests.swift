@@ -32,7 +32,7 @@ import Testing
     try await content.download()
     #expect(try await runUntilIdle(manager))
     let snapshot = try await content.snapshot
-    #expect(snapshot.state == .downloaded, "\(snapshot.lastError ?? "")")
+    #expect(snapshot.state == .downloaded, "\(snapshot.lastError?.description ?? "")")
     #expect(FileManager.default.contents(atPath: snapshot.fileURL.path) == Self.body)
     await manager.close()
   }
@@ -51,8 +51,12 @@ import Testing
     #expect(try await runUntilIdle(fixture.manager))
     let snapshot = try await content.snapshot
     #expect(snapshot.state == .suspended)
-    #expect(snapshot.lastError?.contains("request options") == true, "\(snapshot.lastError ?? "")")
-    #expect(snapshot.lastError?.contains(file.path) == true, "\(snapshot.lastError ?? "")")
+    #expect(
+      snapshot.lastError?.description.contains("request options") == true,
+      "\(snapshot.lastError?.description ?? "")")
+    #expect(
+      snapshot.lastError?.description.contains(file.path) == true,
+      "\(snapshot.lastError?.description ?? "")")
     #expect(try origin.server.accessLog().isEmpty)
   }
 

@@ -71,7 +71,8 @@ struct StreamURLRefreshRuleTests {
     #expect(try await runUntilIdle(manager, timeout: .seconds(60)))
     let snapshot = try await content.snapshot
     await manager.close()
-    #expect(snapshot.state == .downloaded, "\(snapshot.state) \(snapshot.lastError ?? "")")
+    #expect(
+      snapshot.state == .downloaded, "\(snapshot.state) \(snapshot.lastError?.description ?? "")")
     #expect(asked.withLock { $0 } == [410])
     let refused = try origin.server.accessLog().filter { $0.status == 410 }
     #expect(refused.count == 1, "\(refused.map(\.uri))")
@@ -100,7 +101,9 @@ struct StreamURLRefreshRuleTests {
     let snapshot = try await content.snapshot
     await manager.close()
     #expect(snapshot.state == .suspended)
-    #expect(snapshot.lastError?.contains("410") == true, "\(snapshot.lastError ?? "")")
+    #expect(
+      snapshot.lastError?.description.contains("410") == true,
+      "\(snapshot.lastError?.description ?? "")")
     let refused = try origin.server.accessLog().filter { $0.status == 410 }
     // One try and two retries per attempt of the content (the manager's own retries
     // start it again).

@@ -24,7 +24,9 @@ import Testing
     let snapshot = try await content.snapshot
     #expect(snapshot.state == .notDownloaded)
     #expect(snapshot.bytes == 0)
-    #expect(snapshot.lastError?.contains("SHA-256") == true, "\(snapshot.lastError ?? "none")")
+    #expect(
+      snapshot.lastError?.description.contains("SHA-256") == true,
+      "\(snapshot.lastError?.description ?? "none")")
     #expect(!recorder.names.contains("suspended"), "\(recorder.names)")
     let part = fixture.file("file.bin.part", of: "file").path
     #expect(!FileManager.default.fileExists(atPath: part) || fileSize(part) == 0)

@@ -68,7 +68,7 @@ import Testing
     #expect(try await eventually { try await content.snapshot.bytes > 400_000 })
     let (done, snapshot) = try await Self.resumeAfterExpiry(
       content, of: expiring, timeout: .seconds(30))
-    #expect(done, "\(snapshot.state) \(snapshot.lastError ?? "")")
+    #expect(done, "\(snapshot.state) \(snapshot.lastError?.description ?? "")")
     await manager.close()
     #expect(FileManager.default.contents(atPath: snapshot.fileURL.path) == body)
     #expect(asked.withLock { $0.map(\.status) } == [410])
@@ -121,7 +121,7 @@ import Testing
     }
     let snapshot = try await content.snapshot
     await manager.close()
-    #expect(done, "\(snapshot.state) \(snapshot.lastError ?? "")")
+    #expect(done, "\(snapshot.state) \(snapshot.lastError?.description ?? "")")
     #expect(asked.withLock { $0 } == [410])
     let log = try origin.server.accessLog()
     #expect(

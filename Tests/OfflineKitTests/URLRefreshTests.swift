@@ -49,7 +49,7 @@ import Testing
     let snapshot = try await content.snapshot
     await manager.close()
     #expect(snapshot.state == .suspended)
-    let why = snapshot.lastError ?? ""
+    let why = snapshot.lastError?.description ?? ""
     #expect(why.contains("No fresh URL"), "\(why)")
     switch hook {
     case .throwing: #expect(why.contains("refresh hook failed"), "\(why)")
@@ -155,7 +155,7 @@ import Testing
     #expect(try await runUntilIdle(setup.manager, advancing: clock, by: .milliseconds(50)))
     let snapshot = try await setup.content.snapshot
     await setup.manager.close()
-    #expect(snapshot.state == .downloaded, "\(snapshot.lastError ?? "")")
+    #expect(snapshot.state == .downloaded, "\(snapshot.lastError?.description ?? "")")
     #expect(FileManager.default.contents(atPath: snapshot.fileURL.path) == setup.body)
     #expect(setup.asked.withLock { $0.map(\.status) } == [nil])
     let log = try setup.origin.server.accessLog()
@@ -173,7 +173,7 @@ import Testing
     #expect(try await runUntilIdle(setup.manager, advancing: clock, by: .milliseconds(50)))
     let snapshot = try await setup.content.snapshot
     await setup.manager.close()
-    #expect(snapshot.state == .downloaded, "\(snapshot.lastError ?? "")")
+    #expect(snapshot.state == .downloaded, "\(snapshot.lastError?.description ?? "")")
     #expect(setup.asked.withLock { $0.isEmpty })
     let log = try setup.origin.server.accessLog()
     #expect(log.contains { $0.uri.contains(setup.stale.query ?? "-") && $0.status == 200 })

@@ -72,7 +72,7 @@ final class ServiceFixture: Sendable {
     }
     let last = try await manager.snapshot(id: id)
     throw FixtureError.timedOut(
-      "\(id) is \(last.state) (\(last.lastError ?? "no error")), not \(state)")
+      "\(id) is \(last.state) (\(last.lastError?.description ?? "no error")), not \(state)")
   }
 }
 

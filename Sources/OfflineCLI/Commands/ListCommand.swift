@@ -72,7 +72,7 @@ struct ListCommand: Command {
       path = item.fileURL.path
       priority = item.priority
       reason = item.state == .downloading ? item.waitReason?.name : nil
-      lastError = item.lastError
+      lastError = item.lastError?.description
       damage = item.damage?.description
     }
   }

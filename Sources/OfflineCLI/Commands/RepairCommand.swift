@@ -34,7 +34,9 @@ struct RepairCommand: Command {
         console.err("Downloading \(id) again...")
         try await manager.runUntilIdle()
         guard try await content.state == .downloaded else {
-          console.err("Error: \(try await content.snapshot.lastError ?? "\(id) did not finish.")")
+          console.err(
+            "Error: \(try await content.snapshot.lastError?.description ?? "\(id) did not finish.")"
+          )
           return ExitCode.failure
         }
         console.out("\(id): downloaded again")

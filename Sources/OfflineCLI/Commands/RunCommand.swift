@@ -114,7 +114,7 @@ struct RunCommand: Command {
   {
     var result: [String: String] = [:]
     for snapshot in try await manager.snapshots(in: [.suspended, .notDownloaded]) {
-      if let error = snapshot.lastError { result[snapshot.id] = error }
+      if let error = snapshot.lastError { result[snapshot.id] = error.description }
     }
     return result
   }

@@ -165,8 +165,10 @@ extension OfflineContent {
     public var totalIsEstimate: Bool
     /// Why a download is not moving, when it is not.
     public var waitReason: WaitReason?
-    /// The last error, as a sentence.
-    public var lastError: String?
+    /// The last error, as the store kept it: its ``OfflineError/code`` (and
+    /// ``OfflineError/httpStatus``) and its sentence (``OfflineError/description``); nil
+    /// when the last attempt did not fail.
+    public var lastError: OfflineError?
     /// Where the file is (or will be) on disk.
     public var fileURL: URL
     /// The queue priority.

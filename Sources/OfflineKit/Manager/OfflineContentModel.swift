@@ -46,7 +46,7 @@ public final class OfflineContentModel {
     self.content = content
     state = snapshot.state
     waitReason = snapshot.state == .downloading ? snapshot.waitReason : nil
-    lastError = snapshot.lastError
+    lastError = snapshot.lastError?.description
     if snapshot.state != .notDownloaded {
       progress = OfflineProgress(
         bytes: snapshot.bytes, total: snapshot.total, totalIsEstimate: snapshot.totalIsEstimate,

@@ -19,7 +19,7 @@ extension OfflineError {
     /// The code's name, as the service's JSON and `ls --json` spell it.
     public let name: String
 
-    private init(_ name: String) { self.name = name }
+    fileprivate init(_ name: String) { self.name = name }
 
     /// The code's name.
     public var description: String { name }
@@ -115,6 +115,7 @@ extension OfflineError {
     case .urlRefreshFailed: .urlRefreshFailed
     case .urlNotReplaceable: .urlNotReplaceable
     case .notPlayable: .notPlayable
+    case .recorded(let name, _): Self.recordedStatus(name) != nil ? .httpStatus : Code(name)
     }
   }
 
@@ -130,10 +131,16 @@ extension OfflineError {
 
   /// The HTTP status the origin answered with, for ``Code/httpStatus``.
   public var httpStatus: Int? {
+    if case .recorded(let name, _) = kind { return Self.recordedStatus(name) }
     guard case .transfer(let error) = kind, case .status(let status, _) = error.kind else {
       return nil
     }
     return status
+  }
+
+  /// The status in a recorded code name such as `http404`.
+  private static func recordedStatus(_ name: String) -> Int? {
+    name.hasPrefix("http") ? Int(name.dropFirst(4)) : nil
   }
 
   /// The content's state that refused the call, for ``Code/invalidTransition``,

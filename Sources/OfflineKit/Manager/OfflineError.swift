@@ -4,7 +4,10 @@ import OfflineStore
 /// Why a call on the offline manager or a content failed: a stable ``code`` to branch on,
 /// a ``description`` that is a sentence a user can act on, and the details some codes carry
 /// (``httpStatus``, ``state``, ``damage``, ``underlying``).
-public struct OfflineError: Error, Sendable, CustomStringConvertible {
+///
+/// Two errors are equal when they say the same: the same code (and status), the same
+/// content and the same sentence.
+public struct OfflineError: Error, Sendable, CustomStringConvertible, Equatable {
   /// The failure with its details, as the package's modules match on it; apps read
   /// ``code`` and the detail properties, which can grow without breaking them.
   package enum Kind: Sendable {
@@ -54,6 +57,9 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
     case urlRefreshFailed(String)
     /// The content is not downloaded: nothing on disk to play yet.
     case notPlayable(OfflineState)
+    /// An error kept in the store (a content's last error), as it was recorded: the name of
+    /// its code (``kindName``) and its sentence.
+    case recorded(codeName: String, message: String)
     /// The URL of a content in this state is not replaced (``OfflineManager/setURL(_:for:expiresAt:)``
     /// takes a queued, downloading, suspended or not downloaded content).
     case urlNotReplaceable(OfflineState)
@@ -73,8 +79,14 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
   /// A short name of the kind, for programs (the index's `last_error_kind`, the service's
   /// JSON `kind`): ``code``'s name, with the status for an HTTP status (`http404`).
   package var kindName: String {
+    if case .recorded(let name, _) = kind { return name }
     if let status = httpStatus { return "http\(status)" }
     return code.name
+  }
+
+  /// Whether `a` and `b` say the same: code and status, content and sentence.
+  public static func == (a: OfflineError, b: OfflineError) -> Bool {
+    a.kindName == b.kindName && a.contentID == b.contentID && a.description == b.description
   }
 
   /// A sentence a user can act on.
@@ -132,6 +144,8 @@ public struct OfflineError: Error, Sendable, CustomStringConvertible {
         + " URL with 'offline set-url' and resume it."
     case .urlNotReplaceable(let state):
       return "Cannot replace the URL of \(subject): it is \(state.phrase)."
+    case .recorded(_, let message):
+      return message
     case .notPlayable(let state):
       return "\(subject.prefix(1).uppercased() + subject.dropFirst()) has nothing to play"
         + " yet: it is \(state.phrase), not downloaded."

@@ -397,7 +397,11 @@ public actor OfflineManager {
       metadata: record.metadata, state: record.state,
       bytes: record.bytes, total: record.total, totalIsEstimate: record.totalIsEstimate,
       waitReason: record.waitReason,
-      lastError: record.lastError, fileURL: fileURL(of: record), priority: record.priority)
+      lastError: record.lastError.map {
+        OfflineError(
+          .recorded(codeName: record.lastErrorKind ?? "downloadFailed", message: $0),
+          contentID: record.id)
+      }, fileURL: fileURL(of: record), priority: record.priority)
     if record.state == .downloaded {
       snapshot.damage = quickCheck(record, pieces: pieces)
     }

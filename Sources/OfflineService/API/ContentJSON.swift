@@ -31,7 +31,7 @@ struct ContentJSON: Encodable, Sendable {
     total = snapshot.total
     totalIsEstimate = snapshot.totalIsEstimate
     waitReason = snapshot.waitReason?.name
-    lastError = snapshot.lastError
+    lastError = snapshot.lastError?.description
     priority = snapshot.priority
     actions = APIAction.allowed(in: snapshot.state).map(\.rawValue)
     damage = snapshot.damage?.description

@@ -53,7 +53,7 @@ enum AriaStatus {
     ]
     if let error = snapshot.lastError, snapshot.state == .suspended {
       status["errorCode"] = "1"
-      status["errorMessage"] = error
+      status["errorMessage"] = error.description
     }
     guard let keys, !keys.isEmpty else { return status }
     return status.filter { keys.contains($0.key) }
