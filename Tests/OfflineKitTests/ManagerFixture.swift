@@ -140,7 +140,7 @@ final class EventRecorder: Sendable {
   private let storage = Locked<[OfflineContent.Event]>([])
   private let task: Task<Void, Never>
 
-  init(_ stream: AsyncStream<OfflineContent.Event>) {
+  init(_ stream: OfflineEvents<OfflineContent.Event>) {
     let storage = self.storage
     task = Task {
       for await event in stream { storage.withLock { $0.append(event) } }

@@ -1,8 +1,8 @@
 import Foundation
 import OfflineLocks
 
-/// The subscribers of each content's events: a fresh `AsyncStream` per subscriber, fed in
-/// order. Safe from any thread (its state sits behind one lock, never held across an
+/// The subscribers of each content's events: a fresh ``OfflineEvents`` per subscriber, fed
+/// in order, never dropping a state change or a result (``EventQueue``). Safe from any thread (its state sits behind one lock, never held across an
 /// `await`), so a subscription is made synchronously, before the caller's next call.
 ///
 /// A subscriber is registered and handed the current state under the same lock that sends
@@ -10,8 +10,8 @@ import OfflineLocks
 /// stream; one made afterwards holds the current state and ends.
 final class EventHub: Sendable {
   private struct State {
-    var subscribers: [String: [UUID: AsyncStream<OfflineContent.Event>.Continuation]] = [:]
-    var everything: [UUID: AsyncStream<(String, OfflineContent.Event)>.Continuation] = [:]
+    var subscribers: [String: [UUID: EventQueue<OfflineContent.Event>]] = [:]
+    var everything: [UUID: EventQueue<(String, OfflineContent.Event)>] = [:]
     /// The last progress sent per content, so progress never moves backwards.
     var lastProgress: [String: OfflineProgress] = [:]
     var closed = false
@@ -23,55 +23,51 @@ final class EventHub: Sendable {
   /// after it is missed). When the state cannot be read, the stream holds that error and
   /// ends.
   func subscribe(id: String, current: () -> Result<OfflineState, OfflineError>)
-    -> AsyncStream<OfflineContent.Event>
+    -> OfflineEvents<OfflineContent.Event>
   {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: OfflineContent.Event.self, bufferingPolicy: .bufferingNewest(256))
+    let queue = EventQueue<OfflineContent.Event>(
+      content: { _ in id }, isProgress: { if case .progress = $0 { true } else { false } })
     let token = UUID()
     state.withLock { state in
       let now = current()
       switch now {
-      case .success(let known): continuation.yield(.stateChanged(known))
-      case .failure(let error): continuation.yield(.error(error))
+      case .success(let known): queue.push(.stateChanged(known))
+      case .failure(let error): queue.push(.error(error))
       }
       if state.closed || (try? now.get()) == nil {
-        continuation.finish()
+        queue.finish()
       } else {
-        state.subscribers[id, default: [:]][token] = continuation
+        state.subscribers[id, default: [:]][token] = queue
       }
     }
-    continuation.onTermination = { [weak self] _ in
-      self?.state.withLock { $0.subscribers[id]?[token] = nil }
-    }
-    return stream
+    return OfflineEvents(
+      subscription: .init(queue: queue) { [weak self] in
+        self?.state.withLock { $0.subscribers[id]?[token] = nil }
+      })
   }
 
   /// A new stream of every content's events, with their ids, starting with the next one.
-  func subscribeAll() -> AsyncStream<(String, OfflineContent.Event)> {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: (String, OfflineContent.Event).self, bufferingPolicy: .bufferingNewest(1024))
+  func subscribeAll() -> OfflineEvents<(String, OfflineContent.Event)> {
+    let queue = EventQueue<(String, OfflineContent.Event)>(
+      content: { $0.0 }, isProgress: { if case .progress = $0.1 { true } else { false } })
     let token = UUID()
     state.withLock { state in
       if state.closed {
-        continuation.finish()
+        queue.finish()
       } else {
-        state.everything[token] = continuation
+        state.everything[token] = queue
       }
     }
-    continuation.onTermination = { [weak self] _ in
-      self?.state.withLock { $0.everything[token] = nil }
-    }
-    return stream
+    return OfflineEvents(
+      subscription: .init(queue: queue) { [weak self] in
+        self?.state.withLock { $0.everything[token] = nil }
+      })
   }
 
   func send(_ event: OfflineContent.Event, to id: String) {
     state.withLock { state in
-      for continuation in state.subscribers[id]?.values ?? [:].values {
-        continuation.yield(event)
-      }
-      for continuation in state.everything.values {
-        continuation.yield((id, event))
-      }
+      for queue in state.subscribers[id]?.values ?? [:].values { queue.push(event) }
+      for queue in state.everything.values { queue.push((id, event)) }
     }
   }
 
@@ -108,7 +104,7 @@ final class EventHub: Sendable {
       }
       return (state.subscribers.values.flatMap(\.values), Array(state.everything.values))
     }
-    for continuation in ending.0 { continuation.finish() }
-    for continuation in ending.1 { continuation.finish() }
+    for queue in ending.0 { queue.finish() }
+    for queue in ending.1 { queue.finish() }
   }
 }

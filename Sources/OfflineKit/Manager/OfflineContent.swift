@@ -111,7 +111,7 @@ public struct OfflineContent: Sendable, Identifiable {
   /// iterating (or its task is cancelled) or the manager closes (``OfflineManager/close()``).
   /// When the index cannot say the state (it holds a value this version does not know),
   /// the only element is that `error`.
-  public var events: AsyncStream<Event> { manager.events(for: id) }
+  public var events: OfflineEvents<Event> { manager.events(for: id) }
 
   /// Waits until the content is downloaded, and returns the local file to play or open
   /// (``playbackURL(restrictedToAssetCache:)``). Returns at once when it is downloaded

@@ -337,7 +337,7 @@ public actor OfflineManager {
   }
 
   /// A new stream of the events of content `id`; see ``OfflineContent/events``.
-  nonisolated func events(for id: String) -> AsyncStream<OfflineContent.Event> {
+  nonisolated func events(for id: String) -> OfflineEvents<OfflineContent.Event> {
     let index = self.index
     return hub.subscribe(id: id) {
       // A content that is gone (forgotten) has nothing on disk; one that cannot be read
@@ -351,7 +351,7 @@ public actor OfflineManager {
   /// A new stream of the events of every content, each with its content's id, for one
   /// subscriber (a queue view, say), made at once. It starts with the next event and ends
   /// when the manager closes.
-  public nonisolated func allEvents() -> AsyncStream<(String, OfflineContent.Event)> {
+  public nonisolated func allEvents() -> OfflineEvents<(String, OfflineContent.Event)> {
     hub.subscribeAll()
   }
 

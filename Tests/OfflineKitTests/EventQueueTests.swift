@@ -1,0 +1,94 @@
+import Foundation
+import TestSupport
+import TestTiming
+import Testing
+
+@testable import OfflineKit
+
+/// Events for slow consumers (issue 37, item 4): state changes and results are never
+/// dropped, only progress is coalesced. Before, each subscriber's `AsyncStream` kept the
+/// newest 256 events (1024 for every content's) and dropped the rest, state changes
+/// included.
+@Suite(.timed) struct EventQueueTests {
+  static func progress(_ bytes: Int64) -> OfflineContent.Event {
+    .progress(OfflineProgress(bytes: bytes, total: 1000))
+  }
+
+  /// A short name per event: the state, `p<bytes>` for progress, the case otherwise.
+  static func name(_ event: OfflineContent.Event) -> String {
+    switch event {
+    case .stateChanged(let state): state.rawValue
+    case .progress(let progress): "p\(progress.bytes)"
+    case .finished: "finished"
+    default: "other"
+    }
+  }
+
+  /// Pins the drops: a consumer that reads nothing while a 200-item queue runs (as one
+  /// that sleeps 2 s per event would) then reads every state change and result of every
+  /// content, in order, and the newest progress of each.
+  @Test func aConsumerThatFallsBehindSeesEveryStateChangeOfA200ItemQueue() async {
+    let hub = EventHub()
+    let all = hub.subscribeAll()
+    for number in 0..<200 {
+      let id = "c\(number)"
+      hub.send(.stateChanged(.downloading), to: id)
+      for step in 1...50 { hub.send(Self.progress(Int64(step * 20)), to: id) }
+      hub.send(.finished, to: id)
+      hub.send(.stateChanged(.downloaded), to: id)
+    }
+    hub.close()
+
+    var seen: [String: [String]] = [:]
+    for await (id, event) in all { seen[id, default: []].append(Self.name(event)) }
+    #expect(seen.count == 200)
+    for number in 0..<200 {
+      #expect(
+        seen["c\(number)"] == ["downloading", "p1000", "finished", "downloaded"],
+        "c\(number): \(seen["c\(number)"] ?? [])")
+    }
+  }
+
+  /// On one content's stream, progress waiting behind a state change is not merged across
+  /// it: the order of what happened is kept.
+  @Test func progressIsCoalescedOnlyWithTheContentsLatestPendingEvent() async {
+    let hub = EventHub()
+    let events = hub.subscribe(id: "a") { .success(.downloading) }
+    hub.send(Self.progress(10), to: "a")
+    hub.send(Self.progress(20), to: "a")
+    hub.send(.stateChanged(.suspended), to: "a")
+    hub.send(.stateChanged(.downloading), to: "a")
+    hub.send(Self.progress(30), to: "a")
+    hub.send(Self.progress(40), to: "a")
+    hub.close()
+
+    var names: [String] = []
+    for await event in events { names.append(Self.name(event)) }
+    #expect(names == ["downloading", "p20", "suspended", "downloading", "p40"])
+  }
+
+  /// A consumer waiting for the next event sees it at once; a cancelled one ends.
+  @Test func aWaitingConsumerGetsTheNextEventAndACancelledOneEnds() async {
+    let hub = EventHub()
+    let events = hub.subscribe(id: "a") { .success(.downloading) }
+    let reader = Task {
+      var names: [String] = []
+      for await event in events {
+        names.append(Self.name(event))
+        if names.count == 2 { return names }
+      }
+      return names
+    }
+    hub.send(.finished, to: "a")
+    #expect(await reader.value == ["downloading", "finished"])
+
+    let waiting = Task {
+      var count = 0
+      for await _ in hub.subscribe(id: "b", current: { .success(.downloading) }) { count += 1 }
+      return count
+    }
+    try? await Task.sleep(for: .milliseconds(50))
+    waiting.cancel()
+    #expect(await waiting.value == 1, "the first state, then the cancel ends it")
+  }
+}
