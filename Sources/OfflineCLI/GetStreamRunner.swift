@@ -106,7 +106,7 @@ struct GetStreamRunner {
   /// Reports a failed stream; returns the exit code.
   private func ended(with error: Transfer.Error) -> Int32 {
     if command.json { return reporter.ended(with: error) }
-    if case .cancelled = error.kind { return reporter.ended(with: error) }
+    if case .canceled = error.kind { return reporter.ended(with: error) }
     // Server text and URLs (a playlist may name a 15 MB URI) made readable.
     reporter.failed(TerminalText.message(error.description))
     return ExitCode.failure

@@ -41,7 +41,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     /// The delegate threw from a body callback; the error is in ``underlying``.
     case delegateFailed
     /// The calling task was cancelled.
-    case cancelled
+    case canceled
     /// Any other libcurl failure.
     case other
   }
@@ -113,7 +113,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     case .delegateFailed:
       let inner = underlying.map { "\($0)" } ?? "unknown error"
       return "Writing the body from \(where_) failed: \(inner)"
-    case .cancelled:
+    case .canceled:
       return "The request to \(where_) was cancelled."
     case .other:
       return "The request to \(where_) failed\(suffix)."

@@ -88,7 +88,7 @@ import Testing
 
   /// A cancel is never tried again, nor taken for a refusal.
   @Test func aCancelFails() {
-    let error = Transfer.Error(.cancelled, url: Self.url, destination: "")
+    let error = Transfer.Error(.canceled, url: Self.url, destination: "")
     #expect(Self.policy(refreshesURL: true).decision(after: error, failures: 0) == .fail)
   }
 }

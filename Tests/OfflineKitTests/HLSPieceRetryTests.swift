@@ -154,7 +154,7 @@ import Testing
         .network(HTTPError(kind, url: Self.url)), url: Self.url, destination: "")
       #expect(HLSPieceRetry.isRetryable(error) == retried.contains(kind), "\(kind)")
     }
-    for kind: Transfer.Error.Kind in [.invalidMedia("15 bytes, not 16"), .cancelled] {
+    for kind: Transfer.Error.Kind in [.invalidMedia("15 bytes, not 16"), .canceled] {
       #expect(!HLSPieceRetry.isRetryable(Transfer.Error(kind, url: Self.url, destination: "")))
     }
   }

@@ -95,7 +95,7 @@ import Testing
   }
 
   @Test func aDownloadStoppedOnPurposeChangesNothing() {
-    let decision = Self.decision(.cancelled)
+    let decision = Self.decision(.canceled)
     #expect(decision.verdict == .stopped)
     #expect(decision.steps.isEmpty)
   }

@@ -27,8 +27,8 @@ import Testing
   /// One spelling: a transfer stopped by its caller, or a request the transport canceled,
   /// is `canceled` like the content's own cancel.
   @Test func everyCancelIsSpeltCanceled() {
-    #expect(Self.transfer(.cancelled).code == .canceled)
-    #expect(Self.transfer(.network(HTTPError(.cancelled, url: Self.url))).code == .canceled)
+    #expect(Self.transfer(.canceled).code == .canceled)
+    #expect(Self.transfer(.network(HTTPError(.canceled, url: Self.url))).code == .canceled)
     #expect(OfflineError(.canceled).code == .canceled)
     #expect(OfflineError(.canceled).code.name == "canceled")
   }

@@ -149,7 +149,7 @@ import Testing
     #expect(await gate.reached())
     running.cancel()
     let error = await #expect(throws: Transfer.Error.self) { try await running.value }
-    guard case .cancelled? = error?.kind else {
+    guard case .canceled? = error?.kind else {
       Issue.record("expected a cancel, got \(String(describing: error))")
       return
     }

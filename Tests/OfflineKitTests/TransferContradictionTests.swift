@@ -80,7 +80,7 @@ import Testing
   }
 
   /// Runs `transfer`, cancelling it after 20 s: before the fix a gzip server kept it running
-  /// for about 100,000 requests; it then ends as `.cancelled`.
+  /// for about 100,000 requests; it then ends as `.canceled`.
   func boundedRun(_ transfer: Transfer, log: EventLog) async throws -> Transfer.Outcome {
     let running = Task { try await transfer.run(onEvent: log.record) }
     let watchdog = Task {

@@ -139,7 +139,7 @@ import Testing
     let fixture = try TransferFixture()
     let url = nginx.url("/file.bin")
     let stop = try await fixture.cancelMidway(url, after: .milliseconds(400))
-    guard case .cancelled = stop?.kind else {
+    guard case .canceled = stop?.kind else {
       Issue.record("the transfer did not stop as cancelled: \(String(describing: stop))")
       return
     }

@@ -255,7 +255,7 @@ private final class Received: HTTPResponseDelegate {
     #expect(await gate.reached())
     running.cancel()
     let error = await #expect(throws: HTTPError.self) { try await running.value }
-    #expect(error?.kind == .cancelled)
+    #expect(error?.kind == .canceled)
     gate.open()
     #expect(delegate.body == body.prefix(50000))
   }

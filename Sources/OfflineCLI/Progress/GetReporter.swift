@@ -110,7 +110,7 @@ final class GetReporter: Sendable {
   /// Shows how a `get` that threw ended (stopped by a signal, or failed) and returns its
   /// exit status.
   func ended(with error: Transfer.Error) -> Int32 {
-    if case .cancelled = error.kind {
+    if case .canceled = error.kind {
       stopped()
     } else {
       failed(error)

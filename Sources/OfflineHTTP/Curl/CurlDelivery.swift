@@ -197,7 +197,7 @@ final class CurlDelivery: @unchecked Sendable {
     _ result: Result<HTTPResponseHead, HTTPError>, url: URL,
     resume: @escaping @Sendable (Result<HTTPResponseHead, HTTPError>) -> Void
   ) {
-    if case .failure(let error) = result, error.kind == .cancelled {
+    if case .failure(let error) = result, error.kind == .canceled {
       state.withLock { $0.dropping = true }
       block.bytes.removeAll(keepingCapacity: true)
       block.ends.removeAll(keepingCapacity: true)
@@ -275,7 +275,7 @@ final class CurlDelivery: @unchecked Sendable {
 extension Result where Failure == HTTPError {
   /// Whether this is the failure of a cancelled request.
   fileprivate var isCancellation: Bool {
-    if case .failure(let error) = self { return error.kind == .cancelled }
+    if case .failure(let error) = self { return error.kind == .canceled }
     return false
   }
 }

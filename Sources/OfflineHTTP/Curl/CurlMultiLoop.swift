@@ -222,7 +222,7 @@
     }
 
     private func cancelled(_ call: CurlCall) -> HTTPError {
-      HTTPError(.cancelled, url: call.currentURL)
+      HTTPError(.canceled, url: call.currentURL)
     }
   }
 

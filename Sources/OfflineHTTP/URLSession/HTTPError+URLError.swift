@@ -16,7 +16,7 @@ extension HTTPError {
     }
     let kind: Kind
     switch URLError.Code(rawValue: error.code) {
-    case .cancelled: kind = .cancelled
+    case .cancelled: kind = .canceled
     case .timedOut: kind = .stalled
     case .cannotFindHost, .dnsLookupFailed: kind = .cannotResolveHost
     case .cannotConnectToHost, .notConnectedToInternet: kind = .cannotConnect

@@ -147,7 +147,7 @@ final class URLSessionCall: @unchecked Sendable {
     }
     if cancelled {
       task.cancel()  // never started: no request goes out
-      finish(with: .failure(HTTPError(.cancelled, url: request.url)))
+      finish(with: .failure(HTTPError(.canceled, url: request.url)))
     } else {
       task.resume()
     }
@@ -340,7 +340,7 @@ final class URLSessionCall: @unchecked Sendable {
   private func result(_ error: NSError?) -> Result<HTTPResponseHead, HTTPError> {
     state.withLock { state in
       let url = state.currentURL
-      if state.cancelled { return .failure(HTTPError(.cancelled, url: url)) }
+      if state.cancelled { return .failure(HTTPError(.canceled, url: url)) }
       if let thrown = state.delegateError {
         return .failure(HTTPError(.delegateFailed, url: url, underlying: thrown))
       }

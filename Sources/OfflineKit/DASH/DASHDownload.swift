@@ -109,7 +109,7 @@ public struct DASHDownload: Sendable {
   /// - Parameter onProgress: called from the running task, about four times a second.
   /// - Throws: ``Transfer/Error``: `invalidMedia` for a live or protected presentation or a
   ///   manifest that is not a valid MPD; the error of the first piece that failed after its
-  ///   retries; `cancelled` when the task is cancelled.
+  ///   retries; `canceled` when the task is canceled.
   public func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void = { _ in })
     async throws(Transfer.Error) -> Outcome
   {

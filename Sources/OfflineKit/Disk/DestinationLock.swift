@@ -54,7 +54,7 @@ final class DestinationLock: Sendable {
   ///   ends when the task is cancelled); otherwise it fails at once.
   /// - Throws: ``Transfer/Error/Kind/destinationBusy(_:)`` naming the other writer,
   ///   ``Transfer/Error/Kind/file(_:)`` when the part cannot be opened (a symbolic link or
-  ///   something other than a regular file at its path), or `.cancelled`.
+  ///   something other than a regular file at its path), or `.canceled`.
   static func acquire(for transfer: Transfer, waits: Bool) async throws(Transfer.Error)
     -> DestinationLock
   {
@@ -95,7 +95,7 @@ final class DestinationLock: Sendable {
       do {
         try await Task.sleep(for: pollInterval)
       } catch {
-        throw transfer.failure(.cancelled)
+        throw transfer.failure(.canceled)
       }
     }
   }
@@ -107,7 +107,7 @@ final class DestinationLock: Sendable {
   /// this one waited for removed so is taken again on a folder made anew.
   ///
   /// - Throws: ``Transfer/Error/Kind/destinationBusy(_:)`` naming the other writer when it
-  ///   does not wait, `.file` when the folder cannot be made or opened, or `.cancelled`.
+  ///   does not wait, `.file` when the folder cannot be made or opened, or `.canceled`.
   static func acquire(folder: String, for url: URL, waits: Bool) async throws(Transfer.Error)
     -> DestinationLock
   {
@@ -157,7 +157,7 @@ final class DestinationLock: Sendable {
       do {
         try await Task.sleep(for: pollInterval)
       } catch {
-        throw failure(.cancelled)
+        throw failure(.canceled)
       }
     }
   }

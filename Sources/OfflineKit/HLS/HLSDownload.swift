@@ -167,7 +167,7 @@ public struct HLSDownload: Sendable {
   ///   the rate; never backwards, and the fraction below 1 until the last piece is on disk.
   /// - Throws: ``Transfer/Error``: `invalidMedia` for a live stream, a DRM key, a key that is
   ///   not 16 bytes or a URI that is not http(s); the error of the first segment that failed
-  ///   after its retries; `cancelled` when the task is cancelled.
+  ///   after its retries; `canceled` when the task is canceled.
   public func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void = { _ in })
     async throws(Transfer.Error) -> Outcome
   {

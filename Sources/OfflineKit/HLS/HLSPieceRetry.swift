@@ -96,7 +96,7 @@ public struct HLSPieceRetry: Sendable {
   /// Runs `body` until it succeeds, fails for a reason that is not retried (or that asks
   /// for a refresh), or has failed `retries + 1` times; then throws its last error.
   ///
-  /// - Throws: The last ``Transfer/Error`` of `body`, or `cancelled` (for `url` and
+  /// - Throws: The last ``Transfer/Error`` of `body`, or `canceled` (for `url` and
   ///   `destination`) when the task is cancelled during a wait.
   func run<T: Sendable>(
     url: URL, destination: String, _ body: () async throws(Transfer.Error) -> T
@@ -117,7 +117,7 @@ public struct HLSPieceRetry: Sendable {
         do {
           try await clock.sleep(for: wait)
         } catch {
-          throw Transfer.Error(.cancelled, url: url, destination: destination)
+          throw Transfer.Error(.canceled, url: url, destination: destination)
         }
       }
     }

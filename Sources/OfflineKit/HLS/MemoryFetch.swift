@@ -39,7 +39,7 @@ struct MemoryFetch: Sendable {
         do {
           try await clock.sleep(for: delay)
         } catch {
-          throw Transfer.Error(.cancelled, url: url, destination: destination)
+          throw Transfer.Error(.canceled, url: url, destination: destination)
         }
       }
     }
@@ -56,8 +56,8 @@ struct MemoryFetch: Sendable {
           url: url, options: requestOptions, cookieJar: cookieJar, rateLimiters: rateLimiters),
         delegate: sink)
     } catch {
-      if error.kind == .cancelled {
-        throw Transfer.Error(.cancelled, url: url, destination: destination)
+      if error.kind == .canceled {
+        throw Transfer.Error(.canceled, url: url, destination: destination)
       }
       if error.kind == .delegateFailed {
         throw Transfer.Error(

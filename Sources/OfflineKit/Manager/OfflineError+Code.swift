@@ -93,12 +93,12 @@ extension OfflineError {
     case .invalidID: .invalidID
     case .transfer(let error):
       switch error.kind {
-      case .network(let failure): failure.kind == .cancelled ? .canceled : .network
+      case .network(let failure): failure.kind == .canceled ? .canceled : .network
       case .status: .httpStatus
       case .checksumMismatch: .checksumMismatch
       case .lengthMismatch: .lengthMismatch
       case .file(let file): file.isOutOfSpace ? .storage : .file
-      case .cancelled: .canceled
+      case .canceled: .canceled
       default: .downloadFailed
       }
     case .index: .index

@@ -114,8 +114,8 @@ struct AdaptiveTransfer {
     case .success(let outcome):
       return outcome
     case .failure(let failure):
-      let error = failure as? Transfer.Error ?? transfer.failure(.cancelled)
-      guard case .cancelled = error.kind, watch.switching.load(ordering: .sequentiallyConsistent),
+      let error = failure as? Transfer.Error ?? transfer.failure(.canceled)
+      guard case .canceled = error.kind, watch.switching.load(ordering: .sequentiallyConsistent),
         !Task.isCancelled, try prepareRanges()
       else { throw error }
       return try await switched.run(onEvent: onEvent)

@@ -73,7 +73,7 @@ extension SegmentedTransfer {
     } catch {
       ticker.cancel()
       checkpoint(board, fd: fd)  // a stop keeps every byte already written
-      if error is CancellationError { throw transfer.failure(.cancelled) }
+      if error is CancellationError { throw transfer.failure(.canceled) }
       throw error
     }
     ticker.cancel()
@@ -138,7 +138,7 @@ extension SegmentedTransfer {
         sink.finishHashing()
         if let error = failure {
           if sink.rangeDone { break }
-          if error.kind == .cancelled { throw transfer.failure(.cancelled) }
+          if error.kind == .canceled { throw transfer.failure(.canceled) }
           if let failure = sink.writeFailure { throw transfer.failure(.file(failure)) }
           let wrapped = transfer.failure(.network(error))
           failures = sink.received > 0 ? 1 : failures + 1

@@ -155,7 +155,7 @@ struct SegmentedTransfer {
     do throws(HTTPError) {
       head = try await transfer.transport.perform(request, delegate: sink)
     } catch {
-      if error.kind == .cancelled { throw transfer.failure(.cancelled) }
+      if error.kind == .canceled { throw transfer.failure(.canceled) }
       throw transfer.failure(.network(error))
     }
     guard head.status == 206, let header = head.headers["Content-Range"],

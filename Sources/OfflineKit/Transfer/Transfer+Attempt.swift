@@ -155,7 +155,7 @@ extension Transfer {
     } catch {
       await reporter.stop()
       try? sink.flushPart()
-      if error.kind == .cancelled { return .failure(failure(.cancelled)) }
+      if error.kind == .canceled { return .failure(failure(.canceled)) }
       if error.kind == .delegateFailed, let fileError = error.underlying as? TransferFileError {
         return .failure(failure(.file(fileError)))
       }

@@ -40,7 +40,7 @@ extension Transfer {
       /// malformed cookies file…); nothing was requested.
       case invalidRequestOptions(RequestOptionError)
       /// The transfer was cancelled; the partial data and the journal are kept.
-      case cancelled
+      case canceled
     }
 
     /// The kind of failure.
@@ -133,7 +133,7 @@ extension Transfer {
         return "Cannot make \(link) available offline: \(what)."
       case .invalidRequestOptions(let error):
         return "Cannot request \(link): \(error)"
-      case .cancelled:
+      case .canceled:
         return "The download of \(link) was stopped; run it again to resume."
       }
     }

@@ -336,7 +336,7 @@ public struct Transfer: Sendable {
         do {
           try await configuration.clock.sleep(for: delay)
         } catch {
-          throw abandoning(failure(.cancelled))
+          throw abandoning(failure(.canceled))
         }
       }
     }

@@ -68,7 +68,7 @@ import Testing
       Issue.record("expected .cancelled, got \(result)")
       return
     }
-    #expect(error.kind == .cancelled)
+    #expect(error.kind == .canceled)
     #expect(delegate.byteCount < body.count, "the transfer ended before the whole body")
     try await Task.sleep(for: .milliseconds(300))
     #expect(delegate.callbacksAfterClose == 0)
@@ -89,7 +89,7 @@ import Testing
     let error = await task.value
     delegate.close()
 
-    #expect(error?.kind == .cancelled)
+    #expect(error?.kind == .canceled)
     _ = try await transport.perform(request, delegate: RecordingDelegate())
     #expect(server.requests(for: "/a.bin").count == 1)
     #expect(delegate.callbacksAfterClose == 0)

@@ -6,7 +6,7 @@ import OfflineLocks
 /// The transport holds every request that reaches a closed gate; ``reached(_:within:)`` lets
 /// the test await the moment they are there ("the download is under way and has this many
 /// bytes"), and ``open()`` releases them all at once (and every later arrival passes). A held
-/// request also ends when its task is cancelled (the transport throws `.cancelled`, as curl
+/// request also ends when its task is cancelled (the transport throws `.canceled`, as curl
 /// does) or after the transport's hold limit (it throws `.stalled`), so a test that forgets to
 /// open a gate fails instead of hanging. Nothing here sleeps to make time pass: the only
 /// timers are those bounds.
@@ -21,7 +21,7 @@ import OfflineLocks
 public final class ScriptedGate: Sendable {
   /// How a held request left the gate.
   enum Passage: Sendable {
-    case opened, cancelled, timedOut
+    case opened, canceled, timedOut
   }
 
   private struct State {
@@ -113,7 +113,7 @@ public final class ScriptedGate: Sendable {
         }
       }
     } onCancel: {
-      settle(id, .cancelled)
+      settle(id, .canceled)
     }
   }
 

@@ -15,7 +15,7 @@ import OfflineLocks
 /// once, then the body in parts of at most ``ScriptedResponse/partSize`` bytes, in order, one
 /// callback at a time; `.discard` drops the body, `.stop` returns the head at once; a
 /// delegate that throws ends the transfer with `.delegateFailed`; a cancelled calling task
-/// gets `.cancelled` and no callback after it. Cuts and stalls are thrown as curl reports
+/// gets `.canceled` and no callback after it. Cuts and stalls are thrown as curl reports
 /// them (`.connectionLost` code 18, `.stalled` code 28), at once: nothing waits for real time.
 ///
 /// ```swift
@@ -151,8 +151,8 @@ public final class ScriptedTransport: HTTPTransporting {
     switch await gate.pass(limit: holdLimit) {
     case .opened:
       return
-    case .cancelled:
-      throw HTTPError(.cancelled, url: url)
+    case .canceled:
+      throw HTTPError(.canceled, url: url)
     case .timedOut:
       throw HTTPError(
         .stalled, url: url, detail: "held at a scripted gate the test never opened")
@@ -160,7 +160,7 @@ public final class ScriptedTransport: HTTPTransporting {
   }
 
   private static func checkCancellation(_ url: URL) throws(HTTPError) {
-    if Task.isCancelled { throw HTTPError(.cancelled, url: url) }
+    if Task.isCancelled { throw HTTPError(.canceled, url: url) }
   }
 
   private static func response(to request: ScriptedRequest, in state: inout State)

@@ -46,7 +46,7 @@ struct EndDecision: Sendable, Equatable {
 
     init(_ error: Transfer.Error, contentID: String, hostIsUnreachable: Bool) {
       self.error = OfflineError(.transfer(error), contentID: contentID)
-      if case .cancelled = error.kind { wasCancelled = true } else { wasCancelled = false }
+      if case .canceled = error.kind { wasCancelled = true } else { wasCancelled = false }
       discardedData = error.discardedData
       isOutOfSpace = error.isOutOfSpace
       isTransient = error.isTransient
