@@ -1,4 +1,5 @@
 import Foundation
+import OfflineKit
 import TestSupport
 import TestTiming
 import Testing
@@ -93,7 +94,8 @@ import Testing
     let fixture = try QueueFixture()
     let id = try await fixture.addOne([fixture.url("small.bin"), "--title", "Small"])
     let queued = try await #require(try fixture.entry(id))
-    #expect(queued.keys.isSuperset(of: ["id", "url", "state", "bytes", "path", "reason", "title"]))
+    #expect(
+      queued.keys.isSuperset(of: ["id", "url", "state", "bytes", "path", "waitReason", "title"]))
     #expect(!queued.keys.contains("total"))
     #expect(!queued.keys.contains("lastError"))
     #expect(queued.url == fixture.url("small.bin"))
@@ -103,7 +105,7 @@ import Testing
     await #expect(try fixture.offline(["run", "--quiet"]).status == 0)
     let done = try await #require(try fixture.entry(id))
     #expect(done.keys.isSuperset(of: ["id", "url", "state", "bytes", "path", "total", "title"]))
-    #expect(!done.keys.contains("reason"))
+    #expect(!done.keys.contains("waitReason"))
     #expect(done.total == fixture.small.count)
     #expect(done.title == "Small")
 
@@ -111,7 +113,18 @@ import Testing
     await #expect(try fixture.offline(["run", "--quiet"]).status == 1)
     let failed = try await #require(try fixture.entry(missing))
     #expect(failed.keys.isSuperset(of: ["id", "url", "state", "bytes", "path", "lastError"]))
+    #expect(failed.lastErrorCode == "http404")
     #expect(!failed.keys.contains("title"))
+
+    // One projection of a content (issue 37, item 6): what `ls --json` prints is the
+    // library's object, the one the service's API shows too.
+    let listed = try await fixture.offline(["ls", "--json"])
+    let manager = try OfflineManager(directory: fixture.store)
+    let projected = ContentProjection.json(try await manager.snapshots())
+    await manager.close()
+    let printed = try JSONSerialization.jsonObject(with: listed.stdout) as? NSArray
+    let expected = try JSONSerialization.jsonObject(with: projected) as? NSArray
+    #expect(printed != nil && printed == expected, "\(listed.stdoutText)")
   }
 
   @Test func aURLThatIsNotHTTPIsRefusedAndNothingIsAdded() async throws {

@@ -174,7 +174,8 @@ struct ListedContent {
   var path: String { object["path"] as? String ?? "" }
   var bytes: Int? { (object["bytes"] as? NSNumber)?.intValue }
   var total: Int? { (object["total"] as? NSNumber)?.intValue }
-  var reason: String? { object["reason"] as? String }
+  var reason: String? { object["waitReason"] as? String }
+  var lastErrorCode: String? { object["lastErrorCode"] as? String }
   var lastError: String? { object["lastError"] as? String }
   var title: String? { object["title"] as? String }
 }

@@ -40,6 +40,11 @@ struct APITests {
     #expect(listed.map { $0["state"] as? String } == ["downloaded", "downloaded"])
     #expect(listed.first?["contentPath"] as? String == "/content/\(ids[0])/big.bin")
     #expect(listed.first?["actions"] as? [String] == ["delete"])
+    // One projection of a content (issue 37, item 6): the API's object is the library's,
+    // the one `offline ls --json` prints too.
+    let projected = try JSONSerialization.jsonObject(
+      with: ContentProjection.json(try await fixture.manager.snapshots()))
+    #expect((projected as? NSArray)?.isEqual(to: listed) == true, "\(projected)\n\(listed)")
     await fixture.close()
   }
 

@@ -45,45 +45,10 @@ struct ListCommand: Command {
     for item in rebuilt.skipped { console.err("  skipped \(item.path): \(item.reason)") }
   }
 
-  /// One content in `ls --json`; optional fields are left out when unknown.
-  struct Entry: Encodable {
-    let id: String
-    let url: String
-    let title: String?
-    let state: String
-    let bytes: Int64
-    let total: Int64?
-    let totalIsEstimate: Bool?
-    let path: String
-    let priority: Int
-    let reason: String?
-    let lastError: String?
-    /// For a downloaded content the quick check found damaged: what is wrong.
-    let damage: String?
-
-    init(_ item: OfflineContent.Snapshot) {
-      id = item.id
-      url = item.url.absoluteString
-      title = item.title
-      state = item.state.rawValue
-      bytes = item.bytes
-      total = item.total
-      totalIsEstimate = item.total == nil ? nil : item.totalIsEstimate
-      path = item.fileURL.path
-      priority = item.priority
-      reason = item.state == .downloading ? item.waitReason?.name : nil
-      lastError = item.lastError?.description
-      damage = item.damage?.description
-    }
-  }
-
+  /// `ls --json`: every content's ``ContentProjection``, the object the service's API
+  /// shows too.
   static func jsonText(_ snapshots: [OfflineContent.Snapshot]) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    guard let data = try? encoder.encode(snapshots.map(Entry.init)),
-      let text = String(data: data, encoding: .utf8)
-    else { return "[]" }
-    return text
+    String(decoding: ContentProjection.json(snapshots), as: UTF8.self)
   }
 
   static func table(_ snapshots: [OfflineContent.Snapshot]) -> String {

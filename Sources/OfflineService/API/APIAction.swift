@@ -17,11 +17,4 @@ enum APIAction: String, CaseIterable, Sendable {
     }
   }
 
-  /// The actions the state table allows in `state`.
-  static func allowed(in state: OfflineState) -> [APIAction] {
-    allCases.filter { action in
-      guard let step = action.action else { return state == .notDownloaded }
-      return (try? OfflineStateMachine.state(after: step, from: state)) != nil
-    }
-  }
 }

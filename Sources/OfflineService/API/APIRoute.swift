@@ -31,7 +31,7 @@ struct APIRoute: Sendable {
         ], body: .stream(stream))
     case ("GET", 1, "contents"), ("HEAD", 1, "contents"):
       return await answer { () throws(OfflineError) in
-        .json(200, APIJSON.encode(try await manager.snapshots().map(ContentJSON.init)))
+        .json(200, APIJSON.encode(try await manager.snapshots().map(ContentProjection.init)))
       }
     case ("POST", 1, "contents"):
       return await add(request.body)
@@ -42,7 +42,7 @@ struct APIRoute: Sendable {
     case ("GET", 2, "contents"), ("HEAD", 2, "contents"):
       let id = segments[1]
       return await answer { () throws(OfflineError) in
-        .json(200, APIJSON.encode(ContentJSON(try await manager.snapshot(id: id))))
+        .json(200, APIJSON.encode(ContentProjection(try await manager.snapshot(id: id))))
       }
     case ("POST", 3, "contents") where segments[2] == "verify":
       return await verify(id: segments[1])
@@ -81,11 +81,11 @@ struct APIRoute: Sendable {
     case .success(let (sources, config)):
       return await answer { () throws(OfflineError) in
         let contents = try await manager.add(sources, configuration: config)
-        var shown: [ContentJSON] = []
+        var shown: [ContentProjection] = []
         for content in contents {
           let snapshot = try await manager.snapshot(id: content.id)
-          shown.append(ContentJSON(snapshot))
-          events.send(EventText.event("content", ContentJSON(snapshot)))
+          shown.append(ContentProjection(snapshot))
+          events.send(EventText.event("content", ContentProjection(snapshot)))
         }
         return .json(201, APIJSON.encode(shown))
       }
@@ -133,7 +133,7 @@ struct APIRoute: Sendable {
         events.send(EventText.plain("forgotten", id))
         return .json(200, APIJSON.encode(["id": id, "forgotten": "true"]))
       }
-      return .json(200, APIJSON.encode(ContentJSON(try await manager.snapshot(id: id))))
+      return .json(200, APIJSON.encode(ContentProjection(try await manager.snapshot(id: id))))
     }
   }
 

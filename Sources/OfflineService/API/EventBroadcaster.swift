@@ -87,7 +87,7 @@ final class EventBroadcaster: Sendable {
   private static func opening(of manager: OfflineManager) async -> Data {
     var opening = "retry: 2000\n\n"
     for snapshot in (try? await manager.snapshots()) ?? [] {
-      opening += EventText.event("content", ContentJSON(snapshot))
+      opening += EventText.event("content", ContentProjection(snapshot))
     }
     return Data(opening.utf8)
   }

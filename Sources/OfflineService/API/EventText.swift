@@ -22,20 +22,22 @@ enum EventText {
     switch event {
     case .stateChanged:
       guard let snapshot else { return "" }
-      return self.event("content", ContentJSON(snapshot))
+      return self.event("content", ContentProjection(snapshot))
     case .progress(let progress):
       return self.event("progress", ProgressJSON(id: id, progress))
     case .waiting(let reason):
       return self.event("waiting", WaitingJSON(id: id, reason: reason?.name))
     case .finished:
-      return plain("finished", id) + (snapshot.map { self.event("content", ContentJSON($0)) } ?? "")
+      return plain("finished", id)
+        + (snapshot.map { self.event("content", ContentProjection($0)) } ?? "")
     case .suspended:
       return plain("suspended", id)
-        + (snapshot.map { self.event("content", ContentJSON($0)) } ?? "")
+        + (snapshot.map { self.event("content", ContentProjection($0)) } ?? "")
     case .resumed:
       return plain("resumed", id)
     case .canceled:
-      return plain("canceled", id) + (snapshot.map { self.event("content", ContentJSON($0)) } ?? "")
+      return plain("canceled", id)
+        + (snapshot.map { self.event("content", ContentProjection($0)) } ?? "")
     case .error(let error):
       return self.event(
         "error", ErrorEventJSON(id: id, error: error.description, kind: error.kindName))

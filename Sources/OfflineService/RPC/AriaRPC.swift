@@ -144,7 +144,7 @@ struct AriaRPC: Sendable {
       [OfflineSource(url: url)], configuration: try DownloadConfiguration(expectedSHA256: sha256))
     let id = contents[0].id
     lookup.changed(adding: id)
-    events.send(EventText.event("content", ContentJSON(try await manager.snapshot(id: id))))
+    events.send(EventText.event("content", ContentProjection(try await manager.snapshot(id: id))))
     return AriaGID.of(id)
   }
 

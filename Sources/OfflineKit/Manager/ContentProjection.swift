@@ -1,0 +1,90 @@
+import Foundation
+
+/// A content as programs read it: one object with stable JSON keys, the same in
+/// `offline ls --json`, the service's `/api/v1/contents` and its `content` events.
+///
+/// Keys that have no value are left out (a `total` not known yet, a `waitReason` outside
+/// `downloading`, the `contentPath` of a content not downloaded).
+///
+/// ```swift
+/// let snapshot = try await content.snapshot
+/// let json = try JSONEncoder().encode(ContentProjection(snapshot))
+/// ```
+public struct ContentProjection: Codable, Sendable, Equatable {
+  /// The content's id.
+  public var id: String
+  /// The source URL.
+  public var url: String
+  /// The title, when one was given.
+  public var title: String?
+  /// The state's name (``OfflineState``'s raw value: `downloading`, `downloaded`, ...).
+  public var state: String
+  /// Bytes on disk.
+  public var bytes: Int64
+  /// The total, when known or estimated.
+  public var total: Int64?
+  /// Whether ``total`` is an estimate.
+  public var totalIsEstimate: Bool
+  /// Why a download is not moving (`queued`, `network`, `storage`, `retry`, ...), for a
+  /// content in `downloading` only.
+  public var waitReason: String?
+  /// The last error's sentence, when the last attempt failed.
+  public var lastError: String?
+  /// The last error's code (``OfflineError/Code``'s name; `http404` for a status).
+  public var lastErrorCode: String?
+  /// The queue priority.
+  public var priority: Int
+  /// Where the file or entry playlist is (or will be) on disk.
+  public var path: String
+  /// `/content/<id>/<file>`: where the local service serves it, once downloaded.
+  public var contentPath: String?
+  /// What the quick check found wrong with a downloaded content's files, in words.
+  public var damage: String?
+  /// The calls its state allows, in the words of the command line and the service:
+  /// `pause`, `resume`, `cancel`, `delete`, `download`, `forget`.
+  public var actions: [String]
+
+  /// The projection of `snapshot`.
+  public init(_ snapshot: OfflineContent.Snapshot) {
+    id = snapshot.id
+    url = snapshot.url.absoluteString
+    title = snapshot.title
+    state = snapshot.state.rawValue
+    bytes = snapshot.bytes
+    total = snapshot.total
+    totalIsEstimate = snapshot.totalIsEstimate
+    waitReason = snapshot.state == .downloading ? snapshot.waitReason?.name : nil
+    lastError = snapshot.lastError?.description
+    lastErrorCode = snapshot.lastError?.kindName
+    priority = snapshot.priority
+    path = snapshot.fileURL.path
+    damage = snapshot.damage?.description
+    actions = Self.actions(in: snapshot.state)
+    if snapshot.state == .downloaded {
+      let name = snapshot.fileURL.lastPathComponent
+      contentPath =
+        "/content/\(snapshot.id)/"
+        + (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name)
+    }
+  }
+
+  /// The calls allowed in `state`, by their command-line names; `forget` removes a content
+  /// that is not downloaded.
+  public static func actions(in state: OfflineState) -> [String] {
+    let calls: [(String, OfflineAction?)] = [
+      ("pause", .suspend), ("resume", .resume), ("cancel", .cancel), ("delete", .delete),
+      ("download", .download), ("forget", nil),
+    ]
+    return calls.filter { _, action in
+      guard let action else { return state == .notDownloaded }
+      return (try? OfflineStateMachine.state(after: action, from: state)) != nil
+    }.map(\.0)
+  }
+
+  /// The projections of `snapshots` as one JSON array, keys sorted.
+  public static func json(_ snapshots: [OfflineContent.Snapshot]) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(snapshots.map(ContentProjection.init))) ?? Data("[]".utf8)
+  }
+}
