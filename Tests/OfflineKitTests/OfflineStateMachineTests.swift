@@ -1,3 +1,4 @@
+import OfflineStore
 import TestTiming
 import Testing
 
@@ -14,6 +15,16 @@ import Testing
     (.suspended, .cancel, .canceling),
     (.downloaded, .delete, .notDownloaded),
   ]
+
+  /// The domain's states are OfflineKit's own (issue 37, item 1); the index keeps each as
+  /// the same text, so every store written before still opens.
+  @Test func everyStateIsStoredAsItsOwnNameAndReadBack() {
+    #expect(OfflineState.allCases.count == ContentState.allCases.count)
+    for state in OfflineState.allCases {
+      #expect(state.stored.rawValue == state.rawValue)
+      #expect(OfflineState(state.stored) == state)
+    }
+  }
 
   @Test func downloadQueuesANotDownloadedContent() throws {
     #expect(try OfflineStateMachine.state(after: .download, from: .notDownloaded) == .downloading)

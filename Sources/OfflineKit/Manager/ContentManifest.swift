@@ -116,7 +116,7 @@ struct ContentManifest: Codable, Sendable, Equatable {
   func record(state: OfflineState) -> ContentRecord {
     ContentRecord(
       id: id, url: url, title: title, metadata: metadata, fileName: fileName,
-      state: state, priority: priority, sequence: sequence, bytes: bytes, total: total,
+      state: state.stored, priority: priority, sequence: sequence, bytes: bytes, total: total,
       totalIsEstimate: totalIsEstimate, expectedSHA256: expectedSHA256,
       options: options.flatMap(StoredJSON.init(text:)), lastError: lastError,
       lastErrorKind: lastErrorKind, waitReason: state == .downloading ? .queued : nil,

@@ -87,8 +87,8 @@ extension OfflineManager {
     let updated: ContentRecord?
     do {
       updated = try index.contents.update(id: id, movingToEnd: movingToEnd) { record in
-        after = try next(record.state)
-        record.state = after
+        after = try next(OfflineState(record.state))
+        record.state = after.stored
         change(&record)
       }
     } catch let error as OfflineError {
@@ -123,7 +123,7 @@ extension OfflineManager {
   func finishCleanup(_ id: String) throws(OfflineError) {
     guard let record = try indexStep({ try index.contents.record(id: id) }) else { return }
     try files.delete(record)
-    carryOutNow(CleanupDecision.afterDeletingFiles(state: record.state), id: id)
+    carryOutNow(CleanupDecision.afterDeletingFiles(state: OfflineState(record.state)), id: id)
   }
 }
 

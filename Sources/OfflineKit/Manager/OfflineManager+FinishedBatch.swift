@@ -81,17 +81,18 @@ extension OfflineManager {
     let updated =
       (try? index.contents.update(ids: written.map(\.id)) { record in
         guard let length = lengths[record.id],
-          let after = OfflineStateMachine.state(after: .finished, from: record.state)
+          let after = OfflineStateMachine.state(after: .finished, from: OfflineState(record.state))
         else { return false }
-        record.state = after
+        record.state = after.stored
         EndDecision.finishedEdits(length: length).apply(to: &record)
         return true
       }) ?? []
     // Not written (the index was busy): they stay downloading, and their next run finds
     // each file complete in the journal and comes back here.
     for record in updated {
-      knownStates[record.id] = record.state
-      hub.send(.stateChanged(record.state), to: record.id)
+      let state = OfflineState(record.state)
+      knownStates[record.id] = state
+      hub.send(.stateChanged(state), to: record.id)
       hub.send(.finished, to: record.id)
     }
   }

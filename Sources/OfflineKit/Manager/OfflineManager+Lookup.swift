@@ -29,7 +29,7 @@ extension OfflineManager {
   {
     var records: [ContentRecord] = []
     for state in states {
-      records += try indexStep { try index.contents.records(inState: state) }
+      records += try indexStep { try index.contents.records(inState: state.stored) }
     }
     records.sort { $0.sequence < $1.sequence }
     let pieces =

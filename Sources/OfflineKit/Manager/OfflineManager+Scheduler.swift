@@ -173,7 +173,8 @@ extension OfflineManager {
       }
     }
     for (id, known) in knownStates {
-      guard let state = (try? index.contents.record(id: id))??.state, state != known
+      guard let record = (try? index.contents.record(id: id)) ?? nil,
+        case let state = OfflineState(record.state), state != known
       else { continue }
       knownStates[id] = state
       hub.send(.stateChanged(state), to: id)

@@ -330,7 +330,8 @@ public actor OfflineManager {
     let record = try indexStep { try index.contents.record(id: id) }
     guard let record else { throw OfflineError(.unknownContent(id), contentID: id) }
     guard record.state == .notDownloaded, !record.pendingCleanup else {
-      throw OfflineError(.invalidTransition(.delete, from: record.state), contentID: id)
+      throw OfflineError(
+        .invalidTransition(.delete, from: OfflineState(record.state)), contentID: id)
     }
     try indexStep { try index.contents.remove(id: id) }
     secrets.remove(id: id)
@@ -343,7 +344,8 @@ public actor OfflineManager {
       // A content that is gone (forgotten) has nothing on disk; one that cannot be read
       // is an error, never a guess.
       Result { () throws(OfflineError) in
-        try indexStep { try index.contents.record(id: id) }?.state ?? .notDownloaded
+        try indexStep { try index.contents.record(id: id) }.map { OfflineState($0.state) }
+          ?? .notDownloaded
       }
     }
   }
@@ -394,7 +396,7 @@ public actor OfflineManager {
   {
     var snapshot = OfflineContent.Snapshot(
       id: record.id, url: URL(string: record.url) ?? directory, title: record.title,
-      metadata: record.metadata, state: record.state,
+      metadata: record.metadata, state: OfflineState(record.state),
       bytes: record.bytes, total: record.total, totalIsEstimate: record.totalIsEstimate,
       waitReason: record.waitReason,
       lastError: record.lastError.map {

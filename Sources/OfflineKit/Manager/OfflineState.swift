@@ -14,11 +14,21 @@ import OfflineStore
 /// | `downloaded` | `deleteOfflineData` | `notDownloaded` | — |
 /// | `downloaded` | `verify`, `repair` (damage found, mended) | `downloaded` | `error` (code `damaged`), `finished` |
 ///
-/// Any other call in any state is rejected with an ``OfflineError`` with the code ``OfflineError/Code/invalidTransition``
-/// and changes nothing. The index stores the state as its raw value (`ContentState` in OfflineStore).
-public typealias OfflineState = ContentState
+/// Any other call in any state is rejected with an ``OfflineError`` with the code
+/// ``OfflineError/Code/invalidTransition`` and changes nothing. The raw values are what the
+/// index stores (OfflineStore's `ContentState`), so they never change.
+public enum OfflineState: String, Sendable, Equatable, Hashable, CaseIterable, Codable {
+  /// Nothing on disk.
+  case notDownloaded
+  /// Queued or running; ``WaitReason`` says why it is not moving when it is not.
+  case downloading
+  /// Stopped with its partial data kept; `resume` goes on where it stopped.
+  case suspended
+  /// Complete and verified on disk.
+  case downloaded
+  /// Deleting partial data after a cancel; becomes `notDownloaded`.
+  case canceling
 
-extension ContentState {
   /// The state in words, for messages: "not downloaded", "being canceled".
   public var phrase: String {
     switch self {
@@ -27,6 +37,30 @@ extension ContentState {
     case .suspended: "suspended"
     case .downloaded: "downloaded"
     case .canceling: "being canceled"
+    }
+  }
+}
+
+extension OfflineState {
+  /// The state a record of the index holds.
+  package init(_ stored: ContentState) {
+    switch stored {
+    case .notDownloaded: self = .notDownloaded
+    case .downloading: self = .downloading
+    case .suspended: self = .suspended
+    case .downloaded: self = .downloaded
+    case .canceling: self = .canceling
+    }
+  }
+
+  /// The state as the index stores it.
+  package var stored: ContentState {
+    switch self {
+    case .notDownloaded: .notDownloaded
+    case .downloading: .downloading
+    case .suspended: .suspended
+    case .downloaded: .downloaded
+    case .canceling: .canceling
     }
   }
 }
