@@ -1,3 +1,4 @@
+import Foundation
 import OfflineStore
 import TestTiming
 import Testing
@@ -23,6 +24,17 @@ import Testing
     for state in OfflineState.allCases {
       #expect(state.stored.rawValue == state.rawValue)
       #expect(OfflineState(state.stored) == state)
+    }
+  }
+
+  /// So is every wait reason, a retry with its time.
+  @Test func everyWaitReasonIsStoredAsItsOwnNameAndReadBack() {
+    let due = Date(timeIntervalSince1970: 1_800_000_000)
+    let reasons: [WaitReason] = [.queued, .network, .storage, .retry(at: due), .starting]
+    for reason in reasons {
+      #expect(reason.stored.name == reason.name)
+      #expect(WaitReason(reason.stored) == reason)
+      #expect(ContentWaitReason(name: reason.name, retryAt: reason.retryAt) == reason.stored)
     }
   }
 

@@ -287,8 +287,8 @@ extension OfflineManager {
   /// Records why `record` is not moving (nil: it moves) and, when `announcing`, tells
   /// subscribers.
   func setWaitReason(_ reason: WaitReason?, for record: ContentRecord, announcing: Bool = true) {
-    guard record.waitReason != reason else { return }
-    try? index.contents.setWaitReason(reason, id: record.id)  // one UPDATE, no read first
+    guard record.waitReason != reason?.stored else { return }
+    try? index.contents.setWaitReason(reason?.stored, id: record.id)  // one UPDATE, no read first
     if announcing { hub.send(.waiting(reason), to: record.id) }
   }
 

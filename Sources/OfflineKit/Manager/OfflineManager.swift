@@ -398,7 +398,7 @@ public actor OfflineManager {
       id: record.id, url: URL(string: record.url) ?? directory, title: record.title,
       metadata: record.metadata, state: OfflineState(record.state),
       bytes: record.bytes, total: record.total, totalIsEstimate: record.totalIsEstimate,
-      waitReason: record.waitReason,
+      waitReason: record.waitReason.map(WaitReason.init),
       lastError: record.lastError.map {
         OfflineError(
           .recorded(codeName: record.lastErrorKind ?? "downloadFailed", message: $0),

@@ -35,7 +35,7 @@ enum RecordEdit: Sendable, Equatable {
     case .knownTotal(let total):
       record.total = total
       record.totalIsEstimate = false
-    case .waitReason(let reason): record.waitReason = reason
+    case .waitReason(let reason): record.waitReason = reason?.stored
     case .retryCount(let count): record.retryCount = count
     case .lastError(let error):
       record.lastError = error?.description
