@@ -40,7 +40,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     case invalidProxy(String)
     /// The delegate threw from a body callback; the error is in ``underlying``.
     case delegateFailed
-    /// The calling task was cancelled.
+    /// The calling task was canceled.
     case canceled
     /// Any other libcurl failure.
     case other
@@ -114,7 +114,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
       let inner = underlying.map { "\($0)" } ?? "unknown error"
       return "Writing the body from \(where_) failed: \(inner)"
     case .canceled:
-      return "The request to \(where_) was cancelled."
+      return "The request to \(where_) was canceled."
     case .other:
       return "The request to \(where_) failed\(suffix)."
     }

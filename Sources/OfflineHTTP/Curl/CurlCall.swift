@@ -55,9 +55,12 @@
     /// When a request paused by its rate limiters may receive again; set in the write
     /// callback, read and cleared by the loop.
     var rateResumeAt: ContinuousClock.Instant?
-    /// When the last header line or body byte was taken; what the stall watch counts from
-    /// (see ``stallDeadline``).
+    /// When the loop last saw bytes taken (a header line or body bytes); what the stall
+    /// watch counts from (see ``stallDeadline``).
     var lastReceivedAt: ContinuousClock.Instant?
+    /// Set by the callbacks when they take bytes; the loop turns it into ``lastReceivedAt``
+    /// once a turn, so the clock is read per turn, not per 16 KiB callback.
+    var receivedSinceLastTurn = false
     /// Set when the write callback paused because the delivery has not caught up; cleared
     /// when the loop lets the call receive again.
     var pausedForDelivery = false
@@ -242,6 +245,7 @@
       headTooLarge = false
       rateResumeAt = nil
       lastReceivedAt = nil
+      receivedSinceLastTurn = false
       pausedForDelivery = false
       errorBuffer[0] = 0
     }
@@ -250,7 +254,7 @@
 
     private func didReceiveHeaderLine(_ line: Substring, length: Int) -> Bool {
       receivedAnyHeader = true
-      lastReceivedAt = .now
+      receivedSinceLastTurn = true
       if finalHead != nil || redirectLocation != nil { return true }  // trailers
       headBytes += length
       if headBytes > Self.maximumHeadBytes {
@@ -300,8 +304,8 @@
         return 0
       }
       let limiters = request.rateLimiters
-      var now = ContinuousClock.Instant.now
       if !limiters.isEmpty {
+        let now = ContinuousClock.Instant.now
         let wait = limiters.reduce(Duration.zero) { max($0, $1.pause(at: now)) }
         if wait > .zero {
           // libcurl keeps these bytes and gives them again once the loop unpauses.
@@ -311,9 +315,11 @@
       }
       switch delivery.take(bytes) {
       case .taken:
-        now = .now
-        lastReceivedAt = now
-        for limiter in limiters { limiter.charge(bytes.count, at: now) }
+        receivedSinceLastTurn = true
+        if !limiters.isEmpty {
+          let now = ContinuousClock.Instant.now
+          for limiter in limiters { limiter.charge(bytes.count, at: now) }
+        }
         return bytes.count
       case .pause:
         pausedForDelivery = true

@@ -112,9 +112,14 @@
       }
     }
 
-    /// Fails every call that received nothing for its stall timeout while it could.
+    /// Notes which calls took bytes this turn, then fails every call that received nothing
+    /// for its stall timeout while it could.
     private func endStalls(_ active: inout [UnsafeMutableRawPointer: CurlCall]) {
       let now = ContinuousClock.now
+      for call in active.values where call.receivedSinceLastTurn {
+        call.receivedSinceLastTurn = false
+        call.lastReceivedAt = now
+      }
       let stalled = active.values.filter { call in call.stallDeadline.map { $0 <= now } ?? false }
       for call in stalled { finish(call, .failure(call.stalledError()), active: &active) }
     }

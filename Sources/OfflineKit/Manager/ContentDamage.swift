@@ -6,7 +6,8 @@ import OfflineStore
 /// ``OfflineContent/verify(progress:)``) holds other bytes.
 ///
 /// A damaged content stays `downloaded` (see ``OfflineState``) with its damage on the
-/// ``OfflineContent/Snapshot/damage``; ``OfflineContent/playbackURL(restrictedToAssetCache:)`` refuses it with an
+/// ``OfflineContent/Snapshot/damage``;
+/// ``OfflineContent/playbackURL(restrictedToAssetCache:)`` refuses it with an
 /// ``OfflineError`` with the code ``OfflineError/Code/damaged`` naming what is wrong, and
 /// ``OfflineContent/repair(redownload:)`` mends it.
 public struct ContentDamage: Sendable, Equatable, CustomStringConvertible {

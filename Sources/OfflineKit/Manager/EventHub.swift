@@ -2,8 +2,9 @@ import Foundation
 import OfflineLocks
 
 /// The subscribers of each content's events: a fresh ``OfflineEvents`` per subscriber, fed
-/// in order, never dropping a state change or a result (``EventQueue``). Safe from any thread (its state sits behind one lock, never held across an
-/// `await`), so a subscription is made synchronously, before the caller's next call.
+/// in order, never dropping a state change or a result (``EventQueue``). Safe from any
+/// thread (its state sits behind one lock, never held across an `await`), so a
+/// subscription is made synchronously, before the caller's next call.
 ///
 /// A subscriber is registered and handed the current state under the same lock that sends
 /// take, so it misses nothing sent after the state it was handed. ``close()`` ends every

@@ -86,7 +86,7 @@ struct IndexRebuild {
       let (record, note) = restore(manifest, fromFolder: fromFolder.contains(manifest.id))
       records.append(record)
       report.restored.append(
-        .init(id: record.id, state: OfflineState(record.state), note: note))
+        .init(id: record.id, state: record.offlineState, note: note))
     }
     let inserted = try indexStep { try files.index.contents.restore(records) }
     report.restored.removeAll { !inserted.contains($0.id) }  // another process was first

@@ -8,8 +8,9 @@ extension OfflineContent {
   /// the total.
   ///
   /// Damage found is also sent to the content's subscribers (an `error` event whose error
-  /// has the code ``OfflineError/Code/damaged``). Files whose bytes are right but that were touched or copied back are
-  /// recorded again, so the quick check stops calling them changed.
+  /// has the code ``OfflineError/Code/damaged``). Files whose bytes are right but that were
+  /// touched or copied back are recorded again, so the quick check stops calling them
+  /// changed.
   ///
   /// - Throws: ``OfflineError``: `notVerifiable` when not downloaded, `nothingRecorded`
   ///   for a content downloaded by an earlier version.

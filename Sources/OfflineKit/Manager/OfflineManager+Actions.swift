@@ -87,7 +87,7 @@ extension OfflineManager {
     let updated: ContentRecord?
     do {
       updated = try index.contents.update(id: id, movingToEnd: movingToEnd) { record in
-        after = try next(OfflineState(record.state))
+        after = try next(record.offlineState)
         record.state = after.stored
         change(&record)
       }
@@ -123,7 +123,7 @@ extension OfflineManager {
   func finishCleanup(_ id: String) throws(OfflineError) {
     guard let record = try indexStep({ try index.contents.record(id: id) }) else { return }
     try files.delete(record)
-    carryOutNow(CleanupDecision.afterDeletingFiles(state: OfflineState(record.state)), id: id)
+    carryOutNow(CleanupDecision.afterDeletingFiles(state: record.offlineState), id: id)
   }
 }
 

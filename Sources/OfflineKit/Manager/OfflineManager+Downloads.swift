@@ -239,7 +239,7 @@ extension OfflineManager {
       return
     }
     let decision = EndDecision.failed(
-      failure, state: record.map { OfflineState($0.state) }, progressed: progressed,
+      failure, state: record.map { $0.offlineState }, progressed: progressed,
       retryCount: record?.retryCount ?? 0, retry: configuration.retry,
       now: configuration.clock.now)
     carryOutNow(decision.steps, id: id)

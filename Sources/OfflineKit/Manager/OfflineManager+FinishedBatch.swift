@@ -81,7 +81,7 @@ extension OfflineManager {
     let updated =
       (try? index.contents.update(ids: written.map(\.id)) { record in
         guard let length = lengths[record.id],
-          let after = OfflineStateMachine.state(after: .finished, from: OfflineState(record.state))
+          let after = OfflineStateMachine.state(after: .finished, from: record.offlineState)
         else { return false }
         record.state = after.stored
         EndDecision.finishedEdits(length: length).apply(to: &record)
@@ -90,7 +90,7 @@ extension OfflineManager {
     // Not written (the index was busy): they stay downloading, and their next run finds
     // each file complete in the journal and comes back here.
     for record in updated {
-      let state = OfflineState(record.state)
+      let state = record.offlineState
       knownStates[record.id] = state
       hub.send(.stateChanged(state), to: record.id)
       hub.send(.finished, to: record.id)

@@ -13,7 +13,7 @@ extension OfflineManager {
   func prepareManifest(for action: OfflineAction, id: String) throws(OfflineError) {
     guard [.cancel, .delete, .resume].contains(action),
       let record = try indexStep({ try index.contents.record(id: id) }),
-      (try? OfflineStateMachine.state(after: action, from: OfflineState(record.state))) != nil
+      (try? OfflineStateMachine.state(after: action, from: record.offlineState)) != nil
     else { return }
     if action == .resume {
       files.recordResuming(record)

@@ -174,7 +174,7 @@ extension OfflineManager {
     }
     for (id, known) in knownStates {
       guard let record = (try? index.contents.record(id: id)) ?? nil,
-        case let state = OfflineState(record.state), state != known
+        case let state = record.offlineState, state != known
       else { continue }
       knownStates[id] = state
       hub.send(.stateChanged(state), to: id)

@@ -28,7 +28,7 @@ extension OfflineManager {
     let updated = try indexStep {
       try index.contents.update(id: id) { record in
         guard record.state != .downloaded, record.state != .canceling else {
-          throw OfflineError(.urlNotReplaceable(OfflineState(record.state)), contentID: id)
+          throw OfflineError(.urlNotReplaceable(record.offlineState), contentID: id)
         }
         record.url = url.absoluteString
       }

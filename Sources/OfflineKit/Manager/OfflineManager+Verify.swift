@@ -43,7 +43,7 @@ extension OfflineManager {
       throw OfflineError(.unknownContent(id), contentID: id)
     }
     guard record.state == .downloaded else {
-      throw OfflineError(.notVerifiable(OfflineState(record.state)), contentID: id)
+      throw OfflineError(.notVerifiable(record.offlineState), contentID: id)
     }
     return record
   }

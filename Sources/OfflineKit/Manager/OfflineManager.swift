@@ -331,7 +331,7 @@ public actor OfflineManager {
     guard let record else { throw OfflineError(.unknownContent(id), contentID: id) }
     guard record.state == .notDownloaded, !record.pendingCleanup else {
       throw OfflineError(
-        .invalidTransition(.delete, from: OfflineState(record.state)), contentID: id)
+        .invalidTransition(.delete, from: record.offlineState), contentID: id)
     }
     try indexStep { try index.contents.remove(id: id) }
     secrets.remove(id: id)
@@ -344,7 +344,7 @@ public actor OfflineManager {
       // A content that is gone (forgotten) has nothing on disk; one that cannot be read
       // is an error, never a guess.
       Result { () throws(OfflineError) in
-        try indexStep { try index.contents.record(id: id) }.map { OfflineState($0.state) }
+        try indexStep { try index.contents.record(id: id) }.map { $0.offlineState }
           ?? .notDownloaded
       }
     }
@@ -396,7 +396,7 @@ public actor OfflineManager {
   {
     var snapshot = OfflineContent.Snapshot(
       id: record.id, url: URL(string: record.url) ?? directory, title: record.title,
-      metadata: record.metadata, state: OfflineState(record.state),
+      metadata: record.metadata, state: record.offlineState,
       bytes: record.bytes, total: record.total, totalIsEstimate: record.totalIsEstimate,
       waitReason: record.waitReason.map(WaitReason.init),
       lastError: record.lastError.map {

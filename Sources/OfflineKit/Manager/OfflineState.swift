@@ -64,3 +64,8 @@ extension OfflineState {
     }
   }
 }
+
+extension ContentRecord {
+  /// The record's state, as OfflineKit names it.
+  var offlineState: OfflineState { OfflineState(state) }
+}
