@@ -97,7 +97,11 @@ let package = Package(
       name: "OfflineStoreTests", dependencies: ["OfflineStore", "TestSupport", "TestTiming"]),
     .testTarget(
       name: "OfflineKitTests",
-      dependencies: ["OfflineKit", "OfflineLocks", "TestSupport", "TestTiming"]),
+      dependencies: [
+        "OfflineKit", "OfflineLocks", "TestSupport", "TestTiming",
+        // The README's samples, run by tests where they can be.
+        "offline-examples",
+      ]),
     .testTarget(
       name: "OfflineCLITests",
       dependencies: ["OfflineCLI", "offline", "TestSupport", "TestTiming"]

@@ -71,7 +71,6 @@ import Testing
     var events = stream.makeAsyncIterator()
     #expect(await events.next()?.name == "state:downloading")
     #expect(await events.next()?.name == "state:suspended")
-    #expect(await events.next()?.name == "suspended")
   }
 
   @Test func waitingForTheDownloadReturnsTheFileOnceItIsThere() async throws {
@@ -184,7 +183,8 @@ import Testing
       "UPDATE contents SET wait_reason = 'paused' WHERE id = 'a'")
 
     var events = content.events.makeAsyncIterator()
-    guard case .error(let error) = await events.next(), case .index = error.kind else {
+    guard case .finished(.failure(let error)) = await events.next(), case .index = error.kind
+    else {
       Issue.record("the stream did not start with the index's error")
       return
     }
@@ -207,7 +207,7 @@ import Testing
       #"UPDATE contents SET options = '{"hls":5}' WHERE id = 'file'"#)
 
     try await fixture.running {
-      #expect(await recorder.waitFor { $0.name == "suspended" })
+      #expect(await recorder.waitFor { $0.name == "state:suspended" })
     }
 
     let snapshot = try await content.snapshot

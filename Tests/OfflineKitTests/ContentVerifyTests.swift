@@ -77,7 +77,7 @@ struct ContentVerifyTests {
       guard case .damaged = error.kind else { throw error }
       #expect(error.description.contains("a.bin is short"), "\(error)")
     }
-    #expect(await recorder.waitFor { if case .error = $0 { true } else { false } })
+    #expect(await recorder.waitFor { $0.snapshot?.damage == damage }, "subscribers are told")
     #expect(try await fixture.manager.snapshots().first?.damage == damage, "ls sees it too")
   }
 

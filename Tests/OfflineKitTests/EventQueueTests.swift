@@ -14,10 +14,24 @@ import Testing
     .progress(OfflineProgress(bytes: bytes, total: 1000))
   }
 
+  /// A change of a content to `state`.
+  static func changed(_ state: OfflineState, id: String = "a") -> OfflineContent.Event {
+    .changed(snapshot(state, id: id))
+  }
+
+  static func snapshot(_ state: OfflineState, id: String = "a") -> OfflineContent.Snapshot {
+    let url = URL(fileURLWithPath: "/store/\(id)")
+    return OfflineContent.Snapshot(
+      id: id, url: url, title: nil, metadata: nil, state: state, bytes: 0, total: nil,
+      totalIsEstimate: false, waitReason: nil, lastError: nil, fileURL: url, priority: 0)
+  }
+
+  static let finished = OfflineContent.Event.finished(.success(URL(fileURLWithPath: "/a")))
+
   /// A short name per event: the state, `p<bytes>` for progress, the case otherwise.
   static func name(_ event: OfflineContent.Event) -> String {
     switch event {
-    case .stateChanged(let state): state.rawValue
+    case .changed(let snapshot): snapshot.state.rawValue
     case .progress(let progress): "p\(progress.bytes)"
     case .finished: "finished"
     default: "other"
@@ -32,10 +46,10 @@ import Testing
     let all = hub.subscribeAll()
     for number in 0..<200 {
       let id = "c\(number)"
-      hub.send(.stateChanged(.downloading), to: id)
+      hub.send(Self.changed(.downloading, id: id), to: id)
       for step in 1...50 { hub.send(Self.progress(Int64(step * 20)), to: id) }
-      hub.send(.finished, to: id)
-      hub.send(.stateChanged(.downloaded), to: id)
+      hub.send(Self.changed(.downloaded, id: id), to: id)
+      hub.send(Self.finished, to: id)
     }
     hub.close()
 
@@ -44,7 +58,7 @@ import Testing
     #expect(seen.count == 200)
     for number in 0..<200 {
       #expect(
-        seen["c\(number)"] == ["downloading", "p1000", "finished", "downloaded"],
+        seen["c\(number)"] == ["downloading", "p1000", "downloaded", "finished"],
         "c\(number): \(seen["c\(number)"] ?? [])")
     }
   }
@@ -53,11 +67,11 @@ import Testing
   /// it: the order of what happened is kept.
   @Test func progressIsCoalescedOnlyWithTheContentsLatestPendingEvent() async {
     let hub = EventHub()
-    let events = hub.subscribe(id: "a") { .success(.downloading) }
+    let events = hub.subscribe(id: "a") { .success(Self.snapshot(.downloading)) }
     hub.send(Self.progress(10), to: "a")
     hub.send(Self.progress(20), to: "a")
-    hub.send(.stateChanged(.suspended), to: "a")
-    hub.send(.stateChanged(.downloading), to: "a")
+    hub.send(Self.changed(.suspended), to: "a")
+    hub.send(Self.changed(.downloading), to: "a")
     hub.send(Self.progress(30), to: "a")
     hub.send(Self.progress(40), to: "a")
     hub.close()
@@ -70,7 +84,7 @@ import Testing
   /// A consumer waiting for the next event sees it at once; a cancelled one ends.
   @Test func aWaitingConsumerGetsTheNextEventAndACancelledOneEnds() async {
     let hub = EventHub()
-    let events = hub.subscribe(id: "a") { .success(.downloading) }
+    let events = hub.subscribe(id: "a") { .success(Self.snapshot(.downloading)) }
     let reader = Task {
       var names: [String] = []
       for await event in events {
@@ -79,12 +93,14 @@ import Testing
       }
       return names
     }
-    hub.send(.finished, to: "a")
+    hub.send(Self.finished, to: "a")
     #expect(await reader.value == ["downloading", "finished"])
 
     let waiting = Task {
       var count = 0
-      for await _ in hub.subscribe(id: "b", current: { .success(.downloading) }) { count += 1 }
+      for await _ in hub.subscribe(id: "b", current: { .success(Self.snapshot(.downloading)) }) {
+        count += 1
+      }
       return count
     }
     try? await Task.sleep(for: .milliseconds(50))

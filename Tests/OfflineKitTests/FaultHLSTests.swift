@@ -105,7 +105,7 @@ import Testing
       stream.server.url("/v/media.m3u8"), id: "stream")
     try await content.download(DownloadConfiguration(stream: Stream.fastRetries))
     try await fixture.running {
-      #expect(await recorder.waitFor { $0.name == "suspended" })
+      #expect(await recorder.waitFor { $0.name == "state:suspended" })
     }
     let snapshot = try await content.snapshot
     #expect(snapshot.state == .suspended)

@@ -130,7 +130,7 @@ import Testing
       stream.server.url("/v/media.m3u8"), id: "stream")
     try await content.download(DownloadConfiguration(stream: Stream.fastRetries))
     try await fixture.running {
-      #expect(await recorder.waitFor { $0.name == "finished" || $0.name == "suspended" })
+      #expect(await recorder.waitFor { $0.name == "finished" || $0.name == "state:suspended" })
     }
     #expect(try await content.snapshot.state == .downloaded)
     #expect(stream.server.requests(for: "/v/key.bin").count == 2)

@@ -48,7 +48,7 @@ import Testing
 
     var waitedForNetwork = false
     for await event in events {
-      if case .waiting(.network?) = event { waitedForNetwork = true }
+      if event.snapshot?.waitReason == .network { waitedForNetwork = true }
       if case .finished = event { break }
       if waitedForNetwork { break }
     }

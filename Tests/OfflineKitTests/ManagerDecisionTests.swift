@@ -46,28 +46,32 @@ import Testing
     #expect(decision.steps == [.recordQueued, .resetProgress, .pump])
   }
 
-  @Test func resumeQueuesWithRetriesAndErrorClearedAndSaysResumed() {
+  /// Its transition tells subscribers (`changed`): a second `resumed` notice made two
+  /// events of one change (issue 37, item 4).
+  @Test func resumeQueuesWithRetriesAndErrorClearedAndStartsWhatMay() {
     let decision = CallDecision(.resume, wasRunningHere: false)
     #expect(decision.edits == Self.cleared)
     #expect(!decision.movesToEnd)
-    #expect(decision.steps == [.send(.resumed), .pump])
+    #expect(decision.steps == [.pump])
   }
 
   @Test func suspendOfADownloadRunningHereLeavesTheManifestToItsEnd() {
     let decision = CallDecision(.suspend, wasRunningHere: true)
     #expect(decision.edits == [.waitReason(nil)])
-    #expect(decision.steps == [.stopRunning, .send(.suspended)])
+    #expect(decision.steps == [.stopRunning])
   }
 
   @Test func suspendOfADownloadNotRunningHereRecordsTheManifestUnlessARunnerDoes() {
     let decision = CallDecision(.suspend, wasRunningHere: false)
     #expect(
-      decision.steps == [.stopRunning, .recordSuspendedUnlessAnotherProcessRuns, .send(.suspended)])
+      decision.steps == [.stopRunning, .recordSuspendedUnlessAnotherProcessRuns])
   }
 
+  /// The error is cleared so that another process that sees the content back in
+  /// notDownloaded tells a cancel from a failure that discarded the bytes.
   @Test func cancelStopsTheDownloadThenCleansUpWhereThisProcessMay() {
     let decision = CallDecision(.cancel, wasRunningHere: true)
-    #expect(decision.edits == [.pendingCleanup(true), .waitReason(nil)])
+    #expect(decision.edits == [.pendingCleanup(true), .waitReason(nil), .lastError(nil)])
     #expect(
       decision.steps == [.reach(.cancelAfterCanceling), .stopRunning, .finishCleanupIfRunner])
   }
@@ -114,9 +118,10 @@ import Testing
     #expect(decision.verdict == .discarded)
     #expect(
       decision.steps == [
-        .forgetManifests, .deleteFiles, .resetProgress, .send(.error(error)),
+        .forgetManifests, .deleteFiles, .resetProgress,
         .move(
           .failedDiscardingData, [.bytes(0), .waitReason(nil), .retryCount(0), .lastError(error)]),
+        .send(.failed(error)),
       ])
   }
 
@@ -145,7 +150,7 @@ import Testing
     #expect(
       decision.steps == [
         .update([.retryCount(2), .waitReason(.retry(at: at)), .lastError(Self.failure(kind))]),
-        .send(.waiting(.retry(at: at))),
+        .send(.change),
       ])
   }
 
@@ -157,7 +162,7 @@ import Testing
     #expect(
       decision.steps == [
         .move(.failedKeepingData, [.retryCount(3), .waitReason(nil), .lastError(error)]),
-        .recordSuspended, .send(.error(error)), .send(.suspended),
+        .recordSuspended, .send(.failed(error)),
       ])
   }
 
@@ -177,7 +182,7 @@ import Testing
     #expect(
       decision.steps == [
         .move(.failedKeepingData, [.waitReason(nil), .lastError(error)]),
-        .send(.error(error)), .send(.suspended),
+        .send(.failed(error)),
       ])
   }
 

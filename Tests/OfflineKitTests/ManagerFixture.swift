@@ -160,22 +160,46 @@ final class EventRecorder: Sendable {
   ) async -> Bool {
     await eventually(timeout: timeout) { self.events.contains(where: match) }
   }
+
+  /// Waits (at most `timeout`) until an event after the last one named `earlier` satisfies
+  /// `match`: a resume, say, is the `state:downloading` after the `state:suspended`.
+  func waitFor(
+    afterLast earlier: String, timeout: Duration = .seconds(15),
+    _ match: @escaping (OfflineContent.Event) -> Bool
+  ) async -> Bool {
+    await eventually(timeout: timeout) {
+      let events = self.events
+      guard let last = events.lastIndex(where: { $0.name == earlier }) else { return false }
+      return events[(last + 1)...].contains(where: match)
+    }
+  }
 }
 
 extension OfflineContent.Event {
-  /// A short name for comparing orders of events.
+  /// A short name for comparing orders of events: `state:<state>` for a change, or
+  /// `waiting:<reason>` for one that holds a download up (network, storage, a retry);
+  /// `finished`, `error` or `canceled` for an attempt's end; `progress`, `restarted`,
+  /// `keysRenewed`.
   var name: String {
     switch self {
-    case .stateChanged(let state): "state:\(state.rawValue)"
+    case .changed(let snapshot):
+      switch (snapshot.state, snapshot.waitReason) {
+      case (.downloading, .network?), (.downloading, .storage?), (.downloading, .retry?):
+        "waiting:\(snapshot.waitReason?.name ?? "")"
+      default: "state:\(snapshot.state.rawValue)"
+      }
     case .progress: "progress"
-    case .waiting(let reason): "waiting:\(reason?.name ?? "nil")"
-    case .finished: "finished"
-    case .suspended: "suspended"
-    case .resumed: "resumed"
-    case .canceled: "canceled"
-    case .error: "error"
+    case .restarted: "restarted"
+    case .finished(.success): "finished"
+    case .finished(.failure(let error)): error.code == .canceled ? "canceled" : "error"
     case .keysRenewed: "keysRenewed"
     }
+  }
+
+  /// The snapshot of a `changed` event; nil for the other events.
+  var snapshot: OfflineContent.Snapshot? {
+    if case .changed(let snapshot) = self { return snapshot }
+    return nil
   }
 
   /// The bytes of a progress event; nil for the other events.

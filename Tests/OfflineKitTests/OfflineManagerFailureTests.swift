@@ -31,11 +31,7 @@ import Testing
       #expect(await recorder.waitFor { $0.name == "finished" })
     }
     #expect(try await content.state == .downloaded)
-    #expect(
-      recorder.events.contains { event in
-        if case .waiting(.retry) = event { return true }
-        return false
-      })
+    #expect(recorder.names.contains("waiting:retry"))
     #expect(!recorder.names.contains("error"))
     #expect(server.requests(for: "/file.bin").count == 3)
     let file = try await content.playbackURL()
@@ -48,7 +44,7 @@ import Testing
     let fixture = try ManagerFixture()
     let (content, recorder) = try await queued(server.url("/missing.bin"), in: fixture)
     try await fixture.running {
-      #expect(await recorder.waitFor { $0.name == "suspended" })
+      #expect(await recorder.waitFor { $0.name == "state:suspended" })
     }
     let snapshot = try await content.snapshot
     #expect(snapshot.state == .suspended)
@@ -56,7 +52,7 @@ import Testing
       snapshot.lastError?.description.contains("404") == true,
       "\(snapshot.lastError?.description ?? "no error")")
     let error = recorder.events.compactMap { event -> OfflineError? in
-      if case .error(let error) = event { return error }
+      if case .finished(.failure(let error)) = event { return error }
       return nil
     }.first
     #expect(error?.kindName == "http404")
@@ -76,7 +72,7 @@ import Testing
     let url = URL(string: "http://127.0.0.1:\(port)/file.bin")!
     let (content, recorder) = try await queued(url, in: fixture)
     try await fixture.running {
-      #expect(await recorder.waitFor { $0.name == "suspended" })
+      #expect(await recorder.waitFor { $0.name == "state:suspended" })
     }
     let snapshot = try await content.snapshot
     #expect(snapshot.state == .suspended)
@@ -96,7 +92,7 @@ import Testing
     let fixture = try ManagerFixture()
     let (content, recorder) = try await queued(server.url("/file.bin"), in: fixture)
     try await fixture.running {
-      #expect(await recorder.waitFor { $0.name == "suspended" })
+      #expect(await recorder.waitFor { $0.name == "state:suspended" })
       let suspended = try await content.snapshot
       #expect(suspended.state == .suspended)
       #expect(suspended.lastError?.description.contains("500") == true)

@@ -68,13 +68,14 @@ import Testing
     try await shared.downloadUnderWay()
 
     try await shared.caller.suspend()
-    #expect(await shared.watched.waitFor { $0.name == "suspended" })
+    #expect(await shared.watched.waitFor { $0.name == "state:suspended" })
     let part = fixture.file("file.bin.part", of: "file").path
     #expect(FileManager.default.fileExists(atPath: part))
     #expect(try await shared.caller.state == .suspended)
 
     try await shared.caller.resume()
-    #expect(await shared.watched.waitFor { $0.name == "resumed" })
+    #expect(
+      await shared.watched.waitFor(afterLast: "state:suspended") { $0.name == "state:downloading" })
     #expect(await shared.watched.waitFor { $0.name == "finished" })
     await shared.runner.stop(suspendingRunning: false)
 

@@ -55,7 +55,7 @@ import Testing
       #expect(await Self.waitForBytes(recorder))
       try await content.suspend()
       #expect(try await content.state == .suspended)
-      #expect(await recorder.waitFor { $0.name == "suspended" })
+      #expect(await recorder.waitFor { $0.name == "state:suspended" })
       let part = fixture.file("file.bin.part", of: "file").path
       let kept = try FileManager.default.attributesOfItem(atPath: part)[.size] as? Int ?? 0
       #expect(kept == 64 << 10)
@@ -65,7 +65,8 @@ import Testing
 
       try await content.resume()
       #expect(try await content.state == .downloading)
-      #expect(await recorder.waitFor { $0.name == "resumed" })
+      #expect(
+        await recorder.waitFor(afterLast: "state:suspended") { $0.name == "state:downloading" })
       #expect(await recorder.waitFor { $0.name == "finished" })
     }
     #expect(try await content.state == .downloaded)

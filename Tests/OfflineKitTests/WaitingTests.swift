@@ -105,8 +105,8 @@ import Testing
     var retries = 0
     var sawError = false
     for event in recorder.events {
-      if case .waiting(.retry?) = event { retries += 1 }
-      if case .error = event { sawError = true }
+      if event.name == "waiting:retry" { retries += 1 }
+      if event.name == "error" { sawError = true }
       if case .finished = event { break }
     }
     #expect(retries >= 1, "retried with backoff before suspending")

@@ -29,7 +29,11 @@ struct APITests {
     #expect(ids.count == 2)
     #expect(contents.first?["actions"] as? [String] == ["pause", "cancel"])
     for id in ids { try await fixture.waitFor(id, .downloaded, timeout: 60) }
-    for id in ids { try await events.waitFor("event: finished\ndata: {\"id\":\"\(id)\"}") }
+    for id in ids {
+      try await events.waitFor("event: finished\ndata: {\"id\":\"\(id)\",\"ok\":true,")
+    }
+    let finished = events.events(named: "finished").compactMap { $0["path"] as? String }
+    #expect(finished.count == 2 && finished.allSatisfy(FileManager.default.fileExists))
     let progress = events.events(named: "progress").filter { $0["id"] as? String == ids[0] }
     #expect(!progress.isEmpty)
     #expect(progress.contains { ($0["bytesPerSecond"] as? Double ?? 0) > 0 })

@@ -105,8 +105,6 @@ struct RunCommand: Command {
     }
   }
 
-  /// Prints what happens to each content: a wait once per reason (the runner looks again
-  /// and again while a content waits, but only a new reason is news).
   /// The contents that ended with an error, with it: suspended (data kept), or not
   /// downloaded (a failure that threw the bytes away, such as a checksum mismatch).
   private static func failures(of manager: OfflineManager) async throws(OfflineError)
@@ -119,34 +117,41 @@ struct RunCommand: Command {
     return result
   }
 
+  /// Prints what happens to each content: a wait once per reason (the runner looks again
+  /// and again while a content waits, but only a new reason is news).
   private static func printEvents(
     of manager: OfflineManager, _ console: Console, printed: Locked<Set<String>>
   ) async {
     var lastWait: [String: String] = [:]
     for await (id, event) in manager.allEvents() {
       switch event {
-      case .waiting, .progress: break
-      default: lastWait[id] = nil  // a new state: the next wait is news again
-      }
-      switch event {
-      case .finished:
-        let path = (try? await manager.snapshot(id: id))?.fileURL.path ?? ""
-        console.err("\(id): finished \(path)")
-      case .error(let error):
-        printed.withLock { _ = $0.insert(id) }
-        console.err("\(id): \(error)")
-      case .waiting(let reason?):
-        guard lastWait[id] != reason.name, reason != .starting else { break }
+      case .changed(let snapshot):
+        guard let reason = shownWait(of: snapshot) else {
+          lastWait[id] = nil  // moving, or a new state: the next wait is news again
+          if snapshot.state == .suspended { console.err("\(id): suspended") }
+          break
+        }
+        guard lastWait[id] != reason.name else { break }
         lastWait[id] = reason.name
         console.err("\(id): waiting (\(reason.name))")
-      case .suspended:
-        console.err("\(id): suspended")
-      case .canceled:
+      case .finished(.success(let url)):
+        console.err("\(id): finished \(url.path)")
+      case .finished(.failure(let error)) where error.code == .canceled:
         console.err("\(id): canceled")
-      default:
+      case .finished(.failure(let error)):
+        printed.withLock { _ = $0.insert(id) }
+        console.err("\(id): \(error)")
+      case .progress, .restarted, .keysRenewed:
         break
       }
     }
+  }
+
+  /// The wait a line shows for `snapshot`: a download held up by the network, the disk or
+  /// a retry (queued and starting are the run's ordinary course, not waits).
+  private static func shownWait(of snapshot: OfflineContent.Snapshot) -> WaitReason? {
+    guard snapshot.state == .downloading, let reason = snapshot.waitReason else { return nil }
+    return reason == .queued || reason == .starting ? nil : reason
   }
 
   /// Feeds the live view: a line per content that runs or waits, updated by its progress and
@@ -164,23 +169,27 @@ struct RunCommand: Command {
       }
       switch event {
       case .progress(let progress): view.update(id, progress: progress)
-      case .waiting(let reason?) where reason != .starting:
-        view.update(id, waitingFor: reason.name)
-      case .waiting: view.update(id, waitingFor: nil)
-      case .finished:
-        let path = (try? await manager.snapshot(id: id))?.fileURL.path ?? ""
+      case .changed(let snapshot) where snapshot.state == .downloading:
+        view.update(id, waitingFor: shownWait(of: snapshot)?.name)
+      case .changed(let snapshot) where snapshot.state == .suspended:
+        // A failure suspends with its error: the line says it (its `finished` follows).
         ended.insert(id)
-        view.end(id, line: "\(id): finished \(path)")
-      case .error(let error):
+        guard let error = snapshot.lastError else {
+          view.end(id, line: "\(id): suspended")
+          break
+        }
+        printed.withLock { _ = $0.insert(id) }
+        view.end(id, line: "\(id): " + TerminalText.message("\(error)"))
+      case .finished(.success(let url)):
+        ended.insert(id)
+        view.end(id, line: "\(id): finished \(url.path)")
+      case .finished(.failure(let error)) where error.code == .canceled:
+        ended.insert(id)
+        view.end(id, line: "\(id): canceled")
+      case .finished(.failure(let error)):
         printed.withLock { _ = $0.insert(id) }
         ended.insert(id)
         view.end(id, line: "\(id): " + TerminalText.message("\(error)"))
-      case .suspended:
-        ended.insert(id)
-        view.end(id, line: "\(id): suspended")
-      case .canceled:
-        ended.insert(id)
-        view.end(id, line: "\(id): canceled")
       default: break
       }
     }

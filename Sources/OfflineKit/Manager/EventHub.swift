@@ -12,7 +12,7 @@ import OfflineLocks
 final class EventHub: Sendable {
   private struct State {
     var subscribers: [String: [UUID: EventQueue<OfflineContent.Event>]] = [:]
-    var everything: [UUID: EventQueue<(String, OfflineContent.Event)>] = [:]
+    var everything: [UUID: EventQueue<(id: String, event: OfflineContent.Event)>] = [:]
     /// The last progress sent per content, so progress never moves backwards.
     var lastProgress: [String: OfflineProgress] = [:]
     var closed = false
@@ -21,9 +21,9 @@ final class EventHub: Sendable {
   private let state = Locked(State())
 
   /// A new stream for `id`, starting with `current()` (read under the lock, so nothing sent
-  /// after it is missed). When the state cannot be read, the stream holds that error and
-  /// ends.
-  func subscribe(id: String, current: () -> Result<OfflineState, OfflineError>)
+  /// after it is missed). When the content cannot be read, the stream holds that error as
+  /// its attempt's end and ends.
+  func subscribe(id: String, current: () -> Result<OfflineContent.Snapshot, OfflineError>)
     -> OfflineEvents<OfflineContent.Event>
   {
     let queue = EventQueue<OfflineContent.Event>(
@@ -32,8 +32,8 @@ final class EventHub: Sendable {
     state.withLock { state in
       let now = current()
       switch now {
-      case .success(let known): queue.push(.stateChanged(known))
-      case .failure(let error): queue.push(.error(error))
+      case .success(let snapshot): queue.push(.changed(snapshot))
+      case .failure(let error): queue.push(.finished(.failure(error)))
       }
       if state.closed || (try? now.get()) == nil {
         queue.finish()
@@ -48,9 +48,9 @@ final class EventHub: Sendable {
   }
 
   /// A new stream of every content's events, with their ids, starting with the next one.
-  func subscribeAll() -> OfflineEvents<(String, OfflineContent.Event)> {
-    let queue = EventQueue<(String, OfflineContent.Event)>(
-      content: { $0.0 }, isProgress: { if case .progress = $0.1 { true } else { false } })
+  func subscribeAll() -> OfflineEvents<(id: String, event: OfflineContent.Event)> {
+    let queue = EventQueue<(id: String, event: OfflineContent.Event)>(
+      content: { $0.id }, isProgress: { if case .progress = $0.event { true } else { false } })
     let token = UUID()
     state.withLock { state in
       if state.closed {
@@ -67,8 +67,10 @@ final class EventHub: Sendable {
 
   func send(_ event: OfflineContent.Event, to id: String) {
     state.withLock { state in
+      // Bytes go back to zero after a restart: progress is clamped from there on.
+      if case .restarted = event { state.lastProgress[id] = nil }
       for queue in state.subscribers[id]?.values ?? [:].values { queue.push(event) }
-      for queue in state.everything.values { queue.push((id, event)) }
+      for queue in state.everything.values { queue.push((id: id, event: event)) }
     }
   }
 

@@ -106,36 +106,37 @@ public struct OfflineContent: Sendable, Identifiable {
   }
 
   /// A new stream of this content's events, for one subscriber, made at once. The first
-  /// element is the current state (`stateChanged`), so a late subscriber knows where things
-  /// stand; nothing sent after it is missed. The stream ends when the subscriber stops
-  /// iterating (or its task is cancelled) or the manager closes (``OfflineManager/close()``).
-  /// When the index cannot say the state (it holds a value this version does not know),
-  /// the only element is that `error`.
+  /// element is where the content stands (`changed` with its snapshot), so a late
+  /// subscriber knows; nothing sent after it is missed. The stream ends when the subscriber
+  /// stops iterating (or its task is cancelled) or the manager closes
+  /// (``OfflineManager/close()``). When the index cannot say where the content stands (it
+  /// is gone, or holds a value this version does not know), the only element is
+  /// `finished(.failure)` with that error.
   public var events: OfflineEvents<Event> { manager.events(for: id) }
 
   /// Waits until the content is downloaded, and returns the local file to play or open
   /// (``playbackURL(restrictedToAssetCache:)``). Returns at once when it is downloaded
-  /// already.
+  /// already. Built on ``events``: it returns or throws at the attempt's `finished`.
   ///
   /// A suspended content is waited for until it resumes and finishes.
   ///
-  /// - Throws: ``OfflineError``: the download's own error when it fails for good (its
-  ///   `error` event); `canceled` when it is canceled; `notQueued` when it is not
-  ///   downloaded and no download is queued; `closed` when the manager closes, or the
-  ///   waiting task is cancelled, first.
+  /// - Throws: ``OfflineError``: the download's own error when it fails for good;
+  ///   `canceled` when it is canceled; `notQueued` when it is not downloaded and no
+  ///   download is queued; `closed` when the manager closes, or the waiting task is
+  ///   cancelled, first.
   public func waitUntilDownloaded() async throws(OfflineError) -> URL {
     var first = true
     for await event in events {
       defer { first = false }
       switch event {
-      case .stateChanged(.downloaded), .finished:
-        if try await snapshot.state == .downloaded { return try await playbackURL() }
-      case .stateChanged(.notDownloaded):
-        throw OfflineError(first ? .notQueued : .canceled, contentID: id)
-      case .error(let error):
+      case .changed(let snapshot) where first && snapshot.state == .downloaded:
+        return try await playbackURL()
+      case .changed(let snapshot) where first && snapshot.state == .notDownloaded:
+        throw OfflineError(.notQueued, contentID: id)
+      case .finished(.success):
+        return try await playbackURL()
+      case .finished(.failure(let error)):
         throw error
-      case .canceled:
-        throw OfflineError(.canceled, contentID: id)
       default:
         continue
       }
@@ -179,28 +180,36 @@ extension OfflineContent {
     public var damage: ContentDamage? = nil
   }
 
-  /// What happens to a content, in order.
+  /// What happens to a content, in order: one event per change.
+  ///
+  /// | call or outcome | events |
+  /// |---|---|
+  /// | `download()`, `resume()`, `suspend()` | `changed` |
+  /// | the download finishes | `changed` (downloaded), `finished(.success)` |
+  /// | it fails for good | `changed` (suspended, or notDownloaded when its bytes were discarded, with ``Snapshot/lastError``), `finished(.failure)` |
+  /// | it waits (network, storage, a retry), or moves again after a wait | `changed` (``Snapshot/waitReason``) |
+  /// | `cancel()` | `changed` (canceling), `changed` (notDownloaded, once its data is deleted), `finished(.failure)` with the code ``OfflineError/Code/canceled`` |
+  /// | `deleteOfflineData()` | `changed` (notDownloaded) |
+  ///
+  /// Bytes arriving are `progress`, which alone may be coalesced for a slow consumer: a
+  /// `changed` or a `finished` is never dropped.
   public enum Event: Sendable {
-    /// The state changed (also the first event of every stream: the current state).
-    case stateChanged(OfflineState)
-    /// Bytes arrived. Never moves backwards.
+    /// The content as it is after a change of its state, its wait reason or its last error
+    /// (also the first event of every stream: where it stands). Its ``Snapshot/damage`` is
+    /// what the quick check found when the change was made.
+    case changed(Snapshot)
+    /// Bytes arrived. Never moves backwards, except after `restarted`.
     case progress(OfflineProgress)
-    /// The download is not moving for this reason (network, storage, a retry), or, nil, it
-    /// moves again after such a wait. A start (queued, then running) is no wait: it shows
-    /// as `progress`; ``Snapshot/waitReason`` also says `queued` and `starting`.
-    case waiting(WaitReason?)
-    /// The file is complete and verified.
-    case finished
-    /// The download was paused, by a call or after failing for good with its data kept.
-    case suspended
-    /// The download goes on after a pause.
-    case resumed
-    /// The cancel finished: every partial byte is deleted.
-    case canceled
-    /// A failure the user can act on: the content is suspended with it, or, when the
-    /// failure discarded the bytes (a checksum mismatch), back in `notDownloaded`.
-    case error(OfflineError)
-    /// The keys of an HLS stream were fetched again.
+    /// The download started over from its first byte, for this reason (the server sent the
+    /// whole file to a resume, the file changed on the server...): the bytes before are gone.
+    case restarted(Transfer.RestartReason)
+    /// The keys of an HLS stream were fetched again (``OfflineContent/renewKeys()``).
     case keysRenewed(count: Int)
+    /// A download attempt ended, once per attempt: the local file or playlist to play
+    /// (``OfflineContent/playbackURL(restrictedToAssetCache:)`` with its default), or why
+    /// there is none: the error it failed with (the content is then suspended with its
+    /// data, or back in notDownloaded when the data was discarded), or `canceled`. A
+    /// suspend does not end an attempt; the `resume()` after a failure begins one.
+    case finished(Result<URL, OfflineError>)
   }
 }

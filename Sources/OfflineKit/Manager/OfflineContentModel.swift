@@ -27,8 +27,10 @@ public final class OfflineContentModel {
   public private(set) var progress: OfflineProgress?
   /// Why a download is not moving, when it is not.
   public private(set) var waitReason: WaitReason?
-  /// The last error, as a sentence a user can act on.
-  public private(set) var lastError: String?
+  /// The last error: the download's (as ``OfflineContent/Snapshot/lastError``), or that of
+  /// the model's last action when it was refused. Its `description` is a sentence a user can
+  /// act on; its ``OfflineError/code`` says what happened.
+  public private(set) var lastError: OfflineError?
   @ObservationIgnored private var listener: Task<Void, Never>?
 
   /// Whether the content is queued or downloading.
@@ -46,7 +48,7 @@ public final class OfflineContentModel {
     self.content = content
     state = snapshot.state
     waitReason = snapshot.state == .downloading ? snapshot.waitReason : nil
-    lastError = snapshot.lastError?.description
+    lastError = snapshot.lastError
     if snapshot.state != .notDownloaded {
       progress = OfflineProgress(
         bytes: snapshot.bytes, total: snapshot.total, totalIsEstimate: snapshot.totalIsEstimate,
@@ -79,44 +81,53 @@ public final class OfflineContentModel {
 
   /// Queues the download.
   public func download(_ configuration: DownloadConfiguration = DownloadConfiguration()) async {
-    await act { try await self.content.download(configuration) }
+    await act { () async throws(OfflineError) in try await self.content.download(configuration) }
   }
 
   /// Pauses, keeping partial data.
-  public func suspend() async { await act { try await self.content.suspend() } }
+  public func suspend() async {
+    await act { () async throws(OfflineError) in try await self.content.suspend() }
+  }
 
   /// Goes on after a pause.
-  public func resume() async { await act { try await self.content.resume() } }
+  public func resume() async {
+    await act { () async throws(OfflineError) in try await self.content.resume() }
+  }
 
   /// Stops and deletes partial data.
-  public func cancel() async { await act { try await self.content.cancel() } }
+  public func cancel() async {
+    await act { () async throws(OfflineError) in try await self.content.cancel() }
+  }
 
   /// Deletes the downloaded file.
-  public func deleteOfflineData() async { await act { try await self.content.deleteOfflineData() } }
+  public func deleteOfflineData() async {
+    await act { () async throws(OfflineError) in try await self.content.deleteOfflineData() }
+  }
 
-  private func act(_ action: @escaping () async throws -> Void) async {
+  private func act(_ action: @escaping () async throws(OfflineError) -> Void) async {
     do {
       try await action()
       lastError = nil
     } catch {
-      lastError = "\(error)"
+      lastError = error
     }
   }
 
   private func apply(_ event: OfflineContent.Event) {
     switch event {
-    case .stateChanged(let new):
-      state = new
-      if new != .downloading { waitReason = nil }
-      if new == .notDownloaded { progress = nil }
+    case .changed(let snapshot):
+      state = snapshot.state
+      waitReason = snapshot.state == .downloading ? snapshot.waitReason : nil
+      lastError = snapshot.lastError
+      if snapshot.state == .notDownloaded { progress = nil }
     case .progress(let value):
       progress = value
       waitReason = nil
-    case .waiting(let reason):
-      waitReason = reason
-    case .error(let error):
-      lastError = error.description
-    case .finished, .suspended, .resumed, .canceled, .keysRenewed:
+    case .restarted:
+      progress = nil
+    case .finished(.failure(let error)) where error.code != .canceled:
+      lastError = error
+    case .finished, .keysRenewed:
       break
     }
   }

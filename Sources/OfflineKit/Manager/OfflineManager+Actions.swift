@@ -100,9 +100,10 @@ extension OfflineManager {
     } catch {
       throw OfflineError(.unknownContent(id), contentID: id)
     }
-    guard updated != nil else { throw OfflineError(.unknownContent(id), contentID: id) }
+    guard let updated else { throw OfflineError(.unknownContent(id), contentID: id) }
     knownStates[id] = after
-    hub.send(.stateChanged(after), to: id)
+    // Only a finish moves to downloaded, its files just verified: nothing to check.
+    announce(updated, pieces: [])
   }
 
   /// Deletes the files a cancel or a delete left behind and completes the change, when this

@@ -33,13 +33,18 @@ extension OfflineManager {
         ? streamWork(DASHDownload.self, record, url: url, options: stored)
         : fileWork(record, url: url, options: stored)
     let task = Task { [weak self] in
-      let (events, sink) = AsyncStream.makeStream(of: OfflineProgress.self)
+      let (events, sink) = AsyncStream.makeStream(of: RunReport.self)
       let job = Task { () -> Result<Transfer.Outcome, Transfer.Error> in
         defer { sink.finish() }
         return await work { sink.yield($0) }
       }
       await withTaskCancellationHandler {
-        for await progress in events { await self?.didProgress(progress, for: id) }
+        for await report in events {
+          switch report {
+          case .progress(let progress): await self?.didProgress(progress, for: id)
+          case .restarted(let reason): self?.hub.send(.restarted(reason), to: id)
+          }
+        }
         await self?.didEnd(id, outcome: await job.value)
       } onCancel: {
         job.cancel()
@@ -58,10 +63,19 @@ extension OfflineManager {
     setWaitReason(.starting, for: record, announcing: false)
   }
 
+  /// A running download, reporting what subscribers hear of as it goes, and its outcome.
   typealias Work =
-    @Sendable (@escaping @Sendable (OfflineProgress) -> Void) async -> Result<
+    @Sendable (@escaping @Sendable (RunReport) -> Void) async -> Result<
       Transfer.Outcome, Transfer.Error
     >
+
+  /// What a running download reports before its outcome.
+  enum RunReport: Sendable {
+    /// Bytes arrived.
+    case progress(OfflineProgress)
+    /// It started over from the first byte, for this reason.
+    case restarted(Transfer.RestartReason)
+  }
 
   /// One file: one ``Transfer``, which neither fsyncs the file nor its folder: the manager
   /// syncs many finished files at once (``FinishedBatch``) before it records them downloaded.
@@ -93,7 +107,11 @@ extension OfflineManager {
         try Self.refuseLinkedFolder(files.folder(of: record), of: record, files: files)
         // Its manifest is written once the file is durable, by the batch's flush.
         let outcome = try await ready.run { event in
-          if case .progress(let progress) = event { report(progress) }
+          switch event {
+          case .progress(let progress): report(.progress(progress))
+          case .restarted(let reason): report(.restarted(reason))
+          default: break
+          }
         }
         return .success(outcome)
       } catch {
@@ -139,7 +157,7 @@ extension OfflineManager {
     return { report in
       do throws(Transfer.Error) {
         try refuseLinkedFolder(files.folder(id: record.id), of: record, files: files)
-        let outcome = try await run(report)
+        let outcome = try await run { report(.progress($0)) }
         // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
         // offline playlists' or MPD's renames durable before it says downloaded.
         files.recordDownloaded(
@@ -185,7 +203,7 @@ extension OfflineManager {
       if !(download.syncsLater && arrivedWhole) {
         try? index.contents.setWaitReason(nil, id: id)
       }
-      if download.announcesMoving { hub.send(.waiting(nil), to: id) }
+      if download.announcesMoving { announce(id: id) }
     }
     let sent = hub.sendProgress(progress, to: id)
     download.lastBytes = progress.bytes

@@ -92,8 +92,8 @@ extension OfflineManager {
     for record in updated {
       let state = record.offlineState
       knownStates[record.id] = state
-      hub.send(.stateChanged(state), to: record.id)
-      hub.send(.finished, to: record.id)
+      announce(record, pieces: [])  // just verified: nothing to check
+      announceFinished(record)
     }
   }
 

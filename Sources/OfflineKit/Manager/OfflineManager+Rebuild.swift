@@ -22,7 +22,7 @@ extension OfflineManager {
     let report = try IndexRebuild(files: files).run()
     for item in report.restored {
       knownStates[item.id] = item.state
-      hub.send(.stateChanged(item.state), to: item.id)
+      announce(id: item.id)
     }
     pump()
     return report

@@ -33,7 +33,7 @@ extension OfflineManager {
         report.bytesFetched += bytes
       }
     }
-    hub.send(.finished, to: id)
+    announce(id: id)  // its damage is gone
     return report
   }
 

@@ -103,7 +103,6 @@ extension OfflineManager {
     while let id = running.keys.first {
       if suspendingRunning {
         try? transition(id: id, .suspend) { $0.waitReason = nil }
-        hub.send(.suspended, to: id)
       }
       await stopRunning(id)
     }
@@ -177,9 +176,8 @@ extension OfflineManager {
         case let state = record.offlineState, state != known
       else { continue }
       knownStates[id] = state
-      hub.send(.stateChanged(state), to: id)
-      if state == .suspended { hub.send(.suspended, to: id) }
-      if known == .suspended && state == .downloading { hub.send(.resumed, to: id) }
+      announce(record)
+      announceEndSeenFromOutside(record, after: known)
     }
   }
 
@@ -289,7 +287,7 @@ extension OfflineManager {
   func setWaitReason(_ reason: WaitReason?, for record: ContentRecord, announcing: Bool = true) {
     guard record.waitReason != reason?.stored else { return }
     try? index.contents.setWaitReason(reason?.stored, id: record.id)  // one UPDATE, no read first
-    if announcing { hub.send(.waiting(reason), to: record.id) }
+    if announcing { announce(id: record.id) }
   }
 
   /// Stops running downloads whose host became unreachable, so they wait for the network

@@ -34,8 +34,15 @@ extension OfflineManager {
       _ = try? index.contents.update(id: id) { edits.apply(to: &$0) }
     case .wait(let reason):
       if let record = try? index.contents.record(id: id) { setWaitReason(reason, for: record) }
-    case .send(let notice):
-      hub.send(notice.event, to: id)
+    case .send(.change):
+      announce(id: id)
+    case .send(.finished):
+      guard let record = try? index.contents.record(id: id) else { return false }
+      announceFinished(record)
+    case .send(.failed(let error)):
+      announceFailure(error, id: id)
+    case .send(.canceled):
+      announceFailure(OfflineError(.canceled, contentID: id), id: id)
     case .stopRunning:
       Task { await self.stopRunning(id) }  // only ``carryOut(_:id:)`` waits for it
     case .deleteFiles:

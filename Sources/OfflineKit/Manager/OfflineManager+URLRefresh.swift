@@ -123,7 +123,6 @@ extension OfflineManager {
     }
     guard moved else { return }
     recordSuspended(id)
-    hub.send(.error(failure), to: id)
-    hub.send(.suspended, to: id)
+    announceFailure(failure, id: id)
   }
 }

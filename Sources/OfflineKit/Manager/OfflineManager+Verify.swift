@@ -9,12 +9,15 @@ extension OfflineManager {
     return ContentQuickCheck.damage(of: recorded, in: files.folder(of: record))
   }
 
-  /// Tells the content's subscribers of `damage` (an `error` event whose error has the code `damaged`) and
-  /// returns that error.
+  /// Tells the content's subscribers of `damage` (a `changed` event whose snapshot has it)
+  /// and returns the error that names it, with the code `damaged`.
   func reportDamage(_ damage: ContentDamage, id: String) -> OfflineError {
-    let error = OfflineError(.damaged(damage), contentID: id)
-    hub.send(.error(error), to: id)
-    return error
+    if let record = (try? index.contents.record(id: id)) ?? nil {
+      var found = snapshot(of: record, pieces: [])
+      found.damage = damage
+      hub.send(.changed(found), to: id)
+    }
+    return OfflineError(.damaged(damage), contentID: id)
   }
 
   /// Reads every file of downloaded content `id` again; see ``OfflineContent/verify(progress:)``.

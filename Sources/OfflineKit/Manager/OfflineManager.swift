@@ -340,12 +340,13 @@ public actor OfflineManager {
   /// A new stream of the events of content `id`; see ``OfflineContent/events``.
   nonisolated func events(for id: String) -> OfflineEvents<OfflineContent.Event> {
     let index = self.index
-    return hub.subscribe(id: id) {
-      // A content that is gone (forgotten) has nothing on disk; one that cannot be read
-      // is an error, never a guess.
+    return hub.subscribe(id: id) { [self] in
+      // A content that is gone (forgotten) or cannot be read is an error, never a guess.
       Result { () throws(OfflineError) in
-        try indexStep { try index.contents.record(id: id) }.map { $0.offlineState }
-          ?? .notDownloaded
+        guard let record = try indexStep({ try index.contents.record(id: id) }) else {
+          throw OfflineError(.unknownContent(id), contentID: id)
+        }
+        return snapshot(of: record)
       }
     }
   }
@@ -353,7 +354,13 @@ public actor OfflineManager {
   /// A new stream of the events of every content, each with its content's id, for one
   /// subscriber (a queue view, say), made at once. It starts with the next event and ends
   /// when the manager closes.
-  public nonisolated func allEvents() -> OfflineEvents<(String, OfflineContent.Event)> {
+  ///
+  /// ```swift
+  /// for await (id, event) in manager.allEvents() {
+  ///   if case .finished(.failure(let error)) = event { print(id, error) }
+  /// }
+  /// ```
+  public nonisolated func allEvents() -> OfflineEvents<(id: String, event: OfflineContent.Event)> {
     hub.subscribeAll()
   }
 

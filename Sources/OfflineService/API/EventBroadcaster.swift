@@ -27,8 +27,7 @@ final class EventBroadcaster: Sendable {
       for await (id, event) in manager.allEvents() {
         guard let self else { return }
         self.noteSpeed(of: event, id: id)
-        let snapshot = try? await manager.snapshot(id: id)
-        self.send(EventText.render(event, id: id, snapshot: snapshot))
+        self.send(EventText.render(event, id: id))
       }
     }
     let heartbeat = Task { [weak self] in
@@ -55,9 +54,11 @@ final class EventBroadcaster: Sendable {
     case .progress(let progress):
       let rate = progress.bytesPerSecond.isFinite ? progress.bytesPerSecond : 0
       speeds.withLock { $0[id] = rate }
-    case .waiting(nil), .resumed, .keysRenewed:
+    case .changed(let snapshot) where snapshot.state == .downloading && snapshot.waitReason == nil:
+      break  // moving: its rate stays until the next progress
+    case .keysRenewed, .restarted:
       break
-    default:
+    case .changed, .finished:
       _ = speeds.withLock { $0.removeValue(forKey: id) }
     }
   }

@@ -6,41 +6,28 @@ import OfflineKit
 ///
 /// | event | data |
 /// |---|---|
-/// | `content` | the content as `GET /api/contents/<id>` shows it (after every state change) |
+/// | `content` | the content as `GET /api/contents/<id>` shows it, after every change (its state, `waitReason`, `lastError`) |
 /// | `progress` | `bytes`, `total`, `totalIsEstimate`, `bytesPerSecond`, `secondsRemaining`, `fraction` |
-/// | `waiting` | `reason` (`queued`, `network`, `storage`, `retry`, `starting`, or null: moving) |
-/// | `finished`, `suspended`, `resumed`, `canceled` | `id` only |
-/// | `error` | `error` (a sentence), `kind` |
+/// | `finished` | the end of a download attempt: `ok`, then `path` (the local file) or `error` (a sentence) and `code` (`canceled` for a cancel) |
+/// | `restarted` | `reason` (`rangesIgnored`, `resourceChanged`...): the download started over |
 /// | `keysRenewed` | `count` |
 /// | `forgotten` | `id` only |
 enum EventText {
-  /// The text of `event` of content `id`; a state change is sent as a `content` event with
-  /// `snapshot` (the content as it is now).
-  static func render(_ event: OfflineContent.Event, id: String, snapshot: OfflineContent.Snapshot?)
-    -> String
-  {
+  /// The text of `event` of content `id`.
+  static func render(_ event: OfflineContent.Event, id: String) -> String {
     switch event {
-    case .stateChanged:
-      guard let snapshot else { return "" }
+    case .changed(let snapshot):
       return self.event("content", ContentProjection(snapshot))
     case .progress(let progress):
       return self.event("progress", ProgressJSON(id: id, progress))
-    case .waiting(let reason):
-      return self.event("waiting", WaitingJSON(id: id, reason: reason?.name))
-    case .finished:
-      return plain("finished", id)
-        + (snapshot.map { self.event("content", ContentProjection($0)) } ?? "")
-    case .suspended:
-      return plain("suspended", id)
-        + (snapshot.map { self.event("content", ContentProjection($0)) } ?? "")
-    case .resumed:
-      return plain("resumed", id)
-    case .canceled:
-      return plain("canceled", id)
-        + (snapshot.map { self.event("content", ContentProjection($0)) } ?? "")
-    case .error(let error):
+    case .restarted(let reason):
+      return self.event("restarted", RestartJSON(id: id, reason: reason.rawValue))
+    case .finished(.success(let url)):
+      return self.event("finished", FinishedJSON(id: id, ok: true, path: url.path))
+    case .finished(.failure(let error)):
       return self.event(
-        "error", ErrorEventJSON(id: id, error: error.description, kind: error.kindName))
+        "finished",
+        FinishedJSON(id: id, ok: false, error: error.description, code: error.kindName))
     case .keysRenewed(let count):
       return self.event("keysRenewed", KeysJSON(id: id, count: count))
     }
@@ -61,23 +48,17 @@ private struct IDJSON: Encodable {
   var id: String
 }
 
-private struct WaitingJSON: Encodable {
+private struct FinishedJSON: Encodable {
   var id: String
-  var reason: String?
-
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(id, forKey: .id)
-    try container.encode(reason, forKey: .reason)  // null when moving again
-  }
-
-  enum CodingKeys: String, CodingKey { case id, reason }
+  var ok: Bool
+  var path: String?
+  var error: String?
+  var code: String?
 }
 
-private struct ErrorEventJSON: Encodable {
+private struct RestartJSON: Encodable {
   var id: String
-  var error: String
-  var kind: String
+  var reason: String
 }
 
 private struct KeysJSON: Encodable {

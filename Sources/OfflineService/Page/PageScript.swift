@@ -154,16 +154,6 @@ enum PageScript {
       content.total = data.total;
       setProgress(row(data.id), data.bytes, data.total, data.bytesPerSecond, data.secondsRemaining);
     });
-    events.addEventListener("waiting", (event) => {
-      const data = JSON.parse(event.data);
-      const node = row(data.id);
-      node.querySelector(".reason").textContent = data.reason ? "waiting: " + data.reason : "";
-    });
-    events.addEventListener("error", (event) => {
-      if (!event.data) return;
-      const data = JSON.parse(event.data);
-      row(data.id).querySelector(".error").textContent = data.error;
-    });
     events.addEventListener("forgotten", (event) => {
       const data = JSON.parse(event.data);
       contents.delete(data.id);

@@ -2,14 +2,15 @@ import OfflineStore
 
 /// What the manager does for a call of the API on a content, as a value: the record's
 /// edits made in the transition's transaction, and the steps carried out after it. The
-/// state change itself is ``OfflineStateMachine``'s; this decides everything around it.
+/// state change itself is ``OfflineStateMachine``'s (its transition tells subscribers);
+/// this decides everything around it.
 ///
 /// | call | edits | after |
 /// |---|---|---|
 /// | `download` | the config (priority, checksum, options), bytes 0, queued, retries and error cleared | queued manifest, progress reset, pump |
-/// | `resume` | queued, retries and error cleared | `resumed`, pump |
-/// | `suspend` | no wait reason | its download stopped, the suspended manifest (here, or by the runner), `suspended` |
-/// | `cancel` | cleanup pending, no wait reason | its download stopped, files deleted by the runner (`canceled` then) |
+/// | `resume` | queued, retries and error cleared | pump |
+/// | `suspend` | no wait reason | its download stopped, the suspended manifest (here, or by the runner) |
+/// | `cancel` | cleanup pending, no wait reason, error cleared | its download stopped, files deleted by the runner (the attempt's end, `canceled`, then) |
 /// | `delete` | cleanup pending, no wait reason | files deleted by the runner |
 struct CallDecision: Sendable, Equatable {
   /// The record's changes, in the transaction that changes its state.
@@ -40,7 +41,7 @@ struct CallDecision: Sendable, Equatable {
       steps = [.recordQueued, .resetProgress, .pump]
     case .resume:
       edits = goesOn
-      steps = [.send(.resumed), .pump]
+      steps = [.pump]
     case .suspend:
       edits = [.waitReason(nil)]
       // A running transfer's end records the suspended manifest; so does the runner's,
@@ -48,9 +49,8 @@ struct CallDecision: Sendable, Equatable {
       steps =
         [.stopRunning]
         + (wasRunningHere ? [] : [.recordSuspendedUnlessAnotherProcessRuns])
-        + [.send(.suspended)]
     case .cancel:
-      edits = [.pendingCleanup(true), .waitReason(nil)]
+      edits = [.pendingCleanup(true), .waitReason(nil), .lastError(nil)]
       steps = [.reach(.cancelAfterCanceling), .stopRunning, .finishCleanupIfRunner]
     case .delete:
       edits = [.pendingCleanup(true), .waitReason(nil)]

@@ -4,7 +4,7 @@ import OfflineStore
 ///
 /// | state | steps |
 /// |---|---|
-/// | `canceling` | cleanup done, bytes 0, `notDownloaded` by the table's `cancelFinished`; `canceled` |
+/// | `canceling` | cleanup done, bytes 0, `notDownloaded` by the table's `cancelFinished`; the attempt ends `canceled` |
 /// | any other (a delete, or a cleanup cut short) | the files are gone: `notDownloaded`, bytes 0, cleanup done |
 enum CleanupDecision {
   /// The steps after the files of a content in `state` are deleted.

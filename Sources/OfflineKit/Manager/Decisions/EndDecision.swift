@@ -8,11 +8,14 @@ import OfflineStore
 /// | completed | `finished` | `downloaded` with its length, wait, retries and error cleared; `finished` |
 /// | stopped on purpose (suspend, cancel, network lost) | `stopped` | none |
 /// | the content is no longer `downloading` | `stopped` | none |
-/// | threw its bytes away (a checksum mismatch) | `discarded` | manifests and files deleted, progress reset, `error`, `notDownloaded` with the error |
+/// | threw its bytes away (a checksum mismatch) | `discarded` | manifests and files deleted, progress reset, `notDownloaded` with the error; `failed` |
 /// | out of space | `waits(.storage)` | waits for space |
 /// | a transient failure with the host unreachable | `waits(.network)` | waits for the network |
-/// | a transient failure, retries left | `retries` | the failure count, retry time and error recorded; `waiting(.retry)` |
-/// | any other failure, or retries used up | `suspended` | `suspended` with the error, its manifest; `error`, `suspended` |
+/// | a transient failure, retries left | `retries` | the failure count, retry time and error recorded; `change` |
+/// | any other failure, or retries used up | `suspended` | `suspended` with the error, its manifest; `failed` |
+///
+/// Every `move` tells subscribers where the content stands (`changed`); the `finished` and
+/// `failed` notices end the attempt (`finished(Result)`).
 ///
 /// A download that received bytes starts its failure count over: only failures in a row
 /// without progress use up retries.
@@ -96,10 +99,11 @@ struct EndDecision: Sendable, Equatable {
       return EndDecision(
         verdict: .discarded,
         steps: [
-          .forgetManifests, .deleteFiles, .resetProgress, .send(.error(error)),
+          .forgetManifests, .deleteFiles, .resetProgress,
           .move(
             .failedDiscardingData,
             [.bytes(0), .waitReason(nil), .retryCount(0), .lastError(error)]),
+          .send(.failed(error)),
         ])
     }
     if failure.isOutOfSpace {
@@ -116,14 +120,14 @@ struct EndDecision: Sendable, Equatable {
         verdict: .retries(failures: failures, at: at),
         steps: [
           .update([.retryCount(failures), .waitReason(.retry(at: at)), .lastError(error)]),
-          .send(.waiting(.retry(at: at))),
+          .send(.change),
         ])
     }
     return EndDecision(
       verdict: .suspended(failures: failures),
       steps: [
         .move(.failedKeepingData, [.retryCount(failures), .waitReason(nil), .lastError(error)]),
-        .recordSuspended, .send(.error(error)), .send(.suspended),
+        .recordSuspended, .send(.failed(error)),
       ])
   }
 
@@ -134,7 +138,7 @@ struct EndDecision: Sendable, Equatable {
       verdict: .suspended(failures: 0),
       steps: [
         .move(.failedKeepingData, [.waitReason(nil), .lastError(error)]),
-        .send(.error(error)), .send(.suspended),
+        .send(.failed(error)),
       ])
   }
 

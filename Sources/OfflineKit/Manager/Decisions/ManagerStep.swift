@@ -3,12 +3,12 @@
 /// No step decides anything: each is one call on the index, the files or the subscribers.
 enum ManagerStep: Sendable, Equatable {
   /// Moves the content along the engine's rows of the state table, with `edits`, in one
-  /// transaction; the steps after it are skipped when the table has no such row (the state
+  /// transaction, and tells subscribers (`changed`); the steps after it are skipped when the table has no such row (the state
   /// changed meanwhile).
   case move(OfflineEngineEvent, [RecordEdit])
   /// Changes the record without changing its state.
   case update([RecordEdit])
-  /// Records why it is not moving and tells subscribers.
+  /// Records why it is not moving and tells subscribers (`changed`).
   case wait(WaitReason)
   /// Tells subscribers.
   case send(Notice)
@@ -34,37 +34,22 @@ enum ManagerStep: Sendable, Equatable {
   /// A crash point of the fault tests.
   case reach(CrashPoint)
 
-  /// What subscribers are told.
+  /// What subscribers are told, besides the `changed` every `move` sends.
   enum Notice: Sendable, Equatable {
+    /// Where the content stands now, after an `update` or a `wait`.
+    case change
+    /// The attempt finished: the file is in place.
     case finished
-    case suspended
-    case resumed
+    /// The attempt ended with the decision's error.
+    case failed(OfflineError)
+    /// The attempt ended in a cancel.
     case canceled
-    case waiting(WaitReason)
-    /// The decision's error.
-    case error(OfflineError)
 
     static func == (lhs: Notice, rhs: Notice) -> Bool {
       switch (lhs, rhs) {
-      case (.finished, .finished), (.suspended, .suspended), (.resumed, .resumed),
-        (.canceled, .canceled):
-        true
-      case (.waiting(let a), .waiting(let b)): a == b
-      case (.error(let a), .error(let b)):
-        a.description == b.description && a.kindName == b.kindName
+      case (.change, .change), (.finished, .finished), (.canceled, .canceled): true
+      case (.failed(let a), .failed(let b)): a == b
       default: false
-      }
-    }
-
-    /// The event subscribers get.
-    var event: OfflineContent.Event {
-      switch self {
-      case .finished: .finished
-      case .suspended: .suspended
-      case .resumed: .resumed
-      case .canceled: .canceled
-      case .waiting(let reason): .waiting(reason)
-      case .error(let error): .error(error)
       }
     }
   }
