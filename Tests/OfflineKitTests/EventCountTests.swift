@@ -101,6 +101,36 @@ import Testing
     _ = content
   }
 
+  /// A resume the origin answers with the whole file (it ignores ranges) starts over from
+  /// byte zero, and subscribers hear why. Before, the manager kept the transfer's
+  /// `restarted` to itself.
+  @Test func aResumeAnsweredWithTheWholeFileSaysItRestarted()
+    async throws
+  {
+    let (origin, gate, fixture, content, recorder) = try await Self.heldDownload()
+    let body = try #require(origin.body("file.bin"))
+    try await fixture.running {
+      #expect(await gate.reached())
+      try await content.suspend()
+      #expect(await recorder.waitFor { $0.name == "state:suspended" })
+      origin.transport.enqueue(origin.url("file.bin"), .ok(body))
+      try await content.resume()
+      #expect(await recorder.waitFor { $0.name == "finished" })
+    }
+    #expect(
+      Self.changes(recorder) == [
+        "state:notDownloaded", "state:downloading", "state:suspended", "state:downloading",
+        "restarted", "state:downloaded", "finished",
+      ])
+    let events = recorder.events
+    let restart = try #require(events.firstIndex { $0.name == "restarted" })
+    guard case .restarted(.rangesIgnored) = events[restart] else {
+      Issue.record("restarted for another reason: \(events[restart])")
+      return
+    }
+    #expect(try await content.snapshot.bytes == 1 << 20)
+  }
+
   /// The listener shape of the player SDKs (finished, progress, suspended, resumed,
   /// canceled, error), written over the one sequence as the README shows it.
   @Test func theListenerSampleHearsEachCallbackOnce() async throws {

@@ -107,4 +107,20 @@ import Testing
     waiting.cancel()
     #expect(await waiting.value == 1, "the first state, then the cancel ends it")
   }
+
+  /// After a restart, bytes start again from zero: progress is clamped from there, not
+  /// held at the bytes of the attempt before.
+  @Test func progressAfterARestartStartsAgainFromItsBytes() async {
+    let hub = EventHub()
+    let events = hub.subscribe(id: "a") { .success(Self.snapshot(.downloading)) }
+    hub.sendProgress(OfflineProgress(bytes: 600, total: 1000), to: "a")
+    hub.sendProgress(OfflineProgress(bytes: 500, total: 1000), to: "a")  // never backwards
+    hub.send(.restarted(.rangesIgnored), to: "a")
+    hub.sendProgress(OfflineProgress(bytes: 100, total: 1000), to: "a")
+    hub.close()
+
+    var names: [String] = []
+    for await event in events { names.append(Self.name(event)) }
+    #expect(names == ["downloading", "p600", "other", "p100"])
+  }
 }
