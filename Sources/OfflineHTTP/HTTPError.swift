@@ -5,8 +5,8 @@ import Foundation
 /// The description is a sentence a user can act on. URLs in it are redacted: user
 /// information and query strings, which often carry tokens, are never shown.
 public struct HTTPError: Error, Sendable, CustomStringConvertible {
-  /// The kind of failure, for callers that decide what to do next.
-  public enum Kind: Sendable, Equatable {
+  /// The kind of failure, with its details: the package's own; apps read ``code``.
+  package enum Kind: Sendable, Equatable {
     /// The URL's scheme is not http or https.
     case unsupportedScheme(String)
     /// The host name could not be resolved.
@@ -47,18 +47,46 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
   }
 
   /// The kind of failure.
-  public var kind: Kind
+  package var kind: Kind
   /// The URL being requested when it failed.
   public var url: URL
   /// The libcurl result code, when libcurl reported the failure.
   public var curlCode: Int?
   /// libcurl's own message, when it gave one.
   public var detail: String?
-  /// The delegate's error for ``Kind-swift.enum/delegateFailed``.
+  /// The delegate's error for ``Code-swift.struct/delegateFailed``.
   public var underlying: (any Error & Sendable)?
 
-  /// Creates an error.
+  /// Creates an error of `code`, as a transport of an app's own throws it. The `detail` of
+  /// ``Code-swift.struct/unsupportedScheme``, ``Code-swift.struct/redirectRefused`` and
+  /// ``Code-swift.struct/invalidProxy`` names the scheme, the target or the problem.
   public init(
+    code: Code, url: URL, curlCode: Int? = nil, detail: String? = nil,
+    underlying: (any Error & Sendable)? = nil
+  ) {
+    let kind: Kind =
+      switch code {
+      case .unsupportedScheme: .unsupportedScheme(detail ?? url.scheme ?? "")
+      case .cannotResolveHost: .cannotResolveHost
+      case .cannotConnect: .cannotConnect
+      case .connectionLost: .connectionLost
+      case .stalled: .stalled
+      case .tlsFailure: .tlsFailure
+      case .redirectRefused: .redirectRefused(to: detail ?? "")
+      case .tooManyRedirects: .tooManyRedirects(Int(detail ?? "") ?? 0)
+      case .protocolViolation: .protocolViolation
+      case .notHTTP: .notHTTP
+      case .headersTooLarge: .headersTooLarge
+      case .invalidProxy: .invalidProxy(detail ?? "")
+      case .delegateFailed: .delegateFailed
+      case .canceled: .canceled
+      default: .other
+      }
+    self.init(kind, url: url, curlCode: curlCode, detail: detail, underlying: underlying)
+  }
+
+  /// Creates an error of `kind`.
+  package init(
     _ kind: Kind, url: URL, curlCode: Int? = nil, detail: String? = nil,
     underlying: (any Error & Sendable)? = nil
   ) {
@@ -117,6 +145,72 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
       return "The request to \(where_) was canceled."
     case .other:
       return "The request to \(where_) failed\(suffix)."
+    }
+  }
+}
+
+extension HTTPError {
+  /// Why a request failed, as a stable code to branch on: ``HTTPError/code``. Codes are
+  /// values, so a release can add one without breaking a `switch` that has a `default`.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    /// The code's name, such as `cannotConnect`.
+    public let name: String
+
+    private init(_ name: String) { self.name = name }
+
+    /// The code's name.
+    public var description: String { name }
+
+    /// The URL's scheme is not http or https.
+    public static let unsupportedScheme = Code("unsupportedScheme")
+    /// The host name could not be resolved.
+    public static let cannotResolveHost = Code("cannotResolveHost")
+    /// No connection could be made (refused, unreachable, or the connect timeout passed).
+    public static let cannotConnect = Code("cannotConnect")
+    /// The connection closed before the whole body arrived.
+    public static let connectionLost = Code("connectionLost")
+    /// No byte arrived for longer than the stall timeout.
+    public static let stalled = Code("stalled")
+    /// The server's TLS certificate did not verify, or the TLS handshake failed.
+    public static let tlsFailure = Code("tlsFailure")
+    /// A redirect pointed somewhere the policy does not follow.
+    public static let redirectRefused = Code("redirectRefused")
+    /// More redirects than the policy allows.
+    public static let tooManyRedirects = Code("tooManyRedirects")
+    /// The response could not be parsed as HTTP.
+    public static let protocolViolation = Code("protocolViolation")
+    /// The server did not answer with HTTP.
+    public static let notHTTP = Code("notHTTP")
+    /// The response head was too large to take.
+    public static let headersTooLarge = Code("headersTooLarge")
+    /// The proxy setting that applies to the URL is not a proxy URL.
+    public static let invalidProxy = Code("invalidProxy")
+    /// The delegate threw from a body callback (``HTTPError/underlying``).
+    public static let delegateFailed = Code("delegateFailed")
+    /// The calling task was canceled.
+    public static let canceled = Code("canceled")
+    /// Any other failure.
+    public static let other = Code("other")
+  }
+
+  /// Why the request failed.
+  public var code: Code {
+    switch kind {
+    case .unsupportedScheme: .unsupportedScheme
+    case .cannotResolveHost: .cannotResolveHost
+    case .cannotConnect: .cannotConnect
+    case .connectionLost: .connectionLost
+    case .stalled: .stalled
+    case .tlsFailure: .tlsFailure
+    case .redirectRefused: .redirectRefused
+    case .tooManyRedirects: .tooManyRedirects
+    case .protocolViolation: .protocolViolation
+    case .notHTTP: .notHTTP
+    case .headersTooLarge: .headersTooLarge
+    case .invalidProxy: .invalidProxy
+    case .delegateFailed: .delegateFailed
+    case .canceled: .canceled
+    case .other: .other
     }
   }
 }

@@ -17,7 +17,7 @@
 /// into the transport.
 ///
 /// **Failure.** Throwing from ``didReceiveBodyPart(_:)`` stops the transfer and no further
-/// callback follows; `perform` then throws ``HTTPError/Kind-swift.enum/delegateFailed``
+/// callback follows; `perform` then throws ``HTTPError/Code-swift.struct/delegateFailed``
 /// carrying that error.
 public protocol HTTPResponseDelegate: AnyObject, Sendable {
   /// Called once with the final response head; the answer decides what happens to the body.

@@ -12,7 +12,7 @@ public protocol HTTPTransporting: Sendable {
   ///   response, not an error: the caller decides.
   /// - Throws: ``HTTPError`` when no complete response arrived: connection refused or cut,
   ///   a body shorter than its `Content-Length`, a stall, a refused redirect, a TLS failure,
-  ///   or cancellation of the calling task (``HTTPError/Kind-swift.enum/cancelled``), after
+  ///   or cancellation of the calling task (``HTTPError/Code-swift.struct/canceled``), after
   ///   which no callback runs any more.
   func perform(_ request: HTTPRequest, delegate: any HTTPResponseDelegate) async throws(HTTPError)
     -> HTTPResponseHead

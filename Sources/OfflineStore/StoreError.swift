@@ -9,56 +9,67 @@ import Foundation
 /// An error from the offline index: a SQLite result code with the context a user needs to act.
 ///
 /// Every error names the database file, and, when a statement failed, the SQL text. Switch on
-/// ``kind`` to decide what to do; show ``description`` to a person.
+/// ``code`` to decide what to do; show ``description`` to a person.
 ///
 /// ```swift
 /// do {
 ///   let index = try OfflineIndex(directory: directory)
-/// } catch let error where error.kind == .notADatabase {
+/// } catch let error where error.code == .notADatabase {
 ///   // Move the file away and start a fresh index.
 /// }
 /// ```
 public struct StoreError: Error, CustomStringConvertible, Sendable {
-  /// What went wrong, coarse enough for callers to act on.
-  public enum Kind: Sendable, Equatable {
+  /// What went wrong, coarse enough for callers to act on: a value, so a release can add
+  /// one without breaking a `switch` that has a `default`.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    /// The code's name, such as `notADatabase`.
+    public let name: String
+
+    private init(_ name: String) { self.name = name }
+
+    /// The code's name.
+    public var description: String { name }
+
     /// The file exists but is not a SQLite database (`SQLITE_NOTADB`).
-    case notADatabase
+    public static let notADatabase = Code("notADatabase")
     /// Another connection holds a conflicting lock and the busy timeout ran out
     /// (`SQLITE_BUSY`, `SQLITE_LOCKED`).
-    case busy
+    public static let busy = Code("busy")
     /// The database file is damaged (`SQLITE_CORRUPT`).
-    case corrupt
+    public static let corrupt = Code("corrupt")
     /// A write broke a constraint: `UNIQUE`, `NOT NULL`, `CHECK`, foreign key
     /// (`SQLITE_CONSTRAINT`).
-    case constraint
+    public static let constraint = Code("constraint")
     /// The disk is full: `SQLITE_FULL`, or an I/O error (`SQLITE_IOERR_WRITE`,
     /// `SQLITE_IOERR_SHMSIZE`, ...) whose system error is `ENOSPC` or `EDQUOT`.
-    case full
+    public static let full = Code("full")
     /// The database or its directory cannot be written (`SQLITE_READONLY`).
-    case readOnly
+    public static let readOnly = Code("readOnly")
     /// The database file or its directory cannot be opened or created (`SQLITE_CANTOPEN`).
-    case cannotOpen
+    public static let cannotOpen = Code("cannotOpen")
     /// The operating system reported an I/O error (`SQLITE_IOERR`).
-    case ioError
+    public static let ioError = Code("ioError")
     /// The API was used in a way it does not allow (`SQLITE_MISUSE`, wrong argument count,
     /// a transaction's connection used after the transaction, a reentrant call).
-    case misuse
+    public static let misuse = Code("misuse")
     /// A row did not hold the value a caller asked for: a missing column, a `NULL`, or a value
     /// of another type.
-    case decoding
+    public static let decoding = Code("decoding")
     /// Any other SQLite result code.
-    case other
+    public static let other = Code("other")
   }
 
   /// What went wrong, derived from ``resultCode``.
-  public var kind: Kind
+  public var code: Code
+  /// The same, under the name the package's own code uses.
+  package var kind: Code { code }
   /// The primary SQLite result code, such as `SQLITE_BUSY` (5).
   public var resultCode: Int32
   /// The extended SQLite result code, such as `SQLITE_IOERR_SHORT_READ`; equals
   /// ``resultCode`` when SQLite gave no extended code.
   public var extendedResultCode: Int32
-  /// SQLite's own explanation (from `sqlite3_errmsg`), or ours for ``Kind/misuse`` and
-  /// ``Kind/decoding``.
+  /// SQLite's own explanation (from `sqlite3_errmsg`), or ours for ``Code/misuse`` and
+  /// ``Code/decoding``.
   public var message: String
   /// The SQL text that failed, if a statement was involved.
   public var sql: String?
@@ -68,8 +79,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
   /// when there is none.
   public var systemErrno: Int32
 
-  /// Creates an error from a SQLite result code; ``kind`` follows from the primary code, and
-  /// an I/O error whose `systemErrno` says the disk is full is ``Kind/full``.
+  /// Creates an error from a SQLite result code; ``code`` follows from the primary code, and
+  /// an I/O error whose `systemErrno` says the disk is full is ``Code/full``.
   ///
   /// - Parameters:
   ///   - code: A primary or extended SQLite result code.
@@ -86,15 +97,15 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     self.sql = sql
     self.path = path
     self.systemErrno = systemErrno
-    self.kind = Self.kind(forPrimaryCode: code & 0xff)
-    if kind == .ioError, systemErrno == ENOSPC || systemErrno == EDQUOT { kind = .full }
+    self.code = Self.code(forPrimaryCode: code & 0xff)
+    if self.code == .ioError, systemErrno == ENOSPC || systemErrno == EDQUOT { self.code = .full }
   }
 
   /// `SQLITE_CANTOPEN_SYMLINK`: the database's path is a symbolic link, which is refused.
   static let symbolicLinkCode: Int32 = SQLITE_CANTOPEN | (6 << 8)
 
-  /// Creates an error of a given kind that SQLite did not report, such as ``Kind/decoding``.
-  init(kind: Kind, message: String, sql: String?, path: String) {
+  /// Creates an error of a given kind that SQLite did not report, such as ``Code/decoding``.
+  init(kind: Code, message: String, sql: String?, path: String) {
     let code: Int32 =
       switch kind {
       case .decoding: SQLITE_MISMATCH
@@ -102,10 +113,10 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
       default: SQLITE_MISUSE
       }
     self.init(code: code, message: message, sql: sql, path: path)
-    self.kind = kind
+    self.code = kind
   }
 
-  private static func kind(forPrimaryCode code: Int32) -> Kind {
+  private static func code(forPrimaryCode code: Int32) -> Code {
     switch code {
     case SQLITE_NOTADB: .notADatabase
     case SQLITE_BUSY, SQLITE_LOCKED: .busy
@@ -148,7 +159,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     case .ioError:
       return "Reading or writing the index at \(path) failed (\(message), \(code)); "
         + "check the disk, then run again."
-    case .constraint, .misuse, .decoding, .other:
+    default:  // constraint, misuse, decoding, other
       let statement = sql.map { " while running `\($0)`" } ?? ""
       return "The index at \(path) reported an error\(statement): \(message) (\(code)); "
         + "this is likely a bug in OfflineKit, please report it."

@@ -189,7 +189,7 @@
 
     /// Chooses the proxy for `currentURL`: at the start and after each redirect.
     ///
-    /// - Throws: ``HTTPError/Kind-swift.enum/invalidProxy(_:)`` when the setting that applies
+    /// - Throws: ``HTTPError/Code-swift.struct/invalidProxy`` when the setting that applies
     ///   is not a proxy URL.
     func chooseProxy() throws(HTTPError) {
       do {

@@ -191,7 +191,7 @@ final class CurlDelivery: @unchecked Sendable {
 
   /// Queues the end of the request behind everything queued before it: `resume` gets the
   /// result once the delegate has had every part it will get. A delegate that threw turns
-  /// the result into ``HTTPError/Kind-swift.enum/delegateFailed``; a cancelled request drops
+  /// the result into ``HTTPError/Code-swift.struct/delegateFailed``; a cancelled request drops
   /// what is still queued.
   func finish(
     _ result: Result<HTTPResponseHead, HTTPError>, url: URL,

@@ -21,7 +21,7 @@ import OfflineLocks
 /// resumed when they have drained to a quarter of that (URLSession then stops reading the
 /// socket; TCP holds the server back). FoundationNetworking cannot do that: its `suspend()`
 /// starts the request again from byte 0 without `Range` and it has no flow control, so on
-/// Linux the response is ended as ``HTTPError/Kind-swift.enum/connectionLost`` once the bound
+/// Linux the response is ended as ``HTTPError/Code-swift.struct/connectionLost`` once the bound
 /// is passed, after the delegate has had every byte that arrived. A ``Transfer`` then resumes
 /// with `Range` and `If-Range`, so memory stays bounded and no byte is lost or doubled.
 ///

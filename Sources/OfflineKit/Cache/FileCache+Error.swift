@@ -7,7 +7,7 @@ extension FileCache {
   /// URLs in it are redacted.
   public struct Error: Swift.Error, Sendable, CustomStringConvertible {
     /// The kind of failure.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
       /// The URL is not an http or https URL.
       case invalidURL(String)
       /// The download failed (network, HTTP status, length, file): see the ``Transfer/Error``.
@@ -33,10 +33,10 @@ extension FileCache {
     }
 
     /// The kind of failure.
-    public var kind: Kind
+    package var kind: Kind
 
     /// Creates an error.
-    public init(_ kind: Kind) {
+    package init(_ kind: Kind) {
       self.kind = kind
     }
 
@@ -80,6 +80,87 @@ extension FileCache {
       case .index(let error):
         return "The cache index failed: \(error)"
       }
+    }
+  }
+}
+
+extension FileCache.Error {
+  /// What went wrong, as a stable code to branch on: ``FileCache.Error/code``. Codes are
+  /// values, so a release can add one without breaking a `switch` that has a `default`.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    /// The code's name, such as `invalidURL`.
+    public let name: String
+
+    private init(_ name: String) { self.name = name }
+
+    /// The code's name.
+    public var description: String { name }
+
+    /// The URL is not an http or https URL.
+    public static let invalidURL = Code("invalidURL")
+
+    /// The download failed (network, HTTP status, length, file): see the ``Transfer/Error``.
+    public static let transfer = Code("transfer")
+
+    /// Revalidating a stale copy failed on the network, not for want of a connection.
+    public static let network = Code("network")
+
+    /// The server answered an error status to a revalidation.
+    public static let httpStatus = Code("httpStatus")
+
+    /// The disk is full: the write stopped; nothing was kept as complete.
+    public static let outOfSpace = Code("outOfSpace")
+
+    /// The download of `needed` bytes would leave less free space than the configured
+    /// minimum (`available` bytes are free).
+    public static let insufficientSpace = Code("insufficientSpace")
+
+    /// The store quota leaves no room for the file, even with the cache emptied.
+    public static let quotaExceeded = Code("quotaExceeded")
+
+    /// The file (`size` bytes) is larger than the cache's whole size limit, so it is not
+    /// kept: a cache holds files up to its limit, never one over it.
+    public static let largerThanLimit = Code("largerThanLimit")
+
+    /// A local file operation failed.
+    public static let file = Code("file")
+
+    /// The index failed.
+    public static let index = Code("index")
+  }
+
+  /// The HTTP status the origin answered with, for ``Code-swift.struct/httpStatus``.
+  public var httpStatus: Int? {
+    if case .status(let status, _) = kind { return status }
+    if case .transfer(let error) = kind { return error.httpStatus }
+    return nil
+  }
+
+  /// The lower layer's error, for logs: a ``Transfer/Error``, an `HTTPError`, a
+  /// ``TransferFileError`` or a `StoreError`; nil when the cache itself saw it.
+  public var underlying: (any Swift.Error & Sendable)? {
+    switch kind {
+    case .transfer(let error): error
+    case .network(let error): error
+    case .file(let error): error
+    case .index(let error): error
+    default: nil
+    }
+  }
+
+  /// What went wrong.
+  public var code: Code {
+    switch kind {
+    case .invalidURL: .invalidURL
+    case .transfer: .transfer
+    case .network: .network
+    case .status: .httpStatus
+    case .outOfSpace: .outOfSpace
+    case .insufficientSpace: .insufficientSpace
+    case .quotaExceeded: .quotaExceeded
+    case .largerThanLimit: .largerThanLimit
+    case .file: .file
+    case .index: .index
     }
   }
 }

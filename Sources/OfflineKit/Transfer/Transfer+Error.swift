@@ -7,7 +7,7 @@ extension Transfer {
   /// in it are redacted.
   public struct Error: Swift.Error, Sendable, CustomStringConvertible {
     /// The kind of failure.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
       /// No complete response: see the `HTTPError` (OfflineHTTP).
       case network(HTTPError)
       /// The server answered with an HTTP error status.
@@ -44,14 +44,14 @@ extension Transfer {
     }
 
     /// The kind of failure.
-    public var kind: Kind
+    package var kind: Kind
     /// The URL being downloaded.
     public var url: URL
     /// The final file's path.
     public var destination: String
 
     /// Creates an error.
-    public init(_ kind: Kind, url: URL, destination: String) {
+    package init(_ kind: Kind, url: URL, destination: String) {
       self.kind = kind
       self.url = url
       self.destination = destination
@@ -136,6 +136,105 @@ extension Transfer {
       case .canceled:
         return "The download of \(link) was stopped; run it again to resume."
       }
+    }
+  }
+}
+
+extension Transfer.Error {
+  /// What went wrong, as a stable code to branch on: ``Transfer.Error/code``. Codes are
+  /// values, so a release can add one without breaking a `switch` that has a `default`.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    /// The code's name, such as `network`.
+    public let name: String
+
+    private init(_ name: String) { self.name = name }
+
+    /// The code's name.
+    public var description: String { name }
+
+    /// No complete response: see the `HTTPError` (OfflineHTTP).
+    public static let network = Code("network")
+
+    /// The server answered with an HTTP error status.
+    public static let httpStatus = Code("httpStatus")
+
+    /// The server broke the range protocol (a `Content-Range` that does not start where
+    /// asked, repeatedly).
+    public static let protocolViolation = Code("protocolViolation")
+
+    /// The finished file's length is not the length the server announced.
+    public static let lengthMismatch = Code("lengthMismatch")
+
+    /// The finished file's SHA-256 is not the one expected.
+    public static let checksumMismatch = Code("checksumMismatch")
+
+    /// Reading or writing a local file failed.
+    public static let file = Code("file")
+
+    /// The index database failed.
+    public static let index = Code("index")
+
+    /// Something that OfflineKit did not download is at the destination.
+    public static let destinationExists = Code("destinationExists")
+
+    /// Something other than a regular file or a symbolic link is at the destination (a
+    /// folder, a device, a FIFO, a socket: named in the text); it is never replaced.
+    public static let destinationNotAFile = Code("destinationNotAFile")
+
+    /// Another download (named when it could be found) is writing the same destination;
+    /// only one writer may hold a destination at a time.
+    public static let destinationBusy = Code("destinationBusy")
+
+    /// The expected checksum is not 64 hex digits.
+    public static let invalidChecksum = Code("invalidChecksum")
+
+    /// A playlist or key is not what offline playback needs (a live stream, a key that is not
+    /// 16 bytes, a DRM key format, a URI that is not http or https); the text says which.
+    public static let invalidMedia = Code("invalidMedia")
+
+    /// A request option cannot be used (a header with a line break, an unreadable or
+    /// malformed cookies file…); nothing was requested.
+    public static let invalidRequestOptions = Code("invalidRequestOptions")
+
+    /// The transfer was cancelled; the partial data and the journal are kept.
+    public static let canceled = Code("canceled")
+  }
+
+  /// The HTTP status the origin answered with, for ``Code-swift.struct/httpStatus``.
+  public var httpStatus: Int? {
+    if case .status(let status, _) = kind { return status }
+    return nil
+  }
+
+  /// The lower layer's error, for logs: an `HTTPError`, a `StoreError`, a
+  /// ``TransferFileError`` or a `RequestOptionError`; nil when the transfer itself saw it.
+  public var underlying: (any Swift.Error & Sendable)? {
+    switch kind {
+    case .network(let error): error
+    case .index(let error): error
+    case .file(let error): error
+    case .invalidRequestOptions(let error): error
+    default: nil
+    }
+  }
+
+  /// What went wrong.
+  public var code: Code {
+    switch kind {
+    case .network: .network
+    case .status: .httpStatus
+    case .protocolViolation: .protocolViolation
+    case .lengthMismatch: .lengthMismatch
+    case .checksumMismatch: .checksumMismatch
+    case .file: .file
+    case .index: .index
+    case .destinationExists: .destinationExists
+    case .destinationNotAFile: .destinationNotAFile
+    case .destinationBusy: .destinationBusy
+    case .invalidChecksum: .invalidChecksum
+    case .invalidMedia: .invalidMedia
+    case .invalidRequestOptions: .invalidRequestOptions
+    case .canceled: .canceled
     }
   }
 }

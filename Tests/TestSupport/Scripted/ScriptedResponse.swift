@@ -34,7 +34,7 @@ public struct ScriptedResponse: Sendable {
   /// How the body ends.
   public var ending = Ending.complete
   /// A failure instead of any response (connection refused, TLS failure, ...).
-  public var failure: HTTPError.Kind?
+  package var failure: HTTPError.Kind?
   /// A gate the response waits at before its head is delivered.
   public var headGate: ScriptedGate?
   /// Gates the body waits at, each once `offset` bytes of it have been delivered, in order
@@ -89,7 +89,7 @@ public struct ScriptedResponse: Sendable {
   }
 
   /// No response at all: the transport throws `kind` (`.cannotConnect`, `.tlsFailure`, ...).
-  public static func failing(_ kind: HTTPError.Kind) -> ScriptedResponse {
+  package static func failing(_ kind: HTTPError.Kind) -> ScriptedResponse {
     var response = ScriptedResponse(status: 0)
     response.failure = kind
     return response
