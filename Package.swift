@@ -70,7 +70,7 @@ let package = Package(
     .executableTarget(name: "offline", dependencies: ["OfflineCLI", "CSystem"]),
     // The README's code samples, compiled by every build.
     .executableTarget(
-      name: "offline-examples", dependencies: ["OfflineKit", "OfflineHTTP", "OfflineStore"],
+      name: "offline-examples", dependencies: ["OfflineKit"],
       path: "Examples"),
     // Measurements for benchmarks/, kept out of the shipping binary.
     .executableTarget(

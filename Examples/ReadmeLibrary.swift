@@ -1,6 +1,5 @@
 import Foundation
 import Observation
-import OfflineHTTP
 import OfflineKit
 
 // The README's library samples beyond the first two: a stream behind a token handed to a

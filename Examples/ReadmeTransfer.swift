@@ -1,16 +1,12 @@
 import Foundation
-import OfflineHTTP
 import OfflineKit
-import OfflineStore
 
 /// README, "One file, without the queue".
 func readmeTransfer(storeURL: URL, movieSHA256: String) async throws {
-  let index = try OfflineIndex(directory: storeURL)
   let transfer = try Transfer(
     url: URL(string: "https://example.com/movie.mp4")!,
     destination: "/data/movie.mp4",
-    journal: index.transfers,
-    transport: CurlTransport(),
+    store: storeURL,  // its journal: a later run resumes where this one stopped
     configuration: .init(expectedSHA256: movieSHA256))
   let outcome = try await transfer.run { event in
     if case .progress(let progress) = event { print(progress.fractionCompleted ?? 0) }

@@ -1,7 +1,7 @@
 import Foundation
 
 extension HTTPRequest {
-  /// Throws ``HTTPError/Kind/unsupportedScheme(_:)`` unless the URL is http or https: what
+  /// Throws ``HTTPError/Code-swift.struct/unsupportedScheme`` unless the URL is http or https: what
   /// every transport checks before any I/O, so an `ftp:` or `file:` URL never reaches the
   /// network library.
   func requireHTTPScheme() throws(HTTPError) {

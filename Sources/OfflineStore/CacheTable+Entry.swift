@@ -2,24 +2,24 @@ import Foundation
 
 extension CacheTable {
   /// One cached file as the index stores it. `OfflineKit` names the file after ``key``.
-  public struct Entry: Sendable, Equatable {
+  package struct Entry: Sendable, Equatable {
     /// The cache key: a hash of the URL, or of a custom key.
-    public var key: String
+    package var key: String
     /// The URL the file was downloaded from.
-    public var url: String
+    package var url: String
     /// The file's length in bytes.
-    public var size: Int64
+    package var size: Int64
     /// The `ETag` the server sent with it, for revalidation.
-    public var etag: String?
+    package var etag: String?
     /// The `Last-Modified` the server sent with it, for revalidation.
-    public var lastModified: String?
+    package var lastModified: String?
     /// When the file was downloaded or last confirmed unchanged by the server.
-    public var validatedAt: Date
+    package var validatedAt: Date
     /// When the file was last served.
-    public var lastUsedAt: Date
+    package var lastUsedAt: Date
 
     /// Creates an entry; both dates default to now (rounded to the milliseconds stored).
-    public init(
+    package init(
       key: String, url: String, size: Int64, etag: String? = nil, lastModified: String? = nil,
       validatedAt: Date = Date(), lastUsedAt: Date = Date()
     ) {
@@ -34,14 +34,14 @@ extension CacheTable {
   }
 
   /// What a store holds, in bytes, as its index knows it.
-  public struct StoreUsage: Sendable, Equatable {
+  package struct StoreUsage: Sendable, Equatable {
     /// The cache's files.
-    public var cacheBytes: Int64
+    package var cacheBytes: Int64
     /// The offline contents' files, downloaded or partial.
-    public var contentBytes: Int64
+    package var contentBytes: Int64
 
     /// Everything.
-    public var totalBytes: Int64 { cacheBytes + contentBytes }
+    package var totalBytes: Int64 { cacheBytes + contentBytes }
   }
 
   static func arguments(_ entry: Entry) -> [SQLValue] {

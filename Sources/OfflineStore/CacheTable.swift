@@ -12,9 +12,9 @@ import Foundation
 /// try table.save(CacheTable.Entry(key: key, url: url.absoluteString, size: 1024))
 /// let oldest = try table.leastRecentlyUsed(limit: 100)
 /// ```
-public final class CacheTable: Sendable {
+package final class CacheTable: Sendable {
   /// The migrations of the table, in order; append, never edit.
-  public static let migrations: [Migration] = [
+  package static let migrations: [Migration] = [
     Migration("cache.v1.create") { connection throws(StoreError) in
       try connection.execute(
         """
@@ -37,34 +37,34 @@ public final class CacheTable: Sendable {
   ]
 
   /// The database the table lives in.
-  public let database: Database
+  package let database: Database
 
   /// Opens the table in `database`, applying its ``migrations`` if needed.
-  public init(database: Database) throws(StoreError) {
+  package init(database: Database) throws(StoreError) {
     self.database = database
     try Migrator(Self.migrations).migrate(database)
   }
 
   /// The entry with `key`, or nil.
-  public func entry(key: String) throws(StoreError) -> Entry? {
+  package func entry(key: String) throws(StoreError) -> Entry? {
     try database.query("SELECT * FROM cache_entries WHERE key = ?", [.text(key)])
       .first.map { row throws(StoreError) in try Self.entry(from: row) }
   }
 
   /// Inserts `entry`, or replaces the entry with the same key.
-  public func save(_ entry: Entry) throws(StoreError) {
+  package func save(_ entry: Entry) throws(StoreError) {
     try database.execute(Self.upsertSQL, Self.arguments(entry))
   }
 
   /// Inserts or replaces `entries` in one transaction (fast for many).
-  public func save(_ entries: [Entry]) throws(StoreError) {
+  package func save(_ entries: [Entry]) throws(StoreError) {
     try database.writeTransaction { connection throws(StoreError) in
       for entry in entries { try connection.execute(Self.upsertSQL, Self.arguments(entry)) }
     }.get()
   }
 
   /// Deletes the entries with `keys` in one transaction; unknown keys are ignored.
-  public func remove(keys: [String]) throws(StoreError) {
+  package func remove(keys: [String]) throws(StoreError) {
     guard !keys.isEmpty else { return }
     try database.writeTransaction { connection throws(StoreError) in
       for key in keys {
@@ -75,7 +75,7 @@ public final class CacheTable: Sendable {
 
   /// Records last uses, key to time, in one transaction. A time never moves backwards, and
   /// keys without an entry (evicted meanwhile) are ignored.
-  public func recordUses(_ uses: [String: Date]) throws(StoreError) {
+  package func recordUses(_ uses: [String: Date]) throws(StoreError) {
     guard !uses.isEmpty else { return }
     try database.writeTransaction { connection throws(StoreError) in
       for (key, date) in uses {
@@ -87,7 +87,7 @@ public final class CacheTable: Sendable {
   }
 
   /// Up to `limit` entries, least recently used first, leaving out `excluding`.
-  public func leastRecentlyUsed(limit: Int, excluding: String? = nil) throws(StoreError)
+  package func leastRecentlyUsed(limit: Int, excluding: String? = nil) throws(StoreError)
     -> [Entry]
   {
     try database.query(
@@ -99,13 +99,13 @@ public final class CacheTable: Sendable {
   }
 
   /// Every entry, most recently used first.
-  public func all() throws(StoreError) -> [Entry] {
+  package func all() throws(StoreError) -> [Entry] {
     try database.query("SELECT * FROM cache_entries ORDER BY last_used_at DESC, key")
       .map { row throws(StoreError) in try Self.entry(from: row) }
   }
 
   /// The number of entries and the sum of their sizes.
-  public func totals() throws(StoreError) -> (count: Int, bytes: Int64) {
+  package func totals() throws(StoreError) -> (count: Int, bytes: Int64) {
     let row = try database.query(
       "SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM cache_entries"
     ).first
@@ -113,18 +113,18 @@ public final class CacheTable: Sendable {
   }
 
   /// Deletes every entry.
-  public func removeAll() throws(StoreError) {
+  package func removeAll() throws(StoreError) {
     try database.execute("DELETE FROM cache_entries")
   }
 
   /// The size limit saved for the store's cache (`offline cache limit`), or nil.
-  public func storedSizeLimit() throws(StoreError) -> Int64? {
+  package func storedSizeLimit() throws(StoreError) -> Int64? {
     try database.query("SELECT value FROM cache_settings WHERE name = 'size_limit'")
       .first?.int64OrNil("value")
   }
 
   /// Saves the store's cache size limit, or forgets it when `bytes` is nil.
-  public func setStoredSizeLimit(_ bytes: Int64?) throws(StoreError) {
+  package func setStoredSizeLimit(_ bytes: Int64?) throws(StoreError) {
     guard let bytes else {
       try database.execute("DELETE FROM cache_settings WHERE name = 'size_limit'")
       return
@@ -136,7 +136,7 @@ public final class CacheTable: Sendable {
 
   /// Bytes the whole store holds, as the index knows them: the cache's entries and the
   /// offline contents' files (downloaded or partial), for a quota on the store.
-  public func storeUsage() throws(StoreError) -> StoreUsage {
+  package func storeUsage() throws(StoreError) -> StoreUsage {
     let cache = try totals().bytes
     let content =
       try database.query("SELECT COALESCE(SUM(bytes), 0) AS bytes FROM contents")

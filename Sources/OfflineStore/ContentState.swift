@@ -2,7 +2,7 @@
 ///
 /// OfflineKit names it `OfflineState` and documents its transitions; the raw values are the
 /// text stored, so they never change.
-public enum ContentState: String, Sendable, Equatable, CaseIterable, Codable, StoredValue {
+package enum ContentState: String, Sendable, Equatable, CaseIterable, Codable, StoredValue {
   /// Nothing on disk.
   case notDownloaded
   /// Queued or running; ``ContentWaitReason`` says why it is not moving when it is not.

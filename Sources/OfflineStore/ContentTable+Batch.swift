@@ -10,7 +10,7 @@ extension ContentTable {
   ///
   /// - Returns: The records written, as stored, in the order of `ids`.
   @discardableResult
-  public func update(
+  package func update(
     ids: [String], _ body: (inout ContentRecord) throws -> Bool
   ) throws -> [ContentRecord] {
     defer { didWrite() }

@@ -8,7 +8,7 @@ extension ContentTable {
   ///
   /// - Returns: The ids put back.
   @discardableResult
-  public func restore(_ records: [ContentRecord]) throws(StoreError) -> Set<String> {
+  package func restore(_ records: [ContentRecord]) throws(StoreError) -> Set<String> {
     defer { didWrite() }
     let result = try database.writeTransaction { connection throws(StoreError) -> Set<String> in
       var restored = Set<String>()
@@ -32,7 +32,7 @@ extension ContentTable {
   }
 
   /// Whether the table holds no record.
-  public func isEmpty() throws(StoreError) -> Bool {
+  package func isEmpty() throws(StoreError) -> Bool {
     try database.query("SELECT 1 AS one FROM contents LIMIT 1").isEmpty
   }
 }

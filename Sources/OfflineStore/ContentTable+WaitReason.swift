@@ -10,7 +10,7 @@ extension ContentTable {
   /// A wait (`network`, `storage`, a retry) counts in ``revision``; `starting` and nil do
   /// not: they mark a content the runner launches or runs, which is never among the rows
   /// that may start.
-  public func setWaitReason(_ reason: ContentWaitReason?, id: String) throws(StoreError) {
+  package func setWaitReason(_ reason: ContentWaitReason?, id: String) throws(StoreError) {
     defer { if reason != nil, reason != .starting { didWrite() } }
     try database.execute(
       "UPDATE contents SET wait_reason = ?, retry_at = ?, updated_at = ? WHERE id = ?",

@@ -7,11 +7,11 @@ import Synchronization
 /// Safe to share: every call goes through the ``Database`` lock, and read-modify-write
 /// changes run in one transaction (``update(id:_:)``), so two processes working on one store
 /// never lose each other's changes.
-public final class ContentTable: Sendable {
+package final class ContentTable: Sendable {
   private let writes = Atomic<Int>(0)
 
   /// The migrations of the table, in order; append, never edit.
-  public static let migrations: [Migration] = [
+  package static let migrations: [Migration] = [
     Migration("contents.v1.create") { connection throws(StoreError) in
       try connection.execute(
         """
@@ -84,7 +84,7 @@ public final class ContentTable: Sendable {
   ]
 
   /// The database the table lives in.
-  public let database: Database
+  package let database: Database
 
   /// A number that changes after every write to the table through this object (counted
   /// once the write is over, whether it succeeded or not), except the runner's marks on
@@ -94,7 +94,7 @@ public final class ContentTable: Sendable {
   /// holds while it is unchanged and ``externalChangeCounter()`` says no other connection
   /// committed; at worst a row read while its content was stopping holds its bytes of a
   /// moment before.
-  public var revision: Int { writes.load(ordering: .acquiring) }
+  package var revision: Int { writes.load(ordering: .acquiring) }
 
   /// Counts a write in ``revision``; every writing method calls it as it returns.
   func didWrite() {
@@ -102,7 +102,7 @@ public final class ContentTable: Sendable {
   }
 
   /// Opens the table in `database`, applying its ``migrations`` if needed.
-  public init(database: Database) throws(StoreError) {
+  package init(database: Database) throws(StoreError) {
     self.database = database
     try Migrator(Self.migrations).migrate(database)
   }
@@ -115,9 +115,9 @@ public final class ContentTable: Sendable {
   /// transaction, so two processes adding at once never share a file.
   ///
   /// - Returns: The records as stored.
-  /// - Throws: ``StoreError/Kind/constraint`` when an id is taken (and nothing is added).
+  /// - Throws: ``StoreError/Code-swift.struct/constraint`` when an id is taken (and nothing is added).
   @discardableResult
-  public func insert(_ records: [ContentRecord]) throws(StoreError) -> [ContentRecord] {
+  package func insert(_ records: [ContentRecord]) throws(StoreError) -> [ContentRecord] {
     defer { didWrite() }
     let result = try database.writeTransaction { connection throws(StoreError) -> [ContentRecord] in
       let last = try connection.query("SELECT COALESCE(MAX(sequence), 0) AS last FROM contents")
@@ -146,26 +146,26 @@ public final class ContentTable: Sendable {
   }
 
   /// The record with `id`, or nil.
-  public func record(id: String) throws(StoreError) -> ContentRecord? {
+  package func record(id: String) throws(StoreError) -> ContentRecord? {
     try database.query("SELECT * FROM contents WHERE id = ?", [.text(id)])
       .first.map { row throws(StoreError) in try Self.record(from: row) }
   }
 
   /// Every record in queue order (``ContentRecord/sequence``).
-  public func all() throws(StoreError) -> [ContentRecord] {
+  package func all() throws(StoreError) -> [ContentRecord] {
     try database.query("SELECT * FROM contents ORDER BY sequence")
       .map { row throws(StoreError) in try Self.record(from: row) }
   }
 
   /// The records in `state`, highest priority first, then first added first.
-  public func records(inState state: ContentState) throws(StoreError) -> [ContentRecord] {
+  package func records(inState state: ContentState) throws(StoreError) -> [ContentRecord] {
     try database.query(
       "SELECT * FROM contents WHERE state = ? ORDER BY priority DESC, sequence", [state.sqlValue]
     ).map { row throws(StoreError) in try Self.record(from: row) }
   }
 
   /// The first record (in queue order) whose URL is `url`, or nil.
-  public func record(url: String) throws(StoreError) -> ContentRecord? {
+  package func record(url: String) throws(StoreError) -> ContentRecord? {
     try database.query(
       "SELECT * FROM contents WHERE url = ? ORDER BY sequence LIMIT 1", [.text(url)]
     )
@@ -174,7 +174,7 @@ public final class ContentTable: Sendable {
 
   /// The first record (in queue order) of each of `urls` that has one, by URL, in one query:
   /// `add` of a thousand URLs looks them all up at once rather than one query each.
-  public func firstRecords(urls: [String]) throws(StoreError) -> [String: ContentRecord] {
+  package func firstRecords(urls: [String]) throws(StoreError) -> [String: ContentRecord] {
     guard !urls.isEmpty else { return [:] }
     let rows = try database.query(
       """
@@ -192,7 +192,7 @@ public final class ContentTable: Sendable {
   /// Up to `limit` records in `state` that may start now: not waiting for a retry due after
   /// `now`, not among `excluded` (those running already, say, so that a turn of a busy queue
   /// reads only the rows it may start); highest priority first, then first added first.
-  public func runnable(
+  package func runnable(
     state: ContentState, now: Date, limit: Int, excluding excluded: Set<String> = []
   ) throws(StoreError) -> [ContentRecord] {
     return try database.query(
@@ -211,7 +211,7 @@ public final class ContentTable: Sendable {
 
   /// The records with `ids` (those that exist), by id, in one query: a batch of finished
   /// files is read at once rather than one query each.
-  public func records(ids: [String]) throws(StoreError) -> [String: ContentRecord] {
+  package func records(ids: [String]) throws(StoreError) -> [String: ContentRecord] {
     guard !ids.isEmpty else { return [:] }
     let records = try database.query(
       "SELECT * FROM contents WHERE id IN (SELECT value FROM json_each(?))", [.jsonArray(ids)]
@@ -220,14 +220,14 @@ public final class ContentTable: Sendable {
   }
 
   /// How many records are in `state`.
-  public func count(inState state: ContentState) throws(StoreError) -> Int {
+  package func count(inState state: ContentState) throws(StoreError) -> Int {
     Int(
       try database.query("SELECT COUNT(*) AS n FROM contents WHERE state = ?", [state.sqlValue])
         .first?.int64("n") ?? 0)
   }
 
   /// The records that carry a cleanup intent or sit in `state`, for recovery after a crash.
-  public func needingRecovery(state: ContentState) throws(StoreError) -> [ContentRecord] {
+  package func needingRecovery(state: ContentState) throws(StoreError) -> [ContentRecord] {
     try database.query(
       """
       SELECT * FROM contents WHERE pending_cleanup = 1
@@ -244,7 +244,7 @@ public final class ContentTable: Sendable {
   /// With `movingToEnd`, the record also gets the next ``ContentRecord/sequence``: it goes
   /// to the end of the queue, behind everything queued before it.
   @discardableResult
-  public func update(
+  package func update(
     id: String, movingToEnd: Bool = false, _ body: (inout ContentRecord) throws -> Void
   ) throws -> ContentRecord? {
     defer { didWrite() }
@@ -268,7 +268,7 @@ public final class ContentTable: Sendable {
   /// and nothing unless the content is `downloading` or `suspended` (the bytes a suspend
   /// kept): a save that comes late, after a cancel or a delete emptied the content, must not
   /// give it back bytes it no longer has.
-  public func updateProgress(id: String, bytes: Int64, total: Int64?, totalIsEstimate: Bool)
+  package func updateProgress(id: String, bytes: Int64, total: Int64?, totalIsEstimate: Bool)
     throws(StoreError)
   {
     try database.execute(
@@ -284,14 +284,14 @@ public final class ContentTable: Sendable {
   }
 
   /// Deletes the record with `id`; does nothing when there is none.
-  public func remove(id: String) throws(StoreError) {
+  package func remove(id: String) throws(StoreError) {
     defer { didWrite() }
     try database.execute("DELETE FROM contents WHERE id = ?", [.text(id)])
   }
 
   /// A number that changes whenever another connection (another process) commits a change
   /// to the database (`PRAGMA data_version`): poll it to notice changes made elsewhere.
-  public func externalChangeCounter() throws(StoreError) -> Int64 {
+  package func externalChangeCounter() throws(StoreError) -> Int64 {
     try database.query("PRAGMA data_version").first?.int64("data_version") ?? 0
   }
 

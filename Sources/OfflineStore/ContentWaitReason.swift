@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a content in ``ContentState/downloading`` is not moving, as the index stores it: the
 /// name in the `wait_reason` column and, for a retry, its time in `retry_at`.
-public enum ContentWaitReason: Sendable, Equatable {
+package enum ContentWaitReason: Sendable, Equatable {
   /// Behind the parallel limit.
   case queued
   /// No network: the host is unreachable from here. Goes on by itself when it is back.
@@ -15,7 +15,7 @@ public enum ContentWaitReason: Sendable, Equatable {
   case starting
 
   /// The name stored in the index: `queued`, `network`, `storage`, `retry`, `starting`.
-  public var name: String {
+  package var name: String {
     switch self {
     case .queued: "queued"
     case .network: "network"
@@ -26,14 +26,14 @@ public enum ContentWaitReason: Sendable, Equatable {
   }
 
   /// When a retry is due; nil for the other reasons.
-  public var retryAt: Date? {
+  package var retryAt: Date? {
     if case .retry(let at) = self { return at }
     return nil
   }
 
   /// The reason stored as `name` (and `retryAt` for a retry); nil for a name this version
   /// does not know, or a retry without its time.
-  public init?(name: String, retryAt: Date?) {
+  package init?(name: String, retryAt: Date?) {
     switch name {
     case "queued": self = .queued
     case "network": self = .network

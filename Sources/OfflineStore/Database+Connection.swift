@@ -9,7 +9,7 @@ extension Database {
   /// database's lock again.
   ///
   /// It is valid only while the transaction body runs. Keep it there: once the body has
-  /// returned, every call throws ``StoreError/Kind/misuse``. It is not Sendable, so it cannot
+  /// returned, every call throws ``StoreError/Code-swift.struct/misuse``. It is not Sendable, so it cannot
   /// leave the thread the transaction runs on.
   public final class Connection {
     private let connection: SQLiteConnection

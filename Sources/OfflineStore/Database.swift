@@ -40,12 +40,12 @@ public final class Database: @unchecked Sendable {
   /// Opens the database at `path`, creating the file if it does not exist.
   ///
   /// The file is read before anything is written, so a file that is not a SQLite database fails
-  /// here with ``StoreError/Kind/notADatabase`` and is left as it was.
+  /// here with ``StoreError/Code-swift.struct/notADatabase`` and is left as it was.
   ///
   /// - Parameters:
   ///   - path: The path of the database file; its directory must exist.
   ///   - busyTimeout: How long a statement waits for another connection's lock before it fails
-  ///     with ``StoreError/Kind/busy``.
+  ///     with ``StoreError/Code-swift.struct/busy``.
   public init(path: String, busyTimeout: Duration = .seconds(5)) throws(StoreError) {
     self.path = path
     self.connection = try SQLiteConnection.open(path: path, busyTimeout: busyTimeout)
@@ -72,12 +72,12 @@ public final class Database: @unchecked Sendable {
   ///
   /// When `body` throws, the transaction is rolled back and the body's error is rethrown. Inside
   /// `body`, use the `Connection` it receives, not this `Database`: the lock is held for the whole
-  /// transaction, and a call on the `Database` from inside fails with ``StoreError/Kind/misuse``
+  /// transaction, and a call on the `Database` from inside fails with ``StoreError/Code-swift.struct/misuse``
   /// rather than deadlock. Other threads wait until the transaction ends.
   ///
   /// - Returns: What `body` returns.
   /// - Throws: The error of `body`, or a ``StoreError`` when beginning or committing fails (for
-  ///   example ``StoreError/Kind/busy`` when another process holds the write lock past the busy
+  ///   example ``StoreError/Code-swift.struct/busy`` when another process holds the write lock past the busy
   ///   timeout).
   public func transaction<T>(_ body: (Connection) throws -> T) throws -> T {
     try writeTransaction(body).get()

@@ -36,7 +36,7 @@ public struct Migrator: Sendable {
 
   /// Applies, in order, every migration whose name `database` has not recorded yet.
   ///
-  /// - Throws: ``StoreError/Kind/misuse`` when two migrations share a name (nothing is applied);
+  /// - Throws: ``StoreError/Code-swift.struct/misuse`` when two migrations share a name (nothing is applied);
   ///   otherwise the first error a migration or SQLite reports. Migrations before the failing
   ///   one stay applied; the failing one leaves nothing behind.
   public func migrate(_ database: Database) throws(StoreError) {

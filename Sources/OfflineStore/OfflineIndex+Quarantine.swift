@@ -9,7 +9,7 @@ extension OfflineIndex {
   /// - Returns: The index, and where the damaged file went when it was moved.
   /// - Throws: Any other ``StoreError`` (a lock held by another process past the timeout, a
   ///   directory that cannot be created), and errors of the fresh index.
-  public static func openQuarantiningDamage(
+  package static func openQuarantiningDamage(
     directory: URL, busyTimeout: Duration = .seconds(5)
   ) throws(StoreError) -> (index: OfflineIndex, quarantined: URL?) {
     do {

@@ -9,22 +9,22 @@ import Foundation
 /// let index = try OfflineIndex(directory: URL(filePath: "/var/lib/app/offline"))
 /// let unfinished = try index.transfers.all().filter { $0.phase != .complete }
 /// ```
-public final class OfflineIndex: Sendable {
+package final class OfflineIndex: Sendable {
   /// The name of the database file inside ``directory``.
-  public static let fileName = "index.sqlite"
+  package static let fileName = "index.sqlite"
 
   /// The directory that holds the index.
-  public let directory: URL
+  package let directory: URL
   /// The connection to `index.sqlite`.
-  public let database: Database
+  package let database: Database
   /// The download journal.
-  public let transfers: TransferJournal
+  package let transfers: TransferJournal
   /// The contents of the store.
-  public let contents: ContentTable
+  package let contents: ContentTable
   /// The entries of the file cache.
-  public let cache: CacheTable
+  package let cache: CacheTable
   /// What each file of each downloaded content must be (verify, repair).
-  public let pieces: PieceTable
+  package let pieces: PieceTable
 
   /// Opens the index in `directory`, creating the directory (mode 0700) and the database as
   /// needed, and applies every feature's migrations. The database and its `-wal` and `-shm`
@@ -33,13 +33,13 @@ public final class OfflineIndex: Sendable {
   /// - Parameters:
   ///   - directory: A file URL of the store's directory.
   ///   - busyTimeout: How long a statement waits for another process's lock before it fails with
-  ///     ``StoreError/Kind/busy``.
-  /// - Throws: ``StoreError/Kind/cannotOpen`` when the directory cannot be created or
+  ///     ``StoreError/Code-swift.struct/busy``.
+  /// - Throws: ``StoreError/Code-swift.struct/cannotOpen`` when the directory cannot be created or
   ///   `index.sqlite` is a symbolic link (never followed: the database would be made where it
-  ///   points, outside the store), ``StoreError/Kind/notADatabase`` when
+  ///   points, outside the store), ``StoreError/Code-swift.struct/notADatabase`` when
   ///   `index.sqlite` is some other file (it is left as it was), and any error of
   ///   ``Database/init(path:busyTimeout:)`` or the migrations.
-  public init(directory: URL, busyTimeout: Duration = .seconds(5)) throws(StoreError) {
+  package init(directory: URL, busyTimeout: Duration = .seconds(5)) throws(StoreError) {
     let path = directory.appending(path: Self.fileName).path(percentEncoded: false)
     do {
       try FileManager.default.createDirectory(

@@ -4,9 +4,9 @@ import Foundation
 /// content's own file, or a piece of a stream (segment, init section, key, offline playlist).
 ///
 /// Holds no secret: a key's bytes are never stored, only their SHA-256.
-public struct PieceRecord: Sendable, Equatable, Hashable {
+package struct PieceRecord: Sendable, Equatable, Hashable {
   /// What kind of file it is.
-  public enum Kind: String, Sendable, Equatable, Hashable, CaseIterable {
+  package enum Kind: String, Sendable, Equatable, Hashable, CaseIterable {
     /// The content's one file.
     case file
     /// A media segment of a stream.
@@ -21,29 +21,29 @@ public struct PieceRecord: Sendable, Equatable, Hashable {
   }
 
   /// The content it belongs to.
-  public var contentID: String
+  package var contentID: String
   /// Its path inside the content's folder (`movie.mp4`, `video/s00001.ts`).
-  public var path: String
+  package var path: String
   /// Its kind.
-  public var kind: Kind
+  package var kind: Kind
   /// Its length in bytes.
-  public var size: Int64
+  package var size: Int64
   /// Its SHA-256, lowercase hex.
-  public var sha256: String
+  package var sha256: String
   /// The SHA-256 of each 4 MiB chunk, in order (empty when not recorded: pieces of streams).
-  public var chunkSHA256: [String]
+  package var chunkSHA256: [String]
   /// Where it was fetched from (nil: written by OfflineKit).
-  public var url: String?
+  package var url: String?
   /// The validators of the response it came from, to fetch it again only from the same
   /// version.
-  public var etag: String?
+  package var etag: String?
   /// The `Last-Modified` of that response.
-  public var lastModified: String?
+  package var lastModified: String?
   /// The identity of the file when it was recorded (or last verified whole).
-  public var identity: FileIdentity?
+  package var identity: FileIdentity?
 
   /// Creates a record.
-  public init(
+  package init(
     contentID: String, path: String, kind: Kind, size: Int64, sha256: String,
     chunkSHA256: [String] = [], url: String? = nil, etag: String? = nil,
     lastModified: String? = nil, identity: FileIdentity? = nil

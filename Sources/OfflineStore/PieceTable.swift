@@ -12,9 +12,9 @@ import Foundation
 /// try pieces.replace([record], forContent: "a1")
 /// let recorded = try pieces.pieces(ofContent: "a1")
 /// ```
-public final class PieceTable: Sendable {
+package final class PieceTable: Sendable {
   /// The migrations of the table, in order; append, never edit.
-  public static let migrations: [Migration] = [
+  package static let migrations: [Migration] = [
     Migration("pieces.v1.create") { connection throws(StoreError) in
       try connection.execute(
         """
@@ -38,23 +38,23 @@ public final class PieceTable: Sendable {
   ]
 
   /// The database the table lives in.
-  public let database: Database
+  package let database: Database
 
   /// Opens the table in `database`, applying its ``migrations`` if needed.
-  public init(database: Database) throws(StoreError) {
+  package init(database: Database) throws(StoreError) {
     self.database = database
     try Migrator(Self.migrations).migrate(database)
   }
 
   /// The records of content `id`, by path.
-  public func pieces(ofContent id: String) throws(StoreError) -> [PieceRecord] {
+  package func pieces(ofContent id: String) throws(StoreError) -> [PieceRecord] {
     try database.query(
       "SELECT * FROM pieces WHERE content_id = ? ORDER BY path", [.text(id)]
     ).map { row throws(StoreError) in try Self.record(from: row) }
   }
 
   /// Every record, by content: one query for a whole list (`ls`).
-  public func allPieces() throws(StoreError) -> [String: [PieceRecord]] {
+  package func allPieces() throws(StoreError) -> [String: [PieceRecord]] {
     let rows = try database.query("SELECT * FROM pieces ORDER BY content_id, path")
     var found: [String: [PieceRecord]] = [:]
     for row in rows {
@@ -65,7 +65,7 @@ public final class PieceTable: Sendable {
   }
 
   /// Replaces the records of content `id` with `records`, in one transaction.
-  public func replace(_ records: [PieceRecord], forContent id: String) throws(StoreError) {
+  package func replace(_ records: [PieceRecord], forContent id: String) throws(StoreError) {
     try database.writeTransaction { connection throws(StoreError) in
       try connection.execute("DELETE FROM pieces WHERE content_id = ?", [.text(id)])
       for record in records where record.contentID == id {
@@ -76,7 +76,7 @@ public final class PieceTable: Sendable {
 
   /// Replaces the records of each content in `byContent` with its list, all in one
   /// transaction: a batch of finished files costs one commit, not one each.
-  public func replace(byContent: [String: [PieceRecord]]) throws(StoreError) {
+  package func replace(byContent: [String: [PieceRecord]]) throws(StoreError) {
     guard !byContent.isEmpty else { return }
     try database.writeTransaction { connection throws(StoreError) in
       for (id, records) in byContent.sorted(by: { $0.key < $1.key }) {
@@ -89,7 +89,7 @@ public final class PieceTable: Sendable {
   }
 
   /// Inserts or replaces `records` (a repair, a verify that found a file whole again).
-  public func save(_ records: [PieceRecord]) throws(StoreError) {
+  package func save(_ records: [PieceRecord]) throws(StoreError) {
     guard !records.isEmpty else { return }
     try database.writeTransaction { connection throws(StoreError) in
       for record in records { try connection.execute(Self.insertSQL, Self.arguments(record)) }
@@ -97,7 +97,7 @@ public final class PieceTable: Sendable {
   }
 
   /// Deletes the records of content `id` (deleted, canceled, downloaded again).
-  public func remove(content id: String) throws(StoreError) {
+  package func remove(content id: String) throws(StoreError) {
     try database.execute("DELETE FROM pieces WHERE content_id = ?", [.text(id)])
   }
 

@@ -1,6 +1,6 @@
 /// One row of a query result, with typed accessors by column name.
 ///
-/// Accessors without `OrNil` throw a ``StoreError`` of kind ``StoreError/Kind/decoding`` when
+/// Accessors without `OrNil` throw a ``StoreError`` of kind ``StoreError/Code-swift.struct/decoding`` when
 /// the column is missing, `NULL`, or of another type; the `OrNil` variants return nil for
 /// `NULL` and throw for the rest.
 ///

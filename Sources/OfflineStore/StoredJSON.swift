@@ -12,7 +12,7 @@ public struct StoredJSON: Sendable, Equatable, StoredValue {
 
   /// Encodes `value`.
   ///
-  /// - Throws: ``StoreError`` (``StoreError/Kind/decoding``) when `value` cannot be encoded.
+  /// - Throws: ``StoreError`` (``StoreError/Code-swift.struct/decoding``) when `value` cannot be encoded.
   public init<T: Encodable>(encoding value: T) throws(StoreError) {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
@@ -42,7 +42,7 @@ public struct StoredJSON: Sendable, Equatable, StoredValue {
 
   /// The value the JSON holds.
   ///
-  /// - Throws: ``StoreError`` (``StoreError/Kind/decoding``) quoting the text when the JSON
+  /// - Throws: ``StoreError`` (``StoreError/Code-swift.struct/decoding``) quoting the text when the JSON
   ///   is no `T`.
   public func decoded<T: Decodable>(as type: T.Type) throws(StoreError) -> T {
     do {

@@ -3,7 +3,7 @@
 /// An enumeration whose raw value is a `String` gets the conformance for free (its raw value
 /// is the text stored), so a record's field can be the enumeration itself rather than a
 /// string that every reader parses again. A value read back that matches no case is a
-/// ``StoreError`` of kind ``StoreError/Kind/decoding`` naming the column and the value,
+/// ``StoreError`` of kind ``StoreError/Code-swift.struct/decoding`` naming the column and the value,
 /// never a default.
 ///
 /// ```swift
@@ -31,7 +31,7 @@ extension StoredValue where Self: RawRepresentable, RawValue == String {
 extension Row {
   /// The value in `column`.
   ///
-  /// - Throws: ``StoreError`` (``StoreError/Kind/decoding``) naming the column and what it
+  /// - Throws: ``StoreError`` (``StoreError/Code-swift.struct/decoding``) naming the column and what it
   ///   holds when that is `NULL` or no value of `T`.
   public func value<T: StoredValue>(_ column: String) throws(StoreError) -> T {
     guard let value: T = try valueOrNil(column) else {
@@ -42,7 +42,7 @@ extension Row {
 
   /// The value in `column`, or nil when it is `NULL`.
   ///
-  /// - Throws: ``StoreError`` (``StoreError/Kind/decoding``) naming the column and what it
+  /// - Throws: ``StoreError`` (``StoreError/Code-swift.struct/decoding``) naming the column and what it
   ///   holds when that is no value of `T`.
   public func valueOrNil<T: StoredValue>(_ column: String) throws(StoreError) -> T? {
     guard let stored = self[column] else {

@@ -6,10 +6,10 @@ extension TransferJournal {
   /// Inserts or replaces every record of `records` in one transaction, stamping each
   /// `updatedAt`; nothing is written when one of them fails.
   ///
-  /// - Throws: ``StoreError/Kind/constraint`` when a record's ``TransferRecord/durableOffset``
+  /// - Throws: ``StoreError/Code-swift.struct/constraint`` when a record's ``TransferRecord/durableOffset``
   ///   or ``TransferRecord/totalLength`` is negative (the transaction is rolled back), or the
   ///   error of beginning or committing it.
-  public func save(_ records: [TransferRecord]) throws(StoreError) {
+  package func save(_ records: [TransferRecord]) throws(StoreError) {
     guard !records.isEmpty else { return }
     let now = StoredTime.milliseconds(Date())
     let outcome = try database.writeTransaction { connection throws(StoreError) in
@@ -22,7 +22,7 @@ extension TransferJournal {
 
   /// The records of every destination inside `folder` (its path, with or without a trailing
   /// slash), keyed by destination, read in one query.
-  public func records(under folder: String) throws(StoreError) -> [String: TransferRecord] {
+  package func records(under folder: String) throws(StoreError) -> [String: TransferRecord] {
     let prefix = folder.hasSuffix("/") ? folder : folder + "/"
     // Every path that starts with "<folder>/" sorts (bytewise, the key's collation) from
     // "<folder>/" up to, not including, "<folder>0" ("0" follows "/"), so the primary key's
@@ -42,7 +42,7 @@ extension TransferJournal {
   /// The records of `destinations` (those that have one), keyed by destination, read in one
   /// query: a batch of finished files in a shared folder is looked up at once, not one read
   /// each.
-  public func records(forDestinations destinations: some Collection<String>)
+  package func records(forDestinations destinations: some Collection<String>)
     throws(StoreError) -> [String: TransferRecord]
   {
     guard !destinations.isEmpty else { return [:] }

@@ -16,7 +16,7 @@ extension TransferJournal {
   /// Deletes the records of every piece whose bytes are in the pack at `path` (a damaged
   /// pack, to be fetched again); returns how many there were.
   @discardableResult
-  public func remove(packedIn path: String) throws(StoreError) -> Int {
+  package func remove(packedIn path: String) throws(StoreError) -> Int {
     try database.query(
       "DELETE FROM transfers WHERE pack_path = ? RETURNING 1", [.text(path)]
     ).count
@@ -26,7 +26,7 @@ extension TransferJournal {
   /// (the damaged ones, to be fetched again), in one transaction; returns how many there
   /// were.
   @discardableResult
-  public func remove(packedIn path: String, at offsets: [Int64]) throws(StoreError) -> Int {
+  package func remove(packedIn path: String, at offsets: [Int64]) throws(StoreError) -> Int {
     let outcome = try database.writeTransaction { connection throws(StoreError) -> Int in
       var removed = 0
       for offset in offsets {

@@ -2,23 +2,23 @@ import Foundation
 
 /// One range of a segmented download: bytes `start..<end` of the file, written up to
 /// `next` (every byte before `next` is on disk).
-public struct TransferRange: Sendable, Equatable {
+package struct TransferRange: Sendable, Equatable {
   /// The first byte of the range.
-  public var start: Int64
+  package var start: Int64
   /// One past the last byte of the range.
-  public var end: Int64
+  package var end: Int64
   /// The first byte not yet known to be on disk.
-  public var next: Int64
+  package var next: Int64
 
   /// Creates a range.
-  public init(start: Int64, end: Int64, next: Int64) {
+  package init(start: Int64, end: Int64, next: Int64) {
     self.start = start
     self.end = end
     self.next = next
   }
 
   /// Bytes still to fetch.
-  public var remaining: Int64 { max(0, end - next) }
+  package var remaining: Int64 { max(0, end - next) }
 }
 
 extension TransferJournal {
@@ -39,7 +39,7 @@ extension TransferJournal {
   ]
 
   /// The ranges recorded for `destination`, in file order; empty when it is not segmented.
-  public func ranges(forDestination destination: String) throws(StoreError) -> [TransferRange] {
+  package func ranges(forDestination destination: String) throws(StoreError) -> [TransferRange] {
     try database.query(
       "SELECT start, \"end\", next FROM transfer_ranges WHERE destination = ? ORDER BY start",
       [.text(destination)]
@@ -51,7 +51,7 @@ extension TransferJournal {
 
   /// Replaces the ranges of `destination` with `ranges`, in one transaction. Call it only
   /// after the bytes before each `next` were fsynced.
-  public func saveRanges(_ ranges: [TransferRange], forDestination destination: String)
+  package func saveRanges(_ ranges: [TransferRange], forDestination destination: String)
     throws(StoreError)
   {
     let result = try database.writeTransaction { connection throws(StoreError) in

@@ -12,9 +12,9 @@ import Foundation
 /// try journal.save(TransferRecord(destination: "/data/a.mp4", url: "https://example.com/a.mp4"))
 /// try journal.updateProgress(destination: "/data/a.mp4", durableOffset: 65_536, bootID: bootID)
 /// ```
-public final class TransferJournal: Sendable {
+package final class TransferJournal: Sendable {
   /// The migrations of the journal, in order; append, never edit.
-  public static let migrations: [Migration] = [
+  package static let migrations: [Migration] = [
     Migration("transfers.v1.create") { connection throws(StoreError) in
       try connection.execute(
         """
@@ -37,10 +37,10 @@ public final class TransferJournal: Sendable {
   ]
 
   /// The database the journal lives in.
-  public let database: Database
+  package let database: Database
 
   /// Opens the journal in `database`, applying its ``migrations`` if needed.
-  public init(database: Database) throws(StoreError) {
+  package init(database: Database) throws(StoreError) {
     self.database = database
     try Migrator(
       Self.migrations + Self.rangeMigrations + Self.identityMigrations + Self.packMigrations
@@ -48,7 +48,7 @@ public final class TransferJournal: Sendable {
   }
 
   /// The record for `destination`, or nil when the journal has none.
-  public func record(forDestination destination: String) throws(StoreError) -> TransferRecord? {
+  package func record(forDestination destination: String) throws(StoreError) -> TransferRecord? {
     let rows = try database.query(
       "SELECT * FROM transfers WHERE destination = ?", [.text(destination)])
     return try rows.first.map { row throws(StoreError) in try Self.record(from: row) }
@@ -57,10 +57,10 @@ public final class TransferJournal: Sendable {
   /// Inserts `record`, or replaces the record with the same destination, stamping `updatedAt`.
   ///
   /// - Returns: The record as stored, with its new ``TransferRecord/updatedAt``.
-  /// - Throws: ``StoreError/Kind/constraint`` when ``TransferRecord/durableOffset`` or
+  /// - Throws: ``StoreError/Code-swift.struct/constraint`` when ``TransferRecord/durableOffset`` or
   ///   ``TransferRecord/totalLength`` is negative.
   @discardableResult
-  public func save(_ record: TransferRecord) throws(StoreError) -> TransferRecord {
+  package func save(_ record: TransferRecord) throws(StoreError) -> TransferRecord {
     var stored = record
     let now = StoredTime.milliseconds(Date())
     stored.updatedAt = StoredTime.date(milliseconds: now)
@@ -106,7 +106,7 @@ public final class TransferJournal: Sendable {
   ///   record was removed, say by a cancel that raced the last write) nothing happens and the
   ///   result is `false`: no error, so a late progress write cannot fail a transfer.
   @discardableResult
-  public func updateProgress(
+  package func updateProgress(
     destination: String, durableOffset: Int64, bootID: String?
   ) throws(StoreError) -> Bool {
     let rows = try database.query(
@@ -122,14 +122,14 @@ public final class TransferJournal: Sendable {
   }
 
   /// Deletes the record for `destination` (and its ranges); does nothing when there is none.
-  public func remove(destination: String) throws(StoreError) {
+  package func remove(destination: String) throws(StoreError) {
     try database.execute("DELETE FROM transfers WHERE destination = ?", [.text(destination)])
     try database.execute("DELETE FROM transfer_ranges WHERE destination = ?", [.text(destination)])
   }
 
   /// Deletes the records of every destination inside `folder` (its path, without a trailing
   /// slash): the pieces of a stream, say.
-  public func remove(under folder: String) throws(StoreError) {
+  package func remove(under folder: String) throws(StoreError) {
     let prefix = folder.hasSuffix("/") ? folder : folder + "/"
     let arguments: [SQLValue] = [.integer(Int64(prefix.unicodeScalars.count)), .text(prefix)]
     try database.execute("DELETE FROM transfers WHERE substr(destination, 1, ?) = ?", arguments)
@@ -138,7 +138,7 @@ public final class TransferJournal: Sendable {
   }
 
   /// Every record, least recently updated first.
-  public func all() throws(StoreError) -> [TransferRecord] {
+  package func all() throws(StoreError) -> [TransferRecord] {
     try database.query("SELECT * FROM transfers ORDER BY updated_at, destination")
       .map { row throws(StoreError) in try Self.record(from: row) }
   }

@@ -5,9 +5,9 @@ import Foundation
 /// The journal is the truth: ``durableOffset`` never exceeds the bytes of the `.part` file that
 /// are known to be on disk, so a resume after a crash starts there and never trusts bytes that
 /// were still in a cache.
-public struct TransferRecord: Sendable, Equatable {
+package struct TransferRecord: Sendable, Equatable {
   /// Where the download stands.
-  public enum Phase: String, Sendable {
+  package enum Phase: String, Sendable {
     /// Bytes are being (or will be) written to the `.part` file.
     case active
     /// Every byte is on disk; the file is being verified and renamed into place.
@@ -18,43 +18,43 @@ public struct TransferRecord: Sendable, Equatable {
   }
 
   /// The absolute path of the final file; the record's key.
-  public var destination: String
+  package var destination: String
   /// The URL the bytes come from.
-  public var url: String
+  package var url: String
   /// Where the download stands.
-  public var phase: Phase
+  package var phase: Phase
   /// The bytes of the `.part` file known to be fsynced to disk.
-  public var durableOffset: Int64
+  package var durableOffset: Int64
   /// The kernel boot id during which the `.part` file was last written.
   ///
   /// After a reboot, bytes written but not fsynced may be lost; comparing boot ids tells whether
   /// the file can be trusted past ``durableOffset``.
-  public var bootID: String?
+  package var bootID: String?
   /// The full length of the resource, when the server said it.
-  public var totalLength: Int64?
+  package var totalLength: Int64?
   /// The entity tag the server sent, used as `If-Range` validator on resume.
-  public var etag: String?
+  package var etag: String?
   /// The `Last-Modified` header the server sent, the fallback validator.
-  public var lastModified: String?
+  package var lastModified: String?
   /// The SHA-256 the user expects the file to have, lowercase hex.
-  public var expectedSHA256: String?
+  package var expectedSHA256: String?
   /// The SHA-256 of the complete file, lowercase hex, once known.
-  public var sha256: String?
+  package var sha256: String?
   /// The content coding of the bytes in the `.part` file as their response stated it (nil:
   /// identity); a resume in another coding is never appended to them.
-  public var contentEncoding: String?
+  package var contentEncoding: String?
   /// The identity of the complete file, recorded when it was renamed into place; nil before,
   /// and for records written by versions that did not record it.
-  public var fileIdentity: FileIdentity?
+  package var fileIdentity: FileIdentity?
   /// Where the bytes are when they are not a file of their own at ``destination`` but
   /// ``totalLength`` bytes inside a pack: one file that holds many small pieces of a stream,
   /// each written there whole once it had arrived. Nil for every other download.
-  public var pack: Pack?
+  package var pack: Pack?
   /// When the record last changed; the journal sets it on every write, to the millisecond.
-  public var updatedAt: Date
+  package var updatedAt: Date
 
   /// Creates a record; a new download starts ``Phase/active`` at offset 0.
-  public init(
+  package init(
     destination: String, url: String, phase: Phase = .active, durableOffset: Int64 = 0,
     bootID: String? = nil, totalLength: Int64? = nil, etag: String? = nil,
     lastModified: String? = nil, expectedSHA256: String? = nil, sha256: String? = nil,
@@ -78,14 +78,14 @@ public struct TransferRecord: Sendable, Equatable {
   }
 
   /// Where in a pack a piece's bytes are.
-  public struct Pack: Sendable, Equatable, Hashable {
+  package struct Pack: Sendable, Equatable, Hashable {
     /// The absolute path of the pack.
-    public var path: String
+    package var path: String
     /// Where the piece's first byte is in the pack.
-    public var offset: Int64
+    package var offset: Int64
 
     /// Creates a location.
-    public init(path: String, offset: Int64) {
+    package init(path: String, offset: Int64) {
       self.path = path
       self.offset = offset
     }

@@ -85,7 +85,7 @@ extension FileCache {
 }
 
 extension FileCache.Error {
-  /// What went wrong, as a stable code to branch on: ``FileCache.Error/code``. Codes are
+  /// What went wrong, as a stable code to branch on: ``FileCache/Error/code``. Codes are
   /// values, so a release can add one without breaking a `switch` that has a `default`.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     /// The code's name, such as `invalidURL`.

@@ -14,7 +14,7 @@ import OfflineStore
 /// fetches only what is missing; one writer per folder. `index.mpd` is written only when
 /// every piece is on disk with its length.
 ///
-/// Refused before any segment is fetched, with ``Transfer/Error/Kind/invalidMedia(_:)``: a
+/// Refused before any segment is fetched, with ``Transfer/Error/Code-swift.struct/invalidMedia``: a
 /// live presentation (`type="dynamic"`), content protected by a key system (Widevine,
 /// PlayReady, any `ContentProtection`: the scheme is named), and a document that is not an
 /// MPD or is malformed (the element is named).
@@ -25,7 +25,7 @@ import OfflineStore
 /// let outcome = try await download.run()
 /// print(outcome.index.path)  // folder/index.mpd
 /// ```
-public struct DASHDownload: Sendable {
+package struct DASHDownload: Sendable {
   /// How a download went: the offline MPD (``HLSDownload/Outcome/index``), the bytes, the
   /// media segments and init sections, and the files (merged byte ranges share one).
   public typealias Outcome = HLSDownload.Outcome
@@ -43,7 +43,7 @@ public struct DASHDownload: Sendable {
   /// per retry; nil ignores retries.
   public var onPieceRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)?
   /// Whether to wait while another download writes the same folder; false fails at once with
-  /// ``Transfer/Error/Kind/destinationBusy(_:)``.
+  /// ``Transfer/Error/Code-swift.struct/destinationBusy``.
   public var waitsForOtherWriter = false
   /// Whether the caller refreshes the manifest's URL when it stops working: then a piece
   /// answered 401, 403 or 410 fails the run at once instead of being tried again, as in

@@ -5,7 +5,7 @@ import OfflineHTTP
 /// What a DASH presentation offers, for `offline info`: per Period, its AdaptationSets by
 /// kind (video, audio, text) with their Representations, the duration, and the key systems
 /// that protect it; read from the manifest alone.
-public struct DASHInfo: Sendable {
+package struct DASHInfo: Sendable {
   /// One Representation.
   public struct RepresentationInfo: Sendable, Equatable {
     /// `@id`.

@@ -52,8 +52,8 @@ final class DestinationLock: Sendable {
   ///
   /// - Parameter waits: whether to wait while another writer holds it (polling, so the wait
   ///   ends when the task is cancelled); otherwise it fails at once.
-  /// - Throws: ``Transfer/Error/Kind/destinationBusy(_:)`` naming the other writer,
-  ///   ``Transfer/Error/Kind/file(_:)`` when the part cannot be opened (a symbolic link or
+  /// - Throws: ``Transfer/Error/Code-swift.struct/destinationBusy`` naming the other writer,
+  ///   ``Transfer/Error/Code-swift.struct/file`` when the part cannot be opened (a symbolic link or
   ///   something other than a regular file at its path), or `.canceled`.
   static func acquire(for transfer: Transfer, waits: Bool) async throws(Transfer.Error)
     -> DestinationLock
@@ -106,7 +106,7 @@ final class DestinationLock: Sendable {
   /// removed when the lock ends with nothing in it; a lock taken on a folder that the writer
   /// this one waited for removed so is taken again on a folder made anew.
   ///
-  /// - Throws: ``Transfer/Error/Kind/destinationBusy(_:)`` naming the other writer when it
+  /// - Throws: ``Transfer/Error/Code-swift.struct/destinationBusy`` naming the other writer when it
   ///   does not wait, `.file` when the folder cannot be made or opened, or `.canceled`.
   static func acquire(folder: String, for url: URL, waits: Bool) async throws(Transfer.Error)
     -> DestinationLock

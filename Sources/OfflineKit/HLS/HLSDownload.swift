@@ -13,7 +13,7 @@ import OfflineStore
 /// out the download fails naming it, and `index.m3u8` is written only when every piece is on
 /// disk with its length. KEYFORMATs that cannot be served offline are refused before any segment
 /// or key is fetched.
-public struct HLSDownload: Sendable {
+package struct HLSDownload: Sendable {
   /// How a download went.
   public struct Outcome: Sendable, Equatable {
     /// The offline playlist: `index.m3u8` in the folder.
@@ -89,7 +89,7 @@ public struct HLSDownload: Sendable {
   /// that fetches it, once per retry; nil ignores retries.
   public var onPieceRetry: (@Sendable (PieceRetry) -> Void)?
   /// Whether to wait while another download of a stream writes the same folder (in this
-  /// process or another); false fails at once with ``Transfer/Error/Kind/destinationBusy(_:)``.
+  /// process or another); false fails at once with ``Transfer/Error/Code-swift.struct/destinationBusy``.
   public var waitsForOtherWriter = false
   /// Whether the caller refreshes the stream's URL when it stops working (a ``URLRefresh``
   /// hook, `get --refresh-command`): then a piece answered 401, 403 or 410 is not tried
@@ -248,7 +248,7 @@ public struct HLSDownload: Sendable {
 
   /// Checks ``requestOptions`` before the first request.
   ///
-  /// - Throws: ``Transfer/Error/Kind/invalidRequestOptions(_:)``.
+  /// - Throws: ``Transfer/Error/Code-swift.struct/invalidRequestOptions``.
   func checkRequestOptions() throws(Transfer.Error) {
     do {
       try requestOptions.validate()

@@ -7,7 +7,7 @@ import OfflineHTTP
 ///
 /// A variant whose media playlist cannot be read does not hide the others: its error is in
 /// ``variantErrors`` and the rest comes from the variants that could be read.
-public struct HLSInfo: Sendable {
+package struct HLSInfo: Sendable {
   /// The variants, lowest bandwidth first.
   public var variants: [Variant]
   /// Why the media playlist of a variant could not be read, by its index in ``variants``;

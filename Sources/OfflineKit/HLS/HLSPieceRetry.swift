@@ -18,7 +18,7 @@ import OfflineHTTP
 /// a signed URL that expired refuses every later try too, so the attempt ends at once with
 /// that status and the refresh runs first, instead of after minutes of backoff. Every
 /// decision is ``decision(after:failures:)``, a value.
-public struct HLSPieceRetry: Sendable {
+package struct HLSPieceRetry: Sendable {
   /// What follows a piece's failed try.
   public enum Decision: Sendable, Equatable {
     /// Tried again after a wait.

@@ -1,7 +1,7 @@
 import HLSPlaylist
 
 /// Something a download could not include, and why; the download goes on without it. The
-/// library reports warnings as values (``HLSDownload/Outcome/warnings``); the application
+/// library reports warnings as values (a stream download's outcome); the application
 /// shows them.
 public enum HLSWarning: Sendable, Equatable, CustomStringConvertible {
   /// The chosen variant names an `AUDIO` or `SUBTITLES` group (RFC 8216 §4.3.4.2) that no

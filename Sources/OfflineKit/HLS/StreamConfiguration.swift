@@ -49,7 +49,7 @@ public struct StreamConfiguration: Sendable, Equatable, Codable {
   /// such failure.
   public var pieceRetries: Int
   /// The wait before a piece's first retry; it doubles after each retry, up to
-  /// ``HLSPieceRetry/maximumDelay``. A `Retry-After` the server sends is honoured up to the
+  /// 10 seconds. A `Retry-After` the server sends is honoured up to the
   /// same cap.
   public var pieceRetryDelay: Duration
   /// Whether media segments that arrive whole within one write buffer (128 KiB) are

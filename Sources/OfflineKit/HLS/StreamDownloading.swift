@@ -8,7 +8,7 @@ import OfflineStore
 ///
 /// The CLI's `get` and the manager's queue each make either kind through one generic
 /// function over this protocol.
-public protocol StreamDownloading: Sendable {
+package protocol StreamDownloading: Sendable {
   /// Creates a download of the stream at `url` into `folder`; nothing happens until
   /// ``run(onProgress:)``.
   init(
@@ -27,7 +27,7 @@ public protocol StreamDownloading: Sendable {
   /// The SHA-256 (lowercase hex) each piece (segment, init section, HLS key) must have, by
   /// its path inside the folder: a piece fetched with other bytes is not kept (its file is
   /// left as it was) and the run fails with
-  /// ``Transfer/Error/Kind/checksumMismatch(expected:actual:)`` naming its URL; a key on
+  /// ``Transfer/Error/Code-swift.struct/checksumMismatch`` naming its URL; a key on
   /// disk with other bytes is fetched again. A repair passes what the download recorded, so no other version of a
   /// segment is mixed in. Empty by default: pieces are checked against nothing.
   var expectedPieceSHA256: [String: String] { get set }

@@ -11,12 +11,38 @@ import OfflineStore
 /// ``OfflineError`` with the code ``OfflineError/Code/damaged`` naming what is wrong, and
 /// ``OfflineContent/repair(redownload:)`` mends it.
 public struct ContentDamage: Sendable, Equatable, CustomStringConvertible {
+  /// What a file of a content is.
+  public enum FileKind: String, Sendable, Hashable, CaseIterable {
+    /// The content's one file.
+    case file
+    /// A media segment of a stream, or a pack of them.
+    case segment
+    /// An init section (`EXT-X-MAP`, DASH `Initialization`) or an index (`sidx`).
+    case initSection = "init"
+    /// A decryption key of an HLS stream.
+    case key
+    /// An offline playlist or manifest written by OfflineKit (`index.m3u8`, `index.mpd`,
+    /// `offline.json`).
+    case playlist
+
+    /// The kind the index records.
+    package init(_ recorded: PieceRecord.Kind) {
+      switch recorded {
+      case .file: self = .file
+      case .segment: self = .segment
+      case .initSection: self = .initSection
+      case .key: self = .key
+      case .playlist: self = .playlist
+      }
+    }
+  }
+
   /// One file that is not what the download recorded.
   public struct Problem: Sendable, Equatable, CustomStringConvertible {
     /// Its path inside the content's folder.
     public var path: String
     /// What kind of file it is.
-    public var kind: PieceRecord.Kind
+    public var kind: FileKind
     /// What is wrong.
     public var fault: Fault
     /// For a pack of a stream's segments whose bytes are wrong: those segments, each named
@@ -25,7 +51,7 @@ public struct ContentDamage: Sendable, Equatable, CustomStringConvertible {
     public var segments: [Segment]
 
     /// Creates a problem.
-    public init(path: String, kind: PieceRecord.Kind, fault: Fault, segments: [Segment] = []) {
+    public init(path: String, kind: FileKind, fault: Fault, segments: [Segment] = []) {
       self.path = path
       self.kind = kind
       self.fault = fault
@@ -111,7 +137,7 @@ public struct ContentDamage: Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-extension PieceRecord.Kind {
+extension ContentDamage.FileKind {
   /// The kind in words.
   public var phrase: String {
     switch self {

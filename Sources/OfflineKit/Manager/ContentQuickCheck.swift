@@ -31,7 +31,9 @@ enum ContentQuickCheck {
       } else {
         fault = .missing
       }
-      if let fault { problems.append(.init(path: piece.path, kind: piece.kind, fault: fault)) }
+      if let fault {
+        problems.append(.init(path: piece.path, kind: .init(piece.kind), fault: fault))
+      }
     }
     return problems.isEmpty ? nil : ContentDamage(problems: problems)
   }

@@ -38,7 +38,7 @@ struct ContentVerifier {
       // A file reached through a link at one of the content's folders is not in it.
       let linked = ContentFolders.misplacedFolder(on: piece.path, in: folder.path, known: &folders)
       guard linked == nil, let identity = FileIdentity(regularFileAt: path) else {
-        problems.append(.init(path: piece.path, kind: piece.kind, fault: .missing))
+        problems.append(.init(path: piece.path, kind: .init(piece.kind), fault: .missing))
         read += piece.size
         continue
       }
@@ -48,7 +48,9 @@ struct ContentVerifier {
       }
       if let fault = faults {
         problems.append(
-          .init(path: piece.path, kind: piece.kind, fault: fault, segments: segments(fault, piece)))
+          .init(
+            path: piece.path, kind: .init(piece.kind), fault: fault,
+            segments: segments(fault, piece)))
       } else if piece.identity != identity {
         var moved = piece
         moved.identity = identity

@@ -1,5 +1,5 @@
 /// How far a download is: one value for a file and for a stream, the same from a
-/// ``Transfer``, an ``HLSDownload`` and a content's events.
+/// ``Transfer`` and from a content's events.
 ///
 /// Never moves backwards (bytes and fraction), except after a transfer's `restarted`
 /// event; a stream's fraction stays below 1 until its last piece is on disk.

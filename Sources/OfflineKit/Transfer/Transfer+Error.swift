@@ -141,7 +141,7 @@ extension Transfer {
 }
 
 extension Transfer.Error {
-  /// What went wrong, as a stable code to branch on: ``Transfer.Error/code``. Codes are
+  /// What went wrong, as a stable code to branch on: ``Transfer/Error/code``. Codes are
   /// values, so a release can add one without breaking a `switch` that has a `default`.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     /// The code's name, such as `network`.

@@ -11,7 +11,7 @@ extension Transfer {
   ///
   /// - Returns: Whether an entry was carried over.
   @discardableResult
-  public static func carryOver(destination: String, to url: URL, journal: TransferJournal)
+  package static func carryOver(destination: String, to url: URL, journal: TransferJournal)
     -> Bool
   {
     carriedOver(try? journal.record(forDestination: destination), to: url, journal: journal)

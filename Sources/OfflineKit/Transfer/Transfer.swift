@@ -45,7 +45,7 @@ public struct Transfer: Sendable {
     /// always get one.
     public var connections: Connections
     /// Whether to wait while another download writes the same destination (in this process
-    /// or another); false fails at once with ``Error/Kind/destinationBusy(_:)``.
+    /// or another); false fails at once with ``Error/Code-swift.struct/destinationBusy``.
     public var waitsForOtherWriter: Bool
     /// Whether the file is fsynced before it is renamed into place. An owner that syncs many
     /// files at once afterwards (`syncfs`) turns it off; a file finished that way counts as
@@ -113,7 +113,7 @@ public struct Transfer: Sendable {
     }
 
     /// These options checking `sha256`, which the index holds checked already (a transfer
-    /// still refuses one that is not 64 hex digits, with ``Error/Kind/invalidChecksum(_:)``).
+    /// still refuses one that is not 64 hex digits, with ``Error/Code-swift.struct/invalidChecksum``).
     func expecting(sha256: String?) -> Configuration {
       var configuration = self
       configuration.expectedSHA256 = sha256?.lowercased()
@@ -190,7 +190,47 @@ public struct Transfer: Sendable {
   /// The file bytes are written into until the download is complete.
   public var partPath: String { destination + ".part" }
 
-  /// Creates a transfer; nothing happens until ``run(onEvent:)``.
+  /// Creates a transfer of one file, without a queue; nothing happens until
+  /// ``run(onEvent:)``.
+  ///
+  /// ```swift
+  /// let transfer = try Transfer(
+  ///   url: URL(string: "https://example.com/movie.mp4")!, destination: "/data/movie.mp4",
+  ///   store: storeURL)
+  /// let outcome = try await transfer.run()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - url: What is downloaded.
+  ///   - destination: The absolute path of the final file.
+  ///   - store: The folder whose index journals the download (made when missing; an
+  ///     ``OfflineManager``'s store folder will do), so a later run, after a pause or a
+  ///     crash, resumes it.
+  ///   - transport: The HTTP transport; nil for the platform's (libcurl on Linux,
+  ///     URLSession on Apple platforms).
+  ///   - configuration: The behaviour (checksum, retries, connections).
+  ///   - requestOptions: What every request sends (headers, cookies, credentials, proxy,
+  ///     rate limit); checked when the run starts.
+  /// - Throws: ``Transfer/Error`` with the code ``Error/Code-swift.struct/index`` when the
+  ///   store's index cannot be opened.
+  public init(
+    url: URL, destination: String, store: URL, transport: (any HTTPTransporting)? = nil,
+    configuration: Configuration = Configuration(),
+    requestOptions: RequestOptions = RequestOptions()
+  ) throws(Transfer.Error) {
+    let index: OfflineIndex
+    do {
+      index = try OfflineIndex(directory: store)
+    } catch {
+      throw Transfer.Error(.index(error), url: url, destination: destination)
+    }
+    self.init(
+      url: url, destination: destination, journal: index.transfers,
+      transport: transport ?? PlatformTransport.make(), configuration: configuration,
+      requestOptions: requestOptions)
+  }
+
+  /// Creates a transfer journaled in `journal`; nothing happens until ``run(onEvent:)``.
   ///
   /// - Parameters:
   ///   - url: What is downloaded.
@@ -202,7 +242,7 @@ public struct Transfer: Sendable {
   ///     run starts. Its `rateLimit` caps this transfer.
   ///   - rateLimiters: Budgets shared with other downloads (`RateLimiter`, OfflineHTTP), to
   ///     cap them together.
-  public init(
+  package init(
     url: URL, destination: String, journal: TransferJournal, transport: any HTTPTransporting,
     configuration: Configuration = Configuration(),
     requestOptions: RequestOptions = RequestOptions(),
@@ -242,7 +282,7 @@ public struct Transfer: Sendable {
   /// Downloads until the file is complete and verified, resuming what an earlier run left.
   ///
   /// Only one transfer writes a destination at a time, across processes and stores: while
-  /// another holds it, this one fails at once with ``Error/Kind/destinationBusy(_:)``, or
+  /// another holds it, this one fails at once with ``Error/Code-swift.struct/destinationBusy``, or
   /// waits when ``Configuration/waitsForOtherWriter`` is set.
   ///
   /// - Parameter onEvent: called on the running task with each ``Event``, in order.
