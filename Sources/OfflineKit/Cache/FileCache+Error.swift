@@ -137,7 +137,7 @@ extension FileCache.Error {
   }
 
   /// The lower layer's error, for logs: a ``Transfer/Error``, an `HTTPError`, a
-  /// ``TransferFileError`` or a `StoreError`; nil when the cache itself saw it.
+  /// file error or a `StoreError`; nil when the cache itself saw it.
   public var underlying: (any Swift.Error & Sendable)? {
     switch kind {
     case .transfer(let error): error

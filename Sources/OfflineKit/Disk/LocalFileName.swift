@@ -5,7 +5,7 @@ import Foundation
 /// A URL's path can say anything (`/%2e%2e%2f%2e%2e%2fetc%2fpasswd` decodes to
 /// `../../etc/passwd`). The name made here is one path component that cannot climb out of
 /// the folder it is put in, cannot be hidden as `.` or `..`, and has no control characters.
-public enum LocalFileName {
+package enum LocalFileName {
   /// The name used when a URL gives none (its path ends in `/`, or is empty).
   public static let fallback = "index.html"
   /// The longest name made, in UTF-8 bytes (file systems allow 255).

@@ -3,7 +3,7 @@ import Foundation
 /// The process that holds the `flock(2)` lock on a file, for an error message that names who
 /// is in the way. Found in `/proc/locks` on Linux (`LockHolder+Linux.swift`); Apple platforms
 /// cannot tell who holds a `flock`, so there the message names no process.
-public struct LockHolder: Sendable, Equatable, CustomStringConvertible {
+package struct LockHolder: Sendable, Equatable, CustomStringConvertible {
   /// The process id.
   public var processID: Int32
   /// The start of its command line (program name and its first arguments), when readable.

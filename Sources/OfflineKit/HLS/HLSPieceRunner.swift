@@ -319,7 +319,8 @@ struct HLSPieceRunner: Sendable {
   private func pieceOptions(_ piece: HLSPlan.Piece) -> Transfer.Configuration {
     var options = Transfer.Configuration(
       computesSHA256: true, retry: retry, progressInterval: .milliseconds(250),
-      replacesExistingFile: true, slice: piece.slice, syncsEachFile: false)
+      replacesExistingFile: true, syncsEachFile: false)
+    options.slice = piece.slice
     options.hashesChunks = false
     options.clock = pieceRetry.clock
     return options.expecting(sha256: expectedSHA256[piece.local])

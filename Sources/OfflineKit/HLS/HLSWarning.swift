@@ -3,7 +3,7 @@ import HLSPlaylist
 /// Something a download could not include, and why; the download goes on without it. The
 /// library reports warnings as values (a stream download's outcome); the application
 /// shows them.
-public enum HLSWarning: Sendable, Equatable, CustomStringConvertible {
+package enum HLSWarning: Sendable, Equatable, CustomStringConvertible {
   /// The chosen variant names an `AUDIO` or `SUBTITLES` group (RFC 8216 §4.3.4.2) that no
   /// `EXT-X-MEDIA` of that type in the master playlist belongs to, so none of its renditions
   /// could be included.

@@ -1,7 +1,7 @@
 import OfflineStore
 
 /// A call of the API on a content.
-public enum OfflineAction: String, Sendable, Equatable, CaseIterable {
+package enum OfflineAction: String, Sendable, Equatable, CaseIterable {
   /// Start downloading.
   case download
   /// Pause, keeping partial data.

@@ -1,7 +1,7 @@
 import OfflineStore
 
 /// The transition table of ``OfflineState``, as a pure function.
-public enum OfflineStateMachine {
+package enum OfflineStateMachine {
   /// The state after `action` in `state`.
   ///
   /// - Throws: ``OfflineError`` (`invalidTransition`) when the table has no such row.

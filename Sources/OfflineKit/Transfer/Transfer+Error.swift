@@ -207,7 +207,8 @@ extension Transfer.Error {
   }
 
   /// The lower layer's error, for logs: an `HTTPError`, a `StoreError`, a
-  /// ``TransferFileError`` or a `RequestOptionError`; nil when the transfer itself saw it.
+  /// file error (its path and errno) or a `RequestOptionError`; nil when the transfer itself
+  /// saw it.
   public var underlying: (any Swift.Error & Sendable)? {
     switch kind {
     case .network(let error): error

@@ -24,7 +24,7 @@ public struct Transfer: Sendable {
   /// How a transfer behaves.
   public struct Configuration: Sendable, Equatable {
     /// The SHA-256 the file must have, as 64 lowercase hex digits; nil to check only the
-    /// length. Set by ``init(expectedSHA256:computesSHA256:retry:checkpointInterval:progressInterval:replacesExistingFile:slice:syncsEachFile:connections:waitsForOtherWriter:)``,
+    /// length. Set by ``init(expectedSHA256:computesSHA256:retry:checkpointInterval:progressInterval:replacesExistingFile:syncsEachFile:connections:waitsForOtherWriter:)``,
     /// which refuses anything else.
     public private(set) var expectedSHA256: String?
     /// Computes the SHA-256 even when none is expected (it is then in the outcome).
@@ -40,7 +40,7 @@ public struct Transfer: Sendable {
     public var replacesExistingFile: Bool
     /// Only these bytes of the resource, when set (an HLS byte-range segment, say): the file
     /// holds exactly `slice.length` bytes, from the resource's byte `slice.offset` on.
-    public var slice: Slice?
+    package var slice: Slice?
     /// Connections for one file (see ``Connections``); slices and servers without ranges
     /// always get one.
     public var connections: Connections
@@ -77,7 +77,7 @@ public struct Transfer: Sendable {
       retry: RetryPolicy = RetryPolicy(
         initialDelay: .milliseconds(500), maximumDelay: .seconds(30)),
       checkpointInterval: Duration = .seconds(1), progressInterval: Duration = .milliseconds(250),
-      replacesExistingFile: Bool = false, slice: Slice? = nil, syncsEachFile: Bool = true,
+      replacesExistingFile: Bool = false, syncsEachFile: Bool = true,
       connections: Connections = .single, waitsForOtherWriter: Bool = false
     ) {
       self.computesSHA256 = computesSHA256
@@ -85,7 +85,6 @@ public struct Transfer: Sendable {
       self.checkpointInterval = checkpointInterval
       self.progressInterval = progressInterval
       self.replacesExistingFile = replacesExistingFile
-      self.slice = slice
       self.syncsEachFile = syncsEachFile
       self.connections = connections.normalized
       self.waitsForOtherWriter = waitsForOtherWriter
@@ -101,13 +100,13 @@ public struct Transfer: Sendable {
       retry: RetryPolicy = RetryPolicy(
         initialDelay: .milliseconds(500), maximumDelay: .seconds(30)),
       checkpointInterval: Duration = .seconds(1), progressInterval: Duration = .milliseconds(250),
-      replacesExistingFile: Bool = false, slice: Slice? = nil, syncsEachFile: Bool = true,
+      replacesExistingFile: Bool = false, syncsEachFile: Bool = true,
       connections: Connections = .single, waitsForOtherWriter: Bool = false
     ) throws(OfflineError) {
       self.init(
         computesSHA256: computesSHA256, retry: retry, checkpointInterval: checkpointInterval,
         progressInterval: progressInterval, replacesExistingFile: replacesExistingFile,
-        slice: slice, syncsEachFile: syncsEachFile, connections: connections,
+        syncsEachFile: syncsEachFile, connections: connections,
         waitsForOtherWriter: waitsForOtherWriter)
       self.expectedSHA256 = try SHA256.checkedHex(expectedSHA256)
     }
@@ -122,7 +121,7 @@ public struct Transfer: Sendable {
   }
 
   /// A byte range of a resource: `length` bytes from `offset` on.
-  public struct Slice: Sendable, Equatable, Hashable {
+  package struct Slice: Sendable, Equatable, Hashable {
     /// The first byte, counted from 0.
     public var offset: Int64
     /// How many bytes.

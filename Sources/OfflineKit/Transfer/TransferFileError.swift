@@ -1,7 +1,7 @@
 import Foundation
 
 /// A failed file operation of a transfer, with the system's error number.
-public struct TransferFileError: Error, Sendable, Equatable {
+package struct TransferFileError: Error, Sendable, Equatable {
   /// The operation that failed.
   public enum Operation: String, Sendable {
     /// Opening or creating the part file.

@@ -1,7 +1,7 @@
 import OfflineHTTP
 
 /// What identifies one version of a remote file: its entity tag and modification date.
-public struct Validators: Sendable, Equatable {
+package struct Validators: Sendable, Equatable {
   /// The `ETag` header as sent.
   public var etag: String?
   /// The `Last-Modified` header as sent.

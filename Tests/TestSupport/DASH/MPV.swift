@@ -10,14 +10,7 @@ import Foundation
 /// ```
 public enum MPV {
   /// The path of `mpv`, or nil when it is not installed.
-  public static let path: String? = {
-    let directories =
-      (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-      + ["/usr/bin", "/usr/local/bin"]
-    return directories.map { "\($0)/mpv" }.first {
-      FileManager.default.isExecutableFile(atPath: $0)
-    }
-  }()
+  public static let path = ExecutableSearch.path(of: "mpv")
 
   /// Whether `mpv` is installed; use it with `.enabled(if:)`.
   public static var isAvailable: Bool { path != nil }

@@ -15,9 +15,9 @@ public enum FFmpeg {
   public static let protocols = "file,http,tcp,crypto"
 
   /// The path of `ffmpeg`, or `nil` when it is not installed.
-  public static let ffmpegPath = find("ffmpeg")
+  public static let ffmpegPath = ExecutableSearch.path(of: "ffmpeg")
   /// The path of `ffprobe`, or `nil` when it is not installed.
-  public static let ffprobePath = find("ffprobe")
+  public static let ffprobePath = ExecutableSearch.path(of: "ffprobe")
 
   /// Whether both `ffmpeg` and `ffprobe` are installed; use it with `.enabled(if:)`.
   public static var isAvailable: Bool { ffmpegPath != nil && ffprobePath != nil }
@@ -119,15 +119,5 @@ public enum FFmpeg {
         status: output.status, stderr: output.stderrText)
     }
     return output
-  }
-
-  /// The first executable named `name` on `PATH` or in the usual install directories.
-  private static func find(_ name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    let directories =
-      path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"]
-    return directories.map { "\($0)/\(name)" }.first {
-      FileManager.default.isExecutableFile(atPath: $0)
-    }
   }
 }
