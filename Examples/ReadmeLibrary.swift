@@ -1,5 +1,4 @@
 import Foundation
-import Observation
 import OfflineKit
 
 // The README's library samples beyond the first two: a stream behind a token handed to a
@@ -26,10 +25,7 @@ func readmeStreamSource(manager: OfflineManager, playlistURL: URL, token: String
 @MainActor
 func readmeContentModel(content: OfflineContent) async throws {
   let model = try await OfflineContentModel(content: content)
-  withObservationTracking {
-    print(model.state, model.fractionCompleted ?? 0, model.waitReason as Any)
-  } onChange: {
-    print("changed")  // a SwiftUI view redraws here
-  }
+  // A SwiftUI view reads these and redraws when they change:
+  print(model.state, model.fractionCompleted ?? 0, model.waitReason as Any)
   if !model.isDownloaded { await model.download() }
 }

@@ -3,7 +3,7 @@ import OfflineStore
 
 extension OfflineManager {
   /// Mends downloaded content `id`; see ``OfflineContent/repair(redownload:)``.
-  public func repair(id: String, redownload: Bool = false) async throws(OfflineError)
+  package func repair(id: String, redownload: Bool = false) async throws(OfflineError)
     -> RepairReport
   {
     let record = try downloadedRecord(id: id)
@@ -39,7 +39,7 @@ extension OfflineManager {
 
   /// Asks the origin whether the content is still the version downloaded; see
   /// ``OfflineContent/checkRemote()``.
-  public func checkRemote(id: String) async throws(OfflineError) -> RemoteStatus {
+  package func checkRemote(id: String) async throws(OfflineError) -> RemoteStatus {
     _ = try downloadedRecord(id: id)
     let pieces = try indexStep { try index.pieces.pieces(ofContent: id) }
     guard !pieces.isEmpty else { throw OfflineError(.nothingRecorded, contentID: id) }

@@ -21,7 +21,7 @@ extension OfflineManager {
   }
 
   /// Reads every file of downloaded content `id` again; see ``OfflineContent/verify(progress:)``.
-  public func verify(
+  package func verify(
     id: String, progress: (@Sendable (_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)? = nil
   ) async throws(OfflineError) -> VerifyReport {
     let record = try downloadedRecord(id: id)

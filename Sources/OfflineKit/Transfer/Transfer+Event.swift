@@ -36,7 +36,7 @@ extension Transfer {
 
   /// What a running transfer reports. Delivered on the task that runs the transfer, never on
   /// the network thread, in order.
-  public enum Event: Sendable {
+  package enum Event: Sendable {
     /// A request went out; `offset` is where the body will be appended (0 for a fresh start).
     case requesting(offset: Int64)
     /// Bytes on disk were thrown away and the download starts from byte 0.

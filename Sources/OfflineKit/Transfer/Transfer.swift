@@ -12,9 +12,10 @@ import OfflineStore
 /// place in one step. A file is never at `destination` unless it is complete.
 ///
 /// ```swift
-/// let transfer = Transfer(url: url, destination: "/data/movie.mp4",
-///                         journal: index.transfers, transport: CurlTransport())
-/// let outcome = try await transfer.run { event in print(event) }
+/// let transfer = try Transfer(url: url, destination: "/data/movie.mp4", store: storeURL)
+/// for await event in transfer.events() {
+///   if case .progress(let progress) = event { print(progress.fractionCompleted ?? 0) }
+/// }
 /// ```
 ///
 /// Transient failures (connection lost, stalls, 408, 429, 5xx) are retried with exponential
@@ -190,7 +191,7 @@ public struct Transfer: Sendable {
   public var partPath: String { destination + ".part" }
 
   /// Creates a transfer of one file, without a queue; nothing happens until
-  /// ``run(onEvent:)``.
+  /// ``run()`` or ``events()``.
   ///
   /// ```swift
   /// let transfer = try Transfer(
@@ -284,12 +285,18 @@ public struct Transfer: Sendable {
   /// another holds it, this one fails at once with ``Error/Code-swift.struct/destinationBusy``, or
   /// waits when ``Configuration/waitsForOtherWriter`` is set.
   ///
-  /// - Parameter onEvent: called on the running task with each ``Event``, in order.
   /// - Returns: the outcome; `wasAlreadyComplete` is set when the file was already complete
   ///   and verified and nothing was downloaded.
   /// - Throws: ``Error``; the partial file and its journal are kept unless the error says
   ///   otherwise (a checksum mismatch drops them).
-  public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in })
+  public func run() async throws(Transfer.Error) -> Outcome {
+    try await run(onEvent: { _ in })
+  }
+
+  /// ``run()``, telling `onEvent`, on the running task, each ``Event`` in order: the
+  /// package's own detail (requests, retries, the check), from which ``events()`` keeps
+  /// what a content's events say.
+  package func run(onEvent: @escaping @Sendable (Event) -> Void)
     async throws(Transfer.Error) -> Outcome
   {
     if let expected = configuration.expectedSHA256, !SHA256.isValidHex(expected) {
