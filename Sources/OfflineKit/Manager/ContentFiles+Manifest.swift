@@ -158,7 +158,7 @@ extension ContentFiles {
     manifest.total = length
     manifest.totalIsEstimate = false
     manifest.lastError = nil
-    manifest.lastErrorKind = nil
+    manifest.lastErrorCode = nil
     return manifest
   }
 

@@ -11,12 +11,23 @@ import OfflineStore
 /// manifest that could resurrect a cancel or a delete is removed before the index records it.
 /// It holds no secret (no request headers or credentials exist in the options today; any
 /// that are added must stay out of it). See `docs/Manifest.md`.
+///
+/// Its shareable part (``sharedKeys``) has the keys and values of ``ContentProjection``, the
+/// one machine view of a content that `ls --json` and the service print.
 struct ContentManifest: Codable, Sendable, Equatable {
   /// The name of the manifest in a content's folder. ``reservedName(_:)`` keeps content files
   /// from taking it.
   static let fileName = ".manifest.json"
-  /// The format written; a reader refuses others.
-  static let currentFormat = 1
+  /// The format written. Format 1 (before issue 37) spelt ``lastErrorCode`` `lastErrorKind`;
+  /// both are read, other formats refused.
+  static let currentFormat = 2
+  /// The formats read.
+  static let readableFormats: ClosedRange<Int> = 1...2
+  /// The keys shared with ``ContentProjection``: the same names, the same values.
+  static let sharedKeys: Set<String> = [
+    "id", "url", "title", "state", "bytes", "total", "totalIsEstimate", "lastError",
+    "lastErrorCode", "priority",
+  ]
   /// The largest manifest read (a stream of many thousand segments fits).
   static let maximumSize = 16 << 20
 
@@ -76,7 +87,10 @@ struct ContentManifest: Codable, Sendable, Equatable {
   var total: Int64?
   var totalIsEstimate: Bool
   var lastError: String?
-  var lastErrorKind: String?
+  /// The last error's code, as ``ContentProjection/lastErrorCode`` gives it.
+  var lastErrorCode: String?
+  /// Format 1's name of ``lastErrorCode``: read, never written.
+  var lastErrorKind: String? = nil
   /// Milliseconds since 1970.
   var createdAt: Int64
   /// For `downloaded`: every file of the content with its size.
@@ -104,7 +118,8 @@ struct ContentManifest: Codable, Sendable, Equatable {
     total = record.total
     totalIsEstimate = record.totalIsEstimate
     lastError = record.lastError
-    lastErrorKind = record.lastErrorKind
+    // As a snapshot rebuilds the error: a sentence without a code is `downloadFailed`.
+    lastErrorCode = record.lastErrorKind ?? (record.lastError == nil ? nil : "downloadFailed")
     createdAt = Int64((record.createdAt.timeIntervalSince1970 * 1000).rounded())
     flatFile = record.flatFile ? true : nil
   }
@@ -119,7 +134,7 @@ struct ContentManifest: Codable, Sendable, Equatable {
       state: state.stored, priority: priority, sequence: sequence, bytes: bytes, total: total,
       totalIsEstimate: totalIsEstimate, expectedSHA256: expectedSHA256,
       options: options.flatMap(StoredJSON.init(text:)), lastError: lastError,
-      lastErrorKind: lastErrorKind, waitReason: state == .downloading ? .queued : nil,
+      lastErrorKind: lastErrorCode ?? lastErrorKind, waitReason: state == .downloading ? .queued : nil,
       flatFile: flatFile == true,
       createdAt: Date(timeIntervalSince1970: Double(createdAt) / 1000))
   }
@@ -177,7 +192,9 @@ extension ContentManifest {
   /// is used: its id must be the folder's (when it has one) and a valid id, the URL http(s),
   /// every path relative and inside the folder.
   func validated(folderName: String?) throws(Problem) -> ContentManifest {
-    guard format == Self.currentFormat else { throw Problem("format \(format) is not known") }
+    guard Self.readableFormats.contains(format) else {
+      throw Problem("format \(format) is not known")
+    }
     guard ContentFiles.isValidID(id) else {
       throw Problem("the id '\(Self.shown(id))' cannot name a content folder")
     }
