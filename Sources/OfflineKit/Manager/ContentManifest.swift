@@ -134,7 +134,8 @@ struct ContentManifest: Codable, Sendable, Equatable {
       state: state.stored, priority: priority, sequence: sequence, bytes: bytes, total: total,
       totalIsEstimate: totalIsEstimate, expectedSHA256: expectedSHA256,
       options: options.flatMap(StoredJSON.init(text:)), lastError: lastError,
-      lastErrorKind: lastErrorCode ?? lastErrorKind, waitReason: state == .downloading ? .queued : nil,
+      lastErrorKind: lastErrorCode ?? lastErrorKind,
+      waitReason: state == .downloading ? .queued : nil,
       flatFile: flatFile == true,
       createdAt: Date(timeIntervalSince1970: Double(createdAt) / 1000))
   }
