@@ -22,7 +22,7 @@ import OfflineLocks
 /// socket; TCP holds the server back). FoundationNetworking cannot do that: its `suspend()`
 /// starts the request again from byte 0 without `Range` and it has no flow control, so on
 /// Linux the response is ended as ``HTTPError/Code-swift.struct/connectionLost`` once the bound
-/// is passed, after the delegate has had every byte that arrived. A ``Transfer`` then resumes
+/// is passed, after the delegate has had every byte that arrived. An OfflineKit `Transfer` then resumes
 /// with `Range` and `If-Range`, so memory stays bounded and no byte is lost or doubled.
 ///
 /// ```swift
