@@ -131,6 +131,36 @@ import Testing
     #expect(try await content.snapshot.bytes == 1 << 20)
   }
 
+  /// A consumer that reads nothing while a 200-item queue runs (as one that sleeps 2 s per
+  /// event would) then reads, for every content, its queueing, its finish and the end of
+  /// its attempt, in order: nothing but progress is dropped or merged.
+  @Test func aConsumerThatFallsBehindSeesEveryChangeOfA200ItemQueue() async throws {
+    let names = (0..<200).map { "f\($0).bin" }
+    let origin = ScriptedOrigin(files: Dictionary(uniqueKeysWithValues: names.map { ($0, 4096) }))
+    let fixture = try origin.fixture(parallelDownloads: 8)
+    let all = fixture.manager.allEvents()  // read only once the queue is done
+    let contents = try await fixture.manager.add(
+      names.map { OfflineSource(url: origin.url($0), id: String($0.dropLast(4))) })
+    let done = try await fixture.running {
+      try await eventually(timeout: .seconds(60)) {
+        try await fixture.manager.snapshots(in: [.downloaded]).count == 200
+      }
+    }
+    #expect(done)
+    await fixture.manager.close()  // ends the sequence after what it holds
+
+    var seen: [String: [String]] = [:]
+    for await (id, event) in all where event.name != "progress" {
+      seen[id, default: []].append(event.name)
+    }
+    #expect(seen.count == 200)
+    for content in contents {
+      #expect(
+        seen[content.id] == ["state:downloading", "state:downloaded", "finished"],
+        "\(content.id): \(seen[content.id] ?? [])")
+    }
+  }
+
   /// The listener shape of the player SDKs (finished, progress, suspended, resumed,
   /// canceled, error), written over the one sequence as the README shows it.
   @Test func theListenerSampleHearsEachCallbackOnce() async throws {

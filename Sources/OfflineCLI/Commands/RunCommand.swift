@@ -163,6 +163,12 @@ struct RunCommand: Command {
     for await (id, event) in manager.allEvents() {
       guard !ended.contains(id) else { continue }
       if !view.shows(id) {
+        // A content only queued has no line yet: it gets one when it moves or waits.
+        if case .changed(let snapshot) = event, snapshot.state == .downloading,
+          shownWait(of: snapshot) == nil
+        {
+          continue
+        }
         guard let snapshot = try? await manager.snapshot(id: id) else { continue }
         let name = snapshot.title ?? snapshot.fileURL.lastPathComponent
         view.add(id, name: TerminalText.escaped(name))

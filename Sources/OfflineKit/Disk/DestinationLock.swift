@@ -43,6 +43,15 @@ final class DestinationLock: Sendable {
   /// How often a waiting writer tries the lock again.
   static let pollInterval: Duration = .milliseconds(100)
 
+  /// How many times a writer that does not wait tries a held lock again, ``gracePause``
+  /// apart, before it says another writer holds it. A process this one starts (`ffmpeg`,
+  /// say, from another task) holds a copy of every descriptor from its fork until its
+  /// `exec` closes them, the lock's among them: a run started just after another ended was
+  /// refused as "another process" writing (seen in CI while tests started programs).
+  static let graceTurns = 25
+  /// The pause between those tries.
+  static let gracePause: Duration = .milliseconds(10)
+
   /// Locks the part at `partPath`, creating it (and its folder) when missing.
   ///
   /// The part is opened first and its folder made only when the open says it is missing
@@ -61,6 +70,7 @@ final class DestinationLock: Sendable {
     let partPath = transfer.partPath
     // Each turn without a wait means the part was renamed or removed under us: bounded.
     var turnsWithoutWait = 0
+    var graceLeft = graceTurns
     while true {
       let fd = try transfer.fileStep { () throws(TransferFileError) in try openPart(partPath) }
       if flock(fd, LOCK_EX | LOCK_NB) == 0 {
@@ -86,14 +96,15 @@ final class DestinationLock: Sendable {
         close(fd)
         throw transfer.failure(.file(TransferFileError(.open, errno: code, path: partPath)))
       }
-      guard waits else {
+      guard waits || graceLeft > 0 else {
         let holder = LockHolder.find(lockedFile: fd)
         close(fd)
         throw transfer.failure(.destinationBusy(holder))
       }
       close(fd)
+      graceLeft -= 1
       do {
-        try await Task.sleep(for: pollInterval)
+        try await Task.sleep(for: waits ? pollInterval : gracePause)
       } catch {
         throw transfer.failure(.canceled)
       }
@@ -115,6 +126,7 @@ final class DestinationLock: Sendable {
       Transfer.Error(kind, url: url, destination: folder)
     }
     var turnsWithoutWait = 0
+    var graceLeft = graceTurns
     while true {
       let made = !FileSteps.exists(folder)
       do {
@@ -145,7 +157,7 @@ final class DestinationLock: Sendable {
         return DestinationLock(partPath: folder, descriptor: fd, removesEmptyFolder: made)
       }
       let code = errno
-      guard code == EWOULDBLOCK || code == EINTR, waits else {
+      guard code == EWOULDBLOCK || code == EINTR, waits || graceLeft > 0 else {
         let holder = code == EWOULDBLOCK ? LockHolder.find(lockedFile: fd) : nil
         close(fd)
         if code != EWOULDBLOCK, code != EINTR {
@@ -154,8 +166,9 @@ final class DestinationLock: Sendable {
         throw failure(.destinationBusy(holder))
       }
       close(fd)
+      graceLeft -= 1
       do {
-        try await Task.sleep(for: pollInterval)
+        try await Task.sleep(for: waits ? pollInterval : gracePause)
       } catch {
         throw failure(.canceled)
       }

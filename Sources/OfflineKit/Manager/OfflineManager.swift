@@ -319,7 +319,10 @@ public actor OfflineManager {
         for record in fresh { secrets.remove(id: record.id) }  // kept for records never made
         throw error
       }
-      if configuration != nil { files.recordQueued(stored) }
+      if configuration != nil {
+        files.recordQueued(stored)
+        for record in stored { announce(record) }  // made and queued: one change each
+      }
       created = Set(stored.map(\.id))
     }
     return result
