@@ -6,16 +6,16 @@ import Foundation
   import SQLite3  // Apple platforms: the SDK's
 #endif
 
-/// An error from the offline index: a SQLite result code with the context a user needs to act.
+/// An error from a database: a SQLite result code with the context a user needs to act.
 ///
 /// Every error names the database file, and, when a statement failed, the SQL text. Switch on
 /// ``code`` to decide what to do; show ``description`` to a person.
 ///
 /// ```swift
 /// do {
-///   let index = try OfflineIndex(directory: directory)
+///   let database = try Database(path: path)
 /// } catch let error where error.code == .notADatabase {
-///   // Move the file away and start a fresh index.
+///   // Move the file away and start a fresh one.
 /// }
 /// ```
 public struct StoreError: Error, CustomStringConvertible, Sendable {
