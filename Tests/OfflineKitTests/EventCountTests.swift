@@ -79,13 +79,7 @@ import Testing
   }
 
   @Test func aFailureIsOneChangeThatCarriesTheErrorAndEndsTheAttemptWithIt() async throws {
-    let origin = ScriptedOrigin(files: [:])  // a 404 for anything
-    let fixture = try origin.fixture()
-    let (content, recorder) = try await fixture.startDownload(
-      of: origin, "missing.bin", id: "missing")
-    try await fixture.running {
-      #expect(await recorder.waitFor { $0.name == "error" })
-    }
+    let (_, _, recorder) = try await ScriptedOrigin.failedDownload()
     #expect(
       Self.changes(recorder) == [
         "state:notDownloaded", "state:downloading", "state:suspended", "error",
@@ -98,7 +92,6 @@ import Testing
     }
     #expect(error.httpStatus == 404)
     #expect(error.description == suspended.lastError?.description)
-    _ = content
   }
 
   /// A resume the origin answers with the whole file (it ignores ranges) starts over from

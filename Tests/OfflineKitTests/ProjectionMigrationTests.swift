@@ -16,13 +16,7 @@ import Testing
   }
 
   @Test func theManifestSharesTheProjectionsKeysAndValues() async throws {
-    let origin = ScriptedOrigin(files: [:])  // a 404 for anything
-    let fixture = try origin.fixture()
-    let (content, recorder) = try await fixture.startDownload(
-      of: origin, "missing.bin", id: "missing")
-    try await fixture.running {
-      #expect(await recorder.waitFor { $0.name == "error" })
-    }
+    let (fixture, content, _) = try await ScriptedOrigin.failedDownload()
     let snapshot = try await content.snapshot
     let projection = try Self.object(JSONEncoder().encode(ContentProjection(snapshot)))
     // Where a manifest goes depends on the content (a folder, the ledger); what it holds

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineHTTP
 import TestSupport
+import Testing
 
 @testable import OfflineKit
 
@@ -36,6 +37,19 @@ struct ScriptedOrigin {
   /// The paths requested, in order (`/a.bin`), and the `Range` of each.
   var requested: [(path: String, range: String?)] {
     transport.requests.map { ($0.url.path, $0.range) }
+  }
+
+  /// A content `missing` whose download failed for good (the origin answers 404), watched
+  /// from before it was queued.
+  static func failedDownload() async throws -> (ManagerFixture, OfflineContent, EventRecorder) {
+    let origin = ScriptedOrigin(files: [:])  // a 404 for anything
+    let fixture = try origin.fixture()
+    let (content, recorder) = try await fixture.startDownload(
+      of: origin, "missing.bin", id: "missing")
+    try await fixture.running {
+      #expect(await recorder.waitFor { $0.name == "error" })
+    }
+    return (fixture, content, recorder)
   }
 
   /// A manager fixture whose manager (and reopened managers) fetch from this origin.
