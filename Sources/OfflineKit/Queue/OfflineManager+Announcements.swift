@@ -12,7 +12,7 @@ extension OfflineManager {
   /// Reads content `id` and tells its subscribers where it stands; nothing when it cannot
   /// be read.
   func announce(id: String) {
-    guard let record = (try? index.contents.record(id: id)) ?? nil else { return }
+    guard let record = record(id, for: "announcing a change") else { return }
     announce(record)
   }
 
@@ -44,6 +44,21 @@ extension OfflineManager {
       announceFailure(discarded ?? OfflineError(.canceled, contentID: record.id), id: record.id)
     default:
       break
+    }
+  }
+}
+
+extension OfflineManager {
+  /// Runs `body`; when it throws, tells the configuration's log what was `skipped` (a phrase:
+  /// "recording the suspend") and why, and gives nil. For the executor's steps that go on
+  /// without what failed: what they skip is done again by a later step, a poll or a
+  /// rebuild, and the log says it happened.
+  nonisolated func logging<T>(_ skipped: String, id: String?, _ body: () throws -> T) -> T? {
+    do {
+      return try body()
+    } catch {
+      configuration.log(OfflineLogMessage(contentID: id, message: "\(skipped) failed: \(error)"))
+      return nil
     }
   }
 }

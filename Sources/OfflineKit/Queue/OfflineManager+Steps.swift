@@ -21,7 +21,13 @@ extension OfflineManager {
   /// ``EndDecision``'s. Nothing else runs on the actor between them.
   func carryOutNow(_ steps: [ManagerStep], id: String) {
     for step in steps {
-      guard (try? carryOut(step, id: id)) == true else { return }
+      guard
+        logging(
+          "the step \(step)", id: id,
+          { () throws(OfflineError) in
+            try carryOut(step, id: id)
+          }) == true
+      else { return }
     }
   }
 
@@ -31,13 +37,15 @@ extension OfflineManager {
     case .move(let event, let edits):
       return transition(id: id, event) { edits.apply(to: &$0) }
     case .update(let edits):
-      _ = try? index.contents.update(id: id) { edits.apply(to: &$0) }
+      _ = logging("recording \(edits)", id: id) {
+        try index.contents.update(id: id) { edits.apply(to: &$0) }
+      }
     case .wait(let reason):
-      if let record = try? index.contents.record(id: id) { setWaitReason(reason, for: record) }
+      if let record = record(id, for: "waiting") { setWaitReason(reason, for: record) }
     case .send(.change):
       announce(id: id)
     case .send(.finished):
-      guard let record = try? index.contents.record(id: id) else { return false }
+      guard let record = record(id, for: "announcing its finish") else { return false }
       announceFinished(record)
     case .send(.failed(let error)):
       announceFailure(error, id: id)
@@ -47,13 +55,19 @@ extension OfflineManager {
       Task { await self.stopRunning(id) }  // only ``carryOut(_:id:)`` waits for it
     case .deleteFiles:
       // As far as it can: what is left goes with the content's next cleanup.
-      if let record = try? index.contents.record(id: id) { try? files.delete(record) }
+      if let record = record(id, for: "deleting its files") {
+        _ = logging("deleting its files (the next cleanup tries again)", id: id) {
+          try files.delete(record)
+        }
+      }
     case .forgetManifests:
-      if let record = try? index.contents.record(id: id) { files.forgetManifests(of: record) }
+      if let record = record(id, for: "forgetting its manifests") {
+        files.forgetManifests(of: record)
+      }
     case .resetProgress:
       hub.resetProgress(of: id)
     case .recordQueued:
-      if let record = try? index.contents.record(id: id) { files.recordQueued([record]) }
+      if let record = record(id, for: "recording it queued") { files.recordQueued([record]) }
     case .recordSuspended:
       recordSuspended(id)
     case .recordSuspendedUnlessAnotherProcessRuns:
@@ -66,5 +80,15 @@ extension OfflineManager {
       CrashPoint.reach(point)
     }
     return true
+  }
+}
+
+extension OfflineManager {
+  /// The record of content `id` for a step (`purpose`, a phrase for the log); nil, and
+  /// logged, when the index cannot give it; nil when the content is gone.
+  func record(_ id: String, for purpose: String) -> ContentRecord? {
+    logging("reading the record for \(purpose)", id: id) {
+      try index.contents.record(id: id)
+    } ?? nil
   }
 }

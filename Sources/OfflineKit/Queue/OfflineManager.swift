@@ -66,6 +66,10 @@ public actor OfflineManager {
     /// queue to an explicit ``OfflineManager/start()`` or ``OfflineManager/runUntilIdle()``,
     /// as the command line's `add` leaves it to `run`.
     public var startsWhenAsked = true
+    /// Where the manager reports what it could not do and went on without (a record it
+    /// could not read or write, files it could not delete): nowhere by default. See
+    /// ``OfflineLogMessage``.
+    public var log: @Sendable (OfflineLogMessage) -> Void = { _ in }
 
     /// Creates a configuration with the defaults.
     public init(
