@@ -7,13 +7,16 @@ extension OfflineContent {
   /// each 4 MiB chunk of a file and each piece of a stream, with the bytes read so far and
   /// the total.
   ///
-  /// Damage found is also sent to the content's subscribers (an `error` event whose error
-  /// has the code ``OfflineError/Code/damaged``). Files whose bytes are right but that were
-  /// touched or copied back are recorded again, so the quick check stops calling them
-  /// changed.
+  /// Damage found is also sent to the content's subscribers (a `changed` event whose
+  /// snapshot has the ``OfflineContent/Snapshot/damage``). Files whose bytes are right but
+  /// that were touched or copied back are recorded again, so the quick check stops calling
+  /// them changed.
+  ///
+  /// Cancelling the calling task stops the reading within a chunk or a piece.
   ///
   /// - Throws: ``OfflineError``: `notVerifiable` when not downloaded, `nothingRecorded`
-  ///   for a content downloaded by an earlier version.
+  ///   for a content downloaded by an earlier version, `closed` when the calling task is
+  ///   cancelled first (nothing is said of the files then).
   public func verify(
     progress: (@Sendable (_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)? = nil
   ) async throws(OfflineError) -> VerifyReport {
@@ -26,7 +29,7 @@ extension OfflineContent {
   /// 4 MiB chunk with `Range` and `If-Range` (staged, checked against its recorded digest,
   /// then written in place and fsynced); for a stream, each damaged piece through the
   /// stream's piece engine, the offline playlists written again last. The content stays
-  /// `downloaded` throughout; `finished` is sent when it is whole again.
+  /// `downloaded` throughout; a `changed` event is sent when it is whole again.
   ///
   /// The origin is asked first (`HEAD`): when it serves another version, nothing is changed
   /// and the repair throws `originChanged`: pass `redownload` to delete the content's files

@@ -46,6 +46,8 @@ struct ContentVerifier {
         read += $0
         progress?(read, total)  // after each chunk of a file, each piece of a stream
       }
+      // A check cut short by a cancel says nothing of the file: never a "whole".
+      if Task.isCancelled { throw CancellationError() }
       if let fault = faults {
         problems.append(
           .init(
@@ -96,6 +98,7 @@ struct ContentVerifier {
     // chunks it still has are checked (a repair fetches only what is wrong).
     var wrong: [Int64] = []
     for (index, expected) in piece.chunkSHA256.enumerated() {
+      if Task.isCancelled { return nil }  // the caller throws: see `run`
       let range = ChunkDigests.range(of: index, length: piece.size)
       guard range.upperBound <= size else { break }
       let hasher = SHA256()
@@ -131,5 +134,19 @@ extension ContentVerifier {
       }
     }
     return wrong
+  }
+}
+
+extension ContentVerifier {
+  /// ``run(progress:)`` off the caller's actor, stopped when the caller is cancelled: nil
+  /// then. A detached task does not inherit the cancellation by itself, and a cancelled
+  /// verify or repair read on to the last byte.
+  func runCancellably(progress: Progress?) async -> Result? {
+    let reading = Task.detached { try? self.run(progress: progress) }
+    return await withTaskCancellationHandler {
+      await reading.value
+    } onCancel: {
+      reading.cancel()
+    }
   }
 }

@@ -12,8 +12,9 @@ extension OfflineManager {
     guard !pieces.isEmpty else { throw OfflineError(.nothingRecorded, contentID: id) }
     let verifier = ContentVerifier(
       folder: files.folder(of: record), pieces: pieces, packs: files.packedPieces(of: record))
-    let checked = await Task.detached { try? verifier.run(progress: nil) }.value
-    guard let checked else { throw OfflineError(.closed, contentID: id) }
+    guard let checked = await verifier.runCancellably(progress: nil) else {
+      throw OfflineError(.closed, contentID: id)
+    }
     try? index.pieces.save(checked.reidentified)
     guard let damage = checked.damage else {
       return RepairReport(contentID: id, outcome: .alreadyWhole, damage: nil)

@@ -29,8 +29,9 @@ extension OfflineManager {
     guard !pieces.isEmpty else { throw OfflineError(.nothingRecorded, contentID: id) }
     let verifier = ContentVerifier(
       folder: files.folder(of: record), pieces: pieces, packs: files.packedPieces(of: record))
-    let result = await Task.detached { try? verifier.run(progress: progress) }.value
-    guard let result else { throw OfflineError(.closed, contentID: id) }
+    guard let result = await verifier.runCancellably(progress: progress) else {
+      throw OfflineError(.closed, contentID: id)
+    }
     // Whole files that moved (copied back, touched) are whole: the quick check stops
     // calling them changed.
     try? index.pieces.save(result.reidentified)
