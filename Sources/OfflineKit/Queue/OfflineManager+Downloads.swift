@@ -201,7 +201,7 @@ extension OfflineManager {
       let arrivedWhole =
         !progress.totalIsEstimate && progress.total.map { progress.bytes >= $0 } == true
       if !(download.syncsLater && arrivedWhole) {
-        try? index.contents.setWaitReason(nil, id: id)
+        _ = logging("recording it moves", id: id) { try index.contents.setWaitReason(nil, id: id) }
       }
       if download.announcesMoving { announce(id: id) }
     }
@@ -211,8 +211,11 @@ extension OfflineManager {
     let now = configuration.clock.instant
     if now - download.lastSaved >= .seconds(1) {
       download.lastSaved = now
-      try? index.contents.updateProgress(
-        id: id, bytes: sent.bytes, total: progress.total, totalIsEstimate: progress.totalIsEstimate)
+      _ = logging("saving its progress (the journal keeps the bytes)", id: id) {
+        try index.contents.updateProgress(
+          id: id, bytes: sent.bytes, total: progress.total,
+          totalIsEstimate: progress.totalIsEstimate)
+      }
     }
     running[id] = download
   }

@@ -46,7 +46,9 @@ extension OfflineManager {
     }
     // The `complete` records of the batch's files (and of any finished since), in one
     // transaction, before the `pieces` table reads them and the second sync.
-    try? fileCompletions.flush()
+    _ = logging("recording the batch's files in the journal", id: nil) {
+      try fileCompletions.flush()
+    }
     // One read for the batch's records and one transaction for what their files must be.
     let records = (try? index.contents.records(ids: entries.map(\.id))) ?? [:]
     // Their journal records in one read too (unreadable: each file reads its own).
@@ -69,7 +71,11 @@ extension OfflineManager {
       written.append(entry)
     }
     files.ledger.append(flat, durably: false)
-    try? index.pieces.replace(byContent: pieces)
+    // Unrecorded, a file's pieces are missing from `verify` and the quick check, not from
+    // the file: the download itself is still recorded below.
+    _ = logging("recording what the batch's files must be", id: nil) {
+      try index.pieces.replace(byContent: pieces)
+    }
     let directory = self.directory
     if let code = await DeviceWaits.run({ Durability.syncFileSystem(of: directory) }) {
       failSync(written, errno: code)

@@ -102,13 +102,15 @@ extension OfflineManager {
     // start the next one (its end pumps the queue), which nobody then stopped.
     while let id = running.keys.first {
       if suspendingRunning {
-        try? transition(id: id, .suspend) { $0.waitReason = nil }
+        suspendAsStopping(id)
       }
       await stopRunning(id)
     }
     flushFinished()  // finished files are recorded while this process is still the runner
     await waitForSyncingBatches()
-    try? fileCompletions.flush()  // those of files whose batch failed, or that ended otherwise
+    // Those of files whose batch failed, or that ended otherwise; unwritten, their next run
+    // finds each file complete on disk and records it again.
+    _ = logging("recording finished files in the journal", id: nil) { try fileCompletions.flush() }
     runnerLock = nil
   }
 
@@ -150,17 +152,21 @@ extension OfflineManager {
   /// Follows changes made by other processes: a running download paused, canceled or
   /// deleted elsewhere is stopped, cancels are finished, and subscribers hear of new states.
   private func reconcileExternalChanges() {
-    guard let records = try? index.contents.needingRecovery(state: .canceling) else { return }
+    guard
+      let records = logging(
+        "reading the cancels to finish (the next poll reads them again)", id: nil,
+        { try index.contents.needingRecovery(state: .canceling) })
+    else { return }
     for record in records where !stopping.contains(record.id) {
       guard let download = startStopping(record.id) else {
-        try? finishCleanup(record.id)
+        finishCleanupLogged(record.id)
         continue
       }
       // Its transfer runs here: the files go once it has stopped, or its last journal
       // write could land after the cleanup and leave an entry behind.
       Task {
         await self.finishStopping(record.id, download)
-        try? self.finishCleanup(record.id)
+        self.finishCleanupLogged(record.id)
       }
     }
     for id in Array(running.keys) {
@@ -286,7 +292,9 @@ extension OfflineManager {
   /// subscribers.
   func setWaitReason(_ reason: WaitReason?, for record: ContentRecord, announcing: Bool = true) {
     guard record.waitReason != reason?.stored else { return }
-    try? index.contents.setWaitReason(reason?.stored, id: record.id)  // one UPDATE, no read first
+    _ = logging("recording why it waits", id: record.id) {  // one UPDATE, no read first
+      try index.contents.setWaitReason(reason?.stored, id: record.id)
+    }
     if announcing { announce(id: record.id) }
   }
 
@@ -329,7 +337,32 @@ extension OfflineManager {
   /// a second while bytes come), so snapshots and manifests say what is on disk.
   func saveLastProgress(of id: String) {
     guard let last = hub.lastProgress(of: id) else { return }
-    try? index.contents.updateProgress(
-      id: id, bytes: last.bytes, total: last.total, totalIsEstimate: last.totalIsEstimate)
+    _ = logging("saving its progress (the journal keeps the bytes)", id: id) {
+      try index.contents.updateProgress(
+        id: id, bytes: last.bytes, total: last.total, totalIsEstimate: last.totalIsEstimate)
+    }
+  }
+
+  /// Suspends running content `id` as the manager stops. A content that left `downloading`
+  /// meanwhile (it finished, or another process paused it) has nothing to suspend; any other
+  /// failure is logged, and the content goes on at the next start.
+  private func suspendAsStopping(_ id: String) {
+    do {
+      try transition(id: id, .suspend) { $0.waitReason = nil }
+    } catch  where error.code == .invalidTransition {
+      return
+    } catch {
+      configuration.log(
+        OfflineLogMessage(
+          contentID: id, message: "suspending it as the manager stops failed: \(error)"))
+    }
+  }
+
+  /// ``finishCleanup(_:)``, its failure logged: the content stays `canceling` with its
+  /// cleanup pending, and the next poll tries again.
+  func finishCleanupLogged(_ id: String) {
+    _ = logging("deleting the files of a cancel or a delete (the next poll tries again)", id: id) {
+      try finishCleanup(id)
+    }
   }
 }
