@@ -16,8 +16,8 @@ extension OfflineManager {
     announce(record)
   }
 
-  /// Tells the subscribers of content `id` that its download attempt finished: its local
-  /// file or playlist.
+  /// Tells the subscribers of `record` that its download attempt finished: its local file
+  /// or playlist.
   func announceFinished(_ record: ContentRecord) {
     hub.send(.finished(.success(fileURL(of: record))), to: record.id)
   }

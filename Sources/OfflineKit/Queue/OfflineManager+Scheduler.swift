@@ -292,10 +292,13 @@ extension OfflineManager {
   /// subscribers.
   func setWaitReason(_ reason: WaitReason?, for record: ContentRecord, announcing: Bool = true) {
     guard record.waitReason != reason?.stored else { return }
-    _ = logging("recording why it waits", id: record.id) {  // one UPDATE, no read first
+    let written: Void? = logging("recording why it waits", id: record.id) {  // one UPDATE, no read
       try index.contents.setWaitReason(reason?.stored, id: record.id)
     }
-    if announcing { announce(id: record.id) }
+    guard announcing, written != nil else { return }
+    var changed = record  // as written: announced without reading it again
+    changed.waitReason = reason?.stored
+    announce(changed)
   }
 
   /// Stops running downloads whose host became unreachable, so they wait for the network
