@@ -17,8 +17,7 @@ extension GetStreamRunner {
   private func streamDownload<Download: StreamDownloading>(_ url: URL) -> Download {
     var download = Download(
       url: url, folder: folder, configuration: command.hls, journal: index.transfers,
-      transport: transport, retry: retryPolicy, requestOptions: command.requestOptions,
-      rateLimiters: [])
+      transport: transport, retry: retryPolicy, requestOptions: command.requestOptions)
     download.onPieceRetry = { [command, console = host.console] retry in
       Self.show(retry, command: command, console: console)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import OfflineHTTP
+import OfflineStore
 import TestSupport
 import TestTiming
 import Testing
@@ -38,8 +39,10 @@ struct HLSKeyNamesTests {
 
     try result.nginx.start()
     defer { result.nginx.stop(graceful: false) }
+    let scratch = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: scratch.url)
     let download = HLSDownload(
-      url: result.fixture.url(on: result.nginx), folder: folder, journal: nil,
+      url: result.fixture.url(on: result.nginx), folder: folder, journal: index.transfers,
       transport: CurlTransport())
     #expect(try await download.renewKeys() == result.fixture.keys.count)
     result.nginx.stop(graceful: false)
@@ -62,8 +65,10 @@ struct HLSKeyNamesTests {
     try FileManager.default.copyItem(
       at: keys.appending(path: "k0.key"), to: keys.appending(path: "k0.key.ts"))
 
+    let scratch = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: scratch.url)
     let download = HLSDownload(
-      url: result.fixture.url(on: result.nginx), folder: folder, journal: nil,
+      url: result.fixture.url(on: result.nginx), folder: folder, journal: index.transfers,
       transport: CurlTransport())
     #expect(try download.upgradeOfflineFiles())
     #expect(try !download.upgradeOfflineFiles(), "nothing is left to do")

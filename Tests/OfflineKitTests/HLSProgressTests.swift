@@ -82,13 +82,12 @@ struct HLSProgressTests {
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     let folder = store.url.appending(path: "content")
-    var download = HLSDownload(
-      url: base.appending(path: entry), folder: folder,
-      configuration: test.options, journal: index.transfers, transport: transport)
     // The reports tick on a manual clock: the pacer ticks it once per piece let go, so the
     // download moves as a slow origin would make it, without waiting for real seconds.
     let clock = ManualClock()
-    download.clock = clock
+    let download = HLSDownload(
+      url: base.appending(path: entry), folder: folder,
+      configuration: test.options, journal: index.transfers, transport: transport, clock: clock)
     let reports = Locked<[OfflineProgress]>([])
     let pacer = Task {
       let tick = Duration.milliseconds(250)

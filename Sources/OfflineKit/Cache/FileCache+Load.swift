@@ -95,15 +95,16 @@ extension FileCache {
         throw error
       }
     }
-    var request = HTTPRequest(
-      url: url, options: configuration.requestOptions,
-      rateLimiters: RateLimiter.budgets(for: configuration.requestOptions))
+    let session = ContentSession(
+      url: url, transport: transport, requestOptions: configuration.requestOptions,
+      clock: configuration.clock)
+    var request = session.request(url)
     if let etag = entry.etag { request.headers.add(name: "If-None-Match", value: etag) }
     if let date = entry.lastModified { request.headers.add(name: "If-Modified-Since", value: date) }
     let fetch = ConditionalFetch(temporaryPath: path + ".fetch", limit: try room(for: nil))
     let head: HTTPResponseHead
     do {
-      head = try await transport.perform(request, delegate: fetch)
+      head = try await session.perform(request, delegate: fetch)
     } catch {
       fetch.discard()
       if error.isOffline { return servingStale(stale) }

@@ -11,18 +11,16 @@ extension DASHDownload {
   /// - Throws: ``Transfer/Error``: the fetch's error, or `invalidMedia` naming the element
   ///   when the document is not a well-formed MPD.
   func fetchManifest() async throws(Transfer.Error) -> MPD {
-    let fetch = MemoryFetch(
-      transport: transport, retry: retry, requestOptions: requestOptions, cookieJar: cookieJar,
-      rateLimiters: rateLimiters, retriesUnreachable: retriesUnreachable, clock: clock)
-    let data = try await fetch.data(from: url, limit: Self.manifestLimit, destination: folder.path)
-    return try Self.parse(data, url: url, folder: folder)
+    let data = try await session.data(
+      from: url, limit: Self.manifestLimit, destination: folder.path)
+    return try Self.parse(data, url: url, destination: folder.path)
   }
 
-  /// `data` parsed as an MPD.
+  /// `data` parsed as an MPD; a failure names `destination`.
   ///
   /// - Throws: ``Transfer/Error`` (`invalidMedia`): "… is not a DASH manifest (MPD: …)" with
   ///   the parser's element path and reason.
-  static func parse(_ data: Data, url: URL, folder: URL) throws(Transfer.Error) -> MPD {
+  static func parse(_ data: Data, url: URL, destination: String) throws(Transfer.Error) -> MPD {
     do {
       return try MPDParser.parse(data)
     } catch let error as MPDError {
@@ -31,11 +29,11 @@ extension DASHDownload {
         ? "is not a DASH manifest" : "is not a valid DASH manifest"
       throw Transfer.Error(
         .invalidMedia("\(url.redactedForDisplay) \(what) (\(error.description))"), url: url,
-        destination: folder.path)
+        destination: destination)
     } catch {
       throw Transfer.Error(
         .invalidMedia("\(url.redactedForDisplay) is not a DASH manifest (\(error))"), url: url,
-        destination: folder.path)
+        destination: destination)
     }
   }
 

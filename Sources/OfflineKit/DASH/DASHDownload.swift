@@ -21,7 +21,8 @@ import OfflineStore
 ///
 /// ```swift
 /// let download = DASHDownload(
-///   url: mpdURL, folder: folder, journal: index.transfers, transport: CurlTransport())
+///   folder: folder, journal: index.transfers,
+///   session: ContentSession(url: mpdURL, transport: CurlTransport()))
 /// let outcome = try await download.run()
 /// print(outcome.index.path)  // folder/index.mpd
 /// ```
@@ -30,15 +31,15 @@ package struct DASHDownload: Sendable {
   /// media segments and init sections, and the files (merged byte ranges share one).
   public typealias Outcome = HLSDownload.Outcome
   /// The manifest's URL.
-  public let url: URL
+  public var url: URL { session.url }
   /// The folder the offline copy goes to (the content's folder).
   public let folder: URL
   /// What to download: `variant`, `audio` and `subtitles` applied per AdaptationSet.
   public let configuration: StreamConfiguration
-  let journal: TransferJournal?
-  let transport: any HTTPTransporting
-  /// Retries inside one piece's transfer.
-  let retry: RetryPolicy
+  let journal: TransferJournal
+  /// How every request of the presentation is made: the manifest and every piece go
+  /// through it, with its options, cookies and rate budgets.
+  let session: ContentSession
   /// Called before a piece that failed is tried again, from the task that fetches it, once
   /// per retry; nil ignores retries.
   public var onPieceRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)?
@@ -49,43 +50,25 @@ package struct DASHDownload: Sendable {
   /// answered 401, 403 or 410 fails the run at once instead of being tried again, as in
   /// ``HLSDownload/refreshesURL``.
   public var refreshesURL = false
-  /// The clock piece retries, progress ticks and the pieces' transfers read and sleep on, as
-  /// ``HLSDownload/clock``.
-  public var clock: any Timekeeping = SystemClock.shared
   /// The SHA-256 each piece must have, by its path inside the folder (see
   /// ``StreamDownloading/expectedPieceSHA256``); empty by default.
   public var expectedPieceSHA256: [String: String] = [:]
-  /// Whether a manifest whose host cannot be resolved or connected to is tried again (see
-  /// ``MemoryFetch/retriesUnreachable``); false for `offline info`.
-  var retriesUnreachable = true
-  /// What every request of the presentation sends (headers, cookies, credentials…).
-  public let requestOptions: RequestOptions
-  /// The presentation's cookies, shared by the manifest and every piece.
-  let cookieJar: CookieJar
-  /// The presentation's rate budget (from `RequestOptions.rateLimit`), shared by every request.
-  let rateLimiters: [RateLimiter]
 
   /// The offline MPD's name in the folder.
   public static let indexName = "index.mpd"
 
-  /// Creates a download; nothing happens until ``run(onProgress:)``. The secrets of
-  /// `requestOptions` go only to `url`'s origin (or its `secretsOrigin`'s) and its trusted
-  /// origins, whatever origin the manifest's `BaseURL` names.
+  /// Creates a download of the presentation at `session`'s URL; nothing happens until
+  /// ``run(onProgress:)``. The secrets of the session's options go only to its URL's origin
+  /// (or its `secretsOrigin`'s) and its trusted origins, whatever origin the manifest's
+  /// `BaseURL` names.
   public init(
-    url: URL, folder: URL, configuration: StreamConfiguration = StreamConfiguration(),
-    journal: TransferJournal?,
-    transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),
-    requestOptions: RequestOptions = RequestOptions(), rateLimiters: [RateLimiter] = []
+    folder: URL, configuration: StreamConfiguration = StreamConfiguration(),
+    journal: TransferJournal, session: ContentSession
   ) {
-    self.url = url
     self.folder = folder
     self.configuration = configuration
     self.journal = journal
-    self.transport = transport
-    self.retry = retry
-    self.requestOptions = requestOptions.scopingSecrets(to: url)
-    self.cookieJar = CookieJar(file: requestOptions.cookieFile)
-    self.rateLimiters = RateLimiter.budgets(for: requestOptions) + rateLimiters
+    self.session = session
   }
 
   /// The offline MPD: `index.mpd` in the folder.
@@ -113,12 +96,7 @@ package struct DASHDownload: Sendable {
   public func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void = { _ in })
     async throws(Transfer.Error) -> Outcome
   {
-    guard let journal else { throw failure("no journal to record the segments in") }
-    do throws(RequestOptionError) {
-      try requestOptions.validate()
-    } catch {
-      throw Transfer.Error(.invalidRequestOptions(error), url: url, destination: folder.path)
-    }
+    try session.checkOptions(destination: folder.path)
     let lock = try await DestinationLock.acquire(
       folder: folder.path, for: url, waits: waitsForOtherWriter)
     defer { withExtendedLifetime(lock) {} }
@@ -148,12 +126,10 @@ package struct DASHDownload: Sendable {
   func runner(_ pieces: [HLSPlan.Piece], journal: TransferJournal) -> HLSPieceRunner {
     var pieceRetry = HLSPieceRetry(
       configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry)
-    pieceRetry.clock = clock
+    pieceRetry.clock = session.clock
     var runner = HLSPieceRunner(
-      folder: folder, journal: journal, transport: transport, retry: retry,
-      pieceRetry: pieceRetry,
-      concurrency: configuration.pieceConcurrency, pieces: pieces, requestOptions: requestOptions,
-      cookieJar: cookieJar, rateLimiters: rateLimiters)
+      folder: folder, journal: journal, session: session, pieceRetry: pieceRetry,
+      concurrency: configuration.pieceConcurrency, pieces: pieces)
     runner.expectedSHA256 = expectedPieceSHA256
     return runner
   }

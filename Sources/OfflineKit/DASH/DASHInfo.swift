@@ -64,11 +64,13 @@ package struct DASHInfo: Sendable {
   public static func fetch(
     _ url: URL, transport: any HTTPTransporting, requestOptions: RequestOptions = RequestOptions()
   ) async throws(Transfer.Error) -> DASHInfo {
-    var download = DASHDownload(
-      url: url, folder: URL(fileURLWithPath: "/nonexistent"), journal: nil, transport: transport,
-      requestOptions: requestOptions)
-    download.retriesUnreachable = false
-    return DASHInfo(try await download.fetchManifest())
+    // A person waits for the answer: a host that cannot be reached is not tried again.
+    let session = ContentSession(
+      url: url, transport: transport, requestOptions: requestOptions, retriesUnreachable: false)
+    try session.checkOptions(destination: "")
+    let data = try await session.data(
+      from: url, limit: DASHDownload.manifestLimit, destination: "")
+    return DASHInfo(try DASHDownload.parse(data, url: url, destination: ""))
   }
 
   /// The description of `mpd`.

@@ -68,23 +68,15 @@ package struct HLSDownload: Sendable {
   }
 
   /// The stream's playlist URL.
-  public let url: URL
+  public var url: URL { session.url }
   /// The folder the offline copy goes to (the content's folder).
   public let folder: URL
   /// What to download.
   public let configuration: StreamConfiguration
   /// How every request of the stream is made: playlists, segments, keys, init sections and
-  /// renditions all send these.
-  public let requestOptions: RequestOptions
-  /// The stream's cookies, shared by all its requests, so a cookie the playlist's response
-  /// sets goes with the segments and keys.
-  let cookieJar: CookieJar
-  /// The presentation's rate budget (from `RequestOptions.rateLimit`), shared by every request.
-  let rateLimiters: [RateLimiter]
-  let journal: TransferJournal?
-  let transport: any HTTPTransporting
-  /// Retries of each piece (a failed segment is retried, never skipped).
-  let retry: RetryPolicy
+  /// renditions all go through it, with its options, cookies and rate budgets.
+  let session: ContentSession
+  let journal: TransferJournal
   /// Called before a piece that failed is tried again (see ``HLSPieceRetry``), from the task
   /// that fetches it, once per retry; nil ignores retries.
   public var onPieceRetry: (@Sendable (PieceRetry) -> Void)?
@@ -97,45 +89,28 @@ package struct HLSDownload: Sendable {
   /// first (see ``HLSPieceRetry/Decision/endForRefresh``). A run with the fresh URL keeps
   /// the pieces on disk. False: such a piece is tried again like any other.
   public var refreshesURL = false
-  /// The clock piece retries, progress ticks and the pieces' transfers read and sleep on
-  /// (the system's by default; an ``OfflineManager`` passes its own).
-  public var clock: any Timekeeping = SystemClock.shared
   /// The SHA-256 each piece must have, by its path inside the folder (see
   /// ``StreamDownloading/expectedPieceSHA256``); empty by default.
   public var expectedPieceSHA256: [String: String] = [:]
-  /// Whether a playlist whose host cannot be resolved or connected to is tried again (see
-  /// ``MemoryFetch/retriesUnreachable``); false for `offline info`.
-  var retriesUnreachable = true
 
-  /// Creates a download; nothing happens until ``run(onProgress:)``.
+  /// Creates a download of the stream at `session`'s URL; nothing happens until
+  /// ``run(onProgress:)``.
   ///
   /// - Parameters:
-  ///   - url: The playlist (master or media).
   ///   - folder: The folder the offline copy goes to.
   ///   - configuration: Which variant and renditions, and how many pieces at once.
   ///   - journal: Where each piece's progress is recorded.
-  ///   - transport: The HTTP transport.
-  ///   - retry: Retries of each piece.
-  ///   - requestOptions: What every request of the stream sends (see `RequestOptions`);
-  ///     checked when the run starts. Its `rateLimit` caps the whole stream. Its secrets go
-  ///     only to `url`'s origin (or its `secretsOrigin`'s) and its trusted origins.
-  ///   - rateLimiters: Budgets shared with other downloads (`RateLimiter`, OfflineHTTP), to
-  ///     cap them together.
+  ///   - session: The stream's session: its options (checked when the run starts), cookies,
+  ///     rate budgets, the retries inside each piece and the clock piece retries and
+  ///     progress ticks read.
   public init(
-    url: URL, folder: URL, configuration: StreamConfiguration = StreamConfiguration(),
-    journal: TransferJournal?,
-    transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),
-    requestOptions: RequestOptions = RequestOptions(), rateLimiters: [RateLimiter] = []
+    folder: URL, configuration: StreamConfiguration = StreamConfiguration(),
+    journal: TransferJournal, session: ContentSession
   ) {
-    self.requestOptions = requestOptions.scopingSecrets(to: url)
-    self.cookieJar = CookieJar(file: requestOptions.cookieFile)
-    self.rateLimiters = RateLimiter.budgets(for: requestOptions) + rateLimiters
-    self.url = url
     self.folder = folder
     self.configuration = configuration
     self.journal = journal
-    self.transport = transport
-    self.retry = retry
+    self.session = session
   }
 
   /// The offline playlist: `index.m3u8`, or with `restrictedToAssetCache` false
@@ -171,8 +146,7 @@ package struct HLSDownload: Sendable {
   public func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void = { _ in })
     async throws(Transfer.Error) -> Outcome
   {
-    guard journal != nil else { throw failure("no journal to record the segments in") }
-    try checkRequestOptions()
+    try session.checkOptions(destination: folder.path)
     // One writer per folder: two runs of one stream would race on its keys and playlists.
     let lock = try await DestinationLock.acquire(
       folder: folder.path, for: url, waits: waitsForOtherWriter)
@@ -240,31 +214,14 @@ package struct HLSDownload: Sendable {
     }
   }
 
-  var fetcher: MemoryFetch {
-    MemoryFetch(
-      transport: transport, retry: retry, requestOptions: requestOptions, cookieJar: cookieJar,
-      rateLimiters: rateLimiters, retriesUnreachable: retriesUnreachable, clock: clock)
-  }
-
-  /// Checks ``requestOptions`` before the first request.
-  ///
-  /// - Throws: ``Transfer/Error/Code-swift.struct/invalidRequestOptions``.
-  func checkRequestOptions() throws(Transfer.Error) {
-    do {
-      try requestOptions.validate()
-    } catch {
-      throw Transfer.Error(.invalidRequestOptions(error), url: url, destination: folder.path)
-    }
-  }
-
   /// How often each piece (media playlist, segment, init section, key) is tried again.
   var pieceRetry: HLSPieceRetry {
     var retry = HLSPieceRetry(configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry)
-    retry.clock = clock
+    retry.clock = session.clock
     return retry
   }
 
-  var keyStore: HLSKeyStore { HLSKeyStore(folder: folder, fetch: fetcher, retry: pieceRetry) }
+  var keyStore: HLSKeyStore { HLSKeyStore(folder: folder, session: session, retry: pieceRetry) }
 
   /// Fetches the entry playlist and the chosen media playlists, and plans the download.
   func makePlan() async throws(Transfer.Error) -> HLSPlan {
@@ -317,35 +274,12 @@ package struct HLSDownload: Sendable {
     return media
   }
 
-  func fetchPlaylist(at url: URL) async throws(Transfer.Error) -> Playlist {
-    try await playlist(at: url).playlist
-  }
-
-  /// The playlist at `url` with the variables it defined, read with a master's `variables`
-  /// when it was reached through one (for `offline info`).
-  func fetchPlaylist(at url: URL, importing variables: [String: String]?)
-    async throws(Transfer.Error) -> ParsedPlaylist
-  {
-    try await playlist(at: url, importing: variables)
-  }
-
-  /// Fetches and parses the playlist at `url`: its `EXT-X-DEFINE:QUERYPARAM` variables come
-  /// from `url`, its `IMPORT` ones from `variables` (nil for a playlist not reached through a
-  /// multivariant playlist).
+  /// Fetches and parses the playlist at `url` (see ``HLSPlaylistFetch``).
   private func playlist(at url: URL, importing variables: [String: String]? = nil)
     async throws(Transfer.Error) -> ParsedPlaylist
   {
-    let data = try await fetcher.data(from: url, limit: 16 << 20, destination: folder.path)
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw failure("\(url.redactedForDisplay) is not a playlist (not UTF-8 text)")
-    }
-    do {
-      return try PlaylistParser.parse(
-        text,
-        context: PlaylistContext(uri: url.absoluteString, multivariantVariables: variables))
-    } catch {
-      throw failure("\(url.redactedForDisplay) is not a valid playlist (\(error))")
-    }
+    try await HLSPlaylistFetch(session: session, destination: folder.path)
+      .playlist(at: url, importing: variables)
   }
 
   func failure(_ what: String) -> Transfer.Error {

@@ -41,12 +41,12 @@ package struct HLSInfo: Sendable {
   public static func fetch(
     _ url: URL, transport: any HTTPTransporting, requestOptions: RequestOptions = RequestOptions()
   ) async throws(Transfer.Error) -> HLSInfo {
-    var download = HLSDownload(
-      url: url, folder: URL(fileURLWithPath: "/nonexistent"), journal: nil, transport: transport,
-      requestOptions: requestOptions)
-    download.retriesUnreachable = false
-    try download.checkRequestOptions()
-    let parsed = try await download.fetchPlaylist(at: url, importing: nil)
+    // A person waits for the answer: a host that cannot be reached is not tried again.
+    let session = ContentSession(
+      url: url, transport: transport, requestOptions: requestOptions, retriesUnreachable: false)
+    try session.checkOptions(destination: "")
+    let fetch = HLSPlaylistFetch(session: session, destination: "")
+    let parsed = try await fetch.playlist(at: url)
     var info = HLSInfo(
       variants: [], variantErrors: [:], audio: [], subtitles: [], duration: 0, segments: 0,
       encryption: [], isLive: false)
@@ -60,7 +60,7 @@ package struct HLSInfo: Sendable {
       info.audio = master.renditions.filter { $0.type == .audio }
       info.subtitles = master.renditions.filter { $0.type == .subtitles }
       keys = master.sessionKeys
-      let read = await variantPlaylists(info.variants, of: url, parsed, download: download)
+      let read = await variantPlaylists(info.variants, of: url, parsed, fetch: fetch)
       var described = false
       for index in info.variants.indices.reversed() {
         switch read[index] {
@@ -85,7 +85,7 @@ package struct HLSInfo: Sendable {
   /// The media playlist of each of `variants` of the master at `url`, by index, read
   /// `parallelReads` at once.
   private static func variantPlaylists(
-    _ variants: [Variant], of url: URL, _ master: ParsedPlaylist, download: HLSDownload
+    _ variants: [Variant], of url: URL, _ master: ParsedPlaylist, fetch: HLSPlaylistFetch
   ) async -> [Int: Result<MediaPlaylist, Transfer.Error>] {
     let variables = master.variables
     return await withTaskGroup(of: (Int, Result<MediaPlaylist, Transfer.Error>).self) { group in
@@ -98,9 +98,9 @@ package struct HLSInfo: Sendable {
         group.addTask {
           do throws(Transfer.Error) {
             let variantURL = try HLSURI.resolve(uri, against: url, what: "variant")
-            let variant = try await download.fetchPlaylist(at: variantURL, importing: variables)
+            let variant = try await fetch.playlist(at: variantURL, importing: variables)
             guard case .media(let playlist) = variant.playlist else {
-              throw download.failure(
+              throw fetch.failure(
                 "\(variantURL.redactedForDisplay) is a master playlist where a media playlist"
                   + " belongs")
             }

@@ -4,7 +4,8 @@ import Foundation
 /// 0600 in the content's folder for offline playback.
 struct HLSKeyStore: Sendable {
   let folder: URL
-  let fetch: MemoryFetch
+  /// The stream's session.
+  let session: ContentSession
   /// A key is a piece: a refusal or a failed connection is tried again.
   let retry: HLSPieceRetry
   /// The SHA-256 each key must have, by its local path (a repair's: see
@@ -41,7 +42,7 @@ struct HLSKeyStore: Sendable {
     let target = folder.appending(path: key.local)
     let data = try await retry.run(url: key.remote, destination: target.path) {
       () async throws(Transfer.Error) -> Data in
-      try await fetch.data(from: key.remote, limit: 1024, destination: target.path)
+      try await session.data(from: key.remote, limit: 1024, destination: target.path)
     }
     guard data.count == 16 else {
       throw Transfer.Error(

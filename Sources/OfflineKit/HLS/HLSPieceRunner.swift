@@ -42,20 +42,14 @@ struct HLSPieceRunner: Sendable {
   /// The content's folder; every piece's `local` path is inside it.
   let folder: URL
   let journal: TransferJournal
-  let transport: any HTTPTransporting
-  /// Retries inside one piece's transfer (a cut resumed at once).
-  let retry: RetryPolicy
+  /// The content's session: every piece's requests go through it. Its retry policy is the
+  /// one inside one piece's transfer (a cut resumed at once).
+  let session: ContentSession
   /// Retries of a piece that failed.
   let pieceRetry: HLSPieceRetry
   /// The bounds of how many pieces are downloaded at once.
   let concurrency: PieceConcurrency.Configuration
   let pieces: [HLSPlan.Piece]
-  /// What every piece's requests send.
-  let requestOptions: RequestOptions
-  /// The stream's cookies, shared by all its pieces.
-  let cookieJar: CookieJar?
-  /// The stream's rate budgets, shared by all its pieces.
-  let rateLimiters: [RateLimiter]
   /// Called before a pack is cut (``PiecePacks/cutsRegions``), while nothing has been
   /// written yet: the offline playlists that may address the regions to be cut go first, so
   /// no player is handed a pack being rewritten.
@@ -67,8 +61,8 @@ struct HLSPieceRunner: Sendable {
   /// The runner of an HLS download's plan.
   init(download: HLSDownload, plan: HLSPlan) {
     self.init(
-      folder: download.folder, journal: download.journal!, transport: download.transport,
-      retry: download.retry, pieceRetry: download.pieceRetry,
+      folder: download.folder, journal: download.journal, session: download.session,
+      pieceRetry: download.pieceRetry,
       concurrency: download.configuration.pieceConcurrency,
       pieces: download.configuration.packsSmallSegments
         ? plan.pieces
@@ -76,29 +70,21 @@ struct HLSPieceRunner: Sendable {
           var filed = piece
           filed.pack = nil
           return filed
-        },
-      requestOptions: download.requestOptions, cookieJar: download.cookieJar,
-      rateLimiters: download.rateLimiters)
+        })
     expectedSHA256 = download.expectedPieceSHA256
   }
 
   /// A runner of `pieces` into `folder`.
   init(
-    folder: URL, journal: TransferJournal, transport: any HTTPTransporting, retry: RetryPolicy,
-    pieceRetry: HLSPieceRetry, concurrency: PieceConcurrency.Configuration,
-    pieces: [HLSPlan.Piece],
-    requestOptions: RequestOptions, cookieJar: CookieJar?, rateLimiters: [RateLimiter]
+    folder: URL, journal: TransferJournal, session: ContentSession, pieceRetry: HLSPieceRetry,
+    concurrency: PieceConcurrency.Configuration, pieces: [HLSPlan.Piece]
   ) {
     self.folder = folder
     self.journal = journal
-    self.transport = transport
-    self.retry = retry
+    self.session = session
     self.pieceRetry = pieceRetry
     self.concurrency = concurrency
     self.pieces = pieces
-    self.requestOptions = requestOptions
-    self.cookieJar = cookieJar
-    self.rateLimiters = rateLimiters
   }
 
   /// Downloads every piece not on disk yet.
@@ -131,9 +117,10 @@ struct HLSPieceRunner: Sendable {
     }
     defer { reporter.cancel() }
     let flow = Locked(Flow(decision: PieceConcurrency(concurrency)))
-    let watching = AnswerWatchingTransport(base: transport) { answer in
+    let watching = AnswerWatchingTransport(base: session.transport) { answer in
       flow.withLock { $0.record(answer) }
     }
+    let watched = session.reaching(through: watching)
     let pieces = self.pieces
     let journaled = Self.journaledRecords(journal, under: folder.path)
     let packs = PiecePacks(pieces: pieces, folder: folder, records: journaled ?? [:])
@@ -153,7 +140,7 @@ struct HLSPieceRunner: Sendable {
           inFlight += 1
           group.addTask {
             await fetch(
-              index, transport: watching, tally: tally, journaled: journaled,
+              index, session: watched, tally: tally, journaled: journaled,
               completions: completions, responses: responses, packs: packs, packed: packed)
           }
         }
@@ -249,7 +236,7 @@ struct HLSPieceRunner: Sendable {
     }
   }
 
-  /// Fetches piece `index` (retrying it as ``pieceRetry`` says) through `transport`; returns
+  /// Fetches piece `index` (retrying it as ``pieceRetry`` says) through `session`; returns
   /// whether it was fetched (false when it was on disk already). `journaled` is the
   /// journal's records of the folder's pieces when the run began (see
   /// ``carryOver(_:destination:to:journaled:)``); a piece it holds no record for skips the
@@ -257,7 +244,7 @@ struct HLSPieceRunner: Sendable {
   /// records, `responses` the records of their responses, written before their renames (or
   /// the `complete` records of the pieces that go into `packs`, which `packed` collects).
   private func fetch(
-    _ index: Int, transport: AnswerWatchingTransport, tally: Locked<HLSProgressTally>,
+    _ index: Int, session: ContentSession, tally: Locked<HLSProgressTally>,
     journaled: [String: TransferRecord]?, completions: CompletionBatch,
     responses: ResponseRecordBatch, packs: PiecePacks, packed: Locked<[String: PackedPiece]>
   ) async -> Swift.Result<Bool, Transfer.Error> {
@@ -277,10 +264,8 @@ struct HLSPieceRunner: Sendable {
       return .success(false)
     }
     var transfer = Transfer(
-      url: piece.remote, destination: destination,
-      journal: journal, transport: transport,
-      configuration: pieceOptions(piece),
-      requestOptions: requestOptions, cookieJar: cookieJar, rateLimiters: rateLimiters)
+      url: piece.remote, destination: destination, journal: journal, session: session,
+      configuration: pieceOptions(piece))
     transfer.completions = completions
     transfer.responses = responses
     // A record of the piece in a pack that was not kept is not read again: it starts afresh.
@@ -318,7 +303,7 @@ struct HLSPieceRunner: Sendable {
   /// of it, if any; without chunk digests.
   private func pieceOptions(_ piece: HLSPlan.Piece) -> Transfer.Configuration {
     var options = Transfer.Configuration(
-      computesSHA256: true, retry: retry, progressInterval: .milliseconds(250),
+      computesSHA256: true, retry: session.retry, progressInterval: .milliseconds(250),
       replacesExistingFile: true, syncsEachFile: false)
     options.slice = piece.slice
     options.hashesChunks = false

@@ -9,12 +9,11 @@ import OfflineStore
 /// The CLI's `get` and the manager's queue each make either kind through one generic
 /// function over this protocol.
 package protocol StreamDownloading: Sendable {
-  /// Creates a download of the stream at `url` into `folder`; nothing happens until
-  /// ``run(onProgress:)``.
+  /// Creates a download of the stream at `session`'s URL into `folder`; nothing happens
+  /// until ``run(onProgress:)``.
   init(
-    url: URL, folder: URL, configuration: StreamConfiguration, journal: TransferJournal?,
-    transport: any HTTPTransporting, retry: RetryPolicy, requestOptions: RequestOptions,
-    rateLimiters: [RateLimiter])
+    folder: URL, configuration: StreamConfiguration, journal: TransferJournal,
+    session: ContentSession)
   /// Called, on no particular thread, each time a piece is tried again.
   var onPieceRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)? { get set }
   /// Whether to wait while another download writes the same folder.
@@ -22,8 +21,6 @@ package protocol StreamDownloading: Sendable {
   /// Whether the caller refreshes the URL when it stops working (then a 401, 403 or 410
   /// ends the run at once instead of being tried again).
   var refreshesURL: Bool { get set }
-  /// The clock piece retries, progress ticks and the pieces' transfers read and sleep on.
-  var clock: any Timekeeping { get set }
   /// The SHA-256 (lowercase hex) each piece (segment, init section, HLS key) must have, by
   /// its path inside the folder: a piece fetched with other bytes is not kept (its file is
   /// left as it was) and the run fails with
@@ -39,3 +36,20 @@ package protocol StreamDownloading: Sendable {
 
 extension HLSDownload: StreamDownloading {}
 extension DASHDownload: StreamDownloading {}
+
+extension StreamDownloading {
+  /// Creates a download of the stream at `url` into `folder` with a session of its own
+  /// (see ``ContentSession/init(url:transport:requestOptions:sharedRateLimiters:retry:retriesUnreachable:clock:)``);
+  /// nothing happens until ``run(onProgress:)``.
+  package init(
+    url: URL, folder: URL, configuration: StreamConfiguration = StreamConfiguration(),
+    journal: TransferJournal, transport: any HTTPTransporting, retry: RetryPolicy = RetryPolicy(),
+    requestOptions: RequestOptions = RequestOptions(), clock: any Timekeeping = SystemClock.shared
+  ) {
+    self.init(
+      folder: folder, configuration: configuration, journal: journal,
+      session: ContentSession(
+        url: url, transport: transport, requestOptions: requestOptions, retry: retry,
+        clock: clock))
+  }
+}

@@ -15,8 +15,10 @@ extension OfflineManager {
       carryOutNow(EndDecision.cannotStart(error).steps, id: id)
       return
     }
+    let session: ContentSession
     do {
-      _ = try storedRequestOptions(of: id)  // given in this process or another one
+      // Its options were given in this process or another one: read from the store.
+      session = try self.session(of: record, url: url)
     } catch {
       carryOutNow(EndDecision.cannotStart(error).steps, id: id)
       return
@@ -28,10 +30,10 @@ extension OfflineManager {
     let isDASH = !isHLS && url.isDASHManifest
     let work =
       isHLS
-      ? streamWork(HLSDownload.self, record, url: url, options: stored)
+      ? streamWork(HLSDownload.self, record, session: session, options: stored)
       : isDASH
-        ? streamWork(DASHDownload.self, record, url: url, options: stored)
-        : fileWork(record, url: url, options: stored)
+        ? streamWork(DASHDownload.self, record, session: session, options: stored)
+        : fileWork(record, session: session, options: stored)
     let task = Task { [weak self] in
       let (events, sink) = AsyncStream.makeStream(of: RunReport.self)
       let job = Task { () -> Result<Transfer.Outcome, Transfer.Error> in
@@ -80,9 +82,9 @@ extension OfflineManager {
   /// One file: one ``Transfer``, which neither fsyncs the file nor its folder: the manager
   /// syncs many finished files at once (``FinishedBatch``) before it records them downloaded.
   /// The manager does the retrying.
-  private func fileWork(_ record: ContentRecord, url: URL, options: DownloadConfiguration.Stored)
-    -> Work
-  {
+  private func fileWork(
+    _ record: ContentRecord, session: ContentSession, options: DownloadConfiguration.Stored
+  ) -> Work {
     let files = self.files
     var behaviour = Transfer.Configuration(
       computesSHA256: true, retry: RetryPolicy(maximumAttempts: 1),
@@ -91,9 +93,8 @@ extension OfflineManager {
     ).expecting(sha256: record.expectedSHA256)
     behaviour.clock = configuration.clock
     var transfer = Transfer(
-      url: url, destination: files.destination(of: record), journal: index.transfers,
-      transport: transport, configuration: behaviour,
-      requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
+      url: session.url, destination: files.destination(of: record), journal: index.transfers,
+      session: session, configuration: behaviour)
     // Its `complete` record waits for the batch that records the file downloaded.
     transfer.completions = fileCompletions
     // A journal entry written for an earlier URL of the content goes on under this one,
@@ -124,17 +125,15 @@ extension OfflineManager {
   /// retries each piece itself before failing, except a refusal the ``URLRefresh`` hook may
   /// cure; each piece `expecting` names must come with that SHA-256 (a repair's).
   func streamWork<Stream: StreamDownloading>(
-    _ kind: Stream.Type, _ record: ContentRecord, url: URL,
+    _ kind: Stream.Type, _ record: ContentRecord, session: ContentSession,
     options: DownloadConfiguration.Stored, expecting: [String: String] = [:]
   ) -> Work {
     let files = self.files
     var download = Stream(
-      url: url, folder: files.folder(id: record.id),
+      folder: files.folder(id: record.id),
       configuration: options.hls.cappingConnections(at: configuration.maxStreamConnections),
-      journal: index.transfers, transport: transport, retry: Self.pieceRetry,
-      requestOptions: requestOptions[record.id] ?? RequestOptions(), rateLimiters: [rateLimiter])
+      journal: index.transfers, session: session)
     download.refreshesURL = configuration.urlRefresh != nil  // 401, 403, 410: the hook first
-    download.clock = configuration.clock
     download.expectedPieceSHA256 = expecting
     let ready = download
     return Self.streamWork(record, files: files) { report throws(Transfer.Error) in
@@ -268,13 +267,8 @@ extension OfflineManager {
 
   /// Fetches the keys of HLS content `id` again; see ``OfflineContent/renewKeys()``.
   func renewKeys(id: String) async throws(OfflineError) -> Int {
-    let record = try indexStep { try index.contents.record(id: id) }
-    guard let record, let url = URL(string: record.url) else {
-      throw OfflineError(.unknownContent(id), contentID: id)
-    }
     let download = HLSDownload(
-      url: url, folder: files.folder(id: id), journal: index.transfers, transport: transport,
-      requestOptions: try storedRequestOptions(of: id))
+      folder: files.folder(id: id), journal: index.transfers, session: try session(ofContent: id))
     do {
       let count = try await download.renewKeys()
       files.recordRenewedKeys(of: id)

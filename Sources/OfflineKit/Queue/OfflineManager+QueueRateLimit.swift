@@ -38,9 +38,9 @@ extension OfflineManager {
     }
     defer { seenRateLimitSetting = stored }
     if starting {
-      if configuration.rateLimit == nil { rateLimiter.setRate(Self.rate(from: stored)) }
+      if configuration.rateLimit == nil { sessions.queueBudget.setRate(Self.rate(from: stored)) }
     } else if stored != seenRateLimitSetting {
-      rateLimiter.setRate(Self.rate(from: stored))
+      sessions.queueBudget.setRate(Self.rate(from: stored))
     }
   }
 

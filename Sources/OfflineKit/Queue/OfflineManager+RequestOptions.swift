@@ -16,16 +16,11 @@ extension OfflineManager {
   ///   never goes ahead without them.
   func storedRequestOptions(of id: String) throws(OfflineError) -> RequestOptions {
     let kept = try secrets.load(id: id) ?? RequestOptions()
-    guard kept != RequestOptions() else {
-      requestOptions[id] = nil  // nothing to scope: each transfer scopes its own URL
-      return kept
-    }
-    var options = kept
-    if let record = try? index.contents.record(id: id), let url = URL(string: record.url) {
-      options = options.scopingSecrets(to: url)
-    }
-    requestOptions[id] = options
-    return options
+    // Nothing to scope in the default options: each session scopes its own URL.
+    guard kept != RequestOptions(),
+      let record = try? index.contents.record(id: id), let url = URL(string: record.url)
+    else { return kept }
+    return kept.scopingSecrets(to: url)
   }
 
   /// Keeps the options of `sources` for their contents, `ids` in the same order, before
@@ -41,7 +36,6 @@ extension OfflineManager {
         ? source.requestOptions : kept?.options ?? RequestOptions()
       try secrets.save(
         options, urlExpiresAt: source.urlExpiresAt ?? kept?.urlExpiresAt, id: id)
-      requestOptions[id] = options == RequestOptions() ? nil : options
     }
   }
 

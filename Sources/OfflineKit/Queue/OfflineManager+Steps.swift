@@ -54,6 +54,7 @@ extension OfflineManager {
     case .stopRunning:
       Task { await self.stopRunning(id) }  // only ``carryOut(_:id:)`` waits for it
     case .deleteFiles:
+      sessions.forget(id: id)  // its cookies go with its files
       // As far as it can: what is left goes with the content's next cleanup.
       if let record = record(id, for: "deleting its files") {
         _ = logging("deleting its files (the next cleanup tries again)", id: id) {

@@ -104,10 +104,9 @@ public actor OfflineManager {
   /// manifests (an index deleted by hand, a rebuild cut short); nil when it did neither.
   public nonisolated let rebuildReport: RebuildReport?
   nonisolated let index: OfflineIndex
-  nonisolated let transport: any HTTPTransporting
-  /// The cap over every running download (``Configuration/rateLimit``), shared by all
-  /// their requests.
-  nonisolated let rateLimiter: RateLimiter
+  /// The contents' sessions over the transport, with the cap over every running download
+  /// (``Configuration/rateLimit``) that all their requests share.
+  nonisolated let sessions: ContentSessions
   nonisolated let hub = EventHub()
   var running: [String: RunningDownload] = [:]
   var stopping: Set<String> = []
@@ -118,10 +117,6 @@ public actor OfflineManager {
   var scheduler: Task<Void, Never>?
   var lastExternalChange: Int64 = 0
   var knownStates: [String: OfflineState] = [:]
-  /// The request options of the contents, by content id, as last read from or written to
-  /// the store's secrets folder (``SecretStore``); every transfer started for a content
-  /// sends them, read afresh when it starts.
-  var requestOptions: [String: RequestOptions] = [:]
   var storageWaits = StorageWaits()
   /// Files finished and waiting for one sync to be recorded downloaded together.
   var finishedBatch = FinishedBatch()
@@ -177,9 +172,10 @@ public actor OfflineManager {
     } else {
       rebuildReport = nil
     }
-    self.transport = configuration.transport ?? PlatformTransport.make()
+    self.sessions = ContentSessions(
+      transport: configuration.transport ?? PlatformTransport.make(),
+      queueBudget: RateLimiter(configuration.rateLimit), clock: configuration.clock)
     self.fileCompletions = CompletionBatch(journal: index.transfers)
-    self.rateLimiter = RateLimiter(configuration.rateLimit)
     if let lock = RunnerLock(directory: directory) {
       try Recovery(index: index, directory: directory).run()
       ManifestBackfill(files: contentFiles).runIfNeeded()
@@ -188,7 +184,7 @@ public actor OfflineManager {
   }
 
   /// The cap over every running download together, nil for none.
-  public nonisolated var rateLimit: ByteRate? { rateLimiter.rate }
+  public nonisolated var rateLimit: ByteRate? { sessions.queueBudget.rate }
 
   /// Changes the cap over every running download together, those under way included: it
   /// applies within a quarter of a second; nil removes it.
@@ -201,7 +197,7 @@ public actor OfflineManager {
   /// - Throws: ``OfflineError`` with the code ``OfflineError/Code/index`` when the cap was
   ///   to be kept and the store could not be written; the cap applies here all the same.
   public func setRateLimit(_ rate: ByteRate?, keep: Bool = false) throws(OfflineError) {
-    rateLimiter.setRate(rate)
+    sessions.queueBudget.setRate(rate)
     if keep { try keepRateLimit(rate) }
   }
 
@@ -342,6 +338,7 @@ public actor OfflineManager {
     }
     try indexStep { try index.contents.remove(id: id) }
     secrets.remove(id: id)
+    sessions.forget(id: id)
   }
 
   /// A new stream of the events of content `id`; see ``OfflineContent/events``.

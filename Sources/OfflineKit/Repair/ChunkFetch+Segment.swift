@@ -23,13 +23,15 @@ extension ChunkFetch {
           destination: staged))
     }
     defer { close(fd) }
-    let sink = SegmentSink(descriptor: fd, limit: piece.length)
+    let fetched = await session.body(of: session.request(url), into: fd, limit: piece.length) {
+      $0.status == 200
+    }
     let head: HTTPResponseHead
-    do {
-      head = try await transport.perform(
-        HTTPRequest(url: url, options: requestOptions, rateLimiters: rateLimiters), delegate: sink)
-    } catch {
-      if sink.overran { throw .originChanged }  // longer than the segment recorded
+    switch fetched.answer {
+    case .success(let answered):
+      head = answered
+    case .failure(let error):
+      if fetched.overran { throw .originChanged }  // longer than the segment recorded
       throw .transfer(Transfer.Error(.network(error), url: url, destination: staged))
     }
     guard head.status == 200 else {
@@ -37,7 +39,7 @@ extension ChunkFetch {
       throw .transfer(
         Transfer.Error(.status(head.status, retryAfter: retryAfter), url: url, destination: staged))
     }
-    guard sink.written == piece.length else { throw .originChanged }
+    guard fetched.written == piece.length else { throw .originChanged }
     guard Durability.syncData(fd) == 0 else {
       throw .transfer(
         Transfer.Error(
@@ -45,40 +47,9 @@ extension ChunkFetch {
           destination: staged))
     }
     let hasher = SHA256()
-    guard (try? hasher.feed(fromFile: fd, length: sink.written)) != nil,
+    guard (try? hasher.feed(fromFile: fd, length: fetched.written)) != nil,
       hasher.finalizeHex() == piece.sha256
     else { throw .originChanged }
-    return sink.written
-  }
-}
-
-/// Writes the body of a 200 into a staged part, refusing more than `limit` bytes.
-///
-/// `@unchecked Sendable`: the transport calls it from one thread at a time, and the fetch
-/// reads its members only after `perform` returned.
-private final class SegmentSink: HTTPResponseDelegate, @unchecked Sendable {
-  let descriptor: Int32
-  let limit: Int64
-  private(set) var written: Int64 = 0
-  private(set) var overran = false
-
-  init(descriptor: Int32, limit: Int64) {
-    self.descriptor = descriptor
-    self.limit = limit
-  }
-
-  struct Overrun: Error {}
-
-  func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
-    head.status == 200 ? .receive : .discard
-  }
-
-  func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {
-    guard written + Int64(bytes.count) <= limit else {
-      overran = true
-      throw Overrun()
-    }
-    try FileSteps.writeAll(bytes, at: written, to: descriptor)
-    written += Int64(bytes.count)
+    return fetched.written
   }
 }

@@ -9,9 +9,8 @@ import OfflineStore
 /// Only a 206 for exactly these bytes is taken; a 200 (the origin changed: `If-Range` did
 /// not match) is stopped at its head, so a changed origin costs no body.
 struct ChunkFetch: Sendable {
-  let transport: any HTTPTransporting
-  let requestOptions: RequestOptions
-  let rateLimiters: [RateLimiter]
+  /// The content's session: the download's options and cookies go with every chunk.
+  let session: ContentSession
 
   /// How a chunk fetch ended without bytes to use.
   enum Failure: Error {
@@ -57,74 +56,46 @@ struct ChunkFetch: Sendable {
           destination: staged))
     }
     defer { close(fd) }
-    let sink = ChunkSink(descriptor: fd, first: range.lowerBound, last: range.upperBound - 1)
+    let (first, last) = (range.lowerBound, range.upperBound - 1)
     var headers = HTTPHeaders()
-    headers.add(name: "Range", value: "bytes=\(range.lowerBound)-\(range.upperBound - 1)")
+    headers.add(name: "Range", value: "bytes=\(first)-\(last)")
     if let validator = Validators(etag: piece.etag, lastModified: piece.lastModified)
       .ifRangeValue
     {
       headers.add(name: "If-Range", value: validator)
     }
+    let fetched = await session.body(
+      of: session.request(url, headers: headers), into: fd, limit: Int64(range.count)
+    ) { head in
+      guard head.status == 206, let header = head.headers["Content-Range"],
+        case .satisfied(let from, let to, _)? = ContentRange(header)
+      else { return false }
+      return from == first && to == last
+    }
+    // A 200 (`If-Range` did not match), or a 206 for other bytes: another version.
+    let refused = !fetched.accepted && [200, 206].contains(fetched.head?.status)
     let head: HTTPResponseHead
-    do {
-      head = try await transport.perform(
-        HTTPRequest(
-          url: url, headers: headers, options: requestOptions, rateLimiters: rateLimiters),
-        delegate: sink)
-    } catch {
-      if sink.refused { throw .originChanged }
+    switch fetched.answer {
+    case .success(let answered):
+      head = answered
+    case .failure(let error):
+      if refused { throw .originChanged }
       throw .transfer(Transfer.Error(.network(error), url: url, destination: staged))
     }
-    if head.status == 200 || sink.refused { throw .originChanged }
+    if head.status == 200 || refused { throw .originChanged }
     guard head.status == 206 else {
       throw .transfer(
         Transfer.Error(.status(head.status, retryAfter: nil), url: url, destination: staged))
     }
-    guard sink.written == Int64(range.count), Durability.syncData(fd) == 0 else {
+    guard fetched.written == Int64(range.count), Durability.syncData(fd) == 0 else {
       throw .transfer(
         Transfer.Error(
           .network(HTTPError(.connectionLost, url: url, detail: "the chunk came short")),
           url: url, destination: staged))
     }
     let hasher = SHA256()
-    try? hasher.feed(fromFile: fd, length: sink.written)
+    try? hasher.feed(fromFile: fd, length: fetched.written)
     guard hasher.finalizeHex() == digest else { throw .originChanged }
-    return sink.written
-  }
-}
-
-/// Writes the body of a 206 for exactly `first...last` into a staged part.
-///
-/// `@unchecked Sendable`: the transport calls it from one thread at a time, and the fetch
-/// reads its members only after `perform` returned.
-private final class ChunkSink: HTTPResponseDelegate, @unchecked Sendable {
-  let descriptor: Int32
-  let first: Int64
-  let last: Int64
-  private(set) var written: Int64 = 0
-  private(set) var refused = false
-
-  init(descriptor: Int32, first: Int64, last: Int64) {
-    self.descriptor = descriptor
-    self.first = first
-    self.last = last
-  }
-
-  struct Overrun: Error {}
-
-  func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
-    guard head.status == 206, let header = head.headers["Content-Range"],
-      case .satisfied(let from, let to, _)? = ContentRange(header), from == first, to == last
-    else {
-      refused = head.status == 200 || head.status == 206
-      return .stop
-    }
-    return .receive
-  }
-
-  func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {
-    guard written + Int64(bytes.count) <= last - first + 1 else { throw Overrun() }
-    try FileSteps.writeAll(bytes, at: written, to: descriptor)
-    written += Int64(bytes.count)
+    return fetched.written
   }
 }

@@ -56,8 +56,7 @@ extension OfflineManager {
   /// Throws `originChanged` when one of `pieces` (each URL asked once) is another version
   /// on the origin now; the transfer's error when the origin cannot be asked.
   private func checkOrigin(of pieces: [PieceRecord], id: String) async throws(OfflineError) {
-    let remote = RemoteCheck(
-      transport: transport, requestOptions: (try? storedRequestOptions(of: id)) ?? .init())
+    let remote = RemoteCheck(session: try session(ofContent: id))
     var asked: Set<String> = []
     for piece in pieces {
       guard let url = piece.url, asked.insert(url).inserted else { continue }
@@ -84,9 +83,7 @@ extension OfflineManager {
     let path = folder.path + "/" + piece.path
     guard !piece.chunkSHA256.isEmpty else { throw OfflineError(.nothingRecorded, contentID: id) }
     let wrong = await Task.detached { ContentVerifier.wrongChunks(of: piece, at: path) }.value
-    let fetch = ChunkFetch(
-      transport: transport, requestOptions: (try? storedRequestOptions(of: id)) ?? .init(),
-      rateLimiters: [rateLimiter])
+    let fetch = ChunkFetch(session: try session(ofContent: id))
     var bytes: Int64 = 0
     var fetched = 0
     for index in wrong {

@@ -80,9 +80,7 @@ extension OfflineManager {
   /// records it as it is. Staged parts never outlive the call.
   private func mend(_ mends: [PackMend], id: String) async throws(OfflineError) -> Bool {
     guard !mends.isEmpty else { return false }
-    let fetch = ChunkFetch(
-      transport: transport, requestOptions: (try? storedRequestOptions(of: id)) ?? .init(),
-      rateLimiters: [rateLimiter])
+    let fetch = ChunkFetch(session: try session(ofContent: id))
     let folder = files.folder(id: id).path
     // The packs' folders held open: staged parts and packs are written relative to them,
     // never through a link swapped in meanwhile.
@@ -151,11 +149,14 @@ extension OfflineManager {
       throw OfflineError(.invalidURL(record.url), contentID: record.id)
     }
     let stored = try DownloadConfiguration.stored(in: record)
-    _ = try storedRequestOptions(of: record.id)  // kept by `add`, perhaps in another process
+    // Its options were kept by `add`, perhaps in another process.
+    let session = try self.session(of: record, url: url)
     let work =
       url.isHLSPlaylist
-      ? streamWork(HLSDownload.self, record, url: url, options: stored, expecting: expecting)
-      : streamWork(DASHDownload.self, record, url: url, options: stored, expecting: expecting)
+      ? streamWork(
+        HLSDownload.self, record, session: session, options: stored, expecting: expecting)
+      : streamWork(
+        DASHDownload.self, record, session: session, options: stored, expecting: expecting)
     guard case .failure(let error) = await work({ _ in }) else { return }
     if case .checksumMismatch = error.kind {
       throw OfflineError(.originChanged(url: error.url.absoluteString), contentID: record.id)

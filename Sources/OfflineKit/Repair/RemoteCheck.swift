@@ -6,8 +6,8 @@ import OfflineStore
 /// downloaded from are still the versions downloaded: the same strong `ETag`, else the same
 /// `Last-Modified` (RFC 9110, section 8.8), and the same length.
 struct RemoteCheck: Sendable {
-  let transport: any HTTPTransporting
-  let requestOptions: RequestOptions
+  /// The content's session: the download's options and cookies go with every `HEAD`.
+  let session: ContentSession
 
   /// What the origin says about one piece.
   enum Answer: Sendable, Equatable {
@@ -23,11 +23,9 @@ struct RemoteCheck: Sendable {
   ///   status other than 404 or 410.
   func answer(for piece: PieceRecord) async throws(Transfer.Error) -> Answer? {
     guard let text = piece.url, let url = URL(string: text) else { return nil }
-    let delegate = HeadOnly()
     let head: HTTPResponseHead
     do {
-      head = try await transport.perform(
-        HTTPRequest(url: url, method: .head, options: requestOptions), delegate: delegate)
+      head = try await session.head(of: url)
     } catch {
       throw Transfer.Error(.network(error), url: url, destination: piece.path)
     }
@@ -49,12 +47,4 @@ struct RemoteCheck: Sendable {
     // repair still checks every chunk it fetches against its recorded digest.
     return .same
   }
-}
-
-/// Takes no body (a `HEAD` has none).
-///
-/// `@unchecked Sendable`: it holds nothing.
-private final class HeadOnly: HTTPResponseDelegate, @unchecked Sendable {
-  func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition { .discard }
-  func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {}
 }

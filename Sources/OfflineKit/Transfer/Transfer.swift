@@ -142,18 +142,13 @@ public struct Transfer: Sendable {
   /// The behaviour.
   public let configuration: Configuration
   /// How every request of the transfer is made (headers, cookies, credentials…).
-  public let requestOptions: RequestOptions
-  /// The transfer's cookies: those of `RequestOptions.cookieFile` and those the server
-  /// sets, kept for the transfer's later requests (its ranges and retries).
-  let cookieJar: CookieJar
-  /// The budgets every body is paced against: the one `RequestOptions.rateLimit` makes
-  /// (shared with the content's other transfers when an owner made it) and any shared ones.
-  let rateLimiters: [RateLimiter]
-  /// Whether ``run(onEvent:)`` checks ``requestOptions`` first: when the transfer made its
-  /// own jar. A transfer given one (a segment of a stream) leaves that to its owner.
-  let checksRequestOptions: Bool
+  public var requestOptions: RequestOptions { session.requestOptions }
+  /// The content's session: every request of the transfer (its ranges and retries) goes
+  /// through it, with the content's options, cookies and rate budgets.
+  let session: ContentSession
   let journal: TransferJournal
-  let transport: any HTTPTransporting
+  /// The session's transport.
+  var transport: any HTTPTransporting { session.transport }
 
   /// Where the `complete` record of a transfer that is not synced on its own (a stream's
   /// piece, a queue's file) goes instead of its own commit (nil: written at once); see
@@ -226,57 +221,54 @@ public struct Transfer: Sendable {
     }
     self.init(
       url: url, destination: destination, journal: index.transfers,
-      transport: transport ?? PlatformTransport.make(), configuration: configuration,
-      requestOptions: requestOptions)
+      session: ContentSession(
+        url: url, transport: transport ?? PlatformTransport.make(),
+        requestOptions: requestOptions, clock: configuration.clock),
+      configuration: configuration)
   }
 
-  /// Creates a transfer journaled in `journal`; nothing happens until ``run(onEvent:)``.
+  /// Creates a transfer journaled in `journal` whose requests go through `session` (the
+  /// content's: a queued file's, a stream piece's); nothing happens until ``run(onEvent:)``.
   ///
   /// - Parameters:
-  ///   - url: What is downloaded.
+  ///   - url: What is downloaded (the session's URL, or a piece of its content).
   ///   - destination: The absolute path of the final file.
   ///   - journal: Where the download is recorded, so a later run resumes it.
-  ///   - transport: The HTTP transport.
+  ///   - session: The content's session; its options are checked when the run starts.
   ///   - configuration: The behaviour (checksum, retries, connections).
-  ///   - requestOptions: What every request sends (see `RequestOptions`); checked when the
-  ///     run starts. Its `rateLimit` caps this transfer.
-  ///   - rateLimiters: Budgets shared with other downloads (`RateLimiter`, OfflineHTTP), to
-  ///     cap them together.
   package init(
-    url: URL, destination: String, journal: TransferJournal, transport: any HTTPTransporting,
-    configuration: Configuration = Configuration(),
-    requestOptions: RequestOptions = RequestOptions(),
-    rateLimiters: [RateLimiter] = []
-  ) {
-    self.init(
-      url: url, destination: destination, journal: journal, transport: transport,
-      configuration: configuration, requestOptions: requestOptions, cookieJar: nil,
-      rateLimiters: RateLimiter.budgets(for: requestOptions) + rateLimiters)
-  }
-
-  /// Creates a transfer whose requests share `cookieJar` with the other requests of one
-  /// content (a stream's pieces); nil makes the transfer a jar of its own.
-  init(
-    url: URL, destination: String, journal: TransferJournal, transport: any HTTPTransporting,
-    configuration: Configuration = Configuration(), requestOptions: RequestOptions,
-    cookieJar: CookieJar?,
-    rateLimiters: [RateLimiter]
+    url: URL, destination: String, journal: TransferJournal, session: ContentSession,
+    configuration: Configuration = Configuration()
   ) {
     self.url = url
     self.destination = destination
     self.journal = journal
-    self.transport = transport
+    self.session = session
     self.configuration = configuration
-    self.requestOptions = requestOptions.scopingSecrets(to: url)
-    self.checksRequestOptions = cookieJar == nil
-    self.cookieJar = cookieJar ?? CookieJar(file: requestOptions.cookieFile)
-    self.rateLimiters = rateLimiters
   }
 
-  /// A request for the transfer's URL with its request options and cookies.
+  /// Creates a transfer journaled in `journal`, with a session of its own over `transport`;
+  /// nothing happens until ``run(onEvent:)``.
+  ///
+  /// - Parameters:
+  ///   - requestOptions: What every request sends (see `RequestOptions`); checked when the
+  ///     run starts. Its `rateLimit` caps this transfer.
+  package init(
+    url: URL, destination: String, journal: TransferJournal, transport: any HTTPTransporting,
+    configuration: Configuration = Configuration(),
+    requestOptions: RequestOptions = RequestOptions()
+  ) {
+    self.init(
+      url: url, destination: destination, journal: journal,
+      session: ContentSession(
+        url: url, transport: transport, requestOptions: requestOptions,
+        clock: configuration.clock),
+      configuration: configuration)
+  }
+
+  /// A request for the transfer's URL with the content's options, cookies and budgets.
   func request() -> HTTPRequest {
-    HTTPRequest(
-      url: url, options: requestOptions, cookieJar: cookieJar, rateLimiters: rateLimiters)
+    session.request(url)
   }
 
   /// Downloads until the file is complete and verified, resuming what an earlier run left.
@@ -302,13 +294,7 @@ public struct Transfer: Sendable {
     if let expected = configuration.expectedSHA256, !SHA256.isValidHex(expected) {
       throw failure(.invalidChecksum(expected))
     }
-    if checksRequestOptions {
-      do {
-        try requestOptions.validate()
-      } catch {
-        throw failure(.invalidRequestOptions(error))
-      }
-    }
+    try session.checkOptions(destination: destination)
     // A name of OfflineKit's own in a folder the caller holds locked needs no lock of its
     // own, nor a look at what is there: its part is created when its first bytes are
     // written, or not at all when the run finds it complete.
