@@ -92,7 +92,7 @@ struct GetStreamRunner {
   }
 
   /// One download of the stream from `url`, its progress reported.
-  private func attempt(_ url: URL) async -> Result<HLSDownload.Outcome, Transfer.Error> {
+  private func attempt(_ url: URL) async -> Result<StreamOutcome, Transfer.Error> {
     let reporter = self.reporter
     let progress: @Sendable (OfflineProgress) -> Void = { reporter.reportStream($0) }
     do throws(Transfer.Error) {
@@ -113,7 +113,7 @@ struct GetStreamRunner {
   }
   /// Says that a piece is tried again: a line on standard error (the progress line cleared
   /// first on a terminal), or with `--json` a `retrying` event on standard output.
-  static func show(_ retry: HLSDownload.PieceRetry, command: GetCommand, console: Console) {
+  static func show(_ retry: PieceRetryPolicy.Retry, command: GetCommand, console: Console) {
     if command.json {
       let object: [String: Any] = [
         "event": "retrying", "url": retry.url.redactedForDisplay, "retry": retry.retry,
@@ -136,7 +136,7 @@ struct GetStreamRunner {
 
   /// Shows what could not be included: a `Warning:` line each on standard error, or with
   /// `--json` a `warning` event each on standard output.
-  func warn(_ warnings: [HLSWarning]) {
+  func warn(_ warnings: [StreamWarning]) {
     let console = host.console
     for warning in warnings {
       if command.json {

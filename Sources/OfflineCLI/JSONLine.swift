@@ -55,7 +55,7 @@ enum JSONLine {
     ])
   }
 
-  static func encodeStream(index: URL, alreadyComplete: Bool, outcome: HLSDownload.Outcome?)
+  static func encodeStream(index: URL, alreadyComplete: Bool, outcome: StreamOutcome?)
     -> String
   {
     var fields: [String: Any] = [

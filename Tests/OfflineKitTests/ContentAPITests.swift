@@ -45,6 +45,19 @@ import Testing
     }
   }
 
+  /// Issue 38, item 4: a stream's options were stored under `hls` for DASH too; they are
+  /// stored under `stream` now, and what earlier versions stored still reads.
+  @Test func streamOptionsAreStoredUnderStreamAndReadUnderTheEarlierName() throws {
+    let earlier = #"{"hls":{"parallelSegments":3}}"#
+    let decoded = try JSONDecoder().decode(
+      DownloadConfiguration.Stored.self, from: Data(earlier.utf8))
+    #expect(decoded.stream.parallelSegments == 3)
+    let written = String(decoding: try JSONEncoder().encode(decoded), as: UTF8.self)
+    #expect(written.contains(#""stream":{"#) && !written.contains("hls"), "\(written)")
+    let back = try JSONDecoder().decode(DownloadConfiguration.Stored.self, from: Data(written.utf8))
+    #expect(back == decoded)
+  }
+
   @Test func connectionsAreStoredAsTheNumbersEarlierVersionsWrote() throws {
     let earlier = #"{"connections":0,"hls":{"parallelSegments":3}}"#
     let decoded = try JSONDecoder().decode(

@@ -17,7 +17,7 @@ struct DASHDownloadTests {
   /// origin over http, stops nginx and compares them with the offline copy.
   func expectDecodesLikeTheOrigin(
     _ kind: DASHStreamFixture, streams: [String], store: DASHStore
-  ) async throws -> (DASHDownload.Outcome, DASHOrigin) {
+  ) async throws -> (StreamOutcome, DASHOrigin) {
     let origin = try await DASHOrigin(kind)
     let outcome = try await store.download(
       origin.url, options: StreamConfiguration(audio: .all, subtitles: .all)

@@ -16,7 +16,7 @@ struct HLSDownloadTests {
   struct Downloaded {
     let origin: HLSOrigin
     let folder: TemporaryDirectory
-    let outcome: HLSDownload.Outcome
+    let outcome: StreamOutcome
     var fixture: HLSFixtureFiles { origin.files }
     var nginx: NginxServer { origin.nginx }
   }

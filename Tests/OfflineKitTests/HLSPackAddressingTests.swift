@@ -79,7 +79,7 @@ import Testing
       c.ts
 
       """)
-    let packed: [String: HLSPieceRunner.PackedPiece] = [
+    let packed: [String: PieceRunner.PackedPiece] = [
       "s00000.ts": .init(pack: "pack.ts", offset: 500, length: 300),
       "s00002.ts": .init(pack: "pack.ts", offset: 0, length: 500),
     ]

@@ -12,8 +12,8 @@ import Testing
 @Suite(.timed) struct HLSPieceRetryDecisionTests {
   static let url = URL(string: "http://127.0.0.1/t/token/1/v/seg0.ts")!
 
-  static func policy(refreshesURL: Bool, retries: Int = 10) -> HLSPieceRetry {
-    HLSPieceRetry(StreamConfiguration(pieceRetries: retries), refreshesURL: refreshesURL)
+  static func policy(refreshesURL: Bool, retries: Int = 10) -> PieceRetryPolicy {
+    PieceRetryPolicy(StreamConfiguration(pieceRetries: retries), refreshesURL: refreshesURL)
   }
 
   static func status(_ code: Int) -> Transfer.Error {

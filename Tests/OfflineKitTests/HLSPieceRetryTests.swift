@@ -143,7 +143,7 @@ import Testing
   ])
   func statusesThatAreTriedAgain(code: Int, retried: Bool) {
     let error = Transfer.Error(.status(code, retryAfter: nil), url: Self.url, destination: "")
-    #expect(HLSPieceRetry.isRetryable(error) == retried)
+    #expect(PieceRetryPolicy.isRetryable(error) == retried)
   }
 
   @Test func connectionTroubleAndGarbledHeadsAreTriedAgainRefusalsAreNot() {
@@ -152,10 +152,10 @@ import Testing
     for kind in retried + final {
       let error = Transfer.Error(
         .network(HTTPError(kind, url: Self.url)), url: Self.url, destination: "")
-      #expect(HLSPieceRetry.isRetryable(error) == retried.contains(kind), "\(kind)")
+      #expect(PieceRetryPolicy.isRetryable(error) == retried.contains(kind), "\(kind)")
     }
     for kind: Transfer.Error.Kind in [.invalidMedia("15 bytes, not 16"), .canceled] {
-      #expect(!HLSPieceRetry.isRetryable(Transfer.Error(kind, url: Self.url, destination: "")))
+      #expect(!PieceRetryPolicy.isRetryable(Transfer.Error(kind, url: Self.url, destination: "")))
     }
   }
 

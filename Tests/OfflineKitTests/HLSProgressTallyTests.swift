@@ -12,9 +12,9 @@ import Testing
 /// pieces in flight, and corrected a fixed-bitrate guess by one ratio for all renditions,
 /// so the fraction sat at 2-5 % and jumped, or went backwards when that ratio changed.
 @Suite(.timed) struct HLSProgressTallyTests {
-  typealias Piece = HLSProgressTally.Piece
+  typealias Piece = StreamProgressTally.Piece
 
-  func fraction(_ progress: HLSDownload.Progress) -> Double {
+  func fraction(_ progress: StreamProgress) -> Double {
     Double(progress.bytes) / Double(progress.total)
   }
 
@@ -22,7 +22,7 @@ import Testing
   static let video = Piece(plannedBytes: 1000)
 
   @Test func byteRangeSlicesAreExactFromTheStart() {
-    var tally = HLSProgressTally(pieces: [
+    var tally = StreamProgressTally(pieces: [
       Piece(exactBytes: 1000, plannedBytes: 1000, segments: 2, duration: 2),
       Piece(exactBytes: 3000, plannedBytes: 3000, segments: 5, duration: 5),
     ])
@@ -33,7 +33,7 @@ import Testing
   }
 
   @Test func aPiecesContentLengthReplacesItsEstimateAsSoonAsItsHeadArrives() {
-    var tally = HLSProgressTally(pieces: [
+    var tally = StreamProgressTally(pieces: [
       Self.video, Piece(plannedBytes: 1000, rendition: 1), Piece(plannedBytes: 1000, rendition: 2),
     ])
     tally.pieceStarted(0, total: nil)
@@ -45,7 +45,7 @@ import Testing
   }
 
   @Test func finishedPiecesCountTheirActualLength() {
-    var tally = HLSProgressTally(pieces: [
+    var tally = StreamProgressTally(pieces: [
       Self.video, Piece(plannedBytes: 1000, rendition: 1), Piece(plannedBytes: 1000, rendition: 2),
     ])
     tally.pieceStarted(0, total: nil)
@@ -56,7 +56,7 @@ import Testing
   }
 
   @Test func unknownPiecesAreEstimatedFromTheirRenditionsBytesPerSecondWeightedByDuration() {
-    var tally = HLSProgressTally(pieces: [
+    var tally = StreamProgressTally(pieces: [
       Piece(plannedBytes: 10_000, duration: 2), Piece(plannedBytes: 10_000, duration: 1),
       Piece(plannedBytes: 10_000, duration: 4), Piece(plannedBytes: 10_000, duration: 1),
     ])
@@ -69,7 +69,7 @@ import Testing
   }
 
   @Test func theBandwidthGuessIsUsedOnlyForARenditionWithNothingKnown() {
-    var tally = HLSProgressTally(pieces: [
+    var tally = StreamProgressTally(pieces: [
       Piece(plannedBytes: 5000), Piece(plannedBytes: 5000),
       Piece(plannedBytes: 400, rendition: 1), Piece(plannedBytes: 400, rendition: 1),
     ])
@@ -81,7 +81,7 @@ import Testing
   }
 
   @Test func initSectionsKeepTheirGuessUntilTheirSizeIsKnown() {
-    var tally = HLSProgressTally(pieces: [
+    var tally = StreamProgressTally(pieces: [
       Piece(plannedBytes: 4096, segments: 0, duration: 0), Self.video, Self.video,
     ])
     tally.pieceFinished(1, length: 500)
@@ -91,8 +91,8 @@ import Testing
   }
 
   @Test func theFractionNeverMovesBackwardsWhenTheEstimateRises() {
-    var tally = HLSProgressTally(pieces: Array(repeating: Self.video, count: 4))
-    var reports: [HLSDownload.Progress] = []
+    var tally = StreamProgressTally(pieces: Array(repeating: Self.video, count: 4))
+    var reports: [StreamProgress] = []
     tally.pieceFinished(0, length: 100)
     reports.append(tally.progress())
     tally.pieceProgress(1, bytes: 900, total: nil)  // larger than the first one suggested
@@ -108,7 +108,7 @@ import Testing
   }
 
   @Test func theFractionStaysBelowOneUntilTheLastPieceFinishes() {
-    var tally = HLSProgressTally(pieces: [
+    var tally = StreamProgressTally(pieces: [
       Piece(exactBytes: 100, plannedBytes: 100), Piece(exactBytes: 100, plannedBytes: 100),
     ])
     tally.pieceFinished(0, length: 100)
@@ -116,7 +116,7 @@ import Testing
     let verifying = tally.progress()
     #expect(verifying.total > verifying.bytes)
     #expect(fraction(verifying) < 1)
-    var guessedLow = HLSProgressTally(pieces: [Self.video, Self.video])
+    var guessedLow = StreamProgressTally(pieces: [Self.video, Self.video])
     guessedLow.pieceProgress(0, bytes: 3000, total: nil)
     guessedLow.pieceProgress(1, bytes: 3000, total: nil)
     let running = guessedLow.progress()
@@ -124,7 +124,7 @@ import Testing
   }
 
   @Test func theTotalIsAnEstimateUntilEverySizeIsKnown() {
-    var tally = HLSProgressTally(pieces: [Self.video, Self.video])
+    var tally = StreamProgressTally(pieces: [Self.video, Self.video])
     tally.pieceProgress(0, bytes: 10, total: 800)
     #expect(tally.progress().totalIsEstimate)
     tally.pieceProgress(1, bytes: 10, total: 600)
@@ -134,7 +134,7 @@ import Testing
   }
 
   @Test func segmentsAreCountedDoneWhenTheirPieceFinishes() {
-    var tally = HLSProgressTally(pieces: [
+    var tally = StreamProgressTally(pieces: [
       Piece(plannedBytes: 4096, segments: 0, duration: 0),
       Piece(exactBytes: 900, plannedBytes: 900, segments: 3, duration: 3), Self.video,
     ])
@@ -147,7 +147,7 @@ import Testing
   }
 
   @Test func aPieceThatStartsOverKeepsItsBytesUntilItPassesThem() {
-    var tally = HLSProgressTally(pieces: [Self.video, Self.video])
+    var tally = StreamProgressTally(pieces: [Self.video, Self.video])
     tally.pieceProgress(0, bytes: 500, total: 1000)
     let before = tally.progress()
     tally.pieceProgress(0, bytes: 0, total: 1000)  // a restart from byte 0
@@ -157,7 +157,7 @@ import Testing
   }
 
   @Test func theLastReportIsTheSumOfTheLengthsAndExact() {
-    var tally = HLSProgressTally(pieces: [
+    var tally = StreamProgressTally(pieces: [
       Self.video, Piece(exactBytes: 300, plannedBytes: 300), Self.video,
     ])
     tally.pieceProgress(0, bytes: 5000, total: nil)

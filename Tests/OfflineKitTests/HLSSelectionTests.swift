@@ -8,7 +8,7 @@ import Testing
 @testable import OfflineKit
 
 /// What a master playlist's selection could not include is said, as a value (issue 11,
-/// item 14): the library reports ``HLSWarning``s, the application shows them.
+/// item 14): the library reports ``StreamWarning``s, the application shows them.
 @Suite(.timed) struct HLSSelectionTests {
   func master(_ text: String) throws -> MasterPlaylist {
     guard case .master(let master) = try PlaylistParser.parse(text) else {

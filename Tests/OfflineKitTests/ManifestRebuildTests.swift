@@ -218,6 +218,6 @@ import Testing
     #expect(!text.contains("s3cret") && !text.contains("Authorization"), "\(text)")
     let restored = manifest.record(state: .downloading)
     #expect(try DownloadConfiguration.stored(in: restored).connections == .fixed(2))
-    #expect(try DownloadConfiguration.stored(in: restored).hls.parallelSegments == 3)
+    #expect(try DownloadConfiguration.stored(in: restored).stream.parallelSegments == 3)
   }
 }

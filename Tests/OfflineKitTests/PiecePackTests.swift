@@ -78,9 +78,9 @@ import Testing
       pack: TransferRecord.Pack(path: folder.file("pack.ts").path, offset: offset))
   }
 
-  func pieces(_ names: [String]) -> [HLSPlan.Piece] {
+  func pieces(_ names: [String]) -> [StreamPiece] {
     names.map { name in
-      HLSPlan.Piece(
+      StreamPiece(
         remote: URL(string: "https://cdn.example/\(name)")!, local: name, slice: nil,
         estimatedBytes: 100, segments: 1, duration: 1, pack: "pack.ts")
     }

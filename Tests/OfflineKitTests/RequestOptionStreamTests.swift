@@ -15,7 +15,7 @@ struct RequestOptionStreamTests {
   func download(
     _ url: URL, _ options: RequestOptions, hls: StreamConfiguration = StreamConfiguration()
   ) async throws
-    -> HLSDownload.Outcome
+    -> StreamOutcome
   {
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))

@@ -27,19 +27,22 @@ import Testing
     var options = Transfer.Configuration(
       computesSHA256: true, replacesExistingFile: true, syncsEachFile: false)
     options.hashesChunks = false
-    var transfer = Transfer(
-      url: server.url("/s0.ts"), destination: destination, journal: index.transfers,
-      transport: CurlTransport(), configuration: options)
-    // Never flushed: what a kill right after the rename leaves.
-    transfer.completions = CompletionBatch(journal: index.transfers)
-    let first = try await transfer.run()
+    let session = ContentSession(url: server.url("/s0.ts"), transport: CurlTransport())
+    // Its `complete` record waits for a batch that is never flushed: what a kill right after
+    // the rename leaves.
+    func transfer() -> Transfer {
+      Transfer(
+        url: session.url, destination: destination, journal: index.transfers, session: session,
+        configuration: options,
+        role: .queuedFile(completions: CompletionBatch(journal: index.transfers)))
+    }
+    let first = try await transfer().run()
     #expect(first.length == Int64(body.utf8.count))
     let left = try #require(try index.transfers.record(forDestination: destination))
     #expect(left.phase == .active)
     #expect(left.totalLength == Int64(body.utf8.count))
 
-    transfer.completions = CompletionBatch(journal: index.transfers)
-    let second = try await transfer.run()
+    let second = try await transfer().run()
     #expect(second.wasAlreadyComplete)
     #expect(server.requests(for: "/s0.ts").count == 1, "fetched once")
     #expect(FileManager.default.contents(atPath: destination) == Data(body.utf8))

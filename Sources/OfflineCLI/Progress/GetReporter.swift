@@ -90,7 +90,7 @@ final class GetReporter: Sendable {
   }
 
   /// A stream is on disk.
-  func finishedStream(_ index: URL, alreadyComplete: Bool, outcome: HLSDownload.Outcome? = nil) {
+  func finishedStream(_ index: URL, alreadyComplete: Bool, outcome: StreamOutcome? = nil) {
     if json {
       console.out(
         JSONLine.encodeStream(index: index, alreadyComplete: alreadyComplete, outcome: outcome))

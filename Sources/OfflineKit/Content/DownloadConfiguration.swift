@@ -42,13 +42,40 @@ public struct DownloadConfiguration: Sendable, Equatable {
 
   /// What the index stores besides the checksum and the priority (the `options` column).
   struct Stored: Codable, Equatable, Sendable {
-    var hls: StreamConfiguration
+    /// A stream's options (HLS or DASH).
+    var stream: StreamConfiguration
     var connections: Transfer.Connections?
+
+    init(stream: StreamConfiguration, connections: Transfer.Connections?) {
+      self.stream = stream
+      self.connections = connections
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case stream, connections
+      /// The stream's options as earlier versions named them (for HLS and DASH alike);
+      /// read, never written.
+      case hls
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      stream =
+        try container.decodeIfPresent(StreamConfiguration.self, forKey: .stream)
+        ?? container.decode(StreamConfiguration.self, forKey: .hls)
+      connections = try container.decodeIfPresent(Transfer.Connections.self, forKey: .connections)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(stream, forKey: .stream)
+      try container.encodeIfPresent(connections, forKey: .connections)
+    }
   }
 
   /// The options as the index stores them.
   var storedOptions: StoredJSON? {
-    try? StoredJSON(encoding: Stored(hls: stream, connections: connections))
+    try? StoredJSON(encoding: Stored(stream: stream, connections: connections))
   }
 
   /// The options stored in `record`: the defaults when it has none.
@@ -60,7 +87,7 @@ public struct DownloadConfiguration: Sendable, Equatable {
   /// it for every start was a fortieth of the runner's CPU with a thousand small files.
   static func stored(in record: ContentRecord) throws(OfflineError) -> Stored {
     guard let options = record.options else {
-      return Stored(hls: StreamConfiguration(), connections: nil)
+      return Stored(stream: StreamConfiguration(), connections: nil)
     }
     if let last = lastDecoded.withLock({ $0 }), last.text == options.text { return last.stored }
     do {

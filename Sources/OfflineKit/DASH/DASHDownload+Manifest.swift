@@ -85,7 +85,7 @@ extension DASHDownload {
   {
     let resolver = SegmentResolver()
     var listings: [RepresentationSegments] = []
-    var indexes: [HLSPlan.Piece] = []
+    var indexes: [StreamPiece] = []
     for path in selection.paths {
       let listing: RepresentationSegments
       do {
@@ -98,7 +98,7 @@ extension DASHDownload {
       {
         _ = try HLSURI.resolve(index.url.absoluteString, against: url, what: "DASH index")
         indexes.append(
-          HLSPlan.Piece(
+          StreamPiece(
             remote: index.url, local: DASHPlanner.folder(for: path) + "/index.sidx",
             slice: Transfer.Slice(offset: offset, length: size), estimatedBytes: size,
             rendition: listings.count))

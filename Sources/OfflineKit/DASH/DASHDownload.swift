@@ -27,9 +27,6 @@ import OfflineStore
 /// print(outcome.index.path)  // folder/index.mpd
 /// ```
 package struct DASHDownload: Sendable {
-  /// How a download went: the offline MPD (``HLSDownload/Outcome/index``), the bytes, the
-  /// media segments and init sections, and the files (merged byte ranges share one).
-  public typealias Outcome = HLSDownload.Outcome
   /// The manifest's URL.
   public var url: URL { session.url }
   /// The folder the offline copy goes to (the content's folder).
@@ -42,7 +39,7 @@ package struct DASHDownload: Sendable {
   let session: ContentSession
   /// Called before a piece that failed is tried again, from the task that fetches it, once
   /// per retry; nil ignores retries.
-  public var onPieceRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)?
+  public var onPieceRetry: (@Sendable (PieceRetryPolicy.Retry) -> Void)?
   /// Whether to wait while another download writes the same folder; false fails at once with
   /// ``Transfer/Error/Code-swift.struct/destinationBusy``.
   public var waitsForOtherWriter = false
@@ -94,7 +91,7 @@ package struct DASHDownload: Sendable {
   ///   manifest that is not a valid MPD; the error of the first piece that failed after its
   ///   retries; `canceled` when the task is canceled.
   public func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void = { _ in })
-    async throws(Transfer.Error) -> Outcome
+    async throws(Transfer.Error) -> StreamOutcome
   {
     try session.checkOptions(destination: folder.path)
     let lock = try await DestinationLock.acquire(
@@ -115,7 +112,7 @@ package struct DASHDownload: Sendable {
     let fetched = try await runner(plan.pieces, journal: journal).run(onProgress: onProgress)
     try checkInPlace(pins)
     try writeIndex(mpd, plan)
-    return Outcome(
+    return StreamOutcome(
       index: indexURL, bytes: fetched.bytes, segments: plan.segmentCount,
       initSections: plan.initSectionCount, keys: 0, files: plan.pieces.count,
       duration: plan.duration, warnings: plan.warnings, httpVersion: fetched.httpVersion,
@@ -123,15 +120,13 @@ package struct DASHDownload: Sendable {
   }
 
   /// The piece engine over `pieces` in this download's folder.
-  func runner(_ pieces: [HLSPlan.Piece], journal: TransferJournal) -> HLSPieceRunner {
-    var pieceRetry = HLSPieceRetry(
-      configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry)
-    pieceRetry.clock = session.clock
-    var runner = HLSPieceRunner(
+  func runner(_ pieces: [StreamPiece], journal: TransferJournal) -> PieceRunner {
+    let pieceRetry = PieceRetryPolicy(
+      configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry, clock: session.clock)
+    return PieceRunner(
       folder: folder, journal: journal, session: session, pieceRetry: pieceRetry,
-      concurrency: configuration.pieceConcurrency, pieces: pieces)
-    runner.expectedSHA256 = expectedPieceSHA256
-    return runner
+      concurrency: configuration.pieceConcurrency, pieces: pieces,
+      expectedSHA256: expectedPieceSHA256)
   }
 
   /// Opens and pins the download's folder for the run (``ContentFolders/pin(forFiles:in:)``).
@@ -175,3 +170,5 @@ extension URL {
   /// Whether the URL names an MPEG-DASH manifest (`.mpd`).
   var isDASHManifest: Bool { pathExtension.lowercased() == "mpd" }
 }
+
+extension DASHDownload: StreamDownloading {}

@@ -3,10 +3,10 @@ import Foundation
 
 /// Everything one DASH download fetches and writes: the pieces (init sections and media
 /// segments, adjacent byte ranges of one file merged) for the piece engine
-/// (``HLSPieceRunner``), and each chosen Representation's local files for the offline MPD.
+/// (``PieceRunner``), and each chosen Representation's local files for the offline MPD.
 struct DASHPlan: Sendable {
   /// The pieces, in the order they are started.
-  var pieces: [HLSPlan.Piece] = []
+  var pieces: [StreamPiece] = []
   /// The local files of each chosen Representation, for `OfflineManifest`.
   var files: [RepresentationPath: OfflineRepresentation] = [:]
   /// Media segments listed by the manifest across the chosen Representations (merged byte
@@ -17,5 +17,5 @@ struct DASHPlan: Sendable {
   /// The presentation's duration in seconds.
   var duration = 0.0
   /// What could not be included, and why.
-  var warnings: [HLSWarning] = []
+  var warnings: [StreamWarning] = []
 }

@@ -117,7 +117,7 @@ struct DASHPlanner {
       slice = Transfer.Slice(offset: offset, length: size)
     }
     plan.pieces.append(
-      HLSPlan.Piece(
+      StreamPiece(
         remote: reference.url, local: name, slice: slice,
         estimatedBytes: slice?.length ?? estimate, rendition: rendition))
     return name

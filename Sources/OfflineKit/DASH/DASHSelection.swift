@@ -17,7 +17,7 @@ struct DASHSelection: Sendable, Equatable {
   /// The Representations to download, in document order.
   var paths: [RepresentationPath]
   /// Languages asked for that no AdaptationSet has, and what was taken instead.
-  var warnings: [HLSWarning] = []
+  var warnings: [StreamWarning] = []
 
   /// Chooses from `mpd` by `options`.
   static func choose(from mpd: MPD, options: StreamConfiguration) -> DASHSelection {
@@ -29,7 +29,7 @@ struct DASHSelection: Sendable, Equatable {
       }
       var chosen = sets[.video] ?? []
       for (track, choice, type) in [
-        (DASHTrack.audio, options.audio, Rendition.MediaType.audio),
+        (DASHTrack.audio, options.audio, StreamWarning.Track.audio),
         (.text, options.subtitles, .subtitles),
       ] {
         let found = sets[track] ?? []

@@ -9,64 +9,11 @@ import OfflineStore
 ///
 /// Every segment is its own resumable ``Transfer`` in the journal, so a rerun after a crash
 /// fetches only what is missing. A piece that fails is retried in the same run
-/// (``StreamConfiguration/pieceRetries``, see ``HLSPieceRetry``), never skipped: when its retries run
+/// (``StreamConfiguration/pieceRetries``, see ``PieceRetryPolicy``), never skipped: when its retries run
 /// out the download fails naming it, and `index.m3u8` is written only when every piece is on
 /// disk with its length. KEYFORMATs that cannot be served offline are refused before any segment
 /// or key is fetched.
 package struct HLSDownload: Sendable {
-  /// How a download went.
-  public struct Outcome: Sendable, Equatable {
-    /// The offline playlist: `index.m3u8` in the folder.
-    public var index: URL
-    /// Bytes of segments, init sections and keys on disk.
-    public var bytes: Int64
-    /// Media segments on disk, across the variant and its renditions; each byte range of a
-    /// single-file stream counts as one.
-    public var segments: Int
-    /// Init sections (`EXT-X-MAP`) on disk.
-    public var initSections: Int
-    /// Keys on disk.
-    public var keys: Int
-    /// Pieces fetched for segments and init sections: adjacent byte ranges of one remote
-    /// file share one, so this can be fewer than ``segments``. Each is a file of its own on
-    /// disk, unless it went into a pack (``StreamConfiguration/packsSmallSegments``).
-    public var files: Int
-    /// The stream's duration in seconds.
-    public var duration: Double
-    /// Renditions asked for that could not be included, and why (for example a variant
-    /// naming an audio group the master playlist does not define).
-    public var warnings: [HLSWarning] = []
-    /// The protocol the pieces came over ("HTTP/1.1", "HTTP/2"); nil when this run fetched
-    /// none (they were on disk).
-    public var httpVersion: String?
-    /// The most pieces (segments, init sections) that were in flight at once.
-    public var mostPiecesInFlight = 0
-  }
-
-  /// The tally's progress of a download (reported to the app as ``OfflineProgress``, with
-  /// its rate): bytes against an estimate that becomes exact as sizes arrive.
-  ///
-  /// `bytes / total` never goes down, and stays below 1 until the last piece is on disk.
-  /// The total uses every size known (byte ranges from the playlist, each piece's
-  /// `Content-Length` once its response starts, finished pieces' lengths); for the other
-  /// pieces it assumes the bytes per second of media seen so far in the same rendition, and
-  /// the playlist's `BANDWIDTH` × duration only while nothing of that rendition is known.
-  struct Progress: Sendable, Equatable {
-    /// Bytes of the pieces on disk; a piece that starts over counts the most it had until it
-    /// passes that again, so this never goes down.
-    var bytes: Int64
-    /// The total: exact once every size is known, else an estimate (see the type's summary).
-    /// When the estimate rises, this is held lower until the bytes catch up, so the fraction
-    /// does not move back.
-    var total: Int64
-    /// Whether ``total`` is still an estimate (a size is unknown, or the total is held).
-    var totalIsEstimate: Bool
-    /// Media segments on disk (those of the files complete so far).
-    var segmentsDone: Int
-    /// Media segments planned.
-    var segmentsPlanned: Int
-  }
-
   /// The stream's playlist URL.
   public var url: URL { session.url }
   /// The folder the offline copy goes to (the content's folder).
@@ -77,16 +24,16 @@ package struct HLSDownload: Sendable {
   /// renditions all go through it, with its options, cookies and rate budgets.
   let session: ContentSession
   let journal: TransferJournal
-  /// Called before a piece that failed is tried again (see ``HLSPieceRetry``), from the task
+  /// Called before a piece that failed is tried again (see ``PieceRetryPolicy``), from the task
   /// that fetches it, once per retry; nil ignores retries.
-  public var onPieceRetry: (@Sendable (PieceRetry) -> Void)?
+  public var onPieceRetry: (@Sendable (PieceRetryPolicy.Retry) -> Void)?
   /// Whether to wait while another download of a stream writes the same folder (in this
   /// process or another); false fails at once with ``Transfer/Error/Code-swift.struct/destinationBusy``.
   public var waitsForOtherWriter = false
   /// Whether the caller refreshes the stream's URL when it stops working (a ``URLRefresh``
   /// hook, `get --refresh-command`): then a piece answered 401, 403 or 410 is not tried
   /// again with backoff; the run fails at once with that status, so the refresh comes
-  /// first (see ``HLSPieceRetry/Decision/endForRefresh``). A run with the fresh URL keeps
+  /// first (see ``PieceRetryPolicy/Decision/endForRefresh``). A run with the fresh URL keeps
   /// the pieces on disk. False: such a piece is tried again like any other.
   public var refreshesURL = false
   /// The SHA-256 each piece must have, by its path inside the folder (see
@@ -144,7 +91,7 @@ package struct HLSDownload: Sendable {
   ///   not 16 bytes or a URI that is not http(s); the error of the first segment that failed
   ///   after its retries; `canceled` when the task is canceled.
   public func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void = { _ in })
-    async throws(Transfer.Error) -> Outcome
+    async throws(Transfer.Error) -> StreamOutcome
   {
     try session.checkOptions(destination: folder.path)
     // One writer per folder: two runs of one stream would race on its keys and playlists.
@@ -159,9 +106,12 @@ package struct HLSDownload: Sendable {
     var keys = keyStore
     keys.expectedSHA256 = expectedPieceSHA256  // a repair's: the keys downloaded, no others
     let keyBytes = try await keys.fetchMissing(plan.keys)
-    var runner = HLSPieceRunner(download: self, plan: plan)
     let offlineFiles = HLSOfflineFiles(folder: folder)
-    runner.beforeCuttingPacks = { () throws(Transfer.Error) in try offlineFiles.remove(plan) }
+    let runner = PieceRunner(
+      folder: folder, journal: journal, session: session, pieceRetry: pieceRetry,
+      concurrency: configuration.pieceConcurrency, pieces: plan.pieces,
+      packs: configuration.packsSmallSegments, expectedSHA256: expectedPieceSHA256,
+      beforeCuttingPacks: { () throws(Transfer.Error) in try offlineFiles.remove(plan) })
     let fetched = try await runner.run(onProgress: onProgress)
     do {
       try pins.checkInPlace()  // keys and pieces are where the playlists say
@@ -169,7 +119,7 @@ package struct HLSDownload: Sendable {
       throw Transfer.Error(.file(error), url: url, destination: error.path ?? folder.path)
     }
     try offlineFiles.write(HLSPackAddressing.addressing(plan, packed: fetched.packed))
-    return Outcome(
+    return StreamOutcome(
       index: indexURL(), bytes: fetched.bytes + keyBytes, segments: plan.segmentCount,
       initSections: plan.initSectionCount, keys: plan.keys.count, files: plan.pieces.count,
       duration: plan.duration, warnings: plan.warnings, httpVersion: fetched.httpVersion,
@@ -215,10 +165,9 @@ package struct HLSDownload: Sendable {
   }
 
   /// How often each piece (media playlist, segment, init section, key) is tried again.
-  var pieceRetry: HLSPieceRetry {
-    var retry = HLSPieceRetry(configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry)
-    retry.clock = session.clock
-    return retry
+  var pieceRetry: PieceRetryPolicy {
+    PieceRetryPolicy(
+      configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry, clock: session.clock)
   }
 
   var keyStore: HLSKeyStore { HLSKeyStore(folder: folder, session: session, retry: pieceRetry) }
@@ -286,3 +235,5 @@ package struct HLSDownload: Sendable {
     Transfer.Error(.invalidMedia(what), url: url, destination: folder.path)
   }
 }
+
+extension HLSDownload: StreamDownloading {}

@@ -7,7 +7,7 @@ struct HLSKeyStore: Sendable {
   /// The stream's session.
   let session: ContentSession
   /// A key is a piece: a refusal or a failed connection is tried again.
-  let retry: HLSPieceRetry
+  let retry: PieceRetryPolicy
   /// The SHA-256 each key must have, by its local path (a repair's: see
   /// ``StreamDownloading/expectedPieceSHA256``): a key on disk with other bytes is fetched
   /// again, and one fetched with other bytes is not written.

@@ -8,10 +8,10 @@ import HLSPlaylist
 /// playlists, which are written last.
 enum HLSPackAddressing {
   /// `plan` with its media playlists (and the index, when it is the one media playlist)
-  /// addressing the `packed` pieces (by ``HLSPlan/Piece/local``) in their packs; every other
+  /// addressing the `packed` pieces (by ``StreamPiece/local``) in their packs; every other
   /// segment keeps its file.
   static func addressing(
-    _ plan: HLSPlan, packed: [String: HLSPieceRunner.PackedPiece]
+    _ plan: HLSPlan, packed: [String: PieceRunner.PackedPiece]
   ) -> HLSPlan {
     guard !packed.isEmpty else { return plan }
     var plan = plan

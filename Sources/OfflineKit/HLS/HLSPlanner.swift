@@ -24,7 +24,7 @@ struct HLSPlanner {
   /// The index in `plan.pieces` of each placed piece, by the same keys.
   private var pieceIndex: [String: Int] = [:]
   private let entryURL: URL
-  /// The index of the media playlist being added, for ``HLSPlan/Piece/rendition``.
+  /// The index of the media playlist being added, for ``StreamPiece/rendition``.
   private var rendition = 0
 
   init(entryURL: URL, index: Playlist) {
@@ -110,7 +110,7 @@ struct HLSPlanner {
   /// offline playlist uses, relative to the rendition's folder, with the range rebased.
   /// `segmentDuration` counts a media segment of that many seconds in the piece (nil for an
   /// init section, which is not one). With `packs`, a media segment fetched whole may go
-  /// into the folder's pack for its extension (``HLSPlan/Piece/pack``). Encrypted segments
+  /// into the folder's pack for its extension (``StreamPiece/pack``). Encrypted segments
   /// never do: ffmpeg 5.1 (and mpv) requests a key over HTTP with its segment's byte range,
   /// which a 16-byte key cannot satisfy (416), so a pack of them would not play through
   /// `offline serve`.
@@ -124,7 +124,7 @@ struct HLSPlanner {
         placed[key] = interval.name
         pieceIndex[key] = plan.pieces.count
         plan.pieces.append(
-          HLSPlan.Piece(
+          StreamPiece(
             remote: remote, local: key,
             slice: Transfer.Slice(offset: interval.offset, length: interval.length),
             estimatedBytes: interval.length, rendition: rendition))
@@ -146,7 +146,7 @@ struct HLSPlanner {
     placed[key] = wholeName
     pieceIndex[key] = plan.pieces.count
     plan.pieces.append(
-      HLSPlan.Piece(
+      StreamPiece(
         remote: remote, local: path(folder, wholeName), slice: nil, estimatedBytes: estimate,
         segments: segmentDuration == nil ? 0 : 1, duration: segmentDuration ?? 0,
         rendition: rendition,

@@ -6,7 +6,7 @@ struct HLSSelection: Sendable, Equatable {
   var audio: [Rendition]
   var subtitles: [Rendition]
   /// Renditions asked for that could not be included, and why.
-  var warnings: [HLSWarning] = []
+  var warnings: [StreamWarning] = []
 
   /// Chooses from `master` by `options`; nil when the master has no variant.
   static func choose(from master: MasterPlaylist, options: StreamConfiguration) -> HLSSelection? {
@@ -24,9 +24,9 @@ struct HLSSelection: Sendable, Equatable {
     let subtitles = master.renditions.filter {
       $0.type == .subtitles && $0.groupID == variant.subtitlesGroup
     }
-    var warnings: [HLSWarning] = []
+    var warnings: [StreamWarning] = []
     for (type, group, found, choice) in [
-      (Rendition.MediaType.audio, variant.audioGroup, audio, options.audio),
+      (StreamWarning.Track.audio, variant.audioGroup, audio, options.audio),
       (.subtitles, variant.subtitlesGroup, subtitles, options.subtitles),
     ] {
       guard choice != .none, let group else { continue }

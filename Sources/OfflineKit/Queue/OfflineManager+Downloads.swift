@@ -92,16 +92,13 @@ extension OfflineManager {
       connections: options.connections ?? .adaptive
     ).expecting(sha256: record.expectedSHA256)
     behaviour.clock = configuration.clock
-    var transfer = Transfer(
+    // Its `complete` record waits for the batch that records the file downloaded. A journal
+    // entry written for an earlier URL of the content goes on under this one, validators and
+    // all, so the resume asks the new URL with `If-Range` instead of dropping the bytes (a
+    // stream's pieces: PieceRunner).
+    let ready = Transfer(
       url: session.url, destination: files.destination(of: record), journal: index.transfers,
-      session: session, configuration: behaviour)
-    // Its `complete` record waits for the batch that records the file downloaded.
-    transfer.completions = fileCompletions
-    // A journal entry written for an earlier URL of the content goes on under this one,
-    // validators and all, so the resume asks the new URL with `If-Range` instead of
-    // dropping the bytes (a stream's pieces: HLSPieceRunner).
-    transfer.carriesOverJournal = true
-    let ready = transfer
+      session: session, configuration: behaviour, role: .queuedFile(completions: fileCompletions))
     return { report in
       do throws(Transfer.Error) {
         // `files/` or `content/<id>` linked out of the store: never followed.
@@ -131,7 +128,7 @@ extension OfflineManager {
     let files = self.files
     var download = Stream(
       folder: files.folder(id: record.id),
-      configuration: options.hls.cappingConnections(at: configuration.maxStreamConnections),
+      configuration: options.stream.cappingConnections(at: configuration.maxStreamConnections),
       journal: index.transfers, session: session)
     download.refreshesURL = configuration.urlRefresh != nil  // 401, 403, 410: the hook first
     download.expectedPieceSHA256 = expecting
@@ -151,7 +148,7 @@ extension OfflineManager {
     _ record: ContentRecord, files: ContentFiles,
     run:
       @escaping @Sendable (@escaping @Sendable (OfflineProgress) -> Void)
-      async throws(Transfer.Error) -> HLSDownload.Outcome
+      async throws(Transfer.Error) -> StreamOutcome
   ) -> Work {
     return { report in
       do throws(Transfer.Error) {

@@ -132,7 +132,7 @@ extension OfflineManager {
   private func queueRedownload(_ record: ContentRecord) async throws(OfflineError) -> RepairReport {
     let stored = try DownloadConfiguration.stored(in: record)
     let config = try DownloadConfiguration(
-      expectedSHA256: record.expectedSHA256, priority: record.priority, stream: stored.hls,
+      expectedSHA256: record.expectedSHA256, priority: record.priority, stream: stored.stream,
       connections: stored.connections ?? .adaptive)
     try await perform(.delete, id: record.id)
     try await perform(.download, id: record.id, configuration: config)

@@ -11,7 +11,7 @@ struct PackedPiece: Sendable, Equatable {
   var length: Int64
   /// The SHA-256 of its bytes, lowercase hex.
   var sha256: String
-  /// Its name inside the content folder had it a file of its own (``HLSPlan/Piece/local``,
+  /// Its name inside the content folder had it a file of its own (``StreamPiece/local``,
   /// `video/s00003.ts`): the key of its journal record.
   var local: String = ""
   /// The URL it was downloaded from.

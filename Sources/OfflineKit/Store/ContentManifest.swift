@@ -142,8 +142,8 @@ struct ContentManifest: Codable, Sendable, Equatable {
 
   /// The keys of the stored download configuration a manifest may hold: nothing else the
   /// index stores there (request headers, cookies, credentials, should they be added) ever
-  /// leaves the index.
-  static let shareableOptionKeys: Set<String> = ["hls", "connections"]
+  /// leaves the index. `hls` is the name earlier versions gave `stream`.
+  static let shareableOptionKeys: Set<String> = ["stream", "hls", "connections"]
 
   /// `options` (a JSON object) with only ``shareableOptionKeys``; nil when it is not one.
   /// Remembered by ``lastShareableOptions``: the queue's contents mostly share one options

@@ -72,7 +72,7 @@ final class ProgressReporter: Sendable {
       return pending
     }) {
       rate.reset()
-      onEvent(.restarted(Transfer.RestartReason(reason)))
+      onEvent(.restarted(reason))
     }
     let bytes = sink.progressBytes.load(ordering: .relaxed)
     let total = sink.progressTotal.load(ordering: .relaxed)

@@ -132,7 +132,7 @@ extension Transfer {
     onEvent: @Sendable (Event) -> Void
   ) throws(Transfer.Error) {
     try fileStep { () throws(TransferFileError) in try sink.emptyPart() }
-    onEvent(.restarted(RestartReason(reason)))
+    onEvent(.restarted(reason))
   }
 
   /// Runs one request while a side task reports progress; progress stops before this returns.

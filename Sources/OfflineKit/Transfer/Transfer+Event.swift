@@ -21,17 +21,6 @@ extension Transfer {
     /// The complete file was changed on disk since its download (its size, modification
     /// time or inode differ, or its SHA-256 no longer matches), so it is downloaded again.
     case completedFileChanged
-
-    init(_ reason: TransferStateMachine.RestartReason) {
-      switch reason {
-      case .noValidator: self = .noValidator
-      case .resourceChanged: self = .resourceChanged
-      case .rangesIgnored: self = .rangesIgnored
-      case .rangeMismatch: self = .rangeMismatch
-      case .lengthChanged: self = .lengthChanged
-      case .encodingChanged: self = .encodingChanged
-      }
-    }
   }
 
   /// What a running transfer reports. Delivered on the task that runs the transfer, never on

@@ -150,37 +150,8 @@ public struct Transfer: Sendable {
   /// The session's transport.
   var transport: any HTTPTransporting { session.transport }
 
-  /// Where the `complete` record of a transfer that is not synced on its own (a stream's
-  /// piece, a queue's file) goes instead of its own commit (nil: written at once); see
-  /// ``CompletionBatch``.
-  var completions: CompletionBatch?
-  /// Where the response record of such a transfer goes before its rename, to be written in
-  /// one transaction with others' (nil: a commit of its own); see ``ResponseRecordBatch``.
-  var responses: ResponseRecordBatch?
-  /// Whether a record the journal holds for ``destination`` under another URL, still being
-  /// downloaded, is this transfer's: the manager's content whose URL was replaced by a fresh
-  /// one for the same resource (``OfflineSource/urlExpiresAt``, the URL refresh hook), which
-  /// resumes rather than restarts. Its URL is rewritten in the first look-up, so the journal
-  /// is read once per file, not once by the manager and again here.
-  var carriesOverJournal = false
-  /// Whether the caller read the journal just before and found no record for
-  /// ``destination``, so the first look-up can be skipped (a stream's runner reads its
-  /// folder's records in one query).
-  var journalHasNoRecord = false
-  /// Whether ``destination`` is a name OfflineKit chose inside a folder whose lock the caller
-  /// holds (a stream's piece): nothing of anyone else's belongs there, so the transfer takes
-  /// no ``DestinationLock`` of its own, its part is created only when bytes leave the
-  /// buffer, and what kind of file is at that name is not looked up before the download and
-  /// again before the rename (two look-ups of a missing path for every piece). Such a
-  /// transfer runs over one connection. A folder in the way still fails the rename, with
-  /// its errno.
-  var destinationIsInLockedFolder = false
-
-  /// The pack this transfer's bytes go into, instead of a file at ``destination``, when the
-  /// whole body is still in the part's buffer as it ends (a small segment of a stream; see
-  /// ``PiecePack``). Only with ``destinationIsInLockedFolder`` and without
-  /// ``Configuration/syncsEachFile``.
-  var pack: PiecePack?
+  /// What the transfer is part of (on its own, a queued file, a stream's piece).
+  let role: Role
 
   /// The file bytes are written into until the download is complete.
   public var partPath: String { destination + ".part" }
@@ -240,11 +211,22 @@ public struct Transfer: Sendable {
     url: URL, destination: String, journal: TransferJournal, session: ContentSession,
     configuration: Configuration = Configuration()
   ) {
+    self.init(
+      url: url, destination: destination, journal: journal, session: session,
+      configuration: configuration, role: .standalone)
+  }
+
+  /// Creates a transfer that is part of something (see ``Role``).
+  init(
+    url: URL, destination: String, journal: TransferJournal, session: ContentSession,
+    configuration: Configuration, role: Role
+  ) {
     self.url = url
     self.destination = destination
     self.journal = journal
     self.session = session
     self.configuration = configuration
+    self.role = role
   }
 
   /// Creates a transfer journaled in `journal`, with a session of its own over `transport`;

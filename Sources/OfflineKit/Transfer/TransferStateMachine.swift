@@ -18,15 +18,10 @@ import OfflineHTTP
 ///   bytes on disk means they belong to another resource: they are dropped.
 /// - Start-overs are bounded, so a server that keeps contradicting itself ends in an error.
 struct TransferStateMachine: Sendable {
-  /// Why bytes already on disk were thrown away.
-  enum RestartReason: Sendable, Equatable {
-    case noValidator
-    case resourceChanged
-    case rangesIgnored
-    case rangeMismatch
-    case lengthChanged
-    case encodingChanged
-  }
+  /// Why bytes already on disk were thrown away: the public reason, of which the machine
+  /// decides all but ``Transfer/RestartReason/unknownPartialFile`` and
+  /// ``Transfer/RestartReason/completedFileChanged`` (found before it starts).
+  typealias RestartReason = Transfer.RestartReason
 
   /// What to request.
   enum StartAction: Sendable, Equatable {

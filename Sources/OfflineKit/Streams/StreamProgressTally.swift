@@ -1,7 +1,7 @@
 /// The progress of a stream's pieces as a value: the runner tells it what happens to each
-/// piece (started, bytes received, finished) and asks it for an ``HLSDownload/Progress``. No
+/// piece (started, bytes received, finished) and asks it for an ``StreamProgress``. No
 /// I/O and no clock, so each rule is a unit test.
-struct HLSProgressTally: Sendable {
+struct StreamProgressTally: Sendable {
   /// What the plan says about one piece.
   struct Piece: Sendable, Equatable {
     /// The exact length when the plan knows it (a byte-range slice), else nil.
@@ -16,7 +16,7 @@ struct HLSProgressTally: Sendable {
     var rendition: Int
 
     /// The piece `piece` of a plan.
-    init(_ piece: HLSPlan.Piece) {
+    init(_ piece: StreamPiece) {
       self.init(
         exactBytes: piece.slice?.length, plannedBytes: piece.estimatedBytes,
         segments: piece.segments, duration: piece.duration, rendition: piece.rendition)
@@ -56,11 +56,6 @@ struct HLSProgressTally: Sendable {
     seen = pieces.map { Seen(size: $0.exactBytes) }
   }
 
-  /// A tally of the pieces of `plan`.
-  init(plan: HLSPlan) {
-    self.init(pieces: plan.pieces.map(Piece.init))
-  }
-
   /// Piece `index` started; `total` is its length when known.
   mutating func pieceStarted(_ index: Int, total: Int64?) {
     if let total, !seen[index].finished { seen[index].size = total }
@@ -85,7 +80,7 @@ struct HLSProgressTally: Sendable {
   /// The fraction never goes down: when the estimate rises, the total reported is held
   /// below it, and marked an estimate, until the bytes catch up. It is 1 only when every
   /// piece has finished.
-  mutating func progress() -> HLSDownload.Progress {
+  mutating func progress() -> StreamProgress {
     let rates = bytesPerSecond()
     var bytes: Int64 = 0
     var estimate: Int64 = 0
@@ -110,7 +105,7 @@ struct HLSProgressTally: Sendable {
       total = max(total, allFinished ? bytes : bytes + 1)
     }
     if total > 0 { lastFraction = max(lastFraction, Double(bytes) / Double(total)) }
-    return HLSDownload.Progress(
+    return StreamProgress(
       bytes: bytes, total: total, totalIsEstimate: !allKnown || total != estimate,
       segmentsDone: zip(pieces, seen).reduce(0) { $0 + ($1.1.finished ? $1.0.segments : 0) },
       segmentsPlanned: pieces.reduce(0) { $0 + $1.segments })

@@ -1,9 +1,9 @@
 import Foundation
 
-extension HLSDownload {
+extension PieceRetryPolicy {
   /// A piece of the stream (media playlist, segment, init section, key) failed and is
-  /// about to be tried again; see ``HLSDownload/onPieceRetry``.
-  public struct PieceRetry: Sendable {
+  /// about to be tried again; see ``StreamDownloading/onPieceRetry``.
+  public struct Retry: Sendable {
     /// The piece's URL.
     public var url: URL
     /// Which retry this is: 1 for the first.

@@ -18,7 +18,7 @@ import OfflineHTTP
 /// a signed URL that expired refuses every later try too, so the attempt ends at once with
 /// that status and the refresh runs first, instead of after minutes of backoff. Every
 /// decision is ``decision(after:failures:)``, a value.
-package struct HLSPieceRetry: Sendable {
+package struct PieceRetryPolicy: Sendable {
   /// What follows a piece's failed try.
   public enum Decision: Sendable, Equatable {
     /// Tried again after a wait.
@@ -40,24 +40,27 @@ package struct HLSPieceRetry: Sendable {
   /// The wait before the first retry; it doubles after each one.
   public var initialDelay: Duration
   /// Told about each retry before its wait.
-  public var onRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)?
+  public var onRetry: (@Sendable (PieceRetryPolicy.Retry) -> Void)?
   /// Whether the stream's URL can be refreshed when it stops working; then a piece answered
   /// 401, 403 or 410 ends the attempt at once (``Decision/endForRefresh``).
   public var refreshesURL: Bool
   /// The clock the waits between tries sleep on (the system's by default); the piece
   /// engine's transfers, progress ticks and time measurements read it too.
-  public var clock: any Timekeeping = SystemClock.shared
+  public var clock: any Timekeeping
 
   /// Creates a policy; `options` carries ``StreamConfiguration/pieceRetries`` and
-  /// ``StreamConfiguration/pieceRetryDelay``; `refreshesURL` says whether a refresh is possible.
+  /// ``StreamConfiguration/pieceRetryDelay``; `refreshesURL` says whether a refresh is
+  /// possible; the waits sleep on `clock`.
   public init(
     _ options: StreamConfiguration, refreshesURL: Bool = false,
-    onRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)? = nil
+    onRetry: (@Sendable (PieceRetryPolicy.Retry) -> Void)? = nil,
+    clock: any Timekeeping = SystemClock.shared
   ) {
     retries = options.pieceRetries
     initialDelay = options.pieceRetryDelay
     self.refreshesURL = refreshesURL
     self.onRetry = onRetry
+    self.clock = clock
   }
 
   /// What follows a try that failed with `error` after `failures` earlier failures of the
@@ -112,7 +115,7 @@ package struct HLSPieceRetry: Sendable {
         failures += 1
         let wait = delay(beforeRetry: failures, retryAfter: error.retryAfter)
         onRetry?(
-          HLSDownload.PieceRetry(
+          PieceRetryPolicy.Retry(
             url: url, retry: failures, retries: retries, delay: wait, error: error))
         do {
           try await clock.sleep(for: wait)

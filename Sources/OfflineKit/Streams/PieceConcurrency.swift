@@ -1,5 +1,5 @@
 /// How many pieces of a stream (HLS or DASH) are fetched at once: a decision made from what
-/// the responses show, as a value with no I/O (``HLSPieceRunner`` carries it out).
+/// the responses show, as a value with no I/O (``PieceRunner`` carries it out).
 ///
 /// On a link where each request waits a round trip, the pieces in flight set the speed:
 /// 1000 requests at 40 ms take 5 s eight at a time, 0.6 s sixty-four at a time. The rules:

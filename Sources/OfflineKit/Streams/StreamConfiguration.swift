@@ -1,4 +1,4 @@
-/// Which parts of an HLS stream to make available offline, and how fast.
+/// Which parts of a stream (HLS or DASH) to make available offline, and how fast.
 ///
 /// The choices follow what commercial player SDKs offer: a variant by `highest`, `lowest`, or
 /// a minimum bitrate (the lowest variant at or above it, else the highest); audio and

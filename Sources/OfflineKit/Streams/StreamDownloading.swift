@@ -15,7 +15,7 @@ package protocol StreamDownloading: Sendable {
     folder: URL, configuration: StreamConfiguration, journal: TransferJournal,
     session: ContentSession)
   /// Called, on no particular thread, each time a piece is tried again.
-  var onPieceRetry: (@Sendable (HLSDownload.PieceRetry) -> Void)? { get set }
+  var onPieceRetry: (@Sendable (PieceRetryPolicy.Retry) -> Void)? { get set }
   /// Whether to wait while another download writes the same folder.
   var waitsForOtherWriter: Bool { get set }
   /// Whether the caller refreshes the URL when it stops working (then a 401, 403 or 410
@@ -31,11 +31,8 @@ package protocol StreamDownloading: Sendable {
   /// Downloads every piece, writes the offline playlist or manifest, and returns what is on
   /// disk; `onProgress` is called as bytes arrive, never backwards.
   func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void)
-    async throws(Transfer.Error) -> HLSDownload.Outcome
+    async throws(Transfer.Error) -> StreamOutcome
 }
-
-extension HLSDownload: StreamDownloading {}
-extension DASHDownload: StreamDownloading {}
 
 extension StreamDownloading {
   /// Creates a download of the stream at `url` into `folder` with a session of its own

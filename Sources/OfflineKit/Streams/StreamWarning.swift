@@ -1,16 +1,22 @@
-import HLSPlaylist
+/// Something a stream's download could not include, and why; the download goes on without
+/// it. The library reports warnings as values (a stream download's outcome); the
+/// application shows them.
+package enum StreamWarning: Sendable, Equatable, CustomStringConvertible {
+  /// The kind of track a warning is about.
+  public enum Track: Sendable, Equatable {
+    /// Audio.
+    case audio
+    /// Subtitles (HLS `SUBTITLES` renditions, DASH text AdaptationSets).
+    case subtitles
+  }
 
-/// Something a download could not include, and why; the download goes on without it. The
-/// library reports warnings as values (a stream download's outcome); the application
-/// shows them.
-package enum HLSWarning: Sendable, Equatable, CustomStringConvertible {
   /// The chosen variant names an `AUDIO` or `SUBTITLES` group (RFC 8216 §4.3.4.2) that no
   /// `EXT-X-MEDIA` of that type in the master playlist belongs to, so none of its renditions
   /// could be included.
-  case missingRenditionGroup(type: Rendition.MediaType, group: String)
-  /// No rendition of the group has one of the languages asked for; the default one was
-  /// taken instead.
-  case languageNotFound(type: Rendition.MediaType, wanted: [String], taken: String?)
+  case missingRenditionGroup(type: Track, group: String)
+  /// No track of the kind has one of the languages asked for; the default one was taken
+  /// instead.
+  case languageNotFound(type: Track, wanted: [String], taken: String?)
 
   /// A sentence for people. Group names and languages are the server's text, unescaped.
   public var description: String {
@@ -26,12 +32,10 @@ package enum HLSWarning: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  private static func name(of type: Rendition.MediaType) -> String {
+  private static func name(of type: Track) -> String {
     switch type {
     case .audio: "audio"
     case .subtitles: "subtitle"
-    case .video: "video"
-    case .closedCaptions: "closed-caption"
     }
   }
 }

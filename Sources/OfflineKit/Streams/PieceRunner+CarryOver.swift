@@ -1,7 +1,7 @@
 import Foundation
 import OfflineStore
 
-extension HLSPieceRunner {
+extension PieceRunner {
   /// A piece journaled for an earlier URL of the stream (a refreshed token in the playlist's
   /// URL, its path or its query) goes on under the piece's new URL when it is the piece at
   /// the same position (the same local path, which the planner gives by position) and has

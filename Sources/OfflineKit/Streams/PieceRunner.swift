@@ -1,5 +1,4 @@
 import Foundation
-import HLSPlaylist
 import OfflineHTTP
 import OfflineLocks
 import OfflineStore
@@ -14,7 +13,7 @@ import OfflineStore
 ///
 /// Its owner holds the folder's lock (``DestinationLock/acquire(folder:for:waits:)``) while
 /// it runs: the pieces' names inside are OfflineKit's alone.
-struct HLSPieceRunner: Sendable {
+struct PieceRunner: Sendable {
   /// What a run fetched, and how.
   struct Result: Sendable, Equatable {
     /// Bytes of every piece.
@@ -25,13 +24,13 @@ struct HLSPieceRunner: Sendable {
     /// The most pieces that were in flight at once.
     var mostInFlight: Int
     /// The pieces in a pack (fetched into it by this run, or kept there from an earlier
-    /// one), by ``HLSPlan/Piece/local``.
+    /// one), by ``StreamPiece/local``.
     var packed: [String: PackedPiece] = [:]
   }
 
   /// Where in its pack a piece's bytes are, for the offline playlist's byte range.
   struct PackedPiece: Sendable, Equatable {
-    /// The pack's path inside the content folder (``HLSPlan/Piece/pack``).
+    /// The pack's path inside the content folder (``StreamPiece/pack``).
     var pack: String
     /// Where the piece starts in the pack.
     var offset: Int64
@@ -46,45 +45,41 @@ struct HLSPieceRunner: Sendable {
   /// one inside one piece's transfer (a cut resumed at once).
   let session: ContentSession
   /// Retries of a piece that failed.
-  let pieceRetry: HLSPieceRetry
+  let pieceRetry: PieceRetryPolicy
   /// The bounds of how many pieces are downloaded at once.
   let concurrency: PieceConcurrency.Configuration
-  let pieces: [HLSPlan.Piece]
+  let pieces: [StreamPiece]
   /// Called before a pack is cut (``PiecePacks/cutsRegions``), while nothing has been
   /// written yet: the offline playlists that may address the regions to be cut go first, so
   /// no player is handed a pack being rewritten.
-  var beforeCuttingPacks: @Sendable () throws(Transfer.Error) -> Void = {}
-  /// The SHA-256 a piece must have, by its ``HLSPlan/Piece/local`` path: one fetched with
+  let beforeCuttingPacks: @Sendable () throws(Transfer.Error) -> Void
+  /// The SHA-256 a piece must have, by its ``StreamPiece/local`` path: one fetched with
   /// other bytes is not kept and fails the run (``StreamDownloading/expectedPieceSHA256``).
-  var expectedSHA256: [String: String] = [:]
+  let expectedSHA256: [String: String]
 
-  /// The runner of an HLS download's plan.
-  init(download: HLSDownload, plan: HLSPlan) {
-    self.init(
-      folder: download.folder, journal: download.journal, session: download.session,
-      pieceRetry: download.pieceRetry,
-      concurrency: download.configuration.pieceConcurrency,
-      pieces: download.configuration.packsSmallSegments
-        ? plan.pieces
-        : plan.pieces.map { piece in
-          var filed = piece
-          filed.pack = nil
-          return filed
-        })
-    expectedSHA256 = download.expectedPieceSHA256
-  }
-
-  /// A runner of `pieces` into `folder`.
+  /// A runner of `pieces` into `folder`; each piece in ``StreamPiece/pack`` goes into that
+  /// pack when `packs` is true, into a file of its own otherwise.
   init(
-    folder: URL, journal: TransferJournal, session: ContentSession, pieceRetry: HLSPieceRetry,
-    concurrency: PieceConcurrency.Configuration, pieces: [HLSPlan.Piece]
+    folder: URL, journal: TransferJournal, session: ContentSession, pieceRetry: PieceRetryPolicy,
+    concurrency: PieceConcurrency.Configuration, pieces: [StreamPiece], packs: Bool = true,
+    expectedSHA256: [String: String] = [:],
+    beforeCuttingPacks: @escaping @Sendable () throws(Transfer.Error) -> Void = {}
   ) {
     self.folder = folder
     self.journal = journal
     self.session = session
     self.pieceRetry = pieceRetry
     self.concurrency = concurrency
-    self.pieces = pieces
+    self.pieces =
+      packs
+      ? pieces
+      : pieces.map { piece in
+        var filed = piece
+        filed.pack = nil
+        return filed
+      }
+    self.expectedSHA256 = expectedSHA256
+    self.beforeCuttingPacks = beforeCuttingPacks
   }
 
   /// Downloads every piece not on disk yet.
@@ -94,10 +89,10 @@ struct HLSPieceRunner: Sendable {
     let pins = try pinFolders()
     defer { withExtendedLifetime(pins) {} }
     StopPoint.reach(.piecesAfterFolders)
-    let tally = Locked(HLSProgressTally(pieces: pieces.map(HLSProgressTally.Piece.init)))
+    let tally = Locked(StreamProgressTally(pieces: pieces.map(StreamProgressTally.Piece.init)))
     let clock = pieceRetry.clock
     let rate = RateEstimator(clock: clock)
-    let report = { @Sendable (progress: HLSDownload.Progress) in
+    let report = { @Sendable (progress: StreamProgress) in
       onProgress(
         OfflineProgress(
           bytes: progress.bytes, total: progress.total, totalIsEstimate: progress.totalIsEstimate,
@@ -244,7 +239,7 @@ struct HLSPieceRunner: Sendable {
   /// records, `responses` the records of their responses, written before their renames (or
   /// the `complete` records of the pieces that go into `packs`, which `packed` collects).
   private func fetch(
-    _ index: Int, session: ContentSession, tally: Locked<HLSProgressTally>,
+    _ index: Int, session: ContentSession, tally: Locked<StreamProgressTally>,
     journaled: [String: TransferRecord]?, completions: CompletionBatch,
     responses: ResponseRecordBatch, packs: PiecePacks, packed: Locked<[String: PackedPiece]>
   ) async -> Swift.Result<Bool, Transfer.Error> {
@@ -263,23 +258,25 @@ struct HLSPieceRunner: Sendable {
       }
       return .success(false)
     }
-    var transfer = Transfer(
+    let role = Transfer.Piece(
+      completions: completions, responses: responses,
+      // A record of the piece in a pack that was not kept is not read again: it starts afresh.
+      journalHasNoRecord: journaled.map { $0[destination] == nil || $0[destination]?.pack != nil }
+        ?? false,
+      pack: piece.pack.flatMap { packs.packs[folder.appending(path: $0).path] })
+    let first = Transfer(
       url: piece.remote, destination: destination, journal: journal, session: session,
-      configuration: pieceOptions(piece))
-    transfer.completions = completions
-    transfer.responses = responses
-    // A record of the piece in a pack that was not kept is not read again: it starts afresh.
-    transfer.journalHasNoRecord =
-      journaled.map { $0[destination] == nil || $0[destination]?.pack != nil } ?? false
-    transfer.destinationIsInLockedFolder = true
-    transfer.pack = piece.pack.flatMap { packs.packs[folder.appending(path: $0).path] }
+      configuration: pieceOptions(piece), role: .streamPiece(role))
+    let tries = Locked(0)
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
     do {
       let outcome = try await pieceRetry.run(url: piece.remote, destination: destination) {
         () async throws(Transfer.Error) -> Transfer.Outcome in
         // A failed try may have left a record: the next one reads it.
-        let attempt = transfer
-        transfer.journalHasNoRecord = false
+        let attempt =
+          tries.withLock {
+            $0 += 1; return $0
+          } == 1 ? first : first.readingItsRecord()
         return try await attempt.run { event in
           if case .progress(let progress) = event {
             tally.withLock { $0.pieceProgress(index, bytes: progress.bytes, total: progress.total) }
@@ -301,7 +298,7 @@ struct HLSPieceRunner: Sendable {
   /// The options of `piece`'s transfer: its SHA-256 computed as it streams (the journal
   /// keeps it; `verify` checks the piece against it) and checked against the one expected
   /// of it, if any; without chunk digests.
-  private func pieceOptions(_ piece: HLSPlan.Piece) -> Transfer.Configuration {
+  private func pieceOptions(_ piece: StreamPiece) -> Transfer.Configuration {
     var options = Transfer.Configuration(
       computesSHA256: true, retry: session.retry, progressInterval: .milliseconds(250),
       replacesExistingFile: true, syncsEachFile: false)

@@ -20,10 +20,10 @@ struct PiecePacks: Sendable {
   /// downloaded again in another boot, whose records this run does not trust).
   let cutsRegions: Bool
 
-  /// The packs of `pieces` (their ``HLSPlan/Piece/pack``, inside `folder`), given the
+  /// The packs of `pieces` (their ``StreamPiece/pack``, inside `folder`), given the
   /// journal's `records` of the folder (by destination) when the run begins.
   init(
-    pieces: [HLSPlan.Piece], folder: URL, records: [String: TransferRecord],
+    pieces: [StreamPiece], folder: URL, records: [String: TransferRecord],
     bootID: String? = BootIdentity.current
   ) {
     var paths = Set<String>()
