@@ -79,7 +79,8 @@ enum JSONLine {
     (seconds * 1000).rounded() / 1000
   }
 
-  private static func object(_ fields: [String: Any]) -> String {
+  /// `fields` as one JSON object with sorted keys, on one line.
+  static func object(_ fields: [String: Any]) -> String {
     guard
       let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]),
       let text = String(data: data, encoding: .utf8)

@@ -9,27 +9,27 @@ import OfflineKit
 /// ``timeout`` seconds.
 enum RefreshCommand {
   /// Why the command gave no URL, as a phrase.
-  struct Problem: Error, Sendable {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
-  }
+  typealias Problem = URLRefreshProblem
 
   /// The longest the command may run.
   static let timeout: Double = 20
 
-  /// The status of a refusal that a fresh URL may cure (401, 403 or 410:
-  /// `URLRefresh.statuses`), or nil for any other failure.
-  static func refusal(_ error: Transfer.Error) -> Int? {
-    guard case .status(let status, _) = error.kind, URLRefresh.statuses.contains(status) else {
-      return nil
+  /// Fresh URLs one `get` asks the command for in a row without a byte arriving in between.
+  static let freshURLsInARow = 5
+
+  /// `command` as the library's URL-refresh hook: the refused URL and status go to it, its
+  /// fresh URL comes back, and why it gave none is said in the command's terms.
+  static func refresh(_ command: String, host: CommandHost) -> URLRefresh {
+    // The command's own timeout answers first; the hook's is a backstop.
+    URLRefresh(timeout: .seconds(timeout + 5), maximumInARow: freshURLsInARow) { request in
+      try freshURL(command, for: request.url, status: request.status ?? 0, host: host).get()
     }
-    return status
   }
 
   /// What `get` says when `url`, answered `status`, got no fresh URL (the query never
   /// shown): the content is suspended, its partial data kept.
-  static func noFreshURL(_ url: URL, status: Int, _ problem: Problem) -> String {
-    "\(url.redactedForDisplay) answered \(status) and no fresh URL came: \(problem.reason)."
+  static func noFreshURL(_ url: URL, status: Int, _ reason: String) -> String {
+    "\(url.redactedForDisplay) answered \(status) and no fresh URL came: \(reason)."
       + " The partial data is kept; run the command again to resume."
   }
 

@@ -188,63 +188,40 @@ struct GetCommand: Command {
       reporter.failed("The store at \(context.storeDirectory.path) cannot be opened: \(error)")
       return ExitCode.failure
     }
-    if let margin = command.minimumFreeSpace,
-      let problem = await FreeSpaceCheck.problem(
-        url: command.url, destination: destination, margin: margin, transport: transport,
-        options: command.requestOptions)
-    {
-      reporter.failed(problem)
-      return ExitCode.failure
-    }
-    if HLSDownload.isPlaylistURL(command.url) || DASHDownload.isManifestURL(command.url) {
-      return await GetStreamRunner(
-        command: command, index: index, transport: transport, reporter: reporter, host: host
-      ).run()
-    }
-    var options: Transfer.Configuration
+    let kind = ContentDownload.Kind(command.url)
+    var file: Transfer.Configuration
     do {
-      options = try Transfer.Configuration(
-        expectedSHA256: command.sha256,
-        retry: RetryPolicy(
-          maximumAttempts: command.retries, initialDelay: .milliseconds(500),
-          maximumDelay: .seconds(30)),
+      file = try Transfer.Configuration(
+        expectedSHA256: command.sha256, retry: command.retryPolicy,
         replacesExistingFile: command.force,
         connections: ConnectionCount.choice(command.connections),
         waitsForOtherWriter: command.waitsForOtherWriter)
-      options.maximumConnections = command.hls.maxConnections
+      file.maximumConnections = command.hls.maxConnections
     } catch {
       reporter.failed(error.description)  // parsing checked it: only a library change lands here
       return ExitCode.usage
     }
-    var url = command.url
-    var refreshes = 0
-    while true {
-      let transfer = Transfer(
-        url: url, destination: destination, journal: index.transfers,
-        transport: transport, configuration: options, requestOptions: command.requestOptions)
-      do {
-        let outcome = try await transfer.run { reporter.report($0) }
-        reporter.finished(outcome)
-        return ExitCode.success
-      } catch {
-        guard let refreshCommand = command.refreshCommand, refreshes < Self.maximumRefreshes,
-          let status = RefreshCommand.refusal(error)
-        else { return reporter.ended(with: error) }
-        refreshes += 1
-        switch RefreshCommand.freshURL(refreshCommand, for: url, status: status, host: host) {
-        case .success(let fresh):
-          // The journal goes on under the new URL: If-Range keeps the bytes of the same file.
-          Transfer.carryOver(
-            destination: destination, to: fresh, journal: index.transfers)
-          url = fresh
-        case .failure(let problem):
-          reporter.failed(RefreshCommand.noFreshURL(url, status: status, problem))
-          return ExitCode.failure
-        }
-      }
+    let download = ContentDownload(
+      kind: kind,
+      session: ContentSession(
+        url: command.url, transport: transport, requestOptions: command.requestOptions,
+        retry: command.retryPolicy),
+      journal: index.transfers,
+      destination: kind.isStream
+        ? command.streamFolder(currentFolder: host.workingDirectory.path) : destination,
+      file: file, stream: command.hls, refreshesURL: command.refreshCommand != nil)
+    if let margin = command.minimumFreeSpace,
+      let shortage = await download.spaceShortage(keepingFree: margin)
+    {
+      reporter.failed(FreeSpaceCheck.message(shortage, url: command.url))
+      return ExitCode.failure
     }
+    return await command.run(download, reporter: reporter, host: host)
   }
 
-  /// Fresh URLs one `get` asks `--refresh-command` for, at most.
-  static let maximumRefreshes = 5
+  /// How often a request is tried: `--retries`, backing off from 0.5 s to 30 s.
+  var retryPolicy: RetryPolicy {
+    RetryPolicy(
+      maximumAttempts: retries, initialDelay: .milliseconds(500), maximumDelay: .seconds(30))
+  }
 }

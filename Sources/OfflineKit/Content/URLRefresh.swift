@@ -62,13 +62,17 @@ public struct URLRefresh: Sendable {
 
   /// Asks the hook, bounded by ``timeout`` of `clock`'s time: the fresh URL, or why there
   /// is none (a phrase without the URL's query, which may hold a token).
-  func ask(_ request: Request, clock: any Timekeeping) async -> Result<URL, URLRefreshProblem> {
+  package func ask(_ request: Request, clock: any Timekeeping) async -> Result<
+    URL, URLRefreshProblem
+  > {
     let hook = fresh
     let timeout = timeout
     let answer = await withTaskGroup(of: Result<URL, URLRefreshProblem>?.self) { group in
       group.addTask {
         do {
           return .success(try await hook(request))
+        } catch let problem as URLRefreshProblem {
+          return .failure(problem)  // said by the hook's owner (the CLI's refresh command)
         } catch {
           return .failure(URLRefreshProblem("the refresh hook failed: \(error)"))
         }
@@ -95,8 +99,11 @@ public struct URLRefresh: Sendable {
   }
 }
 
-/// Why a refresh gave no URL, as a phrase.
-struct URLRefreshProblem: Error, Sendable {
-  let reason: String
-  init(_ reason: String) { self.reason = reason }
+/// Why a refresh gave no URL, as a phrase without the URL's query. A hook may throw one to
+/// say why in its own words.
+package struct URLRefreshProblem: Error, Sendable {
+  /// The phrase.
+  package let reason: String
+  /// Creates the reason `reason`.
+  package init(_ reason: String) { self.reason = reason }
 }

@@ -171,4 +171,11 @@ extension URL {
   var isDASHManifest: Bool { pathExtension.lowercased() == "mpd" }
 }
 
-extension DASHDownload: StreamDownloading {}
+extension DASHDownload: StreamDownloading {
+  /// `index.mpd`.
+  package var offlineIndex: URL { indexURL }
+
+  /// Nothing to bring up to date: every version wrote the same `index.mpd`.
+  @discardableResult
+  package func upgradeOfflineFiles() throws(Transfer.Error) -> Bool { false }
+}

@@ -236,4 +236,7 @@ package struct HLSDownload: Sendable {
   }
 }
 
-extension HLSDownload: StreamDownloading {}
+extension HLSDownload: StreamDownloading {
+  /// `index.m3u8`.
+  package var offlineIndex: URL { indexURL() }
+}

@@ -25,15 +25,9 @@ extension OfflineManager {
     }
     if refreshesExpiredURL(record, url: url) { return }  // the app said it expired
     launchedURLs[record.id] = record.url  // to notice a URL replaced while it runs
-    // Each of these looks at the URL's path extension, which Foundation parses anew each time.
-    let isHLS = url.isHLSPlaylist
-    let isDASH = !isHLS && url.isDASHManifest
-    let work =
-      isHLS
-      ? streamWork(HLSDownload.self, record, session: session, options: stored)
-      : isDASH
-        ? streamWork(DASHDownload.self, record, session: session, options: stored)
-        : fileWork(record, session: session, options: stored)
+    // It looks at the URL's path extension, which Foundation parses anew each time: once.
+    let kind = ContentDownload.Kind(url)
+    let work = self.work(record, kind: kind, session: session, options: stored)
     let task = Task { [weak self] in
       let (events, sink) = AsyncStream.makeStream(of: RunReport.self)
       let job = Task { () -> Result<Transfer.Outcome, Transfer.Error> in
@@ -54,7 +48,7 @@ extension OfflineManager {
     }
     var download = RunningDownload(task: task, host: host, lastSaved: configuration.clock.instant)
     // A stream syncs its own pieces; a file is synced with the others that finish near it.
-    download.syncsLater = !isHLS && !isDASH
+    download.syncsLater = !kind.isStream
     switch record.waitReason {
     case .network, .storage, .retry: download.announcesMoving = true
     default: break
@@ -79,62 +73,60 @@ extension OfflineManager {
     case restarted(Transfer.RestartReason)
   }
 
-  /// One file: one ``Transfer``, which neither fsyncs the file nor its folder: the manager
-  /// syncs many finished files at once (``FinishedBatch``) before it records them downloaded.
-  /// The manager does the retrying.
-  private func fileWork(
-    _ record: ContentRecord, session: ContentSession, options: DownloadConfiguration.Stored
+  /// The work of content `record`: one ``ContentDownload`` of its kind.
+  ///
+  /// A file's transfer neither fsyncs the file nor its folder: the manager syncs many
+  /// finished files at once (``FinishedBatch``) before it records them downloaded, and does
+  /// the retrying; its `complete` record waits for that batch, and a journal entry written
+  /// for an earlier URL of the content goes on under this one, validators and all, so the
+  /// resume asks the new URL with `If-Range` instead of dropping the bytes. A stream
+  /// retries each piece itself before failing, except a refusal the ``URLRefresh`` hook may
+  /// cure; each piece `expecting` names must come with that SHA-256 (a repair's); it is
+  /// recorded downloaded here.
+  func work(
+    _ record: ContentRecord, kind: ContentDownload.Kind, session: ContentSession,
+    options: DownloadConfiguration.Stored, expecting: [String: String] = [:]
   ) -> Work {
     let files = self.files
-    var behaviour = Transfer.Configuration(
+    var file = Transfer.Configuration(
       computesSHA256: true, retry: RetryPolicy(maximumAttempts: 1),
       replacesExistingFile: true, syncsEachFile: false,
       connections: options.connections ?? .adaptive
     ).expecting(sha256: record.expectedSHA256)
-    behaviour.clock = configuration.clock
-    // Its `complete` record waits for the batch that records the file downloaded. A journal
-    // entry written for an earlier URL of the content goes on under this one, validators and
-    // all, so the resume asks the new URL with `If-Range` instead of dropping the bytes (a
-    // stream's pieces: PieceRunner).
-    let ready = Transfer(
-      url: session.url, destination: files.destination(of: record), journal: index.transfers,
-      session: session, configuration: behaviour, role: .queuedFile(completions: fileCompletions))
+    file.clock = configuration.clock
+    let folder = kind.isStream ? files.folder(id: record.id) : files.folder(of: record)
+    let download = ContentDownload(
+      kind: kind, session: session, journal: index.transfers,
+      destination: kind.isStream ? folder.path : files.destination(of: record), file: file,
+      stream: options.stream.cappingConnections(at: configuration.maxStreamConnections),
+      refreshesURL: configuration.urlRefresh != nil, expectedPieceSHA256: expecting,
+      fileCompletions: fileCompletions)
     return { report in
       do throws(Transfer.Error) {
         // `files/` or `content/<id>` linked out of the store: never followed.
-        try Self.refuseLinkedFolder(files.folder(of: record), of: record, files: files)
-        // Its manifest is written once the file is durable, by the batch's flush.
-        let outcome = try await ready.run { event in
+        try Self.refuseLinkedFolder(folder, of: record, files: files)
+        let outcome = try await download.run { event in
           switch event {
           case .progress(let progress): report(.progress(progress))
           case .restarted(let reason): report(.restarted(reason))
-          default: break
+          case .detail, .pieceRetry: break
           }
         }
-        return .success(outcome)
+        switch outcome {
+        case .file(let outcome):
+          return .success(outcome)  // its manifest is written by the batch's flush
+        case .stream(let outcome):
+          // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
+          // offline playlists' or MPD's renames durable before it says downloaded.
+          files.recordDownloaded(record, length: outcome.bytes, sha256: nil, recordsPieces: true)
+          return .success(
+            Transfer.Outcome(
+              destination: outcome.index.path, length: outcome.bytes, sha256: nil,
+              wasAlreadyComplete: false, bytesReceived: outcome.bytes, check: .length))
+        }
       } catch {
         return .failure(error)
       }
-    }
-  }
-
-  /// A stream: an ``HLSDownload`` or a ``DASHDownload`` into the content's folder, which
-  /// retries each piece itself before failing, except a refusal the ``URLRefresh`` hook may
-  /// cure; each piece `expecting` names must come with that SHA-256 (a repair's).
-  func streamWork<Stream: StreamDownloading>(
-    _ kind: Stream.Type, _ record: ContentRecord, session: ContentSession,
-    options: DownloadConfiguration.Stored, expecting: [String: String] = [:]
-  ) -> Work {
-    let files = self.files
-    var download = Stream(
-      folder: files.folder(id: record.id),
-      configuration: options.stream.cappingConnections(at: configuration.maxStreamConnections),
-      journal: index.transfers, session: session)
-    download.refreshesURL = configuration.urlRefresh != nil  // 401, 403, 410: the hook first
-    download.expectedPieceSHA256 = expecting
-    let ready = download
-    return Self.streamWork(record, files: files) { report throws(Transfer.Error) in
-      try await ready.run(onProgress: report)
     }
   }
 
@@ -142,31 +134,6 @@ extension OfflineManager {
   /// piece itself after these.
   static let pieceRetry = RetryPolicy(
     maximumAttempts: 3, initialDelay: .milliseconds(500), maximumDelay: .seconds(5))
-
-  /// The work of a stream whose download `run` does: its outcome recorded as downloaded.
-  static func streamWork(
-    _ record: ContentRecord, files: ContentFiles,
-    run:
-      @escaping @Sendable (@escaping @Sendable (OfflineProgress) -> Void)
-      async throws(Transfer.Error) -> StreamOutcome
-  ) -> Work {
-    return { report in
-      do throws(Transfer.Error) {
-        try refuseLinkedFolder(files.folder(id: record.id), of: record, files: files)
-        let outcome = try await run { report(.progress($0)) }
-        // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
-        // offline playlists' or MPD's renames durable before it says downloaded.
-        files.recordDownloaded(
-          record, length: outcome.bytes, sha256: nil, recordsPieces: true)
-        return .success(
-          Transfer.Outcome(
-            destination: outcome.index.path, length: outcome.bytes, sha256: nil,
-            wasAlreadyComplete: false, bytesReceived: outcome.bytes, check: .length))
-      } catch {
-        return .failure(error)
-      }
-    }
-  }
 
   /// Refuses a content whose folder in the store (a stream's or a file's `content/<id>`,
   /// the shared `files/` of single files) is a symbolic link or something else than a

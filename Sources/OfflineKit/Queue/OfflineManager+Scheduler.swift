@@ -267,9 +267,9 @@ extension OfflineManager {
       storageWaits.postpone(record.id, at: now)
       return .notYetDue
     }
-    let margin = configuration.minimumFreeSpace
-    if let space, (record.total ?? 0) + margin > space.capacity {
-      let needed = (record.total ?? 0) + margin - space.capacity
+    let shortage = space?.shortage(
+      length: record.total ?? 0, written: record.bytes, margin: configuration.minimumFreeSpace)
+    if let space, case .capacity(let needed) = shortage {
       storageWaits.end(record.id)
       return .never(
         OfflineError(
@@ -283,7 +283,7 @@ extension OfflineManager {
       storageWaits.postpone(record.id, at: now)
       return .wait
     }
-    guard let space, space.available - remaining < margin else { return .fits }
+    guard shortage != nil else { return .fits }
     storageWaits.postpone(record.id, at: now)
     return .wait
   }

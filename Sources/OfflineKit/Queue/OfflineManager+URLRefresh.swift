@@ -70,16 +70,13 @@ extension OfflineManager {
   /// answered 401, 403 or 410, a hook is configured, and its refreshes in a row are not
   /// used up. When it does, the hook is asked on a task of its own and the content waits.
   func refreshesURL(_ id: String, after error: Transfer.Error, progressed: Bool) -> Bool {
-    guard let refresh = configuration.urlRefresh, case .status(let status, _) = error.kind,
-      URLRefresh.statuses.contains(status),
+    guard let refresh = configuration.urlRefresh, let status = URLRefresh.refusal(error),
       let record = try? index.contents.record(id: id), let url = URL(string: record.url)
     else { return false }
-    let inARow = progressed ? 1 : (urlRefreshes[id] ?? 0) + 1
-    guard inARow <= refresh.maximumInARow else {
-      urlRefreshes[id] = nil
-      return false
-    }
-    urlRefreshes[id] = inARow
+    var streak = urlRefreshes[id] ?? URLRefresh.Streak()
+    let allowed = streak.allowsAnother(of: refresh, progressed: progressed)
+    urlRefreshes[id] = allowed ? streak : nil
+    guard allowed else { return false }
     ask(refresh, id: id, url: url, status: status)
     return true
   }

@@ -125,7 +125,7 @@ public actor OfflineManager {
   /// The URL each running download started with, by content id, to notice a replaced one.
   var launchedURLs: [String: String] = [:]
   /// Fresh URLs asked for in a row without progress, by content id (``URLRefresh``).
-  var urlRefreshes: [String: Int] = [:]
+  var urlRefreshes: [String: URLRefresh.Streak] = [:]
   /// The stored queue cap (`offline limit`) as the runner last applied it.
   var seenRateLimitSetting: String?
   /// Set by ``close()``.

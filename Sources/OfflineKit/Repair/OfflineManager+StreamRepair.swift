@@ -151,12 +151,9 @@ extension OfflineManager {
     let stored = try DownloadConfiguration.stored(in: record)
     // Its options were kept by `add`, perhaps in another process.
     let session = try self.session(of: record, url: url)
-    let work =
-      url.isHLSPlaylist
-      ? streamWork(
-        HLSDownload.self, record, session: session, options: stored, expecting: expecting)
-      : streamWork(
-        DASHDownload.self, record, session: session, options: stored, expecting: expecting)
+    let kind: ContentDownload.Kind = url.isHLSPlaylist ? .hls : .dash
+    let work = self.work(
+      record, kind: kind, session: session, options: stored, expecting: expecting)
     guard case .failure(let error) = await work({ _ in }) else { return }
     if case .checksumMismatch = error.kind {
       throw OfflineError(.originChanged(url: error.url.absoluteString), contentID: record.id)

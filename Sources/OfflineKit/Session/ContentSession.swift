@@ -37,6 +37,8 @@ package struct ContentSession: Sendable {
   package let clock: any Timekeeping
   /// What is wrong with the request options, found once when the session was made.
   private let optionsProblem: RequestOptionError?
+  /// The options as given, before their secrets were scoped to ``url``.
+  private let givenOptions: RequestOptions
 
   /// Creates the session of the content at `url`.
   ///
@@ -56,6 +58,7 @@ package struct ContentSession: Sendable {
   ) {
     self.url = url
     self.transport = transport
+    self.givenOptions = requestOptions
     self.requestOptions = requestOptions.scopingSecrets(to: url)
     self.cookieJar = CookieJar(file: requestOptions.cookieFile)
     self.rateLimiters = RateLimiter.budgets(for: requestOptions) + sharedRateLimiters
@@ -73,13 +76,21 @@ package struct ContentSession: Sendable {
   /// This session over another transport (one that watches the answers): the same options,
   /// cookies and budgets.
   package func reaching(through transport: any HTTPTransporting) -> ContentSession {
-    ContentSession(copying: self, transport: transport)
+    ContentSession(copying: self, url: url, transport: transport)
   }
 
-  private init(copying other: ContentSession, transport: any HTTPTransporting) {
-    url = other.url
+  /// This session for a fresh URL of the same content (a signed URL that expired): the same
+  /// cookies and budgets, the options' secrets scoped to the fresh URL's origin (unless
+  /// they name one).
+  package func moved(to url: URL) -> ContentSession {
+    ContentSession(copying: self, url: url, transport: transport)
+  }
+
+  private init(copying other: ContentSession, url: URL, transport: any HTTPTransporting) {
+    self.url = url
     self.transport = transport
-    requestOptions = other.requestOptions
+    givenOptions = other.givenOptions
+    requestOptions = url == other.url ? other.requestOptions : givenOptions.scopingSecrets(to: url)
     cookieJar = other.cookieJar
     rateLimiters = other.rateLimiters
     retry = other.retry

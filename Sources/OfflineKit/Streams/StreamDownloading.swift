@@ -28,6 +28,14 @@ package protocol StreamDownloading: Sendable {
   /// disk with other bytes is fetched again. A repair passes what the download recorded, so no other version of a
   /// segment is mixed in. Empty by default: pieces are checked against nothing.
   var expectedPieceSHA256: [String: String] { get set }
+  /// Whether an earlier run finished: the offline playlist or MPD is written only then.
+  var isComplete: Bool { get }
+  /// The offline playlist or MPD in the folder (`index.m3u8`, `index.mpd`).
+  var offlineIndex: URL { get }
+  /// Brings a folder an earlier version wrote up to date, so that stock players play it;
+  /// cheap when there is nothing to do. Returns whether anything changed.
+  @discardableResult
+  func upgradeOfflineFiles() throws(Transfer.Error) -> Bool
   /// Downloads every piece, writes the offline playlist or manifest, and returns what is on
   /// disk; `onProgress` is called as bytes arrive, never backwards.
   func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void)
