@@ -54,6 +54,12 @@ import Testing
     let bytes = Data(base64Encoded: "V92BIt0gneV3Z2sikw==")!
     #expect(RetryAfter.delay(from: String(decoding: bytes, as: UTF8.self)) == nil)
     #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT")?.timeIntervalSince1970 == 784_111_777)
+    // What it writes, it reads: the service's `Last-Modified`, any day of the week.
+    for seconds in [784_111_777, 0, 951_782_400, 1_798_761_599] {
+      let text = HTTPDate.format(secondsSince1970: seconds)
+      #expect(HTTPDate.parse(text)?.timeIntervalSince1970 == TimeInterval(seconds), "\(text)")
+    }
+    #expect(HTTPDate.format(secondsSince1970: 784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
     #expect(HTTPDate.parse("Mon, 29 Feb 2021 00:00:00 GMT") == nil)
     #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 UTC") == nil)
     #expect(HTTPDate.parse("Sun, 06 Nov 1994 24:00:00 GMT") == nil)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The IMF-fixdate format of HTTP dates (RFC 9110, section 5.6.7), e.g.
-/// `Sun, 06 Nov 1994 08:49:37 GMT`.
+/// `Sun, 06 Nov 1994 08:49:37 GMT`: read and written.
 public enum HTTPDate {
   /// Parses an IMF-fixdate; nil when malformed.
   ///
@@ -31,6 +31,19 @@ public enum HTTPDate {
     let days = era * 146_097 + dayOfEra - 719_468
     let seconds = ((days * 24 + hour) * 60 + minute) * 60 + second
     return Date(timeIntervalSince1970: TimeInterval(seconds))
+  }
+
+  /// `seconds` since 1970 as an IMF-fixdate (a `Last-Modified` of our own).
+  public static func format(secondsSince1970 seconds: Int) -> String {
+    var time = time_t(seconds)
+    var parts = tm()
+    gmtime_r(&time, &parts)
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    // `tm_wday` counts from Sunday.
+    let day = days[(Int(parts.tm_wday) + 6) % 7]
+    return "\(day), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)])"
+      + " \(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+      + " GMT"
   }
 
   private static let days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]

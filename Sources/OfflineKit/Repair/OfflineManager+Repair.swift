@@ -8,14 +8,7 @@ extension OfflineManager {
   {
     let record = try downloadedRecord(id: id)
     if redownload { return try await queueRedownload(record) }
-    let pieces = try indexStep { try index.pieces.pieces(ofContent: id) }
-    guard !pieces.isEmpty else { throw OfflineError(.nothingRecorded, contentID: id) }
-    let verifier = ContentVerifier(
-      folder: files.folder(of: record), pieces: pieces, packs: files.packedPieces(of: record))
-    guard let checked = await verifier.runCancellably(progress: nil) else {
-      throw OfflineError(.closed, contentID: id)
-    }
-    try? index.pieces.save(checked.reidentified)
+    let (pieces, checked) = try await readAgain(record, progress: nil)
     guard let damage = checked.damage else {
       return RepairReport(contentID: id, outcome: .alreadyWhole, damage: nil)
     }

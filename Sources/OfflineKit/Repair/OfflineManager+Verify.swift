@@ -24,7 +24,24 @@ extension OfflineManager {
   package func verify(
     id: String, progress: (@Sendable (_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)? = nil
   ) async throws(OfflineError) -> VerifyReport {
-    let record = try downloadedRecord(id: id)
+    let (pieces, result) = try await readAgain(try downloadedRecord(id: id), progress: progress)
+    if let damage = result.damage { _ = reportDamage(damage, id: id) }
+    return VerifyReport(
+      contentID: id, damage: result.damage, filesChecked: pieces.count,
+      bytesRead: result.bytesRead)
+  }
+
+  /// Reads every file of downloaded `record` again against its recorded pieces, which it
+  /// returns with what the read found; whole files that moved (copied back, touched) get
+  /// their new identity recorded, so the quick check stops calling them changed.
+  ///
+  /// - Throws: ``OfflineError``: `nothingRecorded` when no piece is recorded, `index`, or
+  ///   `closed` when the read was cancelled.
+  func readAgain(
+    _ record: ContentRecord,
+    progress: (@Sendable (_ bytesRead: Int64, _ bytesTotal: Int64) -> Void)?
+  ) async throws(OfflineError) -> ([PieceRecord], ContentVerifier.Result) {
+    let id = record.id
     let pieces = try indexStep { try index.pieces.pieces(ofContent: id) }
     guard !pieces.isEmpty else { throw OfflineError(.nothingRecorded, contentID: id) }
     let verifier = ContentVerifier(
@@ -32,13 +49,10 @@ extension OfflineManager {
     guard let result = await verifier.runCancellably(progress: progress) else {
       throw OfflineError(.closed, contentID: id)
     }
-    // Whole files that moved (copied back, touched) are whole: the quick check stops
-    // calling them changed.
-    try? index.pieces.save(result.reidentified)
-    if let damage = result.damage { _ = reportDamage(damage, id: id) }
-    return VerifyReport(
-      contentID: id, damage: result.damage, filesChecked: pieces.count,
-      bytesRead: result.bytesRead)
+    _ = logging("recording the identities of whole files", id: id) {
+      try index.pieces.save(result.reidentified)
+    }
+    return (pieces, result)
   }
 
   /// The record of `id`, which must be downloaded.

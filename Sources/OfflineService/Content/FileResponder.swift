@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 
 /// Answers a GET or HEAD for one regular file: validators (`ETag`, `Last-Modified`),
 /// conditional requests (`If-None-Match`, `If-Modified-Since`, `If-Range`) and one byte
@@ -21,7 +22,7 @@ enum FileResponder {
     let etag =
       "\"\(String(UInt64(info.st_ino), radix: 16))-\(String(length, radix: 16))"
       + "-\(String(nanoseconds, radix: 16))\""
-    let lastModified = HTTPDate.format(Int(info.st_mtim.tv_sec))
+    let lastModified = HTTPDate.format(secondsSince1970: Int(info.st_mtim.tv_sec))
     var headers =
       extra + [("ETag", etag), ("Last-Modified", lastModified), ("Accept-Ranges", "bytes")]
 
