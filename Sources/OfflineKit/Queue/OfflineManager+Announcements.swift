@@ -2,33 +2,6 @@ import Foundation
 import OfflineStore
 
 extension OfflineManager {
-  /// Tells the subscribers of `record` where it stands now (a `changed` event), with the
-  /// quick check of its files against `pieces` when it is downloaded (nil: read from the
-  /// index; empty: none to check, as for a content whose files were just verified).
-  func announce(_ record: ContentRecord, pieces: [PieceRecord]? = nil) {
-    hub.send(.changed(snapshot(of: record, pieces: pieces)), to: record.id)
-  }
-
-  /// Reads content `id` and tells its subscribers where it stands; nothing when it cannot
-  /// be read.
-  func announce(id: String) {
-    guard let record = record(id, for: "announcing a change") else { return }
-    announce(record)
-  }
-
-  /// Tells the subscribers of `record` that its download attempt finished: its local file
-  /// or playlist.
-  func announceFinished(_ record: ContentRecord) {
-    hub.send(.finished(.success(fileURL(of: record))), to: record.id)
-  }
-
-  /// Tells the subscribers of content `id` that its download attempt ended with `error`.
-  func announceFailure(_ error: OfflineError, id: String) {
-    hub.send(.finished(.failure(error)), to: id)
-  }
-}
-
-extension OfflineManager {
   /// The end of an attempt that another process made (it runs the queue): `record` was
   /// `before` when this process last looked. A content now downloaded finished; one back
   /// in notDownloaded from a download ended in a cancel, or in the error that discarded its

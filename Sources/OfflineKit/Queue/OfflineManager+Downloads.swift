@@ -38,7 +38,7 @@ extension OfflineManager {
         for await report in events {
           switch report {
           case .progress(let progress): await self?.didProgress(progress, for: id)
-          case .restarted(let reason): self?.hub.send(.restarted(reason), to: id)
+          case .restarted(let reason): await self?.tell(.restarted(reason), to: id)
           }
         }
         await self?.didEnd(id, outcome: await job.value)
@@ -168,7 +168,7 @@ extension OfflineManager {
       }
       if download.announcesMoving { announce(id: id) }
     }
-    let sent = hub.sendProgress(progress, to: id)
+    let sent = tellProgress(progress, to: id)
     download.lastBytes = progress.bytes
     if download.startBytes == nil { download.startBytes = progress.bytes }
     let now = configuration.clock.instant
@@ -236,7 +236,7 @@ extension OfflineManager {
     do {
       let count = try await download.renewKeys()
       files.recordRenewedKeys(of: id)
-      hub.send(.keysRenewed(count: count), to: id)
+      tell(.keysRenewed(count: count), to: id)
       return count
     } catch {
       throw OfflineError(.transfer(error), contentID: id)

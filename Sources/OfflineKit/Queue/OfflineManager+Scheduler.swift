@@ -231,61 +231,33 @@ extension OfflineManager {
         setWaitReason(.storage, for: record)
       case .notYetDue:
         break
-      case .never(let error):
+      case .never(let needed, let capacity):
         upcoming.remove(record.id)
+        let error = OfflineError(
+          .insufficientCapacity(
+            needed: needed, capacity: capacity, path: files.folder(of: record).path),
+          contentID: record.id)
         carryOutNow(EndDecision.cannotStart(error).steps, id: record.id)
       }
     }
   }
 
-  /// Whether a content may start, as far as disk space goes.
-  private enum SpaceVerdict {
-    case fits
-    /// Not enough space now; it waits (reason `storage`).
-    case wait
-    /// It waits for space and is not due to be looked at yet.
-    case notYetDue
-    /// It cannot fit even on the empty file system.
-    case never(OfflineError)
-  }
-
-  /// Looks at the space for `record`: its bytes still to come plus the free-space margin
-  /// must be available, and the store's quota must allow them. A content waiting for space
-  /// is looked at calmly (``StorageWaits``).
-  private func space(for record: ContentRecord) -> SpaceVerdict {
+  /// Looks at the space for `record` (see ``SpaceDecision``): its bytes still to come plus
+  /// the free-space margin must be available, and the store's quota must allow them. A
+  /// content waiting for space is looked at calmly (``StorageWaits``); one not due yet costs
+  /// no look at the disk.
+  private func space(for record: ContentRecord) -> SpaceDecision {
     let now = configuration.clock.instant
     let waiting = record.waitReason == .storage
     if waiting, !storageWaits.isDue(record.id, at: now) { return .notYetDue }
     let folder = files.makeFolder(for: record)
-    let space = StorageSpace(at: folder.path)
-    if waiting, storageWaits.wasLaunched(record.id) {
-      // Its download ran out of space since it started: wait until more is free.
-      storageWaits.ranOut(record.id, available: space?.available ?? 0, at: now)
-      return .notYetDue
+    let quota = configuration.storeQuota.flatMap { limit in
+      (try? index.cache.storeUsage()).map { SpaceDecision.Quota(limit: limit, used: $0.totalBytes) }
     }
-    if waiting, let space, storageWaits.stillFull(record.id, available: space.available) {
-      storageWaits.postpone(record.id, at: now)
-      return .notYetDue
-    }
-    let shortage = space?.shortage(
-      length: record.total ?? 0, written: record.bytes, margin: configuration.minimumFreeSpace)
-    if let space, case .capacity(let needed) = shortage {
-      storageWaits.end(record.id)
-      return .never(
-        OfflineError(
-          .insufficientCapacity(needed: needed, capacity: space.capacity, path: folder.path),
-          contentID: record.id))
-    }
-    let remaining = max(0, (record.total ?? 0) - record.bytes)
-    if let quota = configuration.storeQuota, let usage = try? index.cache.storeUsage(),
-      usage.totalBytes + remaining > quota
-    {
-      storageWaits.postpone(record.id, at: now)
-      return .wait
-    }
-    guard shortage != nil else { return .fits }
-    storageWaits.postpone(record.id, at: now)
-    return .wait
+    return SpaceDecision.decide(
+      .init(id: record.id, waiting: waiting, total: record.total, bytes: record.bytes),
+      space: StorageSpace(at: folder.path), margin: configuration.minimumFreeSpace, quota: quota,
+      waits: &storageWaits, at: now)
   }
 
   /// Records why `record` is not moving (nil: it moves) and, when `announcing`, tells

@@ -15,7 +15,7 @@ extension OfflineManager {
     if let record = (try? index.contents.record(id: id)) ?? nil {
       var found = snapshot(of: record, pieces: [])
       found.damage = damage
-      hub.send(.changed(found), to: id)
+      tell(.changed(found), to: id)
     }
     return OfflineError(.damaged(damage), contentID: id)
   }

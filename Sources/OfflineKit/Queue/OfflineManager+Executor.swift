@@ -93,3 +93,43 @@ extension OfflineManager {
     } ?? nil
   }
 }
+
+// What subscribers hear: every event leaves the manager through these.
+extension OfflineManager {
+  /// Tells the subscribers of `record` where it stands now (a `changed` event), with the
+  /// quick check of its files against `pieces` when it is downloaded (nil: read from the
+  /// index; empty: none to check, as for a content whose files were just verified).
+  func announce(_ record: ContentRecord, pieces: [PieceRecord]? = nil) {
+    tell(.changed(snapshot(of: record, pieces: pieces)), to: record.id)
+  }
+
+  /// Reads content `id` and tells its subscribers where it stands; nothing when it cannot
+  /// be read.
+  func announce(id: String) {
+    guard let record = record(id, for: "announcing a change") else { return }
+    announce(record)
+  }
+
+  /// Tells the subscribers of `record` that its download attempt finished: its local file
+  /// or playlist.
+  func announceFinished(_ record: ContentRecord) {
+    tell(.finished(.success(fileURL(of: record))), to: record.id)
+  }
+
+  /// Tells the subscribers of content `id` that its download attempt ended with `error`.
+  func announceFailure(_ error: OfflineError, id: String) {
+    tell(.finished(.failure(error)), to: id)
+  }
+
+  /// Sends `event` to the subscribers of content `id`: the one place events leave the
+  /// manager (progress goes through ``tellProgress(_:to:)``).
+  func tell(_ event: OfflineContent.Event, to id: String) {
+    hub.send(event, to: id)
+  }
+
+  /// Sends `progress` to the subscribers of content `id` (coalesced, never backwards);
+  /// returns what was sent.
+  func tellProgress(_ progress: OfflineProgress, to id: String) -> OfflineProgress {
+    hub.sendProgress(progress, to: id)
+  }
+}
