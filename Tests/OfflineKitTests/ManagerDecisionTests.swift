@@ -186,6 +186,39 @@ import Testing
       ])
   }
 
+  /// Issue 38, item 1: the refresh row, decided before in `refreshesURL` between two index
+  /// reads, outside the table.
+  @Test func aRefusalAsksTheHookForAFreshURLWhileRefreshesInARowAreLeft() {
+    let hook = URLRefresh(maximumInARow: 2) { $0.url }
+    func decision(
+      _ status: Int, streak: URLRefresh.Streak, progressed: Bool = false,
+      state: OfflineState = .downloading
+    ) -> EndDecision {
+      EndDecision.failed(
+        EndDecision.Failure(
+          Self.error(.status(status, retryAfter: nil)), contentID: "c1", hostIsUnreachable: false),
+        state: state, progressed: progressed, retryCount: 0, retry: Self.retry, now: Self.now,
+        refresh: (hook, streak))
+    }
+    var one = URLRefresh.Streak()
+    _ = one.allowsAnother(of: hook, progressed: false)
+    var two = one
+    _ = two.allowsAnother(of: hook, progressed: false)
+
+    let first = decision(403, streak: URLRefresh.Streak())
+    #expect(first.verdict == .refreshes(streak: one) && first.steps == [.askForFreshURL(403)])
+    #expect(decision(410, streak: one).verdict == .refreshes(streak: two))
+    // Used up: the refusal is a failure like any other (a 403 is not transient).
+    #expect(decision(401, streak: two).verdict == .suspended(failures: 1))
+    // Bytes arrived in the attempt: the count starts over.
+    #expect(decision(403, streak: two, progressed: true).verdict == .refreshes(streak: one))
+    // Not a refusal, or no longer downloading: no refresh.
+    #expect(decision(404, streak: URLRefresh.Streak()).verdict == .suspended(failures: 1))
+    #expect(decision(403, streak: URLRefresh.Streak(), state: .suspended).verdict == .stopped)
+    // No hook: the table as before.
+    #expect(Self.decision(.status(403, retryAfter: nil)).verdict == .suspended(failures: 1))
+  }
+
   // MARK: Cleanup
 
   @Test func aFinishedCancelEndsNotDownloadedByTheTableAndSaysCanceled() {

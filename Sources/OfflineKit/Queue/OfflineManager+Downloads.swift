@@ -76,7 +76,7 @@ extension OfflineManager {
   /// The work of content `record`: one ``ContentDownload`` of its kind.
   ///
   /// A file's transfer neither fsyncs the file nor its folder: the manager syncs many
-  /// finished files at once (``FinishedBatch``) before it records them downloaded, and does
+  /// finished files at once (``GroupCommit``) before it records them downloaded, and does
   /// the retrying; its `complete` record waits for that batch, and a journal entry written
   /// for an earlier URL of the content goes on under this one, validators and all, so the
   /// resume asks the new URL with `If-Range` instead of dropping the bytes. A stream
@@ -198,9 +198,9 @@ extension OfflineManager {
     }
     switch outcome {
     case .success(let result) where download.syncsLater:
-      finishedBatch.add(id, result)
+      commits.add(id, result)
       pump()  // what starts now runs while the batch fills
-      if finishedBatch.isDue(running: running.count) { flushFinished() }
+      if commits.isDue(running: running.count) { flushFinished() }
     case .success(let result):
       carryOutNow(EndDecision.finished(length: result.length).steps, id: id)
     case .failure(let error):
@@ -217,15 +217,16 @@ extension OfflineManager {
       unreachable = true
     }
     let failure = EndDecision.Failure(error, contentID: id, hostIsUnreachable: unreachable)
-    if record?.state == .downloading, !failure.wasCancelled,
-      refreshesURL(id, after: error, progressed: progressed)  // 401, 403, 410: a fresh URL
-    {
-      return
-    }
     let decision = EndDecision.failed(
       failure, state: record.map { $0.offlineState }, progressed: progressed,
       retryCount: record?.retryCount ?? 0, retry: configuration.retry,
-      now: configuration.clock.now)
+      now: configuration.clock.now,
+      refresh: configuration.urlRefresh.map { ($0, urlRefreshes[id] ?? URLRefresh.Streak()) })
+    switch decision.verdict {
+    case .refreshes(let streak): urlRefreshes[id] = streak
+    case .stopped: break
+    default: if failure.refusal != nil { urlRefreshes[id] = nil }  // refreshes used up
+    }
     carryOutNow(decision.steps, id: id)
   }
 

@@ -51,6 +51,11 @@ extension OfflineManager {
       announceFailure(error, id: id)
     case .send(.canceled):
       announceFailure(OfflineError(.canceled, contentID: id), id: id)
+    case .askForFreshURL(let status):
+      guard let refresh = configuration.urlRefresh,
+        let record = record(id, for: "asking for a fresh URL"), let url = URL(string: record.url)
+      else { return false }
+      ask(refresh, id: id, url: url, status: status)
     case .stopRunning:
       Task { await self.stopRunning(id) }  // only ``carryOut(_:id:)`` waits for it
     case .deleteFiles:

@@ -110,7 +110,9 @@ extension OfflineManager {
     await waitForSyncingBatches()
     // Those of files whose batch failed, or that ended otherwise; unwritten, their next run
     // finds each file complete on disk and records it again.
-    _ = logging("recording finished files in the journal", id: nil) { try fileCompletions.flush() }
+    _ = logging("recording finished files in the journal", id: nil) {
+      try commits.completions.flush()
+    }
     runnerLock = nil
   }
 
@@ -207,13 +209,13 @@ extension OfflineManager {
     let candidates = upcoming.records(at: stamp) {
       (try? index.contents.runnable(
         state: .downloading, now: configuration.clock.now, limit: max(free * 4, Self.upcomingRows),
-        excluding: Set(running.keys).union(finishedBatch.ids).union(syncing.ids))) ?? []
+        excluding: Set(running.keys).union(commits.ids))) ?? []
     }
     storageWaits.keepOnly(Set(candidates.map(\.id)).union(running.keys))
     var started = 0
     for record in candidates
     where running[record.id] == nil && !stopping.contains(record.id)
-      && !finishedBatch.contains(record.id) && !syncing.ids.contains(record.id)
+      && !commits.holds(record.id)
     {
       guard started < free else { break }
       guard let url = URL(string: record.url), let host = url.host() else { continue }

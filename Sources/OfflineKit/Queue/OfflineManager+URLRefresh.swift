@@ -66,23 +66,8 @@ extension OfflineManager {
     return true
   }
 
-  /// Whether the failure of content `id` asks the refresh hook for a fresh URL: it was
-  /// answered 401, 403 or 410, a hook is configured, and its refreshes in a row are not
-  /// used up. When it does, the hook is asked on a task of its own and the content waits.
-  func refreshesURL(_ id: String, after error: Transfer.Error, progressed: Bool) -> Bool {
-    guard let refresh = configuration.urlRefresh, let status = URLRefresh.refusal(error),
-      let record = try? index.contents.record(id: id), let url = URL(string: record.url)
-    else { return false }
-    var streak = urlRefreshes[id] ?? URLRefresh.Streak()
-    let allowed = streak.allowsAnother(of: refresh, progressed: progressed)
-    urlRefreshes[id] = allowed ? streak : nil
-    guard allowed else { return false }
-    ask(refresh, id: id, url: url, status: status)
-    return true
-  }
-
   /// Asks the hook on a task of its own; content `id` is not started meanwhile.
-  private func ask(_ refresh: URLRefresh, id: String, url: URL, status: Int?) {
+  func ask(_ refresh: URLRefresh, id: String, url: URL, status: Int?) {
     stopping.insert(id)  // not started again with the old URL while the hook runs
     let clock = configuration.clock
     Task {

@@ -118,10 +118,9 @@ public actor OfflineManager {
   var lastExternalChange: Int64 = 0
   var knownStates: [String: OfflineState] = [:]
   var storageWaits = StorageWaits()
-  /// Files finished and waiting for one sync to be recorded downloaded together.
-  var finishedBatch = FinishedBatch()
-  /// Batches of finished files whose syncs run off the actor.
-  var syncing = SyncingBatches()
+  /// Files finished and waiting for one sync to be recorded downloaded together, and the
+  /// batches whose syncs run off the actor.
+  var commits: GroupCommit
   /// The URL each running download started with, by content id, to notice a replaced one.
   var launchedURLs: [String: String] = [:]
   /// Fresh URLs asked for in a row without progress, by content id (``URLRefresh``).
@@ -176,6 +175,7 @@ public actor OfflineManager {
       transport: configuration.transport ?? PlatformTransport.make(),
       queueBudget: RateLimiter(configuration.rateLimit), clock: configuration.clock)
     self.fileCompletions = CompletionBatch(journal: index.transfers)
+    self.commits = GroupCommit(completions: fileCompletions)
     if let lock = RunnerLock(directory: directory) {
       try Recovery(index: index, directory: directory).run()
       ManifestBackfill(files: contentFiles).runIfNeeded()

@@ -12,7 +12,7 @@ struct RunningDownload {
   var lastBytes: Int64 = 0
   /// When its progress was last written to the index (the manager clock's instant).
   var lastSaved: ContinuousClock.Instant
-  /// Whether its file is synced later with others (``FinishedBatch``) rather than by its
+  /// Whether its file is synced later with others (``GroupCommit``) rather than by its
   /// transfer.
   var syncsLater = false
   /// Whether subscribers were told it waited (network, storage, a retry) before it

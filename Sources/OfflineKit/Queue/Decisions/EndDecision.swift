@@ -8,6 +8,7 @@ import OfflineStore
 /// | completed | `finished` | `downloaded` with its length, wait, retries and error cleared; `finished` |
 /// | stopped on purpose (suspend, cancel, network lost) | `stopped` | none |
 /// | the content is no longer `downloading` | `stopped` | none |
+/// | refused (401, 403, 410) with a ``URLRefresh`` hook and refreshes in a row left | `refreshes` | the hook asked for a fresh URL |
 /// | threw its bytes away (a checksum mismatch) | `discarded` | manifests and files deleted, progress reset, `notDownloaded` with the error; `failed` |
 /// | out of space | `waits(.storage)` | waits for space |
 /// | a transient failure with the host unreachable | `waits(.network)` | waits for the network |
@@ -28,6 +29,8 @@ struct EndDecision: Sendable, Equatable {
     case waits(WaitReason)
     case retries(failures: Int, at: Date)
     case suspended(failures: Int)
+    /// A fresh URL is asked for; `streak` counts the refreshes in a row from now on.
+    case refreshes(streak: URLRefresh.Streak)
   }
 
   /// What the decision knows of a failed download.
@@ -46,6 +49,8 @@ struct EndDecision: Sendable, Equatable {
     var hostIsUnreachable: Bool
     /// How long the server asked to wait, if it did.
     var retryAfter: Duration?
+    /// The refusal status a fresh URL may cure (401, 403, 410), if it was one.
+    var refusal: Int?
 
     init(_ error: Transfer.Error, contentID: String, hostIsUnreachable: Bool) {
       self.error = OfflineError(.transfer(error), contentID: contentID)
@@ -55,6 +60,7 @@ struct EndDecision: Sendable, Equatable {
       isTransient = error.isTransient
       self.hostIsUnreachable = hostIsUnreachable
       retryAfter = error.retryAfter
+      refusal = URLRefresh.refusal(error)
     }
   }
 
@@ -87,12 +93,20 @@ struct EndDecision: Sendable, Equatable {
   ///   - retryCount: failures in a row before this one.
   ///   - retry: the manager's retry policy.
   ///   - now: the time a retry is counted from.
+  ///   - refresh: the URL refresh hook, if any, and the content's refreshes in a row so far.
   static func failed(
     _ failure: Failure, state: OfflineState?, progressed: Bool, retryCount: Int,
-    retry: RetryPolicy, now: Date
+    retry: RetryPolicy, now: Date,
+    refresh: (hook: URLRefresh, streak: URLRefresh.Streak)? = nil
   ) -> EndDecision {
     guard !failure.wasCancelled, state == .downloading else {
       return EndDecision(verdict: .stopped, steps: [])
+    }
+    if let status = failure.refusal, let refresh {
+      var streak = refresh.streak
+      if streak.allowsAnother(of: refresh.hook, progressed: progressed) {
+        return EndDecision(verdict: .refreshes(streak: streak), steps: [.askForFreshURL(status)])
+      }
     }
     let error = failure.error
     if failure.discardedData {

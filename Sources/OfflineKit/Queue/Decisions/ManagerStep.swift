@@ -12,6 +12,9 @@ enum ManagerStep: Sendable, Equatable {
   case wait(WaitReason)
   /// Tells subscribers.
   case send(Notice)
+  /// Asks the ``URLRefresh`` hook for a fresh URL for its URL, refused with `status`;
+  /// it is not started again meanwhile (a task of its own answers).
+  case askForFreshURL(Int)
   /// Stops its download if it runs here, and waits until it has stopped.
   case stopRunning
   /// Deletes its folder and journal entries.

@@ -2,23 +2,21 @@ import Foundation
 import OfflineStore
 
 extension OfflineManager {
-  /// Records every file of ``finishedBatch`` downloaded, durably and cheaply (group commit):
+  /// Records every file waiting in ``commits`` downloaded, durably and cheaply (group commit):
   /// one `syncfs` makes their bytes and renames durable, their transfers' `complete` records
-  /// are written together (``fileCompletions``), what each file must be goes to the
+  /// are written together (``GroupCommit/completions``), what each file must be goes to the
   /// index and their manifests are written (those of flat files as one ledger chunk), a
   /// second `syncfs` makes those durable, then one
   /// transaction records them all `downloaded`. A file is never recorded downloaded before
   /// its bytes and its rename are on disk. Contents suspended, canceled or deleted meanwhile
   /// are left as they are.
   ///
-  /// The syncs run off the actor and off the cooperative pool (``SyncingBatches``,
+  /// The syncs run off the actor and off the cooperative pool (``GroupCommit``,
   /// ``DeviceWaits``): downloads start and end while they wait; the batch's contents are not
   /// picked again meanwhile. ``stop(suspendingRunning:)`` waits for them.
   func flushFinished() {
-    let entries = finishedBatch.take()
-    guard !entries.isEmpty else { return }
     let directory = self.directory
-    syncing.start(entries) { key in
+    commits.startBatch { entries, key in
       Task.detached {
         let code = await DeviceWaits.run { Durability.syncFileSystem(of: directory) }
         await self.batchSynced(entries, errno: code, key: key)
@@ -28,16 +26,16 @@ extension OfflineManager {
 
   /// Waits until every batch under way is recorded.
   func waitForSyncingBatches() async {
-    while !syncing.isEmpty {
-      for task in syncing.pending { await task.value }
+    while !commits.isSettled {
+      for task in commits.pending { await task.value }
     }
   }
 
   /// The first sync of the batch `key` is done (`code` nil) or failed: its manifests, the
   /// second sync, then its one transaction.
-  private func batchSynced(_ entries: [FinishedBatch.Entry], errno code: Int32?, key: Int) async {
+  private func batchSynced(_ entries: [GroupCommit.Entry], errno code: Int32?, key: Int) async {
     defer {
-      syncing.finish(key)
+      commits.finish(key)
       if running.isEmpty { wakeRunner() }  // perhaps done: runUntilIdle looks at once
     }
     if let code {
@@ -47,14 +45,14 @@ extension OfflineManager {
     // The `complete` records of the batch's files (and of any finished since), in one
     // transaction, before the `pieces` table reads them and the second sync.
     _ = logging("recording the batch's files in the journal", id: nil) {
-      try fileCompletions.flush()
+      try commits.completions.flush()
     }
     // One read for the batch's records and one transaction for what their files must be.
     let records = (try? index.contents.records(ids: entries.map(\.id))) ?? [:]
     // Their journal records in one read too (unreadable: each file reads its own).
     let journal = try? index.transfers.records(
       forDestinations: records.values.map(files.destination(of:)))
-    var written: [FinishedBatch.Entry] = []
+    var written: [GroupCommit.Entry] = []
     var pieces: [String: [PieceRecord]] = [:]
     var flat: [ContentManifest] = []  // one ledger chunk for the batch's flat files
     for entry in entries {
@@ -105,7 +103,7 @@ extension OfflineManager {
 
   /// The sync of a batch failed: none of its files is recorded downloaded; each content is
   /// suspended with the error (its file stays, to be checked by its next run).
-  private func failSync(_ entries: [FinishedBatch.Entry], errno code: Int32) {
+  private func failSync(_ entries: [GroupCommit.Entry], errno code: Int32) {
     for entry in entries {
       guard let record = try? index.contents.record(id: entry.id) else { continue }
       let failure = Transfer.Error(

@@ -1,0 +1,45 @@
+import Foundation
+import OfflineStore
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// The queue's group commit as a value: when a batch is due, and which contents it keeps
+/// out of the queue's picks until their batch is recorded.
+@Suite struct GroupCommitTests {
+  static func outcome(_ name: String) -> Transfer.Outcome {
+    Transfer.Outcome(
+      destination: "/s/files/\(name)", length: 1, sha256: nil, wasAlreadyComplete: false,
+      bytesReceived: 1, check: .length)
+  }
+
+  @Test func aBatchIsDueWhenFullOrWhenNothingElseRunsAndHoldsItsContentsUntilRecorded() throws {
+    let scratch = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: scratch.url)
+    var commits = GroupCommit(completions: CompletionBatch(journal: index.transfers))
+    #expect(!commits.isDue(running: 0), "nothing waits")
+    commits.add("a", Self.outcome("a"))
+    #expect(!commits.isDue(running: 3) && commits.isDue(running: 0))
+    for n in 1..<GroupCommit.largest { commits.add("f\(n)", Self.outcome("f\(n)")) }
+    #expect(commits.isDue(running: 3), "full")
+    #expect(commits.holds("a") && commits.ids.count == GroupCommit.largest)
+
+    var started: [[String]] = []
+    var key = 0
+    commits.startBatch { entries, batch in
+      started.append(entries.map(\.id))
+      key = batch
+      return Task {}
+    }
+    #expect(started.first?.first == "a" && started.first?.count == GroupCommit.largest)
+    #expect(commits.holds("a") && !commits.isSettled, "syncing: still out of the picks")
+    #expect(!commits.isDue(running: 0), "taken")
+    commits.startBatch { _, _ in
+      Issue.record("nothing waits: no batch")
+      return Task {}
+    }
+    commits.finish(key)
+    #expect(!commits.holds("a") && commits.ids.isEmpty && commits.isSettled)
+  }
+}
