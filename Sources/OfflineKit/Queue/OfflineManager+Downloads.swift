@@ -155,32 +155,20 @@ extension OfflineManager {
   /// to the index so other processes see it.
   func didProgress(_ progress: OfflineProgress, for id: String) {
     guard var download = running[id] else { return }
-    if download.startBytes == nil {
-      // Receiving: no longer "starting" (as launch wrote), in one UPDATE without a read
-      // before it; news only after a wait subscribers were told of. A file whose first
-      // report holds all its bytes arrived within one progress interval: its batch's
-      // `downloaded` transaction clears the reason, and a failure writes its own, so this
-      // write would be read by nobody (a transaction per small file).
-      let arrivedWhole =
-        !progress.totalIsEstimate && progress.total.map { progress.bytes >= $0 } == true
-      if !(download.syncsLater && arrivedWhole) {
-        _ = logging("recording it moves", id: id) { try index.contents.setWaitReason(nil, id: id) }
-      }
-      if download.announcesMoving { announce(id: id) }
+    let steps = download.didProgress(progress, at: configuration.clock.instant)
+    running[id] = download
+    if steps.recordsMoving {
+      _ = logging("recording it moves", id: id) { try index.contents.setWaitReason(nil, id: id) }
     }
+    if steps.announcesMoving { announce(id: id) }
     let sent = tellProgress(progress, to: id)
-    download.lastBytes = progress.bytes
-    if download.startBytes == nil { download.startBytes = progress.bytes }
-    let now = configuration.clock.instant
-    if now - download.lastSaved >= .seconds(1) {
-      download.lastSaved = now
+    if steps.savesProgress {
       _ = logging("saving its progress (the journal keeps the bytes)", id: id) {
         try index.contents.updateProgress(
           id: id, bytes: sent.bytes, total: progress.total,
           totalIsEstimate: progress.totalIsEstimate)
       }
     }
-    running[id] = download
   }
 
   /// A transfer ended: ``EndDecision`` decides what follows. A download stopped on purpose

@@ -155,37 +155,38 @@ extension OfflineManager {
   /// deleted elsewhere is stopped, cancels are finished, and subscribers hear of new states.
   private func reconcileExternalChanges() {
     guard
-      let records = logging(
+      let canceling = logging(
         "reading the cancels to finish (the next poll reads them again)", id: nil,
-        { try index.contents.needingRecovery(state: .canceling) })
+        { try index.contents.needingRecovery(state: .canceling) }),
+      let records = logging(
+        "reading the contents running or watched here (the next poll reads them again)",
+        id: nil,
+        { try index.contents.records(ids: Array(Set(running.keys).union(knownStates.keys))) })
     else { return }
-    for record in records where !stopping.contains(record.id) {
-      guard let download = startStopping(record.id) else {
-        finishCleanupLogged(record.id)
-        continue
-      }
-      // Its transfer runs here: the files go once it has stopped, or its last journal
-      // write could land after the cleanup and leave an entry behind.
-      Task {
-        await self.finishStopping(record.id, download)
-        self.finishCleanupLogged(record.id)
-      }
-    }
-    for id in Array(running.keys) {
-      guard let record = try? index.contents.record(id: id),
-        record.state == .downloading
-      else {
+    let changes = ExternalChange.decide(
+      canceling: canceling.map(\.id), stopping: stopping, running: Set(running.keys),
+      states: records.mapValues(\.offlineState), known: knownStates)
+    for change in changes {
+      switch change {
+      case .finishCleanup(let id):
+        finishCleanupLogged(id)
+      case .stopThenFinishCleanup(let id):
+        guard let download = startStopping(id) else {
+          finishCleanupLogged(id)
+          continue
+        }
+        Task {
+          await self.finishStopping(id, download)
+          self.finishCleanupLogged(id)
+        }
+      case .stop(let id):
         Task { await self.stopRunning(id) }
-        continue
+      case .announce(let id, let before):
+        guard let record = records[id] else { continue }
+        knownStates[id] = record.offlineState
+        announce(record)
+        announceEndSeenFromOutside(record, after: before)
       }
-    }
-    for (id, known) in knownStates {
-      guard let record = (try? index.contents.record(id: id)) ?? nil,
-        case let state = record.offlineState, state != known
-      else { continue }
-      knownStates[id] = state
-      announce(record)
-      announceEndSeenFromOutside(record, after: known)
     }
   }
 

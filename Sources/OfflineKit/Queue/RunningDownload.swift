@@ -22,3 +22,42 @@ struct RunningDownload {
   /// Whether bytes arrived during this attempt (a retry budget starts over then).
   var progressed: Bool { lastBytes > (startBytes ?? lastBytes) }
 }
+
+extension RunningDownload {
+  /// What the manager does for one progress report of the download, besides telling
+  /// subscribers: decided here, as a value; the actor carries it out.
+  struct ProgressSteps: Sendable, Equatable {
+    /// Clear the wait reason in the index (no longer "starting"), in one UPDATE.
+    var recordsMoving = false
+    /// Tell subscribers it moves again (after a wait they were told of).
+    var announcesMoving = false
+    /// Write its bytes to the index, so other processes see them (once a second).
+    var savesProgress = false
+  }
+
+  /// Takes the report `progress`, which came at `now`, and says what to do for it.
+  ///
+  /// Its first report means bytes arrive: no longer "starting" (as its launch wrote), and
+  /// news only after a wait subscribers were told of. A file whose first report holds all
+  /// its bytes arrived within one progress interval: its batch's `downloaded` transaction
+  /// clears the reason, and a failure writes its own, so that write would be read by
+  /// nobody (a transaction per small file).
+  mutating func didProgress(_ progress: OfflineProgress, at now: ContinuousClock.Instant)
+    -> ProgressSteps
+  {
+    var steps = ProgressSteps()
+    if startBytes == nil {
+      let arrivedWhole =
+        !progress.totalIsEstimate && progress.total.map { progress.bytes >= $0 } == true
+      steps.recordsMoving = !(syncsLater && arrivedWhole)
+      steps.announcesMoving = announcesMoving
+      startBytes = progress.bytes
+    }
+    lastBytes = progress.bytes
+    if now - lastSaved >= .seconds(1) {
+      lastSaved = now
+      steps.savesProgress = true
+    }
+    return steps
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import OfflineKit
+
+/// Issue 38, item 1: what the manager does for a running download's progress report (the
+/// wait reason cleared, the move announced, the bytes saved), decided inline between index
+/// writes before, is a value: each row runs with no index and no clock.
+@Suite struct ProgressStepsTests {
+  static let start = ContinuousClock.now
+
+  static func running(syncsLater: Bool = false, announcesMoving: Bool = false) -> RunningDownload {
+    var download = RunningDownload(task: Task {}, host: "example.com", lastSaved: start)
+    download.syncsLater = syncsLater
+    download.announcesMoving = announcesMoving
+    return download
+  }
+
+  @Test func theFirstReportClearsTheWaitReasonAndAnnouncesOnlyAfterAWaitTold() {
+    var plain = Self.running()
+    #expect(
+      plain.didProgress(OfflineProgress(bytes: 10, total: 100), at: Self.start)
+        == .init(recordsMoving: true))
+    var waited = Self.running(announcesMoving: true)
+    #expect(
+      waited.didProgress(OfflineProgress(bytes: 10, total: 100), at: Self.start)
+        == .init(recordsMoving: true, announcesMoving: true))
+    // Later reports: neither again.
+    #expect(waited.didProgress(OfflineProgress(bytes: 20, total: 100), at: Self.start) == .init())
+    #expect(waited.startBytes == 10 && waited.lastBytes == 20 && waited.progressed)
+  }
+
+  /// Pins the cost of a thousand small files: one whose first report holds all its bytes
+  /// and whose batch records it downloaded writes no wait reason of its own.
+  @Test func aBatchSyncedFileThatArrivedWholeWritesNoWaitReason() {
+    var whole = Self.running(syncsLater: true)
+    #expect(whole.didProgress(OfflineProgress(bytes: 100, total: 100), at: Self.start) == .init())
+    var estimated = Self.running(syncsLater: true)
+    #expect(
+      estimated.didProgress(
+        OfflineProgress(bytes: 100, total: 100, totalIsEstimate: true), at: Self.start)
+        == .init(recordsMoving: true))
+    var selfSynced = Self.running()
+    #expect(
+      selfSynced.didProgress(OfflineProgress(bytes: 100, total: 100), at: Self.start)
+        == .init(recordsMoving: true))
+  }
+
+  @Test func progressIsSavedAtMostOnceASecond() {
+    var download = Self.running()
+    _ = download.didProgress(OfflineProgress(bytes: 1, total: nil), at: Self.start)
+    let soon = Self.start + .milliseconds(999)
+    #expect(!download.didProgress(OfflineProgress(bytes: 2, total: nil), at: soon).savesProgress)
+    let second = Self.start + .seconds(1)
+    #expect(download.didProgress(OfflineProgress(bytes: 3, total: nil), at: second).savesProgress)
+    let after = second + .milliseconds(500)
+    #expect(!download.didProgress(OfflineProgress(bytes: 4, total: nil), at: after).savesProgress)
+  }
+}
