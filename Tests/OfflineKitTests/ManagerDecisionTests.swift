@@ -219,6 +219,18 @@ import Testing
     #expect(Self.decision(.status(403, retryAfter: nil)).verdict == .suspended(failures: 1))
   }
 
+  /// Issue 38, item 1: the row a failed refresh spelt again by hand in the actor.
+  @Test func aRefreshThatGaveNoURLSuspendsKeepingTheDataAndEndsTheAttempt() {
+    let error = OfflineError(.urlRefreshFailed("the hook failed"), contentID: "c1")
+    let decision = EndDecision.refreshFailed(error)
+    #expect(decision.verdict == .suspended(failures: 0))
+    #expect(
+      decision.steps == [
+        .move(.failedKeepingData, [.waitReason(nil), .lastError(error)]), .recordSuspended,
+        .send(.failed(error)),
+      ])
+  }
+
   // MARK: Cleanup
 
   @Test func aFinishedCancelEndsNotDownloadedByTheTableAndSaysCanceled() {

@@ -98,13 +98,6 @@ extension OfflineManager {
   /// canceled while the hook ran): then nothing is said.
   private func suspend(_ id: String, _ failure: OfflineError) {
     urlRefreshes[id] = nil
-    let moved = transition(id: id, .failedKeepingData) { stored in
-      stored.waitReason = nil
-      stored.lastError = failure.description
-      stored.lastErrorKind = failure.kindName
-    }
-    guard moved else { return }
-    recordSuspended(id)
-    announceFailure(failure, id: id)
+    carryOutNow(EndDecision.refreshFailed(failure).steps, id: id)
   }
 }

@@ -13,6 +13,7 @@ import OfflineStore
 /// | out of space | `waits(.storage)` | waits for space |
 /// | a transient failure with the host unreachable | `waits(.network)` | waits for the network |
 /// | a transient failure, retries left | `retries` | the failure count, retry time and error recorded; `change` |
+/// | a refresh that gave no fresh URL | `suspended` | `suspended` with the error, its manifest; `failed` |
 /// | any other failure, or retries used up | `suspended` | `suspended` with the error, its manifest; `failed` |
 ///
 /// Every `move` tells subscribers where the content stands (`changed`); the `finished` and
@@ -153,6 +154,18 @@ struct EndDecision: Sendable, Equatable {
       steps: [
         .move(.failedKeepingData, [.waitReason(nil), .lastError(error)]),
         .send(.failed(error)),
+      ])
+  }
+
+  /// The decision for a content whose URL refresh gave no fresh URL (the hook failed, took
+  /// too long, or gave no http or https URL): it is suspended with `error`, its partial data
+  /// kept, and the attempt ends.
+  static func refreshFailed(_ error: OfflineError) -> EndDecision {
+    EndDecision(
+      verdict: .suspended(failures: 0),
+      steps: [
+        .move(.failedKeepingData, [.waitReason(nil), .lastError(error)]),
+        .recordSuspended, .send(.failed(error)),
       ])
   }
 
