@@ -27,7 +27,7 @@ import Testing
         == .init(recordsMoving: true, announcesMoving: true))
     // Later reports: neither again.
     #expect(waited.didProgress(OfflineProgress(bytes: 20, total: 100), at: Self.start) == .init())
-    #expect(waited.startBytes == 10 && waited.lastBytes == 20 && waited.progressed)
+    #expect(waited.bytes.first == 10 && waited.bytes.last == 20 && waited.progressed)
   }
 
   /// Pins the cost of a thousand small files: one whose first report holds all its bytes

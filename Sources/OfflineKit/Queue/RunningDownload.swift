@@ -6,10 +6,8 @@ import OfflineStore
 struct RunningDownload {
   let task: Task<Void, Never>
   let host: String
-  /// Bytes on disk when the transfer started, from its first progress report.
-  var startBytes: Int64?
-  /// Bytes on disk at its latest progress report.
-  var lastBytes: Int64 = 0
+  /// The bytes its progress reports said, from the first to the latest.
+  var bytes = AttemptBytes()
   /// When its progress was last written to the index (the manager clock's instant).
   var lastSaved: ContinuousClock.Instant
   /// Whether its file is synced later with others (``GroupCommit``) rather than by its
@@ -20,7 +18,7 @@ struct RunningDownload {
   var announcesMoving = false
 
   /// Whether bytes arrived during this attempt (a retry budget starts over then).
-  var progressed: Bool { lastBytes > (startBytes ?? lastBytes) }
+  var progressed: Bool { bytes.progressed }
 }
 
 extension RunningDownload {
@@ -46,14 +44,12 @@ extension RunningDownload {
     -> ProgressSteps
   {
     var steps = ProgressSteps()
-    if startBytes == nil {
+    if bytes.saw(progress.bytes) {
       let arrivedWhole =
         !progress.totalIsEstimate && progress.total.map { progress.bytes >= $0 } == true
       steps.recordsMoving = !(syncsLater && arrivedWhole)
       steps.announcesMoving = announcesMoving
-      startBytes = progress.bytes
     }
-    lastBytes = progress.bytes
     if now - lastSaved >= .seconds(1) {
       lastSaved = now
       steps.savesProgress = true

@@ -1,6 +1,6 @@
 import Foundation
 import OfflineHTTP
-import Synchronization
+import OfflineLocks
 
 extension ContentDownload {
   /// Why a download with a URL refresh ended without its content.
@@ -37,15 +37,15 @@ extension ContentDownload {
     var download = self
     var streak = URLRefresh.Streak()
     while true {
-      let moved = ProgressWatch()
+      let seen = Locked(AttemptBytes())
       do {
         return try await download.run { event in
-          if case .progress(let progress) = event { moved.saw(progress.bytes) }
+          if case .progress(let progress) = event { _ = seen.withLock { $0.saw(progress.bytes) } }
           onEvent(event)
         }
       } catch {
         guard let refresh, let status = URLRefresh.refusal(error),
-          streak.allowsAnother(of: refresh, progressed: moved.progressed)
+          streak.allowsAnother(of: refresh, progressed: seen.withLock { $0.progressed })
         else { throw .transfer(error) }
         let request = URLRefresh.Request(contentID: contentID, url: download.url, status: status)
         switch await refresh.ask(request, clock: session.clock) {
@@ -57,21 +57,4 @@ extension ContentDownload {
       }
     }
   }
-}
-
-/// Whether bytes arrived in an attempt: its progress passed the bytes it started with.
-private final class ProgressWatch: Sendable {
-  private let bytes = Mutex<(first: Int64?, progressed: Bool)>((nil, false))
-
-  func saw(_ count: Int64) {
-    bytes.withLock { seen in
-      guard let first = seen.first else {
-        seen.first = count
-        return
-      }
-      if count > first { seen.progressed = true }
-    }
-  }
-
-  var progressed: Bool { bytes.withLock { $0.progressed } }
 }
