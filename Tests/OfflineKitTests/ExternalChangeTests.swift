@@ -1,10 +1,11 @@
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// Issue 38, item 1: what the runner does when another process changed the index, decided
 /// inline between a read per content before, is a value: each row runs without an index.
-@Suite struct ExternalChangeTests {
+@Suite(.timed) struct ExternalChangeTests {
   @Test func aCancelFinishesNowOrOnceItsDownloadHereHasStopped() {
     let changes = ExternalChange.decide(
       canceling: ["here", "elsewhere", "stopping"], stopping: ["stopping"],

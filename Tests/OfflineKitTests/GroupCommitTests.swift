@@ -1,13 +1,14 @@
 import Foundation
 import OfflineStore
 import TestSupport
+import TestTiming
 import Testing
 
 @testable import OfflineKit
 
 /// The queue's group commit as a value: when a batch is due, and which contents it keeps
 /// out of the queue's picks until their batch is recorded.
-@Suite struct GroupCommitTests {
+@Suite(.timed) struct GroupCommitTests {
   static func outcome(_ name: String) -> Transfer.Outcome {
     Transfer.Outcome(
       destination: "/s/files/\(name)", length: 1, sha256: nil, wasAlreadyComplete: false,

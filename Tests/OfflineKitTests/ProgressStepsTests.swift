@@ -1,4 +1,5 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -6,7 +7,7 @@ import Testing
 /// Issue 38, item 1: what the manager does for a running download's progress report (the
 /// wait reason cleared, the move announced, the bytes saved), decided inline between index
 /// writes before, is a value: each row runs with no index and no clock.
-@Suite struct ProgressStepsTests {
+@Suite(.timed) struct ProgressStepsTests {
   static let start = ContinuousClock.now
 
   static func running(syncsLater: Bool = false, announcesMoving: Bool = false) -> RunningDownload {

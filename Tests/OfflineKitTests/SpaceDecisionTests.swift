@@ -1,4 +1,5 @@
 import Foundation
+import TestTiming
 import Testing
 
 @testable import OfflineKit
@@ -6,7 +7,7 @@ import Testing
 /// Issue 38, item 1: the queue's disk-space decision, made inline with `statvfs` and a
 /// query between its branches before, is a value: each row of its table runs with no
 /// disk, index or clock.
-@Suite struct SpaceDecisionTests {
+@Suite(.timed) struct SpaceDecisionTests {
   static let now = ContinuousClock.now
   /// 70 bytes available of 100.
   static let space = StorageSpace(available: 70, capacity: 100)

@@ -23,7 +23,12 @@ extension SegmentedTransfer {
               bytes: written, total: total, bytesPerSecond: rate.update(bytes: written))))
       }
     }
-    defer { ticker.cancel() }
+    // The ticker's last checkpoint must land before the run's own, never after it: a tick
+    // that saved its ranges after `finish` cleared them left a finished file with ranges.
+    func stopTicker() async {
+      ticker.cancel()
+      await ticker.value
+    }
     do {
       try await withThrowingTaskGroup(of: GroupEvent.self) { group in
         var concurrency = RangeConcurrency(growth)
@@ -71,12 +76,12 @@ extension SegmentedTransfer {
         group.cancelAll()  // a window still waiting
       }
     } catch {
-      ticker.cancel()
+      await stopTicker()
       checkpoint(board, fd: fd)  // a stop keeps every byte already written
       if error is CancellationError { throw transfer.failure(.canceled) }
       throw error
     }
-    ticker.cancel()
+    await stopTicker()
     if !board.isComplete { throw transfer.failure(.protocolViolation("ranges left unfinished")) }
   }
 
