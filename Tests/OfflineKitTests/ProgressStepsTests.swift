@@ -11,7 +11,8 @@ import Testing
   static let start = ContinuousClock.now
 
   static func running(syncsLater: Bool = false, announcesMoving: Bool = false) -> RunningDownload {
-    var download = RunningDownload(task: Task {}, host: "example.com", lastSaved: start)
+    var download = RunningDownload(
+      task: Task {}, host: "example.com", launchedURL: "http://example.com/a", lastSaved: start)
     download.syncsLater = syncsLater
     download.announcesMoving = announcesMoving
     return download

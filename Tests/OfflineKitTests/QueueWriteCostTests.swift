@@ -122,7 +122,7 @@ import Testing
       })
 
     let run = Task { try await manager.runUntilIdle() }
-    #expect(await eventually { await manager.running["slow"] != nil })
+    #expect(await eventually { await manager.machine.running["slow"] != nil })
     let elsewhere = try OfflineIndex(directory: store)  // another connection, as another process
     try elsewhere.contents.update(id: "a") { $0.state = .suspended }
     try await run.value

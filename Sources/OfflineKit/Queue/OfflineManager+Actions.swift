@@ -17,7 +17,7 @@ extension OfflineManager {
       try finishCleanup(id)  // a delete cut short: its files go before new ones come
     }
     let decision = CallDecision(
-      action, configuration: configuration, wasRunningHere: running[id] != nil)
+      action, configuration: configuration, wasRunningHere: machine.running[id] != nil)
     try prepareManifest(for: action, id: id)
     do {
       try transition(id: id, action, movingToEnd: decision.movesToEnd) { record in
@@ -101,7 +101,7 @@ extension OfflineManager {
       throw OfflineError(.unknownContent(id), contentID: id)
     }
     guard let updated else { throw OfflineError(.unknownContent(id), contentID: id) }
-    knownStates[id] = after
+    machine.didSee(after, of: id)
     // Only a finish moves to downloaded, its files just verified: nothing to check.
     announce(updated, pieces: [])
   }

@@ -24,7 +24,6 @@ extension OfflineManager {
       return
     }
     if refreshesExpiredURL(record, url: url) { return }  // the app said it expired
-    launchedURLs[record.id] = record.url  // to notice a URL replaced while it runs
     // It looks at the URL's path extension, which Foundation parses anew each time: once.
     let kind = ContentDownload.Kind(url)
     let work = self.work(record, kind: kind, session: session, options: stored)
@@ -46,15 +45,16 @@ extension OfflineManager {
         job.cancel()
       }
     }
-    var download = RunningDownload(task: task, host: host, lastSaved: configuration.clock.instant)
+    // Its URL, to notice one replaced while it runs.
+    var download = RunningDownload(
+      task: task, host: host, launchedURL: record.url, lastSaved: configuration.clock.instant)
     // A stream syncs its own pieces; a file is synced with the others that finish near it.
     download.syncsLater = !kind.isStream
     switch record.waitReason {
     case .network, .storage, .retry: download.announcesMoving = true
     default: break
     }
-    running[id] = download
-    knownStates[id] = .downloading
+    machine.didLaunch(id, as: download)
     // "running" only once bytes come; subscribers hear of the start from its progress.
     setWaitReason(.starting, for: record, announcing: false)
   }
@@ -154,9 +154,9 @@ extension OfflineManager {
   /// A transfer's event: progress goes to subscribers (never backwards) and, once a second,
   /// to the index so other processes see it.
   func didProgress(_ progress: OfflineProgress, for id: String) {
-    guard var download = running[id] else { return }
-    let steps = download.didProgress(progress, at: configuration.clock.instant)
-    running[id] = download
+    guard let steps = machine.didProgress(progress, of: id, at: configuration.clock.instant) else {
+      return
+    }
     if steps.recordsMoving {
       _ = logging("recording it moves", id: id) { try index.contents.setWaitReason(nil, id: id) }
     }
@@ -171,51 +171,47 @@ extension OfflineManager {
     }
   }
 
-  /// A transfer ended: ``EndDecision`` decides what follows. A download stopped on purpose
-  /// (paused, canceled, waiting for the network) changes nothing here; the others finish,
-  /// wait for a retry, for space or for the network, or are suspended with their error.
+  /// A transfer ended: the machine decides what follows (``QueueMachine/didEnd(_:outcome:)``).
+  /// A download stopped on purpose (paused, canceled, waiting for the network) changes
+  /// nothing here; the others finish, wait for a retry, for space or for the network, or
+  /// are suspended with their error.
   func didEnd(_ id: String, outcome: Result<Transfer.Outcome, Transfer.Error>) {
-    guard let download = running.removeValue(forKey: id) else {
+    let end = machine.didEnd(id, outcome: outcome)
+    if case .stopped = end {
       saveLastProgress(of: id)  // stopped (by a suspend, say): its bytes, then its manifest
       recordSuspended(id)  // its parts are still now
       return
     }
     defer {
       pump()
-      if running.isEmpty { wakeRunner() }  // perhaps done: runUntilIdle looks at once
+      if machine.running.isEmpty { wakeRunner() }  // perhaps done: runUntilIdle looks at once
     }
-    switch outcome {
-    case .success(let result) where download.syncsLater:
+    switch end {
+    case .stopped:
+      break
+    case .commit(let result):
       commits.add(id, result)
       pump()  // what starts now runs while the batch fills
-      if commits.isDue(running: running.count) { flushFinished() }
-    case .success(let result):
-      carryOutNow(EndDecision.finished(length: result.length).steps, id: id)
-    case .failure(let error):
-      didFail(id, error: error, progressed: download.progressed, host: download.host)
+      if commits.isDue(running: machine.running.count) { flushFinished() }
+    case .finished(let steps):
+      carryOutNow(steps, id: id)
+    case .failed(let error, let progressed, let host):
+      didFail(id, error: error, progressed: progressed, host: host)
     }
   }
 
-  /// A download of `id` failed (or its batch could not be made durable): ``EndDecision``
-  /// decides whether it waits, retries or is suspended.
+  /// A download of `id` failed (or its batch could not be made durable): the machine
+  /// decides whether it waits, retries or is suspended
+  /// (``QueueMachine/didFail(_:of:record:progressed:at:retry:refresh:)``), handed its
+  /// record, its host's reachability and the time.
   func didFail(_ id: String, error: Transfer.Error, progressed: Bool, host: String) {
     let record = try? index.contents.record(id: id)
-    var unreachable = false
-    if error.isTransient, case .unreachable = configuration.reachability.isReachable(host: host) {
-      unreachable = true
-    }
-    let failure = EndDecision.Failure(error, contentID: id, hostIsUnreachable: unreachable)
-    let decision = EndDecision.failed(
-      failure, state: record.map { $0.offlineState }, progressed: progressed,
-      retryCount: record?.retryCount ?? 0, retry: configuration.retry,
-      now: configuration.clock.now,
-      refresh: configuration.urlRefresh.map { ($0, urlRefreshes[id] ?? URLRefresh.Streak()) })
-    switch decision.verdict {
-    case .refreshes(let streak): urlRefreshes[id] = streak
-    case .stopped: break
-    default: if failure.refusal != nil { urlRefreshes[id] = nil }  // refreshes used up
-    }
-    carryOutNow(decision.steps, id: id)
+    let failure = EndDecision.Failure(
+      error, contentID: id, hostIsUnreachable: error.isTransient && !isReachable(host))
+    let steps = machine.didFail(
+      failure, of: id, record: record, progressed: progressed, at: configuration.clock.now,
+      retry: configuration.retry, refresh: configuration.urlRefresh)
+    carryOutNow(steps, id: id)
   }
 
   /// Fetches the keys of HLS content `id` again; see ``OfflineContent/renewKeys()``.

@@ -36,7 +36,7 @@ extension OfflineManager {
   private func batchSynced(_ entries: [GroupCommit.Entry], errno code: Int32?, key: Int) async {
     defer {
       commits.finish(key)
-      if running.isEmpty { wakeRunner() }  // perhaps done: runUntilIdle looks at once
+      if machine.running.isEmpty { wakeRunner() }  // perhaps done: runUntilIdle looks at once
     }
     if let code {
       failSync(entries, errno: code)
@@ -94,8 +94,7 @@ extension OfflineManager {
     // Not written (the index was busy): they stay downloading, and their next run finds
     // each file complete in the journal and comes back here.
     for record in updated {
-      let state = record.offlineState
-      knownStates[record.id] = state
+      machine.didSee(record.offlineState, of: record.id)
       announce(record, pieces: [])  // just verified: nothing to check
       announceFinished(record)
     }

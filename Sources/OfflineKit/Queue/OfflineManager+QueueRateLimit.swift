@@ -17,7 +17,7 @@ extension OfflineManager {
   /// The cap over the queue's running downloads kept in the store, nil when none was kept.
   package func keptRateLimit() throws(OfflineError) -> KeptRateLimit? {
     try indexStep { try index.contents.queueSetting(Self.rateLimitSetting) }.map {
-      Self.rate(from: $0).map(KeptRateLimit.limited) ?? .unlimited
+      QueueMachine.rate(from: $0).map(KeptRateLimit.limited) ?? .unlimited
     }
   }
 
@@ -32,19 +32,10 @@ extension OfflineManager {
   /// Applies the stored cap when it changed since this runner last looked; `starting` also
   /// applies one kept before, unless the configuration gives a cap of its own.
   func followStoredRateLimit(starting: Bool = false) {
-    guard let stored = try? index.contents.queueSetting(Self.rateLimitSetting) else {
-      seenRateLimitSetting = nil
-      return
-    }
-    defer { seenRateLimitSetting = stored }
-    if starting {
-      if configuration.rateLimit == nil { sessions.queueBudget.setRate(Self.rate(from: stored)) }
-    } else if stored != seenRateLimitSetting {
-      sessions.queueBudget.setRate(Self.rate(from: stored))
-    }
-  }
-
-  private static func rate(from text: String) -> ByteRate? {
-    Int64(text).map { ByteRate(bytesPerSecond: $0) }
+    // Unreadable counts as none kept: the next change read looks again.
+    let stored = try? index.contents.queueSetting(Self.rateLimitSetting)
+    let change = machine.didReadRateLimit(
+      stored, starting: starting, configured: configuration.rateLimit != nil)
+    if case .apply(let rate) = change { sessions.queueBudget.setRate(rate) }
   }
 }

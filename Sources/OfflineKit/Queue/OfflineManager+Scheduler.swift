@@ -8,7 +8,7 @@ extension OfflineManager {
   /// - Throws: ``OfflineError`` `storeBusy` when another process is the runner, `closed`
   ///   after ``close()``.
   public func start() throws(OfflineError) {
-    guard !closed else { throw OfflineError(.closed) }
+    guard !machine.closed else { throw OfflineError(.closed) }
     launchesStopped.withLock { $0 = false }
     guard scheduler == nil else { return }
     try becomeRunner()
@@ -20,7 +20,7 @@ extension OfflineManager {
   /// works the store's queue it leaves the work to that one (which sees the call within its
   /// poll interval) instead of waiting for it or failing.
   func startWhenAsked() {
-    guard configuration.startsWhenAsked, scheduler == nil, !closed else { return }
+    guard configuration.startsWhenAsked, scheduler == nil, !machine.closed else { return }
     guard (try? becomeRunner(patience: .zero)) != nil else { return }
     startScheduler()
   }
@@ -46,7 +46,7 @@ extension OfflineManager {
       tick()
       let waiting = (try? index.contents.count(inState: .downloading)) ?? 0
       let canceling = (try? index.contents.count(inState: .canceling)) ?? 0
-      if waiting == 0 && canceling == 0 && running.isEmpty { return }
+      if waiting == 0 && canceling == 0 && machine.running.isEmpty { return }
       await napBetweenTurns(configuration.pollInterval)
     }
   }
@@ -86,7 +86,7 @@ extension OfflineManager {
   /// on disk are recorded. Call it when done with the manager; ``start()`` afterwards throws
   /// `closed`.
   public func close() async {
-    closed = true
+    machine.didClose()
     await stop(suspendingRunning: false)
     hub.close()
   }
@@ -98,9 +98,8 @@ extension OfflineManager {
     stopLaunching()
     scheduler?.cancel()
     scheduler = nil
-    // Until none is left: a download that ended while another was being stopped used to
-    // start the next one (its end pumps the queue), which nobody then stopped.
-    while let id = running.keys.first {
+    // Until none is left (``QueueMachine/nextToStop``).
+    while let id = machine.nextToStop {
       if suspendingRunning {
         suspendAsStopping(id)
       }
@@ -133,15 +132,16 @@ extension OfflineManager {
     }
     runnerLock = lock
     try Recovery(index: index, directory: directory).run()
-    lastExternalChange = (try? index.contents.externalChangeCounter()) ?? 0
+    machine.didBecomeRunner(changeCounter: (try? index.contents.externalChangeCounter()) ?? 0)
     followStoredRateLimit(starting: true)
   }
 
   /// One turn of the runner: notice what other processes changed, then start what may start.
   func tick() {
-    upcoming.forget()  // a retry may have fallen due since the rows were read
-    if let counter = try? index.contents.externalChangeCounter(), counter != lastExternalChange {
-      lastExternalChange = counter
+    machine.upcoming.forget()  // a retry may have fallen due since the rows were read
+    if let counter = try? index.contents.externalChangeCounter(),
+      machine.didReadChangeCounter(counter)
+    {
       reconcileExternalChanges()
       followReplacedURLs()  // `offline set-url`
       followStoredRateLimit()  // `offline limit`
@@ -161,11 +161,10 @@ extension OfflineManager {
       let records = logging(
         "reading the contents running or watched here (the next poll reads them again)",
         id: nil,
-        { try index.contents.records(ids: Array(Set(running.keys).union(knownStates.keys))) })
+        { try index.contents.records(ids: machine.watchedIDs) })
     else { return }
-    let changes = ExternalChange.decide(
-      canceling: canceling.map(\.id), stopping: stopping, running: Set(running.keys),
-      states: records.mapValues(\.offlineState), known: knownStates)
+    let changes = machine.didChangeElsewhere(
+      canceling: canceling.map(\.id), states: records.mapValues(\.offlineState))
     for change in changes {
       switch change {
       case .finishCleanup(let id):
@@ -183,7 +182,6 @@ extension OfflineManager {
         Task { await self.stopRunning(id) }
       case .announce(let id, let before):
         guard let record = records[id] else { continue }
-        knownStates[id] = record.offlineState
         announce(record)
         announceEndSeenFromOutside(record, after: before)
       }
@@ -195,47 +193,38 @@ extension OfflineManager {
   static let upcomingRows = 32
 
   /// How many times the runner read the queue's rows that may start, for tests.
-  var queueReads: Int { upcoming.reads }
+  var queueReads: Int { machine.upcoming.reads }
 
-  /// Starts downloads while fewer than the parallel limit run.
+  /// Starts downloads while fewer than the parallel limit run: the machine decides which
+  /// of the queue's rows start, wait or end (``QueueMachine/launches(from:committing:at:in:)``),
+  /// handed the time, each host's reachability and the space of each folder.
   func pump() {
-    guard runnerLock != nil, !launchesStopped.withLock({ $0 }) else { return }
-    let free = configuration.parallelDownloads - running.count
-    guard free > 0 else { return }
+    let free = machine.freeSlots
+    guard runnerLock != nil, !launchesStopped.withLock({ $0 }), free > 0 else { return }
     // Only rows that may start are read (what runs or waits in the batch is left out), and
     // once for several launches: until the contents change (``UpcomingRows``).
     let stamp = UpcomingRows.Stamp(
       revision: index.contents.revision,
       dataVersion: (try? index.contents.externalChangeCounter()) ?? -1)
-    let candidates = upcoming.records(at: stamp) {
+    let committing = commits.ids
+    let excluded = machine.runningIDs.union(committing)
+    let (index, now) = (self.index, configuration.clock.now)
+    let candidates = machine.upcoming.records(at: stamp) {
       (try? index.contents.runnable(
-        state: .downloading, now: configuration.clock.now, limit: max(free * 4, Self.upcomingRows),
-        excluding: Set(running.keys).union(commits.ids))) ?? []
+        state: .downloading, now: now, limit: max(free * 4, Self.upcomingRows),
+        excluding: excluded)) ?? []
     }
-    storageWaits.keepOnly(Set(candidates.map(\.id)).union(running.keys))
-    var started = 0
-    for record in candidates
-    where running[record.id] == nil && !stopping.contains(record.id)
-      && !commits.holds(record.id)
-    {
-      guard started < free else { break }
-      guard let url = URL(string: record.url), let host = url.host() else { continue }
-      if case .unreachable = configuration.reachability.isReachable(host: host) {
-        setWaitReason(.network, for: record)
-        continue
-      }
-      switch space(for: record) {
-      case .fits:
-        storageWaits.launch(record.id, at: configuration.clock.instant)
-        upcoming.remove(record.id)
-        launch(record, url: url, host: host)
-        started += 1
-      case .wait:
-        setWaitReason(.storage, for: record)
-      case .notYetDue:
-        break
-      case .never(let needed, let capacity):
-        upcoming.remove(record.id)
+    let world = QueueMachine.Surroundings(
+      isReachable: isReachable, space: space(for:), margin: configuration.minimumFreeSpace)
+    let launches = machine.launches(
+      from: candidates, committing: committing, at: configuration.clock.instant, in: world)
+    for launch in launches {
+      switch launch {
+      case .start(let record, let url, let host):
+        self.launch(record, url: url, host: host)
+      case .wait(let reason, let record):
+        setWaitReason(reason, for: record)
+      case .cannotStart(let record, let needed, let capacity):
         let error = OfflineError(
           .insufficientCapacity(
             needed: needed, capacity: capacity, path: files.folder(of: record).path),
@@ -245,22 +234,23 @@ extension OfflineManager {
     }
   }
 
-  /// Looks at the space for `record` (see ``SpaceDecision``): its bytes still to come plus
-  /// the free-space margin must be available, and the store's quota must allow them. A
-  /// content waiting for space is looked at calmly (``StorageWaits``); one not due yet costs
-  /// no look at the disk.
-  private func space(for record: ContentRecord) -> SpaceDecision {
-    let now = configuration.clock.instant
-    let waiting = record.waitReason == .storage
-    if waiting, !storageWaits.isDue(record.id, at: now) { return .notYetDue }
+  /// Whether `host` is reachable now, as the configuration's reachability says.
+  nonisolated func isReachable(_ host: String) -> Bool {
+    if case .unreachable = configuration.reachability.isReachable(host: host) { return false }
+    return true
+  }
+
+  /// The space of the file system that holds the folder of `record` (made here, as its
+  /// download would), and the store's quota with its usage when it has one: what
+  /// ``SpaceDecision`` weighs.
+  private nonisolated func space(for record: ContentRecord) -> (
+    StorageSpace?, SpaceDecision.Quota?
+  ) {
     let folder = files.makeFolder(for: record)
     let quota = configuration.storeQuota.flatMap { limit in
       (try? index.cache.storeUsage()).map { SpaceDecision.Quota(limit: limit, used: $0.totalBytes) }
     }
-    return SpaceDecision.decide(
-      .init(id: record.id, waiting: waiting, total: record.total, bytes: record.bytes),
-      space: StorageSpace(at: folder.path), margin: configuration.minimumFreeSpace, quota: quota,
-      waits: &storageWaits, at: now)
+    return (StorageSpace(at: folder.path), quota)
   }
 
   /// Records why `record` is not moving (nil: it moves) and, when `announcing`, tells
@@ -279,11 +269,9 @@ extension OfflineManager {
   /// Stops running downloads whose host became unreachable, so they wait for the network
   /// instead of for a stall timeout; their retry budget is untouched.
   private func stopUnreachable() {
-    for (id, download) in running {
-      if case .unreachable = configuration.reachability.isReachable(host: download.host) {
-        Task { await self.stopRunning(id) }
-        if let record = try? index.contents.record(id: id) { setWaitReason(.network, for: record) }
-      }
+    for id in machine.unreachable(isReachable: isReachable) {
+      Task { await self.stopRunning(id) }
+      if let record = try? index.contents.record(id: id) { setWaitReason(.network, for: record) }
     }
   }
 
@@ -297,8 +285,7 @@ extension OfflineManager {
   /// Takes the download of `id` out of the running ones and cancels it; from here until
   /// ``finishStopping(_:_:)`` it counts as stopping, so nothing starts or cleans it meanwhile.
   private func startStopping(_ id: String) -> RunningDownload? {
-    guard let download = running.removeValue(forKey: id) else { return nil }
-    stopping.insert(id)
+    guard let download = machine.startStopping(id) else { return nil }
     download.task.cancel()
     return download
   }
@@ -307,7 +294,7 @@ extension OfflineManager {
   /// bytes it had on disk.
   private func finishStopping(_ id: String, _ download: RunningDownload) async {
     await download.task.value
-    stopping.remove(id)
+    machine.didStop(id)
     saveLastProgress(of: id)
   }
 

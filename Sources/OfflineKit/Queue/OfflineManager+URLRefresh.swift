@@ -35,7 +35,7 @@ extension OfflineManager {
     }
     guard updated != nil else { throw OfflineError(.unknownContent(id), contentID: id) }
     try setURLExpiry(expiresAt, of: id)
-    if running[id] != nil {
+    if machine.running[id] != nil {
       await stopRunning(id)
       pump()
     }
@@ -44,10 +44,12 @@ extension OfflineManager {
   /// Restarts downloads running here whose content's URL another process replaced
   /// (`offline set-url`); called when the index changed elsewhere.
   func followReplacedURLs() {
-    for (id, launched) in launchedURLs where running[id] != nil {
-      guard let record = try? index.contents.record(id: id), record.url != launched else {
-        continue
-      }
+    guard
+      let records = logging(
+        "reading the running contents' URLs (the next change read reads them again)", id: nil,
+        { try index.contents.records(ids: Array(machine.runningIDs)) })
+    else { return }
+    for id in machine.replacedURLs(current: records.mapValues(\.url)) {
       Task {
         await self.stopRunning(id)
         self.pump()
@@ -68,7 +70,7 @@ extension OfflineManager {
 
   /// Asks the hook on a task of its own; content `id` is not started meanwhile.
   func ask(_ refresh: URLRefresh, id: String, url: URL, status: Int?) {
-    stopping.insert(id)  // not started again with the old URL while the hook runs
+    machine.willAskForFreshURL(id)
     let clock = configuration.clock
     Task {
       let answer = await refresh.ask(
@@ -80,24 +82,17 @@ extension OfflineManager {
   /// The hook answered for content `id`: it goes on with the fresh URL, or is suspended
   /// with the reason there is none (its partial data kept).
   private func didRefresh(_ id: String, _ answer: Result<URL, URLRefreshProblem>) async {
-    stopping.remove(id)
-    switch answer {
-    case .success(let url):
+    switch machine.didRefresh(id, answer: answer) {
+    case .goOn(let url):
       do {
         try await setURL(url, for: id)
       } catch {
-        suspend(id, OfflineError(.urlRefreshFailed(error.description), contentID: id))
+        let failure = OfflineError(.urlRefreshFailed(error.description), contentID: id)
+        carryOutNow(machine.refreshFailed(id, failure), id: id)
       }
       pump()
-    case .failure(let problem):
-      suspend(id, OfflineError(.urlRefreshFailed(problem.reason), contentID: id))
+    case .gaveUp(let steps):
+      carryOutNow(steps, id: id)
     }
-  }
-
-  /// Suspends content `id` with `failure`, unless it left `downloading` meanwhile (paused,
-  /// canceled while the hook ran): then nothing is said.
-  private func suspend(_ id: String, _ failure: OfflineError) {
-    urlRefreshes[id] = nil
-    carryOutNow(EndDecision.refreshFailed(failure).steps, id: id)
   }
 }

@@ -38,31 +38,20 @@ public actor OfflineManager {
   /// (``Configuration/rateLimit``) that all their requests share.
   nonisolated let sessions: ContentSessions
   nonisolated let hub = EventHub()
-  var running: [String: RunningDownload] = [:]
-  var stopping: Set<String> = []
+  /// The queue's state in this process and the decisions made on it.
+  var machine: QueueMachine
+  /// The store's runner lock while this process works the queue.
   var runnerLock: RunnerLock?
   /// Set by ``stopLaunching()`` (from any thread) and ``stop(suspendingRunning:)``: while it
   /// is, ``pump()`` starts nothing.
   nonisolated let launchesStopped = Locked(false)
+  /// The runner's loop (``start()``), nil when it does not run.
   var scheduler: Task<Void, Never>?
-  var lastExternalChange: Int64 = 0
-  var knownStates: [String: OfflineState] = [:]
-  var storageWaits = StorageWaits()
   /// Files finished and waiting for one sync to be recorded downloaded together, and the
   /// batches whose syncs run off the actor.
   var commits: GroupCommit
-  /// The URL each running download started with, by content id, to notice a replaced one.
-  var launchedURLs: [String: String] = [:]
-  /// Fresh URLs asked for in a row without progress, by content id (``URLRefresh``).
-  var urlRefreshes: [String: URLRefresh.Streak] = [:]
-  /// The stored queue cap (`offline limit`) as the runner last applied it.
-  var seenRateLimitSetting: String?
-  /// Set by ``close()``.
-  var closed = false
   /// The pause of ``runUntilIdle()`` between turns, ended when the last download ends.
   var nap = RunnerNap()
-  /// The queue's rows that may start next, read once for several launches.
-  var upcoming = UpcomingRows()
   /// The `complete` journal records of the queue's finished files, written with the batch
   /// that records them `downloaded` (``flushFinished()``) instead of a commit each.
   nonisolated let fileCompletions: CompletionBatch
@@ -106,6 +95,7 @@ public actor OfflineManager {
       queueBudget: RateLimiter(configuration.rateLimit), clock: configuration.clock)
     self.fileCompletions = CompletionBatch(journal: index.transfers)
     self.commits = GroupCommit(completions: fileCompletions)
+    self.machine = QueueMachine(parallelDownloads: configuration.parallelDownloads)
     if let lock = RunnerLock(directory: directory) {
       try Recovery(index: index, directory: directory).run()
       ManifestBackfill(files: contentFiles).runIfNeeded()

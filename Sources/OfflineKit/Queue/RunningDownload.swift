@@ -6,6 +6,8 @@ import OfflineStore
 struct RunningDownload {
   let task: Task<Void, Never>
   let host: String
+  /// The URL it started with, to notice one replaced while it runs (`offline set-url`).
+  let launchedURL: String
   /// The bytes its progress reports said, from the first to the latest.
   var bytes = AttemptBytes()
   /// When its progress was last written to the index (the manager clock's instant).

@@ -25,7 +25,7 @@ extension OfflineManager {
   /// Writes the manifest of content `id` when it is suspended and no transfer of it runs
   /// here, with the journal entries of its parts.
   func recordSuspended(_ id: String) {
-    guard running[id] == nil, let record = try? index.contents.record(id: id),
+    guard machine.running[id] == nil, let record = try? index.contents.record(id: id),
       record.state == .suspended, !record.pendingCleanup
     else { return }
     files.recordSuspended(record)

@@ -21,7 +21,7 @@ extension OfflineManager {
   public func rebuildFromManifests() throws(OfflineError) -> RebuildReport {
     let report = try IndexRebuild(files: files).run()
     for item in report.restored {
-      knownStates[item.id] = item.state
+      machine.didSee(item.state, of: item.id)
       announce(id: item.id)
     }
     pump()
