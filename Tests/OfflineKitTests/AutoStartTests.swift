@@ -81,7 +81,7 @@ import Testing
     let other = try OfflineManager(directory: store.url, configuration: Self.configuration())
     let content = try await other.content(for: OfflineSource(url: origin.url("file.bin")))
     try await content.download()
-    #expect(await other.runnerLock == nil, "the runner is the other manager")
+    #expect(await !other.runner.holdsLock, "the runner is the other manager")
 
     let onRunner = try await runner.content(id: content.id)
     _ = try await Self.downloaded(onRunner)

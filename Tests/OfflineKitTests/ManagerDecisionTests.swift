@@ -277,3 +277,23 @@ import Testing
     #expect(record.state == untouched.state && record.waitReason == untouched.waitReason)
   }
 }
+
+extension ManagerDecisionTests {
+  /// Issue 38, item 1: the row `batchSynced` spelt inline in its update closure. A content
+  /// suspended or canceled while its batch synced is left as it is.
+  @Test func aBatchRecordsOnlyContentsStillDownloading() {
+    var record = ContentRecord(
+      id: "c1", url: "https://a.test/a.bin", fileName: "a.bin", state: .downloading,
+      bytes: 3, waitReason: .starting, retryCount: 2)
+    #expect(EndDecision.recordBatchFinished(&record, length: 9))
+    #expect(record.state == .downloaded && record.bytes == 9 && record.total == 9)
+    #expect(record.waitReason == nil && record.retryCount == 0)
+    for state in [ContentState.suspended, .canceling, .notDownloaded] {
+      var left = ContentRecord(
+        id: "c2", url: "https://a.test/b.bin", fileName: "b.bin", state: state)
+      let before = left
+      #expect(!EndDecision.recordBatchFinished(&left, length: 9))
+      #expect(left == before)
+    }
+  }
+}

@@ -110,7 +110,7 @@ extension OfflineManager {
   /// process may: it is the runner, or no process is. Otherwise the runner does it within
   /// its poll interval.
   func finishCleanupIfRunner(_ id: String) throws(OfflineError) {
-    if runnerLock != nil {
+    if runner.holdsLock {
       try finishCleanup(id)
       return
     }

@@ -2,32 +2,17 @@ import Foundation
 import OfflineStore
 
 extension OfflineManager {
-  /// The records that `sources` may name already: by the ids given, and the first by each
-  /// URL, read in two queries.
-  func knownRecords(for sources: [OfflineSource]) throws(OfflineError)
-    -> (byID: [String: ContentRecord], byURL: [String: ContentRecord])
-  {
+  /// What the store holds that `sources` may name or collide with: the records of the ids
+  /// given and the first of each URL (two queries), ids for the new ones (one more, mostly),
+  /// and the names in the shared folder of single files.
+  func knownRecords(for sources: [OfflineSource]) throws(OfflineError) -> ContentIntake.Known {
     let ids = sources.compactMap(\.id)
     let urls = sources.filter { $0.id == nil }.map(\.url.absoluteString)
-    return (
-      try indexStep { try index.contents.records(ids: ids) },
-      try indexStep { try index.contents.firstRecords(urls: urls) }
-    )
-  }
-
-  /// The record `source` names already (its id's, else its URL's first), from `known`.
-  func existingRecord(
-    for source: OfflineSource,
-    known: (byID: [String: ContentRecord], byURL: [String: ContentRecord])
-  ) throws(OfflineError) -> ContentRecord? {
-    if let id = source.id {
-      guard let record = known.byID[id] else { return nil }
-      guard record.url == source.url.absoluteString else {
-        throw OfflineError(.duplicateID(id), contentID: id)
-      }
-      return record
-    }
-    return known.byURL[source.url.absoluteString]
+    return ContentIntake.Known(
+      byID: try indexStep { try index.contents.records(ids: ids) },
+      byURL: try indexStep { try index.contents.firstRecords(urls: urls) },
+      unusedIDs: try unusedIDs(count: urls.count, besides: Set(ids)),
+      flatNamesOnDisk: files.flatNamesOnDisk())
   }
 
   /// `count` new ids, none in the index nor in `taken`, checked in one query (again for the

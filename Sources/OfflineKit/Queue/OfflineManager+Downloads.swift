@@ -100,7 +100,7 @@ extension OfflineManager {
       destination: kind.isStream ? folder.path : files.destination(of: record), file: file,
       stream: options.stream.cappingConnections(at: configuration.maxStreamConnections),
       refreshesURL: configuration.urlRefresh != nil, expectedPieceSHA256: expecting,
-      fileCompletions: fileCompletions)
+      fileCompletions: files.completions)
     return { report in
       do throws(Transfer.Error) {
         // `files/` or `content/<id>` linked out of the store: never followed.

@@ -84,12 +84,8 @@ extension OfflineManager {
       written.map { ($0.id, $0.outcome.length) }, uniquingKeysWith: { _, last in last })
     let updated =
       (try? index.contents.update(ids: written.map(\.id)) { record in
-        guard let length = lengths[record.id],
-          let after = OfflineStateMachine.state(after: .finished, from: record.offlineState)
-        else { return false }
-        record.state = after.stored
-        EndDecision.finishedEdits(length: length).apply(to: &record)
-        return true
+        guard let length = lengths[record.id] else { return false }
+        return EndDecision.recordBatchFinished(&record, length: length)
       }) ?? []
     // Not written (the index was busy): they stay downloading, and their next run finds
     // each file complete in the journal and comes back here.

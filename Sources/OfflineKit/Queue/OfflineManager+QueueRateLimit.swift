@@ -26,7 +26,7 @@ extension OfflineManager {
   func keepRateLimit(_ rate: ByteRate?) throws(OfflineError) {
     let text = rate.map { "\($0.bytesPerSecond)" } ?? "none"
     try indexStep { try index.contents.setQueueSetting(Self.rateLimitSetting, to: text) }
-    if runnerLock != nil { followStoredRateLimit() }
+    if runner.holdsLock { followStoredRateLimit() }
   }
 
   /// Applies the stored cap when it changed since this runner last looked; `starting` also

@@ -10,7 +10,7 @@ extension OfflineManager {
   public func start() throws(OfflineError) {
     guard !machine.closed else { throw OfflineError(.closed) }
     launchesStopped.withLock { $0 = false }
-    guard scheduler == nil else { return }
+    guard runner.loop == nil else { return }
     try becomeRunner()
     startScheduler()
   }
@@ -20,14 +20,14 @@ extension OfflineManager {
   /// works the store's queue it leaves the work to that one (which sees the call within its
   /// poll interval) instead of waiting for it or failing.
   func startWhenAsked() {
-    guard configuration.startsWhenAsked, scheduler == nil, !machine.closed else { return }
+    guard configuration.startsWhenAsked, runner.loop == nil, !machine.closed else { return }
     guard (try? becomeRunner(patience: .zero)) != nil else { return }
     startScheduler()
   }
 
   /// The runner's loop: a turn every poll interval until the manager stops.
   private func startScheduler() {
-    scheduler = Task { [weak self] in
+    runner.loop = Task { [weak self] in
       while !Task.isCancelled {
         guard let self else { return }
         await self.tick()
@@ -54,7 +54,7 @@ extension OfflineManager {
   /// Waits `interval`, or less: until ``wakeRunner()`` or the task's cancellation.
   private func napBetweenTurns(_ interval: Duration) async {
     guard !Task.isCancelled else { return }
-    let token = nap.nextToken()
+    let token = runner.nap.nextToken()
     await withTaskCancellationHandler {
       await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
         let clock = configuration.clock
@@ -62,8 +62,8 @@ extension OfflineManager {
           try? await clock.sleep(for: interval)
           await self?.endNap(token)
         }
-        nap.end()?.resume()  // never two waiting: an earlier one goes on
-        nap.begin(waiter, timer: timer)
+        runner.nap.end()?.resume()  // never two waiting: an earlier one goes on
+        runner.nap.begin(waiter, timer: timer)
       }
     } onCancel: {
       Task { await self.endNap(token) }
@@ -71,12 +71,12 @@ extension OfflineManager {
   }
 
   private func endNap(_ token: Int) {
-    nap.end(token)?.resume()
+    runner.nap.end(token)?.resume()
   }
 
   /// Ends the runner's nap: the last running download ended, so the queue may be done.
   func wakeRunner() {
-    nap.end()?.resume()
+    runner.nap.end()?.resume()
   }
 
   /// Stops working the queue and closes the manager: every event stream ends
@@ -96,8 +96,8 @@ extension OfflineManager {
   /// Event streams go on; ``close()`` ends them.
   public func stop(suspendingRunning: Bool) async {
     stopLaunching()
-    scheduler?.cancel()
-    scheduler = nil
+    runner.loop?.cancel()
+    runner.loop = nil
     // Until none is left (``QueueMachine/nextToStop``).
     while let id = machine.nextToStop {
       if suspendingRunning {
@@ -112,7 +112,7 @@ extension OfflineManager {
     _ = logging("recording finished files in the journal", id: nil) {
       try commits.completions.flush()
     }
-    runnerLock = nil
+    runner.lock = nil
   }
 
   /// Stops starting downloads, at once and from any thread: it does not wait for the
@@ -124,13 +124,13 @@ extension OfflineManager {
   }
 
   private func becomeRunner(patience: Duration = .seconds(3)) throws(OfflineError) {
-    if runnerLock != nil { return }
+    if runner.holdsLock { return }
     guard let lock = RunnerLock(directory: directory, patience: patience) else {
       let holder = RunnerLock.holder(in: directory).map { " (process \($0))" } ?? ""
       throw OfflineError(
         .storeBusy("Another process\(holder) is running the queue of \(directory.path)."))
     }
-    runnerLock = lock
+    runner.lock = lock
     try Recovery(index: index, directory: directory).run()
     machine.didBecomeRunner(changeCounter: (try? index.contents.externalChangeCounter()) ?? 0)
     followStoredRateLimit(starting: true)
@@ -200,7 +200,7 @@ extension OfflineManager {
   /// handed the time, each host's reachability and the space of each folder.
   func pump() {
     let free = machine.freeSlots
-    guard runnerLock != nil, !launchesStopped.withLock({ $0 }), free > 0 else { return }
+    guard runner.holdsLock, !launchesStopped.withLock({ $0 }), free > 0 else { return }
     // Only rows that may start are read (what runs or waits in the batch is left out), and
     // once for several launches: until the contents change (``UpcomingRows``).
     let stamp = UpcomingRows.Stamp(

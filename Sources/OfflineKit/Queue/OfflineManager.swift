@@ -40,21 +40,18 @@ public actor OfflineManager {
   nonisolated let hub = EventHub()
   /// The queue's state in this process and the decisions made on it.
   var machine: QueueMachine
-  /// The store's runner lock while this process works the queue.
-  var runnerLock: RunnerLock?
+  /// The runner lock, loop and nap while this process works the queue.
+  var runner = QueueRunner()
   /// Set by ``stopLaunching()`` (from any thread) and ``stop(suspendingRunning:)``: while it
   /// is, ``pump()`` starts nothing.
   nonisolated let launchesStopped = Locked(false)
-  /// The runner's loop (``start()``), nil when it does not run.
-  var scheduler: Task<Void, Never>?
   /// Files finished and waiting for one sync to be recorded downloaded together, and the
   /// batches whose syncs run off the actor.
   var commits: GroupCommit
-  /// The pause of ``runUntilIdle()`` between turns, ended when the last download ends.
-  var nap = RunnerNap()
-  /// The `complete` journal records of the queue's finished files, written with the batch
-  /// that records them `downloaded` (``flushFinished()``) instead of a commit each.
-  nonisolated let fileCompletions: CompletionBatch
+  /// The files of the store's contents, with the `complete` journal records of the queue's
+  /// finished files, written with the batch that records them `downloaded`
+  /// (``flushFinished()``) instead of a commit each.
+  nonisolated let files: ContentFiles
 
   /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
   ///
@@ -93,8 +90,9 @@ public actor OfflineManager {
     self.sessions = ContentSessions(
       transport: configuration.transport ?? PlatformTransport.make(),
       queueBudget: RateLimiter(configuration.rateLimit), clock: configuration.clock)
-    self.fileCompletions = CompletionBatch(journal: index.transfers)
-    self.commits = GroupCommit(completions: fileCompletions)
+    let completions = CompletionBatch(journal: index.transfers)
+    self.files = ContentFiles(index: index, directory: directory, completions: completions)
+    self.commits = GroupCommit(completions: completions)
     self.machine = QueueMachine(parallelDownloads: configuration.parallelDownloads)
     if let lock = RunnerLock(directory: directory) {
       try Recovery(index: index, directory: directory).run()
@@ -167,69 +165,11 @@ public actor OfflineManager {
   )
     throws(OfflineError) -> [OfflineContent]
   {
-    let storedOptions = configuration?.storedOptions  // encoded once, not once per source
-    var result: [OfflineContent] = []
-    var fresh: [ContentRecord] = []
-    var takenIDs = Set<String>()
-    var batchByURL: [String: String] = [:]
-    for source in sources {
-      do {
-        try source.requestOptions.validate()
-      } catch {
-        throw OfflineError(
-          .transfer(Transfer.Error(.invalidRequestOptions(error), url: source.url, destination: ""))
-        )
-      }
-    }
-    let flatNamesOnDisk = files.flatNamesOnDisk()
-    // What exists already, and ids for the new ones, in three queries, not two per source.
-    let known = try knownRecords(for: sources)
-    var freshIDs = try unusedIDs(
-      count: sources.count(where: { $0.id == nil }), besides: Set(sources.compactMap(\.id)))
-    for source in sources {
-      guard source.url.isHTTPWithHost else {
-        throw OfflineError(.invalidURL(source.url.absoluteString))
-      }
-      if let id = source.id, !ContentFiles.isValidID(id) {
-        throw OfflineError(.invalidID(id), contentID: id)
-      }
-      if let existing = try existingRecord(for: source, known: known) {
-        result.append(OfflineContent(id: existing.id, manager: self))
-        continue
-      }
-      let key = source.url.absoluteString
-      if let earlier = batchByURL[key], source.id == nil || source.id == earlier {
-        result.append(OfflineContent(id: earlier, manager: self))  // twice in one batch
-        continue
-      }
-      let id = source.id ?? freshIDs.removeLast()
-      guard !takenIDs.contains(id) else { throw OfflineError(.duplicateID(id), contentID: id) }
-      takenIDs.insert(id)
-      batchByURL[key] = batchByURL[key] ?? id
-      let isStream = source.url.isHLSPlaylist || source.url.isDASHManifest
-      let fileName =
-        source.url.isHLSPlaylist
-        ? "index.m3u8"
-        : source.url.isDASHManifest
-          ? DASHDownload.indexName
-          : ContentManifest.contentFileName(LocalFileName.from(source.url))
-      // A single file goes to the shared folder unless its name is taken there (the index
-      // gives a later content of the same name a folder of its own).
-      var record = ContentRecord(
-        id: id, url: source.url.absoluteString, title: source.title, metadata: source.metadata,
-        fileName: fileName, state: .notDownloaded,
-        flatFile: !isStream && ContentFiles.canBeFlat(fileName)
-          && ContentFiles.isFree(flatName: fileName, among: flatNamesOnDisk))
-      if let configuration {
-        record.state = .downloading
-        record.waitReason = .queued
-        record.priority = configuration.priority
-        record.expectedSHA256 = configuration.expectedSHA256
-        record.options = storedOptions
-      }
-      fresh.append(record)
-      result.append(OfflineContent(id: id, manager: self))
-    }
+    let intake = try ContentIntake.decide(
+      sources, known: try knownRecords(for: sources), queueing: configuration,
+      storedOptions: configuration?.storedOptions)  // encoded once, not once per source
+    let result = intake.ids.map { OfflineContent(id: $0, manager: self) }
+    let fresh = intake.fresh
     try keepRequestOptions(of: sources, ids: result.map(\.id))
     if !fresh.isEmpty {
       let stored: [ContentRecord]
@@ -317,11 +257,6 @@ public actor OfflineManager {
   /// else `content/<id>/<file name>`.
   nonisolated func fileURL(of record: ContentRecord) -> URL {
     files.file(of: record)
-  }
-
-  /// The files of the store's contents.
-  nonisolated var files: ContentFiles {
-    ContentFiles(index: index, directory: directory, completions: fileCompletions)
   }
 }
 

@@ -35,7 +35,7 @@ extension OfflineManager {
   /// still be writing the part until it notices, and records the manifest itself when its
   /// transfer ends.
   func recordSuspendedUnlessAnotherProcessRuns(_ id: String) {
-    if runnerLock != nil {
+    if runner.holdsLock {
       recordSuspended(id)
     } else if let lock = RunnerLock(directory: directory) {
       defer { _ = lock }

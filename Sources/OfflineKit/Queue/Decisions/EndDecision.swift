@@ -86,6 +86,18 @@ struct EndDecision: Sendable, Equatable {
     [.bytes(length), .knownTotal(length), .waitReason(nil), .retryCount(0), .lastError(nil)]
   }
 
+  /// Records `record`'s file of `length` bytes downloaded, as one row of a batch of
+  /// finished files made durable together (``GroupCommit``): false, leaving it as it is,
+  /// when it is no longer `downloading` (suspended, canceled or deleted while the batch
+  /// synced).
+  static func recordBatchFinished(_ record: inout ContentRecord, length: Int64) -> Bool {
+    guard let after = OfflineStateMachine.state(after: .finished, from: record.offlineState)
+    else { return false }
+    record.state = after.stored
+    finishedEdits(length: length).apply(to: &record)
+    return true
+  }
+
   /// The decision for a download that failed.
   ///
   /// - Parameters:
