@@ -41,8 +41,21 @@ public struct OfflineContent: Sendable, Identifiable {
   /// that stock players refuse to open) is upgraded first, atomically, so what this returns
   /// plays in ffmpeg and mpv.
   ///
+  /// An HLS stream that is `downloading` or `suspended` plays too. With
+  /// `restrictedToAssetCache` true it is `index-partial.m3u8`: the segments on disk from the
+  /// first one on, as an `EVENT` playlist that the download rewrites at most once a second
+  /// while it runs; players (ffmpeg, mpv, AVPlayer) reload it and play on, and it ends with
+  /// `EXT-X-ENDLIST` once the stream is complete. With false it is
+  /// `index-remote-partial.m3u8`: every segment, local when it is on disk and the origin's
+  /// URL when it is not.
+  ///
+  /// ```swift
+  /// let url = try await content.playbackURL()  // downloaded, or a stream on its way
+  /// ```
+  ///
   /// - Throws: ``OfflineError`` with the code ``OfflineError/Code/notPlayable`` (and the
-  ///   content's ``OfflineError/state``) when the content is not downloaded;
+  ///   content's ``OfflineError/state``) when the content is not downloaded, unless it is an
+  ///   HLS stream downloading or suspended whose playlists the download has written;
   ///   ``OfflineError/Code/damaged``, naming what is missing or has another size, when the
   ///   quick check finds a file is not there as downloaded: never a broken playlist handed to
   ///   a player. (A file only `changed` since, same size, is listed in ``Snapshot/damage`` but
@@ -51,7 +64,7 @@ public struct OfflineContent: Sendable, Identifiable {
   public func playbackURL(restrictedToAssetCache: Bool = true) async throws(OfflineError) -> URL {
     var current = try await snapshot
     guard current.state == .downloaded else {
-      throw OfflineError(.notPlayable(current.state), contentID: id)
+      return try partialPlaybackURL(of: current, restrictedToAssetCache: restrictedToAssetCache)
     }
     if current.fileURL.lastPathComponent == "index.m3u8" {
       // Best effort: a folder that cannot be upgraded still plays in AVFoundation.
@@ -65,6 +78,21 @@ public struct OfflineContent: Sendable, Identifiable {
     let local = current.fileURL
     guard !restrictedToAssetCache, local.lastPathComponent == "index.m3u8" else { return local }
     return local.deletingLastPathComponent().appending(path: "index-remote.m3u8")
+  }
+
+  /// The growing playlist of an HLS stream that is downloading or suspended
+  /// (``HLSGrowingPlaylists``), once its download has written it.
+  private func partialPlaybackURL(of current: Snapshot, restrictedToAssetCache: Bool)
+    throws(OfflineError) -> URL
+  {
+    let name =
+      restrictedToAssetCache ? HLSGrowingPlaylists.restrictedIndex : HLSGrowingPlaylists.mixedIndex
+    let partial = current.fileURL.deletingLastPathComponent().appending(path: name)
+    guard current.state == .downloading || current.state == .suspended,
+      current.fileURL.lastPathComponent == "index.m3u8",
+      case .regular = DurableFile.kind(partial.path)
+    else { throw OfflineError(.notPlayable(current.state), contentID: id) }
+    return partial
   }
 
   /// Fetches the keys of a downloaded HLS stream again (rotated or expiring key URLs)

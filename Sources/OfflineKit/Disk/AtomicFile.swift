@@ -3,7 +3,9 @@ import Foundation
 /// Small files written whole or not at all: a temporary file, fsync, rename. In a pinned
 /// folder (``PinnedFolders``) each step is made relative to it, never through its path.
 enum AtomicFile {
-  static func write(_ data: Data, to target: URL, mode: mode_t, url: URL) throws(Transfer.Error) {
+  static func write(
+    _ data: Data, to target: URL, mode: mode_t, url: URL, durably: Bool = true
+  ) throws(Transfer.Error) {
     let folder = target.deletingLastPathComponent()
     let temporary = folder.appending(path: ".\(target.lastPathComponent).tmp")
     let failure = { (operation: TransferFileError.Operation, code: Int32) in
@@ -26,7 +28,7 @@ enum AtomicFile {
     let written = data.withUnsafeBytes { SystemIO.write(fd, $0.baseAddress, $0.count) }
     guard written == data.count else { throw failure(.write, written < 0 ? errno : ENOSPC) }
     fchmod(fd, mode)
-    guard Durability.sync(fd) == 0 else { throw failure(.sync, errno) }
+    guard !durably || Durability.sync(fd) == 0 else { throw failure(.sync, errno) }
     guard FileSteps.rename(temporary.path, target.path) == 0 else { throw failure(.rename, errno) }
   }
 }

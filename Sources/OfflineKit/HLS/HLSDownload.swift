@@ -107,18 +107,30 @@ package struct HLSDownload: Sendable {
     keys.expectedSHA256 = expectedPieceSHA256  // a repair's: the keys downloaded, no others
     let keyBytes = try await keys.fetchMissing(plan.keys)
     let offlineFiles = HLSOfflineFiles(folder: folder)
+    // What a player opens before the stream is complete (``OfflineContent/playbackURL``).
+    let growing = HLSGrowingWriter(
+      folder: folder, playlists: HLSGrowingPlaylists(plan: plan), clock: session.clock)
+    growing.start()
     let runner = PieceRunner(
       folder: folder, journal: journal, session: session, pieceRetry: pieceRetry,
       concurrency: configuration.pieceConcurrency, pieces: plan.pieces,
       packs: configuration.packsSmallSegments, expectedSHA256: expectedPieceSHA256,
-      beforeCuttingPacks: { () throws(Transfer.Error) in try offlineFiles.remove(plan) })
-    let fetched = try await runner.run(onProgress: onProgress)
+      beforeCuttingPacks: { () throws(Transfer.Error) in try offlineFiles.remove(plan) },
+      onLanding: { growing.didLand($0) })
+    let fetched: PieceRunner.Result
+    do {
+      fetched = try await runner.run(onProgress: onProgress)
+    } catch {
+      growing.flush()  // a suspended or failed stream plays what is on disk
+      throw error
+    }
     do {
       try pins.checkInPlace()  // keys and pieces are where the playlists say
     } catch {
       throw Transfer.Error(.file(error), url: url, destination: error.path ?? folder.path)
     }
     try offlineFiles.write(HLSPackAddressing.addressing(plan, packed: fetched.packed))
+    growing.complete(packed: fetched.packed)
     return StreamOutcome(
       index: indexURL(), bytes: fetched.bytes + keyBytes, segments: plan.segmentCount,
       initSections: plan.initSectionCount, keys: plan.keys.count, files: plan.pieces.count,

@@ -15,7 +15,9 @@ struct HLSOfflineFiles {
   /// Removes the offline playlists of `plan`, the entry points first, so that the folder
   /// has no `index.m3u8` while pieces it may address are rewritten; a missing one is fine.
   func remove(_ plan: HLSPlan) throws(Transfer.Error) {
-    for local in ["index.m3u8", "index-remote.m3u8"] + plan.mediaFiles.map(\.local) {
+    for local in ["index.m3u8", "index-remote.m3u8"] + plan.mediaFiles.map(\.local)
+      + Self.growing(plan)
+    {
       let target = folder.appending(path: local)
       guard FileSteps.unlink(target.path) == 0 || errno == ENOENT else {
         throw Transfer.Error(
@@ -23,6 +25,17 @@ struct HLSOfflineFiles {
           destination: target.path)
       }
     }
+  }
+
+  /// The growing playlists of `plan` (``HLSGrowingPlaylists``), which address packs too.
+  private static func growing(_ plan: HLSPlan) -> [String] {
+    let folders = Set(plan.mediaFiles.map { ($0.local as NSString).deletingLastPathComponent })
+    return [HLSGrowingPlaylists.restrictedIndex, HLSGrowingPlaylists.mixedIndex]
+      + folders.sorted().filter { !$0.isEmpty }.flatMap { folder in
+        [HLSGrowingPlaylists.restrictedMedia, HLSGrowingPlaylists.mixedMedia].map {
+          "\(folder)/\($0)"
+        }
+      }
   }
 
   /// Writes one playlist: 0600 when it keeps a remote URL with a query (`index-remote.m3u8`

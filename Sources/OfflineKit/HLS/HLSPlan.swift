@@ -17,6 +17,10 @@ struct HLSPlan: Sendable {
     /// The path inside the content folder, for example `audio-fr/playlist.m3u8`.
     var local: String
     var playlist: MediaPlaylist
+    /// The same playlist as the origin serves it, its segments' and init sections' URIs
+    /// absolute: a segment not on disk yet is played from there while the download runs
+    /// (``HLSGrowingPlaylists``).
+    var remote: MediaPlaylist
   }
 
   var pieces: [StreamPiece] = []

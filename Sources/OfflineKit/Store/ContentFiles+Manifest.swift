@@ -175,8 +175,8 @@ extension ContentFiles {
   }
 
   /// The regular files under `root` (relative paths, sizes), without the manifest, temporary
-  /// and part files (but always with `fileName`, the content's own file); links are not
-  /// followed.
+  /// and part files and a stream's growing playlists (``HLSGrowingPlaylists``), but always
+  /// with `fileName`, the content's own file; links are not followed.
   static func regularFiles(in root: URL, keeping fileName: String) -> [(String, Int64)] {
     var found: [(String, Int64)] = []
     var pending = [""]
@@ -191,6 +191,8 @@ extension ContentFiles {
           let skipped =
             ContentManifest.reservedName(name) || name.hasSuffix(".part")
             || name.hasSuffix(".tmp") || name.hasSuffix(".part.ranges")
+            // Rewritten by every run of the stream (a repair's too): never what it must be.
+            || HLSGrowingPlaylists.names.contains(name)
           if !skipped || child == fileName { found.append((child, size)) }
         default: break
         }

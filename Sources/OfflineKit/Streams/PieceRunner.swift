@@ -56,6 +56,9 @@ struct PieceRunner: Sendable {
   /// The SHA-256 a piece must have, by its ``StreamPiece/local`` path: one fetched with
   /// other bytes is not kept and fails the run (``StreamDownloading/expectedPieceSHA256``).
   let expectedSHA256: [String: String]
+  /// Told which pieces are on disk: at most every progress tick while that grows (after the
+  /// journal has them), and once more when the run ends, whatever the end; nil tells nobody.
+  let onLanding: (@Sendable (PieceLanding) -> Void)?
 
   /// A runner of `pieces` into `folder`; each piece in ``StreamPiece/pack`` goes into that
   /// pack when `packs` is true, into a file of its own otherwise.
@@ -63,7 +66,8 @@ struct PieceRunner: Sendable {
     folder: URL, journal: TransferJournal, session: ContentSession, pieceRetry: PieceRetryPolicy,
     concurrency: PieceConcurrency.Configuration, pieces: [StreamPiece], packs: Bool = true,
     expectedSHA256: [String: String] = [:],
-    beforeCuttingPacks: @escaping @Sendable () throws(Transfer.Error) -> Void = {}
+    beforeCuttingPacks: @escaping @Sendable () throws(Transfer.Error) -> Void = {},
+    onLanding: (@Sendable (PieceLanding) -> Void)? = nil
   ) {
     self.folder = folder
     self.journal = journal
@@ -80,6 +84,7 @@ struct PieceRunner: Sendable {
       }
     self.expectedSHA256 = expectedSHA256
     self.beforeCuttingPacks = beforeCuttingPacks
+    self.onLanding = onLanding
   }
 
   /// Downloads every piece not on disk yet.
@@ -101,12 +106,22 @@ struct PieceRunner: Sendable {
     }
     let completions = CompletionBatch(journal: journal)
     let responses = ResponseRecordBatch(journal: journal)
+    let landed = Locked<Set<String>>([])
+    let packed = Locked<[String: PackedPiece]>([:])
+    let onLanding = self.onLanding
     let reporter = Task {
+      var told = 0
       while !Task.isCancelled {
+        // Read before the flush: every piece in it has its completion in the batch flushed.
+        let onDisk = landed.withLock { $0 }
         // The journal lags the pieces on disk by at most a tick: whoever reads it while the
         // run goes (a manager's snapshot, a suspend) sees the pieces finished by then.
         try? completions.flush()
         report(tally.withLock { $0.progress() })
+        if let onLanding, onDisk.count != told {
+          told = onDisk.count
+          onLanding(PieceLanding(landed: onDisk, packed: packed.withLock { $0 }))
+        }
         try? await clock.sleep(for: .milliseconds(250))
       }
     }
@@ -120,7 +135,13 @@ struct PieceRunner: Sendable {
     let journaled = Self.journaledRecords(journal, under: folder.path)
     let packs = PiecePacks(pieces: pieces, folder: folder, records: journaled ?? [:])
     if packs.cutsRegions { try beforeCuttingPacks() }
-    let packed = Locked<[String: PackedPiece]>([:])
+    if onLanding != nil {
+      // What an earlier run finished is on disk from the first tick: a growing playlist a
+      // player reloads never loses a segment it listed when this run starts.
+      let earlier = Self.landedEarlier(pieces, in: folder, journaled: journaled, packs: packs)
+      landed.withLock { $0 = earlier.landed }
+      packed.withLock { $0 = earlier.packed }
+    }
     let began = clock.instant
     let outcome: Swift.Result<Void, Transfer.Error> = await withTaskGroup(
       of: Swift.Result<Bool, Transfer.Error>.self
@@ -134,9 +155,11 @@ struct PieceRunner: Sendable {
           next += 1
           inFlight += 1
           group.addTask {
-            await fetch(
+            let result = await fetch(
               index, session: watched, tally: tally, journaled: journaled,
               completions: completions, responses: responses, packs: packs, packed: packed)
+            if case .success = result { landed.withLock { _ = $0.insert(pieces[index].local) } }
+            return result
           }
         }
         responses.writers.store(inFlight, ordering: .relaxed)
@@ -169,7 +192,9 @@ struct PieceRunner: Sendable {
     // Every piece has ended. A batch that cannot be written loses no bytes: the pieces keep
     // their response records (see `CompletionBatch`), and a failure has been thrown by
     // the piece that filled an earlier batch.
+    let onDisk = landed.withLock { $0 }
     try? completions.flush()
+    onLanding?(PieceLanding(landed: onDisk, packed: packed.withLock { $0 }))
     if case .failure(let error) = outcome { throw error }
     try checkInPlace(pins)
     // One `syncfs` for every piece written without a per-file fsync. A stream whose pieces
@@ -187,6 +212,32 @@ struct PieceRunner: Sendable {
     }
     result.packed = packed.withLock { $0 }
     return result
+  }
+
+  /// The pieces an earlier run finished, as the journal says when this run begins: a file
+  /// of its own whose record is complete, or a region of a pack that is kept
+  /// (``PiecePacks/kept``). Each is checked again when its turn comes.
+  private static func landedEarlier(
+    _ pieces: [StreamPiece], in folder: URL, journaled: [String: TransferRecord]?,
+    packs: PiecePacks
+  ) -> PieceLanding {
+    var landing = PieceLanding()
+    guard let journaled else { return landing }
+    for piece in pieces {
+      let destination = folder.appending(path: piece.local).path
+      if let pack = piece.pack {
+        guard let kept = packs.kept[destination], let length = kept.totalLength,
+          let region = kept.pack
+        else { continue }
+        landing.landed.insert(piece.local)
+        landing.packed[piece.local] = PackedPiece(pack: pack, offset: region.offset, length: length)
+      } else if let record = journaled[destination], record.phase == .complete,
+        record.pack == nil
+      {
+        landing.landed.insert(piece.local)
+      }
+    }
+    return landing
   }
 
   /// Makes the folders of the pieces and their packs inside ``folder`` before any is

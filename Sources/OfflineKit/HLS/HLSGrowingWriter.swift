@@ -1,0 +1,83 @@
+import Foundation
+import OfflineHTTP
+import OfflineLocks
+
+/// Writes the growing playlists of a running HLS download (``HLSGrowingPlaylists``): at most
+/// once per ``interval`` while pieces land, what landed last when the run stops (ended, see
+/// ``HLSGrowingPlaylists``), and the ordinary ones when it completes.
+///
+/// Each playlist is replaced atomically (a temporary file, then a rename), so a player never
+/// reads half of one; without an fsync, because they are written again from the journal by
+/// the next run and the finished ones are the offline playlists'. A write that fails is
+/// skipped: the download goes on, and the next write (or the next run's) brings them up to
+/// date.
+final class HLSGrowingWriter: Sendable {
+  /// The shortest time between two writes while the run goes: players reload a growing
+  /// playlist about once a target duration.
+  static let interval: Duration = .seconds(1)
+
+  private struct State {
+    /// What landed last; nil until the run said (its pieces had not started).
+    var latest: PieceLanding?
+    var written: PieceLanding?
+    var writtenAt: ContinuousClock.Instant?
+  }
+
+  private let folder: URL
+  private let playlists: HLSGrowingPlaylists
+  private let clock: any Timekeeping
+  private let state = Locked(State())
+
+  /// A writer of `playlists` into `folder`, pacing its writes by `clock`.
+  init(folder: URL, playlists: HLSGrowingPlaylists, clock: any Timekeeping) {
+    self.folder = folder
+    self.playlists = playlists
+    self.clock = clock
+  }
+
+  /// Writes the playlists for no piece yet, unless an earlier run wrote some (those list
+  /// what was on disk then, and stay until this run's landing replaces them).
+  func start() {
+    let entry = folder.appending(path: HLSGrowingPlaylists.restrictedIndex).path
+    guard !FileManager.default.fileExists(atPath: entry) else { return }
+    write(PieceLanding())
+  }
+
+  /// The pieces on disk are now `landing`: written when ``interval`` has passed since the
+  /// last write.
+  func didLand(_ landing: PieceLanding) {
+    let now = clock.instant
+    let due = state.withLock { state in
+      state.latest = landing
+      guard landing != state.written else { return false }
+      if let at = state.writtenAt, at.duration(to: now) < Self.interval { return false }
+      state.written = landing
+      state.writtenAt = now
+      return true
+    }
+    if due { write(landing) }
+  }
+
+  /// Writes what landed last, marked ended: the run stopped without completing. Nothing
+  /// when its pieces never started: the playlists an earlier run wrote stay.
+  func flush() {
+    guard let latest = state.withLock({ $0.latest }) else { return }
+    write(latest, ended: true)
+  }
+
+  /// Writes the playlists of the complete stream, its `packed` pieces addressed in their
+  /// packs: the growing playlists become the ordinary ones, with `EXT-X-ENDLIST`.
+  func complete(packed: [String: PieceRunner.PackedPiece]) {
+    write(PieceLanding(landed: playlists.complete, packed: packed))
+  }
+
+  private func write(_ landing: PieceLanding, ended: Bool = false) {
+    for file in playlists.files(for: landing, ended: ended) {
+      let target = folder.appending(path: file.local)
+      // Skipped on failure: see the type's comment.
+      try? AtomicFile.write(
+        Data(file.text.utf8), to: target, mode: ReadableFileMode.mode(for: file.text),
+        url: target, durably: false)
+    }
+  }
+}
