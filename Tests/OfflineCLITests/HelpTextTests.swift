@@ -92,8 +92,9 @@ import Testing
                                   -> downloading).
           forget                  Remove a content that is not downloaded from the
                                   store.
-          path                    Print the path of a downloaded content's file
-                                  (index.m3u8 for a stream).
+          path                    Print the path a player opens: a downloaded content's
+                                  file (index.m3u8 for a stream), or the growing
+                                  playlist of a stream that is downloading or paused.
           renew-keys              Fetch a downloaded stream's keys again, without its
                                   segments.
           set-url                 Replace the URL of a queued, downloading or suspended

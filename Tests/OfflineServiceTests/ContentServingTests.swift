@@ -104,3 +104,51 @@ struct ContentServingTests {
     await fixture.close()
   }
 }
+
+/// Issue 40, item 1: an HLS stream plays through `offline serve` while it downloads, from
+/// what is on disk; the player never asks the origin.
+@Suite("offline serve serves HLS streams on their way", .serialized, .timed)
+struct GrowingStreamServingTests {
+  @Test(.enabled(if: FFmpeg.isAvailable), .timeLimit(.minutes(2)))
+  func ffmpegPlaysTheServedGrowingPlaylistToTheEndWithoutAskingTheOrigin() async throws {
+    let fixture = try await ServiceFixture()
+    let files = try await HLSFixture.fmp4.make(in: fixture.origin.url, segmentCount: 20)
+    try await fixture.manager.setRateLimit(ByteRate(bytesPerSecond: 80_000))
+    let content = try await fixture.manager.add([OfflineSource(url: files.url(on: fixture.nginx))])
+      .first!
+    let entry = try await Curl.fetch(fixture.url("/content/\(content.id)/"))
+    #expect(entry.status == 302)
+    #expect(entry.headers["location"] == "/content/\(content.id)/index-partial.m3u8")
+    let playlist = fixture.url("/content/\(content.id)/index-partial.m3u8")
+    var listed = 0
+    for _ in 0..<600 where listed == 0 {
+      let reply = try await Curl.fetch(playlist)
+      if reply.status == 200 { listed = reply.text.components(separatedBy: "#EXTINF").count - 1 }
+      if listed == 0 { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    #expect(listed >= 1 && listed < 20, "\(listed) segments when the player starts")
+    // ffmpeg 5.1 on a playlist that grows, whose segments are byte ranges of a pack that
+    // grows too, over one kept-alive connection: reads cut short ("Stream ends prematurely")
+    // and a minute of retries, with nginx serving the same folder as well as with us; each
+    // request on a connection of its own plays at once.
+    let player = Task {
+      try await FFmpeg.run(
+        [
+          "-v", "error", "-http_persistent", "0", "-live_start_index", "0", "-i", playlist, "-f",
+          "null", "-",
+          "-progress", "pipe:1", "-nostats",
+        ], timeout: 90)
+    }
+    try await fixture.waitFor(content.id, .downloaded, timeout: 60)
+    let output = try await player.value
+    let played =
+      output.stdoutText.split(separator: "\n").last { $0.hasPrefix("out_time_us=") }
+      .flatMap { Double($0.dropFirst("out_time_us=".count)) }.map { $0 / 1_000_000 } ?? 0
+    #expect(output.status == 0, "\(output.stderrText)")
+    #expect(abs(played - 20) < 0.2, "played \(played) s")
+    let asked = try await fixture.nginx.accessLog(minimumCount: 1)
+    #expect(
+      !asked.contains { $0.userAgent?.hasPrefix("Lavf") == true }, "the player asked the origin")
+    await fixture.close()
+  }
+}

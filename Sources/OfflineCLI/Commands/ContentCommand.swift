@@ -17,7 +17,9 @@ struct ContentCommand: Command {
       case .rm: "Delete a downloaded content's file (downloaded -> notDownloaded)."
       case .download: "Queue a content that is not downloaded (notDownloaded -> downloading)."
       case .forget: "Remove a content that is not downloaded from the store."
-      case .path: "Print the path of a downloaded content's file (index.m3u8 for a stream)."
+      case .path:
+        "Print the path a player opens: a downloaded content's file (index.m3u8 for a stream),"
+          + " or the growing playlist of a stream that is downloading or paused."
       case .renewKeys: "Fetch a downloaded stream's keys again, without its segments."
       }
     }
@@ -64,17 +66,31 @@ struct ContentCommand: Command {
         try await content.cancel()
         try await Self.waitWhileCanceling(content, console: console)
       case .path:
-        let snapshot = try await content.snapshot
-        guard snapshot.state == .downloaded else {
-          console.err(
-            "Error: Cannot print the path of content \(command.id): it is \(snapshot.state.phrase)."
-          )
-          return ExitCode.failure
-        }
-        console.out(try await content.playbackURL().path)
+        return try await Self.printPath(of: content, console: console)
       }
       return ExitCode.success
     }
+  }
+
+  /// Prints where a player opens `content`; a stream on its way is said to grow on stderr.
+  private static func printPath(of content: OfflineContent, console: Console)
+    async throws(OfflineError) -> Int32
+  {
+    let url: URL
+    do {
+      url = try await content.playbackURL()
+    } catch  where error.code == .notPlayable {
+      let state = error.state.map { " it is \($0.phrase)" } ?? ""
+      console.err("Error: Cannot print the path of content \(content.id):\(state).")
+      return ExitCode.failure
+    }
+    if try await content.state != .downloaded {
+      console.err(
+        "Content \(content.id) is not all on disk: this playlist lists what is and grows while"
+          + " it downloads (ffmpeg and mpv: -live_start_index 0 to play from its start).")
+    }
+    console.out(url.path)
+    return ExitCode.success
   }
 
   /// A cancel while `offline run` works the queue is finished by that runner: wait for it

@@ -1,11 +1,14 @@
 import Foundation
 import OfflineKit
 
-/// `/content/<id>/<path>`: the files of one downloaded content, for players. Only a content
-/// in `downloaded` is served, and only regular files inside its folder that play
-/// (``ServedFiles``: never its bookkeeping), or for a flat file in the shared `files/` folder
-/// only that file; whatever the path says, nothing outside is reachable. Nothing served can
-/// act in the service's origin (``ContentHeaders``).
+/// `/content/<id>/<path>`: the files of one downloaded content, for players. A content in
+/// `downloaded` is served, and an HLS stream that is `downloading` or `suspended` too: what
+/// is on disk, entered through its growing playlist (`index-partial.m3u8`, which players
+/// reload while the download goes on; see `OfflineContent.playbackURL(restrictedToAssetCache:)`).
+/// Only regular files inside its folder that play are served (``ServedFiles``: never its
+/// bookkeeping, nor a part file being written), or for a flat file in the shared `files/`
+/// folder only that file; whatever the path says, nothing outside is reachable. Nothing
+/// served can act in the service's origin (``ContentHeaders``).
 struct ContentRoute: Sendable {
   let manager: OfflineManager
 
@@ -19,14 +22,19 @@ struct ContentRoute: Sendable {
     guard let snapshot = try? await manager.snapshot(id: id) else {
       return .text(404, "There is no content '\(RequestGuard.printable(id))'.")
     }
-    guard snapshot.state == .downloaded else {
+    let onItsWay =
+      (snapshot.state == .downloading || snapshot.state == .suspended)
+      && snapshot.fileURL.lastPathComponent == "index.m3u8"
+    guard snapshot.state == .downloaded || onItsWay else {
       return .text(
-        409, "Content '\(id)' is \(snapshot.state.phrase): only downloaded content is served.")
+        409,
+        "Content '\(id)' is \(snapshot.state.phrase): only downloaded content, and HLS streams"
+          + " downloading or paused, are served.")
     }
     let folder = snapshot.fileURL.deletingLastPathComponent()
     let rest = Array(segments.dropFirst())
     guard !rest.isEmpty else {
-      let name = snapshot.fileURL.lastPathComponent
+      let name = onItsWay ? Self.growingPlaylist : snapshot.fileURL.lastPathComponent
       let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
       return .redirect(to: "/content/\(id)/\(encoded)", status: 302)
     }
@@ -39,6 +47,10 @@ struct ContentRoute: Sendable {
     else { return .text(404, "No such file.") }
     return FileResponder.respond(path: path, to: request, headers: ContentHeaders.of(rest))
   }
+
+  /// The playlist of an HLS stream on its way that `/content/<id>/` leads to: the segments on
+  /// disk, growing while it downloads.
+  static let growingPlaylist = "index-partial.m3u8"
 
   /// The real path of `segments` inside `folder`, or nil when a name is hidden, the file is
   /// missing, or its real path (links followed) leaves the folder.
