@@ -64,6 +64,12 @@ struct WebPageTests {
     #expect(lines.contains("live"))
     #expect(lines.contains("downloading buttons pause,cancel"))
     #expect(lines.contains("suspended buttons resume,cancel"))
+    // Sizes in the units the CLI uses (issue 40, item 3): KiB and MiB, not KB and MB.
+    #expect(
+      lines.contains {
+        $0.hasPrefix("suspended bytes ") && ($0.hasSuffix(" KiB") || $0.hasSuffix(" MiB"))
+      }, "\(lines)")
+    #expect(lines.contains("idle bar 0 0 B of ?"), "\(lines)")
     #expect(lines.contains("resumed"))
     #expect(lines.contains("progress 100 100 %"))
     #expect(lines.contains("downloaded buttons delete"))

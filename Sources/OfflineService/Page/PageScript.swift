@@ -20,9 +20,10 @@ enum PageScript {
 
     function size(bytes) {
       if (bytes === null || bytes === undefined) return "?";
-      const units = ["B", "KB", "MB", "GB", "TB"];
+      // Powers of 1024, named as the CLI names them (curl and aria2 do the same).
+      const units = ["B", "KiB", "MiB", "GiB", "TiB"];
       let value = bytes, unit = 0;
-      while (value >= 1000 && unit < units.length - 1) { value /= 1000; unit++; }
+      while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit++; }
       return (unit === 0 ? value : value.toFixed(1)) + " " + units[unit];
     }
 
@@ -55,10 +56,14 @@ enum PageScript {
       return node;
     }
 
-    function setProgress(node, bytes, total, speed, left) {
+    // Without a total, a download that moves gets a bar that says so (no value); one that
+    // does not move (paused, not started) an empty bar, not one that looks part-filled.
+    function setProgress(node, bytes, total, speed, left, moving = true) {
       const fraction = total ? Math.min(1, bytes / total) : null;
       const bar = node.querySelector("progress");
-      if (fraction === null) bar.removeAttribute("value"); else bar.value = Math.round(fraction * 1000) / 10;
+      if (fraction !== null) bar.value = Math.round(fraction * 1000) / 10;
+      else if (moving && bytes > 0) bar.removeAttribute("value");
+      else bar.value = 0;
       node.querySelector(".percent").textContent = fraction === null ? "" : Math.floor(fraction * 100) + " %";
       node.querySelector(".bytes").textContent = size(bytes) + " of " + size(total);
       node.querySelector(".speed").textContent = speed ? size(speed) + "/s" : "";
@@ -74,7 +79,8 @@ enum PageScript {
       node.querySelector(".state").textContent = content.state;
       const done = content.state === "downloaded";
       setProgress(node, done ? (content.total || content.bytes) : content.bytes,
-        done ? (content.total || content.bytes) : content.total, 0, null);
+        done ? (content.total || content.bytes) : content.total, 0, null,
+        content.state === "downloading");
       node.querySelector(".reason").textContent =
         content.state === "downloading" && content.waitReason ? "waiting: " + content.waitReason : "";
       node.querySelector(".error").textContent = content.lastError || "";

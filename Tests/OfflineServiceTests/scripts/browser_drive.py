@@ -52,6 +52,7 @@ def main():
         row.find_element(By.CSS_SELECTOR, "button[data-action=pause]").click()
         wait.until(lambda d: state() == "suspended")
         print("suspended buttons", ",".join(buttons()))
+        print("suspended bytes", row.find_element(By.CSS_SELECTOR, ".bytes").text)
         resume = row.find_element(By.CSS_SELECTOR, "button[data-action=resume]")
         # Another event for the same state (they come in bursts) must not replace the button
         # the user is about to click (it did: the click raised "stale element").
@@ -64,6 +65,16 @@ def main():
         value = float(row.find_element(By.TAG_NAME, "progress").get_attribute("value"))
         print("progress", int(value), row.find_element(By.CSS_SELECTOR, ".percent").text)
         print("downloaded buttons", ",".join(buttons()))
+
+        # A paused content with no byte and no known total: an empty bar, not a busy one.
+        driver.execute_script(
+            "render({id: 'idle', url: 'http://origin.test/idle.bin', state: 'suspended',"
+            " bytes: 0, total: null, actions: ['resume', 'cancel']});")
+        idle = driver.find_element(By.CSS_SELECTOR, "li[data-id=idle] progress")
+        # An indeterminate bar's position is -1 (drawn busy); an empty one's 0.
+        print("idle bar", driver.execute_script("return arguments[0].position;", idle),
+              driver.find_element(By.CSS_SELECTOR, "li[data-id=idle] .bytes").text)
+        driver.execute_script("document.querySelector('li[data-id=idle]').remove();")
 
         video = wait.until(lambda d: row.find_element(By.TAG_NAME, "video"))
         driver.execute_script("arguments[0].muted = true; arguments[0].play();", video)
