@@ -15,6 +15,9 @@ extension SegmentedTransfer {
       let rate = RateEstimator(clock: clock)
       while !Task.isCancelled {
         try? await clock.sleep(for: .seconds(1))
+        // Stopped while asleep: the run's own checkpoint (or its finish) follows, and this
+        // one would only make it wait for another sync of the part.
+        guard !Task.isCancelled else { return }
         checkpoint(board, fd: fd)
         let written = board.written
         onEvent(
