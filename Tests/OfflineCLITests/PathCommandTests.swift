@@ -10,14 +10,17 @@ import Testing
 @Suite(.enabled(if: FFmpeg.isAvailable), .timed) struct PathCommandTests {
   @Test(.timeLimit(.minutes(2)))
   func aPausedStreamsPathIsThePlaylistOfWhatIsOnDisk() async throws {
-    let origin = try await HLSOrigin(.fmp4, segmentCount: 20)
+    let origin = try await HLSOrigin(.aes128Rotating, segmentCount: 20)
     defer { origin.nginx.stop() }
     let work = try TemporaryDirectory()
     let store = work.url.appending(path: "store")
     let manager = try OfflineManager(directory: store)
     try await manager.setRateLimit(ByteRate(bytesPerSecond: 40_000))
     let content = try await manager.content(for: OfflineSource(url: origin.url, id: "show"))
-    try await content.download()
+    var configuration = DownloadConfiguration()
+    configuration.stream.parallelSegments = 1  // in order: the first segments land first
+    configuration.stream.maxConnections = 1
+    try await content.download(configuration)
     try await manager.start()
     var partial: URL?
     for _ in 0..<1200 where partial == nil {

@@ -110,7 +110,6 @@ package struct HLSDownload: Sendable {
     // What a player opens before the stream is complete (``OfflineContent/playbackURL``).
     let growing = HLSGrowingWriter(
       folder: folder, playlists: HLSGrowingPlaylists(plan: plan), clock: session.clock)
-    growing.start()
     let runner = PieceRunner(
       folder: folder, journal: journal, session: session, pieceRetry: pieceRetry,
       concurrency: configuration.pieceConcurrency, pieces: plan.pieces,

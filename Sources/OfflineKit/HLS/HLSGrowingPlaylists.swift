@@ -57,7 +57,8 @@ struct HLSGrowingPlaylists: Sendable {
       restricted.append(Self.restricted(local, onDisk: onDisk, ended: ended))
       mixed.append(
         Self.mixed(
-          local, remote: planned.remote, onDisk: onDisk, folder: folder, landed: landing.landed))
+          local, remote: planned.remote, at: planned.remoteURL, onDisk: onDisk, folder: folder,
+          landed: landing.landed))
     }
     guard case .master(let master) = plan.index, case .master(let withRemote) = plan.indexWithRemote
     else {
@@ -118,24 +119,34 @@ struct HLSGrowingPlaylists: Sendable {
     return playlist
   }
 
-  /// `local` with each segment not on disk taken from `remote` (its URI and byte range; its
-  /// init section too unless that is on disk), keeping the local keys.
+  /// `local` with each segment not on disk taken from `remote`, served at `base` (its URI
+  /// made absolute and its byte range; its init section too unless that is on disk),
+  /// keeping the local keys. The planner checked every URI: one that does not resolve now
+  /// keeps the local name (never a URL we did not plan).
   private static func mixed(
-    _ local: MediaPlaylist, remote: MediaPlaylist, onDisk: [Bool], folder: String,
+    _ local: MediaPlaylist, remote: MediaPlaylist, at base: URL, onDisk: [Bool], folder: String,
     landed: Set<String>
   ) -> MediaPlaylist {
     var playlist = local
     for index in playlist.segments.indices where !onDisk[index] {
       let origin = remote.segments[index]
-      playlist.segments[index].uri = origin.uri
+      guard let uri = absolute(origin.uri, base) else { continue }
+      playlist.segments[index].uri = uri
       playlist.segments[index].byteRange = origin.byteRange
-      if let map = playlist.segments[index].map, !landed.contains(path(folder, map.uri)) {
-        playlist.segments[index].map = origin.map
+      if let map = playlist.segments[index].map, !landed.contains(path(folder, map.uri)),
+        var originMap = origin.map, let mapURI = absolute(originMap.uri, base)
+      {
+        originMap.uri = mapURI
+        playlist.segments[index].map = originMap
       }
     }
     playlist.playlistType = .vod
     playlist.hasEndList = true
     return playlist
+  }
+
+  private static func absolute(_ uri: String, _ base: URL) -> String? {
+    (try? HLSURI.resolve(uri, against: base, what: "segment"))?.absoluteString
   }
 
   /// `master` with every URI among the planned media playlists' `locals` renamed to `name`

@@ -28,19 +28,14 @@ final class HLSGrowingWriter: Sendable {
   private let clock: any Timekeeping
   private let state = Locked(State())
 
-  /// A writer of `playlists` into `folder`, pacing its writes by `clock`.
+  /// A writer of `playlists` into `folder`, pacing its writes by `clock`: the first comes
+  /// an ``interval`` after the run starts, so a stream fetched in less costs none (the
+  /// playlists an earlier run wrote stay until then).
   init(folder: URL, playlists: HLSGrowingPlaylists, clock: any Timekeeping) {
     self.folder = folder
     self.playlists = playlists
     self.clock = clock
-  }
-
-  /// Writes the playlists for no piece yet, unless an earlier run wrote some (those list
-  /// what was on disk then, and stay until this run's landing replaces them).
-  func start() {
-    let entry = folder.appending(path: HLSGrowingPlaylists.restrictedIndex).path
-    guard !FileManager.default.fileExists(atPath: entry) else { return }
-    write(PieceLanding())
+    state.withLock { $0.writtenAt = clock.instant }
   }
 
   /// The pieces on disk are now `landing`: written when ``interval`` has passed since the
@@ -66,8 +61,11 @@ final class HLSGrowingWriter: Sendable {
   }
 
   /// Writes the playlists of the complete stream, its `packed` pieces addressed in their
-  /// packs: the growing playlists become the ordinary ones, with `EXT-X-ENDLIST`.
+  /// packs: the growing playlists become the ordinary ones, with `EXT-X-ENDLIST`. Only when
+  /// a run wrote growing ones: a player may be reloading them.
   func complete(packed: [String: PieceRunner.PackedPiece]) {
+    let entry = folder.appending(path: HLSGrowingPlaylists.restrictedIndex).path
+    guard FileManager.default.fileExists(atPath: entry) else { return }
     write(PieceLanding(landed: playlists.complete, packed: packed))
   }
 

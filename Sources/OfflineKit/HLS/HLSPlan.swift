@@ -17,10 +17,12 @@ struct HLSPlan: Sendable {
     /// The path inside the content folder, for example `audio-fr/playlist.m3u8`.
     var local: String
     var playlist: MediaPlaylist
-    /// The same playlist as the origin serves it, its segments' and init sections' URIs
-    /// absolute: a segment not on disk yet is played from there while the download runs
-    /// (``HLSGrowingPlaylists``).
+    /// The same playlist as the origin serves it, at ``remoteURL`` (its URIs relative to
+    /// that): a segment not on disk yet is played from there while the download runs
+    /// (``HLSGrowingPlaylists``, which resolves only the URIs it writes).
     var remote: MediaPlaylist
+    /// Where the origin serves ``remote``.
+    var remoteURL: URL
   }
 
   var pieces: [StreamPiece] = []

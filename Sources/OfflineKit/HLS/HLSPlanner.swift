@@ -105,26 +105,7 @@ struct HLSPlanner {
     plan.mediaFiles.append(
       HLSPlan.MediaFile(
         local: path(source.folder, "playlist.m3u8"), playlist: media,
-        remote: try Self.absolute(source.playlist, base: source.url)))
-  }
-
-  /// `playlist` with its segments' and init sections' URIs made absolute against `base`:
-  /// where each segment is at the origin, for a playlist that mixes local and remote
-  /// segments while the download runs (``HLSGrowingPlaylists``).
-  private static func absolute(_ playlist: MediaPlaylist, base: URL) throws(Transfer.Error)
-    -> MediaPlaylist
-  {
-    var remote = playlist
-    for index in remote.segments.indices {
-      let segment = remote.segments[index]
-      remote.segments[index].uri =
-        try HLSURI.resolve(segment.uri, against: base, what: "segment").absoluteString
-      if var map = segment.map {
-        map.uri = try HLSURI.resolve(map.uri, against: base, what: "EXT-X-MAP").absoluteString
-        remote.segments[index].map = map
-      }
-    }
-    return remote
+        remote: source.playlist, remoteURL: source.url))
   }
 
   /// Adds the piece holding `range` of `remote` (or the whole of it) and returns the URI the

@@ -57,7 +57,8 @@ struct PieceRunner: Sendable {
   /// other bytes is not kept and fails the run (``StreamDownloading/expectedPieceSHA256``).
   let expectedSHA256: [String: String]
   /// Told which pieces are on disk: at most every progress tick while that grows (after the
-  /// journal has them), and once more when the run ends, whatever the end; nil tells nobody.
+  /// journal has them), and once more when the pieces have all ended, fetched or failed (not
+  /// when the run fails before its first piece); nil tells nobody.
   let onLanding: (@Sendable (PieceLanding) -> Void)?
 
   /// A runner of `pieces` into `folder`; each piece in ``StreamPiece/pack`` goes into that
@@ -113,7 +114,7 @@ struct PieceRunner: Sendable {
       var told = 0
       while !Task.isCancelled {
         // Read before the flush: every piece in it has its completion in the batch flushed.
-        let onDisk = landed.withLock { $0 }
+        let onDisk = onLanding == nil ? [] : landed.withLock { $0 }
         // The journal lags the pieces on disk by at most a tick: whoever reads it while the
         // run goes (a manager's snapshot, a suspend) sees the pieces finished by then.
         try? completions.flush()
@@ -158,7 +159,9 @@ struct PieceRunner: Sendable {
             let result = await fetch(
               index, session: watched, tally: tally, journaled: journaled,
               completions: completions, responses: responses, packs: packs, packed: packed)
-            if case .success = result { landed.withLock { _ = $0.insert(pieces[index].local) } }
+            if onLanding != nil, case .success = result {
+              landed.withLock { _ = $0.insert(pieces[index].local) }
+            }
             return result
           }
         }
@@ -192,7 +195,7 @@ struct PieceRunner: Sendable {
     // Every piece has ended. A batch that cannot be written loses no bytes: the pieces keep
     // their response records (see `CompletionBatch`), and a failure has been thrown by
     // the piece that filled an earlier batch.
-    let onDisk = landed.withLock { $0 }
+    let onDisk = onLanding == nil ? [] : landed.withLock { $0 }
     try? completions.flush()
     onLanding?(PieceLanding(landed: onDisk, packed: packed.withLock { $0 }))
     if case .failure(let error) = outcome { throw error }
@@ -223,8 +226,9 @@ struct PieceRunner: Sendable {
   ) -> PieceLanding {
     var landing = PieceLanding()
     guard let journaled else { return landing }
+    let base = folder.path  // the journal's destinations are this plus "/" and the local path
     for piece in pieces {
-      let destination = folder.appending(path: piece.local).path
+      let destination = base + "/" + piece.local
       if let pack = piece.pack {
         guard let kept = packs.kept[destination], let length = kept.totalLength,
           let region = kept.pack
