@@ -15,6 +15,15 @@ struct PiecePacks: Sendable {
   let packs: [String: PiecePack]
   /// The kept pieces' records, by destination.
   let kept: [String: TransferRecord]
+
+  /// Where `piece`, whose file would be `destination`, is in its pack when an earlier run
+  /// left it there and this run keeps it; nil otherwise (not in a pack, or not kept).
+  func keptRegion(of piece: StreamPiece, at destination: String) -> PieceRunner.PackedPiece? {
+    guard let pack = piece.pack, let record = kept[destination],
+      let length = record.totalLength, let region = record.pack
+    else { return nil }
+    return PieceRunner.PackedPiece(pack: pack, offset: region.offset, length: length)
+  }
   /// Whether a pack holds bytes past its kept regions, which the run's first write into it
   /// cuts: regions the offline playlists of an earlier run may address (a complete stream
   /// downloaded again in another boot, whose records this run does not trust).

@@ -229,12 +229,10 @@ struct PieceRunner: Sendable {
     let base = folder.path  // the journal's destinations are this plus "/" and the local path
     for piece in pieces {
       let destination = base + "/" + piece.local
-      if let pack = piece.pack {
-        guard let kept = packs.kept[destination], let length = kept.totalLength,
-          let region = kept.pack
-        else { continue }
+      if piece.pack != nil {
+        guard let region = packs.keptRegion(of: piece, at: destination) else { continue }
         landing.landed.insert(piece.local)
-        landing.packed[piece.local] = PackedPiece(pack: pack, offset: region.offset, length: length)
+        landing.packed[piece.local] = region
       } else if let record = journaled[destination], record.phase == .complete,
         record.pack == nil
       {
@@ -302,15 +300,12 @@ struct PieceRunner: Sendable {
     let destination = folder.appending(path: piece.local).path
     let record = Self.carryOver(
       journal, destination: destination, to: piece.remote, journaled: journaled)
-    if let pack = piece.pack, let kept = packs.kept[destination],
-      let length = kept.totalLength, let region = kept.pack,
+    if let region = packs.keptRegion(of: piece, at: destination),
       record?.url == piece.remote.absoluteString
     {
-      tally.withLock { $0.pieceStarted(index, total: length) }
-      tally.withLock { $0.pieceFinished(index, length: length) }
-      packed.withLock {
-        $0[piece.local] = PackedPiece(pack: pack, offset: region.offset, length: length)
-      }
+      tally.withLock { $0.pieceStarted(index, total: region.length) }
+      tally.withLock { $0.pieceFinished(index, length: region.length) }
+      packed.withLock { $0[piece.local] = region }
       return .success(false)
     }
     let role = Transfer.Piece(
