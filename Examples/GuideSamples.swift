@@ -63,3 +63,11 @@ func guideErrorCodes(content: OfflineContent) async {
     print(error.description)
   }
 }
+
+/// `OfflineFileReader`'s example: the first 64 KiB of a file that may still be downloading.
+func readerReadsWhileDownloading(content: OfflineContent) async throws {
+  let reader = try await content.openFileReader(restrictedToAssetCache: false)
+  defer { reader.close() }
+  let head = try await reader.bytes(at: 0, count: 64 << 10)  // waits for them if needed
+  print(head.count)
+}

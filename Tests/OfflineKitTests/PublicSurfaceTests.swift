@@ -9,8 +9,9 @@ import Testing
 /// built, the one DocC renders (`scripts/docs`), so a type made public by accident fails.
 @Suite(.timed) struct PublicSurfaceTests {
   /// Public types, nested ones included, when issue 37 closed (197 over five products
-  /// before, 79 of them in OfflineKit). Raise it knowingly, with the type curated.
-  static let typeBudget = 56
+  /// before, 79 of them in OfflineKit), plus `OfflineFileReader` (issue 40: a file read
+  /// while it downloads). Raise it knowingly, with the type curated.
+  static let typeBudget = 57
 
   /// The library products, each a module with a catalog of its own.
   static let products = [

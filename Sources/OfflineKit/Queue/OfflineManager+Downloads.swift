@@ -94,6 +94,8 @@ extension OfflineManager {
       connections: options.connections ?? .adaptive
     ).expecting(sha256: record.expectedSHA256)
     file.clock = configuration.clock
+    let playbacks = self.playbacks
+    if !kind.isStream { file.playback = playbacks.playback(of: record.id) }
     let folder = kind.isStream ? files.folder(id: record.id) : files.folder(of: record)
     let download = ContentDownload(
       kind: kind, session: session, journal: index.transfers,
@@ -101,7 +103,9 @@ extension OfflineManager {
       stream: options.stream.cappingConnections(at: configuration.maxStreamConnections),
       refreshesURL: configuration.urlRefresh != nil, expectedPieceSHA256: expecting,
       fileCompletions: files.completions)
+    let id = record.id
     return { report in
+      defer { playbacks.forgetIfIdle(id) }
       do throws(Transfer.Error) {
         // `files/` or `content/<id>` linked out of the store: never followed.
         try Self.refuseLinkedFolder(folder, of: record, files: files)

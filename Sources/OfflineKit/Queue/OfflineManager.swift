@@ -52,6 +52,9 @@ public actor OfflineManager {
   /// finished files, written with the batch that records them `downloaded`
   /// (``flushFinished()``) instead of a commit each.
   nonisolated let files: ContentFiles
+  /// The readers of file contents that download (``OfflineFileReader``), and what their
+  /// running downloads show them.
+  nonisolated let playbacks = FilePlaybacks()
 
   /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
   ///

@@ -38,6 +38,9 @@ struct AdaptiveTransfer {
       /// Where this request's body began and when it went out.
       var request: (offset: Int64, at: ContinuousClock.Instant)?
       var single: Task<Transfer.Outcome, any Error>?
+      /// The bytes written and the length, as the last progress update said.
+      var written: Int64 = 0
+      var total: Int64?
     }
     private let state = Locked(State())
     let switching = Atomic<Bool>(false)
@@ -54,6 +57,8 @@ struct AdaptiveTransfer {
           state.request = (offset, .now)
           return nil
         case .progress(let progress):
+          state.written = progress.bytes
+          state.total = progress.total
           guard let request = state.request, Self.isSlow(progress, since: request) else {
             return nil
           }
@@ -62,10 +67,30 @@ struct AdaptiveTransfer {
           return nil
         }
       }
-      guard let slow, !switching.exchange(true, ordering: .sequentiallyConsistent) else {
-        return
+      guard let slow else { return }
+      stop(slow)
+    }
+
+    /// Stops the one connection to go on over several, once.
+    private func stop(_ single: Task<Transfer.Outcome, any Error>) {
+      guard !switching.exchange(true, ordering: .sequentiallyConsistent) else { return }
+      single.cancel()
+    }
+
+    /// A reader of the file wants bytes from one of `wants` on (``FilePlayback``): when one
+    /// lies past what the connection has written by more than ``SegmentedTransfer/demandSoon``
+    /// and the file is long enough to split, the connection stops to go on over several,
+    /// where a connection of its own fetches that byte first. `splittable` says whether
+    /// the journal can back ranges (a length and a validator).
+    func readersWant(_ wants: [Int64], splittable: () -> Bool) {
+      let single: Task<Transfer.Outcome, any Error>? = state.withLock { state in
+        guard let total = state.total, total >= SegmentedTransfer.minimumSize,
+          wants.contains(where: { $0 > state.written + SegmentedTransfer.demandSoon && $0 < total })
+        else { return nil }
+        return state.single
       }
-      slow.cancel()
+      guard let single, splittable() else { return }
+      stop(single)
     }
 
     /// Whether `progress` shows a slow connection on a file with enough left to split: the
@@ -97,12 +122,22 @@ struct AdaptiveTransfer {
       return try await switched.run(onEvent: onEvent)
     }
     let watch = Watch()
+    let transfer = self.transfer
+    var onDemand: (@Sendable () -> Void)?
+    if let playback = transfer.configuration.playback {
+      onDemand = {
+        watch.readersWant(playback.wants, splittable: { transfer.journalCanBackRanges })
+      }
+    }
+    let demandHandler = onDemand
     let single = Task { () throws(Transfer.Error) -> Transfer.Outcome in
       try await transfer.runSingle(
         onEvent: { event in
           watch.see(event)
+          // A reader that came before the length was known is weighed again.
+          if case .progress = event { demandHandler?() }
           onEvent(event)
-        }, lock: lock)
+        }, lock: lock, onDemand: demandHandler)
     }
     watch.watch(single)
     let result = await withTaskCancellationHandler {
@@ -161,5 +196,15 @@ struct AdaptiveTransfer {
       try journal.saveRanges(ranges, forDestination: transfer.destination)
     }
     return true
+  }
+}
+
+extension Transfer {
+  /// Whether the journal holds what ranges need to go on from this transfer's part: its
+  /// length and a validator for `If-Range`.
+  var journalCanBackRanges: Bool {
+    guard let record = try? journal.record(forDestination: destination) else { return false }
+    return record.totalLength != nil
+      && Validators(etag: record.etag, lastModified: record.lastModified).ifRangeValue != nil
   }
 }

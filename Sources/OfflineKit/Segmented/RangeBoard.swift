@@ -65,13 +65,18 @@ final class RangeBoard: Sendable {
   static let paceWindow: Duration = .milliseconds(500)
   private let state: Locked<State>
   private let now: @Sendable () -> ContinuousClock.Instant
+  /// Told after every write, outside the lock (the readers of a file still downloading,
+  /// ``FilePlayback/didLand()``).
+  private let landed: (@Sendable () -> Void)?
 
   init(
     _ ranges: [TransferRange], map: RangeProgressMap? = nil, minimumSplit: Int64 = 2 << 20,
-    now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+    landed: (@Sendable () -> Void)? = nil
   ) {
     self.minimumSplit = minimumSplit
     self.now = now
+    self.landed = landed
     let initial = State(slots: ranges.map { Slot(range: $0) }, map: map)
     map?.clear()
     for slot in ranges.indices { initial.mirror(slot) }
@@ -196,13 +201,58 @@ final class RangeBoard: Sendable {
   /// so the next ``minimumSplit`` bytes from `next` are the slot's whatever happened since.
   @discardableResult
   func didWrite(_ slot: Int, count: Int) -> TransferRange {
-    state.withLock { state in
+    let now = state.withLock { state in
       let range = state.slots[slot].range
       state.slots[slot].range.next = min(range.end, range.next + Int64(count))
       state.mirror(slot)
       return state.slots[slot].range
     }
+    landed?()
+    return now
   }
+
+  /// Claims a range that starts at `offset`, or shortly before it, for a reader that waits
+  /// for that byte (a player reading the file while it downloads); nil when the byte is
+  /// written, or a request already asks for it, or an idle range reaches it within `soon`
+  /// bytes (then ``claim()`` takes that range as it is).
+  ///
+  /// A busy range is split only past its request in flight, as ``claim()`` splits it, so no
+  /// request is cut and no byte is fetched twice: the reader of a byte inside a request
+  /// waits for that request. The split falls on a ``demandAlignment`` boundary at or before
+  /// `offset`.
+  func claim(demandedAt offset: Int64, soon: Int64) -> Int? {
+    state.withLock { state in
+      guard
+        let index = state.slots.indices.first(where: {
+          state.slots[$0].range.start <= offset && offset < state.slots[$0].range.end
+        })
+      else { return nil }
+      let slot = state.slots[index]
+      let range = slot.range
+      guard offset >= range.next else { return nil }  // written
+      let floor = slot.busy ? max(slot.requested, range.next) : range.next
+      guard offset >= floor else { return nil }  // a request in flight brings it
+      if !slot.busy, offset - range.next <= soon {
+        state.slots[index].busy = true
+        return index
+      }
+      let at = max(floor, offset / Self.demandAlignment * Self.demandAlignment)
+      guard at < range.end, at > range.next || !slot.busy else { return nil }
+      if at == range.next {  // an idle range that starts there
+        state.slots[index].busy = true
+        return index
+      }
+      state.slots[index].range.end = at
+      state.slots.append(
+        Slot(range: TransferRange(start: at, end: range.end, next: at), busy: true))
+      state.mirror(index)
+      state.mirror(state.slots.count - 1)
+      return state.slots.count - 1
+    }
+  }
+
+  /// Where a split for a reader's byte falls: a boundary of this many bytes at or before it.
+  static let demandAlignment: Int64 = 64 << 10
 
   /// Lets another connection claim `slot` (after a failure, or when it is complete).
   func release(_ slot: Int) {

@@ -32,16 +32,50 @@ extension SegmentedTransfer {
       ticker.cancel()
       await ticker.value
     }
+    // Readers of the file while it downloads: what they want is fetched first, over
+    // connections of its own (at most ``readerConnections`` at once).
+    let playback = transfer.configuration.playback
+    let (demands, demand) = AsyncStream.makeStream(
+      of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    playback?.attach(.ranges(board), onDemand: { demand.yield() })
+    defer {
+      playback?.detach()
+      demand.finish()
+    }
     do {
       try await withThrowingTaskGroup(of: GroupEvent.self) { group in
         var concurrency = RangeConcurrency(growth)
+        var readerConnections = 0
+        var running = 0
+        func serveDemands() {
+          guard let playback else { return }
+          for offset in playback.wants where readerConnections < Self.readerConnections {
+            guard let slot = board.claim(demandedAt: offset, soon: Self.demandSoon) else {
+              continue
+            }
+            readerConnections += 1
+            running += 1
+            group.addTask {
+              try await connection(board, fd: fd, total: total, validator: validator, only: slot)
+              return .readerConnectionEnded
+            }
+          }
+        }
+        if playback != nil {
+          group.addTask {
+            var iterator = demands.makeAsyncIterator()
+            _ = await iterator.next()
+            return .demanded
+          }
+        }
         for _ in 0..<concurrency.limit {
           group.addTask {
             try await connection(board, fd: fd, total: total, validator: validator)
             return .connectionEnded
           }
         }
-        var running = concurrency.limit
+        running = concurrency.limit
+        serveDemands()  // a reader that came before the ranges
         var window = (start: ContinuousClock.now, written: board.written)
         // The first window only starts the clock: it holds the probe and the connections'
         // start, and its low rate made any later window look like a gain.
@@ -51,6 +85,19 @@ extension SegmentedTransfer {
           switch event {
           case .connectionEnded:
             running -= 1
+          case .readerConnectionEnded:
+            running -= 1
+            readerConnections -= 1
+            if running > 0 { serveDemands() }
+          case .demanded:
+            if running > 0 {
+              serveDemands()
+              group.addTask {
+                var iterator = demands.makeAsyncIterator()
+                _ = await iterator.next()
+                return .demanded
+              }
+            }
           case .windowEnded where warmingUp:
             warmingUp = false
             window = (ContinuousClock.now, board.written)
@@ -92,9 +139,19 @@ extension SegmentedTransfer {
   private enum GroupEvent: Sendable {
     /// A connection found no range left to claim.
     case connectionEnded
+    /// A connection that fetched a range for a reader is done.
+    case readerConnectionEnded
+    /// A reader wants a byte (``FilePlayback/want(_:for:)``), or none waits any more.
+    case demanded
     /// A window of ``windowLength`` passed (or the group was cancelled).
     case windowEnded
   }
+
+  /// How many connections at most fetch ranges for readers at once, beside the others.
+  static let readerConnections = 2
+  /// A reader's byte this close past an idle range's next byte is fetched by claiming that
+  /// range as it is, not by splitting it.
+  static let demandSoon: Int64 = 1 << 20
 
   /// How long the connections run before their rate decides whether more open. Each window
   /// before the count settles runs short of what the next step would bring: on nginx's
@@ -117,11 +174,16 @@ extension SegmentedTransfer {
   /// bounded span (``RangeBoard/beginRequest(_:preferredSpan:)``), about
   /// ``requestDuration`` each at the pace its last request kept, and retrying transient
   /// failures.
-  private func connection(_ board: RangeBoard, fd: Int32, total: Int64, validator: String)
-    async throws
-  {
+  ///
+  /// With `only`, it fetches that slot (claimed for a reader, ``RangeBoard/claim(demandedAt:soon:)``)
+  /// and ends.
+  private func connection(
+    _ board: RangeBoard, fd: Int32, total: Int64, validator: String, only: Int? = nil
+  ) async throws {
     var span: Int64?  // unknown until a request shows the pace
-    while let slot = board.claim() {
+    var claimed = only
+    while let slot = claimed ?? (only == nil ? board.claim() : nil) {
+      claimed = nil
       var failures = 0
       while board.range(slot).remaining > 0 {
         try Task.checkCancellation()
@@ -162,6 +224,7 @@ extension SegmentedTransfer {
         span = Self.span(received: sink.received, in: started.duration(to: .now)) ?? span
       }
       board.release(slot)
+      if only != nil { return }
     }
   }
 

@@ -92,7 +92,7 @@ struct SegmentedTransfer {
       {
         ranges = live.map { TransferRange(start: $0.start, end: $0.end, next: $0.next) }
       }
-      return (RangeBoard(ranges, map: map), fd, total, validator)
+      return (RangeBoard(ranges, map: map, landed: landed), fd, total, validator)
     }
     guard let probe = try await probe(), probe.total >= Self.minimumSize,
       let validator = probe.validators.ifRangeValue
@@ -110,7 +110,16 @@ struct SegmentedTransfer {
       try journal.save(toSave)
       try journal.saveRanges(plan, forDestination: destination)
     }
-    return (RangeBoard(plan, map: RangeProgressMap(path: mapPath)), fd, probe.total, validator)
+    return (
+      RangeBoard(plan, map: RangeProgressMap(path: mapPath), landed: landed), fd, probe.total,
+      validator
+    )
+  }
+
+  /// What the board tells after each write: the file's readers, when it has any.
+  private var landed: (@Sendable () -> Void)? {
+    guard let playback = transfer.configuration.playback else { return nil }
+    return { playback.didLand() }
   }
 
   /// The mapped progress file beside the part.

@@ -121,10 +121,17 @@ package struct ContentDownload: Sendable {
       url: url, destination: destination, journal: journal, session: session,
       configuration: file,
       role: fileCompletions.map { .queuedFile(completions: $0) } ?? .standalone)
+    // Its readers, if any, hear of bytes at each progress update too: one connection
+    // tells nobody of its writes.
+    let playback = file.playback
     return try await transfer.run { event in
       switch event {
-      case .progress(let progress): onEvent(.progress(progress))
-      case .restarted(let reason): onEvent(.restarted(reason))
+      case .progress(let progress):
+        playback?.didLand()
+        onEvent(.progress(progress))
+      case .restarted(let reason):
+        playback?.didRestart()
+        onEvent(.restarted(reason))
       default: onEvent(.detail(event))
       }
     }

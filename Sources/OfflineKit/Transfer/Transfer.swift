@@ -71,6 +71,9 @@ public struct Transfer: Sendable {
       set { timekeeper = ClockIdentity(newValue) }
     }
     private var timekeeper = ClockIdentity(SystemClock.shared)
+    /// The readers of the file while it downloads, for a file of the manager's queue: what
+    /// they want is fetched first, and they hear when bytes land (nil: none can come).
+    var playback: FilePlayback?
 
     /// Creates options with the defaults, checking only the length.
     public init(
@@ -321,9 +324,15 @@ public struct Transfer: Sendable {
   /// The download over one connection. With the `lock` just taken, the first attempt writes
   /// through the part it holds open (its folder made, the part opened once); a retry opens
   /// the part again by its path, as an attempt without the lock does.
+  ///
+  /// Its readers (``Configuration/playback``) see the part's length as the bytes on disk,
+  /// and their wants go to `onDemand` (nil: one connection cannot fetch out of order).
   func runSingle(
-    onEvent: @escaping @Sendable (Event) -> Void, lock: DestinationLock? = nil
+    onEvent: @escaping @Sendable (Event) -> Void, lock: DestinationLock? = nil,
+    onDemand: (@Sendable () -> Void)? = nil
   ) async throws(Transfer.Error) -> Outcome {
+    configuration.playback?.attach(.part(path: partPath), onDemand: onDemand)
+    defer { configuration.playback?.detach() }
     let earlier = try checkEarlierRun(onEvent: onEvent)
     if let outcome = earlier.outcome { return outcome }
     // The first attempt starts from the record just read; later ones read it again.

@@ -4,7 +4,9 @@ import OfflineKit
 /// `/content/<id>/<path>`: the files of one downloaded content, for players. A content in
 /// `downloaded` is served, and an HLS stream that is `downloading` or `suspended` too: what
 /// is on disk, entered through its growing playlist (`index-partial.m3u8`, which players
-/// reload while the download goes on; see `OfflineContent.playbackURL(restrictedToAssetCache:)`).
+/// reload while the download goes on; see `OfflineContent.playbackURL(restrictedToAssetCache:)`),
+/// and a file that is `downloading` or `suspended`, read through as it lands
+/// (``ReadThroughResponder``; `?offline=1` serves only what is on disk).
 /// Only regular files inside its folder that play are served (``ServedFiles``: never its
 /// bookkeeping, nor a part file being written), or for a flat file in the shared `files/`
 /// folder only that file; whatever the path says, nothing outside is reachable. Nothing
@@ -22,14 +24,30 @@ struct ContentRoute: Sendable {
     guard let snapshot = try? await manager.snapshot(id: id) else {
       return .text(404, "There is no content '\(RequestGuard.printable(id))'.")
     }
-    let onItsWay =
-      (snapshot.state == .downloading || snapshot.state == .suspended)
-      && snapshot.fileURL.lastPathComponent == "index.m3u8"
-    guard snapshot.state == .downloaded || onItsWay else {
+    let entry = snapshot.fileURL.lastPathComponent
+    let isStream = entry == "index.m3u8" || entry == "index.mpd"
+    let isOnItsWay = snapshot.state == .downloading || snapshot.state == .suspended
+    let onItsWay = isOnItsWay && entry == "index.m3u8"
+    guard snapshot.state == .downloaded || onItsWay || (isOnItsWay && !isStream) else {
       return .text(
         409,
-        "Content '\(id)' is \(snapshot.state.phrase): only downloaded content, and HLS streams"
-          + " downloading or paused, are served.")
+        "Content '\(id)' is \(snapshot.state.phrase): only downloaded content, files and HLS"
+          + " streams downloading or paused, are served.")
+    }
+    if isOnItsWay, !isStream {
+      // A file on its way: read through (``ReadThroughResponder``).
+      let rest = Array(segments.dropFirst())
+      guard !rest.isEmpty else {
+        let encoded = entry.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? entry
+        let query = request.query["offline"] == "1" ? "?offline=1" : ""
+        return .redirect(to: "/content/\(id)/\(encoded)\(query)", status: 302)
+      }
+      guard rest == [entry], let content = try? await manager.content(id: id) else {
+        return .text(404, "No such file.")
+      }
+      return await ReadThroughResponder.respond(
+        to: request, content: content, restricted: request.query["offline"] == "1",
+        headers: ContentHeaders.of(rest))
     }
     let folder = snapshot.fileURL.deletingLastPathComponent()
     let rest = Array(segments.dropFirst())

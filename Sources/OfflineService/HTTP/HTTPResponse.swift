@@ -8,8 +8,9 @@ struct HTTPResponse: Sendable {
     case data(Data)
     /// `length` bytes of an open file from `offset`; the server closes the descriptor.
     case file(descriptor: Int32, offset: Int64, length: Int64)
-    /// A body of unknown length (Server-Sent Events), sent chunked as it comes.
-    case stream(any HTTPBodyStream)
+    /// A body produced as it comes: of unknown length (Server-Sent Events), sent chunked;
+    /// or of a known `length` (a file read while it downloads), sent with that length.
+    case stream(any HTTPBodyStream, length: Int64? = nil)
   }
 
   /// The status code.
@@ -38,7 +39,7 @@ struct HTTPResponse: Sendable {
     switch body {
     case .data: break
     case .file(let descriptor, _, _): close(descriptor)
-    case .stream(let stream): stream.close()
+    case .stream(let stream, _): stream.close()
     }
   }
 

@@ -120,14 +120,15 @@ enum ServerCallbacks {
     case .file(let descriptor, let offset, let length):
       made = MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(offset))
       if made == nil { close(descriptor) }
-    case .stream(let stream):
+    case .stream(let stream, let length):
       let box = StreamConnection(
         stream: stream, connection: ConnectionHandle(pointer: connection), context: context)
       box.attach()
       context.attach(box)
       let retained = Unmanaged.passRetained(box)
       made = MHD_create_response_from_callback(
-        offline_mhd_size_unknown(), 16 << 10, readStream, retained.toOpaque(), freeStream)
+        length.map { UInt64($0) } ?? offline_mhd_size_unknown(), 64 << 10, readStream,
+        retained.toOpaque(), freeStream)
       if made == nil {
         retained.release()
         stream.close()
