@@ -4,6 +4,8 @@
 #
 # Usage: benchmarks/read-through.sh [SIZE_MIB=256] [RATE=8m] [ROUNDS=3]
 # Env:   OFFLINE_BIN=path/to/offline (else built with --scratch-path .build-bench)
+#        ADD_ARGS="--limit-rate 8M": extra arguments for `offline add` (here: the whole
+#          download capped, every connection together, where RATE caps each one)
 #
 # The file: an MP4 of about SIZE_MIB (640x360 noise at 25 fps, MPEG-4 part 2, a key frame
 # every second) whose `moov` is at its end, as ffmpeg writes it without `faststart`; made once
@@ -82,7 +84,8 @@ for round in $(seq "$rounds"); do
     sleep 0.05
   done
   added=$(date +%s.%N)
-  id=$("$offline" --store "$store" add "$origin" | tail -1)
+  # shellcheck disable=SC2086
+  id=$("$offline" --store "$store" add ${ADD_ARGS:-} "$origin" | tail -1)
   url="http://127.0.0.1:$serve_port/content/$id/movie.mp4"
   o_first=$(play "$url")
   o_seek=$(play "$url" "$seek")
@@ -110,13 +113,14 @@ for round in $(seq "$rounds"); do
 done
 
 mkdir -p "$bench_dir/out"
-python3 - "$results" "$size" "$rate" "$bench_dir/out/read-through.json" <<'PY'
+python3 - "$results" "$size" "$rate" "$bench_dir/out/read-through.json" "${ADD_ARGS:-}" <<'PY'
 import json, statistics, sys
 rows = [line.split("\t") for line in open(sys.argv[1]) if line.strip()]
 size, rate, out = int(sys.argv[2]), sys.argv[3], sys.argv[4]
 med = lambda i: statistics.median(float(r[i]) for r in rows)
 report = {
-    "file_bytes": size, "rate_per_connection": rate, "rounds": len(rows),
+    "file_bytes": size, "rate_per_connection": rate, "add_args": sys.argv[5],
+    "rounds": len(rows),
     "direct": {"first_frame_s": med(1), "seek_90_s": med(2), "origin_bytes": med(3)},
     "offline": {"first_frame_s": med(4), "seek_90_s": med(5), "origin_bytes": med(6),
                 "origin_ratio": round(med(6) / size, 4), "downloaded_s": med(7)},

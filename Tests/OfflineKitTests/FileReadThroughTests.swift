@@ -11,8 +11,13 @@ import Testing
   /// the adaptive download switches to eight after its first fifth of a second. A reader
   /// asks for the last 256 KiB at once, as a player does for an MP4's `moov`: the bytes come
   /// while most of the file is still missing, and are the origin's. When the download ends
-  /// no range was asked twice, and nginx sent at most 2 % more than the file (what the one
-  /// connection's socket held when it stopped to switch).
+  /// no range was asked twice, and nginx sent at most 4 MiB more than the file: what the
+  /// one connection's socket held when it stopped to switch, and a slow request cut near
+  /// the end (1.5-2 MiB in all here; 0.3-0.7 % of 256 MiB in `benchmarks/read-through.sh`).
+  ///
+  /// Pins a wrong result found on the way: while the one connection handed over to the
+  /// ranges, the part was made as long as the file before the ranges were in the journal,
+  /// and a reader that looked then took the hole for written bytes (zeros for the tail).
   @Test func aReaderGetsTheTailFirstAndNoByteIsFetchedTwice() async throws {
     let size = 64 << 20
     let origin = try ManagerOrigin(
@@ -26,11 +31,15 @@ import Testing
       defer { reader.close() }
       let tail = try await reader.bytes(at: Int64(size - (256 << 10)), count: 256 << 10)
       let onDisk = reader.bytesOnDisk
-      #expect(tail == body.suffix(256 << 10))
+      let tailIsTheOrigins = tail == body.suffix(256 << 10)  // no diff of megabytes if not
+      #expect(tailIsTheOrigins, "\(firstDifference(tail, body.suffix(256 << 10)))")
       #expect(onDisk < Int64(size) / 2, "the tail came with \(onDisk) bytes on disk")
       #expect(reader.length == Int64(size))
       let file = try await content.waitUntilDownloaded()
-      #expect(FileManager.default.contents(atPath: file.path) == body)
+      let fileIsTheOrigins = FileManager.default.contents(atPath: file.path) == body
+      #expect(
+        fileIsTheOrigins,
+        "\(firstDifference(FileManager.default.contents(atPath: file.path) ?? Data(), body))")
     }
     let log = try await origin.nginx.accessLog(minimumCount: 2)
     let asked = log.compactMap { entry -> ClosedRange<Int64>? in
@@ -42,7 +51,7 @@ import Testing
     #expect(zip(asked, asked.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound }, "\(asked)")
     let sent = log.reduce(Int64(0)) { $0 + $1.bodyBytesSent }
     let extra = sent - Int64(size)
-    #expect(extra >= 0 && extra <= Int64(size) / 50, "sent \(extra) bytes more than the file")
+    #expect(extra >= 0 && extra <= 4 << 20, "sent \(extra) bytes more than the file")
   }
 
   /// A reader restricted to the disk reads only what is there: a suspended content half on
@@ -65,11 +74,20 @@ import Testing
     let onDisk = reader.bytesOnDisk
     #expect(onDisk >= 1 << 20 && onDisk < Int64(size), "\(onDisk) bytes on disk")
     let first = try await reader.bytes(at: 0, count: 1 << 20)
-    #expect(first == body.prefix(1 << 20))
+    let firstIsTheOrigins = first == body.prefix(1 << 20)
+    #expect(firstIsTheOrigins)
     await #expect(throws: OfflineError.self) {
       _ = try await reader.bytes(at: Int64(size - 10), count: 10)
     }
     try await Task.sleep(for: .milliseconds(200))
     #expect(try origin.nginx.accessLog().count == before, "no request")
   }
+}
+
+/// Where two byte strings first differ, and their lengths: what a failed comparison says
+/// instead of a diff of megabytes.
+func firstDifference(_ one: Data, _ other: Data) -> String {
+  let index = zip(one, other).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+  return
+    "first difference at \(index.map(String.init) ?? "none"), lengths \(one.count) and \(other.count)"
 }

@@ -187,6 +187,31 @@ import Testing
     #expect(try await run.nginx.accessLog(minimumCount: 1).map(\.status) == [200])
   }
 
+  /// Pins a waste found while measuring issue 40: a download held back by a cap of our own
+  /// (`--limit-rate 8M`) looked slow, so the automatic choice switched to eight connections
+  /// that shared the same cap, and each range split at the end cut a request whose socket
+  /// held megabytes: `offline get --limit-rate 8M` of 256 MiB had nginx send 1.36 times the
+  /// file. A connection at the cap is not slow: 80 MiB under a 24 MiB/s cap, from nginx
+  /// without one, is one request, sent once.
+  @Test func aConnectionHeldBackByOurOwnCapStaysSingle() async throws {
+    let count = 80 << 20
+    let (root, nginx, body) = try await origin(.init(), count: count, seed: 61)
+    defer { withExtendedLifetime(root) {} }
+    let fixture = try TransferFixture()
+    let log = EventLog()
+    var options = RequestOptions()
+    options.rateLimit = ByteRate(bytesPerSecond: 24 << 20)
+    let outcome = try await Transfer(
+      url: nginx.url("/big.bin"), destination: fixture.destination(), store: fixture.folder.url,
+      configuration: .quick { $0.connections = .adaptive }, requestOptions: options
+    ).run(onEvent: log.record)
+    #expect(fileData(outcome.destination) == body)
+    #expect(log.requestedOffsets == [0], "one request, never split")
+    let sent = try await nginx.accessLog(minimumCount: 1)
+    #expect(sent.map(\.status) == [200])
+    #expect(sent.reduce(Int64(0)) { $0 + $1.bodyBytesSent } == Int64(count))
+  }
+
   /// 64 MiB from nginx at 8 MiB/s per request, fetched by two connections allowed to grow to
   /// six; the file, the outcome, nginx's log (with each request's times), and the folders the
   /// caller keeps alive while it reads them.

@@ -15,7 +15,8 @@ import Testing
   /// several. ffmpeg decodes the first frame, then a frame at 90 % (`-ss 4.5`), each while
   /// the download is still under way; a restricted request for bytes not on disk is 416.
   /// When the download ends, the file is the origin's and nginx sent it once (and the
-  /// one-byte probe), plus at most what one connection's socket held when it stopped.
+  /// one-byte probe), plus at most 4 MiB: what sockets held when a connection stopped
+  /// mid-request.
   @Test(.enabled(if: FFmpeg.isAvailable), .timeLimit(.minutes(2)))
   func ffmpegPlaysAndSeeksAFileThatIsStillDownloading() async throws {
     let fixture = try await ServiceFixture(
@@ -56,12 +57,13 @@ import Testing
 
     try await fixture.waitFor(content.id, .downloaded, timeout: 90)
     let file = try await content.snapshot.fileURL
-    #expect(FileManager.default.contents(atPath: file.path) == body)
+    let fileIsTheOrigins = FileManager.default.contents(atPath: file.path) == body
+    #expect(fileIsTheOrigins)
     let log = try await fixture.nginx.accessLog(minimumCount: 2)
     #expect(!log.contains { $0.userAgent?.hasPrefix("Lavf") == true }, "ffmpeg asked the origin")
     let sent = log.reduce(Int64(0)) { $0 + $1.bodyBytesSent }
     let extra = sent - Int64(body.count)
-    #expect(extra >= 0 && extra <= 2 << 20, "sent \(extra) bytes more than the file")
+    #expect(extra >= 0 && extra <= 4 << 20, "sent \(extra) bytes more than the file")
     await fixture.close()
   }
 }

@@ -31,7 +31,9 @@ final class FilePlayback: Sendable {
   }
 
   private struct State {
-    var wants: [Int: Int64] = [:]
+    /// Each reader's next byte, and when it asked (a count of wants).
+    var wants: [Int: (offset: Int64, order: Int)] = [:]
+    var wantCount = 0
     var wakers: [Int: @Sendable () -> Void] = [:]
     var nextToken = 0
     var readers: Set<Int> = []
@@ -78,15 +80,23 @@ final class FilePlayback: Sendable {
   /// running download, if any, hears of it.
   func want(_ offset: Int64?, for token: Int) {
     let handler = state.withLock { state -> (@Sendable () -> Void)? in
-      guard state.wants[token] != offset else { return nil }
-      state.wants[token] = offset
+      guard state.wants[token]?.offset != offset else { return nil }
+      state.wantCount += 1
+      state.wants[token] = offset.map { ($0, state.wantCount) }
       return offset == nil ? nil : state.onDemand
     }
     handler?()
   }
 
-  /// The bytes the readers need next, in file order.
-  var wants: [Int64] { state.withLock { Array(Set($0.wants.values)).sorted() } }
+  /// The bytes the readers need next, the latest want first (a player that seeks leaves an
+  /// earlier request behind, which its client may not have closed yet).
+  var wants: [Int64] {
+    state.withLock { state in
+      var seen: Set<Int64> = []
+      return state.wants.values.sorted { $0.order > $1.order }.map(\.offset)
+        .filter { seen.insert($0).inserted }
+    }
+  }
 
   /// Calls `waker` (from any thread) whenever bytes land, the download starts over, or its
   /// source changes; nil stops it.

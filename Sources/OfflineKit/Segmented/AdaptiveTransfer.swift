@@ -19,6 +19,11 @@ struct AdaptiveTransfer {
   var startConnections: Int {
     max(1, min(Self.connections, transfer.configuration.maximumConnections ?? Self.connections))
   }
+
+  /// Connections at a switch made for readers' wants (``FilePlayback``) while a cap of ours
+  /// holds the one connection back: one, beside the readers' own; more would share the cap
+  /// and cut each other's ranges, each cut wasting what its socket held.
+  static let connectionsForReadersUnderACap = 1
   /// How long one connection runs before its rate is judged. Short, because every moment
   /// of it on an origin that caps each connection goes at one connection's speed: on nginx's
   /// `limit_rate 40m`, a 2 s trial cost 1 GiB about 0.9 s against aria2c -x8, and a 0.5 s
@@ -41,6 +46,8 @@ struct AdaptiveTransfer {
       /// The bytes written and the length, as the last progress update said.
       var written: Int64 = 0
       var total: Int64?
+      /// Why it stopped to switch: for readers' wants, or for its slowness.
+      var forReaders = false
     }
     private let state = Locked(State())
     let switching = Atomic<Bool>(false)
@@ -59,7 +66,7 @@ struct AdaptiveTransfer {
         case .progress(let progress):
           state.written = progress.bytes
           state.total = progress.total
-          guard let request = state.request, Self.isSlow(progress, since: request) else {
+          guard let request = state.request, isSlow(progress, since: request) else {
             return nil
           }
           return state.single
@@ -68,14 +75,18 @@ struct AdaptiveTransfer {
         }
       }
       guard let slow else { return }
-      stop(slow)
+      stop(slow, forReaders: false)
     }
 
     /// Stops the one connection to go on over several, once.
-    private func stop(_ single: Task<Transfer.Outcome, any Error>) {
+    private func stop(_ single: Task<Transfer.Outcome, any Error>, forReaders: Bool) {
       guard !switching.exchange(true, ordering: .sequentiallyConsistent) else { return }
+      state.withLock { $0.forReaders = forReaders }
       single.cancel()
     }
+
+    /// Whether the switch was made for readers' wants rather than for a slow connection.
+    var switchedForReaders: Bool { state.withLock { $0.forReaders } }
 
     /// A reader of the file wants bytes from one of `wants` on (``FilePlayback``): when one
     /// lies past what the connection has written by more than ``SegmentedTransfer/demandSoon``
@@ -90,13 +101,14 @@ struct AdaptiveTransfer {
         return state.single
       }
       guard let single, splittable() else { return }
-      stop(single)
+      stop(single, forReaders: true)
     }
 
     /// Whether `progress` shows a slow connection on a file with enough left to split: the
     /// smoothed rate once there is one, before it the mean since the request went out
-    /// (at least ``trial`` ago, and some body arrived).
-    private static func isSlow(
+    /// (at least ``trial`` ago, and some body arrived), under ``slowRate`` and under
+    /// ``capShare`` of the tightest cap there is.
+    private func isSlow(
       _ progress: OfflineProgress, since request: (offset: Int64, at: ContinuousClock.Instant)
     ) -> Bool {
       guard let total = progress.total, total - progress.bytes >= minimumRemaining else {
@@ -107,7 +119,21 @@ struct AdaptiveTransfer {
       guard elapsed >= trial, received > 0 else { return false }
       let rate =
         progress.bytesPerSecond > 0 ? progress.bytesPerSecond : Double(received) / elapsed.inSeconds
+      // Held back by our own cap, not the origin: more connections would share that cap,
+      // and each range they cut would waste what its socket held.
+      if let cap = cap(), rate >= Self.capShare * cap { return false }
       return rate < slowRate
+    }
+
+    /// The share of the tightest cap at or above which the one connection counts as
+    /// running at the cap.
+    static let capShare = 0.7
+
+    /// The tightest cap over the download now (``ContentSession/tightestRate``).
+    private let cap: @Sendable () -> Double?
+
+    init(cap: @escaping @Sendable () -> Double?) {
+      self.cap = cap
     }
   }
 
@@ -121,8 +147,9 @@ struct AdaptiveTransfer {
     if try leftRanges(partLength: lock?.partLength) {
       return try await switched.run(onEvent: onEvent)
     }
-    let watch = Watch()
     let transfer = self.transfer
+    let session = transfer.session
+    let watch = Watch(cap: { session.tightestRate })
     var onDemand: (@Sendable () -> Void)?
     if let playback = transfer.configuration.playback {
       onDemand = {
@@ -151,17 +178,28 @@ struct AdaptiveTransfer {
     case .failure(let failure):
       let error = failure as? Transfer.Error ?? transfer.failure(.canceled)
       guard case .canceled = error.kind, watch.switching.load(ordering: .sequentiallyConsistent),
-        !Task.isCancelled, try prepareRanges()
+        !Task.isCancelled
       else { throw error }
-      return try await switched.run(onEvent: onEvent)
+      let target = switched(forReaders: watch.switchedForReaders)
+      guard try prepareRanges(into: target.connections) else { throw error }
+      return try await target.run(onEvent: onEvent)
     }
   }
 
   /// The download over several connections this one switches to.
-  private var switched: SegmentedTransfer {
-    SegmentedTransfer(
-      transfer: transfer, connections: startConnections,
-      maximumConnections: transfer.configuration.maximumConnections ?? Self.maximumConnections)
+  private var switched: SegmentedTransfer { switched(forReaders: false) }
+
+  /// The download over several connections this one switches to; for readers under a cap,
+  /// ``connectionsForReadersUnderACap`` that do not grow.
+  private func switched(forReaders: Bool) -> SegmentedTransfer {
+    guard forReaders, transfer.session.tightestRate != nil else {
+      return SegmentedTransfer(
+        transfer: transfer, connections: startConnections,
+        maximumConnections: transfer.configuration.maximumConnections ?? Self.maximumConnections)
+    }
+    let connections = Self.connectionsForReadersUnderACap
+    return SegmentedTransfer(
+      transfer: transfer, connections: connections, maximumConnections: connections)
   }
 
   /// Whether an earlier run of this transfer switched and left ranges in the journal. Only
@@ -177,7 +215,7 @@ struct AdaptiveTransfer {
 
   /// Turns the one-connection part into ranges: what is written is a finished range, the
   /// rest is split. False when the journal cannot back a split (no validator, no length).
-  private func prepareRanges() throws(Transfer.Error) -> Bool {
+  private func prepareRanges(into connections: Int) throws(Transfer.Error) -> Bool {
     let journal = transfer.journal
     guard
       let record = try transfer.indexStep({ () throws(StoreError) in
@@ -186,14 +224,20 @@ struct AdaptiveTransfer {
       Validators(etag: record.etag, lastModified: record.lastModified).ifRangeValue != nil,
       let written = FileSteps.regularFileSize(transfer.partPath), written < total
     else { return false }
-    guard truncate(transfer.partPath, off_t(total)) == 0 else { return false }
     unlink(transfer.partPath + ".ranges")  // any old map would describe other ranges
-    let rest = SegmentedTransfer.split(total - written, into: startConnections).map {
+    let rest = SegmentedTransfer.split(total - written, into: connections).map {
       TransferRange(start: $0.start + written, end: $0.end + written, next: $0.next + written)
     }
     let ranges = (written > 0 ? [TransferRange(start: 0, end: written, next: written)] : []) + rest
+    // The ranges first, then the part at its full length: a reader of the file (or a run
+    // after a crash) that finds a part as long as the file and no ranges takes every byte
+    // for written, and the bytes past `written` are a hole until the ranges fill them.
     try transfer.indexStep { () throws(StoreError) in
       try journal.saveRanges(ranges, forDestination: transfer.destination)
+    }
+    guard truncate(transfer.partPath, off_t(total)) == 0 else {
+      _ = try? journal.saveRanges([], forDestination: transfer.destination)  // still one part
+      return false
     }
     return true
   }

@@ -149,6 +149,9 @@ extension SegmentedTransfer {
 
   /// How many connections at most fetch ranges for readers at once, beside the others.
   static let readerConnections = 2
+  /// How far a connection fetching for a reader goes before it ends (the reader's next want
+  /// starts another where it reads then), so a reader that went away holds no connection.
+  static let readerSpan: Int64 = 16 << 20
   /// A reader's byte this close past an idle range's next byte is fetched by claiming that
   /// range as it is, not by splitting it.
   static let demandSoon: Int64 = 1 << 20
@@ -175,18 +178,23 @@ extension SegmentedTransfer {
   /// ``requestDuration`` each at the pace its last request kept, and retrying transient
   /// failures.
   ///
-  /// With `only`, it fetches that slot (claimed for a reader, ``RangeBoard/claim(demandedAt:soon:)``)
-  /// and ends.
+  /// With `only`, it fetches that slot (claimed for a reader,
+  /// ``RangeBoard/claim(demandedAt:soon:)``), starting with a short request so the reader's
+  /// bytes come at once, and ends after ``readerSpan`` bytes or the slot's end, leaving the
+  /// rest of the slot to any connection: a reader that reads on asks again from where it is.
   private func connection(
     _ board: RangeBoard, fd: Int32, total: Int64, validator: String, only: Int? = nil
   ) async throws {
-    var span: Int64?  // unknown until a request shows the pace
+    // Unknown until a request shows the pace; a reader's first request is short.
+    var span: Int64? = only == nil ? nil : board.minimumSplit
     var claimed = only
     while let slot = claimed ?? (only == nil ? board.claim() : nil) {
       claimed = nil
       var failures = 0
+      let start = board.range(slot).next
       while board.range(slot).remaining > 0 {
         try Task.checkCancellation()
+        if only != nil, board.range(slot).next - start >= Self.readerSpan { break }
         let asked = board.beginRequest(slot, preferredSpan: span)
         let sink = RangeSink(
           board: board, slot: slot, request: asked, descriptor: fd,

@@ -97,7 +97,6 @@ struct SegmentedTransfer {
     guard let probe = try await probe(), probe.total >= Self.minimumSize,
       let validator = probe.validators.ifRangeValue
     else { return nil }
-    let fd = try openPart(length: probe.total)
     var fresh = TransferRecord(destination: destination, url: transfer.url.absoluteString)
     fresh.totalLength = probe.total
     fresh.etag = probe.validators.etag
@@ -106,10 +105,13 @@ struct SegmentedTransfer {
     fresh.bootID = BootIdentity.current
     let plan = Self.split(probe.total, into: connections)
     let toSave = fresh
+    // The record and its ranges (nothing written) first, then the part at its full length:
+    // a part as long as the file with no ranges in the journal reads as all written.
     try transfer.indexStep { () throws(StoreError) in
       try journal.save(toSave)
       try journal.saveRanges(plan, forDestination: destination)
     }
+    let fd = try openPart(length: probe.total)
     return (
       RangeBoard(plan, map: RangeProgressMap(path: mapPath), landed: landed), fd, probe.total,
       validator

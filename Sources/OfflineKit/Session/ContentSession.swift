@@ -26,6 +26,12 @@ package struct ContentSession: Sendable {
   /// The budgets every body is paced against: the options' own `rateLimit` and the shared
   /// ones (a queue's).
   private let rateLimiters: [RateLimiter]
+  /// The tightest cap over this content's bodies now (its own, or a shared one's), in bytes
+  /// per second; nil when none applies. A shared cap may change while a download runs.
+  package var tightestRate: Double? {
+    rateLimiters.compactMap { $0.rate.map { Double($0.bytesPerSecond) } }.min()
+  }
+
   /// When a small fetch (playlist, manifest, key) is tried again, and how a stream's
   /// pieces retry inside one transfer.
   package let retry: RetryPolicy
