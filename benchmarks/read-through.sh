@@ -56,10 +56,12 @@ sent() { awk '{ s += $1 } END { print s + 0 }' "$work/access.log"; }
 play() {
   local start end
   start=$(date +%s.%N)
-  if [ -n "${2:-}" ]; then
-    ffmpeg -v error -nostdin -ss "$2" -i "$1" -frames:v 1 -f null - >/dev/null
-  else
-    ffmpeg -v error -nostdin -i "$1" -frames:v 1 -f null - >/dev/null
+  local seek=()
+  [ -n "${2:-}" ] && seek=(-ss "$2")
+  if ! ffmpeg -v error -nostdin "${seek[@]}" -i "$1" -frames:v 1 -f null - >/dev/null \
+    2>"$work/ffmpeg.err"; then
+    log "ffmpeg failed on $1 ${2:-}: $(tail -3 "$work/ffmpeg.err")"
+    exit 1
   fi
   end=$(date +%s.%N)
   python3 -c "print(round($end - $start, 3))"

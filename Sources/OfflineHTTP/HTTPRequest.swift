@@ -27,6 +27,10 @@ public struct HTTPRequest: Sendable, Equatable {
   /// The budgets this request's body is paced against (see ``RateLimiter``); empty for
   /// none. Each one may be shared with other requests, to cap them together.
   public var rateLimiters: [RateLimiter]
+  /// Whether this request's body goes first in its ``rateLimiters``: while it is under way,
+  /// the other requests sharing a budget wait, so it gets the whole cap (a player's range of
+  /// a file that goes on downloading around it). False by default.
+  public var hasRatePriority = false
   /// At most how many bytes the transport reads from the connection at once for this
   /// request (libcurl's receive buffer, `CURLOPT_BUFFERSIZE`); nil keeps the transport's
   /// configured size. Many small responses in flight at once (a stream's pieces) ask for

@@ -27,6 +27,8 @@ import OfflineLocks
 public final class RateLimiter: Sendable, Equatable {
   private struct Bucket {
     var rate: ByteRate?
+    /// Requests with ``HTTPRequest/hasRatePriority`` that carry this budget now.
+    var priorityRequests = 0
     /// Bytes that may be received now; negative while received bytes are still owed.
     var tokens: Double
     /// When `tokens` was last brought up to date.
@@ -79,15 +81,27 @@ public final class RateLimiter: Sendable, Equatable {
 
   /// How long a request carrying this limiter should wait before it receives again: zero
   /// when the budget allows it now, else the time until the bytes owed are paid off (at
-  /// most ``longestPause``).
-  func pause(at now: ContinuousClock.Instant = .now) -> Duration {
+  /// most ``longestPause``). A request without priority waits ``longestPause`` at a time
+  /// while one with priority carries the budget: that one gets all of it.
+  func pause(at now: ContinuousClock.Instant = .now, priority: Bool = false) -> Duration {
     bucket.withLock { bucket in
       guard let rate = bucket.rate else { return .zero }
+      if !priority, bucket.priorityRequests > 0 { return Self.longestPause }
       Self.refill(&bucket, at: now)
       guard bucket.tokens < 0 else { return .zero }
       let seconds = -bucket.tokens / Double(rate.bytesPerSecond)
       return min(Self.longestPause, .nanoseconds(Int64((seconds * 1e9).rounded(.up))))
     }
+  }
+
+  /// A request with priority starts carrying this budget (``RatePriorityHold``).
+  func beginPriority() {
+    bucket.withLock { $0.priorityRequests += 1 }
+  }
+
+  /// A request with priority no longer carries this budget.
+  func endPriority() {
+    bucket.withLock { $0.priorityRequests = max(0, $0.priorityRequests - 1) }
   }
 
   /// The most budget that is saved up: a twentieth of a second at `rate`, and never less
@@ -111,5 +125,22 @@ extension RateLimiter {
   /// for no limit): one per content, shared by all its requests.
   public static func budgets(for options: RequestOptions) -> [RateLimiter] {
     options.rateLimit.map { [RateLimiter($0)] } ?? []
+  }
+}
+
+/// Holds the budgets of a request with ``HTTPRequest/hasRatePriority`` for as long as the
+/// transport's call for it lives: made with the call, released with it.
+final class RatePriorityHold: Sendable {
+  private let limiters: [RateLimiter]
+
+  /// Begins the priority of a request carrying `limiters`, when it has priority; nil when not.
+  init?(_ request: HTTPRequest) {
+    guard request.hasRatePriority, !request.rateLimiters.isEmpty else { return nil }
+    limiters = request.rateLimiters
+    for limiter in limiters { limiter.beginPriority() }
+  }
+
+  deinit {
+    for limiter in limiters { limiter.endPriority() }
   }
 }

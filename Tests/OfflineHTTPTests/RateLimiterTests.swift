@@ -1,3 +1,4 @@
+import Foundation
 import OfflineHTTP
 import TestTiming
 import Testing
@@ -21,6 +22,26 @@ import Testing
     let pause = limiter.pause(at: start)
     // 100 KiB owed at 1 MiB/s: about 98 ms.
     #expect(pause > .milliseconds(95) && pause < .milliseconds(100), "paused \(pause)")
+  }
+
+  /// Issue 40: a player's range of a file downloading under a cap went at a share of the
+  /// cap beside the download's own request, which took most of it (a seek waited 2 to 22 s
+  /// at 8 MiB/s). While a request with priority carries the budget, the others wait a
+  /// quarter second at a time and it alone spends the budget; then they go on as before.
+  @Test func whileAPriorityRequestRunsTheOthersWait() throws {
+    let start = ContinuousClock.now
+    let limiter = RateLimiter(ByteRate(bytesPerSecond: Int64(mebibyte)))
+    var player = HTTPRequest(url: try #require(URL(string: "http://origin.test/movie.mp4")))
+    player.rateLimiters = [limiter]
+    player.hasRatePriority = true
+    var hold = RatePriorityHold(player)
+    #expect(hold != nil)
+    #expect(limiter.pause(at: start) == RateLimiter.longestPause, "the download waits")
+    #expect(limiter.pause(at: start, priority: true) == .zero, "the player's request goes")
+    hold = nil
+    #expect(limiter.pause(at: start) == .zero, "the download goes on")
+    player.hasRatePriority = false
+    #expect(RatePriorityHold(player) == nil, "a request without priority holds nothing")
   }
 
   @Test func aLongDebtPausesAtMostAQuarterSecondAtATime() {

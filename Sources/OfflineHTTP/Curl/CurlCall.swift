@@ -83,8 +83,12 @@
       self.configuration = configuration
       self.currentURL = request.url
       self.secretHops = SecretHops(request)
+      self.priority = RatePriorityHold(request)
       errorBuffer.initialize(to: 0)
     }
+
+    /// The budgets this request goes first in while it lives, if it has priority.
+    private let priority: RatePriorityHold?
 
     deinit {
       releaseEasy()
@@ -306,7 +310,9 @@
       let limiters = request.rateLimiters
       if !limiters.isEmpty {
         let now = ContinuousClock.Instant.now
-        let wait = limiters.reduce(Duration.zero) { max($0, $1.pause(at: now)) }
+        let wait = limiters.reduce(Duration.zero) {
+          max($0, $1.pause(at: now, priority: request.hasRatePriority))
+        }
         if wait > .zero {
           // libcurl keeps these bytes and gives them again once the loop unpauses.
           rateResumeAt = now + wait

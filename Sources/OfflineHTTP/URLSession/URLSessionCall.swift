@@ -74,7 +74,11 @@ final class URLSessionCall: @unchecked Sendable {
     self.configuration = configuration
     cookieJar = request.cookieJar ?? request.options.cookieFile.map { CookieJar(file: $0) }
     state = Locked(State(secretHops: SecretHops(request), currentURL: request.url))
+    priority = RatePriorityHold(request)
   }
+
+  /// The budgets this request goes first in while it lives, if it has priority.
+  private let priority: RatePriorityHold?
 
   /// Whether the current hop may carry the request's secrets (see ``SecretHops``).
   private var sendsSecrets: Bool { state.withLock { $0.secretHops.sendsSecrets } }
@@ -331,7 +335,9 @@ final class URLSessionCall: @unchecked Sendable {
     while true {
       if state.withLock({ $0.cancelled }) { return false }
       let now = ContinuousClock.now
-      let wait = limiters.reduce(Duration.zero) { max($0, $1.pause(at: now)) }
+      let wait = limiters.reduce(Duration.zero) {
+        max($0, $1.pause(at: now, priority: request.hasRatePriority))
+      }
       guard wait > .zero else { return true }
       Thread.sleep(forTimeInterval: min(wait, .milliseconds(50)).inSeconds)
     }

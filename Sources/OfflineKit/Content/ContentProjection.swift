@@ -4,7 +4,7 @@ import Foundation
 /// `offline ls --json`, the service's `/api/v1/contents` and its `content` events.
 ///
 /// Keys that have no value are left out (a `total` not known yet, a `waitReason` outside
-/// `downloading`, the `contentPath` of a content not downloaded).
+/// `downloading`, the `contentPath` of a content the service does not serve).
 ///
 /// ```swift
 /// let snapshot = try await content.snapshot
@@ -36,7 +36,10 @@ public struct ContentProjection: Codable, Sendable, Equatable {
   public var priority: Int
   /// Where the file or entry playlist is (or will be) on disk.
   public var path: String
-  /// `/content/<id>/<file>`: where the local service serves it, once downloaded.
+  /// `/content/<id>/<file>`: where the local service serves it: a downloaded content; a file
+  /// that is downloading or suspended (read through as it lands); an HLS stream that is
+  /// downloading or suspended, through its growing playlist (`index-partial.m3u8`). None
+  /// for a DASH presentation on its way.
   public var contentPath: String?
   /// What the quick check found wrong with a downloaded content's files, in words.
   public var damage: String?
@@ -60,11 +63,14 @@ public struct ContentProjection: Codable, Sendable, Equatable {
     path = snapshot.fileURL.path
     damage = snapshot.damage?.description
     actions = Self.actions(in: snapshot.state)
-    if snapshot.state == .downloaded {
-      let name = snapshot.fileURL.lastPathComponent
+    let name = snapshot.fileURL.lastPathComponent
+    let onItsWay = snapshot.state == .downloading || snapshot.state == .suspended
+    if snapshot.state == .downloaded || (onItsWay && name != "index.mpd") {
+      // On its way, an HLS stream is served from its growing playlist, a file read through.
+      let served = onItsWay && name == "index.m3u8" ? "index-partial.m3u8" : name
       contentPath =
         "/content/\(snapshot.id)/"
-        + (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name)
+        + (served.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? served)
     }
   }
 

@@ -200,6 +200,8 @@ extension SegmentedTransfer {
           board: board, slot: slot, request: asked, descriptor: fd,
           chunks: hashesChunks ? ChunkHasher(digests: digests, length: total) : nil)
         var request = transfer.request()
+        // A reader's bytes take the whole of a cap while they come; the rest waits.
+        request.hasRatePriority = only != nil
         request.headers.add(
           name: "Range", value: "bytes=\(asked.lowerBound)-\(asked.upperBound - 1)")
         request.headers.add(name: "If-Range", value: validator)

@@ -1,6 +1,7 @@
 /// The web page's script: renders every content from `/api/events` (no reloading), offers
 /// buttons only for the actions the state table allows (the `actions` each content event
-/// carries), adds URLs, and plays downloaded files in a `<video>` element.
+/// carries), adds URLs, and plays files in a `<video>` element: downloaded ones, and those
+/// on their way (MP4, WebM, ...), which the service reads through as they download.
 ///
 /// Text from the server is only ever set as `textContent`, never parsed as HTML.
 enum PageScript {
@@ -97,8 +98,12 @@ enum PageScript {
           return button;
         }));
       }
+      // Downloaded, or a file on its way: the service reads that one through, so the video
+      // plays what is on disk and what it asks for next comes first.
       const player = node.querySelector(".player");
-      if (done && content.contentPath) {
+      const onItsWay = (content.state === "downloading" || content.state === "suspended")
+        && content.contentPath && playable.test(content.contentPath);
+      if ((done || onItsWay) && content.contentPath) {
         if (!player.querySelector("video, a")) {
           if (playable.test(content.contentPath)) {
             const video = el("video");

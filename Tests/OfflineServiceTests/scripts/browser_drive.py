@@ -5,8 +5,8 @@ chromium-driver) with Selenium, as a user would.
   browser_drive.py PAGE_URL MEDIA_URL SCREENSHOT
 
 Adds MEDIA_URL through the form, pauses and resumes it with its buttons while it downloads,
-waits for the progress bar to reach 100 %, plays the downloaded video in the page (its
-currentTime must advance) and saves a screenshot. Prints one line per step; exits 0 when
+plays it while it is still on its way, waits for the progress bar to reach 100 %, plays the
+downloaded video in the page (its currentTime must advance) and saves a screenshot. Prints one line per step; exits 0 when
 every step worked. Every wait is bounded.
 """
 import sys
@@ -60,6 +60,15 @@ def main():
         resume.click()
         wait.until(lambda d: state() in ("downloading", "downloaded"))
         print("resumed")
+
+        # On its way, the page offers the video already (the service reads the file through
+        # as it lands), and it plays.
+        early = wait.until(lambda d: row.find_element(By.TAG_NAME, "video"))
+        print("video while", state())
+        driver.execute_script("arguments[0].muted = true; arguments[0].play();", early)
+        wait.until(lambda d: d.execute_script("return arguments[0].currentTime;", early) > 0.5)
+        print("played early while", state())
+        driver.execute_script("arguments[0].pause();", early)
 
         WebDriverWait(driver, 60, poll_frequency=0.1).until(lambda d: state() == "downloaded")
         value = float(row.find_element(By.TAG_NAME, "progress").get_attribute("value"))
