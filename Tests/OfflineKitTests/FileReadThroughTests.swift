@@ -54,6 +54,30 @@ import Testing
     #expect(extra >= 0 && extra <= 4 << 20, "sent \(extra) bytes more than the file")
   }
 
+  /// Pins a reader that never got the end of a small file (the web page's video stopped
+  /// at 2.3 s of 8 under load): one connection keeps the body in its buffer and renames the
+  /// part when done, and its journal says the file is complete only once the manager's batch
+  /// records it, so a reader that looked between saw neither part nor record. A file that
+  /// is all downloaded is all there to its reader.
+  @Test(.timeLimit(.minutes(1))) func aReaderOfASmallFileGetsAllOfItWhenTheDownloadEnds()
+    async throws
+  {
+    let size = 400 << 10
+    let origin = try ManagerOrigin(
+      files: ["card.webm": size], options: .init(limitRate: "200k"))
+    let fixture = try ManagerFixture()
+    let body = try #require(origin.body("card.webm"))
+    let (content, _) = try await fixture.watched(origin.url("card.webm"), id: "card")
+    try await content.download()
+    try await fixture.running {
+      let reader = try await content.openFileReader(restrictedToAssetCache: false)
+      defer { reader.close() }
+      let all = try await reader.bytes(at: 0, count: size)
+      let allIsTheOrigins = all == body
+      #expect(allIsTheOrigins, "\(firstDifference(all, body))")
+    }
+  }
+
   /// A reader restricted to the disk reads only what is there: a suspended content half on
   /// disk gives its bytes, and a byte that is missing is refused at once, with no request.
   @Test func aRestrictedReaderOfASuspendedContentReadsOnlyWhatIsOnDisk() async throws {

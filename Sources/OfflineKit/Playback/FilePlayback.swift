@@ -20,13 +20,23 @@ final class FilePlayback: Sendable {
     /// A download over one connection: the part file's length (written in order; nothing
     /// is preallocated while one connection writes it).
     case part(path: String)
+    /// A download that ended with the whole file of this length at its destination, which
+    /// the journal may not say yet (the manager's batch records it).
+    case complete(length: Int64)
 
     /// The bytes on disk now.
     var landed: LandedBytes {
       switch self {
       case .ranges(let board): LandedBytes(ranges: board.snapshot())
       case .part(let path): LandedBytes(prefix: FileSteps.regularFileSize(path) ?? 0)
+      case .complete(let length): LandedBytes(prefix: length)
       }
+    }
+
+    /// Whether a download runs behind it (a complete file needs none).
+    var isRunning: Bool {
+      if case .complete = self { return false }
+      return true
     }
   }
 
@@ -69,7 +79,7 @@ final class FilePlayback: Sendable {
       state.wakers[token] = nil
       state.readers.remove(token)
       waiting.store(!state.wakers.isEmpty, ordering: .relaxed)
-      return state.readers.isEmpty && state.source == nil
+      return state.readers.isEmpty && state.source?.isRunning != true
     }
   }
 
@@ -110,22 +120,35 @@ final class FilePlayback: Sendable {
   /// A running download shows the file through `source` and hears of readers' wants through
   /// `onDemand` (nil: it cannot fetch out of order); the readers are woken.
   func attach(_ source: Source, onDemand: (@Sendable () -> Void)?) {
-    let handlers = state.withLock { state in
+    change { state in
       state.source = source
       state.onDemand = onDemand
-      state.changes += 1
-      return Array(state.wakers.values)
     }
-    for wake in handlers { wake() }
     if onDemand != nil, !wants.isEmpty { onDemand?() }
+  }
+
+  /// The download ended with the whole file, `length` bytes, at its destination: the
+  /// readers read all of it from now on, and are woken.
+  func didComplete(length: Int64) {
+    change { state in
+      state.source = .complete(length: length)
+      state.onDemand = nil
+    }
   }
 
   /// The running download ended, or handed over to another: it shows nothing now (the
   /// journal does); the readers are woken.
   func detach() {
-    let handlers = state.withLock { state in
+    change { state in
       state.source = nil
       state.onDemand = nil
+    }
+  }
+
+  /// Makes `edit`, counts it in ``State/changes`` and wakes the readers.
+  private func change(_ edit: (inout State) -> Void) {
+    let handlers = state.withLock { state in
+      edit(&state)
       state.changes += 1
       return Array(state.wakers.values)
     }
@@ -147,12 +170,7 @@ final class FilePlayback: Sendable {
   /// The download started the file over (the resource changed): what readers read before is
   /// another version.
   func didRestart() {
-    let handlers = state.withLock { state in
-      state.restarts += 1
-      state.changes += 1
-      return Array(state.wakers.values)
-    }
-    for wake in handlers { wake() }
+    change { $0.restarts += 1 }
   }
 
   /// Bytes landed: wakes the readers that wait. Cheap when none does (one atomic load), so
@@ -193,7 +211,8 @@ final class FilePlaybacks: Sendable {
   /// attached): a download ended, or a reader closed.
   func forgetIfIdle(_ id: String) {
     playbacks.withLock { all in
-      guard let playback = all[id], !playback.hasReaders, playback.source == nil else { return }
+      guard let playback = all[id], !playback.hasReaders, playback.source?.isRunning != true
+      else { return }
       all[id] = nil
     }
   }

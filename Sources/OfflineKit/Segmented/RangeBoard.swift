@@ -94,13 +94,7 @@ final class RangeBoard: Sendable {
         return idle
       }
       guard let (victim, split) = splitPoint(in: state.slots) else { return nil }
-      let range = state.slots[victim].range
-      state.slots[victim].range.end = split
-      state.slots.append(
-        Slot(range: TransferRange(start: split, end: range.end, next: split), busy: true))
-      state.mirror(victim)
-      state.mirror(state.slots.count - 1)
-      return state.slots.count - 1
+      return Self.claimSecondHalf(of: victim, from: split, in: &state)
     }
   }
 
@@ -242,13 +236,21 @@ final class RangeBoard: Sendable {
         state.slots[index].busy = true
         return index
       }
-      state.slots[index].range.end = at
-      state.slots.append(
-        Slot(range: TransferRange(start: at, end: range.end, next: at), busy: true))
-      state.mirror(index)
-      state.mirror(state.slots.count - 1)
-      return state.slots.count - 1
+      return Self.claimSecondHalf(of: index, from: at, in: &state)
     }
+  }
+
+  /// Moves the end of `slot`'s range back to `split` and claims the rest as a new slot;
+  /// returns the new slot.
+  private static func claimSecondHalf(of slot: Int, from split: Int64, in state: inout State)
+    -> Int
+  {
+    let end = state.slots[slot].range.end
+    state.slots[slot].range.end = split
+    state.slots.append(Slot(range: TransferRange(start: split, end: end, next: split), busy: true))
+    state.mirror(slot)
+    state.mirror(state.slots.count - 1)
+    return state.slots.count - 1
   }
 
   /// Where a split for a reader's byte falls: a boundary of this many bytes at or before it.

@@ -63,7 +63,9 @@ struct SegmentedTransfer {
       onEvent(.restarted(.rangeMismatch))
       return try await transfer.runSingle(onEvent: onEvent)
     }
-    return try finish(fd: fd, total: total, onEvent: onEvent)
+    let outcome = try finish(fd: fd, total: total, onEvent: onEvent)
+    transfer.configuration.playback?.didComplete(length: total)
+    return outcome
   }
 
   /// The ranges to fetch: resumed from the journal, or planned after a one-byte probe that

@@ -332,7 +332,22 @@ public struct Transfer: Sendable {
     onDemand: (@Sendable () -> Void)? = nil
   ) async throws(Transfer.Error) -> Outcome {
     configuration.playback?.attach(.part(path: partPath), onDemand: onDemand)
-    defer { configuration.playback?.detach() }
+    do {
+      let outcome = try await runSingleAttempts(onEvent: onEvent, lock: lock)
+      // Whole at its destination, though its journal may still say otherwise until the
+      // manager's batch records it.
+      configuration.playback?.didComplete(length: outcome.length)
+      return outcome
+    } catch {
+      configuration.playback?.detach()
+      throw error
+    }
+  }
+
+  /// ``runSingle(onEvent:lock:onDemand:)``'s attempts.
+  private func runSingleAttempts(
+    onEvent: @escaping @Sendable (Event) -> Void, lock: DestinationLock?
+  ) async throws(Transfer.Error) -> Outcome {
     let earlier = try checkEarlierRun(onEvent: onEvent)
     if let outcome = earlier.outcome { return outcome }
     // The first attempt starts from the record just read; later ones read it again.
