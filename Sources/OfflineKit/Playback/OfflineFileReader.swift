@@ -41,8 +41,8 @@ public final class OfflineFileReader: Sendable {
   private struct State {
     var descriptor: Int32 = -1
     var closed = false
-    /// What the journal said while nothing ran, and the playback's change count then.
-    var stored: (landed: LandedBytes, length: Int64?, changes: Int)?
+    /// What the journal said while nothing ran here, the playback's change count then, and when.
+    var stored: (landed: LandedBytes, length: Int64?, changes: Int, at: ContinuousClock.Instant)?
     /// The file's length once known (it changes only when the download starts over, which
     /// ends the reading).
     var length: Int64?
@@ -96,14 +96,7 @@ public final class OfflineFileReader: Sendable {
     guard count > 0 else { return 0 }
     let descriptor = try openedDescriptor()
     let read = pread(descriptor, buffer.baseAddress, Int(count), off_t(offset))
-    guard read >= 0 else {
-      throw OfflineError(
-        .transfer(
-          Transfer.Error(
-            .file(TransferFileError(.read, errno: errno, path: destination)),
-            url: URL(fileURLWithPath: destination), destination: destination)),
-        contentID: contentID)
-    }
+    guard read >= 0 else { throw fileError(.read, errno: errno) }
     return read
   }
 
@@ -198,23 +191,32 @@ public final class OfflineFileReader: Sendable {
       if state.descriptor >= 0 { return .success(state.descriptor) }
       var descriptor = open(destination + ".part", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
       if descriptor < 0 { descriptor = open(destination, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-      guard descriptor >= 0 else {
-        return .failure(
-          OfflineError(
-            .transfer(
-              Transfer.Error(
-                .file(TransferFileError(.open, errno: errno, path: destination)),
-                url: URL(fileURLWithPath: destination), destination: destination)),
-            contentID: contentID))
-      }
+      guard descriptor >= 0 else { return .failure(fileError(.open, errno: errno)) }
       state.descriptor = descriptor
       return .success(descriptor)
     }
     return try opened.get()
   }
 
+  /// The error of `operation` on the file failing with `code`.
+  private func fileError(_ operation: TransferFileError.Operation, errno code: Int32)
+    -> OfflineError
+  {
+    OfflineError(
+      .transfer(
+        Transfer.Error(
+          .file(TransferFileError(operation, errno: code, path: destination)),
+          url: URL(fileURLWithPath: destination), destination: destination)),
+      contentID: contentID)
+  }
+
+  /// How long what the journal said while no download ran here is taken as it stands: a
+  /// download in another process (`offline run`) writes it without telling this one.
+  static let storedViewLifetime: Duration = .seconds(1)
+
   /// What is on disk and the length: the running download's view, or what the journal and
-  /// the index say while none runs (read again only when that changes).
+  /// the index say while none runs here (read again when that changes, and at least once
+  /// every ``storedViewLifetime``).
   private func view() -> (landed: LandedBytes, length: Int64?) {
     let (source, changes) = playback.sourceAndChanges
     if let source {
@@ -225,12 +227,15 @@ public final class OfflineFileReader: Sendable {
       }
       return (source.landed, length)
     }
-    if let stored = state.withLock({ $0.stored }), stored.changes == changes {
+    let now = ContinuousClock.now
+    if let stored = state.withLock({ $0.stored }), stored.changes == changes,
+      stored.at.duration(to: now) < Self.storedViewLifetime
+    {
       return (stored.landed, stored.length)
     }
     let stored = manager.storedLandedBytes(of: contentID, destination: destination)
     state.withLock { state in
-      state.stored = (stored.landed, stored.length, changes)
+      state.stored = (stored.landed, stored.length, changes, now)
       if state.length == nil { state.length = stored.length }
     }
     return stored

@@ -61,13 +61,15 @@ extension SegmentedTransfer {
             }
           }
         }
-        if playback != nil {
+        // Ends with the next want (or the group's cancellation).
+        func listenForDemand() {
           group.addTask {
             var iterator = demands.makeAsyncIterator()
             _ = await iterator.next()
             return .demanded
           }
         }
+        if playback != nil { listenForDemand() }
         for _ in 0..<concurrency.limit {
           group.addTask {
             try await connection(board, fd: fd, total: total, validator: validator)
@@ -92,11 +94,7 @@ extension SegmentedTransfer {
           case .demanded:
             if running > 0 {
               serveDemands()
-              group.addTask {
-                var iterator = demands.makeAsyncIterator()
-                _ = await iterator.next()
-                return .demanded
-              }
+              listenForDemand()
             }
           case .windowEnded where warmingUp:
             warmingUp = false
