@@ -134,7 +134,10 @@ struct HLSProgressTests {
   func theFractionIsHonestFromTheFirstKnownSizeToTheEnd(_ test: Case) async throws {
     let run = try await download(test)
     let reports = run.reports
-    try #require(reports.count >= 8, "a few seconds of reports, four a second: \(reports.count)")
+    // Enough reports to judge the fraction by: a few seconds' worth, four a second. Two
+    // pieces let go one tick apart can land in one report on a loaded machine (7 in a fresh-
+    // clone CI run, 2026-12-07), so six is the floor; every report is still checked below.
+    try #require(reports.count >= 6, "a few seconds of reports, four a second: \(reports.count)")
     let last = try #require(reports.last)
     #expect(last.bytes == run.realTotal)
     #expect(last.total == run.realTotal)
