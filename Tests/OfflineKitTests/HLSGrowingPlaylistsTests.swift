@@ -137,13 +137,21 @@ import Testing
     let files = HLSGrowingPlaylists(plan: plan).files(for: PieceLanding())
     #expect(
       files.map(\.local) == [
-        "video/partial.m3u8", "video/remote-partial.m3u8", "index-partial.m3u8",
-        "index-remote-partial.m3u8",
+        "video/partial.m3u8", "video/remote-partial.m3u8", "video/through.m3u8",
+        "index-partial.m3u8", "index-remote-partial.m3u8", "index-through.m3u8",
       ])
     let restricted = try #require(files.first { $0.local == "index-partial.m3u8" }?.text)
     #expect(restricted.contains("video/partial.m3u8") && !restricted.contains("playlist.m3u8"))
     let mixed = try #require(files.first { $0.local == "index-remote-partial.m3u8" }?.text)
     #expect(mixed.contains("video/remote-partial.m3u8"))
     #expect(mixed.contains("https://cdn.example/show/high/index.m3u8"), "the rest stays online")
+    // Read through by the local service: the chosen variant only, every segment by its
+    // local name, nothing on disk yet and nothing remote.
+    let through = try #require(files.first { $0.local == "index-through.m3u8" }?.text)
+    #expect(through.contains("video/through.m3u8") && !through.contains("high/index.m3u8"))
+    let media = try #require(files.first { $0.local == "video/through.m3u8" }?.text)
+    #expect(media.contains("#EXT-X-PLAYLIST-TYPE:VOD") && media.contains("#EXT-X-ENDLIST"))
+    let segments = media.split(separator: "\n").filter { !$0.hasPrefix("#") }
+    #expect(segments.count == 1 && segments[0].hasSuffix(".ts") && !media.contains("https://"))
   }
 }

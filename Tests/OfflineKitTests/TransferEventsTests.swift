@@ -77,13 +77,16 @@ import Testing
     opening.cancel()  // the run may have stopped short of the gate
     held.open()
 
+    // The journal row is active from the start, so the wait is for the part's bytes too: the
+    // cancelled run writes what it holds as it ends, which a loaded machine may do after the
+    // row is first seen (a CI run found the part still empty at that moment).
     #expect(
       try await eventually {
         let journal = try OfflineIndex(directory: folder.url).transfers
+        let part = try? FileManager.default.attributesOfItem(atPath: destination + ".part")
         return try journal.record(forDestination: destination)?.phase == .active
+          && (part?[.size] as? Int ?? 0) > 0
       })
     #expect(!FileManager.default.fileExists(atPath: destination))
-    let part = try FileManager.default.attributesOfItem(atPath: destination + ".part")
-    #expect((part[.size] as? Int ?? 0) > 0)
   }
 }

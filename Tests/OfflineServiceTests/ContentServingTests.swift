@@ -121,7 +121,7 @@ struct GrowingStreamServingTests {
     let content = try await fixture.manager.add(
       [OfflineSource(url: files.url(on: fixture.nginx))], configuration: configuration
     ).first!
-    let entry = try await Curl.fetch(fixture.url("/content/\(content.id)/"))
+    let entry = try await Curl.fetch(fixture.url("/content/\(content.id)/?offline=1"))
     #expect(entry.status == 302)
     #expect(entry.headers["location"] == "/content/\(content.id)/index-partial.m3u8")
     let playlist = fixture.url("/content/\(content.id)/index-partial.m3u8")

@@ -38,8 +38,9 @@ public struct ContentProjection: Codable, Sendable, Equatable {
   public var path: String
   /// `/content/<id>/<file>`: where the local service serves it: a downloaded content; a file
   /// that is downloading or suspended (read through as it lands); an HLS stream that is
-  /// downloading or suspended, through its growing playlist (`index-partial.m3u8`). None
-  /// for a DASH presentation on its way.
+  /// downloading or suspended, through its read-through playlist (`index-through.m3u8`:
+  /// the service fetches a segment a player asks for ahead of the queue). None for a DASH
+  /// presentation on its way.
   public var contentPath: String?
   /// What the quick check found wrong with a downloaded content's files, in words.
   public var damage: String?
@@ -67,7 +68,7 @@ public struct ContentProjection: Codable, Sendable, Equatable {
     let onItsWay = snapshot.state == .downloading || snapshot.state == .suspended
     if snapshot.state == .downloaded || (onItsWay && name != "index.mpd") {
       // On its way, an HLS stream is served from its growing playlist, a file read through.
-      let served = onItsWay && name == "index.m3u8" ? "index-partial.m3u8" : name
+      let served = onItsWay && name == "index.m3u8" ? "index-through.m3u8" : name
       contentPath =
         "/content/\(snapshot.id)/"
         + (served.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? served)

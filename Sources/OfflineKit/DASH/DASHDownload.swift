@@ -50,6 +50,8 @@ package struct DASHDownload: Sendable {
   /// The SHA-256 each piece must have, by its path inside the folder (see
   /// ``StreamDownloading/expectedPieceSHA256``); empty by default.
   public var expectedPieceSHA256: [String: String] = [:]
+  /// The stream's players (see ``StreamPlaying``); nil by default.
+  var playback: StreamPlayback?
 
   /// The offline MPD's name in the folder.
   public static let indexName = "index.mpd"
@@ -126,7 +128,7 @@ package struct DASHDownload: Sendable {
     return PieceRunner(
       folder: folder, journal: journal, session: session, pieceRetry: pieceRetry,
       concurrency: configuration.pieceConcurrency, pieces: pieces,
-      expectedSHA256: expectedPieceSHA256)
+      expectedSHA256: expectedPieceSHA256, playback: playback)
   }
 
   /// Opens and pins the download's folder for the run (``ContentFolders/pin(forFiles:in:)``).
@@ -171,7 +173,7 @@ extension URL {
   var isDASHManifest: Bool { pathExtension.lowercased() == "mpd" }
 }
 
-extension DASHDownload: StreamDownloading {
+extension DASHDownload: StreamPlaying {
   /// `index.mpd`.
   package var offlineIndex: URL { indexURL }
 

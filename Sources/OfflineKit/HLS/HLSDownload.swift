@@ -39,6 +39,8 @@ package struct HLSDownload: Sendable {
   /// The SHA-256 each piece must have, by its path inside the folder (see
   /// ``StreamDownloading/expectedPieceSHA256``); empty by default.
   public var expectedPieceSHA256: [String: String] = [:]
+  /// The stream's players (see ``StreamPlaying``); nil by default.
+  var playback: StreamPlayback?
 
   /// Creates a download of the stream at `session`'s URL; nothing happens until
   /// ``run(onProgress:)``.
@@ -115,7 +117,7 @@ package struct HLSDownload: Sendable {
       concurrency: configuration.pieceConcurrency, pieces: plan.pieces,
       packs: configuration.packsSmallSegments, expectedSHA256: expectedPieceSHA256,
       beforeCuttingPacks: { () throws(Transfer.Error) in try offlineFiles.remove(plan) },
-      onLanding: { growing.didLand($0) })
+      onLanding: { growing.didLand($0) }, playback: playback)
     let fetched: PieceRunner.Result
     do {
       fetched = try await runner.run(onProgress: onProgress)
@@ -247,7 +249,7 @@ package struct HLSDownload: Sendable {
   }
 }
 
-extension HLSDownload: StreamDownloading {
+extension HLSDownload: StreamPlaying {
   /// `index.m3u8`.
   package var offlineIndex: URL { indexURL() }
 }

@@ -15,6 +15,12 @@ import HLSPlaylist
 /// - `index-remote-partial.m3u8` (``mixedIndex``) is the whole presentation as a `VOD`
 ///   playlist: each segment local when it is on disk, else its origin URL (keys are local:
 ///   they are fetched before any segment).
+/// - `index-through.m3u8` (``throughIndex``) is the whole presentation as a `VOD` playlist
+///   of local names only, for the local service that reads through (`offline serve`): a
+///   segment on disk by its file or its pack's byte range, a segment not on disk by the
+///   name its piece will have, which the service fetches ahead of the queue when a player
+///   asks for it (``OfflineContent/pieceOnDisk(_:restrictedToAssetCache:patience:)``), so
+///   the player never reaches the origin itself.
 ///
 /// Under a multivariant playlist each chosen media playlist gets its own, beside its
 /// `playlist.m3u8` (``restrictedMedia``, ``mixedMedia``), and the master points at them.
@@ -29,8 +35,15 @@ struct HLSGrowingPlaylists: Sendable {
   static let restrictedMedia = "partial.m3u8"
   /// A mixed media playlist's name in its rendition's folder.
   static let mixedMedia = "remote-partial.m3u8"
+  /// The entry playlist of the whole presentation by local names, which the local service
+  /// reads through.
+  static let throughIndex = "index-through.m3u8"
+  /// A read-through media playlist's name in its rendition's folder.
+  static let throughMedia = "through.m3u8"
   /// Every name these playlists take in a content's folder, at its top or in a rendition's.
-  static let names: Set<String> = [restrictedIndex, mixedIndex, restrictedMedia, mixedMedia]
+  static let names: Set<String> = [
+    restrictedIndex, mixedIndex, restrictedMedia, mixedMedia, throughIndex, throughMedia,
+  ]
 
   /// One playlist to write, by its path inside the content folder.
   struct File: Sendable, Equatable {
@@ -47,6 +60,7 @@ struct HLSGrowingPlaylists: Sendable {
     let addressed = HLSPackAddressing.addressing(plan, packed: packed)
     var restricted: [MediaPlaylist] = []
     var mixed: [MediaPlaylist] = []
+    var through: [MediaPlaylist] = []
     for index in plan.mediaFiles.indices {
       let planned = plan.mediaFiles[index]
       let folder = (planned.local as NSString).deletingLastPathComponent
@@ -59,13 +73,20 @@ struct HLSGrowingPlaylists: Sendable {
         Self.mixed(
           local, remote: planned.remote, at: planned.remoteURL, onDisk: onDisk, folder: folder,
           landed: landing.landed))
+      var whole = local
+      whole.playlistType = .vod
+      whole.hasEndList = true
+      through.append(whole)
     }
     guard case .master(let master) = plan.index, case .master(let withRemote) = plan.indexWithRemote
     else {
-      guard let onlyRestricted = restricted.first, let onlyMixed = mixed.first else { return [] }
+      guard let onlyRestricted = restricted.first, let onlyMixed = mixed.first,
+        let onlyThrough = through.first
+      else { return [] }
       return [
         File(local: Self.restrictedIndex, text: PlaylistWriterBridge.text(.media(onlyRestricted))),
         File(local: Self.mixedIndex, text: PlaylistWriterBridge.text(.media(onlyMixed))),
+        File(local: Self.throughIndex, text: PlaylistWriterBridge.text(.media(onlyThrough))),
       ]
     }
     var files: [File] = []
@@ -78,6 +99,10 @@ struct HLSGrowingPlaylists: Sendable {
         File(
           local: Self.renamed(planned.local, to: Self.mixedMedia),
           text: PlaylistWriterBridge.text(.media(mixed[index]))))
+      files.append(
+        File(
+          local: Self.renamed(planned.local, to: Self.throughMedia),
+          text: PlaylistWriterBridge.text(.media(through[index]))))
     }
     // The entry playlists last: when a player opens one, its media playlists are there.
     let locals = Set(plan.mediaFiles.map(\.local))
@@ -91,6 +116,11 @@ struct HLSGrowingPlaylists: Sendable {
         local: Self.mixedIndex,
         text: PlaylistWriterBridge.text(
           .master(Self.pointing(withRemote, at: Self.mixedMedia, among: locals)))))
+    files.append(
+      File(
+        local: Self.throughIndex,
+        text: PlaylistWriterBridge.text(
+          .master(Self.pointing(master, at: Self.throughMedia, among: locals)))))
     return files
   }
 

@@ -182,38 +182,10 @@ final class FilePlayback: Sendable {
   }
 }
 
-extension FilePlayback: Equatable {
+extension FilePlayback: Equatable, IdleTelling {
+  /// Whether nothing holds the playback: no reader, and no download attached.
+  var isIdle: Bool { !hasReaders && source?.isRunning != true }
+
   /// Two playbacks are equal only when they are the same one.
   static func == (lhs: FilePlayback, rhs: FilePlayback) -> Bool { lhs === rhs }
-}
-
-/// The playbacks of a manager's file contents, one per content while a reader has it open
-/// or its download runs.
-final class FilePlaybacks: Sendable {
-  private let playbacks = Locked([String: FilePlayback]())
-
-  /// The playback of content `id`, made when there is none.
-  func playback(of id: String) -> FilePlayback {
-    playbacks.withLock { all in
-      if let known = all[id] { return known }
-      let made = FilePlayback()
-      all[id] = made
-      return made
-    }
-  }
-
-  /// The playback of content `id` if one is open.
-  func existing(_ id: String) -> FilePlayback? {
-    playbacks.withLock { $0[id] }
-  }
-
-  /// Forgets the playback of content `id` when it is idle (no reader, no download
-  /// attached): a download ended, or a reader closed.
-  func forgetIfIdle(_ id: String) {
-    playbacks.withLock { all in
-      guard let playback = all[id], !playback.hasReaders, playback.source?.isRunning != true
-      else { return }
-      all[id] = nil
-    }
-  }
 }

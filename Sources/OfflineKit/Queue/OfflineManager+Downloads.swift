@@ -102,10 +102,15 @@ extension OfflineManager {
       destination: kind.isStream ? folder.path : files.destination(of: record), file: file,
       stream: options.stream.cappingConnections(at: configuration.maxStreamConnections),
       refreshesURL: configuration.urlRefresh != nil, expectedPieceSHA256: expecting,
-      fileCompletions: files.completions)
+      fileCompletions: files.completions,
+      streamPlayback: kind.isStream ? streamPlaybacks.playback(of: record.id) : nil)
     let id = record.id
+    let streamPlaybacks = self.streamPlaybacks
     return { report in
-      defer { playbacks.forgetIfIdle(id) }
+      defer {
+        playbacks.forgetIfIdle(id)
+        streamPlaybacks.forgetIfIdle(id)
+      }
       do throws(Transfer.Error) {
         // `files/` or `content/<id>` linked out of the store: never followed.
         try Self.refuseLinkedFolder(folder, of: record, files: files)

@@ -54,7 +54,9 @@ public actor OfflineManager {
   nonisolated let files: ContentFiles
   /// The readers of file contents that download (``OfflineFileReader``), and what their
   /// running downloads show them.
-  nonisolated let playbacks = FilePlaybacks()
+  nonisolated let playbacks = Playbacks<FilePlayback>()
+  /// The playbacks of its stream contents: what players wait for while a stream downloads.
+  nonisolated let streamPlaybacks = Playbacks<StreamPlayback>()
 
   /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
   ///

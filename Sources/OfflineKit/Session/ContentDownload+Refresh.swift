@@ -22,7 +22,8 @@ extension ContentDownload {
     return ContentDownload(
       kind: kind, session: session.moved(to: url), journal: journal, destination: destination,
       file: file, stream: stream, refreshesURL: refreshesURL,
-      expectedPieceSHA256: expectedPieceSHA256, fileCompletions: fileCompletions)
+      expectedPieceSHA256: expectedPieceSHA256, fileCompletions: fileCompletions,
+      streamPlayback: streamPlayback)
   }
 
   /// Downloads what is missing; when the URL is refused (401, 403, 410) and `refresh` is

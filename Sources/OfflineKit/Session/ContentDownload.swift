@@ -68,6 +68,9 @@ package struct ContentDownload: Sendable {
   /// Where a queued file's `complete` record goes (see ``Transfer/Role/queuedFile(completions:)``);
   /// nil for a download on its own.
   let fileCompletions: CompletionBatch?
+  /// The players of a queued stream (``StreamPlayback``), which its pieces are shown to and
+  /// which may ask for pieces first; nil for a download on its own.
+  let streamPlayback: StreamPlayback?
 
   /// Creates a download on its own (`offline get`); nothing happens until ``run(onEvent:)``.
   package init(
@@ -77,14 +80,16 @@ package struct ContentDownload: Sendable {
   ) {
     self.init(
       kind: kind, session: session, journal: journal, destination: destination, file: file,
-      stream: stream, refreshesURL: refreshesURL, expectedPieceSHA256: [:], fileCompletions: nil)
+      stream: stream, refreshesURL: refreshesURL, expectedPieceSHA256: [:], fileCompletions: nil,
+      streamPlayback: nil)
   }
 
   /// Creates a download; with `fileCompletions` a queued one.
   init(
     kind: Kind, session: ContentSession, journal: TransferJournal, destination: String,
     file: Transfer.Configuration, stream: StreamConfiguration, refreshesURL: Bool,
-    expectedPieceSHA256: [String: String], fileCompletions: CompletionBatch?
+    expectedPieceSHA256: [String: String], fileCompletions: CompletionBatch?,
+    streamPlayback: StreamPlayback?
   ) {
     self.kind = kind
     self.session = session
@@ -95,6 +100,7 @@ package struct ContentDownload: Sendable {
     self.refreshesURL = refreshesURL
     self.expectedPieceSHA256 = expectedPieceSHA256
     self.fileCompletions = fileCompletions
+    self.streamPlayback = streamPlayback
   }
 
   /// The URL downloaded.
@@ -138,7 +144,7 @@ package struct ContentDownload: Sendable {
   }
 
   /// The stream in ``destination``, as `Stream` downloads it.
-  func streamDownload<Stream: StreamDownloading>(
+  func streamDownload<Stream: StreamPlaying>(
     _ kind: Stream.Type, onEvent: @escaping @Sendable (Event) -> Void
   ) -> Stream {
     var download = Stream(
@@ -149,10 +155,11 @@ package struct ContentDownload: Sendable {
     download.waitsForOtherWriter = file.waitsForOtherWriter
     download.refreshesURL = refreshesURL
     download.expectedPieceSHA256 = expectedPieceSHA256
+    download.playback = streamPlayback
     return download
   }
 
-  private func runStream<Stream: StreamDownloading>(
+  private func runStream<Stream: StreamPlaying>(
     _ kind: Stream.Type, onEvent: @escaping @Sendable (Event) -> Void
   ) async throws(Transfer.Error) -> Outcome {
     .stream(try await streamDownload(kind, onEvent: onEvent).run { onEvent(.progress($0)) })

@@ -60,6 +60,13 @@ struct PieceRunner: Sendable {
   /// journal has them), and once more when the pieces have all ended, fetched or failed (not
   /// when the run fails before its first piece); nil tells nobody.
   let onLanding: (@Sendable (PieceLanding) -> Void)?
+  /// The players of the stream, if any: the pieces they wait for are fetched next, past
+  /// the concurrency limit by at most ``playbackExtra``, and each piece is shown to them the
+  /// moment it lands.
+  let playback: StreamPlayback?
+
+  /// How many pieces players asked for may be in flight beyond the concurrency limit.
+  static let playbackExtra = 2
 
   /// A runner of `pieces` into `folder`; each piece in ``StreamPiece/pack`` goes into that
   /// pack when `packs` is true, into a file of its own otherwise.
@@ -68,17 +75,18 @@ struct PieceRunner: Sendable {
     concurrency: PieceConcurrency.Configuration, pieces: [StreamPiece], packs: Bool = true,
     expectedSHA256: [String: String] = [:],
     beforeCuttingPacks: @escaping @Sendable () throws(Transfer.Error) -> Void = {},
-    onLanding: (@Sendable (PieceLanding) -> Void)? = nil
+    onLanding: (@Sendable (PieceLanding) -> Void)? = nil, playback: StreamPlayback? = nil
   ) {
     self.folder = folder
     self.journal = journal
     self.session = session
     self.pieceRetry = pieceRetry
     self.concurrency = concurrency
+    let ordered = StreamPiece.inPlaybackOrder(pieces)
     self.pieces =
       packs
-      ? pieces
-      : pieces.map { piece in
+      ? ordered
+      : ordered.map { piece in
         var filed = piece
         filed.pack = nil
         return filed
@@ -86,6 +94,7 @@ struct PieceRunner: Sendable {
     self.expectedSHA256 = expectedSHA256
     self.beforeCuttingPacks = beforeCuttingPacks
     self.onLanding = onLanding
+    self.playback = playback
   }
 
   /// Downloads every piece not on disk yet.
@@ -136,53 +145,103 @@ struct PieceRunner: Sendable {
     let journaled = Self.journaledRecords(journal, under: folder.path)
     let packs = PiecePacks(pieces: pieces, folder: folder, records: journaled ?? [:])
     if packs.cutsRegions { try beforeCuttingPacks() }
-    if onLanding != nil {
+    let playback = self.playback
+    if onLanding != nil || playback != nil {
       // What an earlier run finished is on disk from the first tick: a growing playlist a
       // player reloads never loses a segment it listed when this run starts.
       let earlier = Self.landedEarlier(pieces, in: folder, journaled: journaled, packs: packs)
       landed.withLock { $0 = earlier.landed }
       packed.withLock { $0 = earlier.packed }
     }
+    // Players' wants wake the loop below through `demands` (one pending wake is enough: the
+    // loop reads every want when it wakes).
+    let (demands, demanded) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    playback?.attach(
+      planned: Set(pieces.map(\.local)),
+      landing: PieceLanding(landed: landed.withLock { $0 }, packed: packed.withLock { $0 }),
+      onDemand: { demanded.yield() })
+    defer {
+      playback?.detach()
+      demanded.finish()
+    }
     let began = clock.instant
-    let outcome: Swift.Result<Void, Transfer.Error> = await withTaskGroup(
-      of: Swift.Result<Bool, Transfer.Error>.self
-    ) { group in
+    let outcome: Swift.Result<Void, Transfer.Error> = await withTaskGroup(of: Ended.self) { group in
+      var started = [Bool](repeating: false, count: pieces.count)
       var next = 0
       var inFlight = 0
+      var remaining = pieces.count
+      var listening = false
+      let indexOf = playback == nil ? [:] : Self.indices(of: pieces)
+      func start(_ index: Int, wanted: Bool = false) {
+        started[index] = true
+        inFlight += 1
+        group.addTask {
+          let result = await fetch(
+            index, session: watched, tally: tally, journaled: journaled,
+            completions: completions, responses: responses, packs: packs, packed: packed,
+            wanted: wanted)
+          if case .success = result {
+            let local = pieces[index].local
+            if onLanding != nil || playback != nil { landed.withLock { _ = $0.insert(local) } }
+            playback?.didLand(local, at: packed.withLock { $0[local] })
+          }
+          return .piece(result)
+        }
+      }
+      func listen() {
+        guard playback != nil, !listening, remaining > 0 else { return }
+        listening = true
+        group.addTask {
+          var wants = demands.makeAsyncIterator()
+          return await wants.next() == nil ? .quiet : .demand
+        }
+      }
       func fill() {
         let limit = flow.withLock { $0.decision.limit }
-        while next < pieces.count, inFlight < limit {
-          let index = next
-          next += 1
-          inFlight += 1
-          group.addTask {
-            let result = await fetch(
-              index, session: watched, tally: tally, journaled: journaled,
-              completions: completions, responses: responses, packs: packs, packed: packed)
-            if onLanding != nil, case .success = result {
-              landed.withLock { _ = $0.insert(pieces[index].local) }
-            }
-            return result
-          }
+        for local in playback?.wants ?? [] where inFlight < limit + Self.playbackExtra {
+          guard let index = indexOf[local], !started[index] else { continue }
+          start(index, wanted: true)
+        }
+        while inFlight < limit {
+          while next < pieces.count, started[next] { next += 1 }
+          guard next < pieces.count else { break }
+          start(next)
         }
         responses.writers.store(inFlight, ordering: .relaxed)
         flow.withLock { $0.mostInFlight = max($0.mostInFlight, inFlight) }
       }
       fill()
-      for await result in group {
-        inFlight -= 1
-        responses.writers.store(inFlight, ordering: .relaxed)
-        switch result {
-        case .failure(let error):
-          group.cancelAll()
-          return .failure(error)
-        case .success(true):
-          let now = clock.instant
-          let received = watching.received.value
-          _ = flow.withLock {
-            $0.decision.didFinish(received: received, at: began.duration(to: now))
+      listen()
+      for await ended in group {
+        switch ended {
+        case .demand:
+          listening = false
+          listen()
+          fill()
+          continue
+        case .quiet:
+          listening = false
+          continue
+        case .piece(let result):
+          inFlight -= 1
+          remaining -= 1
+          responses.writers.store(inFlight, ordering: .relaxed)
+          switch result {
+          case .failure(let error):
+            group.cancelAll()
+            return .failure(error)
+          case .success(true):
+            let now = clock.instant
+            let received = watching.received.value
+            _ = flow.withLock {
+              $0.decision.didFinish(received: received, at: began.duration(to: now))
+            }
+          case .success(false):
+            break
           }
-        case .success(false):
+        }
+        guard remaining > 0 else {
+          group.cancelAll()  // the listener for wants
           break
         }
         fill()
@@ -266,6 +325,23 @@ struct PieceRunner: Sendable {
     }
   }
 
+  /// What ended in the run's task group: a piece (fetched or not), or the wait for players'
+  /// wants (one came, or the wants' stream finished).
+  private enum Ended: Sendable {
+    case piece(Swift.Result<Bool, Transfer.Error>)
+    case demand
+    case quiet
+  }
+
+  /// The index of each piece by its local path.
+  private static func indices(of pieces: [StreamPiece]) -> [String: Int] {
+    var indices: [String: Int] = [:]
+    for (index, piece) in pieces.enumerated() where indices[piece.local] == nil {
+      indices[piece.local] = index
+    }
+    return indices
+  }
+
   /// The decision and what the run saw, shared by the loop and the requests' callbacks.
   private struct Flow: Sendable {
     var decision: PieceConcurrency
@@ -290,11 +366,13 @@ struct PieceRunner: Sendable {
   /// ``carryOver(_:destination:to:journaled:)``); a piece it holds no record for skips the
   /// transfer's own look-up on its first try. `completions` takes the pieces' `complete`
   /// records, `responses` the records of their responses, written before their renames (or
-  /// the `complete` records of the pieces that go into `packs`, which `packed` collects).
+  /// the `complete` records of the pieces that go into `packs`, which `packed` collects). A
+  /// piece a player is `wanted` for has the rate priority.
   private func fetch(
     _ index: Int, session: ContentSession, tally: Locked<StreamProgressTally>,
     journaled: [String: TransferRecord]?, completions: CompletionBatch,
-    responses: ResponseRecordBatch, packs: PiecePacks, packed: Locked<[String: PackedPiece]>
+    responses: ResponseRecordBatch, packs: PiecePacks, packed: Locked<[String: PackedPiece]>,
+    wanted: Bool
   ) async -> Swift.Result<Bool, Transfer.Error> {
     let piece = pieces[index]
     let destination = folder.appending(path: piece.local).path
@@ -316,7 +394,7 @@ struct PieceRunner: Sendable {
       pack: piece.pack.flatMap { packs.packs[folder.appending(path: $0).path] })
     let first = Transfer(
       url: piece.remote, destination: destination, journal: journal, session: session,
-      configuration: pieceOptions(piece), role: .streamPiece(role))
+      configuration: pieceOptions(piece, wanted: wanted), role: .streamPiece(role))
     let tries = Locked(0)
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
     do {
@@ -348,13 +426,14 @@ struct PieceRunner: Sendable {
   /// The options of `piece`'s transfer: its SHA-256 computed as it streams (the journal
   /// keeps it; `verify` checks the piece against it) and checked against the one expected
   /// of it, if any; without chunk digests.
-  private func pieceOptions(_ piece: StreamPiece) -> Transfer.Configuration {
+  private func pieceOptions(_ piece: StreamPiece, wanted: Bool) -> Transfer.Configuration {
     var options = Transfer.Configuration(
       computesSHA256: true, retry: session.retry, progressInterval: .milliseconds(250),
       replacesExistingFile: true, syncsEachFile: false)
     options.slice = piece.slice
     options.hashesChunks = false
     options.clock = pieceRetry.clock
+    options.hasRatePriority = wanted
     return options.expecting(sha256: expectedSHA256[piece.local])
   }
 }

@@ -42,6 +42,13 @@ package protocol StreamDownloading: Sendable {
     async throws(Transfer.Error) -> StreamOutcome
 }
 
+/// A stream download that players may read while it runs (``StreamPlayback``).
+protocol StreamPlaying: StreamDownloading {
+  /// The stream's players: the pieces they ask for are fetched first, and each piece is
+  /// shown to them as it lands. Nil by default.
+  var playback: StreamPlayback? { get set }
+}
+
 extension StreamDownloading {
   /// Creates a download of the stream at `url` into `folder` with a session of its own
   /// (see ``ContentSession/init(url:transport:requestOptions:sharedRateLimiters:retry:retriesUnreachable:clock:)``);

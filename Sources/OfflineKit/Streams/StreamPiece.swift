@@ -29,3 +29,24 @@ struct StreamPiece: Sendable, Hashable {
     duration += seconds
   }
 }
+
+extension StreamPiece {
+  /// `pieces` (as a planner lists them: each media playlist's in turn) in the order a player
+  /// needs them: by the time their media starts, and at one time the earlier-listed first
+  /// (an init section before its first segment, the variant before its renditions). A
+  /// player that starts while the stream downloads finds video, audio and subtitles on disk
+  /// up to the same moment, and so does a growing playlist. Pieces without durations (DASH's)
+  /// keep their order.
+  static func inPlaybackOrder(_ pieces: [StreamPiece]) -> [StreamPiece] {
+    var elapsed: [Int: Double] = [:]  // seconds before the next piece, by media playlist
+    var starts: [Double] = []
+    starts.reserveCapacity(pieces.count)
+    for piece in pieces {
+      let start = elapsed[piece.rendition, default: 0]
+      starts.append(start)
+      elapsed[piece.rendition] = start + piece.duration
+    }
+    let order = pieces.indices.sorted { (starts[$0], $0) < (starts[$1], $1) }
+    return order.map { pieces[$0] }
+  }
+}

@@ -74,6 +74,10 @@ public struct Transfer: Sendable {
     /// The readers of the file while it downloads, for a file of the manager's queue: what
     /// they want is fetched first, and they hear when bytes land (nil: none can come).
     var playback: FilePlayback?
+    /// Whether a player waits for these bytes: its requests take the whole of a shared rate
+    /// cap while they run (``OfflineHTTP/HTTPRequest/hasRatePriority``). A stream's piece a
+    /// player asked for.
+    var hasRatePriority = false
 
     /// Creates options with the defaults, checking only the length.
     public init(
@@ -253,7 +257,9 @@ public struct Transfer: Sendable {
 
   /// A request for the transfer's URL with the content's options, cookies and budgets.
   func request() -> HTTPRequest {
-    session.request(url)
+    var request = session.request(url)
+    request.hasRatePriority = configuration.hasRatePriority
+    return request
   }
 
   /// Downloads until the file is complete and verified, resuming what an earlier run left.

@@ -2,11 +2,14 @@ import Foundation
 import OfflineKit
 
 /// `/content/<id>/<path>`: the files of one downloaded content, for players. A content in
-/// `downloaded` is served, and an HLS stream that is `downloading` or `suspended` too: what
-/// is on disk, entered through its growing playlist (`index-partial.m3u8`, which players
-/// reload while the download goes on; see `OfflineContent.playbackURL(restrictedToAssetCache:)`),
-/// and a file that is `downloading` or `suspended`, read through as it lands
-/// (``ReadThroughResponder``; `?offline=1` serves only what is on disk).
+/// `downloaded` is served, and an HLS stream that is `downloading` or `suspended` too, read
+/// through: entered through `index-through.m3u8`, the whole presentation by local names,
+/// whose pieces not on disk are fetched ahead of the queue when a player asks for them
+/// (``PieceResponder``); with `?offline=1`, through its growing playlist of what is on disk
+/// (`index-partial.m3u8`, which players reload while the download goes on; see
+/// `OfflineContent.playbackURL(restrictedToAssetCache:)`). A file that is `downloading` or
+/// `suspended` is read through as it lands (``ReadThroughResponder``; `?offline=1` serves
+/// only what is on disk).
 /// Only regular files inside its folder that play are served (``ServedFiles``: never its
 /// bookkeeping, nor a part file being written), or for a flat file in the shared `files/`
 /// folder only that file; whatever the path says, nothing outside is reachable. Nothing
@@ -51,8 +54,12 @@ struct ContentRoute: Sendable {
     }
     let folder = snapshot.fileURL.deletingLastPathComponent()
     let rest = Array(segments.dropFirst())
+    let restricted = request.query["offline"] == "1"
     guard !rest.isEmpty else {
-      let name = onItsWay ? Self.growingPlaylist : snapshot.fileURL.lastPathComponent
+      let name =
+        onItsWay
+        ? (restricted ? Self.growingPlaylist : Self.throughPlaylist)
+        : snapshot.fileURL.lastPathComponent
       let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
       return .redirect(to: "/content/\(id)/\(encoded)", status: 302)
     }
@@ -60,15 +67,25 @@ struct ContentRoute: Sendable {
     let own = manager.directory.appending(path: "content").appending(path: id).standardized
     let ownFile = snapshot.fileURL.lastPathComponent
     guard folder.standardized.path == own.path || rest == [ownFile],
-      ServedFiles.isServed(rest, ownFile: ownFile),
-      let path = Self.resolve(rest, in: folder)
+      ServedFiles.isServed(rest, ownFile: ownFile)
     else { return .text(404, "No such file.") }
+    guard let path = Self.resolve(rest, in: folder) else {
+      // A stream's piece that is not a file of its own: not on disk yet, or in a pack.
+      guard isStream, rest.last != ownFile, let content = try? await manager.content(id: id)
+      else { return .text(404, "No such file.") }
+      return await PieceResponder.respond(
+        to: request, content: content, local: rest.joined(separator: "/"), in: folder,
+        restricted: restricted, headers: ContentHeaders.of(rest))
+    }
     return FileResponder.respond(path: path, to: request, headers: ContentHeaders.of(rest))
   }
 
-  /// The playlist of an HLS stream on its way that `/content/<id>/` leads to: the segments on
-  /// disk, growing while it downloads.
+  /// The playlist of an HLS stream on its way that `/content/<id>/?offline=1` leads to: the
+  /// segments on disk, growing while it downloads.
   static let growingPlaylist = "index-partial.m3u8"
+  /// The playlist of an HLS stream on its way that `/content/<id>/` leads to: the whole
+  /// presentation, read through.
+  static let throughPlaylist = "index-through.m3u8"
 
   /// The real path of `segments` inside `folder`, or nil when a name is hidden, the file is
   /// missing, or its real path (links followed) leaves the folder.

@@ -1,0 +1,155 @@
+import Foundation
+import OfflineLocks
+import Synchronization
+
+/// Where the players of one stream content stand while it downloads, and what its running
+/// download shows them: which pieces (segments, init sections) are on disk and where, shared
+/// by the service's read-through (``OfflineContent/pieceOnDisk(_:restrictedToAssetCache:patience:)``)
+/// and the content's ``PieceRunner``.
+///
+/// A player that asks for a piece not on disk says so (``want(_:)``); the running download
+/// hears of it at once through the handler it attached (``attach(planned:landing:onDemand:)``)
+/// and fetches that piece next, ahead of the queue and past its concurrency limit if need
+/// be. The download tells the playback each piece the moment it lands (``didLand(_:at:)``),
+/// which wakes the players waiting for it. Every member may be called from any thread;
+/// handlers run outside the lock.
+final class StreamPlayback: IdleTelling {
+  /// Where a piece's bytes are inside the content's folder.
+  enum Location: Sendable, Equatable {
+    /// A file of its own, by its path inside the folder (the piece's own name).
+    case file(String)
+    /// A region of a pack (``PiecePack``).
+    case packed(PieceRunner.PackedPiece)
+  }
+
+  private struct State {
+    /// The pieces players asked for and do not have yet, with the order they asked in.
+    var wants: [String: Int] = [:]
+    var wantCount = 0
+    /// Who waits for a piece to land, by token.
+    var wakers: [Int: @Sendable () -> Void] = [:]
+    var nextToken = 0
+    /// The running download's pieces (nil when none runs) and what of them is on disk.
+    var planned: Set<String>?
+    var landing = PieceLanding()
+    var onDemand: (@Sendable () -> Void)?
+    /// Counts attaches and detaches: a waiter for a piece of a download that ended looks at
+    /// the journal again.
+    var changes = 0
+  }
+
+  private let state = Locked(State())
+  /// Whether a player waits: the download's landings tell nobody otherwise.
+  private let waiting = Atomic<Bool>(false)
+
+  /// A running download with these `planned` pieces shows what of them is on disk through
+  /// `landing` and hears of players' wants through `onDemand`; the players are woken.
+  func attach(
+    planned: Set<String>, landing: PieceLanding, onDemand: @escaping @Sendable () -> Void
+  ) {
+    let hasWants = change { state in
+      state.planned = planned
+      state.landing = landing
+      state.onDemand = onDemand
+      state.wants = state.wants.filter { !landing.landed.contains($0.key) }
+      return !state.wants.isEmpty
+    }
+    if hasWants { onDemand() }
+  }
+
+  /// The running download ended: it plans nothing now, and players waiting are woken. What
+  /// it showed of landed pieces stays while the playback is held (the journal says the
+  /// same once the manager's batch records the pieces).
+  func detach() {
+    change { state in
+      state.planned = nil
+      state.onDemand = nil
+    }
+  }
+
+  /// Piece `local` landed: in its own file (`packed` nil) or at a region of a pack. Cheap
+  /// when no player waits (one atomic load besides the insert).
+  func didLand(_ local: String, at packed: PieceRunner.PackedPiece?) {
+    state.withLock { state in
+      state.landing.landed.insert(local)
+      if let packed { state.landing.packed[local] = packed }
+      state.wants[local] = nil
+    }
+    guard waiting.load(ordering: .relaxed) else { return }
+    let handlers = state.withLock { Array($0.wakers.values) }
+    for wake in handlers { wake() }
+  }
+
+  /// Where piece `local` is when the running download (or the last one of this process)
+  /// said it landed; nil otherwise.
+  func location(of local: String) -> Location? {
+    state.withLock { state in
+      guard state.landing.landed.contains(local) else { return nil }
+      if let region = state.landing.packed[local] { return .packed(region) }
+      return .file(local)
+    }
+  }
+
+  /// Whether a download runs and plans piece `local`: asking for it is worth waiting.
+  func isPlanned(_ local: String) -> Bool {
+    state.withLock { $0.planned?.contains(local) == true }
+  }
+
+  /// Whether a download runs behind the playback.
+  var isRunning: Bool { state.withLock { $0.planned != nil } }
+
+  /// How many times a download attached or detached: compared before and after a wait.
+  var changes: Int { state.withLock { $0.changes } }
+
+  /// A player needs piece `local` now: the running download, if any, hears of it.
+  func want(_ local: String) {
+    let handler = state.withLock { state -> (@Sendable () -> Void)? in
+      guard !state.landing.landed.contains(local), state.wants[local] == nil else { return nil }
+      state.wantCount += 1
+      state.wants[local] = state.wantCount
+      return state.onDemand
+    }
+    handler?()
+  }
+
+  /// The pieces players wait for, the latest asked first.
+  var wants: [String] {
+    state.withLock { state in
+      state.wants.sorted { $0.value > $1.value }.map(\.key)
+    }
+  }
+
+  /// Calls `waker` (from any thread) whenever a piece lands or a download attaches or
+  /// detaches, until ``removeWaker(_:)``; returns its token.
+  func addWaker(_ waker: @escaping @Sendable () -> Void) -> Int {
+    state.withLock { state in
+      state.nextToken += 1
+      state.wakers[state.nextToken] = waker
+      waiting.store(true, ordering: .relaxed)
+      return state.nextToken
+    }
+  }
+
+  /// Stops the waker `token`.
+  func removeWaker(_ token: Int) {
+    state.withLock { state in
+      state.wakers[token] = nil
+      waiting.store(!state.wakers.isEmpty, ordering: .relaxed)
+    }
+  }
+
+  /// Whether nothing holds the playback: no waiting player, no download attached.
+  var isIdle: Bool { state.withLock { $0.wakers.isEmpty && $0.planned == nil } }
+
+  /// Makes `edit`, counts it in ``State/changes`` and wakes the players; returns what
+  /// `edit` returned.
+  private func change<T>(_ edit: (inout State) -> T) -> T {
+    let (result, handlers) = state.withLock { state in
+      let result = edit(&state)
+      state.changes += 1
+      return (result, Array(state.wakers.values))
+    }
+    for wake in handlers { wake() }
+    return result
+  }
+}
