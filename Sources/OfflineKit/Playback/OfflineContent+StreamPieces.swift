@@ -25,8 +25,8 @@ extension OfflineContent {
   /// it is not on disk. Without, a piece that the running download plans is asked of it,
   /// which fetches it next, ahead of the queue (``StreamPlayback``), and this waits up to
   /// `patience` for it to land; nil when it did not (or the download plans no such piece).
-  /// A content that does not run (paused, or queued behind others) is not started: the
-  /// wait ends with the patience unless a run starts meanwhile.
+  /// A stream queued behind others starts at once, beside the parallel limit; a paused one
+  /// is not started: the wait ends with the patience unless it is resumed meanwhile.
   ///
   /// - Throws: ``OfflineError``: `notPlayable` for a content that is not a stream downloaded,
   ///   downloading or suspended; `unknownContent`, `index`.
@@ -58,8 +58,11 @@ extension OfflineContent {
     defer { playback.removeWaker(token) }
     let clock = ContinuousClock()
     let deadline = clock.now + patience
+    let launches = PlaybackLaunches(manager: manager, contentID: id)
     while clock.now < deadline, !Task.isCancelled {
-      if playback.isRunning {
+      if !playback.isRunning {
+        launches.ask()  // a stream queued behind others starts now
+      } else {
         guard playback.isPlanned(local) else { return found() }  // no such piece
         playback.want(local)
       }
@@ -80,6 +83,15 @@ extension OfflineContent {
       if let bytes = found() { return bytes }
     }
     return nil
+  }
+}
+
+extension OfflineContent {
+  /// Starts the content now when it is `downloading` and waits in the queue (behind the
+  /// parallel limit, say), beside the limit: a player waits for it. Nothing otherwise, or
+  /// when this process does not work the queue.
+  package func startForPlayback() async {
+    await manager.launchForPlayback(id)
   }
 }
 

@@ -38,6 +38,8 @@ public final class OfflineFileReader: Sendable {
   /// The restarts of the download when the reader opened: a later one means the bytes
   /// changed under it.
   private let restartsAtOpen: Int
+  /// Starts the content when it waits in the queue and the reader wants bytes.
+  private let launches: PlaybackLaunches
   private struct State {
     var descriptor: Int32 = -1
     var closed = false
@@ -60,6 +62,7 @@ public final class OfflineFileReader: Sendable {
     self.isRestrictedToAssetCache = restricted
     self.token = playback.addReader()
     self.restartsAtOpen = playback.restarts
+    self.launches = PlaybackLaunches(manager: manager, contentID: contentID)
   }
 
   deinit { close() }
@@ -139,6 +142,8 @@ public final class OfflineFileReader: Sendable {
   public func want(from offset: Int64?) {
     guard !isRestrictedToAssetCache else { return }
     playback.want(offset, for: token)
+    // A content queued behind others starts now: a player waits for it.
+    if offset != nil, playback.source == nil { launches.ask() }
   }
 
   /// Calls `handler` (from any thread) when bytes land, the download starts or stops, or it

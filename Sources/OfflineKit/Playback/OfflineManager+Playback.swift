@@ -54,8 +54,8 @@ extension OfflineContent {
   ///
   /// With `restrictedToAssetCache`, only the bytes already on disk are read. Without, the
   /// reader's wants go to the running download, which fetches them first
-  /// (``OfflineFileReader``); a content that does not run (suspended, or queued behind
-  /// others) is not started by a reader: its reader waits for the bytes.
+  /// (``OfflineFileReader``); a content queued behind others starts when a reader wants
+  /// bytes, beside the parallel limit; a suspended one is not started: its reader waits.
   ///
   /// - Throws: ``OfflineError``: `notPlayable` for a stream (its playlist or manifest is
   ///   the source: ``playbackURL(restrictedToAssetCache:)``) or a content that is not

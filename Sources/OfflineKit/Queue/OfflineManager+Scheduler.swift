@@ -214,10 +214,32 @@ extension OfflineManager {
         state: .downloading, now: now, limit: max(free * 4, Self.upcomingRows),
         excluding: excluded)) ?? []
     }
-    let world = QueueMachine.Surroundings(
-      isReachable: isReachable, space: space(for:), margin: configuration.minimumFreeSpace)
     let launches = machine.launches(
-      from: candidates, committing: committing, at: configuration.clock.instant, in: world)
+      from: candidates, committing: committing, at: configuration.clock.instant, in: surroundings)
+    carryOut(launches)
+  }
+
+  /// Starts content `id` now if it is `downloading` and waits in the queue (behind the
+  /// parallel limit, say): a player waits for it. Nothing when it runs, is being stopped or
+  /// recorded, or this process does not work the queue.
+  func launchForPlayback(_ id: String) {
+    guard runner.holdsLock, !launchesStopped.withLock({ $0 }), !machine.runningIDs.contains(id),
+      let record = try? index.contents.record(id: id), record.state == .downloading
+    else { return }
+    carryOut(
+      machine.launches(
+        from: [record], committing: commits.ids, at: configuration.clock.instant,
+        in: surroundings, aheadOfTheQueue: true))
+  }
+
+  /// What launches weigh, from this manager's reachability, file systems and margin.
+  private var surroundings: QueueMachine.Surroundings {
+    QueueMachine.Surroundings(
+      isReachable: isReachable, space: space(for:), margin: configuration.minimumFreeSpace)
+  }
+
+  /// Starts, records the wait of, or ends each of `launches`.
+  private func carryOut(_ launches: [QueueMachine.Launch]) {
     for launch in launches {
       switch launch {
       case .start(let record, let url, let host):

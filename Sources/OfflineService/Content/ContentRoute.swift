@@ -69,10 +69,20 @@ struct ContentRoute: Sendable {
     guard folder.standardized.path == own.path || rest == [ownFile],
       ServedFiles.isServed(rest, ownFile: ownFile)
     else { return .text(404, "No such file.") }
-    guard let path = Self.resolve(rest, in: folder) else {
+    // A player that opened a stream on its way reloads or reopens the read-through
+    // playlists once it is complete: they are the ordinary ones then.
+    let complete = Self.ordinary(rest).flatMap { snapshot.state == .downloaded ? $0 : nil }
+    guard let path = Self.resolve(complete ?? rest, in: folder) else {
       // A stream's piece that is not a file of its own: not on disk yet, or in a pack.
       guard isStream, rest.last != ownFile, let content = try? await manager.content(id: id)
       else { return .text(404, "No such file.") }
+      if onItsWay, !restricted, Self.throughPlaylists.contains(rest.last ?? "") {
+        // Not written yet: a stream queued behind others starts for the player.
+        guard let path = await Self.playlist(rest, in: folder, of: content) else {
+          return .text(404, "No such file: the download has not written it in time.")
+        }
+        return FileResponder.respond(path: path, to: request, headers: ContentHeaders.of(rest))
+      }
       return await PieceResponder.respond(
         to: request, content: content, local: rest.joined(separator: "/"), in: folder,
         restricted: restricted, headers: ContentHeaders.of(rest))
@@ -86,6 +96,41 @@ struct ContentRoute: Sendable {
   /// The playlist of an HLS stream on its way that `/content/<id>/` leads to: the whole
   /// presentation, read through.
   static let throughPlaylist = "index-through.m3u8"
+  /// The names of the read-through playlists, at the top of a stream's folder or in a
+  /// rendition's.
+  static let throughPlaylists: Set<String> = [throughPlaylist, "through.m3u8"]
+  /// How long a request for a read-through playlist waits for a download to write it.
+  static let playlistPatience: Duration = .seconds(15)
+
+  /// The read-through playlist `segments` of `content`, which its download writes within a
+  /// second of starting: the content starts now if it waits in the queue, and this waits
+  /// up to ``playlistPatience`` for the file.
+  private static func playlist(_ segments: [String], in folder: URL, of content: OfflineContent)
+    async -> String?
+  {
+    await content.startForPlayback()
+    let clock = ContinuousClock()
+    let deadline = clock.now + playlistPatience
+    while clock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(100))
+      if let path = resolve(segments, in: folder) { return path }
+      // Complete before it wrote them (a short stream): the ordinary playlists.
+      if let ordinary = ordinary(segments), let path = resolve(ordinary, in: folder) {
+        return path
+      }
+    }
+    return nil
+  }
+
+  /// The ordinary offline playlist a read-through one becomes once the stream is complete
+  /// (`index.m3u8`, a rendition's `playlist.m3u8`); nil for another name.
+  static func ordinary(_ segments: [String]) -> [String]? {
+    switch segments.last {
+    case throughPlaylist: return segments.dropLast() + ["index.m3u8"]
+    case "through.m3u8": return segments.dropLast() + ["playlist.m3u8"]
+    default: return nil
+    }
+  }
 
   /// The real path of `segments` inside `folder`, or nil when a name is hidden, the file is
   /// missing, or its real path (links followed) leaves the folder.

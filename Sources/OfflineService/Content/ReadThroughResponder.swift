@@ -72,6 +72,7 @@ enum ReadThroughResponder {
   private static func length(of reader: OfflineFileReader, restricted: Bool) async -> Int64? {
     if let length = reader.length { return length }
     guard !restricted else { return nil }
+    reader.want(from: 0)  // a content queued behind others starts now
     let clock = ContinuousClock()
     let deadline = clock.now + lengthPatience
     while clock.now < deadline {

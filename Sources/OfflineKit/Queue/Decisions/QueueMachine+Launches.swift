@@ -28,12 +28,13 @@ extension QueueMachine {
   /// as many start as there are free slots, skipping those running, stopping or in a batch
   /// being recorded (`committing`); one whose host is unreachable waits for the network,
   /// one without the space waits for it (looked at calmly, ``StorageWaits``), one that can
-  /// never fit ends.
+  /// never fit ends. `aheadOfTheQueue`: each may start whatever runs (a player waits for
+  /// it), beside the parallel limit.
   mutating func launches(
     from candidates: [ContentRecord], committing: Set<String>, at now: ContinuousClock.Instant,
-    in world: Surroundings
+    in world: Surroundings, aheadOfTheQueue: Bool = false
   ) -> [Launch] {
-    let slots = freeSlots
+    let slots = aheadOfTheQueue ? candidates.count : freeSlots
     guard slots > 0 else { return [] }
     var waits = storageWaits
     defer { storageWaits = waits }
