@@ -28,6 +28,10 @@ let package = Package(
     cLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev", brew: "openssl"),
     cLibrary(
       "CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev", brew: "libmicrohttpd"),
+    // FFmpeg's demuxers, muxers and bitstream filters, for export (remux only, never decode).
+    .systemLibrary(
+      name: "CAVFormat", pkgConfig: "libavformat",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"]), .brew(["ffmpeg"])]),
 
     // Single-purpose modules.
     .target(name: "OfflineLocks", dependencies: ["CSystem"]),
