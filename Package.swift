@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "OfflineStore", targets: ["OfflineStore"]),
     .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
     .library(name: "DASHManifest", targets: ["DASHManifest"]),
+    .library(name: "OfflineExport", targets: ["OfflineExport"]),
     .executable(name: "offline", targets: ["offline"]),
   ],
   targets: [
@@ -60,6 +61,15 @@ let package = Package(
         .target(name: "CCrypto", condition: .when(platforms: [.linux])),
       ]
     ),
+
+    // One playable file out of a downloaded stream: a remux with libavformat on Linux. Beside
+    // the face, so an app that does not export does not link FFmpeg.
+    .target(
+      name: "OfflineExport",
+      dependencies: [
+        .target(name: "CAVFormat", condition: .when(platforms: [.linux])), "HLSPlaylist",
+        "DASHManifest",
+      ]),
 
     // The command-line tool: commands as a library so tests can drive them, and a thin main.
     // The local service behind `offline serve`: HTTP, the JSON API, events, the web page.
