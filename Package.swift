@@ -101,6 +101,11 @@ let package = Package(
       name: "TestSupportTests", dependencies: ["OfflineHTTP", "TestSupport", "TestTiming"]),
     .testTarget(name: "HexDigitsTests", dependencies: ["HexDigits", "TestTiming"]),
     .testTarget(name: "OfflineLocksTests", dependencies: ["OfflineLocks", "TestTiming"]),
+    // Real ffmpeg-made fixtures, exported and checked with ffprobe; no TestSupport, so the
+    // suite does not build the whole package.
+    .testTarget(
+      name: "OfflineExportTests",
+      dependencies: ["OfflineExport", "HLSPlaylist", "DASHManifest", "TestTiming"]),
     .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "TestTiming"]),
     .testTarget(
       name: "DASHManifestTests", dependencies: ["DASHManifest", "TestSupport", "TestTiming"]),

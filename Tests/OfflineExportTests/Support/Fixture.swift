@@ -1,0 +1,101 @@
+import Foundation
+
+/// An offline copy of a stream as OfflineKit lays it out (`index.m3u8` and its segments, keys
+/// under `keys/`), made by the ffmpeg program in a temporary folder.
+struct Fixture {
+  /// How the stream is segmented.
+  enum Kind: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// MPEG-TS segments, H.264 and AAC.
+    case transportStream
+    /// Fragmented MP4 segments behind an `EXT-X-MAP`.
+    case fragmentedMP4
+    /// MPEG-TS segments encrypted with AES-128, the key in `keys/`.
+    case encrypted
+    /// Two encodings one after the other, behind `EXT-X-DISCONTINUITY`, each starting its
+    /// timestamps again.
+    case discontinuous
+
+    var description: String { rawValue }
+  }
+
+  /// The folder holding the offline copy.
+  let folder: URL
+  /// Its playlist.
+  var playlist: URL { folder.appendingPathComponent("index.m3u8") }
+
+  /// Makes an offline copy of `kind`, `seconds` long (per part for `discontinuous`), 320x240
+  /// at 25 fps with a tone, segments of 2 s, in a fresh folder under `root`.
+  static func make(_ kind: Kind, seconds: Int = 6, in root: URL) throws -> Fixture {
+    let folder = root.appendingPathComponent(kind.rawValue)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    switch kind {
+    case .transportStream:
+      try encode(into: folder, seconds: seconds, extra: [])
+    case .fragmentedMP4:
+      try encode(
+        into: folder, seconds: seconds,
+        extra: ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"])
+    case .encrypted:
+      let keys = folder.appendingPathComponent("keys")
+      try FileManager.default.createDirectory(at: keys, withIntermediateDirectories: true)
+      let key = keys.appendingPathComponent("k0.key.ts")
+      try Data((0..<16).map { UInt8($0 * 7 + 3) }).write(to: key)
+      let info = folder.appendingPathComponent("keyinfo")
+      try "keys/k0.key.ts\n\(key.path)\n000102030405060708090a0b0c0d0e0f\n".write(
+        to: info, atomically: true, encoding: .utf8)
+      try encode(into: folder, seconds: seconds, extra: ["-hls_key_info_file", info.path])
+      try FileManager.default.removeItem(at: info)
+    case .discontinuous:
+      try encode(into: folder, seconds: seconds, extra: [], name: "a", tone: 440)
+      try encode(
+        into: folder, seconds: seconds, extra: [], name: "b", tone: 880, pattern: "smptebars")
+      try joinWithDiscontinuity(folder, parts: ["a", "b"])
+    }
+    return Fixture(folder: folder)
+  }
+
+  private static func encode(
+    into folder: URL, seconds: Int, extra: [String], name: String = "index", tone: Int = 440,
+    pattern: String = "testsrc"
+  ) throws {
+    try Tool.run(
+      "ffmpeg",
+      [
+        "-v", "error", "-f", "lavfi", "-i", "\(pattern)=size=320x240:rate=25", "-f", "lavfi",
+        "-i", "sine=frequency=\(tone):sample_rate=48000", "-t", "\(seconds)", "-c:v", "libx264",
+        "-preset", "ultrafast", "-g", "50", "-bf", "2", "-c:a", "aac", "-b:a", "64k",
+        "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
+        "-hls_segment_filename", "\(name)%d.\(extra.contains("fmp4") ? "m4s" : "ts")",
+      ] + extra + ["\(name).m3u8"], in: folder)
+  }
+
+  /// Writes `index.m3u8`: the parts' segments one after the other, an
+  /// `EXT-X-DISCONTINUITY` before each part but the first. ffmpeg starts every encoding's
+  /// timestamps again (at 1.4 s), so they go back at each one.
+  private static func joinWithDiscontinuity(_ folder: URL, parts: [String]) throws {
+    var lines = [
+      "#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2",
+      "#EXT-X-PLAYLIST-TYPE:VOD",
+    ]
+    for (number, part) in parts.enumerated() {
+      let text = try String(
+        contentsOf: folder.appendingPathComponent("\(part).m3u8"), encoding: .utf8)
+      if number > 0 { lines.append("#EXT-X-DISCONTINUITY") }
+      let body = text.split(separator: "\n").filter {
+        $0.hasPrefix("#EXTINF") || !$0.hasPrefix("#")
+      }
+      lines += body.map(String.init)
+    }
+    lines.append("#EXT-X-ENDLIST")
+    try (lines.joined(separator: "\n") + "\n").write(
+      to: folder.appendingPathComponent("index.m3u8"), atomically: true, encoding: .utf8)
+  }
+
+  /// The playlist's duration: the sum of its `EXTINF` durations.
+  func playlistDuration() throws -> Double {
+    try String(contentsOf: playlist, encoding: .utf8).split(separator: "\n")
+      .filter { $0.hasPrefix("#EXTINF:") }
+      .compactMap { Double($0.dropFirst(8).prefix { $0 != "," }) }
+      .reduce(0, +)
+  }
+}
