@@ -91,6 +91,25 @@ struct Fixture {
       to: folder.appendingPathComponent("index.m3u8"), atomically: true, encoding: .utf8)
   }
 
+  /// Makes an offline copy with a master playlist: one video variant and two audio renditions
+  /// of its own, English (the default) and French, each in a folder of its own.
+  static func makeWithAudioRenditions(seconds: Int = 4, in root: URL) throws -> Fixture {
+    let folder = root.appendingPathComponent("renditions")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Tool.run(
+      "ffmpeg",
+      [
+        "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi", "-i",
+        "sine=frequency=440", "-f", "lavfi", "-i", "sine=frequency=660", "-t", "\(seconds)",
+        "-map", "0:v", "-map", "1:a", "-map", "2:a", "-c:v", "libx264", "-preset", "ultrafast",
+        "-g", "50", "-c:a", "aac", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
+        "-master_pl_name", "index.m3u8", "-var_stream_map",
+        "v:0,agroup:aud a:0,agroup:aud,language:en,default:yes a:1,agroup:aud,language:fr",
+        "v%v/playlist.m3u8",
+      ], in: folder)
+    return Fixture(folder: folder)
+  }
+
   /// The playlist's duration: the sum of its `EXTINF` durations.
   func playlistDuration() throws -> Double {
     try String(contentsOf: playlist, encoding: .utf8).split(separator: "\n")
