@@ -10,8 +10,8 @@
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
 #include <libavutil/log.h>
-#include <libavutil/md5.h>
 #include <libavutil/mathematics.h>
+#include <libavutil/murmur3.h>
 #include <stdio.h>
 
 /// AVERROR_EOF: the end of the input (a tag macro Swift does not import).

@@ -67,9 +67,12 @@
           continue
         }
         count += 1
-        let plan = plans[number]
-        plans[number].digests.append(hasher.digest(of: packet.payload, framing: plan.framing))
+        // Appended before `plan` copies the track: with a copy alive, each append would copy
+        // the whole array.
+        plans[number].digests.append(
+          hasher.digest(of: packet.payload, framing: plans[number].framing))
         plans[number].bytes += Int64(packet.pointer.pointee.size)
+        let plan = plans[number]
         let seconds = try stitch(packet, plan: plan, number: number, stitcher: &stitcher)
         if let filter = filters[plan.inputIndex] { try filter.filter(packet) }
         av_packet_rescale_ts(packet.pointer, plan.inputTimeBase, plan.outputTimeBase)
