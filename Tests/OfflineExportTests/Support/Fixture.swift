@@ -110,6 +110,22 @@ struct Fixture {
     return Fixture(folder: folder)
   }
 
+  /// Makes an offline DASH copy: `index.mpd` with a `SegmentTemplate` and `SegmentTimeline`,
+  /// one video and one audio representation in fMP4 segments of 2 s.
+  static func makeDASH(seconds: Int = 6, in root: URL) throws -> Fixture {
+    let folder = root.appendingPathComponent("dash")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Tool.run(
+      "ffmpeg",
+      [
+        "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi", "-i",
+        "sine=frequency=440", "-t", "\(seconds)", "-c:v", "libx264", "-preset", "ultrafast",
+        "-g", "50", "-c:a", "aac", "-f", "dash", "-seg_duration", "2", "-use_template", "1",
+        "-use_timeline", "1", "index.mpd",
+      ], in: folder)
+    return Fixture(folder: folder)
+  }
+
   /// The playlist's duration: the sum of its `EXTINF` durations.
   func playlistDuration() throws -> Double {
     try String(contentsOf: playlist, encoding: .utf8).split(separator: "\n")
