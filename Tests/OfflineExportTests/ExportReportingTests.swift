@@ -36,7 +36,7 @@ import Testing
     ).run()
 
     let texts = messages.value.map(\.text)
-    #expect(texts.contains { $0.hasPrefix("The video timestamps jump") })
+    #expect(texts.contains { $0.hasPrefix("The timestamps jump") })
     // The MPEG-TS demuxer warns where the second encoding's timestamps start again; the
     // warning comes as one line (libav logs it in two pieces).
     #expect(texts.contains { $0.hasPrefix("libav: [mpegts @") && $0.hasSuffix(").") })

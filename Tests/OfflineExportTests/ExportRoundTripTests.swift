@@ -28,10 +28,18 @@ import Testing
       let mdat = try #require(boxes.firstIndex(of: "mdat"))
       #expect(moov < mdat, "\(boxes)")
     }
-    for selector in ["v", "a"] {
+    #expect(try Probe.decodedMD5(destination, "v") == Probe.decodedMD5(fixture.playlist, "v"))
+    let dropped = report.tracks[1].droppedAtDiscontinuities
+    if kind == .discontinuous {
+      // The first part's audio runs past its video; the second part's first frame overlaps it
+      // and is left out, as players do. Everything else decodes to the same samples.
+      #expect((1...2).contains(dropped))
       #expect(
-        try Probe.decodedMD5(destination, selector)
-          == Probe.decodedMD5(fixture.playlist, selector), "stream \(selector)")
+        try Probe.decodedSamples(destination)
+          == Probe.decodedSamples(fixture.playlist) - dropped * 1024)
+    } else {
+      #expect(dropped == 0)
+      #expect(try Probe.decodedMD5(destination, "a") == Probe.decodedMD5(fixture.playlist, "a"))
     }
   }
 }

@@ -26,10 +26,15 @@ public struct ExportReport: Sendable, Equatable {
     public var packets: Int
     /// Payload bytes copied.
     public var bytes: Int64
+    /// Audio packets left out at discontinuities, where the part before had audio past its
+    /// video that the next part's audio overlaps (kept, they would have pushed the audio
+    /// later at every discontinuity); players drop them the same way.
+    public var droppedAtDiscontinuities: Int
 
     /// Creates a track description.
     public init(
-      kind: Kind, codec: String, language: String?, isDefault: Bool, packets: Int, bytes: Int64
+      kind: Kind, codec: String, language: String?, isDefault: Bool, packets: Int, bytes: Int64,
+      droppedAtDiscontinuities: Int = 0
     ) {
       self.kind = kind
       self.codec = codec
@@ -37,6 +42,7 @@ public struct ExportReport: Sendable, Equatable {
       self.isDefault = isDefault
       self.packets = packets
       self.bytes = bytes
+      self.droppedAtDiscontinuities = droppedAtDiscontinuities
     }
   }
 

@@ -26,12 +26,14 @@
     var digests: [PayloadHasher.Digest] = []
     /// Payload bytes copied.
     var bytes: Int64 = 0
+    /// Audio packets left out where a part's audio overlapped the next part's.
+    var dropped = 0
 
     /// The report's description of the track.
     var reportTrack: ExportReport.Track {
       ExportReport.Track(
         kind: kind, codec: codec, language: language, isDefault: isDefault,
-        packets: digests.count, bytes: bytes)
+        packets: digests.count, bytes: bytes, droppedAtDiscontinuities: dropped)
     }
   }
 #endif

@@ -51,12 +51,9 @@
           output.context.pointee.streams[plan.outputIndex]!
           .pointee.time_base
       }
-      var stitcher = TimelineStitcher(
-        timeBases: plans.map {
-          .init(numerator: Int64($0.inputTimeBase.num), denominator: Int64($0.inputTimeBase.den))
-        },
-        sparse: plans.map { $0.kind == .subtitle }, startTime: input.startTime,
-        jumpThreshold: max(2 * source.segmentDuration, 5))
+      let writer = TimelineWriter(
+        plans: plans, filters: filters, output: output, startTime: input.startTime,
+        jumpThreshold: max(2 * source.segmentDuration, 5), log: log)
       let packet = try Packet()
       let hasher = try PayloadHasher()
       var reported = -1
@@ -67,51 +64,19 @@
           continue
         }
         count += 1
-        // Appended before `plan` copies the track: with a copy alive, each append would copy
-        // the whole array.
-        plans[number].digests.append(
-          hasher.digest(of: packet.payload, framing: plans[number].framing))
-        plans[number].bytes += Int64(packet.pointer.pointee.size)
-        let plan = plans[number]
-        let seconds = try stitch(packet, plan: plan, number: number, stitcher: &stitcher)
-        if let filter = filters[plan.inputIndex] { try filter.filter(packet) }
-        av_packet_rescale_ts(packet.pointer, plan.inputTimeBase, plan.outputTimeBase)
-        packet.pointer.pointee.stream_index = Int32(plan.outputIndex)
-        packet.pointer.pointee.pos = -1
-        try output.write(packet)
+        let digest = hasher.digest(of: packet.payload, framing: plans[number].framing)
+        guard let seconds = try writer.write(packet, number: number, digest: digest) else {
+          continue
+        }
         let percent = Int(min(max(seconds / source.duration, 0), 1) * 100)
         if percent > reported {
           reported = percent
           progress(ExportProgress(phase: .writing, fraction: Double(percent) / 100, packets: count))
         }
       }
+      try writer.flush()
       try output.finish()
-      return Outcome(plans: plans, discontinuities: stitcher.discontinuities)
-    }
-
-    /// Rewrites `packet`'s timestamps onto the continuous timeline; returns its decode time in
-    /// seconds on that timeline (for progress).
-    private func stitch(
-      _ packet: Packet, plan: TrackPlan, number: Int, stitcher: inout TimelineStitcher
-    ) throws(ExportError) -> Double {
-      let none = ok_av_nopts_value()
-      let raw = packet.pointer.pointee
-      let stamps = TimelineStitcher.Stamps(
-        pts: raw.pts == none ? nil : raw.pts, dts: raw.dts == none ? nil : raw.dts)
-      let (stitched, startedEpoch) = stitcher.stitch(
-        stamps, duration: raw.duration, stream: number)
-      packet.pointer.pointee.pts = stitched.pts ?? none
-      packet.pointer.pointee.dts = stitched.dts ?? none
-      let time = stitched.dts ?? stitched.pts ?? 0
-      let seconds = Double(time) * av_q2d(plan.inputTimeBase)
-      if startedEpoch {
-        log(
-          ExportLogMessage(
-            level: .notice,
-            text: "The \(plan.kind.rawValue) timestamps jump at \(Int(seconds)) s; "
-              + "the following packets are moved to follow on."))
-      }
-      return seconds
+      return Outcome(plans: writer.plans, discontinuities: writer.discontinuities)
     }
   }
 #endif

@@ -50,6 +50,17 @@ struct Probe: Decodable {
   }
 }
 
+extension Probe {
+  /// How many audio samples (per channel) `url`'s first audio stream decodes to.
+  static func decodedSamples(_ url: URL) throws -> Int {
+    let data = try Tool.run(
+      "ffmpeg",
+      ["-v", "error"] + (url.pathExtension == "m3u8" ? ["-allowed_extensions", "ALL"] : [])
+        + ["-i", url.path, "-map", "0:a:0", "-ac", "1", "-f", "s16le", "-"])
+    return data.count / 2
+  }
+}
+
 /// The types of an ISO BMFF (MP4) file's top-level boxes, in file order.
 func topLevelBoxes(of url: URL) throws -> [String] {
   let handle = try FileHandle(forReadingFrom: url)
