@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// How a codec's packets are framed in a container, and which bytes of a packet are the
 /// payload proper: what must be equal in the offline copy and the exported file whatever the
 /// containers did to the framing.
@@ -98,21 +104,23 @@ enum PayloadFraming: Sendable, Equatable {
     return units
   }
 
-  /// The NAL units of a packet in Annex B byte stream format (start codes `00 00 01`).
+  /// The NAL units of a packet in Annex B byte stream format (start codes `00 00 01`). Finds
+  /// each `01` byte with `memchr` (vectorised; a byte scan in Swift took an eighth of an
+  /// export's time) and keeps those after two zero bytes.
   static func annexBUnits(_ packet: UnsafeRawBufferPointer) -> [Range<Int>] {
+    guard let base = packet.baseAddress, packet.count >= 3 else { return [] }
     var units: [Range<Int>] = []
     var start: Int?
-    var index = 0
+    var index = 2
     let count = packet.count
-    while index + 2 < count {
-      if packet[index + 2] > 1 {
-        index += 3
-      } else if packet[index] == 0, packet[index + 1] == 0, packet[index + 2] == 1 {
-        if let start { units.append(start..<index) }
-        index += 3
-        start = index
+    while index < count, let found = memchr(base + index, 1, count - index) {
+      let one = base.distance(to: UnsafeRawPointer(found))
+      if packet[one - 1] == 0, packet[one - 2] == 0 {
+        if let start { units.append(start..<(one - 2)) }
+        start = one + 1
+        index = one + 3
       } else {
-        index += 1
+        index = one + 1
       }
     }
     if let start, start < count { units.append(start..<count) }
