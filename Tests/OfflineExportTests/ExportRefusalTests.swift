@@ -118,3 +118,25 @@ import Testing
     #expect(try folder.names() == ["transportStream"])
   }
 }
+
+/// What an export killed with SIGKILL leaves is cleaned up by the next one to the same file.
+@Suite(.timed) struct AbandonedExportTests {
+  @Test func temporaryFileOfAKilledExportIsRemovedByTheNextOne() async throws {
+    let folder = try TemporaryFolder()
+    let fixture = try Fixture.make(.transportStream, seconds: 4, in: folder.url)
+    // A process that has ended: its pid names no running process.
+    let ended = Process()
+    ended.executableURL = URL(fileURLWithPath: "/bin/true")
+    try ended.run()
+    ended.waitUntilExit()
+    let abandoned = ".out.mp4.export-\(ended.processIdentifier)-1f2e.partial"
+    let running = ".out.mp4.export-\(getpid())-3c4d.partial"
+    for name in [abandoned, running] {
+      try Data("half".utf8).write(to: folder.url.appendingPathComponent(name))
+    }
+    _ = try await StreamExport(
+      source: fixture.folder, destination: folder.url.appendingPathComponent("out.mp4")
+    ).run()
+    #expect(try folder.names() == [running, "out.mp4", "transportStream"])
+  }
+}

@@ -11,7 +11,8 @@ import Foundation
 struct DestinationFile: Sendable {
   /// Where the finished file goes.
   let destination: URL
-  /// Where it is written first: a hidden name in the same folder.
+  /// Where it is written first: a hidden name in the same folder,
+  /// `.NAME.export-PID-RANDOM.partial`, which says which process writes it.
   let temporary: URL
   /// Whether a file already at the destination may be replaced.
   let overwrite: Bool
@@ -30,9 +31,10 @@ struct DestinationFile: Sendable {
     {
       throw .destinationExists(path: destination.path)
     }
+    Self.removeAbandoned(beside: destination)
     let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
     let temporary = folder.appendingPathComponent(
-      ".\(destination.lastPathComponent).export-\(suffix).partial")
+      "\(Self.prefix(for: destination))\(getpid())-\(suffix).partial")
     let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw .fileSystem(operation: "create", path: temporary.path, errno: errno)
@@ -72,6 +74,29 @@ struct DestinationFile: Sendable {
   var size: Int64 {
     let attributes = try? FileManager.default.attributesOfItem(atPath: destination.path)
     return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+  }
+
+  /// The start of the temporary names for `destination`.
+  private static func prefix(for destination: URL) -> String {
+    ".\(destination.lastPathComponent).export-"
+  }
+
+  /// Removes the temporary files of exports to `destination` whose process is gone (killed
+  /// with SIGKILL, or the machine stopped): nothing else removes them. Files of a running
+  /// process are left alone.
+  private static func removeAbandoned(beside destination: URL) {
+    let folder = destination.deletingLastPathComponent()
+    let prefix = prefix(for: destination)
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+      return
+    }
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".partial") {
+      let rest = name.dropFirst(prefix.count)
+      guard let pid = Int32(rest.prefix { $0 != "-" }), pid > 0 else { continue }
+      if kill(pid, 0) == -1 && errno == ESRCH {
+        unlink(folder.appendingPathComponent(name).path)
+      }
+    }
   }
 
   private static func sync(_ path: String) throws(ExportError) {
