@@ -43,6 +43,15 @@
       let output = try OutputContainer(path: path, format: format)
       var (plans, filters) = try Self.planTracks(
         input: input, output: output, source: source, format: format)
+      let subtitles = source.renditions.filter { $0.type == .subtitles }.count
+      if subtitles > 0, !plans.contains(where: { $0.kind == .subtitle }) {
+        // libavformat 5.1's HLS demuxer makes no stream of a SUBTITLES rendition.
+        log(
+          ExportLogMessage(
+            level: .warning,
+            text: "The playlist's \(subtitles) subtitle rendition(s) are not in the file: "
+              + "this version of libavformat does not read WebVTT renditions."))
+      }
       try output.writeHeader(options: format == .mp4 ? ["movflags": "+faststart"] : [:])
       var planOfStream = [Int?](repeating: nil, count: input.streams.count)
       for (number, plan) in plans.enumerated() {
@@ -76,6 +85,7 @@
       }
       try writer.flush()
       try output.finish()
+      if reported < 100 { progress(ExportProgress(phase: .writing, fraction: 1, packets: count)) }
       return Outcome(plans: writer.plans, discontinuities: writer.discontinuities)
     }
   }
