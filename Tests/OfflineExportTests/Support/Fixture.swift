@@ -14,6 +14,9 @@ struct Fixture {
     /// Two encodings one after the other, behind `EXT-X-DISCONTINUITY`, each starting its
     /// timestamps again.
     case discontinuous
+    /// The first segment a file of its own, the others in one pack file, not in playlist
+    /// order, addressed with `EXT-X-BYTERANGE`: the layout OfflineKit writes.
+    case byteRangePack
 
     var description: String { rawValue }
   }
@@ -45,6 +48,9 @@ struct Fixture {
         to: info, atomically: true, encoding: .utf8)
       try encode(into: folder, seconds: seconds, extra: ["-hls_key_info_file", info.path])
       try FileManager.default.removeItem(at: info)
+    case .byteRangePack:
+      try encode(into: folder, seconds: seconds, extra: [], name: "origin")
+      try pack(folder)
     case .discontinuous:
       try encode(into: folder, seconds: seconds, extra: [], name: "a", tone: 440)
       try encode(
@@ -67,6 +73,39 @@ struct Fixture {
         "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
         "-hls_segment_filename", "\(name)%d.\(extra.contains("fmp4") ? "m4s" : "ts")",
       ] + extra + ["\(name).m3u8"], in: folder)
+  }
+
+  /// Writes `index.m3u8` for the segments of `origin.m3u8`: the first as `s00000.ts`, the
+  /// others in `pack.ts` last first, each addressed by its byte range.
+  private static func pack(_ folder: URL) throws {
+    let text = try String(
+      contentsOf: folder.appendingPathComponent("origin.m3u8"), encoding: .utf8)
+    let lines = text.split(separator: "\n").map(String.init)
+    let durations = lines.filter { $0.hasPrefix("#EXTINF") }
+    let names = lines.filter { !$0.hasPrefix("#") && !$0.isEmpty }
+    let files = try names.map { try Data(contentsOf: folder.appendingPathComponent($0)) }
+    try files[0].write(to: folder.appendingPathComponent("s00000.ts"))
+    var pack = Data()
+    var ranges = [Int: (length: Int, offset: Int)]()
+    for index in files.indices.dropFirst().reversed() {
+      ranges[index] = (files[index].count, pack.count)
+      pack.append(files[index])
+    }
+    try pack.write(to: folder.appendingPathComponent("pack.ts"))
+    var playlist = [
+      "#EXTM3U", "#EXT-X-VERSION:4", "#EXT-X-TARGETDURATION:2", "#EXT-X-PLAYLIST-TYPE:VOD",
+      durations[0], "s00000.ts",
+    ]
+    for index in files.indices.dropFirst() {
+      let range = ranges[index]!
+      playlist += [durations[index], "#EXT-X-BYTERANGE:\(range.length)@\(range.offset)", "pack.ts"]
+    }
+    playlist.append("#EXT-X-ENDLIST")
+    try (playlist.joined(separator: "\n") + "\n").write(
+      to: folder.appendingPathComponent("index.m3u8"), atomically: true, encoding: .utf8)
+    for name in names + ["origin.m3u8"] {
+      try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+    }
   }
 
   /// Writes `index.m3u8`: the parts' segments one after the other, an
