@@ -31,7 +31,8 @@ typedef void (*ok_av_log_sink)(int level, const char *line);
 /// The sink libav's log goes to; set once by ok_av_log_install.
 static ok_av_log_sink ok_av_log_target = NULL;
 /// Whether the next piece starts a line (libav logs some lines in pieces), as libav's own
-/// callback keeps it.
+/// callback keeps it; like libav's, unlocked: two threads logging at once may misplace a
+/// prefix, nothing worse.
 static int ok_av_log_line_start = 1;
 
 /// Formats one libav log call (printf-style, with a va_list Swift cannot take) into a plain

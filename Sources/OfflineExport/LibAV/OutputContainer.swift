@@ -15,12 +15,8 @@
         "avformat_alloc_output_context2")
       guard let pointer else { throw LibAVCall.error(-12, "avformat_alloc_output_context2") }
       context = pointer
-      do {
-        try LibAVCall.check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
-      } catch {
-        avformat_free_context(context)
-        throw error
-      }
+      // From here a throw runs deinit, which frees the context.
+      try LibAVCall.check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
       fileIsOpen = true
     }
 
