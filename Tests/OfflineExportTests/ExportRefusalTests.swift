@@ -93,6 +93,29 @@ import Testing
     #expect(try Probe.of(destination).streams.count == 2)
   }
 
+  /// SMPTE 302M audio travels in MPEG-TS but neither MP4 nor Matroska can hold it.
+  @Test(arguments: ExportFormat.allCases)
+  func codecTheContainerCannotHoldIsNamed(format: ExportFormat) async throws {
+    let folder = try TemporaryFolder()
+    let source = folder.url.appendingPathComponent("s302m")
+    try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+    try Tool.run(
+      "ffmpeg",
+      [
+        "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi", "-i",
+        "sine=sample_rate=48000", "-t", "4", "-c:v", "libx264", "-preset", "ultrafast", "-g",
+        "50", "-c:a", "s302m", "-strict", "-2", "-ac", "2", "-f", "hls", "-hls_time", "2",
+        "-hls_playlist_type", "vod", "index.m3u8",
+      ], in: source)
+    await #expect(throws: ExportError.unsupportedCodec(codec: "s302m", container: format.rawValue))
+    {
+      try await StreamExport(
+        source: source, destination: folder.url.appendingPathComponent("out.\(format.rawValue)")
+      ).run()
+    }
+    #expect(try folder.names() == ["s302m"])
+  }
+
   @Test func cancellationLeavesNothingAtTheDestination() async throws {
     let folder = try TemporaryFolder()
     let fixture = try Fixture.make(.transportStream, seconds: 6, in: folder.url)
