@@ -7,6 +7,8 @@ public enum ExportError: Error, Sendable, Equatable {
   /// The source exists but is not an offline stream: no `index.m3u8` or `index.mpd`, or a file
   /// that is not a playlist.
   case notAStream(path: String)
+  /// The stream is one this version cannot export yet; the reason says what.
+  case unsupportedSource(path: String, reason: String)
   /// The destination's extension names no format this module writes; pass one explicitly.
   case unknownFormat(path: String)
   /// A track's codec cannot be stored in the chosen container (both named as libav names them,
@@ -33,6 +35,7 @@ extension ExportError: CustomStringConvertible {
     case .sourceNotFound(let path): "Nothing to export: \(path) does not exist."
     case .notAStream(let path):
       "\(path) is not an offline stream (no index.m3u8 or index.mpd playlist)."
+    case .unsupportedSource(let path, let reason): "\(path) cannot be exported yet: \(reason)."
     case .unknownFormat(let path):
       "Cannot tell the format of \(path) from its extension: use .mp4 or .mkv."
     case .unsupportedCodec(let codec, let container):
