@@ -17,9 +17,10 @@ import Testing
     let expected = try fixture.playlistDuration()
     let probe = try Probe.of(destination)
     #expect(probe.streams.map(\.codec_type) == ["video", "audio"])
-    #expect(probe.streams.map(\.codec_name) == ["h264", "aac"])
+    let videoCodec = kind == .hevc ? "hevc" : "h264"
+    #expect(probe.streams.map(\.codec_name) == [videoCodec, "aac"])
     #expect(abs(probe.duration - expected) <= 2, "\(probe.duration) s against \(expected) s")
-    #expect(report.tracks.map(\.codec) == ["h264", "aac"])
+    #expect(report.tracks.map(\.codec) == [videoCodec, "aac"])
     #expect(report.verification.packetsCompared == report.tracks.reduce(0) { $0 + $1.packets })
     #expect(report.discontinuities == (kind == .discontinuous ? 1 : 0))
     if format == .mp4 {

@@ -17,7 +17,8 @@ import Testing
       log: { _ in }, progress: { _ in }
     ).run()
     let verifier = ExportVerifier(
-      path: path, plans: outcome.plans, source: source, cancellation: CancellationFlag(),
+      path: path, format: format, plans: outcome.plans, source: source,
+      cancellation: CancellationFlag(),
       progress: { _ in })
     let (verification, _) = try verifier.verify()
     #expect(verification.packetsCompared == outcome.plans.reduce(0) { $0 + $1.digests.count })
@@ -47,7 +48,8 @@ import Testing
     let written = outcome.plans[1].digests.count
     outcome.plans[1].digests.append(outcome.plans[1].digests[0])
     let verifier = ExportVerifier(
-      path: path, plans: outcome.plans, source: source, cancellation: CancellationFlag(),
+      path: path, format: .mp4, plans: outcome.plans, source: source,
+      cancellation: CancellationFlag(),
       progress: { _ in })
     #expect(
       throws: ExportError.verificationFailed(

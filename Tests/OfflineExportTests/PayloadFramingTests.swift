@@ -55,3 +55,27 @@ import Testing
         != parts([0, 0, 1] + changed, .h264(lengthSize: nil)))
   }
 }
+
+/// The timeline check that holds for containers storing presentation times only.
+@Suite(.timed) struct PresentationOrderTests {
+  private func check(_ times: [Int64]) -> Bool {
+    var order = PresentationOrder(depth: 4)
+    var fits = true
+    for time in times where !order.add(time) { fits = false }
+    return order.finish() && fits
+  }
+
+  @Test func reorderedFramesPass() {
+    // Decode order of I P B B P B B: presentation times 0 3 1 2 6 4 5.
+    #expect(check([0, 3, 1, 2, 6, 4, 5]))
+  }
+
+  @Test func frameFromFurtherBackThanTheReorderDepthFails() {
+    // A frame presented at 1 after the frames up to 8 were read cannot fit.
+    #expect(!check([0, 3, 2, 6, 5, 8, 7, 1, 9]))
+  }
+
+  @Test func repeatedTimeFails() {
+    #expect(!check([0, 1, 1, 2]))
+  }
+}

@@ -40,7 +40,7 @@ extension StreamExport {
       let flush = BackgroundFlush(path: file.temporary.path)
       defer { flush.wait() }
       let (verification, duration) = try ExportVerifier(
-        path: file.temporary.path, plans: outcome.plans, source: offline,
+        path: file.temporary.path, format: format, plans: outcome.plans, source: offline,
         cancellation: cancellation, progress: progress
       ).verify()
       return ExportReport(

@@ -7,6 +7,8 @@
   struct ExportVerifier {
     /// The file to check.
     var path: String
+    /// Its container.
+    var format: ExportFormat
     /// The chosen streams, with the digests of the packets read from the offline copy.
     var plans: [TrackPlan]
     /// The playlist's duration and the tolerance, from the offline copy.
@@ -31,7 +33,12 @@
           extradata: Remuxer.extradata(stream.pointee.codecpar))
       }
       var seen = [Int](repeating: 0, count: plans.count)
+      // MP4 stores decode times: they must grow. Matroska stores presentation times only
+      // (libavformat makes decode times up, not always growing, for B-frames): those must
+      // grow once put in presentation order, whatever the container.
+      let checksDecodeTimes = format == .mp4
       var lastDTS = [Int64?](repeating: nil, count: plans.count)
+      var orders = [PresentationOrder](repeating: PresentationOrder(), count: plans.count)
       let expected = plans.reduce(0) { $0 + $1.digests.count }
       let packet = try Packet()
       let hasher = try PayloadHasher()
@@ -51,14 +58,18 @@
           throw .verificationFailed(
             detail: "packet \(number) of track \(track) (\(plan.codec)) differs from the copy's")
         }
-        let dts = packet.pointer.pointee.dts
-        if dts != ok_av_nopts_value() {
-          if let last = lastDTS[track], dts <= last {
-            throw .verificationFailed(
-              detail: "the timestamps of track \(track) (\(plan.codec)) go back at packet "
-                + "\(number)")
-          }
-          lastDTS[track] = dts
+        let (pts, dts) = (packet.pointer.pointee.pts, packet.pointer.pointee.dts)
+        let none = ok_av_nopts_value()
+        if checksDecodeTimes, dts != none, let last = lastDTS[track], dts <= last {
+          throw .verificationFailed(
+            detail: "the decode times of track \(track) (\(plan.codec)) go back at packet "
+              + "\(number)")
+        }
+        if dts != none { lastDTS[track] = dts }
+        if pts != none, !orders[track].add(pts) {
+          throw .verificationFailed(
+            detail: "the presentation times of track \(track) (\(plan.codec)) go back near "
+              + "packet \(number)")
         }
         seen[track] += 1
         compared += 1
@@ -68,6 +79,11 @@
           progress(
             ExportProgress(phase: .verifying, fraction: Double(percent) / 100, packets: compared))
         }
+      }
+      for track in plans.indices where !orders[track].finish() {
+        throw .verificationFailed(
+          detail: "the presentation times of track \(track) (\(plans[track].codec)) go back "
+            + "at its end")
       }
       for (track, plan) in plans.enumerated() where seen[track] != plan.digests.count {
         throw .verificationFailed(

@@ -14,6 +14,8 @@ struct Fixture {
     /// Two encodings one after the other, behind `EXT-X-DISCONTINUITY`, each starting its
     /// timestamps again.
     case discontinuous
+    /// MPEG-TS segments with HEVC (with B-frames) and AAC.
+    case hevc
     /// The first segment a file of its own, the others in one pack file, not in playlist
     /// order, addressed with `EXT-X-BYTERANGE`: the layout OfflineKit writes.
     case byteRangePack
@@ -48,6 +50,10 @@ struct Fixture {
         to: info, atomically: true, encoding: .utf8)
       try encode(into: folder, seconds: seconds, extra: ["-hls_key_info_file", info.path])
       try FileManager.default.removeItem(at: info)
+    case .hevc:
+      try encode(
+        into: folder, seconds: seconds, extra: [],
+        video: ["libx265", "-x265-params", "log-level=error:keyint=50"])
     case .byteRangePack:
       try encode(into: folder, seconds: seconds, extra: [], name: "origin")
       try pack(folder)
@@ -62,14 +68,15 @@ struct Fixture {
 
   private static func encode(
     into folder: URL, seconds: Int, extra: [String], name: String = "index", tone: Int = 440,
-    pattern: String = "testsrc"
+    pattern: String = "testsrc", video: [String] = ["libx264", "-bf", "2"]
   ) throws {
     try Tool.run(
       "ffmpeg",
       [
         "-v", "error", "-f", "lavfi", "-i", "\(pattern)=size=320x240:rate=25", "-f", "lavfi",
-        "-i", "sine=frequency=\(tone):sample_rate=48000", "-t", "\(seconds)", "-c:v", "libx264",
-        "-preset", "ultrafast", "-g", "50", "-bf", "2", "-c:a", "aac", "-b:a", "64k",
+        "-i", "sine=frequency=\(tone):sample_rate=48000", "-t", "\(seconds)", "-c:v",
+      ] + video + [
+        "-preset", "ultrafast", "-g", "50", "-c:a", "aac", "-b:a", "64k",
         "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
         "-hls_segment_filename", "\(name)%d.\(extra.contains("fmp4") ? "m4s" : "ts")",
       ] + extra + ["\(name).m3u8"], in: folder)
