@@ -27,6 +27,11 @@ public struct StreamExport: Sendable {
   public var format: ExportFormat?
   /// Whether a file already at the destination may be replaced.
   public var overwrite: Bool
+  /// Whether the check after writing also reads the offline copy a second time, instead of
+  /// trusting the digests taken as it was copied: it then also catches a read that does not
+  /// give the same bytes twice (a failing disk), at the cost of a second demux (about as long
+  /// as the copy itself). Off by default.
+  public var rereadsSource: Bool
   /// Where messages go (libav's warnings and errors among them); nil drops them. Called from
   /// the export's thread, or from any export's thread for libav's messages, which do not say
   /// which export they belong to.
@@ -35,12 +40,13 @@ public struct StreamExport: Sendable {
   /// Describes an export; nothing happens until ``run(progress:)``.
   public init(
     source: URL, destination: URL, format: ExportFormat? = nil, overwrite: Bool = false,
-    log: (@Sendable (ExportLogMessage) -> Void)? = nil
+    rereadsSource: Bool = false, log: (@Sendable (ExportLogMessage) -> Void)? = nil
   ) {
     self.source = source
     self.destination = destination
     self.format = format
     self.overwrite = overwrite
+    self.rereadsSource = rereadsSource
     self.log = log
   }
 

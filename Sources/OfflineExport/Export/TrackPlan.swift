@@ -26,14 +26,15 @@
     var digests: [PayloadHasher.Digest] = []
     /// Payload bytes copied.
     var bytes: Int64 = 0
-    /// Audio packets left out where a part's audio overlapped the next part's.
-    var dropped = 0
+    /// Audio packets left out where a part's audio overlapped the next part's: their places
+    /// among the stream's packets as read, counting from zero, ascending.
+    var droppedIndices: [Int] = []
 
     /// The report's description of the track.
     var reportTrack: ExportReport.Track {
       ExportReport.Track(
         kind: kind, codec: codec, language: language, isDefault: isDefault,
-        packets: digests.count, bytes: bytes, droppedAtDiscontinuities: dropped)
+        packets: digests.count, bytes: bytes, droppedAtDiscontinuities: droppedIndices.count)
     }
   }
 #endif

@@ -100,7 +100,10 @@
         try hold(packet, number: number, digest: digest)
         return nil
       case .dropped:
-        plans[number].dropped += 1
+        // A stream's packets are placed or dropped in the order they were read, so this one's
+        // place among them is the count of those before it.
+        let plan = plans[number]
+        plans[number].droppedIndices.append(plan.digests.count + plan.droppedIndices.count)
         return nil
       }
       plans[number].digests.append(digest)
