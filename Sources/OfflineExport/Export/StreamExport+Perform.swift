@@ -55,7 +55,8 @@ extension StreamExport {
       cancellation: CancellationFlag, progress: @escaping @Sendable (ExportProgress) -> Void
     ) throws(ExportError) -> ExportReport {
       // The AVFoundation side is a later step; until then there is nothing to remux with.
-      throw .unsupportedCodec(codec: "any", container: format.rawValue)
+      throw .unsupportedSource(
+        path: offline.manifest.path, reason: "export needs libavformat, which only Linux has here")
     }
   #endif
 }
