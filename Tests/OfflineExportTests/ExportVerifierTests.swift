@@ -10,7 +10,7 @@ import Testing
   func changedByteInTheFileFailsTheCheck(format: ExportFormat) throws {
     let folder = try TemporaryFolder()
     let fixture = try Fixture.make(.transportStream, seconds: 4, in: folder.url)
-    let source = try OfflineSource.locate(fixture.folder)
+    let source = try ExportInput.locate(fixture.folder)
     let path = folder.url.appendingPathComponent("out.\(format.rawValue)").path
     let outcome = try Remuxer(
       source: source, path: path, format: format, cancellation: CancellationFlag(),
@@ -38,7 +38,7 @@ import Testing
   @Test func missingPacketFailsTheCheck() throws {
     let folder = try TemporaryFolder()
     let fixture = try Fixture.make(.transportStream, seconds: 4, in: folder.url)
-    let source = try OfflineSource.locate(fixture.folder)
+    let source = try ExportInput.locate(fixture.folder)
     let path = folder.url.appendingPathComponent("out.mp4").path
     var outcome = try Remuxer(
       source: source, path: path, format: .mp4, cancellation: CancellationFlag(),
@@ -78,7 +78,7 @@ import Testing
   @Test func segmentChangedAfterTheCopyFailsTheSecondRead() throws {
     let folder = try TemporaryFolder()
     let fixture = try Fixture.make(.transportStream, seconds: 4, in: folder.url)
-    let source = try OfflineSource.locate(fixture.folder)
+    let source = try ExportInput.locate(fixture.folder)
     let path = folder.url.appendingPathComponent("out.mp4").path
     let outcome = try Remuxer(
       source: source, path: path, format: .mp4, cancellation: CancellationFlag(),

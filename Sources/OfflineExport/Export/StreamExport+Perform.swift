@@ -5,7 +5,7 @@ extension StreamExport {
   func perform(
     cancellation: CancellationFlag, progress: @escaping @Sendable (ExportProgress) -> Void
   ) throws(ExportError) -> ExportReport {
-    let offline = try OfflineSource.locate(source)
+    let offline = try ExportInput.locate(source)
     guard let format = format ?? ExportFormat(destination: destination) else {
       throw .unknownFormat(path: destination.path)
     }
@@ -26,7 +26,7 @@ extension StreamExport {
 
   #if canImport(CAVFormat)
     private func write(
-      _ offline: OfflineSource, to file: DestinationFile, format: ExportFormat,
+      _ offline: ExportInput, to file: DestinationFile, format: ExportFormat,
       cancellation: CancellationFlag, progress: @escaping @Sendable (ExportProgress) -> Void
     ) throws(ExportError) -> ExportReport {
       let sink = log ?? { _ in }
@@ -51,7 +51,7 @@ extension StreamExport {
     }
   #else
     private func write(
-      _ offline: OfflineSource, to file: DestinationFile, format: ExportFormat,
+      _ offline: ExportInput, to file: DestinationFile, format: ExportFormat,
       cancellation: CancellationFlag, progress: @escaping @Sendable (ExportProgress) -> Void
     ) throws(ExportError) -> ExportReport {
       // The AVFoundation side is a later step; until then there is nothing to remux with.

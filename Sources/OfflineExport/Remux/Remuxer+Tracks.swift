@@ -6,7 +6,7 @@
     /// discarded), adds one output stream for each, with its language and default flag, and
     /// makes `aac_adtstoasc` filters for AAC carried in ADTS.
     static func planTracks(
-      input: InputContainer, output: OutputContainer, source: OfflineSource,
+      input: InputContainer, output: OutputContainer, source: ExportInput,
       format: ExportFormat
     ) throws(ExportError) -> (plans: [TrackPlan], filters: [Int: BitstreamFilter]) {
       var plans: [TrackPlan] = []
@@ -100,7 +100,7 @@
     /// What the playlist's renditions say of the streams the demuxer made from them: the n-th
     /// audio (subtitle) stream is the n-th audio (subtitle) rendition, when their numbers agree.
     private static func renditionFacts(
-      of streams: [UnsafeMutablePointer<AVStream>], renditions: [OfflineSource.Rendition]
+      of streams: [UnsafeMutablePointer<AVStream>], renditions: [ExportInput.Rendition]
     ) -> (languages: [Int: String], defaults: Set<Int>) {
       var languages: [Int: String] = [:]
       var defaults: Set<Int> = []

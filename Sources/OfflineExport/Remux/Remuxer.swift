@@ -13,7 +13,7 @@
       var discontinuities: Int
     }
 
-    private let source: OfflineSource
+    private let source: ExportInput
     private let path: String
     private let format: ExportFormat
     private let cancellation: CancellationFlag
@@ -23,7 +23,7 @@
     /// Prepares a copy of `source` into a new file at `path`; `progress` is called from the
     /// copying thread each time the fraction done grows by a hundredth.
     init(
-      source: OfflineSource, path: String, format: ExportFormat, cancellation: CancellationFlag,
+      source: ExportInput, path: String, format: ExportFormat, cancellation: CancellationFlag,
       log: @escaping (ExportLogMessage) -> Void, progress: @escaping (ExportProgress) -> Void
     ) {
       self.source = source

@@ -12,7 +12,7 @@
     /// The chosen streams, with the digests of the packets read from the offline copy.
     var plans: [TrackPlan]
     /// The playlist's duration and the tolerance, from the offline copy.
-    var source: OfflineSource
+    var source: ExportInput
     /// Raised when the export is cancelled.
     var cancellation: CancellationFlag
     /// Called from the checking thread each time the fraction done grows by a hundredth.

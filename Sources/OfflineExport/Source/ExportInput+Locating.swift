@@ -2,10 +2,10 @@ import DASHManifest
 import Foundation
 import HLSPlaylist
 
-extension OfflineSource {
+extension ExportInput {
   /// Finds the manifest of an offline copy: `url` itself when it is a playlist or MPD file,
   /// else the folder's `index.m3u8` or `index.mpd`, and reads what the export needs from it.
-  static func locate(_ url: URL) throws(ExportError) -> OfflineSource {
+  static func locate(_ url: URL) throws(ExportError) -> ExportInput {
     let path = url.path
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
@@ -27,7 +27,7 @@ extension OfflineSource {
     }
   }
 
-  private static func read(_ manifest: URL, kind: Kind) throws(ExportError) -> OfflineSource {
+  private static func read(_ manifest: URL, kind: Kind) throws(ExportError) -> ExportInput {
     switch kind {
     case .hls: try readHLS(manifest)
     case .dash: try readDASH(manifest)
@@ -41,7 +41,7 @@ extension OfflineSource {
     return text
   }
 
-  private static func readHLS(_ manifest: URL) throws(ExportError) -> OfflineSource {
+  private static func readHLS(_ manifest: URL) throws(ExportError) -> ExportInput {
     let playlist: Playlist
     do { playlist = try PlaylistParser.parse(try text(of: manifest)) } catch {
       throw .notAStream(path: manifest.path)
@@ -50,7 +50,7 @@ extension OfflineSource {
     case .media(let media):
       let timing = Timing(media)
       guard timing.duration > 0 else { throw .notAStream(path: manifest.path) }
-      return OfflineSource(
+      return ExportInput(
         kind: .hls, manifest: manifest, duration: timing.duration,
         segmentDuration: timing.segmentDuration, renditions: [])
     case .master(let master):
@@ -71,13 +71,13 @@ extension OfflineSource {
       let renditions = master.renditions.filter { $0.uri != nil }.map {
         Rendition(type: $0.type, language: $0.language, isDefault: $0.isDefault)
       }
-      return OfflineSource(
+      return ExportInput(
         kind: .hls, manifest: manifest, duration: duration, segmentDuration: segmentDuration,
         renditions: renditions)
     }
   }
 
-  private static func readDASH(_ manifest: URL) throws(ExportError) -> OfflineSource {
+  private static func readDASH(_ manifest: URL) throws(ExportError) -> ExportInput {
     let mpd: MPD
     do { mpd = try MPDParser.parse(try text(of: manifest)) } catch {
       throw .notAStream(path: manifest.path)
@@ -92,7 +92,7 @@ extension OfflineSource {
     let periods = mpd.periods.indices.compactMap { mpd.periodDuration(at: $0) }
     let duration = mpd.mediaPresentationDuration ?? periods.reduce(0, +)
     guard duration > 0 else { throw .notAStream(path: manifest.path) }
-    return OfflineSource(
+    return ExportInput(
       kind: .dash, manifest: manifest, duration: duration,
       segmentDuration: mpd.maxSegmentDuration ?? 10, renditions: [])
   }

@@ -4,7 +4,7 @@ import HLSPlaylist
 
 /// The offline copy of a stream that an export reads: its top playlist or MPD, and what the
 /// playlists say that the demuxer may lose (the duration, the renditions' languages).
-struct OfflineSource: Sendable, Equatable {
+struct ExportInput: Sendable, Equatable {
   /// The kind of manifest.
   enum Kind: Sendable, Equatable {
     /// An HLS playlist, `index.m3u8`.
