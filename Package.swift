@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "OfflineStore", targets: ["OfflineStore"]),
     .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
     .library(name: "DASHManifest", targets: ["DASHManifest"]),
+    .library(name: "OfflineExport", targets: ["OfflineExport"]),
     .executable(name: "offline", targets: ["offline"]),
   ],
   targets: [
@@ -28,6 +29,10 @@ let package = Package(
     cLibrary("CCrypto", pkgConfig: "libcrypto", apt: "libssl-dev", brew: "openssl"),
     cLibrary(
       "CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: "libmicrohttpd-dev", brew: "libmicrohttpd"),
+    // FFmpeg's demuxers, muxers and bitstream filters, for export (remux only, never decode).
+    .systemLibrary(
+      name: "CAVFormat", pkgConfig: "libavformat",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"]), .brew(["ffmpeg"])]),
 
     // Single-purpose modules.
     .target(name: "OfflineLocks", dependencies: ["CSystem"]),
@@ -56,6 +61,15 @@ let package = Package(
         .target(name: "CCrypto", condition: .when(platforms: [.linux])),
       ]
     ),
+
+    // One playable file out of a downloaded stream: a remux with libavformat on Linux. Beside
+    // the face, so an app that does not export does not link FFmpeg.
+    .target(
+      name: "OfflineExport",
+      dependencies: [
+        .target(name: "CAVFormat", condition: .when(platforms: [.linux])), "HLSPlaylist",
+        "DASHManifest",
+      ]),
 
     // The command-line tool: commands as a library so tests can drive them, and a thin main.
     // The local service behind `offline serve`: HTTP, the JSON API, events, the web page.
@@ -87,6 +101,11 @@ let package = Package(
       name: "TestSupportTests", dependencies: ["OfflineHTTP", "TestSupport", "TestTiming"]),
     .testTarget(name: "HexDigitsTests", dependencies: ["HexDigits", "TestTiming"]),
     .testTarget(name: "OfflineLocksTests", dependencies: ["OfflineLocks", "TestTiming"]),
+    // Real ffmpeg-made fixtures, exported and checked with ffprobe; no TestSupport, so the
+    // suite does not build the whole package.
+    .testTarget(
+      name: "OfflineExportTests",
+      dependencies: ["OfflineExport", "HLSPlaylist", "DASHManifest", "TestTiming"]),
     .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "TestTiming"]),
     .testTarget(
       name: "DASHManifestTests", dependencies: ["DASHManifest", "TestSupport", "TestTiming"]),

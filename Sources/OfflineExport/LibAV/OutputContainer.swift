@@ -1,0 +1,71 @@
+#if canImport(CAVFormat)
+  import CAVFormat
+
+  /// The one owner of a muxer's `AVFormatContext` and its output file.
+  final class OutputContainer {
+    /// The muxer; valid while this object lives.
+    let context: UnsafeMutablePointer<AVFormatContext>
+    private var fileIsOpen = false
+
+    /// Makes a `format` muxer writing to `path` (which it creates or truncates).
+    init(path: String, format: ExportFormat) throws(ExportError) {
+      var pointer: UnsafeMutablePointer<AVFormatContext>?
+      try LibAVCall.check(
+        avformat_alloc_output_context2(&pointer, nil, format.muxerName, path),
+        "avformat_alloc_output_context2")
+      guard let pointer else { throw LibAVCall.error(-12, "avformat_alloc_output_context2") }
+      context = pointer
+      // From here a throw runs deinit, which frees the context.
+      try LibAVCall.check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
+      fileIsOpen = true
+    }
+
+    deinit {
+      if fileIsOpen { avio_closep(&context.pointee.pb) }
+      avformat_free_context(context)
+    }
+
+    /// Whether the container can store `codec` (libav's `avformat_query_codec`).
+    func accepts(_ codec: AVCodecID) -> Bool {
+      avformat_query_codec(context.pointee.oformat, codec, FF_COMPLIANCE_NORMAL) == 1
+    }
+
+    /// Adds a stream with `parameters` copied (the codec tag cleared: the muxer picks its
+    /// own) and `timeBase` as a hint; the muxer may change it when the header is written.
+    func addStream(
+      copying parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational
+    ) throws(ExportError) -> UnsafeMutablePointer<AVStream> {
+      guard let stream = avformat_new_stream(context, nil) else {
+        throw LibAVCall.error(-12, "avformat_new_stream")
+      }
+      try LibAVCall.check(
+        avcodec_parameters_copy(stream.pointee.codecpar, parameters), "avcodec_parameters_copy")
+      stream.pointee.codecpar.pointee.codec_tag = 0
+      stream.pointee.time_base = timeBase
+      return stream
+    }
+
+    /// Writes the container's header with the muxer `options` (such as `movflags`).
+    func writeHeader(options: [String: String]) throws(ExportError) {
+      var dictionary: OpaquePointer? = nil
+      for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+      defer { av_dict_free(&dictionary) }
+      try LibAVCall.check(avformat_write_header(context, &dictionary), "avformat_write_header")
+    }
+
+    /// Hands one packet, in its output stream's time base, to the interleaving muxer, which
+    /// takes its payload.
+    func write(_ packet: Packet) throws(ExportError) {
+      try LibAVCall.check(
+        av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame")
+    }
+
+    /// Writes the trailer (for MP4 with `faststart`, moves `moov` before `mdat`) and closes
+    /// the file.
+    func finish() throws(ExportError) {
+      try LibAVCall.check(av_write_trailer(context), "av_write_trailer")
+      fileIsOpen = false
+      try LibAVCall.check(avio_closep(&context.pointee.pb), "avio_closep")
+    }
+  }
+#endif

@@ -1,0 +1,108 @@
+import Foundation
+import OfflineExport
+import TestTiming
+import Testing
+
+/// A master playlist's renditions become tracks of their own, with their languages and
+/// default flags.
+@Suite(.timed) struct ExportTrackTests {
+  @Test(arguments: ExportFormat.allCases)
+  func eachAudioRenditionIsATrackWithItsLanguage(format: ExportFormat) async throws {
+    let folder = try TemporaryFolder()
+    let fixture = try Fixture.makeWithAudioRenditions(in: folder.url)
+    let destination = folder.url.appendingPathComponent("out.\(format.rawValue)")
+    let report = try await StreamExport(source: fixture.folder, destination: destination).run()
+
+    let probe = try Probe.of(destination)
+    #expect(probe.streams.map(\.codec_type) == ["video", "audio", "audio"])
+    #expect(probe.streams.dropFirst().map(\.language) == ["eng", "fre"])
+    #expect(probe.streams.dropFirst().map(\.isDefault) == [true, false])
+    #expect(report.tracks.map(\.language) == [nil, "eng", "fre"])
+    #expect(report.tracks.map(\.isDefault) == [true, true, false])
+    for selector in ["v", "a:0", "a:1"] {
+      #expect(
+        try Probe.decodedMD5(destination, selector)
+          == Probe.decodedMD5(fixture.playlist, selector), "stream \(selector)")
+    }
+  }
+
+  /// The MPD's representations become the file's tracks. AAC in MP4 segments starts with
+  /// encoder priming at a negative time; ffmpeg's own remux and this export both keep those
+  /// samples, where decoding the MPD directly drops them, so the audio is compared with
+  /// ffmpeg's `-c copy` remux of the same folder and the video with the MPD.
+  @Test(arguments: ExportFormat.allCases)
+  func dashRepresentationsBecomeTracks(format: ExportFormat) async throws {
+    let folder = try TemporaryFolder()
+    let fixture = try Fixture.makeDASH(in: folder.url)
+    let manifest = fixture.folder.appendingPathComponent("index.mpd")
+    let destination = folder.url.appendingPathComponent("out.\(format.rawValue)")
+    let report = try await StreamExport(source: fixture.folder, destination: destination).run()
+
+    let probe = try Probe.of(destination)
+    #expect(probe.streams.map(\.codec_type) == ["video", "audio"])
+    #expect(abs(probe.duration - 6) <= 2, "\(probe.duration) s")
+    #expect(report.discontinuities == 0)
+    #expect(try Probe.decodedMD5(destination, "v") == Probe.decodedMD5(manifest, "v"))
+    let remux = folder.url.appendingPathComponent("ffmpeg.\(format.rawValue)")
+    try Tool.run("ffmpeg", ["-v", "error", "-i", manifest.path, "-c", "copy", remux.path])
+    #expect(try Probe.decodedMD5(destination, "a") == Probe.decodedMD5(remux, "a"))
+  }
+}
+
+/// What the export cannot carry yet is said, not silently lost.
+@Suite(.timed) struct ExportLimitTests {
+  /// Pins a limit of libavformat 5.1: its DASH demuxer reads the first Period only, so a
+  /// two-period MPD is refused before any work (the check after writing found the file 6 s
+  /// long against the MPD's 12 s).
+  @Test func dashManifestWithTwoPeriodsIsRefusedUpFront() async throws {
+    let folder = try TemporaryFolder()
+    let fixture = try Fixture.makeDASH(in: folder.url)
+    let manifest = fixture.folder.appendingPathComponent("index.mpd")
+    var text = try String(contentsOf: manifest, encoding: .utf8)
+    let period = try #require(text.range(of: "<Period")?.lowerBound)
+    let end = try #require(text.range(of: "</Period>")?.upperBound)
+    let second = text[period..<end].replacingOccurrences(of: "id=\"0\"", with: "id=\"1\"")
+    text.insert(contentsOf: "\n" + second, at: end)
+    try text.write(to: manifest, atomically: true, encoding: .utf8)
+    await #expect(
+      throws: ExportError.unsupportedSource(
+        path: manifest.path, reason: "the manifest has 2 periods and only one is supported")
+    ) {
+      try await StreamExport(
+        source: fixture.folder, destination: folder.url.appendingPathComponent("out.mp4")
+      ).run()
+    }
+    #expect(try folder.names() == ["dash"])
+  }
+
+  /// Pins a limit of libavformat 5.1: its HLS demuxer makes no stream of a WebVTT rendition,
+  /// so the file has none and the log says so.
+  @Test func subtitleRenditionsTheDemuxerSkipsAreReported() async throws {
+    let folder = try TemporaryFolder()
+    let source = folder.url.appendingPathComponent("subtitled")
+    try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+    let cues = source.appendingPathComponent("cues.vtt")
+    try "WEBVTT\n\n00:00:00.500 --> 00:00:02.000\nHello\n".write(
+      to: cues, atomically: true, encoding: .utf8)
+    try Tool.run(
+      "ffmpeg",
+      [
+        "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi", "-i",
+        "sine", "-i", cues.path, "-t", "4", "-map", "0:v", "-map", "1:a", "-map", "2:s",
+        "-c:v", "libx264", "-preset", "ultrafast", "-g", "50", "-c:a", "aac", "-c:s", "webvtt",
+        "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-master_pl_name",
+        "index.m3u8", "-var_stream_map", "v:0,a:0,s:0,sgroup:subs,language:en",
+        "v%v/playlist.m3u8",
+      ], in: source)
+    let messages = Locked([ExportLogMessage]())
+    let report = try await StreamExport(
+      source: source, destination: folder.url.appendingPathComponent("out.mkv"),
+      log: { message in messages.set(messages.value + [message]) }
+    ).run()
+    #expect(report.tracks.map(\.kind) == [.video, .audio])
+    #expect(
+      messages.value.contains {
+        $0.level == .warning && $0.text.contains("1 subtitle rendition(s) are not in the file")
+      })
+  }
+}
