@@ -32,11 +32,23 @@ struct StreamReadThroughTests {
     #expect(
       !asked.contains { $0.userAgent?.hasPrefix("Lavf") == true }, "the player asked the origin")
     var answered: [String: Int] = [:]
-    for entry in asked where entry.uri.hasSuffix(".ts") && entry.status == 200 {
-      answered[entry.uri, default: 0] += 1
-    }
+    for uri in wholeSegments(asked, fixture) { answered[uri, default: 0] += 1 }
     let twice = answered.filter { $0.value > 1 }
     #expect(twice.isEmpty, "segments fetched twice: \(twice)")
+  }
+
+  /// The segments of `entries` that nginx sent in full.
+  private static func wholeSegments(
+    _ entries: some Sequence<AccessLogEntry>, _ fixture: ServiceFixture
+  )
+    -> [String]
+  {
+    entries.filter { entry in
+      guard entry.uri.hasSuffix(".ts"), entry.status == 200 else { return false }
+      let file = fixture.origin.url.appending(path: String(entry.uri.dropFirst())).path
+      let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int
+      return entry.bodyBytesSent == Int64(size ?? -1)
+    }.map(\.uri)
   }
 
   @Test(.enabled(if: FFmpeg.isAvailable), .timeLimit(.minutes(2)))
@@ -94,6 +106,43 @@ struct StreamReadThroughTests {
     let whole = try await content.snapshot.bytes
     #expect(atTheSeek < whole / 2, "\(atTheSeek) of \(whole) bytes when the seek had played")
     try await Self.checkOrigin(fixture)
+    await fixture.close()
+  }
+
+  @Test(.enabled(if: FFmpeg.isAvailable), .timeLimit(.minutes(2)))
+  func aPausedStreamFetchesWhatThePlayerAsksForAndStaysPaused() async throws {
+    let fixture = try await ServiceFixture()
+    let content = try await Self.downloading(fixture)
+    let playlist = fixture.url("/content/\(content.id)/index-through.m3u8")
+    var status = 0
+    for _ in 0..<200 where status != 200 {
+      status = try await Curl.fetch(playlist).status
+      if status != 200 { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    try await content.suspend()
+    let before = try fixture.nginx.accessLog().count
+    let output = try await FFmpeg.run(
+      [
+        "-v", "error", "-ss", "30", "-i", playlist, "-t", "2", "-f", "null", "-", "-progress",
+        "pipe:1", "-nostats",
+      ], timeout: 60)
+    #expect(output.status == 0, "\(output.stderrText)")
+    #expect(Self.played(output) > 1.5, "played \(Self.played(output)) s")
+    #expect(try await content.state == .suspended)
+    // The segments around 30 s (and what ffmpeg probes), not the rest of the stream.
+    let fetched = try fixture.nginx.accessLog()[before...].count { $0.uri.hasSuffix(".ts") }
+    #expect(fetched >= 1 && fetched <= 6, "\(fetched) segments fetched for the player")
+    // What the player pulled in is kept: the resumed download fetches none of it again.
+    let atResume = try fixture.nginx.accessLog().count
+    try await content.resume()
+    try await fixture.waitFor(content.id, .downloaded, timeout: 60)
+    let log = try await fixture.nginx.accessLog(minimumCount: atResume)
+    let forThePlayer = Set(Self.wholeSegments(log[before..<atResume], fixture))
+    let afterwards = Set(Self.wholeSegments(log[atResume...], fixture))
+    #expect(!forThePlayer.isEmpty && forThePlayer.isDisjoint(with: afterwards), "\(forThePlayer)")
+    #expect(!log.contains { $0.userAgent?.hasPrefix("Lavf") == true })
+    let report = try await content.verify()
+    #expect(report.isWhole, "\(report)")
     await fixture.close()
   }
 

@@ -52,6 +52,8 @@ package struct DASHDownload: Sendable {
   public var expectedPieceSHA256: [String: String] = [:]
   /// The stream's players (see ``StreamPlaying``); nil by default.
   var playback: StreamPlayback?
+  /// Whether the run fetches only what players ask for (see ``StreamPlaying``).
+  var onlyWhatPlayersAsk: Duration?
 
   /// The offline MPD's name in the folder.
   public static let indexName = "index.mpd"
@@ -125,10 +127,12 @@ package struct DASHDownload: Sendable {
   func runner(_ pieces: [StreamPiece], journal: TransferJournal) -> PieceRunner {
     let pieceRetry = PieceRetryPolicy(
       configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry, clock: session.clock)
-    return PieceRunner(
+    var runner = PieceRunner(
       folder: folder, journal: journal, session: session, pieceRetry: pieceRetry,
       concurrency: configuration.pieceConcurrency, pieces: pieces,
       expectedSHA256: expectedPieceSHA256, playback: playback)
+    runner.onlyWhatPlayersAsk = onlyWhatPlayersAsk
+    return runner
   }
 
   /// Opens and pins the download's folder for the run (``ContentFolders/pin(forFiles:in:)``).

@@ -41,6 +41,8 @@ package struct HLSDownload: Sendable {
   public var expectedPieceSHA256: [String: String] = [:]
   /// The stream's players (see ``StreamPlaying``); nil by default.
   var playback: StreamPlayback?
+  /// Whether the run fetches only what players ask for (see ``StreamPlaying``).
+  var onlyWhatPlayersAsk: Duration?
 
   /// Creates a download of the stream at `session`'s URL; nothing happens until
   /// ``run(onProgress:)``.
@@ -111,13 +113,15 @@ package struct HLSDownload: Sendable {
     let offlineFiles = HLSOfflineFiles(folder: folder)
     // What a player opens before the stream is complete (``OfflineContent/playbackURL``).
     let growing = HLSGrowingWriter(
-      folder: folder, playlists: HLSGrowingPlaylists(plan: plan), clock: session.clock)
-    let runner = PieceRunner(
+      folder: folder, playlists: HLSGrowingPlaylists(plan: plan), clock: session.clock,
+      writesAtOnce: onlyWhatPlayersAsk != nil)
+    var runner = PieceRunner(
       folder: folder, journal: journal, session: session, pieceRetry: pieceRetry,
       concurrency: configuration.pieceConcurrency, pieces: plan.pieces,
       packs: configuration.packsSmallSegments, expectedSHA256: expectedPieceSHA256,
       beforeCuttingPacks: { () throws(Transfer.Error) in try offlineFiles.remove(plan) },
       onLanding: { growing.didLand($0) }, playback: playback)
+    runner.onlyWhatPlayersAsk = onlyWhatPlayersAsk
     let fetched: PieceRunner.Result
     do {
       fetched = try await runner.run(onProgress: onProgress)

@@ -30,12 +30,15 @@ final class HLSGrowingWriter: Sendable {
 
   /// A writer of `playlists` into `folder`, pacing its writes by `clock`: the first comes
   /// an ``interval`` after the run starts, so a stream fetched in less costs none (the
-  /// playlists an earlier run wrote stay until then).
-  init(folder: URL, playlists: HLSGrowingPlaylists, clock: any Timekeeping) {
+  /// playlists an earlier run wrote stay until then), or at once when `writesAtOnce` (a run
+  /// for players, which may fetch nothing until they open the playlists).
+  init(
+    folder: URL, playlists: HLSGrowingPlaylists, clock: any Timekeeping, writesAtOnce: Bool = false
+  ) {
     self.folder = folder
     self.playlists = playlists
     self.clock = clock
-    state.withLock { $0.writtenAt = clock.instant }
+    if !writesAtOnce { state.withLock { $0.writtenAt = clock.instant } }
   }
 
   /// The pieces on disk are now `landing`: written when ``interval`` has passed since the

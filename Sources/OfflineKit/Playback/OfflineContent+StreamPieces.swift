@@ -26,7 +26,8 @@ extension OfflineContent {
   /// which fetches it next, ahead of the queue (``StreamPlayback``), and this waits up to
   /// `patience` for it to land; nil when it did not (or the download plans no such piece).
   /// A stream queued behind others starts at once, beside the parallel limit; a paused one
-  /// is not started: the wait ends with the patience unless it is resumed meanwhile.
+  /// fetches the pieces players ask for and stays paused (a playback run, which ends once no
+  /// player asked for ten seconds). Only in the process that works the queue.
   ///
   /// - Throws: ``OfflineError``: `notPlayable` for a content that is not a stream downloaded,
   ///   downloading or suspended; `unknownContent`, `index`.
@@ -61,7 +62,7 @@ extension OfflineContent {
     let launches = PlaybackLaunches(manager: manager, contentID: id)
     while clock.now < deadline, !Task.isCancelled {
       if !playback.isRunning {
-        launches.ask()  // a stream queued behind others starts now
+        launches.ask()  // a stream queued behind others starts now, a paused one for players
       } else {
         guard playback.isPlanned(local) else { return found() }  // no such piece
         playback.want(local)

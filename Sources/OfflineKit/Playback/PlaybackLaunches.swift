@@ -1,8 +1,8 @@
 import OfflineLocks
 
-/// Asks a manager to start a content a player waits for, when it waits in the queue
-/// (``OfflineManager/launchForPlayback(_:)``): at most once per ``interval``, since a
-/// waiting player asks again each time it looks.
+/// Asks a manager to start a content a player waits for, when it waits in the queue or is a
+/// paused stream (``OfflineManager/launchForPlayback(_:)``): at most once per ``interval``,
+/// since a waiting player asks again each time it looks.
 struct PlaybackLaunches: Sendable {
   /// The shortest time between two asks.
   static let interval: Duration = .seconds(1)

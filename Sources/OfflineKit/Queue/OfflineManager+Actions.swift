@@ -11,6 +11,7 @@ extension OfflineManager {
   )
     async throws(OfflineError)
   {
+    await stopPlaybackRun(id)  // a player's fetches of a paused stream end before any call
     if action == .download,
       try indexStep({ try index.contents.record(id: id) })?.pendingCleanup == true
     {

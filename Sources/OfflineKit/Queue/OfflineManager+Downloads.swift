@@ -27,7 +27,12 @@ extension OfflineManager {
     // It looks at the URL's path extension, which Foundation parses anew each time: once.
     let kind = ContentDownload.Kind(url)
     let work = self.work(record, kind: kind, session: session, options: stored)
+    // A playback run of the content (resumed in another process, say) ends before this one
+    // writes its folder.
+    let playbackRun = playbackRuns[id]
+    playbackRun?.cancel()
     let task = Task { [weak self] in
+      await playbackRun?.value
       let (events, sink) = AsyncStream.makeStream(of: RunReport.self)
       let job = Task { () -> Result<Transfer.Outcome, Transfer.Error> in
         defer { sink.finish() }
@@ -81,11 +86,13 @@ extension OfflineManager {
   /// for an earlier URL of the content goes on under this one, validators and all, so the
   /// resume asks the new URL with `If-Range` instead of dropping the bytes. A stream
   /// retries each piece itself before failing, except a refusal the ``URLRefresh`` hook may
-  /// cure; each piece `expecting` names must come with that SHA-256 (a repair's); it is
-  /// recorded downloaded here.
+  /// cure; each piece `expecting` names must come with that SHA-256 (a repair's); with
+  /// `onlyWhatPlayersAsk`, a stream fetches only the pieces players ask for (a playback
+  /// run, ``startPlaybackRun(_:)``); it is recorded downloaded here.
   func work(
     _ record: ContentRecord, kind: ContentDownload.Kind, session: ContentSession,
-    options: DownloadConfiguration.Stored, expecting: [String: String] = [:]
+    options: DownloadConfiguration.Stored, expecting: [String: String] = [:],
+    onlyWhatPlayersAsk: Duration? = nil
   ) -> Work {
     let files = self.files
     var file = Transfer.Configuration(
@@ -97,13 +104,15 @@ extension OfflineManager {
     let playbacks = self.playbacks
     if !kind.isStream { file.playback = playbacks.playback(of: record.id) }
     let folder = kind.isStream ? files.folder(id: record.id) : files.folder(of: record)
-    let download = ContentDownload(
+    var configured = ContentDownload(
       kind: kind, session: session, journal: index.transfers,
       destination: kind.isStream ? folder.path : files.destination(of: record), file: file,
       stream: options.stream.cappingConnections(at: configuration.maxStreamConnections),
       refreshesURL: configuration.urlRefresh != nil, expectedPieceSHA256: expecting,
       fileCompletions: files.completions,
       streamPlayback: kind.isStream ? streamPlaybacks.playback(of: record.id) : nil)
+    configured.onlyWhatPlayersAsk = onlyWhatPlayersAsk
+    let download = configured
     let id = record.id
     let streamPlaybacks = self.streamPlaybacks
     return { report in

@@ -98,6 +98,7 @@ extension OfflineManager {
     stopLaunching()
     runner.loop?.cancel()
     runner.loop = nil
+    await stopPlaybackRuns()
     // Until none is left (``QueueMachine/nextToStop``).
     while let id = machine.nextToStop {
       if suspendingRunning {
@@ -219,13 +220,17 @@ extension OfflineManager {
     carryOut(launches)
   }
 
-  /// Starts content `id` now if it is `downloading` and waits in the queue (behind the
-  /// parallel limit, say): a player waits for it. Nothing when it runs, is being stopped or
-  /// recorded, or this process does not work the queue.
+  /// Starts content `id` now for a player that waits for it: when it is `downloading` and
+  /// waits in the queue (behind the parallel limit, say), its download, beside the limit;
+  /// when it is a `suspended` stream, a playback run that fetches only what players ask for
+  /// (``startPlaybackRun(_:)``). Nothing when it runs, is being stopped or recorded, or this
+  /// process does not work the queue.
   func launchForPlayback(_ id: String) {
     guard runner.holdsLock, !launchesStopped.withLock({ $0 }), !machine.runningIDs.contains(id),
-      let record = try? index.contents.record(id: id), record.state == .downloading
+      let record = try? index.contents.record(id: id)
     else { return }
+    if record.state == .suspended { return startPlaybackRun(record) }
+    guard record.state == .downloading else { return }
     carryOut(
       machine.launches(
         from: [record], committing: commits.ids, at: configuration.clock.instant,

@@ -57,6 +57,8 @@ public actor OfflineManager {
   nonisolated let playbacks = Playbacks<FilePlayback>()
   /// The playbacks of its stream contents: what players wait for while a stream downloads.
   nonisolated let streamPlaybacks = Playbacks<StreamPlayback>()
+  /// The playback runs of suspended streams, by content (``startPlaybackRun(_:)``).
+  var playbackRuns: [String: Task<Void, Never>] = [:]
 
   /// Opens the store in `directory`, creating it when needed, and recovers from a crash.
   ///

@@ -71,6 +71,10 @@ package struct ContentDownload: Sendable {
   /// The players of a queued stream (``StreamPlayback``), which its pieces are shown to and
   /// which may ask for pieces first; nil for a download on its own.
   let streamPlayback: StreamPlayback?
+  /// When set, a stream's run fetches only the pieces players ask for (a suspended content
+  /// a player reads), ending once this long passes with none asked for
+  /// (``StreamPlaying/onlyWhatPlayersAsk``).
+  var onlyWhatPlayersAsk: Duration?
 
   /// Creates a download on its own (`offline get`); nothing happens until ``run(onEvent:)``.
   package init(
@@ -156,6 +160,7 @@ package struct ContentDownload: Sendable {
     download.refreshesURL = refreshesURL
     download.expectedPieceSHA256 = expectedPieceSHA256
     download.playback = streamPlayback
+    download.onlyWhatPlayersAsk = onlyWhatPlayersAsk
     return download
   }
 

@@ -60,12 +60,17 @@ struct PieceRunner: Sendable {
   /// journal has them), and once more when the pieces have all ended, fetched or failed (not
   /// when the run fails before its first piece); nil tells nobody.
   let onLanding: (@Sendable (PieceLanding) -> Void)?
-  /// The players of the stream, if any: the pieces they wait for are fetched next, past
-  /// the concurrency limit by at most ``playbackExtra``, and each piece is shown to them the
-  /// moment it lands.
+  /// The players of the stream, if any: the pieces they wait for are fetched next, at most
+  /// ``playbackExtra`` of them at once beside the concurrency limit, and each piece is shown
+  /// to them the moment it lands.
   let playback: StreamPlayback?
+  /// When set, the run fetches only what players ask for (a content that stays suspended
+  /// while a player reads it), and ends, with `canceled`, once this long has passed with no
+  /// piece in flight and none asked for.
+  var onlyWhatPlayersAsk: Duration?
 
-  /// How many pieces players asked for may be in flight beyond the concurrency limit.
+  /// How many pieces players asked for may be in flight at once, beside the concurrency
+  /// limit (which counts the others).
   static let playbackExtra = 2
 
   /// A runner of `pieces` into `folder`; each piece in ``StreamPiece/pack`` goes into that
@@ -120,7 +125,7 @@ struct PieceRunner: Sendable {
     let packed = Locked<[String: PackedPiece]>([:])
     let onLanding = self.onLanding
     let reporter = Task {
-      var told = 0
+      var told = -1  // the first tick tells what is on disk, even nothing
       while !Task.isCancelled {
         // Read before the flush: every piece in it has its completion in the batch flushed.
         let onDisk = onLanding == nil ? [] : landed.withLock { $0 }
@@ -146,6 +151,7 @@ struct PieceRunner: Sendable {
     let packs = PiecePacks(pieces: pieces, folder: folder, records: journaled ?? [:])
     if packs.cutsRegions { try beforeCuttingPacks() }
     let playback = self.playback
+    let folder = self.folder
     if onLanding != nil || playback != nil {
       // What an earlier run finished is on disk from the first tick: a growing playlist a
       // player reloads never loses a segment it listed when this run starts.
@@ -169,12 +175,17 @@ struct PieceRunner: Sendable {
       var started = [Bool](repeating: false, count: pieces.count)
       var next = 0
       var inFlight = 0
+      var wantedInFlight = 0  // of `inFlight`
       var remaining = pieces.count
       var listening = false
       let indexOf = playback == nil ? [:] : Self.indices(of: pieces)
+      let idleEnd = self.onlyWhatPlayersAsk
+      var activity = 0  // counts starts and wants, for the idle timer of `idleEnd`
       func start(_ index: Int, wanted: Bool = false) {
+        activity += 1
         started[index] = true
         inFlight += 1
+        if wanted { wantedInFlight += 1 }
         group.addTask {
           let result = await fetch(
             index, session: watched, tally: tally, journaled: journaled,
@@ -185,7 +196,7 @@ struct PieceRunner: Sendable {
             if onLanding != nil || playback != nil { landed.withLock { _ = $0.insert(local) } }
             playback?.didLand(local, at: packed.withLock { $0[local] })
           }
-          return .piece(result)
+          return .piece(result, wanted: wanted)
         }
       }
       func listen() {
@@ -198,23 +209,31 @@ struct PieceRunner: Sendable {
       }
       func fill() {
         let limit = flow.withLock { $0.decision.limit }
-        for local in playback?.wants ?? [] where inFlight < limit + Self.playbackExtra {
+        for local in playback?.wants ?? [] where wantedInFlight < Self.playbackExtra {
           guard let index = indexOf[local], !started[index] else { continue }
           start(index, wanted: true)
         }
-        while inFlight < limit {
+        while idleEnd == nil, inFlight - wantedInFlight < limit {
           while next < pieces.count, started[next] { next += 1 }
           guard next < pieces.count else { break }
           start(next)
         }
         responses.writers.store(inFlight, ordering: .relaxed)
         flow.withLock { $0.mostInFlight = max($0.mostInFlight, inFlight) }
+        if let idleEnd, inFlight == 0 {
+          let mark = activity
+          group.addTask {
+            try? await clock.sleep(for: idleEnd)
+            return .idle(since: mark)
+          }
+        }
       }
       fill()
       listen()
       for await ended in group {
         switch ended {
         case .demand:
+          activity += 1
           listening = false
           listen()
           fill()
@@ -222,8 +241,15 @@ struct PieceRunner: Sendable {
         case .quiet:
           listening = false
           continue
-        case .piece(let result):
+        case .idle(let mark):
+          guard mark == activity, inFlight == 0 else { continue }
+          group.cancelAll()  // the listener for wants
+          return .failure(
+            Transfer.Error(.canceled, url: pieces.first?.remote ?? folder, destination: folder.path)
+          )
+        case .piece(let result, let wanted):
           inFlight -= 1
+          if wanted { wantedInFlight -= 1 }
           remaining -= 1
           responses.writers.store(inFlight, ordering: .relaxed)
           switch result {
@@ -240,11 +266,15 @@ struct PieceRunner: Sendable {
             break
           }
         }
-        guard remaining > 0 else {
+        guard remaining > 0 || idleEnd != nil else {
           group.cancelAll()  // the listener for wants
           break
         }
         fill()
+      }
+      guard idleEnd == nil else {  // never complete: it fetched only what players asked for
+        return .failure(
+          Transfer.Error(.canceled, url: pieces.first?.remote ?? folder, destination: folder.path))
       }
       return .success(())
     }
@@ -261,7 +291,6 @@ struct PieceRunner: Sendable {
     try checkInPlace(pins)
     // One `syncfs` for every piece written without a per-file fsync. A stream whose pieces
     // may not be on the device is not complete: its next run syncs them again.
-    let folder = self.folder
     if let code = await DeviceWaits.run({ Durability.syncFileSystem(of: folder) }) {
       throw Transfer.Error(
         .file(TransferFileError(.sync, errno: code, path: folder.path)),
@@ -328,9 +357,12 @@ struct PieceRunner: Sendable {
   /// What ended in the run's task group: a piece (fetched or not), or the wait for players'
   /// wants (one came, or the wants' stream finished).
   private enum Ended: Sendable {
-    case piece(Swift.Result<Bool, Transfer.Error>)
+    case piece(Swift.Result<Bool, Transfer.Error>, wanted: Bool)
     case demand
     case quiet
+    /// Nothing started nor was asked for since the activity count was `since` (a run of
+    /// ``onlyWhatPlayersAsk``).
+    case idle(since: Int)
   }
 
   /// The index of each piece by its local path.

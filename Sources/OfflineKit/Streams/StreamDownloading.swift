@@ -47,6 +47,10 @@ protocol StreamPlaying: StreamDownloading {
   /// The stream's players: the pieces they ask for are fetched first, and each piece is
   /// shown to them as it lands. Nil by default.
   var playback: StreamPlayback? { get set }
+  /// When set, the run fetches only the pieces players ask for and ends with `canceled`
+  /// once this long has passed with none in flight or asked for: a content that stays
+  /// suspended while a player reads it (``PieceRunner/onlyWhatPlayersAsk``). Nil by default.
+  var onlyWhatPlayersAsk: Duration? { get set }
 }
 
 extension StreamDownloading {
