@@ -20,6 +20,31 @@ struct StreamReadThroughTests {
     ).first!
   }
 
+  /// The URL of `content`'s read-through playlist, once its download has written it.
+  private static func throughPlaylist(of content: OfflineContent, _ fixture: ServiceFixture)
+    async throws -> String
+  {
+    let playlist = fixture.url("/content/\(content.id)/index-through.m3u8")
+    var status = 0
+    for _ in 0..<200 where status != 200 {
+      status = try await Curl.fetch(playlist).status
+      if status != 200 { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    #expect(status == 200)
+    return playlist
+  }
+
+  /// ffmpeg decoding `seconds` of `playlist` from `start`.
+  private static func play(_ playlist: String, from start: Int, for seconds: Int) async throws
+    -> ProcessRunner.Output
+  {
+    try await FFmpeg.run(
+      [
+        "-v", "error", "-ss", "\(start)", "-i", playlist, "-t", "\(seconds)", "-f", "null", "-",
+        "-progress", "pipe:1", "-nostats",
+      ], timeout: 60)
+  }
+
   /// Seconds of media ffmpeg's `-progress` output says it decoded.
   private static func played(_ output: ProcessRunner.Output) -> Double {
     output.stdoutText.split(separator: "\n").last { $0.hasPrefix("out_time_us=") }
@@ -61,13 +86,7 @@ struct StreamReadThroughTests {
     let restricted = try await Curl.fetch(fixture.url("/content/\(content.id)/?offline=1"))
     #expect(restricted.headers["location"] == "/content/\(content.id)/index-partial.m3u8")
     // The read-through playlist is written a second into the run.
-    let playlist = fixture.url("/content/\(content.id)/index-through.m3u8")
-    var status = 0
-    for _ in 0..<200 where status != 200 {
-      status = try await Curl.fetch(playlist).status
-      if status != 200 { try await Task.sleep(for: .milliseconds(50)) }
-    }
-    #expect(status == 200)
+    let playlist = try await Self.throughPlaylist(of: content, fixture)
     let output = try await FFmpeg.run(
       ["-v", "error", "-i", playlist, "-f", "null", "-", "-progress", "pipe:1", "-nostats"],
       timeout: 90)
@@ -84,19 +103,10 @@ struct StreamReadThroughTests {
   func aSeekNearTheEndIsFetchedAheadOfTheQueue() async throws {
     let fixture = try await ServiceFixture()
     let content = try await Self.downloading(fixture)
-    let playlist = fixture.url("/content/\(content.id)/index-through.m3u8")
-    var status = 0
-    for _ in 0..<200 where status != 200 {
-      status = try await Curl.fetch(playlist).status
-      if status != 200 { try await Task.sleep(for: .milliseconds(50)) }
-    }
+    let playlist = try await Self.throughPlaylist(of: content, fixture)
     // 36 s into a 40 s stream, two seconds of it: the download, in playback order, is
     // near its start.
-    let output = try await FFmpeg.run(
-      [
-        "-v", "error", "-ss", "36", "-i", playlist, "-t", "2", "-f", "null", "-", "-progress",
-        "pipe:1", "-nostats",
-      ], timeout: 60)
+    let output = try await Self.play(playlist, from: 36, for: 2)
     #expect(output.status == 0, "\(output.stderrText)")
     #expect(Self.played(output) > 1.5, "played \(Self.played(output)) s")
     let atTheSeek = try await content.snapshot.bytes
@@ -113,19 +123,10 @@ struct StreamReadThroughTests {
   func aPausedStreamFetchesWhatThePlayerAsksForAndStaysPaused() async throws {
     let fixture = try await ServiceFixture()
     let content = try await Self.downloading(fixture)
-    let playlist = fixture.url("/content/\(content.id)/index-through.m3u8")
-    var status = 0
-    for _ in 0..<200 where status != 200 {
-      status = try await Curl.fetch(playlist).status
-      if status != 200 { try await Task.sleep(for: .milliseconds(50)) }
-    }
+    let playlist = try await Self.throughPlaylist(of: content, fixture)
     try await content.suspend()
     let before = try fixture.nginx.accessLog().count
-    let output = try await FFmpeg.run(
-      [
-        "-v", "error", "-ss", "30", "-i", playlist, "-t", "2", "-f", "null", "-", "-progress",
-        "pipe:1", "-nostats",
-      ], timeout: 60)
+    let output = try await Self.play(playlist, from: 30, for: 2)
     #expect(output.status == 0, "\(output.stderrText)")
     #expect(Self.played(output) > 1.5, "played \(Self.played(output)) s")
     #expect(try await content.state == .suspended)
