@@ -147,6 +147,34 @@ struct StreamReadThroughTests {
     await fixture.close()
   }
 
+  @Test(.enabled(if: FFmpeg.isAvailable), .timeLimit(.minutes(2)))
+  func aDASHPresentationPlaysFromTheStartWhileItDownloads() async throws {
+    let fixture = try await ServiceFixture()
+    let files = try await DASHPlaybackFixture.timeline.make(in: fixture.origin.url)
+    try await fixture.manager.setRateLimit(ByteRate(bytesPerSecond: 40_000))
+    let content = try await fixture.manager.add([OfflineSource(url: files.url(on: fixture.nginx))])
+      .first!
+    let entry = try await Curl.fetch(fixture.url("/content/\(content.id)/"))
+    #expect(entry.headers["location"] == "/content/\(content.id)/index-through.mpd")
+    let manifest = fixture.url("/content/\(content.id)/index-through.mpd")
+    var status = 0
+    for _ in 0..<200 where status != 200 {
+      status = try await Curl.fetch(manifest).status
+      if status != 200 { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    #expect(try await content.state == .downloading, "the player came after the download")
+    let output = try await FFmpeg.run(
+      ["-v", "error", "-i", manifest, "-f", "null", "-", "-progress", "pipe:1", "-nostats"],
+      timeout: 90)
+    #expect(output.status == 0, "\(output.stderrText)")
+    #expect(abs(Self.played(output) - files.duration) < 0.5, "played \(Self.played(output)) s")
+    try await fixture.waitFor(content.id, .downloaded, timeout: 60)
+    let asked = try await fixture.nginx.accessLog(minimumCount: 1)
+    #expect(!asked.contains { $0.userAgent?.hasPrefix("Lavf") == true })
+    #expect(try await content.verify().isWhole)
+    await fixture.close()
+  }
+
   @Test(.timeLimit(.minutes(1)))
   func restrictedToWhatIsOnDiskAMissingSegmentIs404WithoutARequest() async throws {
     let fixture = try await ServiceFixture()

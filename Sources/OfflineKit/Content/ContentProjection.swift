@@ -39,8 +39,8 @@ public struct ContentProjection: Codable, Sendable, Equatable {
   /// `/content/<id>/<file>`: where the local service serves it: a downloaded content; a file
   /// that is downloading or suspended (read through as it lands); an HLS stream that is
   /// downloading or suspended, through its read-through playlist (`index-through.m3u8`:
-  /// the service fetches a segment a player asks for ahead of the queue). None for a DASH
-  /// presentation on its way.
+  /// the service fetches a segment a player asks for ahead of the queue), a DASH
+  /// presentation through `index-through.mpd` the same way.
   public var contentPath: String?
   /// What the quick check found wrong with a downloaded content's files, in words.
   public var damage: String?
@@ -66,9 +66,15 @@ public struct ContentProjection: Codable, Sendable, Equatable {
     actions = Self.actions(in: snapshot.state)
     let name = snapshot.fileURL.lastPathComponent
     let onItsWay = snapshot.state == .downloading || snapshot.state == .suspended
-    if snapshot.state == .downloaded || (onItsWay && name != "index.mpd") {
-      // On its way, an HLS stream is served from its growing playlist, a file read through.
-      let served = onItsWay && name == "index.m3u8" ? "index-through.m3u8" : name
+    if snapshot.state == .downloaded || onItsWay {
+      // On its way, a stream is read through from its playlist or MPD of local names, and
+      // a file read through.
+      let served =
+        switch (onItsWay, name) {
+        case (true, "index.m3u8"): HLSGrowingPlaylists.throughIndex
+        case (true, "index.mpd"): DASHDownload.throughIndexName
+        default: name
+        }
       contentPath =
         "/content/\(snapshot.id)/"
         + (served.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? served)

@@ -113,9 +113,12 @@ package struct DASHDownload: Sendable {
     // The folder pinned until `index.mpd` is written: never through a link swapped in.
     let pins = try pinFolder()
     defer { withExtendedLifetime(pins) {} }
+    // What the local service reads through while the presentation downloads: every piece
+    // of the offline copy is its own file under the name this MPD gives it.
+    try writeIndex(mpd, plan, to: folder.appending(path: Self.throughIndexName))
     let fetched = try await runner(plan.pieces, journal: journal).run(onProgress: onProgress)
     try checkInPlace(pins)
-    try writeIndex(mpd, plan)
+    try writeIndex(mpd, plan, to: indexURL)
     return StreamOutcome(
       index: indexURL, bytes: fetched.bytes, segments: plan.segmentCount,
       initSections: plan.initSectionCount, keys: 0, files: plan.pieces.count,
@@ -155,7 +158,14 @@ package struct DASHDownload: Sendable {
 
   /// Writes `index.mpd` atomically: the same Periods, AdaptationSets and Representations
   /// (those chosen), each pointing at its local files.
-  private func writeIndex(_ mpd: MPD, _ plan: DASHPlan) throws(Transfer.Error) {
+  /// The MPD of the whole presentation by local names, written when a run starts, which
+  /// the local service (`offline serve`) reads through: a segment not on disk yet is fetched
+  /// ahead of the queue when a player asks for it. The same text as `index.mpd`, which
+  /// is written only once every piece is on disk.
+  static let throughIndexName = "index-through.mpd"
+
+  /// Writes the offline MPD of `plan` at `target`.
+  private func writeIndex(_ mpd: MPD, _ plan: DASHPlan, to target: URL) throws(Transfer.Error) {
     let offline: MPD
     do {
       offline = try OfflineManifest.make(from: mpd, files: plan.files)
@@ -164,7 +174,7 @@ package struct DASHDownload: Sendable {
     }
     let text = MPDWriter.write(offline)
     try AtomicFile.write(
-      Data(text.utf8), to: indexURL, mode: ReadableFileMode.mode(for: text), url: url)
+      Data(text.utf8), to: target, mode: ReadableFileMode.mode(for: text), url: url)
   }
 
   func failure(_ what: String) -> Transfer.Error {

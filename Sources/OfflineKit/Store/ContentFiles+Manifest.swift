@@ -192,7 +192,7 @@ extension ContentFiles {
             ContentManifest.reservedName(name) || name.hasSuffix(".part")
             || name.hasSuffix(".tmp") || name.hasSuffix(".part.ranges")
             // Rewritten by every run of the stream (a repair's too): never what it must be.
-            || HLSGrowingPlaylists.names.contains(name)
+            || HLSGrowingPlaylists.names.contains(name) || name == DASHDownload.throughIndexName
           if !skipped || child == fileName { found.append((child, size)) }
         default: break
         }

@@ -9,7 +9,8 @@ import OfflineKit
 /// (`index-partial.m3u8`, which players reload while the download goes on; see
 /// `OfflineContent.playbackURL(restrictedToAssetCache:)`). A file that is `downloading` or
 /// `suspended` is read through as it lands (``ReadThroughResponder``; `?offline=1` serves
-/// only what is on disk).
+/// only what is on disk). A DASH presentation that is `downloading` or `suspended` is read
+/// through the same way, entered through `index-through.mpd`.
 /// Only regular files inside its folder that play are served (``ServedFiles``: never its
 /// bookkeeping, nor a part file being written), or for a flat file in the shared `files/`
 /// folder only that file; whatever the path says, nothing outside is reachable. Nothing
@@ -30,12 +31,12 @@ struct ContentRoute: Sendable {
     let entry = snapshot.fileURL.lastPathComponent
     let isStream = entry == "index.m3u8" || entry == "index.mpd"
     let isOnItsWay = snapshot.state == .downloading || snapshot.state == .suspended
-    let onItsWay = isOnItsWay && entry == "index.m3u8"
-    guard snapshot.state == .downloaded || onItsWay || (isOnItsWay && !isStream) else {
+    let onItsWay = isOnItsWay && isStream
+    guard snapshot.state == .downloaded || isOnItsWay else {
       return .text(
         409,
-        "Content '\(id)' is \(snapshot.state.phrase): only downloaded content, files and HLS"
-          + " streams downloading or paused, are served.")
+        "Content '\(id)' is \(snapshot.state.phrase): only content downloaded, downloading or"
+          + " paused is served.")
     }
     if isOnItsWay, !isStream {
       // A file on its way: read through (``ReadThroughResponder``).
@@ -56,10 +57,17 @@ struct ContentRoute: Sendable {
     let rest = Array(segments.dropFirst())
     let restricted = request.query["offline"] == "1"
     guard !rest.isEmpty else {
-      let name =
-        onItsWay
-        ? (restricted ? Self.growingPlaylist : Self.throughPlaylist)
-        : snapshot.fileURL.lastPathComponent
+      let name: String
+      switch (onItsWay, entry, restricted) {
+      case (false, _, _): name = entry
+      case (true, "index.m3u8", true): name = Self.growingPlaylist
+      case (true, "index.m3u8", false): name = Self.throughPlaylist
+      case (true, _, true):
+        return .text(
+          404,
+          "A DASH presentation on its way has no MPD of what is on disk alone: read it through.")
+      case (true, _, false): name = Self.throughManifest
+      }
       let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
       return .redirect(to: "/content/\(id)/\(encoded)", status: 302)
     }
@@ -96,9 +104,12 @@ struct ContentRoute: Sendable {
   /// The playlist of an HLS stream on its way that `/content/<id>/` leads to: the whole
   /// presentation, read through.
   static let throughPlaylist = "index-through.m3u8"
-  /// The names of the read-through playlists, at the top of a stream's folder or in a
-  /// rendition's.
-  static let throughPlaylists: Set<String> = [throughPlaylist, "through.m3u8"]
+  /// The MPD of a DASH presentation on its way that `/content/<id>/` leads to: the whole
+  /// presentation, read through.
+  static let throughManifest = "index-through.mpd"
+  /// The names of the read-through playlists and MPD, at the top of a stream's folder or in
+  /// a rendition's.
+  static let throughPlaylists: Set<String> = [throughPlaylist, "through.m3u8", throughManifest]
   /// How long a request for a read-through playlist waits for a download to write it.
   static let playlistPatience: Duration = .seconds(15)
 
@@ -128,6 +139,7 @@ struct ContentRoute: Sendable {
     switch segments.last {
     case throughPlaylist: return segments.dropLast() + ["index.m3u8"]
     case "through.m3u8": return segments.dropLast() + ["playlist.m3u8"]
+    case throughManifest: return segments.dropLast() + ["index.mpd"]
     default: return nil
     }
   }
