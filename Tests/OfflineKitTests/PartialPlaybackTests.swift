@@ -1,3 +1,4 @@
+import DASHManifest
 import Foundation
 import TestSupport
 import TestTiming
@@ -118,6 +119,44 @@ import Testing
     #expect(output.status == 0, "\(output.stderrText)")
     #expect(abs(played - Double(Self.segments)) < 0.2, "played \(played) s")
     #expect(try String(contentsOf: playlist, encoding: .utf8).contains("#EXT-X-ENDLIST"))
+    await fixture.manager.close()
+  }
+}
+
+/// A DASH presentation plays from what is on disk while it downloads and once it is
+/// suspended (issue 40, item 1): `index-partial.mpd` is a static MPD cut where the disk
+/// ends, which ffmpeg decodes to exactly that duration.
+@Suite(.enabled(if: FFmpeg.isAvailable), .timed) struct DASHPartialPlaybackTests {
+  @Test(.timeLimit(.minutes(2)))
+  func aSuspendedPresentationPlaysExactlyWhatIsOnDisk() async throws {
+    let root = try TemporaryDirectory()
+    let files = try await DASHPlaybackFixture.timeline.make(in: root.url)
+    let nginx = try NginxServer(root: root.url)
+    try nginx.start()
+    defer { nginx.stop() }
+    let fixture = try ManagerFixture()
+    try await fixture.manager.setRateLimit(ByteRate(bytesPerSecond: 30_000))
+    let content = try await fixture.manager.content(for: OfflineSource(url: files.url(on: nginx)))
+    try await content.download()
+    try await fixture.manager.start()
+    var partial: URL?
+    #expect(
+      await eventually(timeout: .seconds(60)) {
+        partial = try? await content.playbackURL()
+        return partial != nil
+      })
+    try await content.suspend()
+    let restricted = try #require(partial)
+    #expect(restricted.lastPathComponent == "index-partial.mpd")
+    let mpd = try MPDParser.parse(Data(contentsOf: restricted))
+    let duration = try #require(mpd.mediaPresentationDuration)
+    #expect(duration > 0 && duration < files.duration, "\(duration) s of \(files.duration)")
+    let played = try await PartialPlaybackTests.play(["-i", restricted.path])
+    #expect(played.errors.isEmpty, "\(played.errors)")
+    #expect(abs(played.duration - duration) < 0.6, "\(played.duration) s of \(duration)")
+    await #expect(throws: OfflineError.self) {
+      _ = try await content.playbackURL(restrictedToAssetCache: false)
+    }
     await fixture.manager.close()
   }
 }

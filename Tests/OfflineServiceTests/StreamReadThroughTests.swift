@@ -156,6 +156,8 @@ struct StreamReadThroughTests {
       .first!
     let entry = try await Curl.fetch(fixture.url("/content/\(content.id)/"))
     #expect(entry.headers["location"] == "/content/\(content.id)/index-through.mpd")
+    let onDisk = try await Curl.fetch(fixture.url("/content/\(content.id)/?offline=1"))
+    #expect(onDisk.headers["location"] == "/content/\(content.id)/index-partial.mpd")
     let manifest = fixture.url("/content/\(content.id)/index-through.mpd")
     var status = 0
     for _ in 0..<200 where status != 200 {

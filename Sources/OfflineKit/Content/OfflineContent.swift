@@ -47,7 +47,11 @@ public struct OfflineContent: Sendable, Identifiable {
   /// while it runs; players (ffmpeg, mpv, AVPlayer) reload it and play on, and it ends with
   /// `EXT-X-ENDLIST` once the stream is complete. With false it is
   /// `index-remote-partial.m3u8`: every segment, local when it is on disk and the origin's
-  /// URL when it is not.
+  /// URL when it is not. A DASH presentation that is `downloading` or `suspended` plays
+  /// from `index-partial.mpd` with `restrictedToAssetCache` true: a static MPD of what is on
+  /// disk, rewritten at most once a second while it downloads (players read a static MPD
+  /// once: open it again to play on); with false it has no local source (the local service
+  /// reads it through: `index-through.mpd`).
   ///
   /// ```swift
   /// let url = try await content.playbackURL()  // downloaded, or a stream on its way
@@ -81,17 +85,25 @@ public struct OfflineContent: Sendable, Identifiable {
   }
 
   /// The growing playlist of an HLS stream that is downloading or suspended
-  /// (``HLSGrowingPlaylists``), once its download has written it.
+  /// (``HLSGrowingPlaylists``), or the growing MPD of a DASH presentation restricted to the
+  /// disk (``DASHPartialManifest``), once its download has written it.
   private func partialPlaybackURL(of current: Snapshot, restrictedToAssetCache: Bool)
     throws(OfflineError) -> URL
   {
-    let name =
-      restrictedToAssetCache ? HLSGrowingPlaylists.restrictedIndex : HLSGrowingPlaylists.mixedIndex
+    let name: String?
+    switch (current.fileURL.lastPathComponent, restrictedToAssetCache) {
+    case ("index.m3u8", true): name = HLSGrowingPlaylists.restrictedIndex
+    case ("index.m3u8", false): name = HLSGrowingPlaylists.mixedIndex
+    case ("index.mpd", true): name = DASHPartialManifest.fileName
+    default: name = nil
+    }
+    guard let name, current.state == .downloading || current.state == .suspended else {
+      throw OfflineError(.notPlayable(current.state), contentID: id)
+    }
     let partial = current.fileURL.deletingLastPathComponent().appending(path: name)
-    guard current.state == .downloading || current.state == .suspended,
-      current.fileURL.lastPathComponent == "index.m3u8",
-      case .regular = DurableFile.kind(partial.path)
-    else { throw OfflineError(.notPlayable(current.state), contentID: id) }
+    guard case .regular = DurableFile.kind(partial.path) else {
+      throw OfflineError(.notPlayable(current.state), contentID: id)
+    }
     return partial
   }
 

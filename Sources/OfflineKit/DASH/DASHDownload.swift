@@ -116,9 +116,21 @@ package struct DASHDownload: Sendable {
     // What the local service reads through while the presentation downloads: every piece
     // of the offline copy is its own file under the name this MPD gives it.
     try writeIndex(mpd, plan, to: folder.appending(path: Self.throughIndexName))
-    let fetched = try await runner(plan.pieces, journal: journal).run(onProgress: onProgress)
+    // What a player restricted to the disk opens before the presentation is complete.
+    let growing = GrowingWriter(
+      folder: folder, playlists: DASHGrowingManifest(mpd: mpd, plan: plan),
+      clock: session.clock, writesAtOnce: onlyWhatPlayersAsk != nil)
+    let fetched: PieceRunner.Result
+    do {
+      fetched = try await runner(plan.pieces, journal: journal) { growing.didLand($0) }
+        .run(onProgress: onProgress)
+    } catch {
+      growing.flush()  // a suspended or failed presentation plays what is on disk
+      throw error
+    }
     try checkInPlace(pins)
     try writeIndex(mpd, plan, to: indexURL)
+    growing.complete(packed: [:])
     return StreamOutcome(
       index: indexURL, bytes: fetched.bytes, segments: plan.segmentCount,
       initSections: plan.initSectionCount, keys: 0, files: plan.pieces.count,
@@ -127,13 +139,16 @@ package struct DASHDownload: Sendable {
   }
 
   /// The piece engine over `pieces` in this download's folder.
-  func runner(_ pieces: [StreamPiece], journal: TransferJournal) -> PieceRunner {
+  func runner(
+    _ pieces: [StreamPiece], journal: TransferJournal,
+    onLanding: (@Sendable (PieceLanding) -> Void)? = nil
+  ) -> PieceRunner {
     let pieceRetry = PieceRetryPolicy(
       configuration, refreshesURL: refreshesURL, onRetry: onPieceRetry, clock: session.clock)
     var runner = PieceRunner(
       folder: folder, journal: journal, session: session, pieceRetry: pieceRetry,
       concurrency: configuration.pieceConcurrency, pieces: pieces,
-      expectedSHA256: expectedPieceSHA256, playback: playback)
+      expectedSHA256: expectedPieceSHA256, onLanding: onLanding, playback: playback)
     runner.onlyWhatPlayersAsk = onlyWhatPlayersAsk
     return runner
   }

@@ -112,7 +112,7 @@ package struct HLSDownload: Sendable {
     let keyBytes = try await keys.fetchMissing(plan.keys)
     let offlineFiles = HLSOfflineFiles(folder: folder)
     // What a player opens before the stream is complete (``OfflineContent/playbackURL``).
-    let growing = HLSGrowingWriter(
+    let growing = GrowingWriter(
       folder: folder, playlists: HLSGrowingPlaylists(plan: plan), clock: session.clock,
       writesAtOnce: onlyWhatPlayersAsk != nil)
     var runner = PieceRunner(

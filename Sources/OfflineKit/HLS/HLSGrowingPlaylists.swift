@@ -2,7 +2,7 @@ import Foundation
 import HLSPlaylist
 
 /// The playlists a player opens while an HLS download runs or is suspended, from the plan and
-/// the pieces on disk: a value with no I/O (``HLSGrowingWriter`` writes them).
+/// the pieces on disk: a value with no I/O (``GrowingWriter`` writes them).
 ///
 /// - `index-partial.m3u8` (``restrictedIndex``) lists, in each media playlist, the segments
 ///   from the first up to the first one not on disk (with its init section), as an `EVENT`
@@ -26,7 +26,7 @@ import HLSPlaylist
 /// `playlist.m3u8` (``restrictedMedia``, ``mixedMedia``), and the master points at them.
 /// Small segments in packs are addressed by their byte range once they are on disk, as in
 /// the finished playlists (``HLSPackAddressing``).
-struct HLSGrowingPlaylists: Sendable {
+struct HLSGrowingPlaylists: GrowingFiles {
   /// The restricted entry playlist: only what is on disk.
   static let restrictedIndex = "index-partial.m3u8"
   /// The entry playlist that also plays what is not on disk yet from the origin.
@@ -45,11 +45,11 @@ struct HLSGrowingPlaylists: Sendable {
     restrictedIndex, mixedIndex, restrictedMedia, mixedMedia, throughIndex, throughMedia,
   ]
 
-  /// One playlist to write, by its path inside the content folder.
-  struct File: Sendable, Equatable {
-    var local: String
-    var text: String
-  }
+  /// One playlist to write.
+  typealias File = GrowingFile
+
+  /// The restricted entry playlist.
+  var entry: String { Self.restrictedIndex }
 
   let plan: HLSPlan
 

@@ -193,6 +193,7 @@ extension ContentFiles {
             || name.hasSuffix(".tmp") || name.hasSuffix(".part.ranges")
             // Rewritten by every run of the stream (a repair's too): never what it must be.
             || HLSGrowingPlaylists.names.contains(name) || name == DASHDownload.throughIndexName
+            || name == DASHPartialManifest.fileName
           if !skipped || child == fileName { found.append((child, size)) }
         default: break
         }

@@ -10,7 +10,8 @@ import OfflineKit
 /// `OfflineContent.playbackURL(restrictedToAssetCache:)`). A file that is `downloading` or
 /// `suspended` is read through as it lands (``ReadThroughResponder``; `?offline=1` serves
 /// only what is on disk). A DASH presentation that is `downloading` or `suspended` is read
-/// through the same way, entered through `index-through.mpd`.
+/// through the same way, entered through `index-through.mpd` (or `index-partial.mpd`, what
+/// is on disk, with `?offline=1`).
 /// Only regular files inside its folder that play are served (``ServedFiles``: never its
 /// bookkeeping, nor a part file being written), or for a flat file in the shared `files/`
 /// folder only that file; whatever the path says, nothing outside is reachable. Nothing
@@ -62,10 +63,7 @@ struct ContentRoute: Sendable {
       case (false, _, _): name = entry
       case (true, "index.m3u8", true): name = Self.growingPlaylist
       case (true, "index.m3u8", false): name = Self.throughPlaylist
-      case (true, _, true):
-        return .text(
-          404,
-          "A DASH presentation on its way has no MPD of what is on disk alone: read it through.")
+      case (true, _, true): name = Self.partialManifest
       case (true, _, false): name = Self.throughManifest
       }
       let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
@@ -107,6 +105,9 @@ struct ContentRoute: Sendable {
   /// The MPD of a DASH presentation on its way that `/content/<id>/` leads to: the whole
   /// presentation, read through.
   static let throughManifest = "index-through.mpd"
+  /// The MPD of a DASH presentation on its way that `/content/<id>/?offline=1` leads to: what
+  /// is on disk, rewritten while it downloads.
+  static let partialManifest = "index-partial.mpd"
   /// The names of the read-through playlists and MPD, at the top of a stream's folder or in
   /// a rendition's.
   static let throughPlaylists: Set<String> = [throughPlaylist, "through.m3u8", throughManifest]

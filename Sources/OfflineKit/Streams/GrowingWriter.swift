@@ -2,16 +2,35 @@ import Foundation
 import OfflineHTTP
 import OfflineLocks
 
-/// Writes the growing playlists of a running HLS download (``HLSGrowingPlaylists``): at most
-/// once per ``interval`` while pieces land, what landed last when the run stops (ended, see
-/// ``HLSGrowingPlaylists``), and the ordinary ones when it completes.
+/// The playlists or MPD a player opens while a stream downloads, from the pieces on disk: a
+/// value with no I/O, which ``GrowingWriter`` writes.
+protocol GrowingFiles: Sendable {
+  /// The file whose presence says a run wrote them (a player may be reading them).
+  var entry: String { get }
+  /// The files for `landing`; `ended` when the run has stopped, so nothing more comes
+  /// until another starts.
+  func files(for landing: PieceLanding, ended: Bool) -> [GrowingFile]
+  /// Every piece: the landing of a download that finished.
+  var complete: Set<String> { get }
+}
+
+/// One playlist or MPD to write, by its path inside the content folder.
+struct GrowingFile: Sendable, Equatable {
+  var local: String
+  var text: String
+}
+
+/// Writes the growing playlists or MPD of a running stream download (``GrowingFiles``,
+/// ``HLSGrowingPlaylists`` and ``DASHGrowingManifest``): at most once per ``interval``
+/// while pieces land, what landed last when the run stops (ended), and the ordinary ones when
+/// it completes.
 ///
 /// Each playlist is replaced atomically (a temporary file, then a rename), so a player never
 /// reads half of one; without an fsync, because they are written again from the journal by
 /// the next run and the finished ones are the offline playlists'. A write that fails is
 /// skipped: the download goes on, and the next write (or the next run's) brings them up to
 /// date.
-final class HLSGrowingWriter: Sendable {
+final class GrowingWriter: Sendable {
   /// The shortest time between two writes while the run goes: players reload a growing
   /// playlist about once a target duration.
   static let interval: Duration = .seconds(1)
@@ -24,7 +43,7 @@ final class HLSGrowingWriter: Sendable {
   }
 
   private let folder: URL
-  private let playlists: HLSGrowingPlaylists
+  private let playlists: any GrowingFiles
   private let clock: any Timekeeping
   private let state = Locked(State())
 
@@ -33,7 +52,7 @@ final class HLSGrowingWriter: Sendable {
   /// playlists an earlier run wrote stay until then), or at once when `writesAtOnce` (a run
   /// for players, which may fetch nothing until they open the playlists).
   init(
-    folder: URL, playlists: HLSGrowingPlaylists, clock: any Timekeeping, writesAtOnce: Bool = false
+    folder: URL, playlists: any GrowingFiles, clock: any Timekeeping, writesAtOnce: Bool = false
   ) {
     self.folder = folder
     self.playlists = playlists
@@ -67,7 +86,7 @@ final class HLSGrowingWriter: Sendable {
   /// packs: the growing playlists become the ordinary ones, with `EXT-X-ENDLIST`. Only when
   /// a run wrote growing ones: a player may be reloading them.
   func complete(packed: [String: PieceRunner.PackedPiece]) {
-    let entry = folder.appending(path: HLSGrowingPlaylists.restrictedIndex).path
+    let entry = folder.appending(path: playlists.entry).path
     guard FileManager.default.fileExists(atPath: entry) else { return }
     write(PieceLanding(landed: playlists.complete, packed: packed))
   }
