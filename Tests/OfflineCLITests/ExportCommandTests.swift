@@ -16,8 +16,11 @@ struct ExportCommandTests {
     var store: URL { folder.url.appending(path: "store") }
     func path(_ name: String) -> String { folder.url.appending(path: name).path }
 
-    func offline(_ arguments: [String]) async throws -> OfflineRun {
-      try await InProcessOffline.run(arguments, store: store, in: folder.url, timeout: 120)
+    /// Runs `offline --store STORE ARGUMENTS` here; standard error is a terminal
+    /// `terminalColumns` wide when given.
+    func offline(_ arguments: [String], terminalColumns: Int? = nil) async throws -> OfflineRun {
+      try await InProcessOffline.run(
+        arguments, store: store, in: folder.url, terminalColumns: terminalColumns, timeout: 120)
     }
 
     /// The names in the folder, the store left out.
@@ -77,6 +80,27 @@ struct ExportCommandTests {
     try await expectPlayable(
       work.path("movie.mkv"), format: "matroska", duration: origin.files.duration)
     #expect(try work.names() == ["movie", "movie.mkv"], "the offline copy stays, nothing else")
+  }
+
+  @Test func progressIsDrawnOnlyOnATerminalAndNeverWithJSON() async throws {
+    let origin = try await HLSOrigin(.fmp4, segmentCount: 3)
+    let work = try Work()
+    let got = try await work.offline(["get", origin.url.absoluteString, "-o", "movie", "--quiet"])
+    try #require(got.status == 0, "\(got.stderrText)")
+
+    let drawn = try await work.offline(
+      ["export", "movie", "-o", "a.mp4"], terminalColumns: 80)
+    #expect(drawn.status == 0, "\(drawn.stderrText)")
+    #expect(drawn.stderrText.hasPrefix("\r["), "\(drawn.stderrText)")
+    #expect(drawn.stderrText.contains("Exporting: writing"), "\(drawn.stderrText)")
+    // The line is cleared before the result is printed.
+    #expect(drawn.stderrText.contains("\r\u{1B}[KExported \(work.path("a.mp4")) ("))
+    let plain = try await work.offline(["export", "movie", "-o", "b.mp4"])
+    #expect(!plain.stderrText.contains("Exporting"), "\(plain.stderrText)")
+    let json = try await work.offline(
+      ["export", "movie", "-o", "c.mp4", "--json"], terminalColumns: 80)
+    #expect(json.stderrText.isEmpty, "\(json.stderrText)")
+    #expect(json.stdoutText.hasSuffix("\"verified\":true}\n"), "\(json.stdoutText)")
   }
 
   @Test func getOfAStreamIntoAnMP4FileExportsItAndRemovesItsWorkFolder() async throws {
