@@ -118,6 +118,21 @@ struct ExportCommandTests {
     #expect(again.stderrText.contains("already exists; add --force"), "\(again.stderrText)")
   }
 
+  @Test func getOfAPlainFileIntoAnMP4NameSavesTheFileAsItIs() async throws {
+    let origin = try await HLSOrigin(.fmp4, segmentCount: 3)
+    let work = try Work()
+    let result = try await work.offline([
+      "get", origin.nginx.url("/init.mp4").absoluteString, "-o", "clip.mp4",
+    ])
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(!result.stderrText.contains("Exported"), "\(result.stderrText)")
+    let served = origin.files.folder.appending(path: "init.mp4").path
+    #expect(
+      FileManager.default.contents(atPath: work.path("clip.mp4"))
+        == FileManager.default.contents(atPath: served))
+    #expect(try work.names() == ["clip.mp4"])
+  }
+
   @Test func anExistingFileIsKeptWithoutForceAndReplacedWithIt() async throws {
     let origin = try await HLSOrigin(.fmp4, segmentCount: 3)
     let work = try Work()
