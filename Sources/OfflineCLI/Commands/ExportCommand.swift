@@ -15,9 +15,10 @@ struct ExportCommand: Command {
     parser: .string)
   static let output: Option<String?> = .value(
     "-o", "--output", valueName: "file",
-    help: "The file to write (required): .mp4 (the moov box first, so players start at"
-      + " once) or .mkv. Its folder must exist.",
-    parser: .file)
+    help: "The file to write: .mp4 (the moov box first, so players start at once) or .mkv."
+      + " Its folder must exist.",
+    parser: .file
+  ).required()
   static let force: Option<Bool> = .flag(
     "--force",
     help: "Replace a file already at the output path (without it, nothing is"
@@ -58,11 +59,9 @@ struct ExportCommand: Command {
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     source = arguments[Self.source]
-    // An absolute path: `.file` values are made so against the working folder.
-    guard let output = arguments[Self.output] else {
-      throw UsageError("Missing --output <file>.")
-    }
-    self.output = output
+    // Required, so the parser has refused a command line without it; an absolute path:
+    // `.file` values are made so against the working folder.
+    output = arguments[Self.output] ?? ""
     overwrite = arguments[Self.force]
     format = arguments[Self.format]
     quiet = arguments[Self.quiet]
