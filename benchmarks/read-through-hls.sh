@@ -5,10 +5,13 @@
 #
 # Usage: benchmarks/read-through-hls.sh [SEGMENTS=1000] [RATE=2m] [ROUNDS=3]
 # Env:   OFFLINE_BIN=path/to/offline (else built with --scratch-path .build-bench)
+#        ADD_ARGS="--limit-rate 8M": extra arguments for `offline add` (here: the whole
+#          download capped, every connection together, where RATE caps each one; without
+#          it a 1000-segment stream of small segments downloads in a second or two)
 #
-# The stream: SEGMENTS segments of 1 s (640x360 noise at 25 fps, MPEG-4 part 2, with AAC),
-# MPEG-TS, made once into benchmarks/data/. nginx serves it with `limit_rate RATE` (per
-# connection).
+# The stream: SEGMENTS segments of 1 s (640x360 test pattern at 25 fps, H.264 and AAC, about
+# 240 kB a segment), MPEG-TS, made once into benchmarks/data/. nginx serves it with
+# `limit_rate RATE` (per connection).
 #
 # Each round, in this order:
 # - direct: `ffmpeg -i ORIGIN/index.m3u8 -frames:v 1 -f null -` (time to the first decoded
@@ -32,8 +35,8 @@ stream="$bench_dir/data/readthrough-hls-$segments"
 if [ ! -s "$stream/index.m3u8" ]; then
   rm -rf "$stream.tmp" && mkdir -p "$stream.tmp"
   log "Making $stream ($segments segments of 1 s)..."
-  ffmpeg -v error -y -f lavfi -i "testsrc2=size=640x360:rate=25,noise=alls=40:allf=t" \
-    -f lavfi -i "sine=frequency=440" -t "$segments" -c:v mpeg4 -q:v 6 -g 25 -c:a aac \
+  ffmpeg -v error -y -f lavfi -i "testsrc2=size=640x360:rate=25" \
+    -f lavfi -i "sine=frequency=440" -t "$segments" -c:v libx264 -preset ultrafast -g 25 -c:a aac \
     -f hls -hls_time 1 -hls_playlist_type vod -hls_segment_filename "$stream.tmp/s%05d.ts" \
     "$stream.tmp/index.m3u8"
   rm -rf "$stream" && mv "$stream.tmp" "$stream"
@@ -84,7 +87,8 @@ for round in $(seq "$rounds"); do
     sleep 0.05
   done
   added=$(date +%s.%N)
-  id=$("$offline" --store "$store" add "$origin" | tail -1)
+  # shellcheck disable=SC2086
+  id=$("$offline" --store "$store" add ${ADD_ARGS:-} "$origin" | tail -1)
   url="http://127.0.0.1:$serve_port/content/$id/index-through.m3u8"
   o_first=$(play "$url")
   o_seek=$(play "$url" "$seek")
