@@ -80,9 +80,6 @@ let package = Package(
       name: "OfflineCLI",
       dependencies: [
         "OfflineKit", "OfflineHTTP", "OfflineLocks", "OfflineService", "HLSPlaylist", "HexDigits",
-        // `offline export` and `get -o FILE.mp4`; compiles everywhere (without libavformat it
-        // refuses every export with unsupportedSource).
-        "OfflineExport",
       ]),
     .executableTarget(name: "offline", dependencies: ["OfflineCLI", "CSystem"]),
     // The README's code samples, compiled by every build.

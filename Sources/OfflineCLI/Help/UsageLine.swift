@@ -19,12 +19,10 @@ enum UsageLine {
     return words
   }
 
-  /// `[--output <path>]`, `[--force]` or `[--header <line> ...]`; a required option without
-  /// the brackets (`--output <file>`).
+  /// `[--output <path>]`, `[--force]` or `[--header <line> ...]`.
   static func usage(of option: OptionSpec) -> String {
     let value = option.valueName.map { " <\($0)>" } ?? ""
-    let text = "\(option.key)\(value)\(option.isRepeatable ? " ..." : "")"
-    return option.isRequired ? text : "[\(text)]"
+    return "[\(option.key)\(value)\(option.isRepeatable ? " ..." : "")]"
   }
 
   /// The line after `prefix`, wrapped at `width` columns under its first word.

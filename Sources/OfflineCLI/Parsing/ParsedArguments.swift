@@ -39,12 +39,7 @@ struct ParsedArguments: Sendable {
 
   /// Whether the option was given on the command line.
   func wasGiven(_ option: some OptionDeclaring) -> Bool {
-    wasGiven(key: option.spec.key)
-  }
-
-  /// Whether the option kept under `key` (its long name) was given on the command line.
-  func wasGiven(key: String) -> Bool {
-    !(optionValues[key] ?? []).isEmpty
+    !(optionValues[option.spec.key] ?? []).isEmpty
   }
 
   mutating func record(_ value: any Sendable, for option: OptionSpec) {
