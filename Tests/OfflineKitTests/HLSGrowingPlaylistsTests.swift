@@ -109,6 +109,10 @@ import Testing
     #expect(
       try media(files, HLSGrowingPlaylists.mixedIndex).segments.last?.uri
         == "https://cdn.example/show/b.ts")
+    // Read through by the service: by its own name, never a range of a pack that grows.
+    let through = try media(files, HLSGrowingPlaylists.throughIndex)
+    #expect(through.segments.map(\.uri) == plan.pieces.map(\.local))
+    #expect(through.segments.allSatisfy { $0.byteRange == nil })
   }
 
   @Test func aMasterPointsAtTheGrowingMediaPlaylists() throws {

@@ -135,7 +135,7 @@ import Testing
     try nginx.start()
     defer { nginx.stop() }
     let fixture = try ManagerFixture()
-    try await fixture.manager.setRateLimit(ByteRate(bytesPerSecond: 30_000))
+    try await fixture.manager.setRateLimit(ByteRate(bytesPerSecond: 15_000))
     let content = try await fixture.manager.content(for: OfflineSource(url: files.url(on: nginx)))
     try await content.download()
     try await fixture.manager.start()

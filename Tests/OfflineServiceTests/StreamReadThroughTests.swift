@@ -9,10 +9,10 @@ import Testing
 /// journal, and the player never reaches the origin.
 @Suite("offline serve reads HLS streams through", .serialized, .timed)
 struct StreamReadThroughTests {
-  /// A 40-segment stream at a cap that makes its download take about 20 s.
+  /// A 40-segment stream at a cap that makes its download take about 35 s.
   private static func downloading(_ fixture: ServiceFixture) async throws -> OfflineContent {
     let files = try await HLSFixture.tsVariants.make(in: fixture.origin.url, segmentCount: 40)
-    try await fixture.manager.setRateLimit(ByteRate(bytesPerSecond: 300_000))
+    try await fixture.manager.setRateLimit(ByteRate(bytesPerSecond: 200_000))
     var configuration = DownloadConfiguration()
     configuration.stream.parallelSegments = 2
     return try await fixture.manager.add(

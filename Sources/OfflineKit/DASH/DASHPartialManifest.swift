@@ -98,4 +98,7 @@ struct DASHGrowingManifest: GrowingFiles {
   }
 
   var complete: Set<String> { Set(plan.pieces.map(\.local)) }
+
+  /// None: `index-through.mpd` is written by the download itself.
+  var unchanging: Set<String> { [] }
 }

@@ -16,11 +16,12 @@ import HLSPlaylist
 ///   playlist: each segment local when it is on disk, else its origin URL (keys are local:
 ///   they are fetched before any segment).
 /// - `index-through.m3u8` (``throughIndex``) is the whole presentation as a `VOD` playlist
-///   of local names only, for the local service that reads through (`offline serve`): a
-///   segment on disk by its file or its pack's byte range, a segment not on disk by the
-///   name its piece will have, which the service fetches ahead of the queue when a player
-///   asks for it (``OfflineContent/pieceOnDisk(_:restrictedToAssetCache:patience:)``), so
-///   the player never reaches the origin itself.
+///   of local names only, for the local service that reads through (`offline serve`): each
+///   segment by the name of its piece, on disk or not, packed or not; the service answers
+///   one on disk with its file or its pack's region, and fetches one that is not ahead of
+///   the queue when a player asks for it
+///   (``OfflineContent/pieceOnDisk(_:restrictedToAssetCache:patience:)``), so the player
+///   never reaches the origin itself.
 ///
 /// Under a multivariant playlist each chosen media playlist gets its own, beside its
 /// `playlist.m3u8` (``restrictedMedia``, ``mixedMedia``), and the master points at them.
@@ -51,6 +52,13 @@ struct HLSGrowingPlaylists: GrowingFiles {
   /// The restricted entry playlist.
   var entry: String { Self.restrictedIndex }
 
+  /// The read-through playlists: every segment by its own name, whatever is on disk.
+  var unchanging: Set<String> {
+    guard case .master = plan.index else { return [Self.throughIndex] }
+    return Set(plan.mediaFiles.map { Self.renamed($0.local, to: Self.throughMedia) })
+      .union([Self.throughIndex])
+  }
+
   let plan: HLSPlan
 
   /// The playlists for `landing`; `ended` when the run has stopped, so nothing more comes
@@ -73,7 +81,11 @@ struct HLSGrowingPlaylists: GrowingFiles {
         Self.mixed(
           local, remote: planned.remote, at: planned.remoteURL, onDisk: onDisk, folder: folder,
           landed: landing.landed))
-      var whole = local
+      // Every segment by its own name, packed or not: the service answers a packed one with
+      // its region. A byte range of a pack that grows, over a kept-alive connection, stalled
+      // ffmpeg 5.1 for as long as the download ran (its first frame took 30 s of a 31 s
+      // download in one round of benchmarks/read-through-hls.sh).
+      var whole = planned.playlist
       whole.playlistType = .vod
       whole.hasEndList = true
       through.append(whole)

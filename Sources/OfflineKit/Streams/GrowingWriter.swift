@@ -12,6 +12,8 @@ protocol GrowingFiles: Sendable {
   func files(for landing: PieceLanding, ended: Bool) -> [GrowingFile]
   /// Every piece: the landing of a download that finished.
   var complete: Set<String> { get }
+  /// The files whose text does not depend on the landing: written once a run.
+  var unchanging: Set<String> { get }
 }
 
 /// One playlist or MPD to write, by its path inside the content folder.
@@ -40,6 +42,8 @@ final class GrowingWriter: Sendable {
     var latest: PieceLanding?
     var written: PieceLanding?
     var writtenAt: ContinuousClock.Instant?
+    /// The ``GrowingFiles/unchanging`` files this run wrote.
+    var writtenOnce: Set<String> = []
   }
 
   private let folder: URL
@@ -92,12 +96,19 @@ final class GrowingWriter: Sendable {
   }
 
   private func write(_ landing: PieceLanding, ended: Bool = false) {
-    for file in playlists.files(for: landing, ended: ended) {
+    let unchanging = playlists.unchanging
+    let writtenOnce = state.withLock { $0.writtenOnce }
+    for file in playlists.files(for: landing, ended: ended)
+    where !writtenOnce.contains(file.local) {
       let target = folder.appending(path: file.local)
       // Skipped on failure: see the type's comment.
-      try? AtomicFile.write(
-        Data(file.text.utf8), to: target, mode: ReadableFileMode.mode(for: file.text),
-        url: target, durably: false)
+      guard
+        (try? AtomicFile.write(
+          Data(file.text.utf8), to: target, mode: ReadableFileMode.mode(for: file.text),
+          url: target, durably: false)) != nil,
+        unchanging.contains(file.local)
+      else { continue }
+      state.withLock { _ = $0.writtenOnce.insert(file.local) }
     }
   }
 }
