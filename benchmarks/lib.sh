@@ -414,3 +414,43 @@ check_media() {
     echo "WRONG ${decoded:-0}s"
   fi
 }
+
+# Players reading through `offline serve` (read-through.sh, read-through-hls.sh).
+# sent_bytes -> the bytes nginx's access log in $work says it sent
+sent_bytes() { awk '{ s += $1 } END { print s + 0 }' "$work/access.log"; }
+# first_frame URL [SEEK] -> seconds until ffmpeg decoded one frame of URL (from SEEK)
+first_frame() {
+  local start end
+  start=$(date +%s.%N)
+  local seek=()
+  [ -n "${2:-}" ] && seek=(-ss "$2")
+  if ! ffmpeg -v error -nostdin "${seek[@]}" -i "$1" -frames:v 1 -f null - >/dev/null \
+    2>"$work/ffmpeg.err"; then
+    log "ffmpeg failed on $1 ${2:-}: $(tail -3 "$work/ffmpeg.err")"
+    exit 1
+  fi
+  end=$(date +%s.%N)
+  python3 -c "print(round($end - $start, 3))"
+}
+# start_serve STORE LOG -> `offline serve` on a free port, answering: sets serve_port, serve_pid
+start_serve() {
+  serve_port=$(free_port)
+  "$offline" --store "$1" serve --listen "127.0.0.1:$serve_port" --parallel 3 >"$2" 2>&1 &
+  serve_pid=$!
+  for _ in $(seq 100); do
+    (echo >"/dev/tcp/127.0.0.1/$serve_port") 2>/dev/null && break
+    sleep 0.05
+  done
+}
+# wait_downloaded ID TRIES -> the content's state once it is downloaded, or after TRIES looks
+# 50 ms apart (what it was then)
+wait_downloaded() {
+  local state=""
+  for _ in $(seq "$2"); do
+    state=$(curl -s "http://127.0.0.1:$serve_port/api/contents/$1" |
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])' 2>/dev/null || true)
+    [ "$state" = downloaded ] && break
+    sleep 0.05
+  done
+  echo "$state"
+}

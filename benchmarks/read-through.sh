@@ -51,57 +51,28 @@ origin="http://127.0.0.1:$port/movie.mp4"
 serve_pid=""
 trap 'kill "$serve_pid" 2>/dev/null || true; close_workdir' EXIT
 
-sent() { awk '{ s += $1 } END { print s + 0 }' "$work/access.log"; }
-# play URL [SEEK] -> seconds until ffmpeg decoded one frame (it exits then)
-play() {
-  local start end
-  start=$(date +%s.%N)
-  local seek=()
-  [ -n "${2:-}" ] && seek=(-ss "$2")
-  if ! ffmpeg -v error -nostdin "${seek[@]}" -i "$1" -frames:v 1 -f null - >/dev/null \
-    2>"$work/ffmpeg.err"; then
-    log "ffmpeg failed on $1 ${2:-}: $(tail -3 "$work/ffmpeg.err")"
-    exit 1
-  fi
-  end=$(date +%s.%N)
-  python3 -c "print(round($end - $start, 3))"
-}
-
 results="$work/results.tsv"
 : >"$results"
 for round in $(seq "$rounds"); do
   : >"$work/access.log"
-  d_first=$(play "$origin")
-  d_seek=$(play "$origin" "$seek")
-  d_bytes=$(sent)
+  d_first=$(first_frame "$origin")
+  d_seek=$(first_frame "$origin" "$seek")
+  d_bytes=$(sent_bytes)
 
   : >"$work/access.log"
   store="$work/store-$round"
-  serve_port=$(free_port)
-  "$offline" --store "$store" serve --listen "127.0.0.1:$serve_port" --parallel 3 \
-    >"$work/serve-$round.log" 2>&1 &
-  serve_pid=$!
-  for _ in $(seq 100); do
-    (echo >"/dev/tcp/127.0.0.1/$serve_port") 2>/dev/null && break
-    sleep 0.05
-  done
+  start_serve "$store" "$work/serve-$round.log"
   added=$(date +%s.%N)
   # shellcheck disable=SC2086
   id=$("$offline" --store "$store" add ${ADD_ARGS:-} "$origin" | tail -1)
   url="http://127.0.0.1:$serve_port/content/$id/movie.mp4"
-  o_first=$(play "$url")
-  o_seek=$(play "$url" "$seek")
-  state=""
-  for _ in $(seq 6000); do
-    state=$(curl -s "http://127.0.0.1:$serve_port/api/contents/$id" |
-      python3 -c 'import json,sys; print(json.load(sys.stdin)["state"])' 2>/dev/null || true)
-    [ "$state" = downloaded ] && break
-    sleep 0.05
-  done
+  o_first=$(first_frame "$url")
+  o_seek=$(first_frame "$url" "$seek")
+  state=$(wait_downloaded "$id" 6000)
   done_at=$(date +%s.%N)
   [ "$state" = downloaded ] || { log "round $round: not downloaded ($state)"; exit 1; }
   kill "$serve_pid"; wait "$serve_pid" 2>/dev/null || true; serve_pid=""
-  o_bytes=$(sent)
+  o_bytes=$(sent_bytes)
   stored=$(find "$store/files" -name movie.mp4 | head -1)
   got=$(sha256sum "$stored" | cut -d' ' -f1)
   verdict=ok; [ "$got" = "$sha" ] || verdict=WRONG
