@@ -20,7 +20,7 @@ import HLSPlaylist
 ///   segment by the name of its piece, on disk or not, packed or not; the service answers
 ///   one on disk with its file or its pack's region, and fetches one that is not ahead of
 ///   the queue when a player asks for it
-///   (``OfflineContent/pieceOnDisk(_:restrictedToAssetCache:patience:)``), so the player
+///   (``OfflineContent/piece(_:restrictedToAssetCache:patience:)``), so the player
 ///   never reaches the origin itself.
 ///
 /// Under a multivariant playlist each chosen media playlist gets its own, beside its

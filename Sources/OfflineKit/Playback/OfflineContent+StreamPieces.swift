@@ -15,6 +15,15 @@ package struct PieceBytes: Sendable, Equatable {
   package var isRegion: Bool
 }
 
+/// Where a piece of a stream can be read from: on disk whole, or arriving.
+package enum PieceSource: Sendable {
+  /// The piece is on disk, whole.
+  case onDisk(PieceBytes)
+  /// The running download is fetching the piece and some of its bytes are on disk: read
+  /// them as they arrive.
+  case arriving(ArrivingPiece)
+}
+
 extension OfflineContent {
   /// Where piece `local` (its path inside the stream's folder, as the read-through playlist
   /// `index-through.m3u8` names it) of this stream is on disk, waiting for it when it is
@@ -24,16 +33,18 @@ extension OfflineContent {
   /// the journal those of earlier runs. With `restrictedToAssetCache`, that is all: nil when
   /// it is not on disk. Without, a piece that the running download plans is asked of it,
   /// which fetches it next, ahead of the queue (``StreamPlayback``), and this waits up to
-  /// `patience` for it to land; nil when it did not (or the download plans no such piece).
-  /// A stream queued behind others starts at once, beside the parallel limit; a paused one
+  /// `patience` for it to land, or to be arriving: once its length is known and its first
+  /// bytes are on disk, it is handed over to be read as the rest arrives
+  /// (``PieceSource/arriving(_:)``). Nil when neither came in time (or the download plans
+  /// no such piece). A stream queued behind others starts at once, beside the parallel limit; a paused one
   /// fetches the pieces players ask for and stays paused (a playback run, which ends once no
   /// player asked for ten seconds). Only in the process that works the queue.
   ///
   /// - Throws: ``OfflineError``: `notPlayable` for a content that is not a stream downloaded,
   ///   downloading or suspended; `unknownContent`, `index`.
-  package func pieceOnDisk(
+  package func piece(
     _ local: String, restrictedToAssetCache: Bool, patience: Duration
-  ) async throws(OfflineError) -> PieceBytes? {
+  ) async throws(OfflineError) -> PieceSource? {
     let current = try await snapshot
     let entry = current.fileURL.lastPathComponent
     guard [.downloaded, .downloading, .suspended].contains(current.state),
@@ -51,8 +62,19 @@ extension OfflineContent {
       }
       return manager.storedPiece(local, in: folder, trustingPacks: trustsPacks)
     }
-    if let bytes = found() { return bytes }
+    func arriving() -> ArrivingPiece? {
+      guard let flight = playback.flight(of: local), let length = flight.length,
+        (FileSteps.regularFileSize(flight.part) ?? 0) > 0
+      else { return nil }
+      // Renamed into place since, it is found on disk on the next look.
+      let descriptor = open(flight.part, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+      guard descriptor >= 0 else { return nil }
+      return ArrivingPiece(
+        local, flight: flight, length: length, descriptor: descriptor, playback: playback)
+    }
+    if let bytes = found() { return .onDisk(bytes) }
     guard !restrictedToAssetCache else { return nil }
+    if let piece = arriving() { return .arriving(piece) }
     let changed = Locked<CheckedContinuation<Void, Never>?>(nil)
     let wake: @Sendable () -> Void = { changed.withLock { $0.take() }?.resume() }
     let token = playback.addWaker(wake)
@@ -64,7 +86,7 @@ extension OfflineContent {
       if !playback.isRunning {
         launches.ask()  // a stream queued behind others starts now, a paused one for players
       } else {
-        guard playback.isPlanned(local) else { return found() }  // no such piece
+        guard playback.isPlanned(local) else { return found().map(PieceSource.onDisk) }  // none
         playback.want(local)
       }
       await withTaskCancellationHandler {
@@ -81,7 +103,8 @@ extension OfflineContent {
       } onCancel: {
         wake()
       }
-      if let bytes = found() { return bytes }
+      if let bytes = found() { return .onDisk(bytes) }
+      if let piece = arriving() { return .arriving(piece) }
     }
     return nil
   }

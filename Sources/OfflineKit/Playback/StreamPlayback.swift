@@ -4,15 +4,17 @@ import Synchronization
 
 /// Where the players of one stream content stand while it downloads, and what its running
 /// download shows them: which pieces (segments, init sections) are on disk and where, shared
-/// by the service's read-through (``OfflineContent/pieceOnDisk(_:restrictedToAssetCache:patience:)``)
+/// by the service's read-through (``OfflineContent/piece(_:restrictedToAssetCache:patience:)``)
 /// and the content's ``PieceRunner``.
 ///
 /// A player that asks for a piece not on disk says so (``want(_:)``); the running download
 /// hears of it at once through the handler it attached (``attach(planned:landing:onDemand:)``)
 /// and fetches that piece next, ahead of the queue and past its concurrency limit if need
 /// be. The download tells the playback each piece the moment it lands (``didLand(_:at:)``),
-/// which wakes the players waiting for it. Every member may be called from any thread;
-/// handlers run outside the lock.
+/// which wakes the players waiting for it. While a piece is in flight it shows where its
+/// bytes grow (``flight(of:)``), so a player can read them as they arrive
+/// (``ArrivingPiece``). Every member may be called from any thread; handlers run outside the
+/// lock.
 final class StreamPlayback: IdleTelling {
   /// Where a piece's bytes are inside the content's folder.
   enum Location: Sendable, Equatable {
@@ -36,6 +38,22 @@ final class StreamPlayback: IdleTelling {
     /// Counts attaches and detaches: a waiter for a piece of a download that ended looks at
     /// the journal again.
     var changes = 0
+    /// The pieces the running download is fetching now, by ``StreamPiece/local``.
+    var flights: [String: Flight] = [:]
+  }
+
+  /// A piece the running download is fetching: where its bytes grow, and how many there
+  /// will be once known.
+  struct Flight: Sendable, Equatable {
+    /// The absolute path of the piece's part file. Its bytes from 0 on are the piece's
+    /// (a slice's from its first byte), written in order by one connection; it holds none
+    /// while the whole body still fits in the transfer's write buffer, and it becomes the
+    /// piece's own file when complete (a piece that ends in a pack never opens it).
+    var part: String
+    /// The piece's length, once its response said it (or its slice's, from the start).
+    var length: Int64?
+    /// Counts the times the piece started over: bytes read before belong to another version.
+    var restarts = 0
   }
 
   private let state = Locked(State())
@@ -64,7 +82,41 @@ final class StreamPlayback: IdleTelling {
     change { state in
       state.planned = nil
       state.onDemand = nil
+      state.flights = [:]
     }
+  }
+
+  /// The running download started fetching piece `local` into the part file `part`;
+  /// `length` is its length when known already (a slice's).
+  func didStart(_ local: String, part: String, length: Int64?) {
+    state.withLock { $0.flights[local] = Flight(part: part, length: length) }
+  }
+
+  /// Piece `local`, in flight, has `length` bytes in all (nil: not known yet); its readers
+  /// are woken, as bytes may have reached its part since. Called at each progress tick.
+  func didProgress(_ local: String, length: Int64?) {
+    state.withLock { state in
+      guard let length, state.flights[local]?.length != length else { return }
+      state.flights[local]?.length = length
+    }
+    wakeWaiting()
+  }
+
+  /// Piece `local` started over: what its part held is thrown away.
+  func didRestart(_ local: String) {
+    state.withLock { $0.flights[local]?.restarts += 1 }
+    wakeWaiting()
+  }
+
+  /// Piece `local` stopped without landing (it failed, or the run was stopped).
+  func didStop(_ local: String) {
+    state.withLock { _ = $0.flights.removeValue(forKey: local) }
+    wakeWaiting()
+  }
+
+  /// Piece `local` as the running download fetches it; nil when it is not in flight.
+  func flight(of local: String) -> Flight? {
+    state.withLock { $0.flights[local] }
   }
 
   /// Piece `local` landed: in its own file (`packed` nil) or at a region of a pack. Cheap
@@ -74,7 +126,13 @@ final class StreamPlayback: IdleTelling {
       state.landing.landed.insert(local)
       if let packed { state.landing.packed[local] = packed }
       state.wants[local] = nil
+      state.flights[local] = nil
     }
+    wakeWaiting()
+  }
+
+  /// Wakes the players that wait, if any. Cheap when none does (one atomic load).
+  private func wakeWaiting() {
     guard waiting.load(ordering: .relaxed) else { return }
     let handlers = state.withLock { Array($0.wakers.values) }
     for wake in handlers { wake() }

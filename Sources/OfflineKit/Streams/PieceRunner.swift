@@ -429,6 +429,9 @@ struct PieceRunner: Sendable {
       configuration: pieceOptions(piece, wanted: wanted), role: .streamPiece(role))
     let tries = Locked(0)
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
+    // Its players may read its part as it grows (``ArrivingPiece``).
+    let playback = self.playback
+    playback?.didStart(piece.local, part: first.partPath, length: piece.slice?.length)
     do {
       let outcome = try await pieceRetry.run(url: piece.remote, destination: destination) {
         () async throws(Transfer.Error) -> Transfer.Outcome in
@@ -438,8 +441,12 @@ struct PieceRunner: Sendable {
             $0 += 1; return $0
           } == 1 ? first : first.readingItsRecord()
         return try await attempt.run { event in
-          if case .progress(let progress) = event {
+          switch event {
+          case .progress(let progress):
             tally.withLock { $0.pieceProgress(index, bytes: progress.bytes, total: progress.total) }
+            playback?.didProgress(piece.local, length: progress.total)
+          case .restarted: playback?.didRestart(piece.local)
+          default: break
           }
         }
       }
@@ -451,6 +458,7 @@ struct PieceRunner: Sendable {
       }
       return .success(!outcome.wasAlreadyComplete)
     } catch {
+      playback?.didStop(piece.local)
       return .failure(error)
     }
   }
