@@ -44,6 +44,61 @@ import Testing
     #expect(RatePriorityHold(player) == nil, "a request without priority holds nothing")
   }
 
+  /// Issue 40 (session 36): requests paused together woke together, and the same ones won
+  /// the budget every time: under a 15 kB/s cap a DASH init section of 765 bytes got nothing
+  /// for 12 s while the segments after it landed. A younger turn now waits while an older
+  /// one still asks, longer the more turns are before it.
+  @Test func requestsThatWaitTogetherTakeTurnsTheOldestFirst() {
+    let start = ContinuousClock.now
+    let limiter = RateLimiter(ByteRate(bytesPerSecond: Int64(mebibyte)))
+    // 16 KiB owed at 1 MiB/s: about 16 ms.
+    limiter.charge(Int(RateLimiter.capacity(limiter.rate)) + 16_384, at: start)
+    let first = limiter.pause(at: start, turn: 1)
+    let second = limiter.pause(at: start, turn: 2)
+    let third = limiter.pause(at: start, turn: 3)
+    #expect(first > .milliseconds(14) && first < .milliseconds(17), "\(first)")
+    #expect(second > first && third > second, "\(first) \(second) \(third)")
+    // The debt is paid: the youngest asks first, and waits for the two before it.
+    let paid = start + .milliseconds(20)
+    #expect(limiter.pause(at: paid, turn: 3) > .zero, "a younger turn went first")
+    #expect(limiter.pause(at: paid, turn: 1) == .zero, "the oldest goes")
+    limiter.leave(turn: 1)
+    #expect(limiter.pause(at: paid, turn: 2) == .zero, "then the next")
+  }
+
+  /// A turn that stopped asking (its request ended, or another budget holds it) holds
+  /// nobody back once it is late by more than ``RateLimiter/waiterSlack``.
+  @Test func aTurnThatStoppedAskingHoldsNobodyBack() {
+    let start = ContinuousClock.now
+    let limiter = RateLimiter(ByteRate(bytesPerSecond: 16_384))
+    limiter.charge(Int(RateLimiter.capacity(limiter.rate)) + 1_000, at: start)
+    let pause = limiter.pause(at: start, turn: 1)
+    #expect(pause > .zero)
+    let later = start + pause + RateLimiter.waiterSlack + .milliseconds(1)
+    #expect(limiter.pause(at: later, turn: 2) == .zero, "the gone turn holds it back")
+  }
+
+  /// ``RateTurn`` takes a turn when held back, gives it up when it receives, and a request
+  /// held back again queues behind those that waited meanwhile.
+  @Test func aRequestThatReceivedQueuesBehindTheOthers() throws {
+    let start = ContinuousClock.now
+    let limiter = RateLimiter(ByteRate(bytesPerSecond: Int64(mebibyte)))
+    var request = HTTPRequest(url: try #require(URL(string: "http://origin.test/s.m4s")))
+    request.rateLimiters = [limiter]
+    let one = try #require(RateTurn(request))
+    let other = try #require(RateTurn(request))
+    #expect(one.pause(at: start) == .zero)
+    limiter.charge(Int(RateLimiter.capacity(limiter.rate)) + 16_384, at: start)
+    #expect(other.pause(at: start) > .zero, "in debt: the other waits")
+    #expect(one.pause(at: start) > .zero, "and this one behind it")
+    let paid = start + .milliseconds(20)
+    #expect(one.pause(at: paid) > .zero, "the other waited first")
+    #expect(other.pause(at: paid) == .zero)
+    #expect(one.pause(at: paid) == .zero, "then this one")
+    request.rateLimiters = []
+    #expect(RateTurn(request) == nil, "a request without budgets takes no turn")
+  }
+
   @Test func aLongDebtPausesAtMostAQuarterSecondAtATime() {
     let start = ContinuousClock.now
     let limiter = RateLimiter(ByteRate(bytesPerSecond: Int64(mebibyte)))

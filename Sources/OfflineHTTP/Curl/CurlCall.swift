@@ -84,11 +84,14 @@
       self.currentURL = request.url
       self.secretHops = SecretHops(request)
       self.priority = RatePriorityHold(request)
+      self.rateTurn = RateTurn(request)
       errorBuffer.initialize(to: 0)
     }
 
     /// The budgets this request goes first in while it lives, if it has priority.
     private let priority: RatePriorityHold?
+    /// Its place among the requests waiting for its budgets, if it carries any.
+    private let rateTurn: RateTurn?
 
     deinit {
       releaseEasy()
@@ -308,11 +311,9 @@
         return 0
       }
       let limiters = request.rateLimiters
-      if !limiters.isEmpty {
+      if let rateTurn {
         let now = ContinuousClock.Instant.now
-        let wait = limiters.reduce(Duration.zero) {
-          max($0, $1.pause(at: now, priority: request.hasRatePriority))
-        }
+        let wait = rateTurn.pause(at: now)
         if wait > .zero {
           // libcurl keeps these bytes and gives them again once the loop unpauses.
           rateResumeAt = now + wait

@@ -75,10 +75,13 @@ final class URLSessionCall: @unchecked Sendable {
     cookieJar = request.cookieJar ?? request.options.cookieFile.map { CookieJar(file: $0) }
     state = Locked(State(secretHops: SecretHops(request), currentURL: request.url))
     priority = RatePriorityHold(request)
+    rateTurn = RateTurn(request)
   }
 
   /// The budgets this request goes first in while it lives, if it has priority.
   private let priority: RatePriorityHold?
+  /// Its place among the requests waiting for its budgets, if it carries any.
+  private let rateTurn: RateTurn?
 
   /// Whether the current hop may carry the request's secrets (see ``SecretHops``).
   private var sendsSecrets: Bool { state.withLock { $0.secretHops.sendsSecrets } }
@@ -331,13 +334,10 @@ final class URLSessionCall: @unchecked Sendable {
   /// Waits until every rate limiter of the request has budget; false when the request was
   /// cancelled meanwhile.
   private func waitForBudget() -> Bool {
-    let limiters = request.rateLimiters
+    guard let rateTurn else { return true }
     while true {
       if state.withLock({ $0.cancelled }) { return false }
-      let now = ContinuousClock.now
-      let wait = limiters.reduce(Duration.zero) {
-        max($0, $1.pause(at: now, priority: request.hasRatePriority))
-      }
+      let wait = rateTurn.pause()
       guard wait > .zero else { return true }
       Thread.sleep(forTimeInterval: min(wait, .milliseconds(50)).inSeconds)
     }
