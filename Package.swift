@@ -38,7 +38,9 @@ let package = Package(
     .target(name: "OfflineLocks", dependencies: ["CSystem"]),
     .target(name: "HexDigits"),
     .target(name: "HLSPlaylist", dependencies: ["HexDigits"]),
-    .target(name: "DASHManifest"),
+    // The XML tree both XML formats read, on Foundation's XMLParser; internal to the package.
+    .target(name: "XMLTree"),
+    .target(name: "DASHManifest", dependencies: ["XMLTree"]),
     // On Apple platforms libcurl, SQLite and OpenSSL come from elsewhere: URLSessionTransport,
     // the SDK's SQLite3, CryptoKit (see docs/Apple.md); on Linux nothing changes.
     .target(
