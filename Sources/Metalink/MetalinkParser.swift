@@ -11,7 +11,8 @@ import XMLTree
 /// Which rule refuses what:
 /// - **The whole document** when it is not UTF-8 XML, its root is not a Metalink 3 or 4
 ///   `metalink`, it describes no file, or every file it describes is refused (the error is
-///   then the first file's).
+///   then the first file's). A `metalink` root in no namespace is read as Metalink 3 when its
+///   `version` starts with `3.`, as Metalink 4 otherwise; in another namespace it is refused.
 /// - **One file** (listed in ``MetalinkDocument/refusedFiles``, the others kept) when its name
 ///   is not a safe relative path, repeats an earlier file's name, its size is not a whole
 ///   number, a hash of a known function is malformed or contradicts another, its piece hashes
