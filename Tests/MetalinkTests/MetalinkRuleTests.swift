@@ -254,3 +254,44 @@ import Testing
     #expect(refused?.message.contains("nested deeper") == true)
   }
 }
+
+/// Entities that would reach outside the document or grow without bound.
+@Suite(.timed) struct MetalinkEntityTests {
+  /// An external entity is never resolved: its text (a local file's) never becomes a name or
+  /// a URL.
+  @Test func anExternalEntityIsNotResolved() {
+    let text = """
+      <?xml version="1.0"?>
+      <!DOCTYPE metalink [<!ENTITY secret SYSTEM "file:///etc/hostname">]>
+      <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+        <file name="a.bin"><description>&secret;</description><url>https://example.org/&secret;</url></file>
+      </metalink>
+      """
+    let hostname = (try? String(contentsOfFile: "/etc/hostname", encoding: .utf8))?
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    do {
+      let metalink = try MetalinkParser.parse(text)
+      let file = metalink.files.first
+      #expect(file?.description == nil || file?.description?.contains(hostname ?? "\u{0}") == false)
+      #expect(file?.urls.allSatisfy { !$0.text.contains(hostname ?? "\u{0}") } ?? true)
+    } catch {
+      #expect(error.code == .notXML || error.code == .noUsableURL)
+    }
+  }
+
+  @Test func nestedEntitiesThatExpandWithoutBoundAreRefused() {
+    var declarations = "<!ENTITY a0 \"xxxxxxxxxx\">"
+    for level in 1...9 {
+      let previous = String(repeating: "&a\(level - 1);", count: 10)
+      declarations += "<!ENTITY a\(level) \"\(previous)\">"
+    }
+    let text = """
+      <?xml version="1.0"?>
+      <!DOCTYPE metalink [\(declarations)]>
+      <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+        <file name="a.bin"><description>&a9;</description><url>https://example.org/a</url></file>
+      </metalink>
+      """
+    #expect(throws: MetalinkError.self) { try MetalinkParser.parse(text) }
+  }
+}
