@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "OfflineStore", targets: ["OfflineStore"]),
     .library(name: "HLSPlaylist", targets: ["HLSPlaylist"]),
     .library(name: "DASHManifest", targets: ["DASHManifest"]),
+    .library(name: "Metalink", targets: ["Metalink"]),
     .library(name: "OfflineExport", targets: ["OfflineExport"]),
     .executable(name: "offline", targets: ["offline"]),
   ],
@@ -38,7 +39,12 @@ let package = Package(
     .target(name: "OfflineLocks", dependencies: ["CSystem"]),
     .target(name: "HexDigits"),
     .target(name: "HLSPlaylist", dependencies: ["HexDigits"]),
-    .target(name: "DASHManifest"),
+    // The XML tree both XML formats read, on Foundation's XMLParser; internal to the package.
+    .target(name: "XMLTree"),
+    .target(name: "DASHManifest", dependencies: ["XMLTree"]),
+    // What a source says a file is and where else it is: Metalink 3 and 4, RFC 6249 Link
+    // headers, RFC 9530 digests. Pure, like the manifests.
+    .target(name: "Metalink", dependencies: ["XMLTree", "HexDigits"]),
     // On Apple platforms libcurl, SQLite and OpenSSL come from elsewhere: URLSessionTransport,
     // the SDK's SQLite3, CryptoKit (see docs/Apple.md); on Linux nothing changes.
     .target(
@@ -109,6 +115,7 @@ let package = Package(
     .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "TestTiming"]),
     .testTarget(
       name: "DASHManifestTests", dependencies: ["DASHManifest", "TestSupport", "TestTiming"]),
+    .testTarget(name: "MetalinkTests", dependencies: ["Metalink", "TestTiming"]),
     .testTarget(
       name: "OfflineHTTPTests",
       dependencies: ["OfflineHTTP", "OfflineLocks", "TestSupport", "TestTiming"]),

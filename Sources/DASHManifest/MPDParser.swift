@@ -1,4 +1,5 @@
 import Foundation
+import XMLTree
 
 /// Parses an MPD (ISO/IEC 23009-1 §5.3) into an `MPD` value.
 ///
@@ -19,7 +20,12 @@ public enum MPDParser {
   /// - Throws: `MPDError`: `notXML`, `notMPD`, `missingAttribute`, `malformedValue` or
   ///   `invalidTemplate`, with the element's path.
   public static func parse(_ data: Data) throws -> MPD {
-    let root = try XMLTreeBuilder.parse(data)
+    let root: XMLNode
+    do {
+      root = try XMLTreeBuilder.parse(data)
+    } catch {
+      throw MPDError(error)
+    }
     guard root.name == "MPD" else {
       throw MPDError(.notMPD, at: root.qualifiedName, "The root element is not MPD.")
     }

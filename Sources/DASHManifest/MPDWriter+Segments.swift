@@ -1,3 +1,5 @@
+import XMLTree
+
 /// Writing `SegmentBase`, `SegmentList` and `SegmentTemplate`.
 extension MPDWriter {
   static func write(_ info: SegmentInformation, _ xml: inout XMLText) {

@@ -1,3 +1,5 @@
+import XMLTree
+
 /// Writes an `MPD` as XML in the MPD namespace (ISO/IEC 23009-1 §5.3).
 ///
 /// Everything the model holds is written, so `MPDParser.parse(MPDWriter.write(mpd)) == mpd`

@@ -15,7 +15,7 @@ import Testing
 
   /// The library products, each a module with a catalog of its own.
   static let products = [
-    "OfflineKit", "OfflineHTTP", "OfflineStore", "HLSPlaylist", "DASHManifest",
+    "OfflineKit", "OfflineHTTP", "OfflineStore", "HLSPlaylist", "DASHManifest", "Metalink",
   ]
 
   /// The public types of `module`, by their path (`OfflineContent.Event`).

@@ -1,12 +1,12 @@
 /// Builds indented XML text, one element at a time, escaping what it must.
-struct XMLText {
+package struct XMLText {
   /// The text so far.
-  private(set) var text = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+  package private(set) var text = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
   /// How deep the next element goes.
   private var depth = 0
 
   /// Starts a document with its XML declaration.
-  init() {}
+  package init() {}
 
   /// Starts the inside of an element at `depth`.
   private init(text: String, depth: Int) {
@@ -16,7 +16,7 @@ struct XMLText {
 
   /// Writes `<name attributes...>`, then `body`'s elements (or `text`), then `</name>`; an
   /// element with neither is written as `<name .../>`. Attributes whose value is nil are left out.
-  mutating func element(
+  package mutating func element(
     _ name: String, _ attributes: [(String, String?)] = [], text: String? = nil,
     body: (inout XMLText) -> Void = { _ in }
   ) {
@@ -41,7 +41,7 @@ struct XMLText {
   /// `value` with `&`, `<`, `>` and quotes escaped; carriage returns always, and tabs and
   /// line feeds in attributes, as character references so a parser reads them back as they
   /// were (XML 1.0 §2.11, §3.3.3).
-  static func escape(_ value: String, attribute: Bool) -> String {
+  package static func escape(_ value: String, attribute: Bool) -> String {
     var result = ""
     for scalar in value.unicodeScalars {
       switch scalar {

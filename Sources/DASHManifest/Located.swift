@@ -1,20 +1,4 @@
-/// One element of the parsed XML, with names stripped of their namespace prefix
-/// (`cenc:default_KID` is found as `default_KID`), and its path for error messages.
-struct XMLNode: Sendable {
-  /// The local name (`MPD`, `pssh`).
-  var name: String
-  /// The qualified name as written (`cenc:pssh`).
-  var qualifiedName: String
-  /// Attributes by local name; the first of two with the same local name wins.
-  var attributes: [String: String]
-  /// Child elements, in document order.
-  var children: [XMLNode]
-  /// The text directly inside the element.
-  var text: String
-
-  /// The children whose local name is `name`.
-  func children(_ name: String) -> [XMLNode] { children.filter { $0.name == name } }
-}
+import XMLTree
 
 /// An element with the path that leads to it, for reading attributes with errors that say
 /// where.
@@ -88,16 +72,5 @@ struct Located {
   var trimmedText: String? {
     let text = node.text.trimmingASCIIWhitespace()
     return text.isEmpty ? nil : text
-  }
-}
-
-extension String {
-  /// The string without leading and trailing spaces, tabs, carriage returns and line feeds.
-  func trimmingASCIIWhitespace() -> String {
-    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-    guard let first = firstIndex(where: { !blank($0) }),
-      let last = lastIndex(where: { !blank($0) })
-    else { return "" }
-    return String(self[first...last])
   }
 }
