@@ -55,7 +55,9 @@ extension OfflineContent {
   /// With `restrictedToAssetCache`, only the bytes already on disk are read. Without, the
   /// reader's wants go to the running download, which fetches them first
   /// (``OfflineFileReader``); a content queued behind others starts when a reader wants
-  /// bytes, beside the parallel limit; a suspended one is not started: its reader waits.
+  /// bytes, beside the parallel limit; a suspended one stays suspended and fetches only the
+  /// ranges its readers ask for (a playback run, which ends once no reader asked for ten
+  /// seconds; a file under 8 MiB, or from an origin without ranges, is fetched whole).
   ///
   /// - Throws: ``OfflineError``: `notPlayable` for a stream (its playlist or manifest is
   ///   the source: ``playbackURL(restrictedToAssetCache:)``) or a content that is not

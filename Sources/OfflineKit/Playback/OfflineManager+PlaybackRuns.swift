@@ -6,14 +6,13 @@ extension OfflineManager {
   /// How long a playback run waits for a player's next ask before it ends.
   static let playbackRunIdle: Duration = .seconds(10)
 
-  /// Starts a playback run of suspended stream `record` unless one goes on: its download
-  /// fetching only the pieces players ask for, into its own files and journal, while the
-  /// content stays `suspended` (no state changes, no queue slot); it ends once no player
-  /// asked for ``playbackRunIdle``. A resume, cancel or delete stops it first
-  /// (``stopPlaybackRun(_:)``). A file that is suspended is not read through this way yet.
+  /// Starts a playback run of suspended content `record` unless one goes on: its download
+  /// fetching only what players ask for (a stream's pieces, a file's ranges), into its own
+  /// files and journal, while the content stays `suspended` (no state changes, no queue
+  /// slot); it ends once no player asked for ``playbackRunIdle``. A resume, cancel or
+  /// delete stops it first (``stopPlaybackRun(_:)``).
   func startPlaybackRun(_ record: ContentRecord) {
     guard playbackRuns[record.id] == nil, let url = URL(string: record.url),
-      ContentDownload.Kind(url).isStream,
       let stored = try? DownloadConfiguration.stored(in: record),
       let session = try? self.session(of: record, url: url)
     else { return }

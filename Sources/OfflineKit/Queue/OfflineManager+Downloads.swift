@@ -87,8 +87,9 @@ extension OfflineManager {
   /// resume asks the new URL with `If-Range` instead of dropping the bytes. A stream
   /// retries each piece itself before failing, except a refusal the ``URLRefresh`` hook may
   /// cure; each piece `expecting` names must come with that SHA-256 (a repair's); with
-  /// `onlyWhatPlayersAsk`, a stream fetches only the pieces players ask for (a playback
-  /// run, ``startPlaybackRun(_:)``); it is recorded downloaded here.
+  /// `onlyWhatPlayersAsk`, it fetches only what players ask for, a stream's pieces or a
+  /// file's ranges (a playback run, ``startPlaybackRun(_:)``); it is recorded downloaded
+  /// here.
   func work(
     _ record: ContentRecord, kind: ContentDownload.Kind, session: ContentSession,
     options: DownloadConfiguration.Stored, expecting: [String: String] = [:],
@@ -104,15 +105,14 @@ extension OfflineManager {
     let playbacks = self.playbacks
     if !kind.isStream { file.playback = playbacks.playback(of: record.id) }
     let folder = kind.isStream ? files.folder(id: record.id) : files.folder(of: record)
-    var configured = ContentDownload(
+    let download = ContentDownload(
       kind: kind, session: session, journal: index.transfers,
       destination: kind.isStream ? folder.path : files.destination(of: record), file: file,
       stream: options.stream.cappingConnections(at: configuration.maxStreamConnections),
       refreshesURL: configuration.urlRefresh != nil, expectedPieceSHA256: expecting,
       fileCompletions: files.completions,
-      streamPlayback: kind.isStream ? streamPlaybacks.playback(of: record.id) : nil)
-    configured.onlyWhatPlayersAsk = onlyWhatPlayersAsk
-    let download = configured
+      streamPlayback: kind.isStream ? streamPlaybacks.playback(of: record.id) : nil,
+      onlyWhatPlayersAsk: onlyWhatPlayersAsk)
     let id = record.id
     let streamPlaybacks = self.streamPlaybacks
     return { report in

@@ -181,7 +181,9 @@ struct AdaptiveTransfer {
         !Task.isCancelled
       else { throw error }
       let target = switched(forReaders: watch.switchedForReaders)
-      guard try prepareRanges(into: target.connections) else { throw error }
+      guard try transfer.turnPartIntoRanges(splittingTheRestInto: target.connections) else {
+        throw error
+      }
       return try await target.run(onEvent: onEvent)
     }
   }
@@ -211,35 +213,6 @@ struct AdaptiveTransfer {
     return try !transfer.indexStep { () throws(StoreError) in
       try transfer.journal.ranges(forDestination: transfer.destination)
     }.isEmpty
-  }
-
-  /// Turns the one-connection part into ranges: what is written is a finished range, the
-  /// rest is split. False when the journal cannot back a split (no validator, no length).
-  private func prepareRanges(into connections: Int) throws(Transfer.Error) -> Bool {
-    let journal = transfer.journal
-    guard
-      let record = try transfer.indexStep({ () throws(StoreError) in
-        try journal.record(forDestination: transfer.destination)
-      }), let total = record.totalLength,
-      Validators(etag: record.etag, lastModified: record.lastModified).ifRangeValue != nil,
-      let written = FileSteps.regularFileSize(transfer.partPath), written < total
-    else { return false }
-    unlink(transfer.partPath + ".ranges")  // any old map would describe other ranges
-    let rest = SegmentedTransfer.split(total - written, into: connections).map {
-      TransferRange(start: $0.start + written, end: $0.end + written, next: $0.next + written)
-    }
-    let ranges = (written > 0 ? [TransferRange(start: 0, end: written, next: written)] : []) + rest
-    // The ranges first, then the part at its full length: a reader of the file (or a run
-    // after a crash) that finds a part as long as the file and no ranges takes every byte
-    // for written, and the bytes past `written` are a hole until the ranges fill them.
-    try transfer.indexStep { () throws(StoreError) in
-      try journal.saveRanges(ranges, forDestination: transfer.destination)
-    }
-    guard truncate(transfer.partPath, off_t(total)) == 0 else {
-      _ = try? journal.saveRanges([], forDestination: transfer.destination)  // still one part
-      return false
-    }
-    return true
   }
 }
 

@@ -42,11 +42,13 @@ extension SegmentedTransfer {
       playback?.detach()
       demand.finish()
     }
+    let idleEnd = onlyWhatReadersAsk
     do {
       try await withThrowingTaskGroup(of: GroupEvent.self) { group in
         var concurrency = RangeConcurrency(growth)
         var readerConnections = 0
         var running = 0
+        var activity = 0  // counts wants and reader connections, for the idle end
         func serveDemands() {
           guard let playback else { return }
           for offset in playback.wants where readerConnections < Self.readerConnections {
@@ -55,10 +57,21 @@ extension SegmentedTransfer {
             }
             readerConnections += 1
             running += 1
+            activity += 1
             group.addTask {
               try await connection(board, fd: fd, total: total, validator: validator, only: slot)
               return .readerConnectionEnded
             }
+          }
+        }
+        // Only the readers' connections run: with none running, the run ends once nothing
+        // was asked for a while.
+        func startIdleTimer() {
+          guard let idleEnd, running == 0 else { return }
+          let mark = activity
+          group.addTask {
+            try? await Task.sleep(for: idleEnd)
+            return .idle(since: mark)
           }
         }
         // Ends with the next want (or the group's cancellation).
@@ -70,32 +83,44 @@ extension SegmentedTransfer {
           }
         }
         if playback != nil { listenForDemand() }
-        for _ in 0..<concurrency.limit {
+        let connections = idleEnd == nil ? concurrency.limit : 0
+        for _ in 0..<connections {
           group.addTask {
             try await connection(board, fd: fd, total: total, validator: validator)
             return .connectionEnded
           }
         }
-        running = concurrency.limit
+        running = connections
         serveDemands()  // a reader that came before the ranges
+        startIdleTimer()
         var window = (start: ContinuousClock.now, written: board.written)
         // The first window only starts the clock: it holds the probe and the connections'
         // start, and its low rate made any later window look like a gain.
         var warmingUp = true
-        if !concurrency.settled { group.addTask { await Self.windowEnded(Self.warmUpLength) } }
-        while running > 0, let event = try await group.next() {
+        if !concurrency.settled, idleEnd == nil {
+          group.addTask { await Self.windowEnded(Self.warmUpLength) }
+        }
+        while running > 0 || (idleEnd != nil && !board.isComplete),
+          let event = try await group.next()
+        {
           switch event {
           case .connectionEnded:
             running -= 1
           case .readerConnectionEnded:
             running -= 1
             readerConnections -= 1
-            if running > 0 { serveDemands() }
+            if running > 0 || idleEnd != nil { serveDemands() }
+            startIdleTimer()
           case .demanded:
-            if running > 0 {
+            if running > 0 || idleEnd != nil {
+              activity += 1
               serveDemands()
               listenForDemand()
+              startIdleTimer()
             }
+          case .idle(let mark):
+            guard mark == activity, running == 0 else { continue }
+            throw CancellationError()  // checkpointed below; the run is `canceled`
           case .windowEnded where warmingUp:
             warmingUp = false
             window = (ContinuousClock.now, board.written)
@@ -121,6 +146,9 @@ extension SegmentedTransfer {
             }
           }
         }
+        // Never complete for itself: what the readers fetched stays as ranges for the
+        // download that resumes (checkpointed below), and the content stays as it was.
+        if idleEnd != nil { throw CancellationError() }
         group.cancelAll()  // a window still waiting
       }
     } catch {
@@ -143,6 +171,9 @@ extension SegmentedTransfer {
     case demanded
     /// A window of ``windowLength`` passed (or the group was cancelled).
     case windowEnded
+    /// Nothing was asked for and no reader's connection started since the activity count
+    /// was `since` (a run of ``onlyWhatReadersAsk``).
+    case idle(since: Int)
   }
 
   /// How many connections at most fetch ranges for readers at once, beside the others.
@@ -150,6 +181,12 @@ extension SegmentedTransfer {
   /// How far a connection fetching for a reader goes before it ends (the reader's next want
   /// starts another where it reads then), so a reader that went away holds no connection.
   static let readerSpan: Int64 = 16 << 20
+  /// The same for a run of only what readers ask: a suspended file fetches little more than
+  /// a player reads (about 2 s of a 16 Mb/s video ahead of it).
+  static let readersOnlySpan: Int64 = 4 << 20
+
+  /// How far a connection fetching for a reader goes in this run.
+  var readerSpan: Int64 { onlyWhatReadersAsk == nil ? Self.readerSpan : Self.readersOnlySpan }
   /// A reader's byte this close past an idle range's next byte is fetched by claiming that
   /// range as it is, not by splitting it.
   static let demandSoon: Int64 = 1 << 20
@@ -192,7 +229,7 @@ extension SegmentedTransfer {
       let start = board.range(slot).next
       while board.range(slot).remaining > 0 {
         try Task.checkCancellation()
-        if only != nil, board.range(slot).next - start >= Self.readerSpan { break }
+        if only != nil, board.range(slot).next - start >= readerSpan { break }
         let asked = board.beginRequest(slot, preferredSpan: span)
         let sink = RangeSink(
           board: board, slot: slot, request: asked, descriptor: fd,

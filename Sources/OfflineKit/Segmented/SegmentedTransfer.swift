@@ -16,6 +16,11 @@ struct SegmentedTransfer {
   var maximumConnections: Int?
   /// The chunk digests the ranges complete as they stream.
   let digests = ChunkDigests()
+  /// When set, only the readers' connections run (``Transfer/Configuration/playback``): a
+  /// suspended file a player reads fetches what the player asks for and nothing else, and
+  /// the run ends with `canceled`, its ranges checkpointed, once this long passes with no
+  /// reader's connection running and no want.
+  var onlyWhatReadersAsk: Duration?
 
   /// Whether the ranges hash the chunks they complete.
   var hashesChunks: Bool {

@@ -19,13 +19,11 @@ extension ContentDownload {
   /// has a piece of the same position and file name.
   func moved(to url: URL) -> ContentDownload {
     if kind == .file { Transfer.carryOver(destination: destination, to: url, journal: journal) }
-    var moved = ContentDownload(
+    return ContentDownload(
       kind: kind, session: session.moved(to: url), journal: journal, destination: destination,
       file: file, stream: stream, refreshesURL: refreshesURL,
       expectedPieceSHA256: expectedPieceSHA256, fileCompletions: fileCompletions,
-      streamPlayback: streamPlayback)
-    moved.onlyWhatPlayersAsk = onlyWhatPlayersAsk
-    return moved
+      streamPlayback: streamPlayback, onlyWhatPlayersAsk: onlyWhatPlayersAsk)
   }
 
   /// Downloads what is missing; when the URL is refused (401, 403, 410) and `refresh` is

@@ -71,10 +71,11 @@ package struct ContentDownload: Sendable {
   /// The players of a queued stream (``StreamPlayback``), which its pieces are shown to and
   /// which may ask for pieces first; nil for a download on its own.
   let streamPlayback: StreamPlayback?
-  /// When set, a stream's run fetches only the pieces players ask for (a suspended content
-  /// a player reads), ending once this long passes with none asked for
-  /// (``StreamPlaying/onlyWhatPlayersAsk``).
-  var onlyWhatPlayersAsk: Duration?
+  /// When set, the run fetches only what players ask for (a suspended content a player
+  /// reads), ending with `canceled` once this long passes with nothing asked for: a
+  /// stream's pieces (``StreamPlaying/onlyWhatPlayersAsk``), a file's ranges
+  /// (``Transfer/Configuration/onlyWhatReadersAsk``, set in ``file``).
+  let onlyWhatPlayersAsk: Duration?
 
   /// Creates a download on its own (`offline get`); nothing happens until ``run(onEvent:)``.
   package init(
@@ -85,7 +86,7 @@ package struct ContentDownload: Sendable {
     self.init(
       kind: kind, session: session, journal: journal, destination: destination, file: file,
       stream: stream, refreshesURL: refreshesURL, expectedPieceSHA256: [:], fileCompletions: nil,
-      streamPlayback: nil)
+      streamPlayback: nil, onlyWhatPlayersAsk: nil)
   }
 
   /// Creates a download; with `fileCompletions` a queued one.
@@ -93,13 +94,16 @@ package struct ContentDownload: Sendable {
     kind: Kind, session: ContentSession, journal: TransferJournal, destination: String,
     file: Transfer.Configuration, stream: StreamConfiguration, refreshesURL: Bool,
     expectedPieceSHA256: [String: String], fileCompletions: CompletionBatch?,
-    streamPlayback: StreamPlayback?
+    streamPlayback: StreamPlayback?, onlyWhatPlayersAsk: Duration?
   ) {
     self.kind = kind
     self.session = session
     self.journal = journal
     self.destination = destination
+    var file = file
+    if kind == .file { file.onlyWhatReadersAsk = onlyWhatPlayersAsk }
     self.file = file
+    self.onlyWhatPlayersAsk = onlyWhatPlayersAsk
     self.stream = stream
     self.refreshesURL = refreshesURL
     self.expectedPieceSHA256 = expectedPieceSHA256

@@ -78,6 +78,12 @@ public struct Transfer: Sendable {
     /// cap while they run (``OfflineHTTP/HTTPRequest/hasRatePriority``). A stream's piece a
     /// player asked for.
     var hasRatePriority = false
+    /// When set, the file is fetched only where its readers (``playback``) ask, over
+    /// connections of their own, and the run ends with `canceled` once this long passes with
+    /// none of them running and nothing asked for: a suspended content a player reads. What
+    /// they fetched stays in the part and the journal as ranges, for the download that
+    /// resumes (``Transfer/runForReaders(idle:onEvent:lock:)``).
+    var onlyWhatReadersAsk: Duration?
 
     /// Creates options with the defaults, checking only the length.
     public init(
@@ -313,6 +319,9 @@ public struct Transfer: Sendable {
   ) async throws(Transfer.Error) -> Outcome {
     guard configuration.slice == nil else {
       return try await runSingle(onEvent: onEvent, lock: lock)
+    }
+    if let idle = configuration.onlyWhatReadersAsk {
+      return try await runForReaders(idle: idle, onEvent: onEvent, lock: lock)
     }
     switch configuration.connections {
     case .fixed(let count) where count > 1:
