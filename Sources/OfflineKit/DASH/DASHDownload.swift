@@ -177,7 +177,7 @@ package struct DASHDownload: Sendable {
   /// the local service (`offline serve`) reads through: a segment not on disk yet is fetched
   /// ahead of the queue when a player asks for it. The same text as `index.mpd`, which
   /// is written only once every piece is on disk.
-  static let throughIndexName = "index-through.mpd"
+  static let throughIndexName = PlaybackEntryNames.throughManifest
 
   /// Writes the offline MPD of `plan` at `target`.
   private func writeIndex(_ mpd: MPD, _ plan: DASHPlan, to target: URL) throws(Transfer.Error) {

@@ -15,7 +15,7 @@ import Foundation
 /// ordinary offline MPD.
 enum DASHPartialManifest {
   /// Its name in the content's folder.
-  static let fileName = "index-partial.mpd"
+  static let fileName = PlaybackEntryNames.partialManifest
 
   /// The offline MPD of `mpd` for `files`, cut where the pieces `landed` (their paths in
   /// the content's folder) end; nil when nothing plays yet.

@@ -29,18 +29,18 @@ import HLSPlaylist
 /// the finished playlists (``HLSPackAddressing``).
 struct HLSGrowingPlaylists: GrowingFiles {
   /// The restricted entry playlist: only what is on disk.
-  static let restrictedIndex = "index-partial.m3u8"
+  static let restrictedIndex = PlaybackEntryNames.partialPlaylist
   /// The entry playlist that also plays what is not on disk yet from the origin.
   static let mixedIndex = "index-remote-partial.m3u8"
   /// A restricted media playlist's name in its rendition's folder.
-  static let restrictedMedia = "partial.m3u8"
+  static let restrictedMedia = PlaybackEntryNames.partialMediaPlaylist
   /// A mixed media playlist's name in its rendition's folder.
   static let mixedMedia = "remote-partial.m3u8"
   /// The entry playlist of the whole presentation by local names, which the local service
   /// reads through.
-  static let throughIndex = "index-through.m3u8"
+  static let throughIndex = PlaybackEntryNames.throughPlaylist
   /// A read-through media playlist's name in its rendition's folder.
-  static let throughMedia = "through.m3u8"
+  static let throughMedia = PlaybackEntryNames.throughMediaPlaylist
   /// Every name these playlists take in a content's folder, at its top or in a rendition's.
   static let names: Set<String> = [
     restrictedIndex, mixedIndex, restrictedMedia, mixedMedia, throughIndex, throughMedia,

@@ -8,9 +8,9 @@ import Synchronization
 /// and the content's ``PieceRunner``.
 ///
 /// A player that asks for a piece not on disk says so (``want(_:)``); the running download
-/// hears of it at once through the handler it attached (``attach(planned:landing:onDemand:)``)
+/// hears of it at once through the handler it attached (``attach(planned:board:onDemand:)``)
 /// and fetches that piece next, ahead of the queue and past its concurrency limit if need
-/// be. The download tells the playback each piece the moment it lands (``didLand(_:at:)``),
+/// be. The download tells the playback each piece the moment it lands (``didLand(_:)``),
 /// which wakes the players waiting for it. While a piece is in flight it shows where its
 /// bytes grow (``flight(of:)``), so a player can read them as they arrive
 /// (``ArrivingPiece``). Every member may be called from any thread; handlers run outside the
@@ -31,9 +31,10 @@ final class StreamPlayback: IdleTelling {
     /// Who waits for a piece to land, by token.
     var wakers: [Int: @Sendable () -> Void] = [:]
     var nextToken = 0
-    /// The running download's pieces (nil when none runs) and what of them is on disk.
+    /// The running download's pieces (nil when none runs), and what of them is on disk:
+    /// its runner's record, kept after it ends while the playback is held.
     var planned: Set<String>?
-    var landing = PieceLanding()
+    var board: LandedPieces?
     var onDemand: (@Sendable () -> Void)?
     /// Counts attaches and detaches: a waiter for a piece of a download that ended looks at
     /// the journal again.
@@ -61,15 +62,16 @@ final class StreamPlayback: IdleTelling {
   private let waiting = Atomic<Bool>(false)
 
   /// A running download with these `planned` pieces shows what of them is on disk through
-  /// `landing` and hears of players' wants through `onDemand`; the players are woken.
+  /// `board` (its runner's own record) and hears of players' wants through `onDemand`; the
+  /// players are woken.
   func attach(
-    planned: Set<String>, landing: PieceLanding, onDemand: @escaping @Sendable () -> Void
+    planned: Set<String>, board: LandedPieces, onDemand: @escaping @Sendable () -> Void
   ) {
     let hasWants = change { state in
       state.planned = planned
-      state.landing = landing
+      state.board = board
       state.onDemand = onDemand
-      state.wants = state.wants.filter { !landing.landed.contains($0.key) }
+      state.wants = state.wants.filter { !board.contains($0.key) }
       return !state.wants.isEmpty
     }
     if hasWants { onDemand() }
@@ -119,12 +121,10 @@ final class StreamPlayback: IdleTelling {
     state.withLock { $0.flights[local] }
   }
 
-  /// Piece `local` landed: in its own file (`packed` nil) or at a region of a pack. Cheap
-  /// when no player waits (one atomic load besides the insert).
-  func didLand(_ local: String, at packed: PieceRunner.PackedPiece?) {
+  /// Piece `local` landed (the runner's board says where): its players are woken. Cheap
+  /// when no player waits (one atomic load besides the lock).
+  func didLand(_ local: String) {
     state.withLock { state in
-      state.landing.landed.insert(local)
-      if let packed { state.landing.packed[local] = packed }
       state.wants[local] = nil
       state.flights[local] = nil
     }
@@ -141,11 +141,7 @@ final class StreamPlayback: IdleTelling {
   /// Where piece `local` is when the running download (or the last one of this process)
   /// said it landed; nil otherwise.
   func location(of local: String) -> Location? {
-    state.withLock { state in
-      guard state.landing.landed.contains(local) else { return nil }
-      if let region = state.landing.packed[local] { return .packed(region) }
-      return .file(local)
-    }
+    state.withLock { $0.board }?.location(of: local)
   }
 
   /// Whether a download runs and plans piece `local`: asking for it is worth waiting.
@@ -162,7 +158,7 @@ final class StreamPlayback: IdleTelling {
   /// A player needs piece `local` now: the running download, if any, hears of it.
   func want(_ local: String) {
     let handler = state.withLock { state -> (@Sendable () -> Void)? in
-      guard !state.landing.landed.contains(local), state.wants[local] == nil else { return nil }
+      guard state.board?.contains(local) != true, state.wants[local] == nil else { return nil }
       state.wantCount += 1
       state.wants[local] = state.wantCount
       return state.onDemand

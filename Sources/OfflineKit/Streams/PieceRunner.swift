@@ -121,21 +121,20 @@ struct PieceRunner: Sendable {
     }
     let completions = CompletionBatch(journal: journal)
     let responses = ResponseRecordBatch(journal: journal)
-    let landed = Locked<Set<String>>([])
-    let packed = Locked<[String: PackedPiece]>([:])
+    let board = LandedPieces()
     let onLanding = self.onLanding
     let reporter = Task {
       var told = -1  // the first tick tells what is on disk, even nothing
       while !Task.isCancelled {
         // Read before the flush: every piece in it has its completion in the batch flushed.
-        let onDisk = onLanding == nil ? [] : landed.withLock { $0 }
+        let onDisk = onLanding == nil ? [] : board.landing.landed
         // The journal lags the pieces on disk by at most a tick: whoever reads it while the
         // run goes (a manager's snapshot, a suspend) sees the pieces finished by then.
         try? completions.flush()
         report(tally.withLock { $0.progress() })
         if let onLanding, onDisk.count != told {
           told = onDisk.count
-          onLanding(PieceLanding(landed: onDisk, packed: packed.withLock { $0 }))
+          onLanding(PieceLanding(landed: onDisk, packed: board.packed))
         }
         try? await clock.sleep(for: .milliseconds(250))
       }
@@ -156,15 +155,15 @@ struct PieceRunner: Sendable {
       // What an earlier run finished is on disk from the first tick: a growing playlist a
       // player reloads never loses a segment it listed when this run starts.
       let earlier = Self.landedEarlier(pieces, in: folder, journaled: journaled, packs: packs)
-      landed.withLock { $0 = earlier.landed }
-      packed.withLock { $0 = earlier.packed }
+      for local in earlier.landed { board.didLand(local) }
+      for (local, region) in earlier.packed { board.didPack(local, at: region) }
     }
     // Players' wants wake the loop below through `demands` (one pending wake is enough: the
     // loop reads every want when it wakes).
     let (demands, demanded) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     playback?.attach(
       planned: Set(pieces.map(\.local)),
-      landing: PieceLanding(landed: landed.withLock { $0 }, packed: packed.withLock { $0 }),
+      board: board,
       onDemand: { demanded.yield() })
     defer {
       playback?.detach()
@@ -189,12 +188,12 @@ struct PieceRunner: Sendable {
         group.addTask {
           let result = await fetch(
             index, session: watched, tally: tally, journaled: journaled,
-            completions: completions, responses: responses, packs: packs, packed: packed,
+            completions: completions, responses: responses, packs: packs, board: board,
             wanted: wanted)
           if case .success = result {
             let local = pieces[index].local
-            if onLanding != nil || playback != nil { landed.withLock { _ = $0.insert(local) } }
-            playback?.didLand(local, at: packed.withLock { $0[local] })
+            if onLanding != nil || playback != nil { board.didLand(local) }
+            playback?.didLand(local)
           }
           return .piece(result, wanted: wanted)
         }
@@ -284,9 +283,9 @@ struct PieceRunner: Sendable {
     // Every piece has ended. A batch that cannot be written loses no bytes: the pieces keep
     // their response records (see `CompletionBatch`), and a failure has been thrown by
     // the piece that filled an earlier batch.
-    let onDisk = onLanding == nil ? [] : landed.withLock { $0 }
+    let onDisk = onLanding == nil ? [] : board.landing.landed
     try? completions.flush()
-    onLanding?(PieceLanding(landed: onDisk, packed: packed.withLock { $0 }))
+    onLanding?(PieceLanding(landed: onDisk, packed: board.packed))
     if case .failure(let error) = outcome { throw error }
     try checkInPlace(pins)
     // One `syncfs` for every piece written without a per-file fsync. A stream whose pieces
@@ -301,7 +300,7 @@ struct PieceRunner: Sendable {
     var result = flow.withLock { flow in
       Result(bytes: last.bytes, httpVersion: flow.httpVersion, mostInFlight: flow.mostInFlight)
     }
-    result.packed = packed.withLock { $0 }
+    result.packed = board.packed
     return result
   }
 
@@ -398,12 +397,12 @@ struct PieceRunner: Sendable {
   /// ``carryOver(_:destination:to:journaled:)``); a piece it holds no record for skips the
   /// transfer's own look-up on its first try. `completions` takes the pieces' `complete`
   /// records, `responses` the records of their responses, written before their renames (or
-  /// the `complete` records of the pieces that go into `packs`, which `packed` collects). A
+  /// the `complete` records of the pieces that go into `packs`, whose regions `board` collects). A
   /// piece a player is `wanted` for has the rate priority.
   private func fetch(
     _ index: Int, session: ContentSession, tally: Locked<StreamProgressTally>,
     journaled: [String: TransferRecord]?, completions: CompletionBatch,
-    responses: ResponseRecordBatch, packs: PiecePacks, packed: Locked<[String: PackedPiece]>,
+    responses: ResponseRecordBatch, packs: PiecePacks, board: LandedPieces,
     wanted: Bool
   ) async -> Swift.Result<Bool, Transfer.Error> {
     let piece = pieces[index]
@@ -415,7 +414,7 @@ struct PieceRunner: Sendable {
     {
       tally.withLock { $0.pieceStarted(index, total: region.length) }
       tally.withLock { $0.pieceFinished(index, length: region.length) }
-      packed.withLock { $0[piece.local] = region }
+      board.didPack(piece.local, at: region)
       return .success(false)
     }
     let role = Transfer.Piece(
@@ -452,9 +451,8 @@ struct PieceRunner: Sendable {
       }
       tally.withLock { $0.pieceFinished(index, length: outcome.length) }
       if let pack = piece.pack, let region = outcome.pack {
-        packed.withLock {
-          $0[piece.local] = PackedPiece(pack: pack, offset: region.offset, length: outcome.length)
-        }
+        board.didPack(
+          piece.local, at: PackedPiece(pack: pack, offset: region.offset, length: outcome.length))
       }
       return .success(!outcome.wasAlreadyComplete)
     } catch {

@@ -98,19 +98,21 @@ struct ContentRoute: Sendable {
 
   /// The playlist of an HLS stream on its way that `/content/<id>/?offline=1` leads to: the
   /// segments on disk, growing while it downloads.
-  static let growingPlaylist = "index-partial.m3u8"
+  static let growingPlaylist = PlaybackEntryNames.partialPlaylist
   /// The playlist of an HLS stream on its way that `/content/<id>/` leads to: the whole
   /// presentation, read through.
-  static let throughPlaylist = "index-through.m3u8"
+  static let throughPlaylist = PlaybackEntryNames.throughPlaylist
   /// The MPD of a DASH presentation on its way that `/content/<id>/` leads to: the whole
   /// presentation, read through.
-  static let throughManifest = "index-through.mpd"
+  static let throughManifest = PlaybackEntryNames.throughManifest
   /// The MPD of a DASH presentation on its way that `/content/<id>/?offline=1` leads to: what
   /// is on disk, rewritten while it downloads.
-  static let partialManifest = "index-partial.mpd"
+  static let partialManifest = PlaybackEntryNames.partialManifest
   /// The names of the read-through playlists and MPD, at the top of a stream's folder or in
   /// a rendition's.
-  static let throughPlaylists: Set<String> = [throughPlaylist, "through.m3u8", throughManifest]
+  static let throughPlaylists: Set<String> = [
+    throughPlaylist, PlaybackEntryNames.throughMediaPlaylist, throughManifest,
+  ]
   /// How long a request for a read-through playlist waits for a download to write it.
   static let playlistPatience: Duration = .seconds(15)
 
@@ -139,7 +141,7 @@ struct ContentRoute: Sendable {
   static func ordinary(_ segments: [String]) -> [String]? {
     switch segments.last {
     case throughPlaylist: return segments.dropLast() + ["index.m3u8"]
-    case "through.m3u8": return segments.dropLast() + ["playlist.m3u8"]
+    case PlaybackEntryNames.throughMediaPlaylist: return segments.dropLast() + ["playlist.m3u8"]
     case throughManifest: return segments.dropLast() + ["index.mpd"]
     default: return nil
     }
