@@ -77,6 +77,46 @@ struct PausedFileReadThroughTests {
     await fixture.close()
   }
 
+  /// A file under 8 MiB is not split: paused half-way, a player's read fetches the rest over
+  /// its one connection, and the content stays paused with the whole file on disk. Resumed,
+  /// it is downloaded at once, without asking the origin again.
+  @Test(.timeLimit(.minutes(1)))
+  func aSmallPausedFileReadToItsEndIsDownloadedWhenResumed() async throws {
+    let size = 400_000
+    let fixture = try await ServiceFixture(nginx: .init(limitRate: "100k"))
+    try TestData.writeFile(at: fixture.origin.file("clip.bin"), count: size, seed: 42)
+    let body = try Data(contentsOf: fixture.origin.file("clip.bin"))
+    let content = try await fixture.manager.add([
+      OfflineSource(url: fixture.nginx.url("/clip.bin"))
+    ]).first!
+    var onDisk: Int64 = 0
+    for _ in 0..<600 where onDisk < 100_000 {
+      try await Task.sleep(for: .milliseconds(20))
+      onDisk = try await content.snapshot.bytes
+    }
+    try await content.suspend()
+    let reply = try await Curl.fetch(fixture.url("/content/\(content.id)/clip.bin"), ["-m", "30"])
+    #expect(reply.status == 200)
+    let isTheOrigins = reply.body == body
+    #expect(isTheOrigins, "\(reply.body.count) bytes")
+    #expect(try await content.state == .suspended)
+    let asked = try await Self.settledLog(fixture.nginx).count
+    // What the web page hears: the event stream, from before the resume.
+    let events = Task { try await Curl.fetch(fixture.url("/api/events"), ["-N", "-m", "6"]) }
+    try await Task.sleep(for: .milliseconds(300))
+    try await content.resume()
+    try await fixture.waitFor(content.id, .downloaded, timeout: 20)
+    let heard = try await events.value.text.split(separator: "\n").filter {
+      $0.hasPrefix("data:") && $0.contains(content.id)
+    }
+    #expect(heard.contains { $0.contains("\"state\":\"downloaded\"") }, "\(heard)")
+    let file = try await content.snapshot.fileURL
+    let fileIsTheOrigins = FileManager.default.contents(atPath: file.path) == body
+    #expect(fileIsTheOrigins)
+    #expect(try fixture.nginx.accessLog().count == asked, "asked the origin after the resume")
+    await fixture.close()
+  }
+
   /// nginx's access log once no entry has been added for two seconds (at most 20 s).
   private static func settledLog(_ nginx: NginxServer) async throws -> [AccessLogEntry] {
     var log = try nginx.accessLog()

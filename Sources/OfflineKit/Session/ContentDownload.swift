@@ -134,7 +134,10 @@ package struct ContentDownload: Sendable {
     let transfer = Transfer(
       url: url, destination: destination, journal: journal, session: session,
       configuration: file,
-      role: fileCompletions.map { .queuedFile(completions: $0) } ?? .standalone)
+      // A playback run's file (one that stays paused) records its own end: no queue's batch
+      // will commit it.
+      role: onlyWhatPlayersAsk == nil
+        ? fileCompletions.map { .queuedFile(completions: $0) } ?? .standalone : .standalone)
     // Its readers, if any, hear of bytes at each progress update too: one connection
     // tells nobody of its writes.
     let playback = file.playback

@@ -123,12 +123,19 @@ enum PageScript {
       document.getElementById("empty").hidden = contents.size > 0;
     }
 
+    // The event stream is the truth: a call's reply describes the content when the call
+    // was made, and is drawn only if no event about it came meanwhile (a resume of a file
+    // already on disk is downloaded before its reply arrives; drawn after that event, the
+    // reply left the page saying downloading).
+    const heard = new Map();
     async function act(id, action) {
+      const before = heard.get(id) || 0;
       const reply = await fetch(`/api/contents/${encodeURIComponent(id)}/${action}`,
         { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
       const body = await reply.json().catch(() => ({}));
-      if (reply.ok && body.id && !body.forgotten) render(body);
-      else if (!reply.ok) message(body.error || reply.statusText);
+      if (reply.ok && body.id && !body.forgotten) {
+        if ((heard.get(id) || 0) === before) render(body);
+      } else if (!reply.ok) message(body.error || reply.statusText);
     }
 
     function message(text) {
@@ -156,7 +163,11 @@ enum PageScript {
     const connection = document.getElementById("connection");
     events.onopen = () => { connection.textContent = "live"; };
     events.onerror = () => { connection.textContent = "reconnecting…"; };
-    events.addEventListener("content", (event) => render(JSON.parse(event.data)));
+    events.addEventListener("content", (event) => {
+      const data = JSON.parse(event.data);
+      heard.set(data.id, (heard.get(data.id) || 0) + 1);
+      render(data);
+    });
     events.addEventListener("progress", (event) => {
       const data = JSON.parse(event.data);
       const content = contents.get(data.id);

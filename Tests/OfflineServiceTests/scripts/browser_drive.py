@@ -4,8 +4,8 @@ chromium-driver) with Selenium, as a user would.
 
   browser_drive.py PAGE_URL MEDIA_URL SCREENSHOT
 
-Adds MEDIA_URL through the form, pauses and resumes it with its buttons while it downloads,
-plays it while it is still on its way, waits for the progress bar to reach 100 %, plays the
+Adds MEDIA_URL through the form, pauses it with its button while it downloads, plays it
+while it is paused half-way, resumes it with its button, waits for the progress bar to reach 100 %, plays the
 downloaded video in the page (its currentTime must advance) and saves a screenshot. Prints one line per step; exits 0 when
 every step worked. Every wait is bounded.
 """
@@ -53,6 +53,16 @@ def main():
         wait.until(lambda d: state() == "suspended")
         print("suspended buttons", ",".join(buttons()))
         print("suspended bytes", row.find_element(By.CSS_SELECTOR, ".bytes").text)
+
+        # Paused, the page offers the video already (the service reads the file through: what
+        # is on disk, and the rest fetched for the player while the content stays paused),
+        # and it plays.
+        early = wait.until(lambda d: row.find_element(By.TAG_NAME, "video"))
+        print("video while", state())
+        driver.execute_script("arguments[0].muted = true; arguments[0].play();", early)
+        wait.until(lambda d: d.execute_script("return arguments[0].currentTime;", early) > 0.5)
+        print("played early while", state())
+        driver.execute_script("arguments[0].pause();", early)
         resume = row.find_element(By.CSS_SELECTOR, "button[data-action=resume]")
         # Another event for the same state (they come in bursts) must not replace the button
         # the user is about to click (it did: the click raised "stale element").
@@ -60,15 +70,6 @@ def main():
         resume.click()
         wait.until(lambda d: state() in ("downloading", "downloaded"))
         print("resumed")
-
-        # On its way, the page offers the video already (the service reads the file through
-        # as it lands), and it plays.
-        early = wait.until(lambda d: row.find_element(By.TAG_NAME, "video"))
-        print("video while", state())
-        driver.execute_script("arguments[0].muted = true; arguments[0].play();", early)
-        wait.until(lambda d: d.execute_script("return arguments[0].currentTime;", early) > 0.5)
-        print("played early while", state())
-        driver.execute_script("arguments[0].pause();", early)
 
         WebDriverWait(driver, 60, poll_frequency=0.1).until(lambda d: state() == "downloaded")
         value = float(row.find_element(By.TAG_NAME, "progress").get_attribute("value"))
