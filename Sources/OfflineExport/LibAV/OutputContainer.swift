@@ -7,7 +7,8 @@
     let context: UnsafeMutablePointer<AVFormatContext>
     private var fileIsOpen = false
 
-    /// Makes a `format` muxer writing to `path` (which it creates or truncates).
+    /// Makes a `format` muxer writing to `path`, an empty file (it is created if missing, never
+    /// truncated).
     init(path: String, format: ExportFormat) throws(ExportError) {
       var pointer: UnsafeMutablePointer<AVFormatContext>?
       try LibAVCall.check(
@@ -16,7 +17,14 @@
       guard let pointer else { throw LibAVCall.error(-12, "avformat_alloc_output_context2") }
       context = pointer
       // From here a throw runs deinit, which frees the context.
-      try LibAVCall.check(avio_open(&context.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open")
+      // Without truncating: DestinationFile made the file, empty. On ext4 an O_TRUNC open of an
+      // existing file makes its close start writing all its pages out and wait for that to be
+      // submitted (auto_da_alloc): 0.46 s of a 1.3 GB export, on the export's thread.
+      var options: OpaquePointer? = nil
+      av_dict_set(&options, "truncate", "0", 0)
+      defer { av_dict_free(&options) }
+      try LibAVCall.check(
+        avio_open2(&context.pointee.pb, path, AVIO_FLAG_WRITE, nil, &options), "avio_open2")
       fileIsOpen = true
     }
 
