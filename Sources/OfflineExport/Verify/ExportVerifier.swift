@@ -41,7 +41,12 @@
       var orders = [PresentationOrder](repeating: PresentationOrder(), count: plans.count)
       let expected = plans.reduce(0) { $0 + $1.digests.count }
       let packet = try Packet()
-      let hasher = try PayloadHasher()
+      // The digests are taken on another thread while the file is read, and compared at
+      // the end.
+      let hashing = try PacketHashing()
+      var digests: [PayloadHasher.Digest]? = nil
+      defer { if digests == nil { _ = hashing.finish() } }
+      var sequences = [[Int]](repeating: [], count: plans.count)
       var compared = 0
       var reported = -1
       while try input.read(into: packet) {
@@ -53,11 +58,7 @@
           throw .verificationFailed(
             detail: "track \(track) (\(plan.codec)) has more than \(plan.digests.count) packets")
         }
-        guard hasher.digest(of: packet.payload, framing: framings[track]) == plan.digests[number]
-        else {
-          throw .verificationFailed(
-            detail: "packet \(number) of track \(track) (\(plan.codec)) differs from the copy's")
-        }
+        sequences[track].append(try hashing.submit(packet, framing: framings[track]))
         let (pts, dts) = (packet.pointer.pointee.pts, packet.pointer.pointee.dts)
         let none = ok_av_nopts_value()
         if checksDecodeTimes, dts != none, let last = lastDTS[track], dts <= last {
@@ -78,6 +79,16 @@
           reported = percent
           progress(
             ExportProgress(phase: .verifying, fraction: Double(percent) / 100, packets: compared))
+        }
+      }
+      let computed = hashing.finish()
+      digests = computed
+      for (track, plan) in plans.enumerated() {
+        if let number = sequences[track].indices.first(where: {
+          computed[sequences[track][$0]] != plan.digests[$0]
+        }) {
+          throw .verificationFailed(
+            detail: "packet \(number) of track \(track) (\(plan.codec)) differs from the copy's")
         }
       }
       for track in plans.indices where !orders[track].finish() {

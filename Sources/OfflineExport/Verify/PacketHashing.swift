@@ -29,7 +29,7 @@
     private let hasher: PayloadHasher
 
     /// Starts the hashing thread; at most `limit` bytes of payload wait for it.
-    init(limit: Int = 4 << 20) throws(ExportError) {
+    init(limit: Int = 1 << 20) throws(ExportError) {
       self.limit = limit
       hasher = try PayloadHasher()
       let thread = Thread { [self] in work() }
