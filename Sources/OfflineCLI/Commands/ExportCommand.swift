@@ -39,7 +39,8 @@ struct ExportCommand: Command {
       + " and checked against the offline copy.",
     discussion: """
       Every video and audio track of the offline copy goes into the file, on one continuous
-      timeline. The file is written under a hidden temporary name beside the output, read
+      timeline, and one subtitle track made from its WebVTT renditions (mov_text in MP4,
+      WebVTT in MKV). The file is written under a hidden temporary name beside the output, read
       back and compared packet by packet with the offline copy, and only then renamed into
       place: a failed, stopped or killed export leaves nothing at the output path. The
       offline copy is not changed.

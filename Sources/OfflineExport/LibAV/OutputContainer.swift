@@ -53,6 +53,30 @@
       return stream
     }
 
+    /// Adds a subtitle stream of `codec` whose codec header is `extradata` (copied), with
+    /// milliseconds as its time base hint.
+    func addSubtitleStream(codec: AVCodecID, extradata: [UInt8]) throws(ExportError)
+      -> UnsafeMutablePointer<AVStream>
+    {
+      guard let stream = avformat_new_stream(context, nil) else {
+        throw LibAVCall.error(-12, "avformat_new_stream")
+      }
+      let parameters = stream.pointee.codecpar!
+      parameters.pointee.codec_type = AVMEDIA_TYPE_SUBTITLE
+      parameters.pointee.codec_id = codec
+      if !extradata.isEmpty {
+        let padded = extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)
+        guard let bytes = av_mallocz(padded)?.assumingMemoryBound(to: UInt8.self) else {
+          throw LibAVCall.error(-12, "av_mallocz")
+        }
+        bytes.update(from: extradata, count: extradata.count)
+        parameters.pointee.extradata = bytes
+        parameters.pointee.extradata_size = Int32(extradata.count)
+      }
+      stream.pointee.time_base = AVRational(num: 1, den: 1000)
+      return stream
+    }
+
     /// Writes the container's header with the muxer `options` (such as `movflags`).
     func writeHeader(options: [String: String]) throws(ExportError) {
       var dictionary: OpaquePointer? = nil

@@ -64,22 +64,20 @@
       let output = try OutputContainer(path: path, format: format)
       var (plans, filters) = try Self.planTracks(
         input: input, output: output, source: source, format: format)
-      let subtitles = source.renditions.filter { $0.type == .subtitles }.count
-      if subtitles > 0, !plans.contains(where: { $0.kind == .subtitle }) {
-        // libavformat 5.1's HLS demuxer makes no stream of a SUBTITLES rendition.
-        log(
-          ExportLogMessage(
-            level: .warning,
-            text: "The playlist's \(subtitles) subtitle rendition(s) are not in the file: "
-              + "this version of libavformat does not read WebVTT renditions."))
-      }
+      let subtitles =
+        plans.contains(where: { $0.kind == .subtitle })
+        ? nil
+        : try Self.subtitleWriter(
+          source: source, output: output, format: format, startTime: input.startTime, log: log)
       let reservation =
         reservingMoov
         ? moovReservation(
-          plans.map { MoovReservation.packetRate(of: input.streams[$0.inputIndex]) },
+          plans.map { MoovReservation.packetRate(of: input.streams[$0.inputIndex]) }
+            + (subtitles.map { [2 * Double($0.cueCount) / max(source.duration, 1)] } ?? []),
           source.duration)
         : nil
       try output.writeHeader(options: Self.muxerOptions(format, reservation: reservation))
+      subtitles?.headerWritten(output)
       var planOfStream = [Int?](repeating: nil, count: input.streams.count)
       for (number, plan) in plans.enumerated() {
         planOfStream[plan.inputIndex] = number
@@ -106,6 +104,7 @@
         guard let seconds = try writer.write(packet, number: number, sequence: sequence) else {
           continue
         }
+        try subtitles?.write(upTo: seconds, into: output)
         let percent = Int(min(max(seconds / source.duration, 0), 1) * 100)
         if percent > reported {
           reported = percent
@@ -113,6 +112,7 @@
         }
       }
       try writer.flush()
+      try subtitles?.finish(into: output)
       try output.finish()
       if reported < 100 { progress(ExportProgress(phase: .writing, fraction: 1, packets: count)) }
       let computed = hashing.finish()
@@ -121,7 +121,9 @@
       for index in copied.indices {
         copied[index].digests = copied[index].sequences.map { computed[$0] }
       }
-      return Outcome(plans: copied, discontinuities: writer.discontinuities)
+      return Outcome(
+        plans: copied + (subtitles.map { [$0.plan] } ?? []),
+        discontinuities: writer.discontinuities)
     }
 
     /// The muxer's options: for MP4 either the room for the index (`moov_size`) or, without
