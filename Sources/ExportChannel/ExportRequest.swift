@@ -1,5 +1,6 @@
 /// One export as `offline` asks `offline-export` for it, written as that executable's command
-/// line: `offline-export SOURCE -o FILE [--format mp4|mkv] [--force] [--parent PID]`.
+/// line: `offline-export SOURCE -o FILE [--format mp4|mkv] [--force] [--subs-sidecar]
+/// [--parent PID]`.
 ///
 /// ```swift
 /// let request = ExportRequest(source: "/downloads/film", destination: "/movies/film.mp4")
@@ -39,6 +40,8 @@ public struct ExportRequest: Sendable, Equatable {
   public var format: Format?
   /// Whether a file already at the destination may be replaced.
   public var overwrite: Bool
+  /// Whether the subtitle track is also written as a `.vtt` file beside the destination.
+  public var subtitleSidecar: Bool
   /// The process that asked, when it waits for the answer: the exporter ends when that
   /// process does (its parent-death signal), and refuses to start when its parent is not it.
   public var parent: Int32?
@@ -46,12 +49,13 @@ public struct ExportRequest: Sendable, Equatable {
   /// Describes an export.
   public init(
     source: String, destination: String, format: Format? = nil, overwrite: Bool = false,
-    parent: Int32? = nil
+    subtitleSidecar: Bool = false, parent: Int32? = nil
   ) {
     self.source = source
     self.destination = destination
     self.format = format
     self.overwrite = overwrite
+    self.subtitleSidecar = subtitleSidecar
     self.parent = parent
   }
 
@@ -60,6 +64,7 @@ public struct ExportRequest: Sendable, Equatable {
     var words = [source, "-o", destination]
     if let format { words += ["--format", format.rawValue] }
     if overwrite { words.append("--force") }
+    if subtitleSidecar { words.append("--subs-sidecar") }
     if let parent { words += ["--parent", String(parent)] }
     return words
   }
@@ -70,12 +75,14 @@ public struct ExportRequest: Sendable, Equatable {
     var destination: String?
     var format: Format?
     var overwrite = false
+    var subtitleSidecar = false
     var parent: Int32?
     var words = arguments[...]
     while let word = words.popFirst() {
       switch word {
       case "-o", "--output": destination = try Self.value(of: word, in: &words)
       case "--force": overwrite = true
+      case "--subs-sidecar": subtitleSidecar = true
       case "--format":
         let name = try Self.value(of: word, in: &words)
         guard let named = Format(rawValue: name) else {
@@ -99,7 +106,7 @@ public struct ExportRequest: Sendable, Equatable {
     guard let destination else { throw ArgumentError(description: "Missing --output.") }
     self.init(
       source: source, destination: destination, format: format, overwrite: overwrite,
-      parent: parent)
+      subtitleSidecar: subtitleSidecar, parent: parent)
   }
 
   private static func value(of option: String, in words: inout ArraySlice<String>)

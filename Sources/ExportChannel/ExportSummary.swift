@@ -45,11 +45,13 @@ public struct ExportSummary: Sendable, Equatable, Codable {
   public var tracks: [Track]
   /// Packets read back from the file and matched with the offline copy's, all tracks.
   public var packetsCompared: Int
+  /// The `.vtt` file written beside it, if one was: an absolute path.
+  public var subtitleSidecar: String?
 
   /// Describes a file written.
   public init(
     output: String, format: String, bytes: Int64, duration: Double, expectedDuration: Double,
-    discontinuities: Int, tracks: [Track], packetsCompared: Int
+    discontinuities: Int, tracks: [Track], packetsCompared: Int, subtitleSidecar: String? = nil
   ) {
     self.output = output
     self.format = format
@@ -59,5 +61,6 @@ public struct ExportSummary: Sendable, Equatable, Codable {
     self.discontinuities = discontinuities
     self.tracks = tracks
     self.packetsCompared = packetsCompared
+    self.subtitleSidecar = subtitleSidecar
   }
 }

@@ -24,7 +24,7 @@ struct ExporterRun {
       source: URL(fileURLWithPath: request.source),
       destination: URL(fileURLWithPath: request.destination),
       format: request.format.flatMap { ExportFormat(rawValue: $0.rawValue) },
-      overwrite: request.overwrite)
+      overwrite: request.overwrite, writesSubtitleSidecar: request.subtitleSidecar)
     do throws(ExportError) {
       let report = try await export.run { progress in
         let phase: ExportMessage.Phase = progress.phase == .writing ? .writing : .verifying
@@ -53,7 +53,8 @@ struct ExporterRun {
           kind: track.kind.rawValue, codec: track.codec, language: track.language,
           isDefault: track.isDefault, packets: track.packets, bytes: track.bytes)
       },
-      packetsCompared: report.verification.packetsCompared)
+      packetsCompared: report.verification.packetsCompared,
+      subtitleSidecar: report.subtitleSidecar?.path)
   }
 
   /// The error as the channel carries it: the reasons `offline` words with an option's name

@@ -19,7 +19,7 @@ do {
   MessageOutput.write(.failed(ExportFailure(reason: .usage, message: error.description)))
   MessageOutput.error(
     "Error: \(error.description)\nUsage: offline-export <folder> -o <file> [--format mp4|mkv]"
-      + " [--force] [--parent <pid>]")
+      + " [--force] [--subs-sidecar] [--parent <pid>]")
   exit(64)
 }
 if let parent = request.parent, !ParentWatch.endsWithParent(parent) {

@@ -202,4 +202,30 @@ struct ExportCommandTests {
     #expect(refusedGet.status == 1, "refused before anything is fetched")
     #expect(try work.names() == ["movie", "movie.avi"])
   }
+
+  @Test func theSubtitleRenditionIsATrackAndWithSubsSidecarAVTTFileBesideIt() async throws {
+    let origin = try await HLSOrigin(.renditions, segmentCount: 3)
+    let work = try Work()
+    let got = try await work.offline([
+      "get", origin.url.absoluteString, "-o", "movie", "--subtitles", "all", "--quiet",
+    ])
+    try #require(got.status == 0, "\(got.stderrText)")
+
+    let result = try await work.offline([
+      "export", "movie", "-o", "movie.mkv", "--subs-sidecar", "--json",
+    ])
+    #expect(result.status == 0, "\(result.stderrText)")
+    let object = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+    let tracks = object?["tracks"] as? [[String: Any]] ?? []
+    #expect(tracks.compactMap { $0["kind"] as? String }.contains("subtitle"), "\(tracks)")
+    #expect(object?["subtitleSidecar"] as? String == work.path("movie.vtt"))
+    let probe = try await MediaProbe.of(work.path("movie.mkv"))
+    #expect(probe.streams.contains { $0.codec_name == "webvtt" }, "\(probe.streams)")
+    let sidecar = try String(contentsOfFile: work.path("movie.vtt"), encoding: .utf8)
+    // The fixture's X-TIMESTAMP-MAP ties each cue to its video segment, which starts 21 ms
+    // after the audio (the file's start).
+    #expect(sidecar.hasPrefix("WEBVTT\n\n00:00:00.021 --> 00:00:00.921\nSecond 0\n"), "\(sidecar)")
+    #expect(sidecar.contains("00:00:01.021 --> 00:00:01.921\nSecond 1\n"), "\(sidecar)")
+    #expect(try work.names() == ["movie", "movie.mkv", "movie.vtt"])
+  }
 }

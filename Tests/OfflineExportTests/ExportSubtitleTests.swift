@@ -94,4 +94,34 @@ import Testing
         "00:00:01,000 --> 00:00:02,000 One", "00:00:02,500 --> 00:00:03,000 Two",
       ])
   }
+
+  @Test func theSidecarHoldsTheTracksCuesInTheFilesTimes() async throws {
+    let folder = try TemporaryFolder()
+    let source = try Self.subtitledStream(in: folder)
+    let export = StreamExport(
+      source: source, destination: folder.url.appendingPathComponent("film.mp4"),
+      writesSubtitleSidecar: true)
+    let report = try await export.run()
+    let sidecar = folder.url.appendingPathComponent("film.vtt")
+    #expect(report.subtitleSidecar == sidecar)
+    #expect(
+      try String(contentsOf: sidecar, encoding: .utf8)
+        == "WEBVTT\n\n00:00:00.524 --> 00:00:02.024\nHello\n\n00:00:02.524 --> 00:00:03.524\nWorld\n"
+    )
+  }
+
+  @Test func anExistingSidecarIsRefusedBeforeAnythingIsWritten() async throws {
+    let folder = try TemporaryFolder()
+    let source = try Self.subtitledStream(in: folder)
+    let sidecar = folder.url.appendingPathComponent("film.vtt")
+    try "mine".write(to: sidecar, atomically: true, encoding: .utf8)
+    await #expect(throws: ExportError.destinationExists(path: sidecar.path)) {
+      try await StreamExport(
+        source: source, destination: folder.url.appendingPathComponent("film.mp4"),
+        writesSubtitleSidecar: true
+      ).run()
+    }
+    #expect(try folder.names().sorted() == ["cues.vtt", "film.vtt", "subtitled"])
+    #expect(try String(contentsOf: sidecar, encoding: .utf8) == "mine")
+  }
 }

@@ -27,6 +27,10 @@ struct ExportCommand: Command {
     "--format", valueName: "format",
     help: "mp4 or mkv, whatever the output's extension (default: from the extension).",
     parser: .choice(ExportRequest.Format.self))
+  static let subsSidecar: Option<Bool> = .flag(
+    "--subs-sidecar",
+    help: "Also write the subtitle track as NAME.vtt beside the file (refused like the file"
+      + " when it exists, unless --force).")
   static let quiet: Option<Bool> = .flag("-q", "--quiet", help: "Print nothing but errors.")
   static let json: Option<Bool> = .flag(
     "--json",
@@ -49,12 +53,14 @@ struct ExportCommand: Command {
       not a stream, an output that exists without --force, a missing output folder, a
       failed check), 64 usage error, 130 stopped by SIGINT, 143 stopped by SIGTERM.
       """,
-    arguments: [source], options: [output, force, format, quiet, json], command: Self.self)
+    arguments: [source], options: [output, force, format, subsSidecar, quiet, json],
+    command: Self.self)
 
   let source: String
   let output: String
   let overwrite: Bool
   let format: ExportRequest.Format?
+  let subtitleSidecar: Bool
   let quiet: Bool
   let json: Bool
 
@@ -65,6 +71,7 @@ struct ExportCommand: Command {
     output = arguments[Self.output] ?? ""
     overwrite = arguments[Self.force]
     format = arguments[Self.format]
+    subtitleSidecar = arguments[Self.subsSidecar]
     quiet = arguments[Self.quiet]
     json = arguments[Self.json]
     guard format != nil || ExportRequest.Format(path: output) != nil else {
@@ -87,7 +94,8 @@ struct ExportCommand: Command {
     }
     let job = ExportJob(
       source: folder, destination: URL(fileURLWithPath: output),
-      format: format, overwrite: overwrite, quiet: quiet, json: json)
+      format: format, overwrite: overwrite, quiet: quiet, json: json,
+      subtitleSidecar: subtitleSidecar)
     return await job.run(console: context.console, environment: host.environment).exitCode
   }
 

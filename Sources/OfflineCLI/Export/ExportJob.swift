@@ -19,6 +19,8 @@ struct ExportJob: Sendable {
   let quiet: Bool
   /// `--json`: the result as JSON on standard output, no progress line.
   let json: Bool
+  /// `--subs-sidecar`: the subtitle track also as a `.vtt` file beside the output.
+  var subtitleSidecar = false
   /// A field added to the JSON object (`get` adds `"event": "exported"`), or nil.
   var jsonEvent: String? = nil
 
@@ -38,7 +40,7 @@ struct ExportJob: Sendable {
   var request: ExportRequest {
     ExportRequest(
       source: source.path, destination: destination.path, format: format,
-      overwrite: overwrite, parent: getpid())
+      overwrite: overwrite, subtitleSidecar: subtitleSidecar, parent: getpid())
   }
 
   /// Runs the export and prints how it went. Cancelling the calling task stops it (the

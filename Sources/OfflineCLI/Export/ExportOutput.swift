@@ -8,9 +8,10 @@ enum ExportOutput {
     let tracks = summary.tracks.map { track in
       [track.kind, track.codec, track.language].compactMap { $0 }.joined(separator: " ")
     }
+    let sidecar = summary.subtitleSidecar.map { " Subtitles also in \($0)." } ?? ""
     return "Exported \(summary.output) (\(ByteCount.format(summary.bytes)),"
       + String(format: " %.1f s", summary.duration) + ": "
-      + tracks.joined(separator: ", ") + "; verified)."
+      + tracks.joined(separator: ", ") + "; verified)." + sidecar
   }
 
   /// The summary as one JSON object: the file, its size, duration and tracks, and `verified`
@@ -26,6 +27,7 @@ enum ExportOutput {
       "packetsCompared": summary.packetsCompared,
     ]
     if let event { fields["event"] = event }
+    if let sidecar = summary.subtitleSidecar { fields["subtitleSidecar"] = sidecar }
     return JSONLine.object(fields)
   }
 

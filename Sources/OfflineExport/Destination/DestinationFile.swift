@@ -65,6 +65,15 @@ struct DestinationFile: Sendable {
     try Self.sync(destination.deletingLastPathComponent().path)
   }
 
+  /// Writes `text` as the temporary file's content (for a file made here, not by libav).
+  func write(_ text: String) throws(ExportError) {
+    do {
+      try Data(text.utf8).write(to: temporary)
+    } catch {
+      throw .fileSystem(operation: "write", path: temporary.path, errno: EIO)
+    }
+  }
+
   /// Removes the temporary file.
   func discard() {
     unlink(temporary.path)

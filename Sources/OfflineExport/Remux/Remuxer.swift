@@ -11,6 +11,9 @@
       var plans: [TrackPlan]
       /// Timestamp discontinuities stitched.
       var discontinuities: Int
+      /// The cues of the subtitle track made from WebVTT renditions, in the file's times;
+      /// empty when there is none.
+      var subtitleCues: [WebVTTCue] = []
     }
 
     private let source: ExportInput
@@ -123,7 +126,7 @@
       }
       return Outcome(
         plans: copied + (subtitles.map { [$0.plan] } ?? []),
-        discontinuities: writer.discontinuities)
+        discontinuities: writer.discontinuities, subtitleCues: subtitles?.written ?? [])
     }
 
     /// The muxer's options: for MP4 either the room for the index (`moov_size`) or, without

@@ -43,6 +43,9 @@
         inputTimeBase: AVRational(num: 1, den: 1000))
     }
 
+    /// The cues written so far, in the file's times (seconds from its start).
+    private(set) var written: [WebVTTCue] = []
+
     /// How many cues the track has.
     var cueCount: Int { cues.count }
 
@@ -76,6 +79,8 @@
       if start <= lastStart { start = lastStart + 1 }
       guard end > start else { return }
       lastStart = start
+      written.append(
+        WebVTTCue(start: Double(start) / 1000, end: Double(end) / 1000, text: cue.text))
       let text = Array(cue.text.utf8)
       let payload =
         isMovText ? [UInt8(text.count >> 8 & 0xFF), UInt8(text.count & 0xFF)] + text : text
