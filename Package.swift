@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "Metalink", targets: ["Metalink"]),
     .library(name: "OfflineExport", targets: ["OfflineExport"]),
     .executable(name: "offline", targets: ["offline"]),
+    .executable(name: "offline-export", targets: ["offline-export"]),
   ],
   targets: [
     // C shims: typed wrappers for what Swift cannot call (variadic functions, macros).
@@ -37,6 +38,8 @@ let package = Package(
 
     // Single-purpose modules.
     .target(name: "OfflineLocks", dependencies: ["CSystem"]),
+    // SIGINT and SIGTERM handed to a thread of ours: both executables stop on them.
+    .target(name: "OfflineSignals"),
     .target(name: "HexDigits"),
     .target(name: "HLSPlaylist", dependencies: ["HexDigits"]),
     // The XML tree both XML formats read, on Foundation's XMLParser; internal to the package.
@@ -86,8 +89,19 @@ let package = Package(
       name: "OfflineCLI",
       dependencies: [
         "OfflineKit", "OfflineHTTP", "OfflineLocks", "OfflineService", "HLSPlaylist", "HexDigits",
+        // `offline export` and `get -o FILE.mp4` run the offline-export executable, so that
+        // FFmpeg's libraries (about a hundred) load only in the process that exports.
+        "ExportChannel", "OfflineSignals",
       ]),
     .executableTarget(name: "offline", dependencies: ["OfflineCLI", "CSystem"]),
+    // What `offline` and `offline-export` say to each other: the request as arguments, the
+    // answers as JSON lines. No FFmpeg, no store.
+    .target(name: "ExportChannel"),
+    // The exporter `offline export` runs: OfflineExport (FFmpeg) and nothing of the store or
+    // of HTTP, so it starts with FFmpeg's libraries and little else.
+    .executableTarget(
+      name: "offline-export",
+      dependencies: ["OfflineExport", "ExportChannel", "OfflineSignals", "CSystem"]),
     // The README's code samples, compiled by every build.
     .executableTarget(
       name: "offline-examples", dependencies: ["OfflineKit"],
@@ -130,7 +144,7 @@ let package = Package(
       ]),
     .testTarget(
       name: "OfflineCLITests",
-      dependencies: ["OfflineCLI", "offline", "TestSupport", "TestTiming"]
+      dependencies: ["OfflineCLI", "offline", "offline-export", "TestSupport", "TestTiming"]
     ),
     .testTarget(
       name: "OfflineServiceTests",

@@ -36,6 +36,15 @@ static inline int ok_open_direct_writer(int fd) {
 /// mallopt(3) M_TRIM_THRESHOLD: glibc keeps up to `bytes` of freed memory at the top of each
 /// heap instead of handing it back to the kernel. For an application's main, never a library.
 static inline void ok_keep_freed_heap(int bytes) { mallopt(M_TRIM_THRESHOLD, bytes); }
+
+#include <sys/prctl.h>
+
+/// prctl(2) PR_SET_PDEATHSIG: the kernel sends `signal` to this process when the thread that
+/// started it ends (its process killed, even with SIGKILL). prctl is variadic: Swift cannot
+/// call it. A parent that dies before this call is not seen: compare getppid() after it.
+static inline int ok_set_parent_death_signal(int signal) {
+  return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0UL, 0UL, 0UL);
+}
 #else
 #include <unistd.h>
 static inline int ok_syncfs(int fd) { (void)fd; sync(); return 0; }
@@ -45,6 +54,9 @@ static inline int ok_start_writeback(int fd, long long offset, long long count) 
 static inline void ok_keep_freed_heap(int bytes) { (void)bytes; }
 #include <errno.h>
 static inline int ok_open_direct_writer(int fd) { (void)fd; errno = ENOTSUP; return -1; }
+static inline int ok_set_parent_death_signal(int signal) {
+  (void)signal; errno = ENOTSUP; return -1;
+}
 #endif
 
 #endif

@@ -12,7 +12,7 @@ import Testing
   /// Values one of which every option and argument of the tool takes.
   static let candidates = [
     "1", "http://127.0.0.1/a", "highest", "en", String(repeating: "ab", count: 32), "bash",
-    "127.0.0.1:8380", "X-Test: 1", emptyFile,
+    "127.0.0.1:8380", "X-Test: 1", emptyFile, "mp4",
   ]
 
   /// An empty file: a valid cookies.txt and netrc file.
@@ -28,10 +28,14 @@ import Testing
     candidates.first { (try? convert($0)) != nil }
   }
 
-  /// The words that reach `path`, with its required arguments.
+  /// The words that reach `path`, with its required arguments and options.
   static func commandLine(to path: CommandPath) -> [String] {
     let required = path.command.arguments.filter { !$0.isOptional }
+    let options = path.command.options.filter(\.isRequired).flatMap { option in
+      [option.key] + (option.isFlag ? [] : [sample(option.convert) ?? ""])
+    }
     return path.levels.dropFirst().map(\.name) + required.compactMap { sample($0.convert) }
+      + options
   }
 
   // Pins issue 12, item 4: options were declared in a help row and again in a parse switch,
@@ -114,6 +118,8 @@ import Testing
       (["completions", "tcsh"], "'tcsh' is not one of bash, zsh or fish."),
       (["get", "http://x/", "--force=yes"], "Option '--force' takes no value."),
       (["cache", "limit"], "Missing size."),
+      // A required option (export's --output) left out.
+      (["export", "movie", "--force"], "Missing --output."),
     ] {
       #expect(throws: ParseStop.self, "\(line)") { try CommandParser.parse(line, root: root) }
       do {

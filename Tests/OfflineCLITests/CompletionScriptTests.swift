@@ -39,7 +39,9 @@ import Testing
     #expect(registered.stdoutText == "complete -F _offline offline\n", "\(registered.stderrText)")
 
     let subcommands = try await Self.bashOffers([""], script: script)
-    for name in ["get", "add", "ls", "run", "info", "cache", "pause", "completions", "help"] {
+    for name in [
+      "get", "add", "ls", "run", "info", "cache", "export", "pause", "completions", "help",
+    ] {
       #expect(subcommands.contains(name), "\(subcommands)")
     }
     let get = try await Self.bashOffers(["get", "--"], script: script)
@@ -55,6 +57,8 @@ import Testing
     await #expect(try Self.bashOffers(["cache", "get", "--"], script: script).contains("--key"))
     await #expect(
       try Self.bashOffers(["completions", ""], script: script) == ["bash", "zsh", "fish"])
+    await #expect(
+      try Self.bashOffers(["export", "movie", "--format", ""], script: script) == ["mp4", "mkv"])
   }
 
   @Test func bashOffersFileNamesForPathValues() async throws {

@@ -81,6 +81,9 @@ import Testing
                                   length and SHA-256, each 4 MiB chunk, each segment.
           repair                  Mend a damaged downloaded content, fetching only its
                                   damaged chunks or segments.
+          export                  Write a downloaded stream as one MP4 or MKV file:
+                                  remuxed, never re-encoded, and checked against the
+                                  offline copy.
           pause                   Pause a download, keeping its partial data
                                   (downloading -> suspended).
           resume                  Resume a paused download (suspended -> downloading).
@@ -140,6 +143,11 @@ import Testing
           -o, --output <path>     Where to put the file. A folder (existing, or ending
                                   in /) gets the name from the URL. Default: the URL's
                                   last path component, made safe, in the current folder.
+                                  For a stream, a file ending in .mp4 or .mkv gets the
+                                  stream as one file (see 'offline export'): downloaded
+                                  first into a hidden folder beside it, .NAME.offline,
+                                  which is removed once the file is in place and
+                                  verified.
           --sha256 <hex>          The SHA-256 the file must have; a file that does not
                                   match is not kept.
           --ca-file <pem>         Trust only the CA certificates in this PEM file.

@@ -25,7 +25,7 @@ import Testing
       #expect(text.contains("\n\(section)\n"), "\(section)")
     }
     for words in [
-      "get", "add", "ls", "run", "info", "cache", "cache get", "cache limit", "pause",
+      "get", "add", "ls", "run", "info", "cache", "cache get", "cache limit", "export", "pause",
       "renew-keys", "completions", "help",
     ] {
       #expect(text.contains("\n   \(words)\n"), "\(words)")

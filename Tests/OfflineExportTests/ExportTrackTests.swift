@@ -74,35 +74,4 @@ import Testing
     }
     #expect(try folder.names() == ["dash"])
   }
-
-  /// Pins a limit of libavformat 5.1: its HLS demuxer makes no stream of a WebVTT rendition,
-  /// so the file has none and the log says so.
-  @Test func subtitleRenditionsTheDemuxerSkipsAreReported() async throws {
-    let folder = try TemporaryFolder()
-    let source = folder.url.appendingPathComponent("subtitled")
-    try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
-    let cues = source.appendingPathComponent("cues.vtt")
-    try "WEBVTT\n\n00:00:00.500 --> 00:00:02.000\nHello\n".write(
-      to: cues, atomically: true, encoding: .utf8)
-    try Tool.run(
-      "ffmpeg",
-      [
-        "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-f", "lavfi", "-i",
-        "sine", "-i", cues.path, "-t", "4", "-map", "0:v", "-map", "1:a", "-map", "2:s",
-        "-c:v", "libx264", "-preset", "ultrafast", "-g", "50", "-c:a", "aac", "-c:s", "webvtt",
-        "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-master_pl_name",
-        "index.m3u8", "-var_stream_map", "v:0,a:0,s:0,sgroup:subs,language:en",
-        "v%v/playlist.m3u8",
-      ], in: source)
-    let messages = Locked([ExportLogMessage]())
-    let report = try await StreamExport(
-      source: source, destination: folder.url.appendingPathComponent("out.mkv"),
-      log: { message in messages.set(messages.value + [message]) }
-    ).run()
-    #expect(report.tracks.map(\.kind) == [.video, .audio])
-    #expect(
-      messages.value.contains {
-        $0.level == .warning && $0.text.contains("1 subtitle rendition(s) are not in the file")
-      })
-  }
 }

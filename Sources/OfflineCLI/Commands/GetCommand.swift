@@ -14,7 +14,10 @@ struct GetCommand: Command {
   static let output: Option<String?> = .value(
     "-o", "--output", valueName: "path",
     help: "Where to put the file. A folder (existing, or ending in /) gets the name from the"
-      + " URL. Default: the URL's last path component, made safe, in the current folder.",
+      + " URL. Default: the URL's last path component, made safe, in the current folder. For"
+      + " a stream, a file ending in .mp4 or .mkv gets the stream as one file (see 'offline"
+      + " export'): downloaded first into a hidden folder beside it, .NAME.offline, which is"
+      + " removed once the file is in place and verified.",
     parser: .file)
   static let sha256: Option<String?> = .value(
     "--sha256", valueName: "hex",
@@ -201,20 +204,34 @@ struct GetCommand: Command {
       reporter.failed(error.description)  // parsing checked it: only a library change lands here
       return ExitCode.usage
     }
+    // A stream with `-o FILE.mp4` (or .mkv) goes through a work folder into that file.
+    let export =
+      kind.isStream ? command.exportDestination(currentFolder: host.workingDirectory.path) : nil
+    if let export,
+      let refusal = command.refusal(
+        exportingTo: export, environment: host.environment, reporter: reporter)
+    {
+      return refusal
+    }
     let download = ContentDownload(
       kind: kind,
       session: ContentSession(
         url: command.url, transport: transport, requestOptions: command.requestOptions,
         retry: command.retryPolicy),
       journal: index.transfers,
-      destination: kind.isStream
-        ? command.streamFolder(currentFolder: host.workingDirectory.path) : destination,
+      destination: export.map(Self.workFolder(exportingTo:))
+        ?? (kind.isStream
+          ? command.streamFolder(currentFolder: host.workingDirectory.path) : destination),
       file: file, stream: command.hls, refreshesURL: command.refreshCommand != nil)
     if let margin = command.minimumFreeSpace,
       let shortage = await download.spaceShortage(keepingFree: margin)
     {
       reporter.failed(FreeSpaceCheck.message(shortage, url: command.url))
       return ExitCode.failure
+    }
+    if let export {
+      return await command.runThenExport(
+        download, to: export, journal: index.transfers, reporter: reporter, host: host)
     }
     return await command.run(download, reporter: reporter, host: host)
   }

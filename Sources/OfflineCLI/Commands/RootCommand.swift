@@ -18,7 +18,7 @@ struct RootCommand: Command {
       GetCommand.configuration, AddCommand.configuration, ListCommand.configuration,
       RunCommand.configuration, ServeCommand.configuration, InfoCommand.configuration,
       CacheCommand.configuration,
-      VerifyCommand.configuration, RepairCommand.configuration,
+      VerifyCommand.configuration, RepairCommand.configuration, ExportCommand.configuration,
     ] + ContentCommand.configurations + [
       SetURLCommand.configuration, LimitCommand.configuration,
       CompletionsCommand.configuration, HelpCommand.configuration,

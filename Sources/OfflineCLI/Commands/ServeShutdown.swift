@@ -2,6 +2,7 @@ import Foundation
 import OfflineKit
 import OfflineLocks
 import OfflineService
+import OfflineSignals
 
 /// How `offline serve` ends on SIGINT or SIGTERM: in order, within ``deadline`` of the
 /// signal.

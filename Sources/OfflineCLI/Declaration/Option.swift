@@ -27,6 +27,16 @@ extension Option {
   }
 }
 
+extension Option {
+  /// This option, made one the command cannot run without (see ``OptionSpec/isRequired``);
+  /// its value type stays optional, but a run never sees nil.
+  func required() -> Option {
+    var spec = spec
+    spec.isRequired = true
+    return Option(spec: spec, read: read)
+  }
+}
+
 extension Option where Value == Bool {
   /// A flag: true when given.
   static func flag(_ names: String..., help: String) -> Option<Bool> {

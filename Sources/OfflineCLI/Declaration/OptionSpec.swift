@@ -17,6 +17,9 @@ struct OptionSpec: Sendable {
   let convert: @Sendable (String) throws(ValueError) -> any Sendable
   /// Whether its values are blanked from the process's command line once read.
   var secrecy: ArgumentSecrecy = .none
+  /// Whether the command cannot run without it: the parser refuses a command line that
+  /// leaves it out ("Missing --output."), and the usage line shows it without brackets.
+  var isRequired = false
 
   /// Declares an option; ``Option``'s factories are the usual way.
   init(

@@ -19,10 +19,12 @@ enum UsageLine {
     return words
   }
 
-  /// `[--output <path>]`, `[--force]` or `[--header <line> ...]`.
+  /// `[--output <path>]`, `[--force]` or `[--header <line> ...]`; a required option without
+  /// the brackets (`--output <file>`).
   static func usage(of option: OptionSpec) -> String {
     let value = option.valueName.map { " <\($0)>" } ?? ""
-    return "[\(option.key)\(value)\(option.isRepeatable ? " ..." : "")]"
+    let text = "\(option.key)\(value)\(option.isRepeatable ? " ..." : "")"
+    return option.isRequired ? text : "[\(text)]"
   }
 
   /// The line after `prefix`, wrapped at `width` columns under its first word.

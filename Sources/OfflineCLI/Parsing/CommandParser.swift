@@ -105,6 +105,12 @@ enum CommandParser {
       {
         throw UsageError("Missing \(argument.noun).")
       }
+      for option in command.options
+      where !helpRequested && level.subcommand == nil && option.isRequired
+        && !level.parsed.wasGiven(key: option.key)
+      {
+        throw UsageError("Missing \(option.key).")
+      }
     } catch {
       throw .usage(error, path)
     }

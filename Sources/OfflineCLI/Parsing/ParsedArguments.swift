@@ -39,7 +39,12 @@ struct ParsedArguments: Sendable {
 
   /// Whether the option was given on the command line.
   func wasGiven(_ option: some OptionDeclaring) -> Bool {
-    !(optionValues[option.spec.key] ?? []).isEmpty
+    wasGiven(key: option.spec.key)
+  }
+
+  /// Whether the option kept under `key` (its long name) was given on the command line.
+  func wasGiven(key: String) -> Bool {
+    !(optionValues[key] ?? []).isEmpty
   }
 
   mutating func record(_ value: any Sendable, for option: OptionSpec) {

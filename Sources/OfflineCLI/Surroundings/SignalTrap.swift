@@ -1,4 +1,5 @@
 import Foundation
+import OfflineSignals
 
 /// Turns SIGINT and SIGTERM into cancellation of one task, remembering which signal came,
 /// so the command can stop cleanly (partial data and journal kept) and exit 130 or 143.

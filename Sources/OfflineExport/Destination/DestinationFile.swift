@@ -65,6 +65,15 @@ struct DestinationFile: Sendable {
     try Self.sync(destination.deletingLastPathComponent().path)
   }
 
+  /// Writes `text` as the temporary file's content (for a file made here, not by libav).
+  func write(_ text: String) throws(ExportError) {
+    do {
+      try Data(text.utf8).write(to: temporary)
+    } catch {
+      throw .fileSystem(operation: "write", path: temporary.path, errno: EIO)
+    }
+  }
+
   /// Removes the temporary file.
   func discard() {
     unlink(temporary.path)
@@ -93,10 +102,23 @@ struct DestinationFile: Sendable {
     for name in names where name.hasPrefix(prefix) && name.hasSuffix(".partial") {
       let rest = name.dropFirst(prefix.count)
       guard let pid = Int32(rest.prefix { $0 != "-" }), pid > 0 else { continue }
-      if kill(pid, 0) == -1 && errno == ESRCH {
+      if Self.hasEnded(pid) {
         unlink(folder.appendingPathComponent(name).path)
       }
     }
+  }
+
+  /// Whether process `pid` has ended: it is gone, or a zombie not yet reaped (a killed
+  /// exporter whose parent, `offline`, was killed with it waits for init to reap it; it
+  /// writes nothing more).
+  private static func hasEnded(_ pid: Int32) -> Bool {
+    if kill(pid, 0) == -1 && errno == ESRCH { return true }
+    // /proc/PID/stat: "PID (NAME) STATE ...", the name in parentheses may hold anything.
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return false }
+    let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+    return state == "Z" || state == "X"
   }
 
   private static func sync(_ path: String) throws(ExportError) {

@@ -79,6 +79,8 @@ public struct ExportReport: Sendable, Equatable {
   public var discontinuities: Int
   /// What the check after writing found.
   public var verification: Verification
+  /// The `.vtt` file written beside it (``StreamExport/writesSubtitleSidecar``), if one was.
+  public var subtitleSidecar: URL? = nil
 
   /// Creates a report.
   public init(

@@ -32,6 +32,11 @@ public struct StreamExport: Sendable {
   /// give the same bytes twice (a failing disk), at the cost of a second demux (about as long
   /// as the copy itself). Off by default.
   public var rereadsSource: Bool
+  /// Whether the subtitle track made from WebVTT renditions is also written as a `.vtt` file
+  /// beside the destination (``subtitleSidecarURL``), in the file's times. Refused like the
+  /// destination when it exists without `overwrite`; not written when there is no such track.
+  /// It is put in place right after the file (a failure then leaves the file in place).
+  public var writesSubtitleSidecar: Bool
   /// Where messages go (libav's warnings and errors among them); nil drops them. Called from
   /// the export's thread, or from any export's thread for libav's messages, which do not say
   /// which export they belong to.
@@ -40,8 +45,10 @@ public struct StreamExport: Sendable {
   /// Describes an export; nothing happens until ``run(progress:)``.
   public init(
     source: URL, destination: URL, format: ExportFormat? = nil, overwrite: Bool = false,
-    rereadsSource: Bool = false, log: (@Sendable (ExportLogMessage) -> Void)? = nil
+    rereadsSource: Bool = false, writesSubtitleSidecar: Bool = false,
+    log: (@Sendable (ExportLogMessage) -> Void)? = nil
   ) {
+    self.writesSubtitleSidecar = writesSubtitleSidecar
     self.source = source
     self.destination = destination
     self.format = format

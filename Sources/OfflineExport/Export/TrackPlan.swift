@@ -22,7 +22,9 @@
     var inputTimeBase: AVRational
     /// The written file's time base for the stream, once its header is written.
     var outputTimeBase = AVRational(num: 1, den: 1)
-    /// The payload digest of every packet copied, in order.
+    /// The numbers ``PacketHashing`` gave the packets copied, in order.
+    var sequences: [Int] = []
+    /// The payload digest of every packet copied, in order, once the copy is done.
     var digests: [PayloadHasher.Digest] = []
     /// Payload bytes copied.
     var bytes: Int64 = 0

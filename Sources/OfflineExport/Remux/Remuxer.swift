@@ -11,6 +11,9 @@
       var plans: [TrackPlan]
       /// Timestamp discontinuities stitched.
       var discontinuities: Int
+      /// The cues of the subtitle track made from WebVTT renditions, in the file's times;
+      /// empty when there is none.
+      var subtitleCues: [WebVTTCue] = []
     }
 
     private let source: ExportInput
@@ -19,12 +22,16 @@
     private let cancellation: CancellationFlag
     private let log: (ExportLogMessage) -> Void
     private let progress: (ExportProgress) -> Void
+    private let moovReservation: ([Double?], Double) -> Int?
 
     /// Prepares a copy of `source` into a new file at `path`; `progress` is called from the
-    /// copying thread each time the fraction done grows by a hundredth.
+    /// copying thread each time the fraction done grows by a hundredth. `moovReservation`
+    /// sizes an MP4's room for its index from the tracks' packet rates and the duration
+    /// (``MoovReservation/bytes(packetRates:duration:)``; tests pass a wrong one).
     init(
       source: ExportInput, path: String, format: ExportFormat, cancellation: CancellationFlag,
-      log: @escaping (ExportLogMessage) -> Void, progress: @escaping (ExportProgress) -> Void
+      log: @escaping (ExportLogMessage) -> Void, progress: @escaping (ExportProgress) -> Void,
+      moovReservation: @escaping ([Double?], Double) -> Int? = MoovReservation.bytes
     ) {
       self.source = source
       self.path = path
@@ -32,10 +39,27 @@
       self.cancellation = cancellation
       self.log = log
       self.progress = progress
+      self.moovReservation = moovReservation
     }
 
-    /// Copies every packet, then writes the trailer and closes the file.
+    /// Copies every packet, then writes the trailer and closes the file. An MP4 gets room for
+    /// its index before its media (``MoovReservation``); when that room turns out too small,
+    /// the copy is made again with `faststart`.
     func run() throws(ExportError) -> Outcome {
+      guard format == .mp4 else { return try copy(reservingMoov: false) }
+      do throws(ExportError) {
+        return try copy(reservingMoov: true)
+      } catch .libav(let call, let code, _) where call == "av_write_trailer" && code == -EINVAL {
+        // The reservation was too small: the index overwrote the start of the media.
+        log(
+          ExportLogMessage(
+            level: .notice,
+            text: "The room kept for the MP4 index was too small; copying again with faststart."))
+        return try copy(reservingMoov: false)
+      }
+    }
+
+    private func copy(reservingMoov: Bool) throws(ExportError) -> Outcome {
       let options = source.kind == .hls ? ["allowed_extensions": "ALL"] : [:]
       let input = try InputContainer(
         path: source.manifest.path, options: options, cancellation: cancellation)
@@ -43,16 +67,20 @@
       let output = try OutputContainer(path: path, format: format)
       var (plans, filters) = try Self.planTracks(
         input: input, output: output, source: source, format: format)
-      let subtitles = source.renditions.filter { $0.type == .subtitles }.count
-      if subtitles > 0, !plans.contains(where: { $0.kind == .subtitle }) {
-        // libavformat 5.1's HLS demuxer makes no stream of a SUBTITLES rendition.
-        log(
-          ExportLogMessage(
-            level: .warning,
-            text: "The playlist's \(subtitles) subtitle rendition(s) are not in the file: "
-              + "this version of libavformat does not read WebVTT renditions."))
-      }
-      try output.writeHeader(options: format == .mp4 ? ["movflags": "+faststart"] : [:])
+      let subtitles =
+        plans.contains(where: { $0.kind == .subtitle })
+        ? nil
+        : try Self.subtitleWriter(
+          source: source, output: output, format: format, startTime: input.startTime, log: log)
+      let reservation =
+        reservingMoov
+        ? moovReservation(
+          plans.map { MoovReservation.packetRate(of: input.streams[$0.inputIndex]) }
+            + (subtitles.map { [2 * Double($0.cueCount) / max(source.duration, 1)] } ?? []),
+          source.duration)
+        : nil
+      try output.writeHeader(options: Self.muxerOptions(format, reservation: reservation))
+      subtitles?.headerWritten(output)
       var planOfStream = [Int?](repeating: nil, count: input.streams.count)
       for (number, plan) in plans.enumerated() {
         planOfStream[plan.inputIndex] = number
@@ -64,7 +92,9 @@
         plans: plans, filters: filters, output: output, startTime: input.startTime,
         jumpThreshold: max(2 * source.segmentDuration, 5), log: log)
       let packet = try Packet()
-      let hasher = try PayloadHasher()
+      let hashing = try PacketHashing()
+      var digests: [PayloadHasher.Digest]? = nil
+      defer { if digests == nil { _ = hashing.finish() } }
       var reported = -1
       var count = 0
       while try input.read(into: packet) {
@@ -73,10 +103,11 @@
           continue
         }
         count += 1
-        let digest = hasher.digest(of: packet.payload, framing: plans[number].framing)
-        guard let seconds = try writer.write(packet, number: number, digest: digest) else {
+        let sequence = try hashing.submit(packet, framing: plans[number].framing)
+        guard let seconds = try writer.write(packet, number: number, sequence: sequence) else {
           continue
         }
+        try subtitles?.write(upTo: seconds, into: output)
         let percent = Int(min(max(seconds / source.duration, 0), 1) * 100)
         if percent > reported {
           reported = percent
@@ -84,9 +115,26 @@
         }
       }
       try writer.flush()
+      try subtitles?.finish(into: output)
       try output.finish()
       if reported < 100 { progress(ExportProgress(phase: .writing, fraction: 1, packets: count)) }
-      return Outcome(plans: writer.plans, discontinuities: writer.discontinuities)
+      let computed = hashing.finish()
+      digests = computed
+      var copied = writer.plans
+      for index in copied.indices {
+        copied[index].digests = copied[index].sequences.map { computed[$0] }
+      }
+      return Outcome(
+        plans: copied + (subtitles.map { [$0.plan] } ?? []),
+        discontinuities: writer.discontinuities, subtitleCues: subtitles?.written ?? [])
+    }
+
+    /// The muxer's options: for MP4 either the room for the index (`moov_size`) or, without
+    /// it, `faststart`; none for Matroska.
+    static func muxerOptions(_ format: ExportFormat, reservation: Int?) -> [String: String] {
+      guard format == .mp4 else { return [:] }
+      if let reservation { return ["moov_size": String(reservation)] }
+      return ["movflags": "+faststart"]
     }
   }
 #endif

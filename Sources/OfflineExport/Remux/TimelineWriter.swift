@@ -2,7 +2,8 @@
   import CAVFormat
 
   /// Puts packets on the continuous timeline (``TimelineStitcher``), through their bitstream
-  /// filter, into the muxer, and records each written packet's digest in its track's plan.
+  /// filter, into the muxer, and records each written packet's number (``PacketHashing``'s, whose
+  /// digest it will be) in its track's plan.
   /// Packets the stitcher holds (another stream left an epoch before the primary stream fixed
   /// its shift) wait here, a few at most, and go out in their order; those it drops (audio
   /// the previous part already covers) are counted.
@@ -11,12 +12,12 @@
     static let holdLimit = 256
 
     private var stitcher: TimelineStitcher
-    /// The chosen streams, with the digests of the packets written so far.
+    /// The chosen streams, with the numbers of the packets written so far.
     private(set) var plans: [TrackPlan]
     private let filters: [Int: BitstreamFilter]
     private let output: OutputContainer
     private let log: (ExportLogMessage) -> Void
-    private var held: [(packet: Packet, number: Int, digest: PayloadHasher.Digest)] = []
+    private var held: [(packet: Packet, number: Int, sequence: Int)] = []
     private var holding: Set<Int> = []
 
     /// Discontinuities stitched so far.
@@ -47,18 +48,19 @@
         })
     }
 
-    /// Writes `packet`, of the plan numbered `number` and with payload `digest`, or holds it
+    /// Writes `packet`, of the plan numbered `number` and handed to the hashing as `sequence`,
+    /// or holds it
     /// (taking its payload) or drops it; returns its decode time in seconds on the timeline
     /// when it was written.
-    func write(_ packet: Packet, number: Int, digest: PayloadHasher.Digest) throws(ExportError)
+    func write(_ packet: Packet, number: Int, sequence: Int) throws(ExportError)
       -> Double?
     {
       if holding.contains(number) {
-        try hold(packet, number: number, digest: digest)
+        try hold(packet, number: number, sequence: sequence)
         return nil
       }
       return try place(
-        packet, number: number, digest: digest, mayHold: held.count < Self.holdLimit)
+        packet, number: number, sequence: sequence, mayHold: held.count < Self.holdLimit)
     }
 
     /// Writes every packet still held.
@@ -66,23 +68,23 @@
       let queue = held
       held = []
       holding = []
-      for (packet, number, digest) in queue {
-        _ = try place(packet, number: number, digest: digest, mayHold: false)
+      for (packet, number, sequence) in queue {
+        _ = try place(packet, number: number, sequence: sequence, mayHold: false)
       }
     }
 
-    private func hold(_ packet: Packet, number: Int, digest: PayloadHasher.Digest)
+    private func hold(_ packet: Packet, number: Int, sequence: Int)
       throws(ExportError)
     {
       let kept = try Packet()
       av_packet_move_ref(kept.pointer, packet.pointer)
-      held.append((kept, number, digest))
+      held.append((kept, number, sequence))
       holding.insert(number)
       if held.count >= Self.holdLimit { try flush() }
     }
 
     private func place(
-      _ packet: Packet, number: Int, digest: PayloadHasher.Digest, mayHold: Bool
+      _ packet: Packet, number: Int, sequence: Int, mayHold: Bool
     ) throws(ExportError) -> Double? {
       let none = ok_av_nopts_value()
       let raw = packet.pointer.pointee
@@ -97,16 +99,16 @@
         stitched = stamps
         startedEpoch = started
       case .held:
-        try hold(packet, number: number, digest: digest)
+        try hold(packet, number: number, sequence: sequence)
         return nil
       case .dropped:
         // A stream's packets are placed or dropped in the order they were read, so this one's
         // place among them is the count of those before it.
         let plan = plans[number]
-        plans[number].droppedIndices.append(plan.digests.count + plan.droppedIndices.count)
+        plans[number].droppedIndices.append(plan.sequences.count + plan.droppedIndices.count)
         return nil
       }
-      plans[number].digests.append(digest)
+      plans[number].sequences.append(sequence)
       plans[number].bytes += Int64(raw.size)
       let plan = plans[number]
       packet.pointer.pointee.pts = stitched.pts ?? none

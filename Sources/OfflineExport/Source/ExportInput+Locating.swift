@@ -68,8 +68,12 @@ extension ExportInput {
         segmentDuration = max(segmentDuration, timing.segmentDuration)
       }
       guard duration > 0 else { throw .notAStream(path: manifest.path) }
-      let renditions = master.renditions.filter { $0.uri != nil }.map {
-        Rendition(type: $0.type, language: $0.language, isDefault: $0.isDefault)
+      let renditions = master.renditions.compactMap { rendition in
+        rendition.uri.map {
+          Rendition(
+            type: rendition.type, language: rendition.language, isDefault: rendition.isDefault,
+            playlist: URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL)
+        }
       }
       return ExportInput(
         kind: .hls, manifest: manifest, duration: duration, segmentDuration: segmentDuration,

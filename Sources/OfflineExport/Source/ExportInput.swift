@@ -21,6 +21,8 @@ struct ExportInput: Sendable, Equatable {
     var language: String?
     /// `DEFAULT=YES`.
     var isDefault: Bool
+    /// Its media playlist, when it has one.
+    var playlist: URL? = nil
   }
 
   /// The kind of manifest.

@@ -7,8 +7,8 @@ import Synchronization
   import Darwin
 #endif
 
-/// SIGINT and SIGTERM for the `offline` executable, handed to listeners on a thread of its
-/// own.
+/// SIGINT and SIGTERM for the `offline` and `offline-export` executables, handed to listeners
+/// on a thread of its own.
 ///
 /// The handlers are installed at once, when ``shared`` is first used (before the command
 /// starts), and they only write the signal's number to a pipe; a thread of ours reads the
@@ -21,12 +21,12 @@ import Synchronization
 /// the trap's `signal(SIG_IGN)`, the signals stayed ignored for good. `offline serve` then
 /// neither stopped on SIGTERM nor ended at its deadline, in about one run in ten of a
 /// loaded service.
-final class ProcessSignals: Sendable {
+public final class ProcessSignals: Sendable {
   /// The signals the executable stops on.
-  static let handled: [Int32] = [SIGINT, SIGTERM]
+  public static let handled: [Int32] = [SIGINT, SIGTERM]
 
   /// The process's one watcher; the first use installs the handlers and starts the thread.
-  static let shared = ProcessSignals()
+  public static let shared = ProcessSignals()
 
   private struct State {
     var first: Int32?
@@ -81,7 +81,7 @@ final class ProcessSignals: Sendable {
   /// Calls `listener` on the watcher's thread for every SIGINT or SIGTERM from now on, and
   /// at once (on the caller's thread) with the first one if one already came. Listeners
   /// stay for the life of the process; each must return quickly.
-  func listen(_ listener: @escaping @Sendable (Int32) -> Void) {
+  public func listen(_ listener: @escaping @Sendable (Int32) -> Void) {
     let already = state.withLock { state -> Int32? in
       state.listeners.append(listener)
       return state.first
@@ -90,7 +90,7 @@ final class ProcessSignals: Sendable {
   }
 
   /// The first signal that came, nil while none has.
-  var first: Int32? { state.withLock { $0.first } }
+  public var first: Int32? { state.withLock { $0.first } }
 
   private func deliver(_ number: Int32) {
     let listeners = state.withLock { state in
