@@ -11,7 +11,7 @@ import OfflineKit
 /// The piece's bytes are served whole or by one byte range inside them (206, or 416), with
 /// no validators: until the stream is complete, a piece is not served twice as the same
 /// file. A piece the download is fetching is streamed as its bytes arrive, once its length
-/// is known and its first bytes are on disk (``ArrivingPieceStream``).
+/// is known and its first bytes are on disk (``GrowingBodyStream``).
 enum PieceResponder {
   /// How long a request waits for a piece that is not on disk.
   static let patience: Duration = .seconds(60)
@@ -49,7 +49,15 @@ enum PieceResponder {
       return HTTPResponse(
         status: status, headers: headers,
         body: .stream(
-          ArrivingPieceStream(piece: piece, from: first, through: last),
+          GrowingBodyStream(
+            from: first, through: last,
+            read: { buffer, offset in
+              switch piece.read(into: buffer, at: offset) {
+              case .bytes(let count): .bytes(count)
+              case .notYet: .later
+              case .gone: .end
+              }
+            }, onChange: { piece.onChange($0) }, close: { piece.close() }),
           length: last - first + 1))
     case nil:
       return .text(

@@ -63,8 +63,7 @@ enum ReadThroughResponder {
     if !restricted, request.method != "HEAD" { reader.want(from: first) }
     return HTTPResponse(
       status: status, headers: headers,
-      body: .stream(
-        ReadThroughStream(reader: reader, from: first, through: last), length: last - first + 1))
+      body: .stream(stream(reader, from: first, through: last), length: last - first + 1))
   }
 
   /// The file's length, waiting for it (never for a restricted reader, which waits for
@@ -81,53 +80,32 @@ enum ReadThroughResponder {
     }
     return nil
   }
-}
 
-/// The bytes of a file from one offset to another, as they land: what is on disk is read at
-/// once; when the next byte is not, the connection waits (suspended) until the reader says
-/// bytes landed, after asking the download for them.
-final class ReadThroughStream: HTTPBodyStream {
-  private let reader: OfflineFileReader
-  private let last: Int64
-  private let next: Locked<Int64>
-
-  /// Streams the bytes `first` to `last` (both included) of `reader`'s file.
-  init(reader: OfflineFileReader, from first: Int64, through last: Int64) {
-    self.reader = reader
-    self.last = last
-    self.next = Locked(first)
-  }
-
-  func read(into buffer: UnsafeMutableRawBufferPointer) -> StreamRead {
-    next.withLock { next in
-      guard next <= last else { return .end }
-      let room = Int(min(Int64(buffer.count), last - next + 1))
-      let read: Int
-      do {
-        read = try reader.read(
-          into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<room]), at: next)
-      } catch {
-        return .end  // the file changed under the reader: the response stops short
-      }
-      guard read > 0 else {
+  /// The bytes `first` to `last` of `reader`'s file as they land; a byte not on disk is
+  /// asked of the download first (unless the reader is restricted: then the body ends).
+  private static func stream(_ reader: OfflineFileReader, from first: Int64, through last: Int64)
+    -> GrowingBodyStream
+  {
+    GrowingBodyStream(
+      from: first, through: last,
+      read: { buffer, offset in
+        let read: Int
+        do {
+          read = try reader.read(into: buffer, at: offset)
+        } catch {
+          return .end  // the file changed under the reader: the response stops short
+        }
+        guard read == 0 else { return .bytes(read) }
         if reader.isRestrictedToAssetCache { return .end }
-        // Bytes that land from here on wake the connection (``setWaker(_:)``), whose
-        // suspension holds the wake off until it is done.
-        reader.want(from: next)
+        // Bytes that land from here on wake the connection, whose suspension holds the
+        // wake off until it is done.
+        reader.want(from: offset)
         return .later
-      }
-      next += Int64(read)
-      return .bytes(read)
-    }
-  }
-
-  func setWaker(_ waker: @escaping @Sendable () -> Void) {
-    reader.onChange(waker)
-  }
-
-  func close() {
-    reader.want(from: nil)
-    reader.onChange(nil)
-    reader.close()
+      },
+      onChange: { reader.onChange($0) },
+      close: {
+        reader.want(from: nil)
+        reader.close()
+      })
   }
 }
