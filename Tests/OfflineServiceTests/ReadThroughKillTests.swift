@@ -27,14 +27,9 @@ struct ReadThroughKillTests {
     let store = try TemporaryDirectory(prefix: "offlinekit-kill-store")
     let port = try FreePort.make()
     let output = store.file("serve.out")
-    var serve = try ServeBinary.start(
-      ["serve", "--listen", "127.0.0.1:\(port)"], store: store.url, output: output)
+    var serve = try await ServeBinary.serve(store: store.url, port: port, output: output)
     defer { serve.killIfRunning() }
-    _ = try await ServeBinary.waitForLine(in: output, containing: "Serving")
-    let added = try await ProcessRunner.run(
-      ServeBinary.path, ["--store", store.path, "add", nginx.url("/movie.bin").absoluteString],
-      timeout: 30)
-    let id = try #require(added.stdoutText.split(separator: "\n").last.map(String.init))
+    let id = try await ServeBinary.add(nginx.url("/movie.bin"), store: store.url)
     let file = "http://127.0.0.1:\(port)/content/\(id)/movie.bin"
 
     let far = try await Curl.fetch(file, ["-r", "\(24 << 20)-\((25 << 20) - 1)", "-m", "60"])
@@ -55,13 +50,7 @@ struct ReadThroughKillTests {
 
     serve = try ServeBinary.start(
       ["serve", "--listen", "127.0.0.1:\(port)"], store: store.url, output: output)
-    var state = ""
-    for _ in 0..<1200 where state != "downloaded" {
-      try await Task.sleep(for: .milliseconds(100))
-      let reply = try? await Curl.fetch("http://127.0.0.1:\(port)/api/contents/\(id)")
-      let object = reply.flatMap { try? JSONSerialization.jsonObject(with: $0.body) }
-      state = (object as? [String: Any])?["state"] as? String ?? ""
-    }
+    let state = try await ServeBinary.waitForState("downloaded", of: id, port: port)
     #expect(state == "downloaded")
     #expect(await serve.stopBounded() == 130)
     let stored = try FileManager.default.contentsOfDirectory(

@@ -83,6 +83,41 @@ enum ServeBinary {
     return process
   }
 
+  /// Starts `offline --store STORE serve` on `127.0.0.1:port`, its output into `output`, and
+  /// waits until it serves.
+  static func serve(store: URL, port: Int, output: URL) async throws -> Process {
+    let process = try start(
+      ["serve", "--listen", "127.0.0.1:\(port)"], store: store, output: output)
+    _ = try await waitForLine(in: output, containing: "Serving")
+    return process
+  }
+
+  /// Adds `url` to the queue of the store at `store` (`offline add`, with `arguments`
+  /// before the URL); the id it printed.
+  static func add(_ url: URL, store: URL, _ arguments: [String] = []) async throws -> String {
+    let added = try await ProcessRunner.run(
+      path, ["--store", store.path, "add"] + arguments + [url.absoluteString], timeout: 30)
+    guard added.status == 0, let id = added.stdoutText.split(separator: "\n").last else {
+      throw FixtureError.timedOut("offline add failed: \(added.stderrText)")
+    }
+    return String(id)
+  }
+
+  /// Waits at most `timeout` seconds until the service on `port` says content `id` is
+  /// `state` (`GET /api/contents/<id>`); the last state it said.
+  static func waitForState(
+    _ state: String, of id: String, port: Int, timeout: Double = 120
+  ) async throws -> String {
+    let deadline = Date().addingTimeInterval(timeout)
+    var said = ""
+    while said != state, Date() < deadline {
+      try await Task.sleep(for: .milliseconds(100))
+      let reply = try? await Curl.fetch("http://127.0.0.1:\(port)/api/contents/\(id)")
+      said = (reply?.json as? [String: Any])?["state"] as? String ?? ""
+    }
+    return said
+  }
+
   /// The first line of `file` holding `text`, waiting at most `timeout` seconds for it
   /// (polling with `Task.sleep`).
   static func waitForLine(in file: URL, containing text: String, timeout: Double = 30)

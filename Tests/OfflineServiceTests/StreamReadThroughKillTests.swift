@@ -26,18 +26,10 @@ struct StreamReadThroughKillTests {
     let store = try TemporaryDirectory(prefix: "offlinekit-stream-kill-store")
     let port = try FreePort.make()
     let output = store.file("serve.out")
-    var serve = try ServeBinary.start(
-      ["serve", "--listen", "127.0.0.1:\(port)"], store: store.url, output: output)
+    var serve = try await ServeBinary.serve(store: store.url, port: port, output: output)
     defer { serve.killIfRunning() }
-    _ = try await ServeBinary.waitForLine(in: output, containing: "Serving")
-    let added = try await ProcessRunner.run(
-      ServeBinary.path,
-      [
-        "--store", store.path, "add", "--limit-rate", "200k",
-        files.url(on: nginx).absoluteString,
-      ], timeout: 30)
-    #expect(added.status == 0, "\(added.stderrText)")
-    let id = try #require(added.stdoutText.split(separator: "\n").last.map(String.init))
+    let id = try await ServeBinary.add(
+      files.url(on: nginx), store: store.url, ["--limit-rate", "200k"])
     let service = "http://127.0.0.1:\(port)"
     let playlist = "\(service)/content/\(id)/index-through.m3u8"
     var status = 0
@@ -66,12 +58,7 @@ struct StreamReadThroughKillTests {
 
     serve = try ServeBinary.start(
       ["serve", "--listen", "127.0.0.1:\(port)"], store: store.url, output: output)
-    var state = ""
-    for _ in 0..<1200 where state != "downloaded" {
-      try await Task.sleep(for: .milliseconds(100))
-      let reply = try? await Curl.fetch("\(service)/api/contents/\(id)")
-      state = (reply?.json as? [String: Any])?["state"] as? String ?? ""
-    }
+    let state = try await ServeBinary.waitForState("downloaded", of: id, port: port)
     #expect(state == "downloaded")
     #expect(await serve.stopBounded() == 130)
 
