@@ -14,8 +14,10 @@ import Testing
 @Suite(.timed) struct LiveRecordingInvariantTests {
   /// A small deterministic generator (SplitMix64), so a failing seed replays.
   struct Generator: RandomNumberGenerator {
+    /// The generator's state, its seed at first.
     var state: UInt64
 
+    /// The next 64 random bits.
     mutating func next() -> UInt64 {
       state &+= 0x9E37_79B9_7F4A_7C15
       var value = state
@@ -27,15 +29,24 @@ import Testing
 
   /// One randomized run: what the recording asked for, and what it settled.
   struct Run {
+    /// The seeded generator every random choice draws from.
     var random: Generator
+    /// The recording under test (a new one after each kill).
     var recording: LiveRecording
+    /// The seconds since ``LiveFixture/origin``.
     var now = 0.0
+    /// The origin's newest segment number.
     var head = 20
+    /// The numbers asked for in this process and not reported yet.
     var inFlight: [Int] = []
+    /// Every number asked for in this process.
     var askedHere: Set<Int> = []
+    /// The numbers asked for a second time in one process: always none.
     var asksTwice: [Int] = []
+    /// The unaccounted numbers seen after an event: always none.
     var holes: [[Int]] = []
 
+    /// A run drawn from `seed`, starting at the point the seed picks.
     init(seed: UInt64) {
       random = Generator(state: seed)
       let starts: [LiveRecording.StartPoint] = [.liveEdge, .fromStart, .secondsBack(13)]

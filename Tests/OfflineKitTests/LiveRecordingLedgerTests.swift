@@ -124,6 +124,34 @@ import Testing
     #expect(Fixture.fetched(actions) == [7, 8, 9])
   }
 
+  @Test func aResumeWaitsForAnAnswerThatIsNotBehindBeforeLedgeringAnything() {
+    var before = LiveRecording(configuration: .init(start: .fromStart))
+    _ = before.didReload(Fixture.window(0...9), at: Fixture.at(0))
+    var after = LiveRecording(resuming: before.journal)
+    #expect(
+      after.didReload(Fixture.window(0...5), at: Fixture.at(60)) == [
+        .reload(after: .seconds(3))
+      ])
+    #expect(after.journal.ledger.gaps.isEmpty)
+    let actions = after.didReload(Fixture.window(2...10), at: Fixture.at(63))
+    #expect(
+      Fixture.others(actions) == [
+        .recordGap(LiveGap(sequences: 0...1, reason: .notRunning)), .reload(after: .seconds(6)),
+      ])
+    #expect(Fixture.fetched(actions) == Array(2...10))
+  }
+
+  @Test func aStopBeforeTheFirstAnswerOfAResumeLedgersWhatTheEarlierRunAskedFor() {
+    var before = LiveRecording(configuration: .init(start: .fromStart))
+    _ = before.didReload(Fixture.window(0...1), at: Fixture.at(0))
+    var after = LiveRecording(resuming: before.journal)
+    #expect(
+      after.didAskToStop(.user, at: Fixture.at(60)) == [
+        .recordGap(LiveGap(sequences: 0...1, reason: .notRunning)), .finish(.stopped),
+      ])
+    #expect(after.journal.ledger.gaps == [LiveGap(sequences: 0...1, reason: .notRunning)])
+  }
+
   @Test func aJournalSurvivesJSONAndGoesOnAsBefore() throws {
     var before = LiveRecording(configuration: .init(start: .fromStart))
     _ = before.didReload(Fixture.window(0...3), at: Fixture.at(0))

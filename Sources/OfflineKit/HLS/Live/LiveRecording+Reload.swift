@@ -34,6 +34,7 @@ extension LiveRecording {
       journal.nextSequence = start
       phase = .recording
     } else if let resumePoint {
+      if isStale(playlist) { return nextStep(for: playlist, changed: false, at: now) }
       actions += settleAfterResume(playlist, from: resumePoint)
       phase = .recording
     }
@@ -97,6 +98,15 @@ extension LiveRecording {
     return [.reload(after: .milliseconds(target * 500))]
   }
 
+  /// Whether `playlist` ends before the last number already seen: an answer older than one
+  /// before it (another CDN edge). Settling a resume on it would ledger numbers that a fresh
+  /// answer still holds, so a resume waits for a fresh one.
+  private func isStale(_ playlist: MediaPlaylist) -> Bool {
+    guard let next = journal.nextSequence else { return false }
+    let last = playlist.segments.last?.mediaSequenceNumber ?? (playlist.mediaSequence - 1)
+    return last < next - 1
+  }
+
   /// Ledgers the numbers from ``LiveJournal/nextSequence`` up to the window's first one:
   /// the window moved past them before any answer showed them.
   private mutating func skipWindowJump(_ playlist: MediaPlaylist, reason: LiveGap.Reason)
@@ -139,11 +149,7 @@ extension LiveRecording {
   {
     var actions: [Action] = []
     let window = Set(playlist.segments.map(\.mediaSequenceNumber))
-    let lost = journal.asked.keys.filter { !window.contains($0) }.sorted()
-    for sequence in lost {
-      journal.asked[sequence] = nil
-      actions += addGap(sequence...sequence, reason: .notRunning)
-    }
+    actions += ledgerAsked(journal.asked.keys.filter { !window.contains($0) }, reason: .notRunning)
     if point == .liveEdge, let next = journal.nextSequence, !playlist.segments.isEmpty {
       let edge = startSequence(in: playlist, at: .liveEdge)
       if edge > next {

@@ -18,7 +18,8 @@
 /// - a window that goes backwards (a stale answer from another CDN edge, or an origin that
 ///   renumbered) brings nothing below ``LiveJournal/nextSequence``: it counts as an unchanged
 ///   reload, so nothing is fetched twice; an origin that really started over at lower numbers
-///   ends by silence unless its numbers pass the old ones;
+///   ends by silence unless its numbers pass the old ones; a resume waits for an answer that
+///   is not behind before it settles what went by;
 /// - a fetch that fails after its retries ledgers its number as
 ///   ``LiveGap/Reason/failedAfterRetries``, or ``LiveGap/Reason/fellOutOfWindow`` when the
 ///   window had already left it.
@@ -127,16 +128,22 @@ struct LiveRecording: Sendable {
     switch phase {
     case .finished, .failed, .draining: return []
     case .resuming:
-      for sequence in journal.asked.keys.sorted() {
-        journal.asked[sequence] = nil
-        let gap = LiveGap(sequences: sequence...sequence, reason: .notRunning)
-        journal.ledger.add(gap)
-        actions.append(.recordGap(gap))
-      }
+      actions = ledgerAsked(journal.asked.keys, reason: .notRunning)
     case .starting, .recording: break
     }
     phase = .draining(request.finishReason)
     return actions + finishIfDrained()
+  }
+
+  /// Takes `numbers` out of the asked ones into the ledger, one gap per run of consecutive
+  /// numbers.
+  mutating func ledgerAsked(_ numbers: some Sequence<Int>, reason: LiveGap.Reason) -> [Action] {
+    SequenceRanges(numbers).runs.map { run in
+      for sequence in run { journal.asked[sequence] = nil }
+      let gap = LiveGap(sequences: run, reason: reason)
+      journal.ledger.add(gap)
+      return .recordGap(gap)
+    }
   }
 
   /// Finishes when draining and nothing is asked any more.

@@ -14,6 +14,11 @@ struct SequenceRanges: Sendable, Equatable, Codable {
   /// An empty set.
   init() {}
 
+  /// The set of `numbers`, in any order.
+  init(_ numbers: some Sequence<Int>) {
+    for number in numbers { insert(number) }
+  }
+
   /// Whether no number is in the set.
   var isEmpty: Bool { runs.isEmpty }
 
