@@ -5,6 +5,9 @@ extension LiveRecording {
   /// to reload (RFC 8216 §6.3.4): one target duration after a reload that brought a new
   /// segment, half of it after one that did not. A playlist with `EXT-X-ENDLIST` is not
   /// reloaded; the recording finishes once what it holds is settled.
+  ///
+  /// `now` is best the instant the reload began: §6.3.4 counts the wait from then, and a
+  /// later instant only makes the wait longer than needed.
   mutating func didReload(_ playlist: MediaPlaylist, at now: ContinuousClock.Instant) -> [Action] {
     let resumePoint: ResumePoint?
     switch phase {
