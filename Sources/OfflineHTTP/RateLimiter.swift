@@ -103,8 +103,10 @@ public final class RateLimiter: Sendable, Equatable {
       if let turn {
         // A waiter that did not ask again when it said it would has gone (it ended, or its
         // other budgets hold it): it holds nobody back.
-        bucket.waiters = bucket.waiters.filter { now <= $0.value + Self.waiterSlack }
-        ahead = bucket.waiters.keys.count { $0 < turn }
+        if !bucket.waiters.isEmpty {
+          bucket.waiters = bucket.waiters.filter { now <= $0.value + Self.waiterSlack }
+          ahead = bucket.waiters.keys.count { $0 < turn }
+        }
       }
       if bucket.tokens >= 0, ahead == 0 {
         if let turn { bucket.waiters[turn] = nil }
