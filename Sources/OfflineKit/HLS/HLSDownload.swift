@@ -27,6 +27,10 @@ package struct HLSDownload: Sendable {
   /// Called before a piece that failed is tried again (see ``PieceRetryPolicy``), from the task
   /// that fetches it, once per retry; nil ignores retries.
   public var onPieceRetry: (@Sendable (PieceRetryPolicy.Retry) -> Void)?
+  /// Told once, from the running task, when the stream turns out to be live and is
+  /// recorded (``StreamConfiguration/live``), with the media playlist recorded; nil tells
+  /// nobody.
+  public var onLiveRecording: (@Sendable (URL) -> Void)?
   /// Whether to wait while another download of a stream writes the same folder (in this
   /// process or another); false fails at once with ``Transfer/Error/Code-swift.struct/destinationBusy``.
   public var waitsForOtherWriter = false
@@ -74,6 +78,7 @@ package struct HLSDownload: Sendable {
   public var isComplete: Bool {
     FileManager.default.fileExists(atPath: indexURL().path)
       && FileManager.default.fileExists(atPath: folder.appending(path: HLSManifest.fileName).path)
+      && !isRecordingLive
   }
 
   /// Whether `url` names an HLS playlist (`.m3u8` or `.m3u`).
@@ -91,7 +96,11 @@ package struct HLSDownload: Sendable {
   /// - Parameter onProgress: called from the running task, about four times a second, with
   ///   bytes, an estimated total (marked while it is one), segments done and planned, and
   ///   the rate; never backwards, and the fraction below 1 until the last piece is on disk.
-  /// - Throws: ``Transfer/Error``: `invalidMedia` for a live stream, a DRM key, a key that is
+  /// A live media playlist (no `EXT-X-ENDLIST`) is recorded instead (``HLSLiveRecorder``),
+  /// until it ends or stops as ``StreamConfiguration/live`` says.
+  ///
+  /// - Throws: ``Transfer/Error``: `invalidMedia` for a live stream under a multivariant
+  ///   playlist or with keys or init sections (not recorded yet), a DRM key, a key that is
   ///   not 16 bytes or a URI that is not http(s); the error of the first segment that failed
   ///   after its retries; `canceled` when the task is canceled.
   public func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void = { _ in })
@@ -102,7 +111,12 @@ package struct HLSDownload: Sendable {
     let lock = try await DestinationLock.acquire(
       folder: folder.path, for: url, waits: waitsForOtherWriter)
     defer { withExtendedLifetime(lock) {} }
-    let plan = try await makePlan()
+    let began = session.clock.instant
+    let entry = try await playlist(at: url)
+    if case .media(let media) = entry.playlist, isLiveRecording(media) {
+      return try await recordLive(media, loadedAt: began, onProgress: onProgress)
+    }
+    let plan = try await makePlan(entry)
     let pins = try pinFolders(of: plan)
     defer { withExtendedLifetime(pins) {} }
     try HLSKeyNames.upgrade(folder: folder, entryURL: url)  // keys fetched by an older version
@@ -190,8 +204,9 @@ package struct HLSDownload: Sendable {
   var keyStore: HLSKeyStore { HLSKeyStore(folder: folder, session: session, retry: pieceRetry) }
 
   /// Fetches the entry playlist and the chosen media playlists, and plans the download.
-  func makePlan() async throws(Transfer.Error) -> HLSPlan {
-    let parsed = try await playlist(at: url)
+  func makePlan(_ entry: ParsedPlaylist? = nil) async throws(Transfer.Error) -> HLSPlan {
+    let parsed: ParsedPlaylist
+    if let entry { parsed = entry } else { parsed = try await playlist(at: url) }
     switch parsed.playlist {
     case .media(let media):
       return try HLSPlanner.plan(

@@ -1,0 +1,204 @@
+import Foundation
+import HLSPlaylist
+import OfflineHTTP
+import OfflineLocks
+
+/// Records a live HLS media playlist into a content's folder (issue 41): it feeds a
+/// ``LiveRecording`` what happens (each reload with the instant its load began, each
+/// segment fetched or failed) and carries out what it answers: segments fetched through the
+/// piece engine (``PieceRunner``: the same retries, rate budgets, request options and
+/// journal as a VOD stream's), reloads timed as RFC 8216 §6.3.4 says, gaps in the ledger.
+///
+/// After every event it writes `live.json` (``LiveRecordState``) and then `index.m3u8`
+/// (``LiveOfflinePlaylist``), each atomically, so a kill at any moment leaves a playlist
+/// that plays up to the last journalled segment, and the same command goes on from there.
+///
+/// A cancel of the task that runs it (Ctrl-C in `offline get`) stops the recording: the
+/// segments in flight land, and it finishes like any other end (`EXT-X-ENDLIST`, outcome
+/// returned). The events are handled one at a time on that task; fetches and reloads run
+/// as child tasks of an unstructured task, so a cancel reaches them only through the stop.
+struct HLSLiveRecorder: Sendable {
+  /// The stream's download: its folder, session, journal, piece settings.
+  let download: HLSDownload
+  /// The media playlist recorded.
+  let playlistURL: URL
+  /// Where it starts and when it stops.
+  let options: LiveRecordingOptions
+
+  /// What ended in the recorder's task group.
+  enum Happening: Sendable {
+    case reloaded(MediaPlaylist, at: ContinuousClock.Instant)
+    case reloadFailed(LiveRecording.ReloadFailure, at: ContinuousClock.Instant)
+    case fetched(Int, bytes: Int64?)
+    case stop(LiveRecording.StopRequest)
+    /// A watcher that ended without a stop (its wait was cancelled).
+    case nothing
+  }
+
+  var folder: URL { download.folder }
+  var clock: any Timekeeping { download.session.clock }
+
+  /// Records from `first`, the playlist loaded at `loadedAt`, until the recording finishes
+  /// (or goes on from `live.json` when an earlier run left one unfinished).
+  ///
+  /// - Parameter onProgress: called after each segment, from the recording's task: bytes
+  ///   and segments recorded, no total.
+  /// - Throws: ``Transfer/Error``: `invalidMedia` when the playlist stops answering for
+  ///   good (what was recorded stays playable), a file error when the state cannot be
+  ///   written.
+  func run(
+    first: MediaPlaylist, loadedAt: ContinuousClock.Instant,
+    onProgress: @escaping @Sendable (OfflineProgress) -> Void
+  ) async throws(Transfer.Error) -> StreamOutcome {
+    let stop = LiveStopSignal()
+    let recorder = self
+    let task = Task {
+      await recorder.record(first: first, loadedAt: loadedAt, stop: stop, onProgress: onProgress)
+    }
+    let result = await withTaskCancellationHandler {
+      await task.value
+    } onCancel: {
+      stop.stop()
+    }
+    return try result.get()
+  }
+
+  /// The recording's loop, on a task of its own.
+  private func record(
+    first: MediaPlaylist, loadedAt: ContinuousClock.Instant, stop: LiveStopSignal,
+    onProgress: @escaping @Sendable (OfflineProgress) -> Void
+  ) async -> Result<StreamOutcome, Transfer.Error> {
+    var state = startingState()
+    var recording =
+      state.journal.nextSequence == nil
+      ? LiveRecording(configuration: options.recordingConfiguration)
+      : LiveRecording(
+        resuming: state.journal, from: .whereLeft, configuration: options.recordingConfiguration)
+    var bytes: Int64 = 0
+    return await withTaskGroup(of: Happening.self) { group in
+      group.addTask { await stop.wait() ? .stop(.user) : .nothing }
+      if let until = options.recordUntil {
+        let clock = self.clock
+        group.addTask {
+          let wait = max(until.timeIntervalSince(clock.now), 0)
+          do { try await clock.sleep(for: .seconds(wait)) } catch { return .nothing }
+          return .stop(.untilReached)
+        }
+      }
+      var actions = recording.didReload(first, at: loadedAt)
+      var instant = loadedAt
+      while true {
+        actions += stopIfRecordedEnough(&recording, at: instant)
+        var ended: Result<StreamOutcome, Transfer.Error>?
+        for action in actions {
+          switch action {
+          case .fetch(let fetches):
+            for fetch in fetches {
+              let entry = entry(for: fetch)
+              state.entries[fetch.sequence] = entry
+              group.addTask { await fetchSegment(fetch, entry: entry) }
+            }
+          case .reload(let wait):
+            let due = instant + wait
+            group.addTask { await reload(at: due) }
+          case .recordGap:
+            break  // the journal's ledger holds it; the playlist marks it when written
+          case .finish(let reason):
+            state.finished = reason
+            ended = .success(outcome(recording.journal, bytes: bytes))
+          case .fail(let reason):
+            ended = .failure(failure(reason))
+          }
+        }
+        state.journal = recording.journal
+        do throws(Transfer.Error) {
+          try save(state)
+        } catch {
+          group.cancelAll()
+          return .failure(error)
+        }
+        if let ended {
+          group.cancelAll()
+          return ended
+        }
+        guard let happening = await group.next() else {
+          return .failure(failure(.noPlaylist(.noAnswer)))
+        }
+        instant = clock.instant
+        switch happening {
+        case .reloaded(let playlist, let began):
+          instant = began
+          actions = recording.didReload(playlist, at: began)
+        case .reloadFailed(let why, let at):
+          instant = at
+          actions = recording.didFailToReload(why, at: at)
+        case .fetched(let sequence, let fetched):
+          if let fetched {
+            bytes += fetched
+            actions = recording.didFetch(sequence)
+          } else {
+            actions = recording.didFailToFetch(sequence)
+          }
+          onProgress(progress(recording.journal, bytes: bytes))
+        case .stop(let request):
+          actions = recording.didAskToStop(request, at: instant)
+        case .nothing:
+          actions = []
+        }
+      }
+    }
+  }
+
+  /// The state an earlier run left unfinished for this playlist, else a fresh one.
+  private func startingState() -> LiveRecordState {
+    if let earlier = LiveRecordState.read(in: folder), earlier.finished == nil {
+      return earlier
+    }
+    return LiveRecordState(playlistURL: playlistURL, journal: LiveJournal())
+  }
+
+  /// A stop when ``LiveRecordingOptions/recordFor`` is recorded, counted in recorded seconds.
+  private func stopIfRecordedEnough(
+    _ recording: inout LiveRecording, at now: ContinuousClock.Instant
+  ) -> [LiveRecording.Action] {
+    guard let limit = options.recordFor,
+      recording.journal.recordedSeconds >= limit.inSeconds
+    else { return [] }
+    return recording.didAskToStop(.durationReached, at: now)
+  }
+
+  /// Writes `live.json`, then the offline playlist that it describes.
+  private func save(_ state: LiveRecordState) throws(Transfer.Error) {
+    try state.write(in: folder)
+    let target = download.indexURL()
+    try AtomicFile.write(
+      Data(LiveOfflinePlaylist.text(state).utf8), to: target, mode: ReadableFileMode.shared,
+      url: playlistURL)
+  }
+
+  /// The outcome of a finished recording.
+  private func outcome(_ journal: LiveJournal, bytes: Int64) -> StreamOutcome {
+    let recorded = journal.recorded.count
+    return StreamOutcome(
+      index: download.indexURL(), bytes: bytes, segments: recorded, initSections: 0, keys: 0,
+      files: recorded, duration: journal.recordedSeconds)
+  }
+
+  /// The progress after a segment: bytes fetched by this run, segments recorded, no total.
+  private func progress(_ journal: LiveJournal, bytes: Int64) -> OfflineProgress {
+    OfflineProgress(
+      bytes: bytes, total: nil, totalIsEstimate: true, segmentsDone: journal.recorded.count)
+  }
+
+  /// The error of a recording that failed; what it recorded stays playable.
+  private func failure(_ reason: LiveRecording.FailReason) -> Transfer.Error {
+    let what: String
+    switch reason {
+    case .reloadsFailing(let last):
+      what = "the live playlist stopped answering (\(last)); what was recorded plays"
+    case .noPlaylist(let last):
+      what = "the live playlist did not answer (\(last))"
+    }
+    return Transfer.Error(.invalidMedia(what), url: playlistURL, destination: folder.path)
+  }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import HLSPlaylist
+import OfflineHTTP
+import OfflineStore
+import TestSupport
+import TestTiming
+import Testing
+
+@testable import OfflineKit
+
+/// Live HLS recorded end to end (issue 41, second layer): our live origin slides a window
+/// over segments made by ffmpeg, one a second; the recorder fetches them through the piece
+/// engine over loopback; the offline playlist is decoded by ffmpeg and its pictures compared
+/// with the origin's segments decoded in order.
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .timed)
+struct LiveHLSRecordingTests {
+  /// A recording of `origin` into a fresh folder with `live` options.
+  struct Recorded {
+    let store: TemporaryDirectory
+    let outcome: StreamOutcome
+    let state: LiveRecordState
+    /// Seconds from the call to its return.
+    let took: Double
+    var folder: URL { store.url.appending(path: "content") }
+    /// The recorded numbers, in order.
+    var recorded: [Int] { state.journal.recorded.runs.flatMap { Array($0) } }
+  }
+
+  func record(_ origin: LiveOrigin, live: LiveRecordingOptions) async throws -> Recorded {
+    let store = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: store.url.appending(path: "store"))
+    var configuration = StreamConfiguration()
+    configuration.live = live
+    let download = HLSDownload(
+      url: origin.url, folder: store.url.appending(path: "content"), configuration: configuration,
+      journal: index.transfers, transport: CurlTransport())
+    let began = Date()
+    let outcome = try await download.run()
+    let took = Date().timeIntervalSince(began)
+    let state = try #require(LiveRecordState.read(in: download.folder))
+    return Recorded(store: store, outcome: outcome, state: state, took: took)
+  }
+
+  /// Expects the offline playlist to decode cleanly into the same pictures as the origin's
+  /// segments `sequences` decoded in order.
+  func expectSamePictures(_ recorded: Recorded, as sequences: [Int], of origin: LiveOrigin)
+    async throws
+  {
+    let decoded = try await FFmpeg.decode(recorded.outcome.index.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    let reference = recorded.store.file("reference.ts")
+    try origin.referenceFile(of: sequences, in: reference)
+    let offline = try await FFmpeg.frameHashes(of: recorded.outcome.index.path)
+    let expected = try await FFmpeg.frameHashes(of: reference.path)
+    #expect(!expected.isEmpty)
+    #expect(offline == expected, "\(offline.count) pictures recorded, \(expected.count) sent")
+  }
+
+  @Test func aWindowHoldingEachSegmentThreeTargetDurationsLosesNone() async throws {
+    let origin = try await LiveOrigin(.init(segmentCount: 10, window: 5, initialSegments: 3))
+    try origin.start()
+    defer { origin.stop() }
+    let recorded = try await record(origin, live: .init(start: .fromStart))
+    #expect(recorded.state.finished == .endList)
+    #expect(recorded.state.journal.ledger.gaps.isEmpty, "\(recorded.state.journal.ledger)")
+    #expect(recorded.recorded == Array(origin.schedule.sequences))
+    #expect(recorded.outcome.segments == 10)
+    let text = try String(contentsOf: recorded.outcome.index, encoding: .utf8)
+    #expect(text.contains("#EXT-X-ENDLIST") && !text.contains("#EXT-X-DISCONTINUITY"), "\(text)")
+    try await expectSamePictures(recorded, as: recorded.recorded, of: origin)
+  }
+
+  @Test func aDroppedSegmentIsExactlyOneGapAndTheRestPlays() async throws {
+    let origin = try await LiveOrigin(
+      .init(segmentCount: 10, window: 6, initialSegments: 3, dropped: [104]))
+    try origin.start()
+    defer { origin.stop() }
+    let recorded = try await record(origin, live: .init(start: .fromStart))
+    #expect(
+      recorded.state.journal.ledger.gaps == [
+        LiveGap(sequences: 104...104, reason: .failedAfterRetries)
+      ])
+    let expected = Array(origin.schedule.sequences).filter { $0 != 104 }
+    #expect(recorded.recorded == expected)
+    let text = try String(contentsOf: recorded.outcome.index, encoding: .utf8)
+    #expect(text.components(separatedBy: "#EXT-X-DISCONTINUITY\n").count == 2, "\(text)")
+    try await expectSamePictures(recorded, as: expected, of: origin)
+  }
+
+  @Test func aPlaylistThatStopsMovingEndsWithinTheSilenceLimit() async throws {
+    let origin = try await LiveOrigin(
+      .init(segmentCount: 6, window: 6, initialSegments: 3, endsWithEndList: false))
+    try origin.start()
+    defer { origin.stop() }
+    let recorded = try await record(
+      origin, live: .init(start: .fromStart, endAfterSilence: .seconds(3)))
+    let ended = try #require(origin.endedAt)
+    let after = Date().timeIntervalSince(ended)
+    #expect(recorded.state.finished == .endedBySilence)
+    // The silence counts from the reload that brought the last segment (up to one target
+    // duration after it appeared), and is seen at a reload (half of one apart).
+    #expect(after >= 3 && after < 5.5, "ended \(after) s after the last segment")
+    #expect(recorded.recorded == Array(origin.schedule.sequences))
+    let text = try String(contentsOf: recorded.outcome.index, encoding: .utf8)
+    #expect(text.contains("#EXT-X-ENDLIST"))
+  }
+
+  @Test func aStallShorterThanTheSilenceLimitIsNotAnEnd() async throws {
+    let origin = try await LiveOrigin(
+      .init(segmentCount: 8, window: 8, initialSegments: 3, stalls: [104: 2.5]))
+    try origin.start()
+    defer { origin.stop() }
+    let recorded = try await record(
+      origin, live: .init(start: .fromStart, endAfterSilence: .seconds(4)))
+    #expect(recorded.state.finished == .endList)
+    #expect(recorded.recorded == Array(origin.schedule.sequences))
+    #expect(recorded.state.journal.ledger.gaps.isEmpty)
+  }
+
+  @Test func recordForStopsAtTheRecordedDuration() async throws {
+    let origin = try await LiveOrigin(.init(segmentCount: 12, window: 6, initialSegments: 3))
+    try origin.start()
+    defer { origin.stop() }
+    let recorded = try await record(origin, live: .init(start: .fromStart, recordFor: .seconds(4)))
+    #expect(recorded.state.finished == .durationReached)
+    #expect(recorded.state.journal.recordedSeconds >= 4)
+    #expect(recorded.state.journal.recordedSeconds < 8, "\(recorded.state.journal.recordedSeconds)")
+    let decoded = try await FFmpeg.decode(recorded.outcome.index.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+  }
+}
