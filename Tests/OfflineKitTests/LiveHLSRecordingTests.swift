@@ -117,6 +117,42 @@ struct LiveHLSRecordingTests {
     #expect(recorded.state.journal.ledger.gaps.isEmpty)
   }
 
+  @Test func aCancelStopsTheRecordingAndTheSameRunGoesOnFromTheLiveEdgeAfterAGap()
+    async throws
+  {
+    let origin = try await LiveOrigin(.init(segmentCount: 16, window: 4, initialSegments: 3))
+    try origin.start()
+    defer { origin.stop() }
+    let store = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: store.url.appending(path: "store"))
+    var configuration = StreamConfiguration()
+    configuration.live = .init(start: .fromStart)
+    let download = HLSDownload(
+      url: origin.url, folder: store.url.appending(path: "content"), configuration: configuration,
+      journal: index.transfers, transport: CurlTransport())
+    let first = Task { try await download.run() }
+    for _ in 0..<400
+    where (LiveRecordState.read(in: download.folder)?.journal.recorded.count ?? 0) < 4 {
+      try await Task.sleep(for: .milliseconds(50))  // at most 20 s
+    }
+    first.cancel()
+    let stopped = try await first.value
+    let paused = try #require(LiveRecordState.read(in: download.folder))
+    #expect(paused.finished == .stopped)
+    #expect(try String(contentsOf: stopped.index, encoding: .utf8).contains("#EXT-X-ENDLIST"))
+    #expect(!download.isComplete, "a stopped recording goes on when run again")
+    try await Task.sleep(for: .seconds(5))  // longer than the window: some go by unseen
+    let outcome = try await download.run()
+    let state = try #require(LiveRecordState.read(in: download.folder))
+    #expect(state.finished == .endList)
+    #expect(state.journal.ledger.gaps.count == 1, "\(state.journal.ledger)")
+    #expect(state.journal.ledger.gaps.first?.reason == .notRunning)
+    #expect(state.journal.unaccounted().isEmpty)
+    #expect(state.journal.recorded.last == origin.schedule.sequences.upperBound)
+    let decoded = try await FFmpeg.decode(outcome.index.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+  }
+
   @Test func recordForStopsAtTheRecordedDuration() async throws {
     let origin = try await LiveOrigin(.init(segmentCount: 12, window: 6, initialSegments: 3))
     try origin.start()

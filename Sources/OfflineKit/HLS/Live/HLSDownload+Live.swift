@@ -2,11 +2,10 @@ import Foundation
 import HLSPlaylist
 
 extension HLSDownload {
-  /// Whether the folder holds a live recording that has not finished (`live.json` without
-  /// its end): the same command goes on with it.
+  /// Whether the folder holds a live recording that the same command goes on with: one
+  /// that did not finish (a kill) or that the user stopped (``LiveRecordState/goesOn``).
   var isRecordingLive: Bool {
-    guard let state = LiveRecordState.read(in: folder) else { return false }
-    return state.finished == nil
+    LiveRecordState.read(in: folder)?.goesOn ?? false
   }
 
   /// Whether `media`, the entry playlist, is recorded rather than downloaded: it is live (no

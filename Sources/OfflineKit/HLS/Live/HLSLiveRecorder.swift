@@ -68,12 +68,13 @@ struct HLSLiveRecorder: Sendable {
     first: MediaPlaylist, loadedAt: ContinuousClock.Instant, stop: LiveStopSignal,
     onProgress: @escaping @Sendable (OfflineProgress) -> Void
   ) async -> Result<StreamOutcome, Transfer.Error> {
-    var state = startingState()
+    let (earlier, point) = startingState()
+    var state = earlier
     var recording =
       state.journal.nextSequence == nil
       ? LiveRecording(configuration: options.recordingConfiguration)
       : LiveRecording(
-        resuming: state.journal, from: .whereLeft, configuration: options.recordingConfiguration)
+        resuming: state.journal, from: point, configuration: options.recordingConfiguration)
     var bytes: Int64 = 0
     return await withTaskGroup(of: Happening.self) { group in
       group.addTask { await stop.wait() ? .stop(.user) : .nothing }
@@ -149,12 +150,16 @@ struct HLSLiveRecorder: Sendable {
     }
   }
 
-  /// The state an earlier run left unfinished for this playlist, else a fresh one.
-  private func startingState() -> LiveRecordState {
-    if let earlier = LiveRecordState.read(in: folder), earlier.finished == nil {
-      return earlier
+  /// The state an earlier run left to go on with, and where to go on: where it left off
+  /// after a kill (the segments still in the window are fetched), at the live edge after a
+  /// stop (Ctrl-C), the time between in the ledger either way. A fresh state otherwise.
+  private func startingState() -> (LiveRecordState, LiveRecording.ResumePoint) {
+    guard var earlier = LiveRecordState.read(in: folder), earlier.goesOn else {
+      return (LiveRecordState(playlistURL: playlistURL, journal: LiveJournal()), .whereLeft)
     }
-    return LiveRecordState(playlistURL: playlistURL, journal: LiveJournal())
+    let point: LiveRecording.ResumePoint = earlier.finished == .stopped ? .liveEdge : .whereLeft
+    earlier.finished = nil
+    return (earlier, point)
   }
 
   /// A stop when ``LiveRecordingOptions/recordFor`` is recorded, counted in recorded seconds.

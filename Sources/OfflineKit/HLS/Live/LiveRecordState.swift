@@ -27,6 +27,11 @@ struct LiveRecordState: Sendable, Equatable, Codable {
   /// Why it finished; nil while it records (or after a kill).
   var finished: LiveRecording.FinishReason?
 
+  /// Whether the same command goes on with this recording: it did not finish (a kill), or
+  /// the user stopped it (Ctrl-C). A recording that ended (`EXT-X-ENDLIST`, silence) or
+  /// reached `--record-for` or `--record-until` is complete.
+  var goesOn: Bool { finished == nil || finished == .stopped }
+
   /// Reads the state in `folder`; nil when there is none (or it cannot be read).
   static func read(in folder: URL) -> LiveRecordState? {
     guard let data = FileManager.default.contents(atPath: folder.appending(path: fileName).path)
