@@ -159,4 +159,48 @@ struct LiveRecordCommandTests {
     let text = try String(contentsOfFile: out + "/index.m3u8", encoding: .utf8)
     #expect(text.components(separatedBy: "#EXT-X-DISCONTINUITY\n").count == 2, "\(text)")
   }
+
+  /// Kills at random moments, each followed after a random downtime by the same command:
+  /// every playlist a kill leaves decodes, no number is unaccounted for, every gap is the
+  /// recorder's downtime (never a segment the window still held), and the final copy plays.
+  /// The origin runs twice as fast as real time: one 1 s segment every 0.5 s, six in the
+  /// window, so each stays three target durations.
+  @Test func killsAtRandomMomentsLoseOnlyWhatWentByWhileDown() async throws {
+    let origin = try await LiveOrigin(
+      .init(segmentCount: 44, window: 6, initialSegments: 4, interval: 0.5))
+    try origin.start()
+    defer { origin.stop() }
+    let work = try TemporaryDirectory()
+    let store = work.url.appending(path: "s")
+    let out = work.url.appending(path: "live").path
+    let arguments = ["get", origin.url.absoluteString, "-o", out, "--quiet", "--from-start"]
+    var generator = SystemRandomNumberGenerator()
+    var kills = 0
+    for _ in 0..<6 {
+      let run = try OfflineBinary.start(arguments, store: store)
+      try await Task.sleep(for: .milliseconds(Int.random(in: 300...2500, using: &generator)))
+      guard run.isRunning else { break }  // the stream ended: nothing left to kill
+      kill(run.processIdentifier, SIGKILL)
+      kills += 1
+      _ = await run.waitBounded(seconds: 10)
+      if FileManager.default.fileExists(atPath: out + "/index.m3u8"),
+        (try? LiveState(folder: out))?.recorded.isEmpty == false
+      {
+        try await expectGrowingPlaylistDecodes(out + "/index.m3u8")
+      }
+      try await Task.sleep(for: .milliseconds(Int.random(in: 0...3000, using: &generator)))
+    }
+    #expect(kills >= 3, "the runs were killed while they recorded")
+    let last = try await InProcessOffline.run(["--store", store.path] + arguments, timeout: 90)
+    #expect(last.status == 0, "\(last.stderrText)")
+    let state = try LiveState(folder: out)
+    #expect(state.finished == "endList")
+    #expect(state.gaps.count <= kills, "\(state.gaps)")
+    #expect(state.gaps.allSatisfy { $0.reason == "notRunning" }, "\(state.gaps)")
+    let first = try #require(state.recorded.min())
+    let covered = state.gaps.reduce(into: Set(state.recorded)) { $0.formUnion($1.range) }
+    #expect(covered == Set(first...origin.schedule.sequences.upperBound), "\(state.recorded)")
+    let decoded = try await FFmpeg.decode(out + "/index.m3u8")
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+  }
 }
