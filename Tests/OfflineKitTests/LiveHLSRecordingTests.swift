@@ -1,6 +1,7 @@
 import Foundation
 import HLSPlaylist
 import OfflineHTTP
+import OfflineLocks
 import OfflineStore
 import TestSupport
 import TestTiming
@@ -162,6 +163,46 @@ struct LiveHLSRecordingTests {
     #expect(recorded.state.journal.recordedSeconds >= 4)
     #expect(recorded.state.journal.recordedSeconds < 8, "\(recorded.state.journal.recordedSeconds)")
     let decoded = try await FFmpeg.decode(recorded.outcome.index.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+  }
+}
+
+/// The playlist's URL refused mid-recording (an expired token, 403): with a refresh hook the
+/// run ends for the refresh (ContentDownload's, as for VOD) and goes on with the fresh URL
+/// into the same recording.
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .timed)
+struct LiveHLSRefreshTests {
+  @Test func aRefusedPlaylistIsRefreshedAndTheRecordingGoesOnWithoutAGap() async throws {
+    let origin = try await LiveOrigin(
+      .init(segmentCount: 10, window: 6, initialSegments: 3, movesAfter: 105))
+    try origin.start()
+    defer { origin.stop() }
+    let store = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: store.url.appending(path: "store"))
+    var configuration = StreamConfiguration()
+    configuration.live = .init(start: .fromStart)
+    let folder = store.url.appending(path: "content")
+    let download = ContentDownload(
+      kind: .hls, session: ContentSession(url: origin.url, transport: CurlTransport()),
+      journal: index.transfers, destination: folder.path, stream: configuration,
+      refreshesURL: true)
+    let asked = Locked(0)
+    let refresh = URLRefresh { _ in
+      asked.withLock { $0 += 1 }
+      return origin.url
+    }
+    let outcome = try await download.run(refreshing: refresh, contentID: "live") { _ in }
+    guard case .stream(let stream) = outcome else {
+      Issue.record("not a stream: \(outcome)")
+      return
+    }
+    #expect(asked.withLock { $0 } >= 1, "the refresh hook was asked")
+    let state = try #require(LiveRecordState.read(in: folder))
+    #expect(state.finished == .endList)
+    #expect(state.journal.ledger.gaps.isEmpty, "\(state.journal.ledger)")
+    #expect(state.journal.recorded.runs == [origin.schedule.sequences])
+    #expect(state.playlistURL.path.hasPrefix("/v2/"), "\(state.playlistURL)")
+    let decoded = try await FFmpeg.decode(stream.index.path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
   }
 }

@@ -31,13 +31,18 @@ extension LiveOrigin {
     /// How many numbers a segment stays fetchable after it left the window, as CDNs keep
     /// them a little.
     public var keptAfterWindow: Int
+    /// After publishing this number the stream moves to `/v2/` (an expired token): the old
+    /// playlist and segment paths answer 403 from then on, and ``LiveOrigin/url`` is the
+    /// new playlist's.
+    public var movesAfter: Int?
 
     /// A schedule; by default a window of 6 one-second segments of which 3 are there at the
     /// start, one more a second, ending with `EXT-X-ENDLIST`, with no fault.
     public init(
       segmentCount: Int, window: Int = 6, initialSegments: Int = 3, interval: Double = 1,
       firstSequence: Int = 100, endsWithEndList: Bool = true, dropped: Set<Int> = [],
-      stalls: [Int: Double] = [:], outages: [Int: Double] = [:], keptAfterWindow: Int = 2
+      stalls: [Int: Double] = [:], outages: [Int: Double] = [:], keptAfterWindow: Int = 2,
+      movesAfter: Int? = nil
     ) {
       self.segmentCount = max(1, segmentCount)
       self.window = max(1, window)
@@ -49,6 +54,7 @@ extension LiveOrigin {
       self.stalls = stalls
       self.outages = outages
       self.keptAfterWindow = max(0, keptAfterWindow)
+      self.movesAfter = movesAfter
     }
 
     /// Every number the origin publishes, in order.

@@ -34,6 +34,8 @@ public final class LiveOrigin: Sendable {
 
   private struct State {
     var published = 0
+    /// Where the playlist and segments are now: "" or, after the move, "/v2".
+    var prefix = ""
     var publishedAt: [Int: Date] = [:]
     var endedAt: Date?
     var thread: pthread_t?
@@ -61,8 +63,8 @@ public final class LiveOrigin: Sendable {
 
   deinit { stop() }
 
-  /// The live playlist's URL.
-  public var url: URL { server.url(Self.playlistPath) }
+  /// The live playlist's URL (after ``Schedule/movesAfter``, the new one).
+  public var url: URL { server.url(state.withLock { $0.prefix } + Self.playlistPath) }
 
   /// Publishes the first segments and starts the thread that publishes the others.
   ///
@@ -97,7 +99,7 @@ public final class LiveOrigin: Sendable {
   /// When the last segment was published (with `EXT-X-ENDLIST` or not); nil before.
   public var endedAt: Date? { state.withLock { $0.endedAt } }
 
-  /// How many times the playlist was asked for.
+  /// How many times the playlist was asked for (at its first path).
   public var playlistRequests: Int { server.requests(for: Self.playlistPath).count }
 
   /// The bytes of segment `sequence` as the origin serves it.
@@ -128,7 +130,22 @@ public final class LiveOrigin: Sendable {
         guard pause(outage) else { return }
       }
       publish(count: count + 1)
+      if schedule.movesAfter == last + 1 { move() }
     }
+  }
+
+  /// Moves the stream to `/v2`: every path that answered before answers 403.
+  private func move() {
+    let (count, old) = state.withLock { state in
+      defer { state.prefix = "/v2" }
+      return (state.published, state.prefix)
+    }
+    let first = schedule.firstSequence
+    for sequence in first..<(first + count) {
+      server.setRoute(old + Self.segmentPath(sequence), .status(code: 403))
+    }
+    server.setRoute(old + Self.playlistPath, .status(code: 403))
+    publish(count: count, routingFrom: first)
   }
 
   /// Sleeps `seconds` in short slices; false when ``stop()`` came meanwhile.
@@ -143,31 +160,34 @@ public final class LiveOrigin: Sendable {
 
   /// Makes the first `count` segments published: their routes, the old ones gone, and the
   /// playlist of the window ending at the last.
-  private func publish(count: Int) {
+  /// The segments from `routingFrom` (by default the new ones) get their routes.
+  private func publish(count: Int, routingFrom: Int? = nil) {
     let first = schedule.firstSequence
     let last = first + count - 1
     let low = max(first, last - schedule.window + 1)
-    let before = state.withLock { $0.published }
-    for sequence in (first + before)...last {
+    let (before, prefix) = state.withLock { ($0.published, $0.prefix) }
+    let routed = max(low - schedule.keptAfterWindow, routingFrom ?? (first + before))
+    for sequence in routed...last {
       server.setRoute(
-        Self.segmentPath(sequence),
+        prefix + Self.segmentPath(sequence),
         schedule.dropped.contains(sequence)
           ? .status(code: 404)
           : .resource(.init(body: segment(sequence), etag: "\"s\(sequence)\"")))
     }
     let gone = low - schedule.keptAfterWindow - 1
-    if gone >= first { server.setRoute(Self.segmentPath(gone), .status(code: 404)) }
+    if gone >= first { server.setRoute(prefix + Self.segmentPath(gone), .status(code: 404)) }
     let ended = count == schedule.segmentCount
     let text = Self.playlist(
       low...last, durations: segments.map(\.duration), first: first,
       ended: ended && schedule.endsWithEndList)
     server.setRoute(
-      Self.playlistPath,
+      prefix + Self.playlistPath,
       .status(
         code: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl")],
         body: Data(text.utf8)))
     let now = Date()
     state.withLock { state in
+      guard first + before <= last else { return }  // the move: nothing new
       for sequence in (first + before)...last { state.publishedAt[sequence] = now }
       state.published = count
       if ended { state.endedAt = now }

@@ -14,12 +14,16 @@ extension HLSLiveRecorder {
   }
 
   /// Fetches one segment through the piece engine, with its retries (at most
-  /// ``liveRetries`` of them, each wait at most half a target duration, so a segment that
-  /// never comes is ledgered while the window still holds the ones after it): `.fetched`
-  /// with its bytes, or with nil when it failed after them.
+  /// ``liveRetries`` of them, starting at most half a second apart, so a segment that never
+  /// comes is ledgered while the window still holds the ones after it): `.fetched`
+  /// with its bytes, or with the error it failed with after them.
   func fetchSegment(_ fetch: LiveSegmentFetch, entry: LiveRecordState.Entry) async -> Happening {
-    guard let remote = try? HLSURI.resolve(fetch.uri, against: playlistURL, what: "segment")
-    else { return .fetched(fetch.sequence, bytes: nil) }
+    let remote: URL
+    do throws(Transfer.Error) {
+      remote = try HLSURI.resolve(fetch.uri, against: playlistURL, what: "segment")
+    } catch {
+      return .fetched(fetch.sequence, .failure(error))
+    }
     let piece = StreamPiece(
       remote: remote, local: entry.local, slice: nil, estimatedBytes: 0, segments: 1,
       duration: entry.duration, rendition: 0)
@@ -29,9 +33,9 @@ extension HLSLiveRecorder {
       pieces: [piece], packs: false)
     do {
       let result = try await runner.run(onProgress: { _ in })
-      return .fetched(fetch.sequence, bytes: result.bytes)
+      return .fetched(fetch.sequence, .success(result.bytes))
     } catch {
-      return .fetched(fetch.sequence, bytes: nil)
+      return .fetched(fetch.sequence, .failure(error))
     }
   }
 
@@ -50,7 +54,8 @@ extension HLSLiveRecorder {
   }
 
   /// Reloads the playlist at `due`: `.reloaded` with the instant the load began (RFC 8216
-  /// §6.3.4 counts the next wait from then), or `.reloadFailed`.
+  /// §6.3.4 counts the next wait from then), `.refused` when the caller refreshes the URL
+  /// on that refusal, else `.reloadFailed`.
   func reload(at due: ContinuousClock.Instant) async -> Happening {
     do {
       try await clock.sleep(until: due)
@@ -66,6 +71,7 @@ extension HLSLiveRecorder {
       }
       return .reloaded(media, at: began)
     } catch {
+      if endsForRefresh(error) { return .refused(error) }
       if case .status(let code, _) = error.kind {
         return .reloadFailed(.httpStatus(code), at: clock.instant)
       }

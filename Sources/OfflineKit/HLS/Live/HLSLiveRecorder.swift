@@ -29,7 +29,10 @@ struct HLSLiveRecorder: Sendable {
   enum Happening: Sendable {
     case reloaded(MediaPlaylist, at: ContinuousClock.Instant)
     case reloadFailed(LiveRecording.ReloadFailure, at: ContinuousClock.Instant)
-    case fetched(Int, bytes: Int64?)
+    case fetched(Int, Result<Int64, Transfer.Error>)
+    /// The playlist or a segment was refused (401, 403, 410) and the caller refreshes the
+    /// URL: the run ends with this error, and goes on with the fresh URL from `live.json`.
+    case refused(Transfer.Error)
     case stop(LiveRecording.StopRequest)
     /// A watcher that ended without a stop (its wait was cancelled).
     case nothing
@@ -133,14 +136,19 @@ struct HLSLiveRecorder: Sendable {
         case .reloadFailed(let why, let at):
           instant = at
           actions = recording.didFailToReload(why, at: at)
-        case .fetched(let sequence, let fetched):
-          if let fetched {
-            bytes += fetched
-            actions = recording.didFetch(sequence)
-          } else {
-            actions = recording.didFailToFetch(sequence)
-          }
+        case .fetched(let sequence, .success(let fetched)):
+          bytes += fetched
+          actions = recording.didFetch(sequence)
           onProgress(progress(recording.journal, bytes: bytes))
+        case .fetched(let sequence, .failure(let error)):
+          if endsForRefresh(error) {
+            group.cancelAll()  // what was asked stays asked: the next run fetches it
+            return .failure(error)
+          }
+          actions = recording.didFailToFetch(sequence)
+        case .refused(let error):
+          group.cancelAll()
+          return .failure(error)
         case .stop(let request):
           actions = recording.didAskToStop(request, at: instant)
         case .nothing:
@@ -148,6 +156,12 @@ struct HLSLiveRecorder: Sendable {
         }
       }
     }
+  }
+
+  /// Whether `error` ends the run so that the caller refreshes the URL: it refreshes
+  /// (``HLSDownload/refreshesURL``) and this is a refusal it refreshes on (401, 403, 410).
+  func endsForRefresh(_ error: Transfer.Error) -> Bool {
+    download.refreshesURL && URLRefresh.refusal(error) != nil
   }
 
   /// The state an earlier run left to go on with, and where to go on: where it left off
@@ -159,6 +173,7 @@ struct HLSLiveRecorder: Sendable {
     }
     let point: LiveRecording.ResumePoint = earlier.finished == .stopped ? .liveEdge : .whereLeft
     earlier.finished = nil
+    earlier.playlistURL = playlistURL  // a refreshed URL goes on with the same recording
     return (earlier, point)
   }
 
