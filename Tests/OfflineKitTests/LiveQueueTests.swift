@@ -16,12 +16,24 @@ struct LiveQueueTests {
     let fixture = try ManagerFixture()
     let (content, recorder) = try await fixture.watched(origin.url, id: "live")
     try await content.download()
-    let finished = try await fixture.running {
-      await recorder.waitFor(timeout: .seconds(60)) {
+    let (growing, finished) = try await fixture.running {
+      // While it records, the content plays from the growing playlist.
+      var growing: URL?
+      var text = ""
+      for _ in 0..<200 where !text.contains("#EXTINF") {
+        try await Task.sleep(for: .milliseconds(50))  // at most 10 s
+        growing = try? await content.playbackURL()
+        text = growing.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
+      }
+      #expect(text.contains("#EXT-X-PLAYLIST-TYPE:EVENT") && text.contains("#EXTINF"), "\(text)")
+      #expect(try await content.state == .downloading)
+      let finished = await recorder.waitFor(timeout: .seconds(60)) {
         if case .finished = $0 { return true }
         return false
       }
+      return (growing, finished)
     }
+    #expect(growing?.lastPathComponent == "index-partial.m3u8")
     #expect(finished, "\(recorder.names)")
     #expect(try await content.state == .downloaded)
     let source = try await content.playbackURL()

@@ -187,13 +187,22 @@ struct HLSLiveRecorder: Sendable {
     return recording.didAskToStop(.durationReached, at: now)
   }
 
-  /// Writes `live.json`, then the offline playlist that it describes.
+  /// Writes `live.json`, then the offline playlist that it describes: `index.m3u8`, and
+  /// under the growing playlists' names too (``HLSGrowingPlaylists``), which is what the
+  /// manager's ``OfflineContent/playbackURL(restrictedToAssetCache:)`` and `offline serve`
+  /// hand a player while a stream downloads. Every segment it lists is on disk, so the
+  /// playlist with remote URLs is the same one.
   private func save(_ state: LiveRecordState) throws(Transfer.Error) {
     try state.write(in: folder)
-    let target = download.indexURL()
+    let text = Data(LiveOfflinePlaylist.text(state).utf8)
+    let names = [HLSGrowingPlaylists.restrictedIndex, HLSGrowingPlaylists.mixedIndex]
+    for name in names {
+      try AtomicFile.write(
+        text, to: folder.appending(path: name), mode: ReadableFileMode.shared, url: playlistURL,
+        durably: false)
+    }
     try AtomicFile.write(
-      Data(LiveOfflinePlaylist.text(state).utf8), to: target, mode: ReadableFileMode.shared,
-      url: playlistURL)
+      text, to: download.indexURL(), mode: ReadableFileMode.shared, url: playlistURL)
   }
 
   /// The outcome of a finished recording.
