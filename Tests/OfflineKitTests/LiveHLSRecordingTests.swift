@@ -27,14 +27,16 @@ struct LiveHLSRecordingTests {
     var recorded: [Int] { state.journal.recorded.runs.flatMap { Array($0) } }
   }
 
-  func record(_ origin: LiveOrigin, live: LiveRecordingOptions) async throws -> Recorded {
+  func record(_ origin: LiveOrigin, live: LiveRecordingOptions, url: URL? = nil) async throws
+    -> Recorded
+  {
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     var configuration = StreamConfiguration()
     configuration.live = live
     let download = HLSDownload(
-      url: origin.url, folder: store.url.appending(path: "content"), configuration: configuration,
-      journal: index.transfers, transport: CurlTransport())
+      url: url ?? origin.url, folder: store.url.appending(path: "content"),
+      configuration: configuration, journal: index.transfers, transport: CurlTransport())
     let began = Date()
     let outcome = try await download.run()
     let took = Date().timeIntervalSince(began)
@@ -68,6 +70,17 @@ struct LiveHLSRecordingTests {
     #expect(recorded.outcome.segments == 10)
     let text = try String(contentsOf: recorded.outcome.index, encoding: .utf8)
     #expect(text.contains("#EXT-X-ENDLIST") && !text.contains("#EXT-X-DISCONTINUITY"), "\(text)")
+    try await expectSamePictures(recorded, as: recorded.recorded, of: origin)
+  }
+
+  @Test func aLiveVariantOfAMultivariantPlaylistIsRecorded() async throws {
+    let origin = try await LiveOrigin(.init(segmentCount: 6, window: 5, initialSegments: 3))
+    try origin.start()
+    defer { origin.stop() }
+    let recorded = try await record(origin, live: .init(start: .fromStart), url: origin.masterURL)
+    #expect(recorded.state.playlistURL == origin.url)
+    #expect(recorded.state.finished == .endList)
+    #expect(recorded.recorded == Array(origin.schedule.sequences))
     try await expectSamePictures(recorded, as: recorded.recorded, of: origin)
   }
 

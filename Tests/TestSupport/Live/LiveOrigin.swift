@@ -59,9 +59,21 @@ public final class LiveOrigin: Sendable {
         output: "\(segments.count) segments where \(schedule.segmentCount) were asked for")
     }
     server = try FaultServer()
+    let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000,RESOLUTION=128x72\nlive.m3u8\n"
+    server.setRoute(
+      Self.masterPath,
+      .status(
+        code: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl")],
+        body: Data(master.utf8)))
   }
 
   deinit { stop() }
+
+  /// The path of a multivariant playlist whose one variant is the live playlist.
+  public static let masterPath = "/master.m3u8"
+
+  /// The multivariant playlist's URL: one variant, the live playlist at its first path.
+  public var masterURL: URL { server.url(Self.masterPath) }
 
   /// The live playlist's URL (after ``Schedule/movesAfter``, the new one).
   public var url: URL { server.url(state.withLock { $0.prefix } + Self.playlistPath) }

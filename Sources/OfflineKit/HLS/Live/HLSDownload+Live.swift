@@ -15,12 +15,57 @@ extension HLSDownload {
     (!media.hasEndList && media.playlistType != .vod) || isRecordingLive
   }
 
-  /// Records the live media playlist `media`, loaded at `loadedAt` (see ``HLSLiveRecorder``).
+  /// A media playlist fetched: where from and when its load began.
+  struct FetchedMedia: Sendable {
+    var url: URL
+    var playlist: MediaPlaylist
+    var loadedAt: ContinuousClock.Instant
+  }
+
+  /// The variant `entry` chooses (``HLSSelection``), fetched, when `entry` is a
+  /// multivariant playlist; nil for a media playlist or one without variants.
+  func chosenVariant(of entry: ParsedPlaylist) async throws(Transfer.Error) -> FetchedMedia? {
+    guard case .master(let master) = entry.playlist,
+      let selection = HLSSelection.choose(from: master, options: configuration)
+    else { return nil }
+    let variantURL = try HLSURI.resolve(selection.variant.uri, against: url, what: "variant")
+    let loadedAt = session.clock.instant
+    let media = try await mediaPlaylist(at: variantURL, importing: entry.variables)
+    return FetchedMedia(url: variantURL, playlist: media, loadedAt: loadedAt)
+  }
+
+  /// The media playlist to record when the stream is live: the entry playlist itself, or
+  /// the chosen `variant` of a multivariant one; nil for a VOD stream.
+  ///
+  /// - Throws: ``Transfer/Error`` `invalidMedia` for a live variant whose audio or subtitles
+  ///   are separate renditions (not recorded yet).
+  func liveSource(
+    _ entry: ParsedPlaylist, variant: FetchedMedia?, loadedAt: ContinuousClock.Instant
+  ) throws(Transfer.Error) -> FetchedMedia? {
+    switch entry.playlist {
+    case .media(let media):
+      guard isLiveRecording(media) else { return nil }
+      return FetchedMedia(url: url, playlist: media, loadedAt: loadedAt)
+    case .master(let master):
+      guard let variant, isLiveRecording(variant.playlist) else { return nil }
+      let selection = HLSSelection.choose(from: master, options: configuration)
+      let chosen = (selection?.audio ?? []) + (selection?.subtitles ?? [])
+      if chosen.contains(where: { $0.uri != nil }) {
+        throw failure(
+          "\(url.redactedForDisplay) is live with separate audio or subtitle renditions;"
+            + " only a variant with its audio in its segments can be recorded so far")
+      }
+      return variant
+    }
+  }
+
+  /// Records the live media playlist `media` at `playlistURL`, loaded at `loadedAt` (see
+  /// ``HLSLiveRecorder``); the offline playlist is that media playlist's.
   ///
   /// - Throws: ``Transfer/Error``: `invalidMedia` for segments with keys or init sections
   ///   (not recorded yet), or the recorder's.
   func recordLive(
-    _ media: MediaPlaylist, loadedAt: ContinuousClock.Instant,
+    _ media: MediaPlaylist, at playlistURL: URL, loadedAt: ContinuousClock.Instant,
     onProgress: @escaping @Sendable (OfflineProgress) -> Void
   ) async throws(Transfer.Error) -> StreamOutcome {
     if media.segments.contains(where: {
@@ -31,8 +76,9 @@ extension HLSDownload {
           + " only clear MPEG-TS live streams can be recorded so far")
     }
     try HLSManifest(entryURL: url, keys: []).write(in: folder)
-    onLiveRecording?(url)
-    let recorder = HLSLiveRecorder(download: self, playlistURL: url, options: configuration.live)
+    onLiveRecording?(playlistURL)
+    let recorder = HLSLiveRecorder(
+      download: self, playlistURL: playlistURL, options: configuration.live)
     return try await recorder.run(first: media, loadedAt: loadedAt, onProgress: onProgress)
   }
 }
