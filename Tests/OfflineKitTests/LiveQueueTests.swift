@@ -52,4 +52,47 @@ struct LiveQueueTests {
     // Each segment, the playlist, live.json and offline.json.
     #expect(report.filesChecked >= segments + 3, "\(report.filesChecked)")
   }
+
+  /// Issue 41, item 7: pause stops recording and keeps a playable content (suspended), and
+  /// resume goes on from the live edge with the pause in the ledger.
+  @Test func aPausedRecordingIsSuspendedPlayableAndResumesAfterAGap() async throws {
+    let origin = try await LiveOrigin(.init(segmentCount: 16, window: 4, initialSegments: 3))
+    try origin.start()
+    defer { origin.stop() }
+    let fixture = try ManagerFixture()
+    let (content, recorder) = try await fixture.watched(origin.url, id: "live")
+    try await content.download()
+    let finished = try await fixture.running {
+      var text = ""
+      for _ in 0..<200 where text.components(separatedBy: "#EXTINF").count < 4 {
+        try await Task.sleep(for: .milliseconds(50))  // at most 10 s: three segments listed
+        let growing = try? await content.playbackURL()
+        text = growing.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
+      }
+      try await content.suspend()
+      let suspended = await recorder.waitFor(timeout: .seconds(20)) {
+        $0.name == "state:suspended"
+      }
+      #expect(suspended, "\(recorder.names)")
+      let paused = try await content.playbackURL()
+      let closed = try String(contentsOf: paused, encoding: .utf8)
+      #expect(closed.contains("#EXT-X-ENDLIST"), "a paused recording plays to its end: \(closed)")
+      #expect(try await FFmpeg.decode(paused.path).errors.isEmpty)
+      try await Task.sleep(for: .seconds(5))  // longer than the window
+      try await content.resume()
+      return await recorder.waitFor(timeout: .seconds(60)) {
+        if case .finished = $0 { return true }
+        return false
+      }
+    }
+    #expect(finished, "\(recorder.names)")
+    #expect(try await content.state == .downloaded)
+    let state = try #require(LiveRecordState.read(in: fixture.contentFolder("live")))
+    #expect(state.finished == .endList)
+    #expect(state.journal.ledger.gaps.map(\.reason) == [.notRunning], "\(state.journal.ledger)")
+    #expect(state.journal.unaccounted().isEmpty)
+    let decoded = try await FFmpeg.decode(try await content.playbackURL().path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    #expect(try await content.verify().isWhole)
+  }
 }

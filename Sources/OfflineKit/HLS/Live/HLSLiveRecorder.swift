@@ -13,9 +13,10 @@ import OfflineLocks
 /// (``LiveOfflinePlaylist``), each atomically, so a kill at any moment leaves a playlist
 /// that plays up to the last journalled segment, and the same command goes on from there.
 ///
-/// A cancel of the task that runs it (Ctrl-C in `offline get`) stops the recording: the
-/// segments in flight land, and it finishes like any other end (`EXT-X-ENDLIST`, outcome
-/// returned). The events are handled one at a time on that task; fetches and reloads run
+/// A cancel of the task that runs it (Ctrl-C in `offline get`, the queue's pause or cancel)
+/// stops the recording: the segments in flight land, the playlist gets `EXT-X-ENDLIST` and
+/// plays, and the run throws `canceled`; running it again goes on from the live edge, the
+/// time between one gap. The events are handled one at a time on that task; fetches and reloads run
 /// as child tasks of an unstructured task, so a cancel reaches them only through the stop.
 struct HLSLiveRecorder: Sendable {
   /// The stream's download: its folder, session, journal, piece settings.
@@ -63,7 +64,13 @@ struct HLSLiveRecorder: Sendable {
     } onCancel: {
       stop.stop()
     }
-    return try result.get()
+    let outcome = try result.get()
+    // Stopped by the cancel: closed and playable, and the caller learns it was a cancel (a
+    // queue's pause or cancel, Ctrl-C), not an end; the next run goes on from the live edge.
+    if stop.wasStopped {
+      throw Transfer.Error(.canceled, url: playlistURL, destination: folder.path)
+    }
+    return outcome
   }
 
   /// The recording's loop, on a task of its own.

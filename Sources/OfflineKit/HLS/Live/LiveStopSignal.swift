@@ -11,6 +11,9 @@ final class LiveStopSignal: Sendable {
   }
   private let state = Locked(State())
 
+  /// Whether the stop was asked.
+  var wasStopped: Bool { state.withLock { $0.stopped } }
+
   /// Asks for the stop; the watcher wakes with `true`. Later calls do nothing.
   func stop() {
     let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
