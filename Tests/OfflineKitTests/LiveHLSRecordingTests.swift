@@ -175,6 +175,20 @@ struct LiveHLSRecordingTests {
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
   }
 
+  /// A playlist that fails (503) for longer than the silence limit has not said the stream
+  /// ended: failing reloads count toward giving up (20 target durations), never as silence.
+  @Test func aFailingPlaylistIsNotTakenForAnEnd() async throws {
+    let origin = try await LiveOrigin(
+      .init(segmentCount: 8, window: 8, initialSegments: 3, outages: [104: 3.5]))
+    try origin.start()
+    defer { origin.stop() }
+    let recorded = try await record(
+      origin, live: .init(start: .fromStart, endAfterSilence: .seconds(2)))
+    #expect(recorded.state.finished == .endList)
+    #expect(recorded.recorded == Array(origin.schedule.sequences))
+    #expect(recorded.state.journal.ledger.gaps.isEmpty)
+  }
+
   @Test func recordForStopsAtTheRecordedDuration() async throws {
     let origin = try await LiveOrigin(.init(segmentCount: 12, window: 6, initialSegments: 3))
     try origin.start()
