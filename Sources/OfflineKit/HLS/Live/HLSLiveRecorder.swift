@@ -67,7 +67,8 @@ struct HLSLiveRecorder: Sendable {
     let outcome = try result.get()
     // Stopped by the cancel: closed and playable, and the caller learns it was a cancel (a
     // queue's pause or cancel, Ctrl-C), not an end; the next run goes on from the live edge.
-    if stop.wasStopped {
+    // One that ended meanwhile (ENDLIST, --record-for) ended.
+    if stop.wasStopped, LiveRecordState.read(in: folder)?.finished == .stopped {
       throw Transfer.Error(.canceled, url: playlistURL, destination: folder.path)
     }
     return outcome
