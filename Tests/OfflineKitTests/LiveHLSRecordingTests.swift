@@ -209,7 +209,7 @@ struct LiveHLSRecordingTests {
 struct LiveHLSRefreshTests {
   @Test func aRefusedPlaylistIsRefreshedAndTheRecordingGoesOnWithoutAGap() async throws {
     let origin = try await LiveOrigin(
-      .init(segmentCount: 10, window: 6, initialSegments: 3, movesAfter: 105))
+      .init(segmentCount: 10, window: 10, initialSegments: 3, movesAfter: 105))
     try origin.start()
     defer { origin.stop() }
     let store = try TemporaryDirectory()
