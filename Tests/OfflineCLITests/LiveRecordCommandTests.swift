@@ -80,6 +80,25 @@ struct LiveRecordCommandTests {
     #expect(abs(decoded.duration - 8) < 0.6, "\(decoded.duration)")
   }
 
+  /// `add` queues a recording with its options (the queue is the path `get` uses): `run`
+  /// records from the start and the content ends downloaded.
+  @Test func addQueuesARecordingThatRunRecordsWithItsOptions() async throws {
+    let origin = try await LiveOrigin(.init(segmentCount: 8, window: 6, initialSegments: 4))
+    let fixture = try QueueFixture()
+    let id = try await fixture.addOne([origin.url.absoluteString, "--from-start"])
+    try origin.start()
+    defer { origin.stop() }
+    let run = try await fixture.offline(["run", "--quiet"], timeout: 60)
+    #expect(run.status == 0, "\(run.stderrText)")
+    let entry = try #require(try await fixture.entry(id))
+    #expect(entry.state == "downloaded")
+    #expect(entry.path.hasSuffix("index.m3u8"), "\(entry.path)")
+    let state = try LiveState(folder: (entry.path as NSString).deletingLastPathComponent)
+    #expect(state.finished == "endList")
+    #expect(state.recorded == Array(origin.schedule.sequences), "from the start")
+    #expect(try await FFmpeg.decode(entry.path).errors.isEmpty)
+  }
+
   @Test func recordForStopsAtThatMuchRecordedMedia() async throws {
     let origin = try await LiveOrigin(.init(segmentCount: 12, window: 6, initialSegments: 4))
     try origin.start()
