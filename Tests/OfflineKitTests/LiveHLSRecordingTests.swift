@@ -27,12 +27,13 @@ struct LiveHLSRecordingTests {
     var recorded: [Int] { state.journal.recorded.runs.flatMap { Array($0) } }
   }
 
-  func record(_ origin: LiveOrigin, live: LiveRecordingOptions, url: URL? = nil) async throws
-    -> Recorded
-  {
+  func record(
+    _ origin: LiveOrigin, live: LiveRecordingOptions, url: URL? = nil,
+    configuration: StreamConfiguration = StreamConfiguration()
+  ) async throws -> Recorded {
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
-    var configuration = StreamConfiguration()
+    var configuration = configuration
     configuration.live = live
     let download = HLSDownload(
       url: url ?? origin.url, folder: store.url.appending(path: "content"),
@@ -187,6 +188,27 @@ struct LiveHLSRecordingTests {
     #expect(recorded.state.finished == .endList)
     #expect(recorded.recorded == Array(origin.schedule.sequences))
     #expect(recorded.state.journal.ledger.gaps.isEmpty)
+  }
+
+  /// A first window of many segments (from the start) is fetched a few at a time, as
+  /// ``StreamConfiguration/parallelSegments`` says, not all at once: an origin that takes
+  /// two at a time refuses none of them. With eight at once it refuses some (the check has
+  /// teeth), and retries still bring every segment.
+  @Test(arguments: [(2, false), (8, true)])
+  func aLargeFirstWindowIsFetchedAFewSegmentsAtATime(parallel: Int, refusals: Bool)
+    async throws
+  {
+    let origin = try await LiveOrigin(
+      .init(
+        segmentCount: 14, window: 14, initialSegments: 12, segmentBytesPerSecond: 60_000,
+        segmentCapacity: 2))
+    try origin.start()
+    defer { origin.stop() }
+    let recorded = try await record(
+      origin, live: .init(start: .fromStart),
+      configuration: StreamConfiguration(parallelSegments: parallel))
+    #expect((origin.server.overloadRefusals > 0) == refusals, "\(origin.server.overloadRefusals)")
+    #expect(recorded.recorded == Array(origin.schedule.sequences))
   }
 
   @Test func recordForStopsAtTheRecordedDuration() async throws {

@@ -35,6 +35,11 @@ extension LiveOrigin {
     /// playlist and segment paths answer 403 from then on, and ``LiveOrigin/url`` is the
     /// new playlist's.
     public var movesAfter: Int?
+    /// When set, segments are sent at about this many bytes per second (a slow origin).
+    public var segmentBytesPerSecond: Int?
+    /// When set, segment requests beyond this many at once are answered 503 at once,
+    /// counted in the server's `overloadRefusals`.
+    public var segmentCapacity: Int?
 
     /// A schedule; by default a window of 6 one-second segments of which 3 are there at the
     /// start, one more a second, ending with `EXT-X-ENDLIST`, with no fault.
@@ -42,7 +47,7 @@ extension LiveOrigin {
       segmentCount: Int, window: Int = 6, initialSegments: Int = 3, interval: Double = 1,
       firstSequence: Int = 100, endsWithEndList: Bool = true, dropped: Set<Int> = [],
       stalls: [Int: Double] = [:], outages: [Int: Double] = [:], keptAfterWindow: Int = 2,
-      movesAfter: Int? = nil
+      movesAfter: Int? = nil, segmentBytesPerSecond: Int? = nil, segmentCapacity: Int? = nil
     ) {
       self.segmentCount = max(1, segmentCount)
       self.window = max(1, window)
@@ -55,6 +60,8 @@ extension LiveOrigin {
       self.outages = outages
       self.keptAfterWindow = max(0, keptAfterWindow)
       self.movesAfter = movesAfter
+      self.segmentBytesPerSecond = segmentBytesPerSecond
+      self.segmentCapacity = segmentCapacity
     }
 
     /// Every number the origin publishes, in order.

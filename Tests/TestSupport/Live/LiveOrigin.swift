@@ -160,6 +160,18 @@ public final class LiveOrigin: Sendable {
     publish(count: count, routingFrom: first)
   }
 
+  /// What a request for segment `sequence` gets: 404 when dropped, else its bytes, paced
+  /// and behind the capacity the schedule says.
+  private func behaviour(of sequence: Int) -> FaultServer.Behaviour {
+    if schedule.dropped.contains(sequence) { return .status(code: 404) }
+    let resource = FaultServer.Behaviour.resource(
+      .init(
+        body: segment(sequence), etag: "\"s\(sequence)\"",
+        faults: .init(bytesPerSecond: schedule.segmentBytesPerSecond)))
+    guard let capacity = schedule.segmentCapacity else { return resource }
+    return .overloaded(capacity: capacity, then: resource)
+  }
+
   /// Sleeps `seconds` in short slices; false when ``stop()`` came meanwhile.
   private func pause(_ seconds: Double) -> Bool {
     let until = Date().addingTimeInterval(seconds)
@@ -180,11 +192,7 @@ public final class LiveOrigin: Sendable {
     let (before, prefix) = state.withLock { ($0.published, $0.prefix) }
     let routed = max(low - schedule.keptAfterWindow, routingFrom ?? (first + before))
     for sequence in routed...last {
-      server.setRoute(
-        prefix + Self.segmentPath(sequence),
-        schedule.dropped.contains(sequence)
-          ? .status(code: 404)
-          : .resource(.init(body: segment(sequence), etag: "\"s\(sequence)\"")))
+      server.setRoute(prefix + Self.segmentPath(sequence), behaviour(of: sequence))
     }
     let gone = low - schedule.keptAfterWindow - 1
     if gone >= first { server.setRoute(prefix + Self.segmentPath(gone), .status(code: 404)) }

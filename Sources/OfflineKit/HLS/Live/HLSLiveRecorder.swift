@@ -87,6 +87,11 @@ struct HLSLiveRecorder: Sendable {
       : LiveRecording(
         resuming: state.journal, from: point, configuration: options.recordingConfiguration)
     var bytes: Int64 = 0
+    // Segments wait here for a turn: at most `parallel` are fetched at once, lowest first
+    // (a first window of hundreds, from the start of an EVENT playlist, say).
+    var waiting: [(LiveSegmentFetch, LiveRecordState.Entry)] = []
+    var fetching = 0
+    let parallel = max(1, download.configuration.parallelSegments)
     return await withTaskGroup(of: Happening.self) { group in
       group.addTask { await stop.wait() ? .stop(.user) : .nothing }
       if let until = options.recordUntil {
@@ -108,7 +113,7 @@ struct HLSLiveRecorder: Sendable {
             for fetch in fetches {
               let entry = entry(for: fetch)
               state.entries[fetch.sequence] = entry
-              group.addTask { await fetchSegment(fetch, entry: entry) }
+              waiting.append((fetch, entry))
             }
           case .reload(let wait):
             let due = instant + wait
@@ -121,6 +126,11 @@ struct HLSLiveRecorder: Sendable {
           case .fail(let reason):
             ended = .failure(failure(reason))
           }
+        }
+        while fetching < parallel, !waiting.isEmpty {
+          let (fetch, entry) = waiting.removeFirst()
+          fetching += 1
+          group.addTask { await fetchSegment(fetch, entry: entry) }
         }
         state.journal = recording.journal
         do throws(Transfer.Error) {
@@ -137,6 +147,7 @@ struct HLSLiveRecorder: Sendable {
           return .failure(failure(.noPlaylist(.noAnswer)))
         }
         instant = clock.instant
+        if case .fetched = happening { fetching -= 1 }
         switch happening {
         case .reloaded(let playlist, let began):
           instant = began
