@@ -186,7 +186,7 @@ struct LiveRecordCommandTests {
   /// window, so each stays three target durations.
   @Test func killsAtRandomMomentsLoseOnlyWhatWentByWhileDown() async throws {
     let origin = try await LiveOrigin(
-      .init(segmentCount: 44, window: 6, initialSegments: 4, interval: 0.5))
+      .init(segmentCount: 60, window: 6, initialSegments: 4, interval: 0.5))
     try origin.start()
     defer { origin.stop() }
     let work = try TemporaryDirectory()
