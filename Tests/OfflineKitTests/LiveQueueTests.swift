@@ -51,6 +51,23 @@ struct LiveQueueTests {
     #expect(report.isWhole)
     // Each segment, the playlist, live.json and offline.json.
     #expect(report.filesChecked >= segments + 3, "\(report.filesChecked)")
+
+    // A damaged segment is not fetched again, even one the origin still serves: a run
+    // would start a second recording over the first. The repair says so and changes nothing.
+    let folder = fixture.contentFolder("live")
+    let number = try #require(state.journal.recorded.last)
+    let last = try #require(state.entries[number])
+    try Data(repeating: 0x47, count: 188).write(to: folder.appending(path: last.local))
+    let refused = try await fixture.running { () async throws -> String in
+      do {
+        try await content.repair()
+        return "the repair of a finished live recording said it worked"
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(refused.contains("live recording that ended"), "\(refused)")
+    #expect(LiveRecordState.read(in: folder) == state, "the recording's journal is untouched")
   }
 
   /// Issue 41, item 7: pause stops recording and keeps a playable content (suspended), and

@@ -111,6 +111,7 @@ package struct HLSDownload: Sendable {
     let lock = try await DestinationLock.acquire(
       folder: folder.path, for: url, waits: waitsForOtherWriter)
     defer { withExtendedLifetime(lock) {} }
+    try refuseEndedRecording()
     let began = session.clock.instant
     let entry = try await playlist(at: url)
     let variant = try await chosenVariant(of: entry)

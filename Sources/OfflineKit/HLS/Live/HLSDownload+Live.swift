@@ -8,6 +8,19 @@ extension HLSDownload {
     LiveRecordState.read(in: folder)?.goesOn ?? false
   }
 
+  /// Refuses to run into a folder whose live recording ended (a repair's run, say): its
+  /// segments have left the origin's window, and a run would start another recording over
+  /// it. A run that finds an unfinished or stopped one goes on with it.
+  ///
+  /// - Throws: ``Transfer/Error`` `invalidMedia` saying so.
+  func refuseEndedRecording() throws(Transfer.Error) {
+    guard let state = LiveRecordState.read(in: folder), !state.goesOn else { return }
+    throw failure(
+      "this folder holds a live recording that ended (\(state.finished?.rawValue ?? "")):"
+        + " its segments have left the live window and cannot be fetched again;"
+        + " delete it and record the stream again")
+  }
+
   /// Whether `media`, the entry playlist, is recorded rather than downloaded: it is live (no
   /// `EXT-X-ENDLIST`, not `VOD`), or an earlier recording into the folder did not finish
   /// (the stream may have ended meanwhile: the recorder settles that too).
