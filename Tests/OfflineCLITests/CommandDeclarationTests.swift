@@ -12,7 +12,7 @@ import Testing
   /// Values one of which every option and argument of the tool takes.
   static let candidates = [
     "1", "http://127.0.0.1/a", "highest", "en", String(repeating: "ab", count: 32), "bash",
-    "127.0.0.1:8380", "X-Test: 1", emptyFile, "mp4",
+    "127.0.0.1:8380", "X-Test: 1", emptyFile, "mp4", "18:30",
   ]
 
   /// An empty file: a valid cookies.txt and netrc file.

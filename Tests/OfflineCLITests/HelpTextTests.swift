@@ -130,6 +130,7 @@ import Testing
                [--trust-origin <url> ...] [--location-trusted] [--limit-rate <rate>]
                [--variant <v>] [--audio <a>] [--subtitles <s>] [--piece-retries <n>]
                [--piece-retry-delay <s>] [--max-connections <n>] [--segment-files]
+               [--from-start] [--record-for <duration>] [--record-until <time>]
                [--quiet] [--json]
 
         ARGUMENTS:
@@ -221,6 +222,15 @@ import Testing
                                   unencrypted segments that fit in 128 KiB go into one
                                   file per playlist (pack.ts), which the offline
                                   playlist addresses by byte range.
+          --from-start            HLS live: record from the oldest segment still in the
+                                  playlist (default: the live edge, three target
+                                  durations from its end, as players start).
+          --record-for <duration>
+                                  HLS live: stop once this much is recorded (90, 45s,
+                                  20m, 1h30m), counted in recorded media, so a rerun
+                                  after a stop goes on counting.
+          --record-until <time>   HLS live: stop at this time (18:30 local, or
+                                  2026-12-07T18:30:00Z).
           -q, --quiet             Print nothing but errors.
           --json                  Print one JSON object per event on standard output.
           -h, --help              Show help information.

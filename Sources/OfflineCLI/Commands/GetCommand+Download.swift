@@ -31,6 +31,7 @@ extension GetCommand {
         case .restarted(let reason): reporter.report(.restarted(reason))
         case .detail(let detail): reporter.report(detail)
         case .pieceRetry(let retry): Self.show(retry, command: command, console: console)
+        case .recordingLive(let playlist): reporter.recordingLive(playlist)
         }
       }
       switch outcome {

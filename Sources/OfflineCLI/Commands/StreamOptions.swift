@@ -40,9 +40,24 @@ enum StreamOptions {
       + " 128 KiB go into one file per playlist (pack.ts), which the offline playlist"
       + " addresses by byte range.")
 
+  static let fromStart: Option<Bool> = .flag(
+    "--from-start",
+    help: "HLS live: record from the oldest segment still in the playlist (default: the live"
+      + " edge, three target durations from its end, as players start).")
+  static let recordFor: Option<Duration?> = .value(
+    "--record-for", valueName: "duration",
+    help: "HLS live: stop once this much is recorded (90, 45s, 20m, 1h30m), counted in"
+      + " recorded media, so a rerun after a stop goes on counting.",
+    parser: .duration)
+  static let recordUntil: Option<Date?> = .value(
+    "--record-until", valueName: "time",
+    help: "HLS live: stop at this time (18:30 local, or 2026-12-07T18:30:00Z).",
+    parser: .wallTime)
+
   /// The declarations, for a command's configuration.
   static let all: [any OptionDeclaring] = [
     variant, audio, subtitles, pieceRetries, pieceRetryDelay, maxConnections, segmentFiles,
+    fromStart, recordFor, recordUntil,
   ]
 
   /// The HLS options given, over the library's defaults.
@@ -55,6 +70,9 @@ enum StreamOptions {
     if let delay = arguments[StreamOptions.pieceRetryDelay] { options.pieceRetryDelay = delay }
     if let count = arguments[StreamOptions.maxConnections] { options.maxConnections = count }
     if arguments[StreamOptions.segmentFiles] { options.packsSmallSegments = false }
+    if arguments[StreamOptions.fromStart] { options.live.start = .fromStart }
+    options.live.recordFor = arguments[StreamOptions.recordFor]
+    options.live.recordUntil = arguments[StreamOptions.recordUntil]
     return options
   }
 }

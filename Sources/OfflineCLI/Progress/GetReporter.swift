@@ -83,10 +83,28 @@ final class GetReporter: Sendable {
     progressLineShown.withLock { $0 = true }
     var line = ProgressLine.render(progress)
     if progress.totalIsEstimate { line = line.replacingOccurrences(of: " / ", with: " / ~") }
-    line += "  (\(progress.segmentsDone ?? 0)/\(progress.segmentsTotal ?? 0) segments)"
+    if let total = progress.segmentsTotal {
+      line += "  (\(progress.segmentsDone ?? 0)/\(total) segments)"
+    } else {
+      line += "  (\(progress.segmentsDone ?? 0) segments recorded)"  // a live recording
+    }
     line = ProgressLine.withBar(
       line, fraction: progress.fractionCompleted, width: console.columns)
     console.errRaw("\r" + line + "\u{1B}[K")
+  }
+
+  /// The stream is live and is being recorded: said before anything else, on standard
+  /// error (with `--json` a `recording` event on standard output).
+  func recordingLive(_ playlist: URL) {
+    if json {
+      console.out(JSONLine.object(["event": "recording", "url": playlist.redactedForDisplay]))
+      return
+    }
+    guard !quiet else { return }
+    endProgressLine()
+    console.err(
+      "Recording live stream \(playlist.redactedForDisplay) until it ends; Ctrl-C stops"
+        + " the recording and keeps it playable.")
   }
 
   /// A stream is on disk.

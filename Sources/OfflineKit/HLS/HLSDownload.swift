@@ -27,6 +27,10 @@ package struct HLSDownload: Sendable {
   /// Called before a piece that failed is tried again (see ``PieceRetryPolicy``), from the task
   /// that fetches it, once per retry; nil ignores retries.
   public var onPieceRetry: (@Sendable (PieceRetryPolicy.Retry) -> Void)?
+  /// Told once, from the running task, when the stream turns out to be live and is
+  /// recorded (``StreamConfiguration/live``), with the media playlist recorded; nil tells
+  /// nobody.
+  public var onLiveRecording: (@Sendable (URL) -> Void)?
   /// Whether to wait while another download of a stream writes the same folder (in this
   /// process or another); false fails at once with ``Transfer/Error/Code-swift.struct/destinationBusy``.
   public var waitsForOtherWriter = false
@@ -74,6 +78,7 @@ package struct HLSDownload: Sendable {
   public var isComplete: Bool {
     FileManager.default.fileExists(atPath: indexURL().path)
       && FileManager.default.fileExists(atPath: folder.appending(path: HLSManifest.fileName).path)
+      && !isRecordingLive
   }
 
   /// Whether `url` names an HLS playlist (`.m3u8` or `.m3u`).
@@ -86,12 +91,16 @@ package struct HLSDownload: Sendable {
       for: url, genericStems: ["master", "index", "playlist", "prog_index", "main"])
   }
 
-  /// Downloads what is missing and writes the offline playlists.
+  /// Downloads what is missing and writes the offline playlists. A live media playlist (no
+  /// `EXT-X-ENDLIST`), alone or as the variant chosen in a multivariant playlist, is
+  /// recorded instead (``HLSLiveRecorder``), until it ends or stops as
+  /// ``StreamConfiguration/live`` says.
   ///
   /// - Parameter onProgress: called from the running task, about four times a second, with
   ///   bytes, an estimated total (marked while it is one), segments done and planned, and
   ///   the rate; never backwards, and the fraction below 1 until the last piece is on disk.
-  /// - Throws: ``Transfer/Error``: `invalidMedia` for a live stream, a DRM key, a key that is
+  /// - Throws: ``Transfer/Error``: `invalidMedia` for a live stream with keys, init
+  ///   sections or separate renditions (not recorded yet), a DRM key, a key that is
   ///   not 16 bytes or a URI that is not http(s); the error of the first segment that failed
   ///   after its retries; `canceled` when the task is canceled.
   public func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void = { _ in })
@@ -102,7 +111,15 @@ package struct HLSDownload: Sendable {
     let lock = try await DestinationLock.acquire(
       folder: folder.path, for: url, waits: waitsForOtherWriter)
     defer { withExtendedLifetime(lock) {} }
-    let plan = try await makePlan()
+    try refuseEndedRecording()
+    let began = session.clock.instant
+    let entry = try await playlist(at: url)
+    let variant = try await chosenVariant(of: entry)
+    if let live = try liveSource(entry, variant: variant, loadedAt: began) {
+      return try await recordLive(
+        live.playlist, at: live.url, loadedAt: live.loadedAt, onProgress: onProgress)
+    }
+    let plan = try await makePlan(entry, variant: variant?.playlist)
     let pins = try pinFolders(of: plan)
     defer { withExtendedLifetime(pins) {} }
     try HLSKeyNames.upgrade(folder: folder, entryURL: url)  // keys fetched by an older version
@@ -189,9 +206,13 @@ package struct HLSDownload: Sendable {
 
   var keyStore: HLSKeyStore { HLSKeyStore(folder: folder, session: session, retry: pieceRetry) }
 
-  /// Fetches the entry playlist and the chosen media playlists, and plans the download.
-  func makePlan() async throws(Transfer.Error) -> HLSPlan {
-    let parsed = try await playlist(at: url)
+  /// Fetches the entry playlist (unless given) and the chosen media playlists (the variant's
+  /// unless given), and plans the download.
+  func makePlan(_ entry: ParsedPlaylist? = nil, variant: MediaPlaylist? = nil)
+    async throws(Transfer.Error) -> HLSPlan
+  {
+    let parsed: ParsedPlaylist
+    if let entry { parsed = entry } else { parsed = try await playlist(at: url) }
     switch parsed.playlist {
     case .media(let media):
       return try HLSPlanner.plan(
@@ -204,10 +225,15 @@ package struct HLSDownload: Sendable {
       }
       var sources: [HLSPlanner.Source] = []
       let variantURL = try HLSURI.resolve(selection.variant.uri, against: url, what: "variant")
+      let variantPlaylist: MediaPlaylist
+      if let variant {
+        variantPlaylist = variant
+      } else {
+        variantPlaylist = try await mediaPlaylist(at: variantURL, importing: parsed.variables)
+      }
       sources.append(
         HLSPlanner.Source(
-          folder: "video", url: variantURL,
-          playlist: try await mediaPlaylist(at: variantURL, importing: parsed.variables),
+          folder: "video", url: variantURL, playlist: variantPlaylist,
           bandwidth: selection.variant.averageBandwidth ?? selection.variant.bandwidth))
       let chosen = selection.audio + selection.subtitles
       for rendition in chosen {
@@ -227,7 +253,7 @@ package struct HLSDownload: Sendable {
 
   /// The media playlist at `url`, reached through a multivariant playlist that defined
   /// `variables` (for `EXT-X-DEFINE:IMPORT`): a piece, tried again like a segment.
-  private func mediaPlaylist(at url: URL, importing variables: [String: String])
+  func mediaPlaylist(at url: URL, importing variables: [String: String])
     async throws(Transfer.Error) -> MediaPlaylist
   {
     let fetched = try await pieceRetry.run(url: url, destination: folder.path) {

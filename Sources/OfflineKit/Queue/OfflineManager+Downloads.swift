@@ -127,7 +127,7 @@ extension OfflineManager {
           switch event {
           case .progress(let progress): report(.progress(progress))
           case .restarted(let reason): report(.restarted(reason))
-          case .detail, .pieceRetry: break
+          case .detail, .pieceRetry, .recordingLive: break
           }
         }
         switch outcome {

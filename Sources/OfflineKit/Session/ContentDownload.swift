@@ -37,6 +37,9 @@ package struct ContentDownload: Sendable {
     case detail(Transfer.Event)
     /// A piece of a stream failed and is tried again.
     case pieceRetry(PieceRetryPolicy.Retry)
+    /// The stream is live and is recorded (issue 41): told once, before its first segment,
+    /// with the media playlist recorded.
+    case recordingLive(URL)
   }
 
   /// How a download ended well.
@@ -163,6 +166,7 @@ package struct ContentDownload: Sendable {
       journal: journal,
       session: session)
     download.onPieceRetry = { onEvent(.pieceRetry($0)) }
+    download.onLiveRecording = { onEvent(.recordingLive($0)) }
     download.waitsForOtherWriter = file.waitsForOtherWriter
     download.refreshesURL = refreshesURL
     download.expectedPieceSHA256 = expectedPieceSHA256

@@ -59,6 +59,9 @@ public struct StreamConfiguration: Sendable, Equatable, Codable {
   /// they read files. Larger segments, init sections, subtitles and encrypted segments keep
   /// their files either way. On by default.
   public var packsSmallSegments: Bool
+  /// How a live stream is recorded (where it starts, when it stops); a VOD stream ignores
+  /// it. From the live edge until the stream ends by default.
+  public var live = LiveRecordingOptions()
 
   /// Creates options; by default the highest variant, the default audio, no subtitles, 8
   /// segments at once to start with (then adapting, see ``parallelSegments``), and 10
@@ -81,7 +84,7 @@ public struct StreamConfiguration: Sendable, Equatable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case variant, audio, subtitles, parallelSegments, pieceRetries, pieceRetryDelay
-    case maxConnections, packsSmallSegments
+    case maxConnections, packsSmallSegments, live
   }
 
   /// Decodes options; fields that an earlier version did not store take their defaults.
@@ -103,6 +106,7 @@ public struct StreamConfiguration: Sendable, Equatable, Codable {
       maxConnections: try container.decodeIfPresent(Int.self, forKey: .maxConnections),
       packsSmallSegments: try container.decodeIfPresent(Bool.self, forKey: .packsSmallSegments)
         ?? defaults.packsSmallSegments)
+    live = try container.decodeIfPresent(LiveRecordingOptions.self, forKey: .live) ?? defaults.live
   }
 
   /// These options with at most `cap` connections (``maxConnections``); nil changes nothing.

@@ -16,6 +16,9 @@ package protocol StreamDownloading: Sendable {
     session: ContentSession)
   /// Called, on no particular thread, each time a piece is tried again.
   var onPieceRetry: (@Sendable (PieceRetryPolicy.Retry) -> Void)? { get set }
+  /// Called once when the stream turns out to be live and is recorded, with the playlist
+  /// recorded (``HLSDownload/onLiveRecording``); a kind that records nothing ignores it.
+  var onLiveRecording: (@Sendable (URL) -> Void)? { get set }
   /// Whether to wait while another download writes the same folder.
   var waitsForOtherWriter: Bool { get set }
   /// Whether the caller refreshes the URL when it stops working (then a 401, 403 or 410
@@ -54,6 +57,12 @@ protocol StreamPlaying: StreamDownloading {
 }
 
 extension StreamDownloading {
+  /// Nil, and nothing kept: a stream kind that does not record live streams (DASH so far).
+  package var onLiveRecording: (@Sendable (URL) -> Void)? {
+    get { nil }
+    set {}
+  }
+
   /// Creates a download of the stream at `url` into `folder` with a session of its own
   /// (see ``ContentSession/init(url:transport:requestOptions:sharedRateLimiters:retry:retriesUnreachable:clock:)``);
   /// nothing happens until ``run(onProgress:)``.

@@ -121,3 +121,23 @@ public enum FFmpeg {
     return output
   }
 }
+
+extension FFmpeg {
+  /// The MD5 of each decoded video frame of `input` (a local playlist or media file), in
+  /// order, as `ffmpeg -f framemd5` prints them: two inputs holding the same pictures give
+  /// the same list, whatever their containers or playlists.
+  ///
+  /// - Throws: `TestSupportError.processFailed` when ffmpeg fails.
+  public static func frameHashes(of input: String, timeout: Double = 120) async throws -> [String] {
+    let arguments = ["-nostdin", "-v", "error", "-i", input, "-map", "0:v", "-f", "framemd5", "-"]
+    let output = try await ProcessRunner.run(ffmpegPath ?? "ffmpeg", arguments, timeout: timeout)
+    guard output.status == 0 else {
+      throw TestSupportError.processFailed(
+        command: "ffmpeg -i \(input) -f framemd5 -", status: output.status,
+        stderr: output.stderrText)
+    }
+    return output.stdoutText.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap {
+      $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+  }
+}

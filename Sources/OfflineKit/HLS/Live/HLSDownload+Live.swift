@@ -1,0 +1,97 @@
+import Foundation
+import HLSPlaylist
+
+extension HLSDownload {
+  /// Whether the folder holds a live recording that the same command goes on with: one
+  /// that did not finish (a kill) or that the user stopped (``LiveRecordState/goesOn``).
+  var isRecordingLive: Bool {
+    LiveRecordState.read(in: folder)?.goesOn ?? false
+  }
+
+  /// Refuses to run into a folder whose live recording ended (a repair's run, say): its
+  /// segments have left the origin's window, and a run would start another recording over
+  /// it. A run that finds an unfinished or stopped one goes on with it.
+  ///
+  /// - Throws: ``Transfer/Error`` `invalidMedia` saying so.
+  func refuseEndedRecording() throws(Transfer.Error) {
+    guard let state = LiveRecordState.read(in: folder), !state.goesOn else { return }
+    throw failure(
+      "this folder holds a live recording that ended (\(state.finished?.rawValue ?? "")):"
+        + " its segments have left the live window and cannot be fetched again;"
+        + " delete it and record the stream again")
+  }
+
+  /// Whether `media`, the entry playlist, is recorded rather than downloaded: it is live (no
+  /// `EXT-X-ENDLIST`, not `VOD`), or an earlier recording into the folder did not finish
+  /// (the stream may have ended meanwhile: the recorder settles that too).
+  func isLiveRecording(_ media: MediaPlaylist) -> Bool {
+    (!media.hasEndList && media.playlistType != .vod) || isRecordingLive
+  }
+
+  /// A media playlist fetched: where from and when its load began.
+  struct FetchedMedia: Sendable {
+    var url: URL
+    var playlist: MediaPlaylist
+    var loadedAt: ContinuousClock.Instant
+  }
+
+  /// The variant `entry` chooses (``HLSSelection``), fetched, when `entry` is a
+  /// multivariant playlist; nil for a media playlist or one without variants.
+  func chosenVariant(of entry: ParsedPlaylist) async throws(Transfer.Error) -> FetchedMedia? {
+    guard case .master(let master) = entry.playlist,
+      let selection = HLSSelection.choose(from: master, options: configuration)
+    else { return nil }
+    let variantURL = try HLSURI.resolve(selection.variant.uri, against: url, what: "variant")
+    let loadedAt = session.clock.instant
+    let media = try await mediaPlaylist(at: variantURL, importing: entry.variables)
+    return FetchedMedia(url: variantURL, playlist: media, loadedAt: loadedAt)
+  }
+
+  /// The media playlist to record when the stream is live: the entry playlist itself, or
+  /// the chosen `variant` of a multivariant one; nil for a VOD stream.
+  ///
+  /// - Throws: ``Transfer/Error`` `invalidMedia` for a live variant whose audio or subtitles
+  ///   are separate renditions (not recorded yet).
+  func liveSource(
+    _ entry: ParsedPlaylist, variant: FetchedMedia?, loadedAt: ContinuousClock.Instant
+  ) throws(Transfer.Error) -> FetchedMedia? {
+    switch entry.playlist {
+    case .media(let media):
+      guard isLiveRecording(media) else { return nil }
+      return FetchedMedia(url: url, playlist: media, loadedAt: loadedAt)
+    case .master(let master):
+      guard let variant, isLiveRecording(variant.playlist) else { return nil }
+      let selection = HLSSelection.choose(from: master, options: configuration)
+      let chosen = (selection?.audio ?? []) + (selection?.subtitles ?? [])
+      if chosen.contains(where: { $0.uri != nil }) {
+        throw failure(
+          "\(url.redactedForDisplay) is live with separate audio or subtitle renditions;"
+            + " only a variant with its audio in its segments can be recorded so far")
+      }
+      return variant
+    }
+  }
+
+  /// Records the live media playlist `media` at `playlistURL`, loaded at `loadedAt` (see
+  /// ``HLSLiveRecorder``); the offline playlist is that media playlist's.
+  ///
+  /// - Throws: ``Transfer/Error``: `invalidMedia` for segments with keys or init sections
+  ///   (not recorded yet), or the recorder's.
+  func recordLive(
+    _ media: MediaPlaylist, at playlistURL: URL, loadedAt: ContinuousClock.Instant,
+    onProgress: @escaping @Sendable (OfflineProgress) -> Void
+  ) async throws(Transfer.Error) -> StreamOutcome {
+    if media.segments.contains(where: {
+      $0.map != nil || ($0.key.map { $0.method != .none } ?? false)
+    }) {
+      throw failure(
+        "\(url.redactedForDisplay) is a live playlist with keys or init sections;"
+          + " only clear MPEG-TS live streams can be recorded so far")
+    }
+    try HLSManifest(entryURL: url, keys: []).write(in: folder)
+    onLiveRecording?(playlistURL)
+    let recorder = HLSLiveRecorder(
+      download: self, playlistURL: playlistURL, options: configuration.live)
+    return try await recorder.run(first: media, loadedAt: loadedAt, onProgress: onProgress)
+  }
+}

@@ -1,0 +1,49 @@
+import HLSPlaylist
+
+/// The offline playlist of a live recording (`index.m3u8`), made from its state: an
+/// `EVENT` playlist that grows while it records, and a `VOD` one with `EXT-X-ENDLIST` once it
+/// finished.
+///
+/// It lists the recorded segments up to the first number still being fetched, so it only
+/// ever grows at its end and a player reloading it never sees a segment vanish. A gap of the
+/// ledger is marked with `EXT-X-DISCONTINUITY` before the segment after it, and the gap's
+/// segments are left out; so is a change of the live playlist's discontinuity sequence.
+///
+/// Why not `EXT-X-GAP`: ffmpeg 5.1 (libavformat 59) and mpv 0.35, which plays through it,
+/// do not know the tag (it is not in RFC 8216, only in its successor draft): they try to
+/// open the gap's URI ("Failed to open segment") and play on. A discontinuity alone, the
+/// missing segments left out, decodes without a message at the error level in both, and is
+/// what RFC 8216 §4.3.2.3 asks for when timestamps jump.
+enum LiveOfflinePlaylist {
+  /// The playlist's text for `state`.
+  static func text(_ state: LiveRecordState) -> String {
+    PlaylistWriter.write(.media(playlist(state)))
+  }
+
+  /// The playlist for `state`.
+  static func playlist(_ state: LiveRecordState) -> MediaPlaylist {
+    let journal = state.journal
+    let limit = journal.asked.keys.min() ?? Int.max
+    var segments: [Segment] = []
+    var previous: (sequence: Int, discontinuity: Int)?
+    for run in journal.recorded.runs {
+      for sequence in run where sequence < limit {
+        guard let entry = state.entries[sequence] else { continue }
+        var segment = Segment(uri: entry.local, duration: entry.duration)
+        segment.mediaSequenceNumber = segments.count
+        if let previous {
+          segment.discontinuity =
+            previous.sequence + 1 != sequence
+            || previous.discontinuity != entry.discontinuitySequence
+        }
+        segments.append(segment)
+        previous = (sequence, entry.discontinuitySequence)
+      }
+    }
+    let longest = segments.map(\.duration).max() ?? Double(journal.targetDuration ?? 1)
+    let finished = state.finished != nil
+    return MediaPlaylist(
+      version: 3, targetDuration: max(journal.targetDuration ?? 1, Int(longest.rounded(.up))),
+      playlistType: finished ? .vod : .event, hasEndList: finished, segments: segments)
+  }
+}

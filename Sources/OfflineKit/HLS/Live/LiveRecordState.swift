@@ -1,0 +1,55 @@
+import Foundation
+
+/// `live.json` in the folder of a live recording: the recording's ``LiveJournal`` and what
+/// the offline playlist needs of each segment asked for, written atomically after every
+/// event. A rerun of the same command reads it and goes on into the same folder; the time it
+/// was down becomes one ``LiveGap/Reason/notRunning`` gap.
+struct LiveRecordState: Sendable, Equatable, Codable {
+  /// The file's name in the content's folder.
+  static let fileName = "live.json"
+
+  /// One segment asked for: where it goes and how the offline playlist lists it.
+  struct Entry: Sendable, Equatable, Codable {
+    /// Seconds of media, from its `EXTINF`.
+    var duration: Double
+    /// Its discontinuity-sequence number in the live playlist.
+    var discontinuitySequence: Int
+    /// Its path inside the content folder, such as `s000105.ts`.
+    var local: String
+  }
+
+  /// The media playlist recorded (the variant's, under a multivariant playlist).
+  var playlistURL: URL
+  /// What the recording settled.
+  var journal: LiveJournal
+  /// The segments asked for, by media-sequence number.
+  var entries: [Int: Entry] = [:]
+  /// Why it finished; nil while it records (or after a kill).
+  var finished: LiveRecording.FinishReason?
+
+  /// Whether the same command goes on with this recording: it did not finish (a kill), or
+  /// the user stopped it (Ctrl-C). A recording that ended (`EXT-X-ENDLIST`, silence) or
+  /// reached `--record-for` or `--record-until` is complete.
+  var goesOn: Bool { finished == nil || finished == .stopped }
+
+  /// Reads the state in `folder`; nil when there is none (or it cannot be read).
+  static func read(in folder: URL) -> LiveRecordState? {
+    guard let data = FileManager.default.contents(atPath: folder.appending(path: fileName).path)
+    else { return nil }
+    return try? JSONDecoder().decode(LiveRecordState.self, from: data)
+  }
+
+  /// Writes the state into `folder` atomically, the user's alone (its URL may be signed).
+  func write(in folder: URL) throws(Transfer.Error) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    guard let data = try? encoder.encode(self) else {
+      throw Transfer.Error(
+        .invalidMedia("cannot encode the live recording's state"), url: playlistURL,
+        destination: folder.path)
+    }
+    try AtomicFile.write(
+      data, to: folder.appending(path: Self.fileName), mode: ReadableFileMode.owner,
+      url: playlistURL)
+  }
+}
