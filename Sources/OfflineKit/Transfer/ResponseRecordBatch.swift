@@ -3,15 +3,16 @@ import OfflineStore
 import Synchronization
 
 /// The response records of finished transfers that are not synced one by one (the pieces of
-/// a stream), written many in one transaction just before each of them renames its part into
-/// place: group commit.
+/// a stream, the files of the manager's queue), written many in one transaction just before
+/// each of them renames its part into place: group commit.
 ///
 /// Such a transfer must have the record of its response (phase `active`, with its length) in
 /// the journal before the rename, because within the same boot that record is what lets the
 /// next run take a renamed file as finished (see ``CompletionBatch``). One commit per piece
 /// was the largest single cost a profile of a 1000-segment stream showed (13 % of the
 /// process's samples, most of it SQLite's WAL frames and locks), for records of a few hundred
-/// bytes each. Here the first transfer to arrive leads: it waits ``gather`` (1 ms) for others
+/// bytes each; for a queue of small files, the largest of the runner's commits per file.
+/// Here the first transfer to arrive leads: it waits ``gather`` (1 ms) for others
 /// finishing at about the same moment (only while more than one transfer runs, see
 /// ``writers``), then writes every record that arrived in one transaction and wakes their
 /// transfers with the outcome. Each transfer renames only after its record is written, so a
