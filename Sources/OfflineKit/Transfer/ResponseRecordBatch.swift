@@ -14,8 +14,10 @@ import Synchronization
 /// bytes each; for a queue of small files, the largest of the runner's commits per file.
 /// Here the first transfer to arrive leads: it waits ``gather`` (1 ms) for others
 /// finishing at about the same moment (only while more than one transfer runs, see
-/// ``writers``), then writes every record that arrived in one transaction and wakes their
-/// transfers with the outcome. Each transfer renames only after its record is written, so a
+/// ``writers``; the manager's queue waits for none), then writes every record that arrived in
+/// one transaction and wakes their transfers with the outcome. Records handed in while that
+/// transaction runs go together in the next, which the oldest of their transfers leads at
+/// once: transfers never contend for the database one by one. Each transfer renames only after its record is written, so a
 /// crash at any point leaves the journal as the per-piece commits left it.
 ///
 /// Shared by the concurrent transfers of one run: ``write(_:)`` is called from any task; the
@@ -31,7 +33,13 @@ final class ResponseRecordBatch: Sendable {
   /// At 1 or below nobody else can join, so the leader writes at once.
   let writers = Atomic<Int>(1)
 
-  private typealias Waiter = CheckedContinuation<Result<Void, StoreError>?, Never>
+  /// What a waiting transfer is told: its record was written (or failed with the others),
+  /// or it leads the next transaction, which others already wait for.
+  private enum Turn {
+    case written(Result<Void, StoreError>)
+    case leadNext
+  }
+  private typealias Waiter = CheckedContinuation<Turn?, Never>
   private struct State {
     var waiting: [(record: TransferRecord, waiter: Waiter)] = []
     var leading = false
@@ -39,7 +47,8 @@ final class ResponseRecordBatch: Sendable {
   private let journal: TransferJournal
   private let state = Locked(State())
 
-  /// A batch for `journal` whose leader waits `gather` for others.
+  /// A batch for `journal` whose leader waits `gather` for others; with none, the records
+  /// handed in while one transaction runs go together in the next.
   init(journal: TransferJournal, gather: Duration = ResponseRecordBatch.defaultGather) {
     self.journal = journal
     self.gather = gather
@@ -62,20 +71,29 @@ final class ResponseRecordBatch: Sendable {
       }
       if leads { waiter.resume(returning: nil) }
     }
-    if let followed { return try followed.get() }
-    if writers.load(ordering: .relaxed) > 1 {
+    if case .written(let outcome) = followed { return try outcome.get() }
+    if followed == nil, gather > .zero, writers.load(ordering: .relaxed) > 1 {
       // Cancellation ends the wait early; the records are written all the same.
       try? await Task.sleep(for: gather)
     }
     let joined = state.withLock { state in
-      state.leading = false
       defer { state.waiting.removeAll() }
       return state.waiting
     }
     let outcome = Result { () throws(StoreError) in
       try journal.save([record] + joined.map(\.record))
     }
-    for follower in joined { follower.waiter.resume(returning: outcome) }
+    for follower in joined { follower.waiter.resume(returning: .written(outcome)) }
+    // Records handed in while this transaction ran wait for the next: the oldest of their
+    // transfers leads it, with all of them, at once (no gather: they are already there).
+    let next = state.withLock { state -> Waiter? in
+      guard !state.waiting.isEmpty else {
+        state.leading = false
+        return nil
+      }
+      return state.waiting.removeFirst().waiter
+    }
+    next?.resume(returning: .leadNext)
     try outcome.get()
   }
 }
