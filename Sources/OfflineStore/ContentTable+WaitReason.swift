@@ -19,4 +19,22 @@ extension ContentTable {
         .integer(StoredTime.milliseconds(Date())), .text(id),
       ])
   }
+
+  /// Records `reason` for each of `ids` still `downloading`, in one `UPDATE`: the runner marks
+  /// the downloads it runs whose bytes have not come yet `starting` at its turn, all at once.
+  /// Counts in ``revision`` as ``setWaitReason(_:id:)`` does.
+  package func setWaitReason(_ reason: ContentWaitReason?, ids: [String]) throws(StoreError) {
+    guard !ids.isEmpty else { return }
+    defer { if reason != nil, reason != .starting { didWrite() } }
+    try database.execute(
+      """
+      UPDATE contents SET wait_reason = ?, retry_at = ?, updated_at = ?
+      WHERE state = ? AND id IN (SELECT value FROM json_each(?))
+      """,
+      [
+        SQLValue(reason?.name), SQLValue(reason?.retryAt.map(StoredTime.milliseconds)),
+        .integer(StoredTime.milliseconds(Date())), ContentState.downloading.sqlValue,
+        .jsonArray(ids),
+      ])
+  }
 }

@@ -117,6 +117,13 @@ public final class Database: @unchecked Sendable {
     withConnectionState { $0.commits }
   }
 
+  /// How many statements that only read ran in a transaction of their own (not inside
+  /// ``transaction(_:)``) on this connection since it opened: each takes and releases
+  /// SQLite's locks for itself, so this shows how a caller's reads batch.
+  public var lonelyReadCount: Int {
+    withConnectionState { $0.lonelyReads }
+  }
+
   /// Reads connection state under the lock, or directly when this thread already holds it.
   private func withConnectionState<T: Sendable>(_ body: (SQLiteConnection) -> T) -> T {
     if lockOwner.load(ordering: .relaxed) == Self.currentThread() { return body(connection) }

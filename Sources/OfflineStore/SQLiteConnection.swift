@@ -18,6 +18,9 @@ final class SQLiteConnection {
   let path: String
   /// How many write transactions committed on this handle (SQLite's commit hook counts them).
   private(set) var commits = 0
+  /// How many statements that only read ran in a transaction of their own (outside
+  /// ``transaction(_:)``): each took and released SQLite's locks for itself.
+  private(set) var lonelyReads = 0
   private var statements: [String: Statement] = [:]
 
   private init(handle: OpaquePointer, path: String) {
@@ -209,6 +212,9 @@ final class SQLiteConnection {
     }
     let bound = statement.bind(arguments)
     guard bound == SQLITE_OK else { throw error(bound, sql: statement.sql) }
+    if sqlite3_get_autocommit(handle) != 0, sqlite3_stmt_readonly(statement.handle) != 0 {
+      lonelyReads += 1
+    }
     while true {
       let code = sqlite3_step(statement.handle)
       switch code {

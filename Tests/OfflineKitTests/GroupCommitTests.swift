@@ -18,7 +18,9 @@ import Testing
   @Test func aBatchIsDueWhenFullOrWhenNothingElseRunsAndHoldsItsContentsUntilRecorded() throws {
     let scratch = try TemporaryDirectory()
     let index = try OfflineIndex(directory: scratch.url)
-    var commits = GroupCommit(completions: CompletionBatch(journal: index.transfers))
+    var commits = GroupCommit(
+      completions: CompletionBatch(journal: index.transfers),
+      responses: ResponseRecordBatch(journal: index.transfers))
     #expect(!commits.isDue(running: 0), "nothing waits")
     commits.add("a", Self.outcome("a"))
     #expect(!commits.isDue(running: 3) && commits.isDue(running: 0))

@@ -79,6 +79,11 @@ import Testing
       let before = try await content.snapshot
       #expect(before.waitReason == .starting, "\(String(describing: before.waitReason))")
       #expect(before.bytes == 0)
+      // Another process reads the index: the runner's next turn writes `starting` there.
+      let elsewhere = try OfflineIndex(directory: fixture.store)
+      #expect(
+        await eventually { (try? elsewhere.contents.record(id: "late"))??.waitReason == .starting
+        })
       head.open()
       #expect(await body.reached())
       #expect(await recorder.waitFor { ($0.progressBytes ?? 0) > 0 })

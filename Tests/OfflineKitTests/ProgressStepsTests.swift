@@ -1,4 +1,5 @@
 import Foundation
+import OfflineStore
 import TestTiming
 import Testing
 
@@ -10,11 +11,17 @@ import Testing
 @Suite(.timed) struct ProgressStepsTests {
   static let start = ContinuousClock.now
 
-  static func running(syncsLater: Bool = false, announcesMoving: Bool = false) -> RunningDownload {
+  /// A download launched from the queue, whose row the index still says `queued` for
+  /// unless `indexed` says otherwise.
+  static func running(
+    syncsLater: Bool = false, announcesMoving: Bool = false,
+    indexed: ContentWaitReason? = .queued
+  ) -> RunningDownload {
     var download = RunningDownload(
       task: Task {}, host: "example.com", launchedURL: "http://example.com/a", lastSaved: start)
     download.syncsLater = syncsLater
     download.announcesMoving = announcesMoving
+    download.indexedReason = indexed
     return download
   }
 
@@ -46,6 +53,31 @@ import Testing
     #expect(
       selfSynced.didProgress(OfflineProgress(bytes: 100, total: 100), at: Self.start)
         == .init(recordsMoving: true))
+  }
+
+  /// Pins a write per file: the runner cleared a reason the index did not hold. A row whose
+  /// reason is already none (the runner cleared it, or none was ever written) is not
+  /// written again when its bytes come; one the runner's turn marked `starting` is.
+  @Test func theFirstReportClearsOnlyAReasonTheIndexHolds() {
+    var clear = Self.running(indexed: nil)
+    #expect(clear.didProgress(OfflineProgress(bytes: 10, total: 100), at: Self.start) == .init())
+    var marked = Self.running(indexed: .starting)
+    #expect(
+      marked.didProgress(OfflineProgress(bytes: 10, total: 100), at: Self.start)
+        == .init(recordsMoving: true))
+    #expect(marked.indexedReason == nil, "cleared once: the next reports write nothing")
+  }
+
+  /// Subscribers see a launched download `starting` until its bytes come and running after,
+  /// before the runner has written either; a reason the index holds otherwise stands.
+  @Test func aRunningDownloadIsSeenStartingThenRunningWhateverTheIndexSaysYet() {
+    var download = Self.running()
+    #expect(download.waitReason(indexed: .queued) == .starting)
+    #expect(download.waitReason(indexed: nil) == .starting)
+    _ = download.didProgress(OfflineProgress(bytes: 10, total: 100), at: Self.start)
+    #expect(download.waitReason(indexed: .queued) == nil)
+    #expect(download.waitReason(indexed: .starting) == nil)
+    #expect(download.waitReason(indexed: .network) == .network)
   }
 
   @Test func progressIsSavedAtMostOnceASecond() {

@@ -27,7 +27,9 @@ import Testing
   static func download(host: String = "a.test", url: String = "https://a.test/x.bin")
     -> RunningDownload
   {
-    RunningDownload(task: Task {}, host: host, launchedURL: url, lastSaved: now)
+    var download = RunningDownload(task: Task {}, host: host, launchedURL: url, lastSaved: now)
+    download.indexedReason = .queued  // as launched from the queue
+    return download
   }
 
   /// A world where every host is reachable but `down`, the disk holds `available` bytes of
@@ -119,6 +121,20 @@ import Testing
     #expect(machine.didProgress(progress, of: "gone", at: Self.now) == nil)
     machine.didLaunch("a", as: Self.download())
     #expect(machine.didProgress(progress, of: "a", at: Self.now)?.recordsMoving == true)
+  }
+
+  /// The runner's turn marks `starting` the downloads whose bytes have not come, once each
+  /// and all in one write; one whose bytes came is not marked.
+  @Test func theRunnersTurnMarksStartingOnlyWhatHasNoBytesYetAndOnlyOnce() {
+    var machine = QueueMachine(parallelDownloads: 3)
+    for id in ["a", "b", "c"] { machine.didLaunch(id, as: Self.download()) }
+    _ = machine.didProgress(OfflineProgress(bytes: 5, total: 10), of: "b", at: Self.now)
+    #expect(machine.unrecordedStarts == ["a", "c"])
+    machine.didRecordStarting(["a", "c"])
+    #expect(machine.unrecordedStarts.isEmpty)
+    #expect(
+      machine.didProgress(OfflineProgress(bytes: 5, total: 10), of: "a", at: Self.now)?
+        .recordsMoving == true, "its first bytes clear the `starting` the turn wrote")
   }
 
   @Test func anEndAfterAStopIsStoppedAndAFileWaitsForItsBatch() {

@@ -1,4 +1,5 @@
 import Foundation
+import OfflineLocks
 import OfflineStore
 import TestSupport
 import TestTiming
@@ -41,6 +42,38 @@ import Testing
     }
     #expect(journal.database.commitCount - before == 1)
     #expect(try journal.records(under: "/s/c").count == 4)
+  }
+
+  /// Without a gather (the manager's queue), the first record is written at once, and the
+  /// records handed in while its transaction runs (here held up by another connection's
+  /// write lock) go together in the next one, led by the oldest of them: two commits for
+  /// five records, where each alone would have made five.
+  @Test func withoutAGatherRecordsHandedInDuringATransactionShareTheNext() async throws {
+    let (folder, journal) = try journal()
+    let batch = ResponseRecordBatch(journal: journal, gather: .zero)
+    batch.writers.store(5, ordering: .relaxed)
+    let other = try Database(path: folder.url.appending(path: "index.sqlite").path)
+    let holding = Locked(false)
+    let lock = Thread {
+      try? other.transaction { _ in
+        holding.withLock { $0 = true }
+        Thread.sleep(forTimeInterval: 2)
+      }
+    }
+    lock.start()
+    #expect(await eventually { holding.withLock { $0 } })
+    let before = journal.database.commitCount
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { try await batch.write(record("first")) }
+      try await Task.sleep(for: .milliseconds(300))  // the first waits for the lock
+      for index in 0..<4 {
+        let record = record("p\(index)")
+        group.addTask { try await batch.write(record) }
+      }
+      try await group.waitForAll()
+    }
+    #expect(journal.database.commitCount - before == 2)
+    #expect(try journal.records(under: "/s/c").count == 5)
   }
 
   /// With no other transfer running nobody can join: the record is written at once, not

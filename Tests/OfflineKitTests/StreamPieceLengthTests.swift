@@ -34,7 +34,10 @@ import Testing
       Transfer(
         url: session.url, destination: destination, journal: index.transfers, session: session,
         configuration: options,
-        role: .queuedFile(completions: CompletionBatch(journal: index.transfers)))
+        role: .queuedFile(
+          Transfer.QueuedFile(
+            completions: CompletionBatch(journal: index.transfers),
+            responses: ResponseRecordBatch(journal: index.transfers))))
     }
     let first = try await transfer().run()
     #expect(first.length == Int64(body.utf8.count))

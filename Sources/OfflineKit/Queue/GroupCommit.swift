@@ -27,6 +27,9 @@ struct GroupCommit {
   /// The `complete` journal records of the queue's files, written with the batch that
   /// records them `downloaded` instead of a commit each.
   let completions: CompletionBatch
+  /// The response records of the queue's files, each written before its file's rename in
+  /// one transaction with those of the files finishing at about the same moment.
+  let responses: ResponseRecordBatch
   private var waiting: [Entry] = []
   /// The contents of every batch whose sync is under way.
   private var syncingIDs: Set<String> = []
@@ -34,9 +37,11 @@ struct GroupCommit {
   private var members: [Int: [String]] = [:]
   private var nextKey = 0
 
-  /// A group commit whose files' `complete` records go to `completions`.
-  init(completions: CompletionBatch) {
+  /// A group commit whose files' `complete` records go to `completions` and whose response
+  /// records go to `responses`.
+  init(completions: CompletionBatch, responses: ResponseRecordBatch) {
     self.completions = completions
+    self.responses = responses
   }
 
   /// Adds the transfer of `id` that finished with `outcome`.

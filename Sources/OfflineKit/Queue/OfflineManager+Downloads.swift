@@ -26,7 +26,9 @@ extension OfflineManager {
     if refreshesExpiredURL(record, url: url) { return }  // the app said it expired
     // It looks at the URL's path extension, which Foundation parses anew each time: once.
     let kind = ContentDownload.Kind(url)
-    let work = self.work(record, kind: kind, session: session, options: stored)
+    let work = self.work(
+      record, kind: kind, session: session, options: stored,
+      journalHasNoRecord: machine.upcoming.takeHasNoJournalRecord(id))
     // A playback run of the content (resumed in another process, say) ends before this one
     // writes its folder.
     let playbackRun = playbackRuns[id]
@@ -55,13 +57,21 @@ extension OfflineManager {
       task: task, host: host, launchedURL: record.url, lastSaved: configuration.clock.instant)
     // A stream syncs its own pieces; a file is synced with the others that finish near it.
     download.syncsLater = !kind.isStream
+    download.indexedReason = record.waitReason
     switch record.waitReason {
-    case .network, .storage, .retry: download.announcesMoving = true
-    default: break
+    case .network, .storage, .retry:
+      download.announcesMoving = true
+      // The index must not go on saying it waits: "starting" now, "running" once bytes
+      // come. Subscribers hear of the start from its progress.
+      setWaitReason(.starting, for: record, announcing: false)
+      download.indexedReason = .starting
+    case .queued, .starting, nil:
+      // Marked `starting` at the runner's next turn if its bytes have not come by then
+      // (``recordStarts()``); subscribers' snapshots say so at once.
+      break
     }
     machine.didLaunch(id, as: download)
-    // "running" only once bytes come; subscribers hear of the start from its progress.
-    setWaitReason(.starting, for: record, announcing: false)
+    countWriters()
   }
 
   /// A running download, reporting what subscribers hear of as it goes, and its outcome.
@@ -89,11 +99,12 @@ extension OfflineManager {
   /// cure; each piece `expecting` names must come with that SHA-256 (a repair's); with
   /// `onlyWhatPlayersAsk`, it fetches only what players ask for, a stream's pieces or a
   /// file's ranges (a playback run, ``startPlaybackRun(_:)``); it is recorded downloaded
-  /// here.
+  /// here. `journalHasNoRecord`: the runner read the journal with the queue's rows and
+  /// found no record for the file (``UpcomingRows/takeHasNoJournalRecord(_:)``).
   func work(
     _ record: ContentRecord, kind: ContentDownload.Kind, session: ContentSession,
     options: DownloadConfiguration.Stored, expecting: [String: String] = [:],
-    onlyWhatPlayersAsk: Duration? = nil
+    onlyWhatPlayersAsk: Duration? = nil, journalHasNoRecord: Bool = false
   ) -> Work {
     let files = self.files
     var file = Transfer.Configuration(
@@ -110,7 +121,10 @@ extension OfflineManager {
       destination: kind.isStream ? folder.path : files.destination(of: record), file: file,
       stream: options.stream.cappingConnections(at: configuration.maxStreamConnections),
       refreshesURL: configuration.urlRefresh != nil, expectedPieceSHA256: expecting,
-      fileCompletions: files.completions,
+      queuedFile: files.completions.map {
+        Transfer.QueuedFile(
+          completions: $0, responses: commits.responses, journalHasNoRecord: journalHasNoRecord)
+      },
       streamPlayback: kind.isStream ? streamPlaybacks.playback(of: record.id) : nil,
       onlyWhatPlayersAsk: onlyWhatPlayersAsk)
     let id = record.id
@@ -146,6 +160,12 @@ extension OfflineManager {
         return .failure(error)
       }
     }
+  }
+
+  /// Tells the batch of response records how many downloads run: its leader waits for
+  /// others only while more than one may join (``ResponseRecordBatch/writers``).
+  private func countWriters() {
+    commits.responses.writers.store(machine.running.count, ordering: .relaxed)
   }
 
   /// Retries inside one piece of a stream (HLS or DASH); the piece engine retries the
@@ -195,6 +215,7 @@ extension OfflineManager {
   /// are suspended with their error.
   func didEnd(_ id: String, outcome: Result<Transfer.Outcome, Transfer.Error>) {
     let end = machine.didEnd(id, outcome: outcome)
+    countWriters()
     if case .stopped = end {
       saveLastProgress(of: id)  // stopped (by a suspend, say): its bytes, then its manifest
       recordSuspended(id)  // its parts are still now

@@ -149,7 +149,20 @@ extension OfflineManager {
     }
     stopUnreachable()
     flushFinished()
+    recordStarts()
     pump()
+  }
+
+  /// Writes `starting` for the running downloads whose bytes have not come yet, in one
+  /// transaction, so other processes see them starting rather than queued
+  /// (``QueueMachine/unrecordedStarts``).
+  private func recordStarts() {
+    let ids = machine.unrecordedStarts
+    guard !ids.isEmpty else { return }
+    let written: Void? = logging("recording which downloads are starting", id: nil) {
+      try index.contents.setWaitReason(.starting, ids: ids)
+    }
+    if written != nil { machine.didRecordStarting(ids) }
   }
 
   /// Follows changes made by other processes: a running download paused, canceled or
@@ -209,15 +222,37 @@ extension OfflineManager {
       dataVersion: (try? index.contents.externalChangeCounter()) ?? -1)
     let committing = commits.ids
     let excluded = machine.runningIDs.union(committing)
-    let (index, now) = (self.index, configuration.clock.now)
+    let (index, files, now) = (self.index, self.files, configuration.clock.now)
     let candidates = machine.upcoming.records(at: stamp) {
       (try? index.contents.runnable(
         state: .downloading, now: now, limit: max(free * 4, Self.upcomingRows),
         excluding: excluded)) ?? []
+    } unjournaled: { rows in
+      // The journal of their files in one read too, rather than one each as they launch.
+      Self.filesWithoutJournalRecord(rows, index: index, files: files)
     }
     let launches = machine.launches(
       from: candidates, committing: committing, at: configuration.clock.instant, in: surroundings)
     carryOut(launches)
+  }
+
+  /// The ids of the file contents among `rows` whose destination the transfer journal has
+  /// no record for, in one read; none when the journal cannot be read (each launch then
+  /// looks its record up).
+  private nonisolated static func filesWithoutJournalRecord(
+    _ rows: [ContentRecord], index: OfflineIndex, files: ContentFiles
+  ) -> Set<String> {
+    let destinations = Dictionary(
+      rows.compactMap { row -> (String, String)? in
+        guard let url = URL(string: row.url), ContentDownload.Kind(url) == .file else {
+          return nil
+        }
+        return (row.id, files.destination(of: row))
+      }, uniquingKeysWith: { first, _ in first })
+    guard !destinations.isEmpty,
+      let journal = try? index.transfers.records(forDestinations: destinations.values)
+    else { return [] }
+    return Set(destinations.filter { journal[$0.value] == nil }.keys)
   }
 
   /// Starts content `id` now for a player that waits for it: when it is `downloading` and

@@ -99,7 +99,10 @@ public actor OfflineManager {
       queueBudget: RateLimiter(configuration.rateLimit), clock: configuration.clock)
     let completions = CompletionBatch(journal: index.transfers)
     self.files = ContentFiles(index: index, directory: directory, completions: completions)
-    self.commits = GroupCommit(completions: completions)
+    self.commits = GroupCommit(
+      completions: completions,
+      // No gather: the files finishing while one transaction runs go in the next.
+      responses: ResponseRecordBatch(journal: index.transfers, gather: .zero))
     self.machine = QueueMachine(parallelDownloads: configuration.parallelDownloads)
     if let lock = RunnerLock(directory: directory) {
       try Recovery(index: index, directory: directory).run()

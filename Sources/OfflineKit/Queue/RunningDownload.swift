@@ -18,6 +18,12 @@ struct RunningDownload {
   /// Whether subscribers were told it waited (network, storage, a retry) before it
   /// started, so they are told when it moves again; a plain start is no news.
   var announcesMoving = false
+  /// The wait reason the index holds for it, as far as the runner wrote or read it: a row
+  /// launched from the queue still says `queued` until the runner's next turn writes
+  /// `starting` for those whose bytes have not come (``QueueMachine/unrecordedStarts``), or
+  /// its batch records it downloaded. A small file that arrives within one turn is never
+  /// marked at all: that was a commit per file.
+  var indexedReason: ContentWaitReason?
 
   /// Whether bytes arrived during this attempt (a retry budget starts over then).
   var progressed: Bool { bytes.progressed }
@@ -37,11 +43,11 @@ extension RunningDownload {
 
   /// Takes the report `progress`, which came at `now`, and says what to do for it.
   ///
-  /// Its first report means bytes arrive: no longer "starting" (as its launch wrote), and
-  /// news only after a wait subscribers were told of. A file whose first report holds all
-  /// its bytes arrived within one progress interval: its batch's `downloaded` transaction
-  /// clears the reason, and a failure writes its own, so that write would be read by
-  /// nobody (a transaction per small file).
+  /// Its first report means bytes arrive: the index's reason (`queued`, `starting`, a wait
+  /// before) is cleared, and that is news only after a wait subscribers were told of. A file
+  /// whose first report holds all its bytes arrived within one progress interval: its
+  /// batch's `downloaded` transaction clears the reason, and a failure writes its own, so
+  /// that write would be read by nobody (a transaction per small file).
   mutating func didProgress(_ progress: OfflineProgress, at now: ContinuousClock.Instant)
     -> ProgressSteps
   {
@@ -49,7 +55,8 @@ extension RunningDownload {
     if bytes.saw(progress.bytes) {
       let arrivedWhole =
         !progress.totalIsEstimate && progress.total.map { progress.bytes >= $0 } == true
-      steps.recordsMoving = !(syncsLater && arrivedWhole)
+      steps.recordsMoving = indexedReason != nil && !(syncsLater && arrivedWhole)
+      if steps.recordsMoving { indexedReason = nil }
       steps.announcesMoving = announcesMoving
     }
     if now - lastSaved >= .seconds(1) {
@@ -57,5 +64,15 @@ extension RunningDownload {
       steps.savesProgress = true
     }
     return steps
+  }
+}
+
+extension RunningDownload {
+  /// The wait reason subscribers see for it when the index holds `indexed`: `starting`
+  /// until its first bytes come, then none (it runs), whatever of that the runner has not
+  /// written yet; a reason the index holds otherwise stands.
+  func waitReason(indexed: ContentWaitReason?) -> ContentWaitReason? {
+    guard indexed == nil || indexed == .queued || indexed == .starting else { return indexed }
+    return bytes.reported ? nil : .starting
   }
 }

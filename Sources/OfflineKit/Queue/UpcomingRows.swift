@@ -22,16 +22,22 @@ struct UpcomingRows {
 
   private var records: [ContentRecord] = []
   private var stamp: Stamp?
+  /// The rows read whose file the transfer journal had no record for, read with them.
+  private var unjournaled: Set<String> = []
   /// How many times the rows were read from the index: what the cache saves, for tests.
   private(set) var reads = 0
 
   /// The rows that may start, in queue order: those read earlier when `now` is the stamp
-  /// they were read under and some are left, else what `read` returns.
+  /// they were read under and some are left, else what `read` returns. `unjournaled` is
+  /// asked, right after a read, which of the rows read have no record in the transfer
+  /// journal (see ``takeHasNoJournalRecord(_:)``).
   mutating func records(
-    at now: Stamp, read: () -> [ContentRecord]
+    at now: Stamp, read: () -> [ContentRecord],
+    unjournaled: ([ContentRecord]) -> Set<String> = { _ in [] }
   ) -> [ContentRecord] {
     if now != stamp || records.isEmpty {
       records = read()
+      self.unjournaled = unjournaled(records)
       stamp = now
       reads += 1
     }
@@ -43,9 +49,18 @@ struct UpcomingRows {
     records.removeAll { $0.id == id }
   }
 
+  /// Whether the journal had no record for the file of `id` when its row was read, once:
+  /// its launch skips the look-up (a read transaction per file of a queue of small files).
+  /// Only this process's runner writes the journal of a queued file, and only once it has
+  /// launched it, so the answer holds until then; a row is launched at most once per read.
+  mutating func takeHasNoJournalRecord(_ id: String) -> Bool {
+    unjournaled.remove(id) != nil
+  }
+
   /// Forgets the rows: the next look reads them again.
   mutating func forget() {
     records = []
+    unjournaled = []
     stamp = nil
   }
 }

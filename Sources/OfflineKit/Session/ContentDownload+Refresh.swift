@@ -19,10 +19,13 @@ extension ContentDownload {
   /// has a piece of the same position and file name.
   func moved(to url: URL) -> ContentDownload {
     if kind == .file { Transfer.carryOver(destination: destination, to: url, journal: journal) }
+    // The journal may hold a record now (the one carried over): the first look-up is made.
+    var queuedFile = queuedFile
+    queuedFile?.journalHasNoRecord = false
     return ContentDownload(
       kind: kind, session: session.moved(to: url), journal: journal, destination: destination,
       file: file, stream: stream, refreshesURL: refreshesURL,
-      expectedPieceSHA256: expectedPieceSHA256, fileCompletions: fileCompletions,
+      expectedPieceSHA256: expectedPieceSHA256, queuedFile: queuedFile,
       streamPlayback: streamPlayback, onlyWhatPlayersAsk: onlyWhatPlayersAsk)
   }
 

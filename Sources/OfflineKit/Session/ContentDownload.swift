@@ -68,9 +68,9 @@ package struct ContentDownload: Sendable {
   package let refreshesURL: Bool
   /// The SHA-256 each piece of a stream must have, by its path in the folder (a repair's).
   package let expectedPieceSHA256: [String: String]
-  /// Where a queued file's `complete` record goes (see ``Transfer/Role/queuedFile(completions:)``);
-  /// nil for a download on its own.
-  let fileCompletions: CompletionBatch?
+  /// How a queued file's records are written (see ``Transfer/QueuedFile``); nil for a
+  /// download on its own.
+  let queuedFile: Transfer.QueuedFile?
   /// The players of a queued stream (``StreamPlayback``), which its pieces are shown to and
   /// which may ask for pieces first; nil for a download on its own.
   let streamPlayback: StreamPlayback?
@@ -88,15 +88,15 @@ package struct ContentDownload: Sendable {
   ) {
     self.init(
       kind: kind, session: session, journal: journal, destination: destination, file: file,
-      stream: stream, refreshesURL: refreshesURL, expectedPieceSHA256: [:], fileCompletions: nil,
+      stream: stream, refreshesURL: refreshesURL, expectedPieceSHA256: [:], queuedFile: nil,
       streamPlayback: nil, onlyWhatPlayersAsk: nil)
   }
 
-  /// Creates a download; with `fileCompletions` a queued one.
+  /// Creates a download; with `queuedFile` a queued one.
   init(
     kind: Kind, session: ContentSession, journal: TransferJournal, destination: String,
     file: Transfer.Configuration, stream: StreamConfiguration, refreshesURL: Bool,
-    expectedPieceSHA256: [String: String], fileCompletions: CompletionBatch?,
+    expectedPieceSHA256: [String: String], queuedFile: Transfer.QueuedFile?,
     streamPlayback: StreamPlayback?, onlyWhatPlayersAsk: Duration?
   ) {
     self.kind = kind
@@ -110,7 +110,7 @@ package struct ContentDownload: Sendable {
     self.stream = stream
     self.refreshesURL = refreshesURL
     self.expectedPieceSHA256 = expectedPieceSHA256
-    self.fileCompletions = fileCompletions
+    self.queuedFile = queuedFile
     self.streamPlayback = streamPlayback
   }
 
@@ -140,7 +140,7 @@ package struct ContentDownload: Sendable {
       // A playback run's file (one that stays paused) records its own end: no queue's batch
       // will commit it.
       role: onlyWhatPlayersAsk == nil
-        ? fileCompletions.map { .queuedFile(completions: $0) } ?? .standalone : .standalone)
+        ? queuedFile.map { .queuedFile($0) } ?? .standalone : .standalone)
     // Its readers, if any, hear of bytes at each progress update too: one connection
     // tells nobody of its writes.
     let playback = file.playback

@@ -18,4 +18,7 @@ struct AttemptBytes: Sendable, Equatable {
 
   /// Whether bytes arrived since the first report.
   var progressed: Bool { last > (first ?? last) }
+
+  /// Whether a report came: bytes arrive.
+  var reported: Bool { first != nil }
 }

@@ -3,18 +3,21 @@ import OfflineStore
 import Synchronization
 
 /// The response records of finished transfers that are not synced one by one (the pieces of
-/// a stream), written many in one transaction just before each of them renames its part into
-/// place: group commit.
+/// a stream, the files of the manager's queue), written many in one transaction just before
+/// each of them renames its part into place: group commit.
 ///
 /// Such a transfer must have the record of its response (phase `active`, with its length) in
 /// the journal before the rename, because within the same boot that record is what lets the
 /// next run take a renamed file as finished (see ``CompletionBatch``). One commit per piece
 /// was the largest single cost a profile of a 1000-segment stream showed (13 % of the
 /// process's samples, most of it SQLite's WAL frames and locks), for records of a few hundred
-/// bytes each. Here the first transfer to arrive leads: it waits ``gather`` (1 ms) for others
+/// bytes each; for a queue of small files, the largest of the runner's commits per file.
+/// Here the first transfer to arrive leads: it waits ``gather`` (1 ms) for others
 /// finishing at about the same moment (only while more than one transfer runs, see
-/// ``writers``), then writes every record that arrived in one transaction and wakes their
-/// transfers with the outcome. Each transfer renames only after its record is written, so a
+/// ``writers``; the manager's queue waits for none), then writes every record that arrived in
+/// one transaction and wakes their transfers with the outcome. Records handed in while that
+/// transaction runs go together in the next, which the oldest of their transfers leads at
+/// once: transfers never contend for the database one by one. Each transfer renames only after its record is written, so a
 /// crash at any point leaves the journal as the per-piece commits left it.
 ///
 /// Shared by the concurrent transfers of one run: ``write(_:)`` is called from any task; the
@@ -30,7 +33,13 @@ final class ResponseRecordBatch: Sendable {
   /// At 1 or below nobody else can join, so the leader writes at once.
   let writers = Atomic<Int>(1)
 
-  private typealias Waiter = CheckedContinuation<Result<Void, StoreError>?, Never>
+  /// What a waiting transfer is told: its record was written (or failed with the others),
+  /// or it leads the next transaction, which others already wait for.
+  private enum Turn {
+    case written(Result<Void, StoreError>)
+    case leadNext
+  }
+  private typealias Waiter = CheckedContinuation<Turn?, Never>
   private struct State {
     var waiting: [(record: TransferRecord, waiter: Waiter)] = []
     var leading = false
@@ -38,7 +47,8 @@ final class ResponseRecordBatch: Sendable {
   private let journal: TransferJournal
   private let state = Locked(State())
 
-  /// A batch for `journal` whose leader waits `gather` for others.
+  /// A batch for `journal` whose leader waits `gather` for others; with none, the records
+  /// handed in while one transaction runs go together in the next.
   init(journal: TransferJournal, gather: Duration = ResponseRecordBatch.defaultGather) {
     self.journal = journal
     self.gather = gather
@@ -61,20 +71,29 @@ final class ResponseRecordBatch: Sendable {
       }
       if leads { waiter.resume(returning: nil) }
     }
-    if let followed { return try followed.get() }
-    if writers.load(ordering: .relaxed) > 1 {
+    if case .written(let outcome) = followed { return try outcome.get() }
+    if followed == nil, gather > .zero, writers.load(ordering: .relaxed) > 1 {
       // Cancellation ends the wait early; the records are written all the same.
       try? await Task.sleep(for: gather)
     }
     let joined = state.withLock { state in
-      state.leading = false
       defer { state.waiting.removeAll() }
       return state.waiting
     }
     let outcome = Result { () throws(StoreError) in
       try journal.save([record] + joined.map(\.record))
     }
-    for follower in joined { follower.waiter.resume(returning: outcome) }
+    for follower in joined { follower.waiter.resume(returning: .written(outcome)) }
+    // Records handed in while this transaction ran wait for the next: the oldest of their
+    // transfers leads it, with all of them, at once (no gather: they are already there).
+    let next = state.withLock { state -> Waiter? in
+      guard !state.waiting.isEmpty else {
+        state.leading = false
+        return nil
+      }
+      return state.waiting.removeFirst().waiter
+    }
+    next?.resume(returning: .leadNext)
     try outcome.get()
   }
 }

@@ -8,16 +8,32 @@ extension Transfer {
     /// `offline get`, the cache): it locks its destination, looks at what is there, and
     /// commits its own records.
     case standalone
-    /// A file of the manager's queue. Its `complete` record goes to `completions`, written
-    /// with the batch that records the file downloaded; a record the journal holds for its
-    /// destination under an earlier URL of the content, still being downloaded, is its own:
-    /// the content's URL was replaced by a fresh one for the same resource
-    /// (``OfflineSource/urlExpiresAt``, the URL refresh hook), so it resumes rather than
-    /// restarts. That record's URL is rewritten in the first look-up, so the journal is read
-    /// once per file.
-    case queuedFile(completions: CompletionBatch)
+    /// A file of the manager's queue (see ``QueuedFile``).
+    case queuedFile(QueuedFile)
     /// A piece of a stream, named by OfflineKit inside a folder whose lock the runner holds.
     case streamPiece(Piece)
+  }
+
+  /// How a file of the manager's queue is downloaded.
+  ///
+  /// Its `complete` record goes to `completions`, written with the batch that records the
+  /// file downloaded, and the record of its response to `responses`, written in one
+  /// transaction with those of the queue's other files finishing at about the same moment:
+  /// a commit of its own for each was most of the runner's SQLite work for a queue of small
+  /// files. A record the journal holds for its destination under an earlier URL of the
+  /// content, still being downloaded, is its own: the content's URL was replaced by a fresh
+  /// one for the same resource (``OfflineSource/urlExpiresAt``, the URL refresh hook), so it
+  /// resumes rather than restarts. That record's URL is rewritten in the first look-up, so
+  /// the journal is read once per file, and not at all when the runner read it with the
+  /// queue's rows and found no record.
+  struct QueuedFile: Sendable {
+    /// Where its `complete` record goes (see ``CompletionBatch``).
+    var completions: CompletionBatch
+    /// Where its response record goes before its rename (see ``ResponseRecordBatch``).
+    var responses: ResponseRecordBatch
+    /// Whether the runner read the journal with the queue's rows and found no record for
+    /// the file, so the first look-up can be skipped.
+    var journalHasNoRecord = false
   }
 
   /// How a stream's piece is downloaded inside its runner.
@@ -58,28 +74,35 @@ extension Transfer {
   var completions: CompletionBatch? {
     switch role {
     case .standalone: nil
-    case .queuedFile(let completions): completions
+    case .queuedFile(let file): file.completions
     case .streamPiece(let piece): piece.completions
     }
   }
 
   /// Where the response record goes before the rename (nil: a commit of its own).
   var responses: ResponseRecordBatch? {
-    guard case .streamPiece(let piece) = role else { return nil }
-    return piece.responses
+    switch role {
+    case .standalone: nil
+    case .queuedFile(let file): file.responses
+    case .streamPiece(let piece): piece.responses
+    }
   }
 
   /// Whether a record for ``destination`` under another URL is this transfer's (see
-  /// ``Role/queuedFile(completions:)``).
+  /// ``Role/queuedFile(_:)``).
   var carriesOverJournal: Bool {
     guard case .queuedFile = role else { return false }
     return true
   }
 
-  /// Whether the first journal look-up can be skipped (see ``Piece/journalHasNoRecord``).
+  /// Whether the first journal look-up can be skipped (see ``Piece/journalHasNoRecord``,
+  /// ``QueuedFile/journalHasNoRecord``).
   var journalHasNoRecord: Bool {
-    guard case .streamPiece(let piece) = role else { return false }
-    return piece.journalHasNoRecord
+    switch role {
+    case .standalone: false
+    case .queuedFile(let file): file.journalHasNoRecord
+    case .streamPiece(let piece): piece.journalHasNoRecord
+    }
   }
 
   /// Whether ``destination`` is OfflineKit's name in a folder the caller holds locked (see

@@ -65,6 +65,18 @@ struct QueueMachine: Sendable {
     knownStates[id] = .downloading
   }
 
+  /// The running downloads whose bytes have not come and for which the index does not say
+  /// `starting` yet: the runner's turn writes it for all of them in one transaction, so
+  /// another process sees them starting rather than queued.
+  var unrecordedStarts: [String] {
+    running.filter { !$0.value.bytes.reported && $0.value.indexedReason != .starting }.keys.sorted()
+  }
+
+  /// The index now says `starting` for `ids` (``unrecordedStarts``).
+  mutating func didRecordStarting(_ ids: [String]) {
+    for id in ids { running[id]?.indexedReason = .starting }
+  }
+
   /// The download of `id` reported `progress` at `now`: what to do besides telling
   /// subscribers; nil when it does not run here (stopped meanwhile).
   mutating func didProgress(
