@@ -58,8 +58,10 @@ extension StreamExport {
       let sink = log ?? { _ in }
       let registration = LibAVLog.add(sink)
       defer { LibAVLog.remove(registration) }
+      let parts = try DemuxedParts(offline)
       let outcome = try Remuxer(
-        source: offline, path: file.temporary.path, format: format, cancellation: cancellation,
+        source: offline, parts: parts.paths, path: file.temporary.path, format: format,
+        cancellation: cancellation,
         log: sink, progress: progress
       ).run()
       // Measured on 1 GiB: the flush took 0.5 s after a 0.3 s check; side by side they overlap.
@@ -67,7 +69,7 @@ extension StreamExport {
       defer { flush.wait() }
       let verifier = ExportVerifier(
         path: file.temporary.path, format: format, plans: outcome.plans, source: offline,
-        cancellation: cancellation, progress: progress)
+        parts: parts.paths, cancellation: cancellation, progress: progress)
       let (verification, duration) = try verifier.verify()
       if rereadsSource { try verifier.verifySource() }
       let report = ExportReport(
