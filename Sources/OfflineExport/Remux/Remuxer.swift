@@ -74,7 +74,7 @@
         plans.contains(where: { $0.kind == .subtitle })
         ? nil
         : try Self.subtitleWriter(
-          source: source, output: output, format: format, startTime: first.startTime, log: log)
+          source: source, output: output, format: format, log: log)
       let reservation =
         reservingMoov
         ? moovReservation(
@@ -129,7 +129,7 @@
           guard let seconds = try writer.write(packet, number: number, sequence: sequence) else {
             continue
           }
-          try subtitles?.write(upTo: seconds, into: output)
+          try subtitles?.write(upTo: seconds, epochs: writer.epochs, into: output)
           let percent = Int(min(max(seconds / source.duration, 0), 1) * 100)
           if percent > reported {
             reported = percent
@@ -139,7 +139,7 @@
         }
       }
       try writer.flush()
-      try subtitles?.finish(into: output)
+      try subtitles?.finish(epochs: writer.epochs, into: output)
       try output.finish()
       if reported < 100 { progress(ExportProgress(phase: .writing, fraction: 1, packets: count)) }
       let computed = hashing.finish()

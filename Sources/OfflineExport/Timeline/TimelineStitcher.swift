@@ -85,6 +85,9 @@ struct TimelineStitcher: Sendable {
   private let primary: Int?
   /// The shift of each epoch, in seconds.
   private var shifts: [Double]
+  /// The epochs found so far, in order: where each starts on the output timeline and the
+  /// seconds added to the source's times in it.
+  private(set) var epochs: [CueTimeline.Epoch]
   private let jumpThreshold: Double
   private let backwardTolerance: Double
 
@@ -114,6 +117,7 @@ struct TimelineStitcher: Sendable {
     }
     self.primary = primary
     shifts = [-startTime]
+    epochs = [CueTimeline.Epoch(start: 0, shift: -startTime)]
     self.jumpThreshold = jumpThreshold
     self.backwardTolerance = backwardTolerance
   }
@@ -143,6 +147,7 @@ struct TimelineStitcher: Sendable {
           // reorder delay would open a gap of that delay at every discontinuity.
           let end = epochEnd(of: track)
           shifts.append(end - track.timeBase.seconds(stamps.pts ?? reference))
+          epochs.append(CueTimeline.Epoch(start: end, shift: shifts[shifts.count - 1]))
           startedEpoch = true
         } else if track.epoch + 1 == shifts.count, mayHold {
           return .held
