@@ -130,7 +130,7 @@ import Testing
                [--trust-origin <url> ...] [--location-trusted] [--limit-rate <rate>]
                [--variant <v>] [--audio <a>] [--subtitles <s>] [--piece-retries <n>]
                [--piece-retry-delay <s>] [--max-connections <n>] [--segment-files]
-               [--quiet] [--json]
+               [--subs-sidecar] [--quiet] [--json]
 
         ARGUMENTS:
           <url>                   The http or https URL to download. An HLS playlist
@@ -221,6 +221,10 @@ import Testing
                                   unencrypted segments that fit in 128 KiB go into one
                                   file per playlist (pack.ts), which the offline
                                   playlist addresses by byte range.
+          --subs-sidecar          With -o FILE.mp4 or FILE.mkv of a stream: also write
+                                  its subtitle track as FILE.vtt beside the file
+                                  (refused like the file when it exists, unless
+                                  --force).
           -q, --quiet             Print nothing but errors.
           --json                  Print one JSON object per event on standard output.
           -h, --help              Show help information.
