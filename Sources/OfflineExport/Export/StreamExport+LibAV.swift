@@ -13,6 +13,8 @@ import Foundation
       let registration = LibAVLog.add(sink)
       defer { LibAVLog.remove(registration) }
       let parts = try DemuxedParts(offline)
+      // Its Periods' MPDs are removed with it: kept until the check has read them again.
+      defer { withExtendedLifetime(parts) {} }
       let outcome = try Remuxer(
         source: offline, parts: parts.paths, path: file.temporary.path, format: format,
         cancellation: cancellation,
