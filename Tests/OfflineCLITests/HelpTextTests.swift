@@ -131,7 +131,7 @@ import Testing
                [--variant <v>] [--audio <a>] [--subtitles <s>] [--piece-retries <n>]
                [--piece-retry-delay <s>] [--max-connections <n>] [--segment-files]
                [--from-start] [--record-for <duration>] [--record-until <time>]
-               [--quiet] [--json]
+               [--subs-sidecar] [--quiet] [--json]
 
         ARGUMENTS:
           <url>                   The http or https URL to download. An HLS playlist
@@ -231,6 +231,10 @@ import Testing
                                   after a stop goes on counting.
           --record-until <time>   HLS live: stop at this time (18:30 local, or
                                   2026-12-07T18:30:00Z).
+          --subs-sidecar          With -o FILE.mp4 or FILE.mkv of a stream: also write
+                                  its subtitle track as FILE.vtt beside the file
+                                  (refused like the file when it exists, unless
+                                  --force).
           -q, --quiet             Print nothing but errors.
           --json                  Print one JSON object per event on standard output.
           -h, --help              Show help information.

@@ -37,4 +37,34 @@ import Testing
       .compactMap { Double($0) }.max() ?? 0
     #expect(abs(lastAudio - expected) <= 0.4, "the last audio packet is at \(lastAudio) s")
   }
+
+  /// Pins a failed export: the epoch's shift was anchored on decode times, so the first
+  /// picture after a part with B-frames (shown two frames after decoded) was put two frames
+  /// before that part's last picture ended, and the check after writing refused the file
+  /// ("the presentation times of track 0 (h264) go back near packet 131"); the other way round,
+  /// each part with B-frames started two frames late.
+  @Test func twoThousandSegmentsOfTwoEncodingsOneWithBFramesLastAsLongAsThePlaylist()
+    async throws
+  {
+    let folder = try TemporaryFolder()
+    let fixture = try Fixture.makeManyResets(
+      parts: 400, bFramesEveryOtherPart: true, in: folder.url)
+    let destination = folder.url.appendingPathComponent("out.mp4")
+    let report = try await StreamExport(source: fixture.folder, destination: destination).run()
+
+    let expected = try fixture.playlistDuration()
+    #expect(report.discontinuities == 399)
+    let probe = try Probe.of(destination)
+    #expect(abs(probe.duration - expected) <= 0.4, "\(probe.duration) s against \(expected) s")
+    // Every picture of every part, in order: 50 frames each.
+    let frames = try Tool.run(
+      "ffprobe",
+      [
+        "-v", "error", "-select_streams", "v", "-count_packets", "-show_entries",
+        "stream=nb_read_packets", "-of", "csv=p=0", destination.path,
+      ])
+    #expect(
+      String(decoding: frames, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        == "20000")
+  }
 }

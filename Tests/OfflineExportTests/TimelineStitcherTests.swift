@@ -176,4 +176,56 @@ import Testing
     #expect(!started)
     #expect(abs(Self.audio.seconds(cue.pts!) - 0.54) < 1e-3)
   }
+
+  /// Pins a gap: the epoch's shift was anchored on decode times, so with B-frames (decode
+  /// times two frames before presentation) every reset opened a two-frame hole in the
+  /// pictures (80 ms a discontinuity; a DASH Period of x264 `veryfast` ended 0.1 s late).
+  @Test func withBFramesTheNextEpochIsShownWhereTheLastPictureEnded() {
+    var stitcher = TimelineStitcher(
+      timeBases: [Self.video], sparse: [false], primary: 0, startTime: 0, jumpThreshold: 5)
+    // 25 frames in decode order, I P B B ...: presentation times 0, 3, 1, 2, ... frames;
+    // decode times 2 frames before (from -2).
+    var order: [Int] = [0]
+    for group in 0..<8 {
+      let anchor: Int = 3 * group
+      order += [anchor + 3, anchor + 1, anchor + 2]
+    }
+    func feedPart() -> [TimelineStitcher.Placement] {
+      var placements: [TimelineStitcher.Placement] = []
+      for (index, frame) in order.enumerated() {
+        let stamps = TimelineStitcher.Stamps(
+          pts: Int64(frame) * 3600, dts: Int64(index - 2) * 3600)
+        placements.append(stitcher.stitch(stamps, duration: 3600, stream: 0))
+      }
+      return placements
+    }
+    _ = feedPart()
+    let second = feedPart()
+    #expect(stitcher.discontinuities == 1)
+    // The first part shows frames 0 to 24: it ends at 25 frames.
+    #expect(second.first == .placed(.init(pts: 25 * 3600, dts: 23 * 3600), startedEpoch: true))
+  }
+
+  /// After a part without B-frames, a part with them starts decoding two frames before its
+  /// first picture shows, where the last part's frames were still decoding: those decode times
+  /// squeeze in just after the last one, and no picture moves.
+  @Test func bFramesAfterAPartWithoutThemSqueezeTheirFirstDecodeTimes() {
+    let frame: Int64 = 3600
+    var stitcher = TimelineStitcher(
+      timeBases: [Self.video], sparse: [false], primary: 0, startTime: 0, jumpThreshold: 5)
+    for index in 0..<Int64(25) {
+      _ = stitcher.stitch(.init(pts: index * frame, dts: index * frame), duration: frame, stream: 0)
+    }
+    let reset = [(0, -2), (3, -1), (1, 0), (2, 1)].map { pts, dts in
+      stitcher.stitch(
+        .init(pts: Int64(pts) * frame, dts: Int64(dts) * frame), duration: frame, stream: 0)
+    }
+    #expect(
+      reset == [
+        .placed(.init(pts: 25 * frame, dts: 24 * frame + 1), startedEpoch: true),
+        .placed(.init(pts: 28 * frame, dts: 24 * frame + 2), startedEpoch: false),
+        .placed(.init(pts: 26 * frame, dts: 25 * frame), startedEpoch: false),
+        .placed(.init(pts: 27 * frame, dts: 26 * frame), startedEpoch: false),
+      ])
+  }
 }

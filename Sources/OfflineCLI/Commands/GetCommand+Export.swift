@@ -10,15 +10,26 @@ extension GetCommand {
   /// The extension is looked at first: a plain `get -o DIR` of a stream costs no system call
   /// here (SyscallCountTests counts its stats).
   func exportDestination(currentFolder: String) -> URL? {
-    guard let output, !output.hasSuffix("/"), ExportRequest.Format(path: output) != nil else {
-      return nil
-    }
+    guard Self.namesExport(output) else { return nil }
     let path = destination(currentFolder: currentFolder)
     var isFolder: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
       return nil
     }
     return URL(fileURLWithPath: path)
+  }
+
+  /// Whether `-o` names a file a stream is exported to, by its name alone: not ending in `/`,
+  /// with an extension `offline export` writes.
+  static func namesExport(_ output: String?) -> Bool {
+    guard let output else { return false }
+    return !output.hasSuffix("/") && ExportRequest.Format(path: output) != nil
+  }
+
+  /// Where `--subs-sidecar` puts the subtitles of a stream exported to `file`: beside it,
+  /// with the extension `vtt` (as `offline-export` names it).
+  static func sidecar(of file: URL) -> URL {
+    file.deletingPathExtension().appendingPathExtension("vtt")
   }
 
   /// The folder a stream exported to `file` is downloaded into first: hidden, beside the
@@ -30,8 +41,8 @@ extension GetCommand {
   }
 
   /// Refuses, before anything is fetched, an export whose file could not be written: its
-  /// folder missing, a file there without `--force`, or no `offline-export` to run. Returns
-  /// the exit code, or nil to go on.
+  /// folder missing, a file there (or at its subtitle sidecar's path, with `--subs-sidecar`)
+  /// without `--force`, or no `offline-export` to run. Returns the exit code, or nil to go on.
   func refusal(exportingTo file: URL, environment: [String: String], reporter: GetReporter)
     -> Int32?
   {
@@ -43,8 +54,11 @@ extension GetCommand {
       reporter.failed("The folder \(folder) does not exist.")
       return ExitCode.failure
     }
-    if !force, FileManager.default.fileExists(atPath: file.path) {
-      reporter.failed(ExportJob.alreadyExists(file.path))
+    let taken = [file] + (subtitleSidecar ? [Self.sidecar(of: file)] : [])
+    if !force,
+      let existing = taken.first(where: { FileManager.default.fileExists(atPath: $0.path) })
+    {
+      reporter.failed(ExportJob.alreadyExists(existing.path))
       return ExitCode.failure
     }
     do throws(ExporterError) {
@@ -69,7 +83,7 @@ extension GetCommand {
     let folder = download.destination
     let job = ExportJob(
       source: URL(fileURLWithPath: folder), destination: file, format: nil, overwrite: force,
-      quiet: quiet, json: json, jsonEvent: "exported")
+      quiet: quiet, json: json, subtitleSidecar: subtitleSidecar, jsonEvent: "exported")
     let ending = await job.run(console: host.console, environment: host.environment)
     switch ending {
     case .exported:

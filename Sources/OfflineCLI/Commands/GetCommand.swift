@@ -82,6 +82,10 @@ struct GetCommand: Command {
       + " answered is not tried again: the playlist or manifest is read from the new URL"
       + " and the pieces on disk are kept.",
     parser: .string)
+  static let subsSidecar: Option<Bool> = .flag(
+    "--subs-sidecar",
+    help: "With -o FILE.mp4 or FILE.mkv of a stream: also write its subtitle track as"
+      + " FILE.vtt beside the file (refused like the file when it exists, unless --force).")
   static let quiet: Option<Bool> = .flag("-q", "--quiet", help: "Print nothing but errors.")
   static let json: Option<Bool> = .flag(
     "--json", help: "Print one JSON object per event on standard output.")
@@ -100,7 +104,7 @@ struct GetCommand: Command {
     options: [
       output, sha256, caFile, proxy, noProxy, stallTimeout, retries, minimumFreeSpace,
       connections, force, wait, refreshCommand,
-    ] + RequestOptionArguments.all + StreamOptions.all + [quiet, json],
+    ] + RequestOptionArguments.all + StreamOptions.all + [subsSidecar, quiet, json],
     command: Self.self)
 
   /// The most connections `--connections` opens to one host.
@@ -119,6 +123,8 @@ struct GetCommand: Command {
   var waitsForOtherWriter: Bool
   var quiet: Bool
   var json: Bool
+  /// `--subs-sidecar`: an exported stream's subtitle track also as a `.vtt` beside the file.
+  var subtitleSidecar: Bool
   var hls: StreamConfiguration
   var minimumFreeSpace: Int64?
   var requestOptions: RequestOptions
@@ -138,6 +144,10 @@ struct GetCommand: Command {
     waitsForOtherWriter = arguments[Self.wait]
     quiet = arguments[Self.quiet]
     json = arguments[Self.json]
+    subtitleSidecar = arguments[Self.subsSidecar]
+    if subtitleSidecar, !Self.namesExport(output) {
+      throw UsageError("--subs-sidecar goes with -o FILE.mp4 or -o FILE.mkv of a stream.")
+    }
     hls = StreamOptions.hls(from: arguments)
     minimumFreeSpace = arguments[Self.minimumFreeSpace]?.bytes
     requestOptions = try RequestOptionArguments.requestOptions(from: arguments)

@@ -28,3 +28,24 @@
     }
   }
 #endif
+
+#if canImport(CAVFormat)
+  extension Packet {
+    /// Puts `bytes` before the packet's payload, its timestamps and flags kept.
+    func prepend(_ bytes: [UInt8]) throws(ExportError) {
+      let fresh = try Packet()
+      let old = payload
+      try LibAVCall.check(
+        av_new_packet(fresh.pointer, Int32(bytes.count + old.count)), "av_new_packet")
+      let data = fresh.pointer.pointee.data!
+      bytes.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: bytes.count) }
+      if let base = old.baseAddress {
+        (data + bytes.count).update(
+          from: base.assumingMemoryBound(to: UInt8.self), count: old.count)
+      }
+      try LibAVCall.check(av_packet_copy_props(fresh.pointer, pointer), "av_packet_copy_props")
+      av_packet_unref(pointer)
+      av_packet_move_ref(pointer, fresh.pointer)
+    }
+  }
+#endif

@@ -6,7 +6,7 @@
     /// which libavformat 5.1's HLS demuxer skips: the default rendition, else the first;
     /// nil when there is none or it has no cues. The others are named in the log.
     static func subtitleWriter(
-      source: ExportInput, output: OutputContainer, format: ExportFormat, startTime: Double,
+      source: ExportInput, output: OutputContainer, format: ExportFormat,
       log: (ExportLogMessage) -> Void
     ) throws(ExportError) -> SubtitleCueWriter? {
       let renditions = source.renditions.filter { $0.type == .subtitles && $0.playlist != nil }
@@ -20,10 +20,10 @@
             text: "The playlist has \(renditions.count) subtitle renditions; the file has one "
               + "subtitle track, \(chosen.language ?? "the first")."))
       }
-      let cues = try WebVTTRendition.cues(playlist: playlist)
-      guard !cues.isEmpty else { return nil }
+      let timeline = try WebVTTRendition.timeline(playlist: playlist)
+      guard timeline.count > 0 else { return nil }
       return try SubtitleCueWriter(
-        cues: cues, rendition: chosen, output: output, format: format, startTime: startTime)
+        timeline: timeline, rendition: chosen, output: output, format: format)
     }
   }
 #endif

@@ -17,6 +17,7 @@
     }
 
     private let source: ExportInput
+    private let parts: [String]
     private let path: String
     private let format: ExportFormat
     private let cancellation: CancellationFlag
@@ -24,16 +25,20 @@
     private let progress: (ExportProgress) -> Void
     private let moovReservation: ([Double?], Double) -> Int?
 
-    /// Prepares a copy of `source` into a new file at `path`; `progress` is called from the
+    /// Prepares a copy of `source`, demuxed from `parts` one after the other (its manifest,
+    /// or one MPD per DASH Period: ``DemuxedParts``; nil for the manifest alone), into a new file at `path`; `progress` is
+    /// called from the
     /// copying thread each time the fraction done grows by a hundredth. `moovReservation`
     /// sizes an MP4's room for its index from the tracks' packet rates and the duration
     /// (``MoovReservation/bytes(packetRates:duration:)``; tests pass a wrong one).
     init(
-      source: ExportInput, path: String, format: ExportFormat, cancellation: CancellationFlag,
+      source: ExportInput, parts: [String]? = nil, path: String, format: ExportFormat,
+      cancellation: CancellationFlag,
       log: @escaping (ExportLogMessage) -> Void, progress: @escaping (ExportProgress) -> Void,
       moovReservation: @escaping ([Double?], Double) -> Int? = MoovReservation.bytes
     ) {
       self.source = source
+      self.parts = parts ?? [source.manifest.path]
       self.path = path
       self.format = format
       self.cancellation = cancellation
@@ -60,28 +65,26 @@
     }
 
     private func copy(reservingMoov: Bool) throws(ExportError) -> Outcome {
-      let options = source.kind == .hls ? ["allowed_extensions": "ALL"] : [:]
-      let input = try InputContainer(
-        path: source.manifest.path, options: options, cancellation: cancellation)
-      try input.findStreamInfo()
+      let first = try Self.openPart(parts[0], source: source, cancellation: cancellation)
+      let signatures = first.streams.map(StreamSignature.init)
       let output = try OutputContainer(path: path, format: format)
       var (plans, filters) = try Self.planTracks(
-        input: input, output: output, source: source, format: format)
+        input: first, output: output, source: source, format: format)
       let subtitles =
         plans.contains(where: { $0.kind == .subtitle })
         ? nil
         : try Self.subtitleWriter(
-          source: source, output: output, format: format, startTime: input.startTime, log: log)
+          source: source, output: output, format: format, log: log)
       let reservation =
         reservingMoov
         ? moovReservation(
-          plans.map { MoovReservation.packetRate(of: input.streams[$0.inputIndex]) }
+          plans.map { MoovReservation.packetRate(of: first.streams[$0.inputIndex]) }
             + (subtitles.map { [2 * Double($0.cueCount) / max(source.duration, 1)] } ?? []),
           source.duration)
         : nil
       try output.writeHeader(options: Self.muxerOptions(format, reservation: reservation))
       subtitles?.headerWritten(output)
-      var planOfStream = [Int?](repeating: nil, count: input.streams.count)
+      var planOfStream = [Int?](repeating: nil, count: first.streams.count)
       for (number, plan) in plans.enumerated() {
         planOfStream[plan.inputIndex] = number
         plans[number].outputTimeBase =
@@ -89,7 +92,7 @@
           .pointee.time_base
       }
       let writer = TimelineWriter(
-        plans: plans, filters: filters, output: output, startTime: input.startTime,
+        plans: plans, filters: filters, output: output, startTime: first.startTime,
         jumpThreshold: max(2 * source.segmentDuration, 5), log: log)
       let packet = try Packet()
       let hashing = try PacketHashing()
@@ -97,25 +100,46 @@
       defer { if digests == nil { _ = hashing.finish() } }
       var reported = -1
       var count = 0
-      while try input.read(into: packet) {
-        if cancellation.isRaised { throw .cancelled }
-        guard let number = planOfStream[Int(packet.pointer.pointee.stream_index)] else {
-          continue
-        }
-        count += 1
-        let sequence = try hashing.submit(packet, framing: plans[number].framing)
-        guard let seconds = try writer.write(packet, number: number, sequence: sequence) else {
-          continue
-        }
-        try subtitles?.write(upTo: seconds, into: output)
-        let percent = Int(min(max(seconds / source.duration, 0), 1) * 100)
-        if percent > reported {
-          reported = percent
-          progress(ExportProgress(phase: .writing, fraction: Double(percent) / 100, packets: count))
+      for partNumber in parts.indices {
+        let part =
+          partNumber == 0
+          ? first
+          : try Self.openPart(parts[partNumber], source: source, cancellation: cancellation)
+        let prefixes =
+          partNumber == 0
+          ? [:] : try Self.checkPart(part, number: partNumber, matches: signatures, source: source)
+        let timeBases = part.streams.map(\.pointee.time_base)
+        while try part.read(into: packet) {
+          if cancellation.isRaised { throw .cancelled }
+          guard let number = planOfStream[Int(packet.pointer.pointee.stream_index)] else {
+            continue
+          }
+          let partTimeBase = timeBases[plans[number].inputIndex]
+          if av_cmp_q(partTimeBase, plans[number].inputTimeBase) != 0 {
+            // A later Period in another time base: onto the first's, which the track keeps.
+            av_packet_rescale_ts(packet.pointer, partTimeBase, plans[number].inputTimeBase)
+          }
+          if let prefix = prefixes[plans[number].inputIndex],
+            packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0
+          {
+            try packet.prepend(prefix)
+          }
+          count += 1
+          let sequence = try hashing.submit(packet, framing: plans[number].framing)
+          guard let seconds = try writer.write(packet, number: number, sequence: sequence) else {
+            continue
+          }
+          try subtitles?.write(upTo: seconds, epochs: writer.epochs, into: output)
+          let percent = Int(min(max(seconds / source.duration, 0), 1) * 100)
+          if percent > reported {
+            reported = percent
+            progress(
+              ExportProgress(phase: .writing, fraction: Double(percent) / 100, packets: count))
+          }
         }
       }
       try writer.flush()
-      try subtitles?.finish(into: output)
+      try subtitles?.finish(epochs: writer.epochs, into: output)
       try output.finish()
       if reported < 100 { progress(ExportProgress(phase: .writing, fraction: 1, packets: count)) }
       let computed = hashing.finish()

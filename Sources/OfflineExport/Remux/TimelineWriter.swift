@@ -23,6 +23,9 @@
     /// Discontinuities stitched so far.
     var discontinuities: Int { stitcher.discontinuities }
 
+    /// The epochs of the timeline found so far, in order.
+    var epochs: [CueTimeline.Epoch] { stitcher.epochs }
+
     /// Writes the streams of `plans` (in their order) into `output`, on one timeline that
     /// starts at `startTime` seconds of the source and leaves an epoch on jumps beyond
     /// `jumpThreshold` seconds.

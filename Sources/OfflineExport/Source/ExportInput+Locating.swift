@@ -86,19 +86,13 @@ extension ExportInput {
     do { mpd = try MPDParser.parse(try text(of: manifest)) } catch {
       throw .notAStream(path: manifest.path)
     }
-    guard mpd.periods.count <= 1 else {
-      // libavformat 5.1's DASH demuxer reads the first Period only: the export would be cut
-      // short (the check after writing refuses it, after a whole export's work).
-      throw .unsupportedSource(
-        path: manifest.path,
-        reason: "the manifest has \(mpd.periods.count) periods and only one is supported")
-    }
     let periods = mpd.periods.indices.compactMap { mpd.periodDuration(at: $0) }
     let duration = mpd.mediaPresentationDuration ?? periods.reduce(0, +)
     guard duration > 0 else { throw .notAStream(path: manifest.path) }
     return ExportInput(
       kind: .dash, manifest: manifest, duration: duration,
-      segmentDuration: mpd.maxSegmentDuration ?? 10, renditions: [])
+      segmentDuration: mpd.maxSegmentDuration ?? 10, renditions: [],
+      periodCount: max(mpd.periods.count, 1))
   }
 }
 

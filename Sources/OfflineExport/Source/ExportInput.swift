@@ -35,4 +35,6 @@ struct ExportInput: Sendable, Equatable {
   var segmentDuration: Double
   /// The renditions of the master playlist, in order; empty for a media playlist or DASH.
   var renditions: [Rendition]
+  /// The Periods of a DASH MPD, each demuxed alone and in order (``DemuxedParts``); 1 for HLS.
+  var periodCount = 1
 }

@@ -7,27 +7,25 @@
   /// (``WebVTTRendition``) and hands the cues to the muxer between the other packets, each
   /// once the copy has reached its start, so the muxer never waits for them.
   ///
-  /// Cue times on the media timeline are moved like the other streams' first epoch: the
-  /// source's start time is taken off; the others count from the file's start as they are. A cue that would start before an earlier one's start is moved a millisecond
-  /// after it (the container wants growing times).
+  /// The cues are put on the file's timeline by a ``CueTimeline``, domain by domain, as the
+  /// copy finds the epochs of that timeline. A cue that would start before an earlier one's
+  /// start is moved a millisecond after it (the container wants growing times).
   final class SubtitleCueWriter {
     /// The track as the check after writing sees it; its digests grow as cues are written.
     private(set) var plan: TrackPlan
-    private let cues: [WebVTTCue]
-    private var next = 0
-    private let startTime: Double
+    private var timeline: CueTimeline
     private let isMovText: Bool
     private var lastStart: Int64 = -1
     private let hasher: PayloadHasher
 
-    /// Adds the subtitle stream for `cues` to `output` (its language and default flag from
-    /// the rendition); cue times are on the source's timeline, which starts at `startTime`.
+    /// Adds the subtitle stream for the cues of `timeline` to `output` (its language and
+    /// default flag from the rendition).
     init(
-      cues: [WebVTTCue], rendition: ExportInput.Rendition, output: OutputContainer,
-      format: ExportFormat, startTime: Double
+      timeline: CueTimeline, rendition: ExportInput.Rendition, output: OutputContainer,
+      format: ExportFormat
     ) throws(ExportError) {
-      self.cues = cues
-      self.startTime = startTime
+      self.timeline = timeline
+      cueCount = timeline.count
       isMovText = format == .mp4
       hasher = try PayloadHasher()
       let codec = isMovText ? AV_CODEC_ID_MOV_TEXT : AV_CODEC_ID_WEBVTT
@@ -47,34 +45,29 @@
     private(set) var written: [WebVTTCue] = []
 
     /// How many cues the track has.
-    var cueCount: Int { cues.count }
+    let cueCount: Int
 
     /// Takes the stream's time base, once the header is written.
     func headerWritten(_ output: OutputContainer) {
       plan.outputTimeBase = output.context.pointee.streams[plan.outputIndex]!.pointee.time_base
     }
 
-    /// Writes the cues that start at or before `seconds` on the file's timeline.
-    func write(upTo seconds: Double, into output: OutputContainer) throws(ExportError) {
-      while next < cues.count, cues[next].start - shift(cues[next]) <= seconds {
-        try write(cues[next], into: output)
-        next += 1
-      }
+    /// Writes the cues that start at or before `seconds` on the file's timeline, whose
+    /// epochs so far are `epochs` (``TimelineWriter/epochs``).
+    func write(upTo seconds: Double, epochs: [CueTimeline.Epoch], into output: OutputContainer)
+      throws(ExportError)
+    {
+      for cue in timeline.take(upTo: seconds, epochs: epochs) { try write(cue, into: output) }
     }
 
     /// Writes every cue not yet written.
-    func finish(into output: OutputContainer) throws(ExportError) {
-      try write(upTo: .infinity, into: output)
-    }
-
-    /// What is taken off a cue's times to put it on the file's timeline.
-    private func shift(_ cue: WebVTTCue) -> Double {
-      cue.isOnMediaTimeline ? startTime : 0
+    func finish(epochs: [CueTimeline.Epoch], into output: OutputContainer) throws(ExportError) {
+      for cue in timeline.finish(epochs: epochs) { try write(cue, into: output) }
     }
 
     private func write(_ cue: WebVTTCue, into output: OutputContainer) throws(ExportError) {
-      let end = Int64(((cue.end - shift(cue)) * 1000).rounded())
-      var start = max(Int64(((cue.start - shift(cue)) * 1000).rounded()), 0)
+      let end = Int64((cue.end * 1000).rounded())
+      var start = max(Int64((cue.start * 1000).rounded()), 0)
       guard end > start else { return }
       if start <= lastStart { start = lastStart + 1 }
       guard end > start else { return }

@@ -5,8 +5,9 @@
 /// The timeline is cut into epochs. A stream leaves an epoch when its decode time goes back, or
 /// forward more than `jumpThreshold` (a stream without decode times: when its presentation
 /// time goes back more than `backwardTolerance`). The primary stream (the first
-/// video, else the first audio) fixes the next epoch's shift: its first packet there follows on
-/// exactly where it ended, so the file's duration is the primary stream's, which is what the
+/// video, else the first audio) fixes the next epoch's shift: its first packet there is shown
+/// exactly where its last one shown ended (presentation times, so B-frames' reorder delay
+/// opens no gap), so the file's duration is the primary stream's, which is what the
 /// playlist counts. Every other stream takes the same shift, so audio and video stay in step as
 /// they were in the source; a packet of another stream that leaves the epoch before the primary
 /// stream does is held (``Placement/held``) until the primary fixes the shift. When the caller
@@ -73,6 +74,9 @@ struct TimelineStitcher: Sendable {
     var lastShifted: Int64?
     var lastOutput: Int64?
     var lastEnd: Int64?
+    /// Where the latest-shown packet placed so far ends: its presentation time plus its
+    /// length (with B-frames, after the decode-order end by the reorder delay).
+    var lastPresentationEnd: Int64?
     var lastReference: Int64?
     var lastDelta: Int64 = 0
   }
@@ -81,6 +85,9 @@ struct TimelineStitcher: Sendable {
   private let primary: Int?
   /// The shift of each epoch, in seconds.
   private var shifts: [Double]
+  /// The epochs found so far, in order: where each starts on the output timeline and the
+  /// seconds added to the source's times in it.
+  private(set) var epochs: [CueTimeline.Epoch]
   private let jumpThreshold: Double
   private let backwardTolerance: Double
 
@@ -110,6 +117,7 @@ struct TimelineStitcher: Sendable {
     }
     self.primary = primary
     shifts = [-startTime]
+    epochs = [CueTimeline.Epoch(start: 0, shift: -startTime)]
     self.jumpThreshold = jumpThreshold
     self.backwardTolerance = backwardTolerance
   }
@@ -134,7 +142,12 @@ struct TimelineStitcher: Sendable {
       if step < -tolerance || step > jumpThreshold {
         let fixesShift = primary == nil || primary == index
         if track.epoch + 1 == shifts.count, fixesShift {
-          shifts.append(epochEnd(of: track) - track.timeBase.seconds(reference))
+          // The epoch's first picture (first in decode order; a keyframe, first shown of its
+          // group) shows where the last one shown ended. Anchored on decode times, B-frames'
+          // reorder delay would open a gap of that delay at every discontinuity.
+          let end = epochEnd(of: track)
+          shifts.append(end - track.timeBase.seconds(stamps.pts ?? reference))
+          epochs.append(CueTimeline.Epoch(start: end, shift: shifts[shifts.count - 1]))
           startedEpoch = true
         } else if track.epoch + 1 == shifts.count, mayHold {
           return .held
@@ -165,25 +178,38 @@ struct TimelineStitcher: Sendable {
       output = end
     }
     track.isSettling = false
+    // Decode times must grow. Where a packet's would not, it is raised to just after the last
+    // one: alone when it stays before its presentation time (a B-frame stream's first decode
+    // times after a reset squeeze in where the previous part's last frames were decoded, and
+    // the pictures keep their places), else with every later packet of the stream.
+    var raised: Int64 = 0
     if stamps.dts != nil, let last = track.lastOutput, output < last + track.minimumStep {
-      track.correction += last + track.minimumStep - output
-      output = last + track.minimumStep
+      let needed = last + track.minimumStep
+      if let pts = stamps.pts, let dts = stamps.dts, pts - dts + output >= needed {
+        raised = needed - output
+      } else {
+        track.correction += needed - output
+        output = needed
+      }
     }
     track.lastReference = reference
     track.lastShifted = shifted
-    if stamps.dts != nil { track.lastOutput = output }
+    if stamps.dts != nil { track.lastOutput = output + raised }
     track.lastEnd = max(track.lastEnd ?? .min, output + length)
-    tracks[index] = track
     let offset = output - reference
+    if let pts = stamps.pts {
+      track.lastPresentationEnd = max(track.lastPresentationEnd ?? .min, pts + offset + length)
+    }
+    tracks[index] = track
     return .placed(
-      Stamps(pts: stamps.pts.map { $0 + offset }, dts: stamps.dts.map { $0 + offset }),
+      Stamps(pts: stamps.pts.map { $0 + offset }, dts: stamps.dts.map { $0 + offset + raised }),
       startedEpoch: startedEpoch)
   }
 
   /// Where `track`, the stream that fixes the shift, ended in the epoch being left, in
   /// seconds.
   private func epochEnd(of track: Track) -> Double {
-    guard let end = track.lastEnd else { return 0 }
+    guard let end = track.lastPresentationEnd ?? track.lastEnd else { return 0 }
     return track.timeBase.seconds(end)
   }
 }

@@ -13,6 +13,9 @@
     var plans: [TrackPlan]
     /// The playlist's duration and the tolerance, from the offline copy.
     var source: ExportInput
+    /// What the demuxer opens of the offline copy, in order (``DemuxedParts``), for
+    /// ``verifySource()``; empty for its manifest alone.
+    var parts: [String] = []
     /// Raised when the export is cancelled.
     var cancellation: CancellationFlag
     /// Called from the checking thread each time the fraction done grows by a hundredth.

@@ -7,6 +7,8 @@ struct MediaProbe: Decodable {
   struct Stream: Decodable {
     var codec_type: String
     var codec_name: String?
+    /// The stream's tags (`language`), when it has any.
+    var tags: [String: String]? = nil
   }
 
   struct Format: Decodable {

@@ -175,28 +175,40 @@ struct Fixture {
   /// Makes an offline copy of `parts` × 5 segments of 0.4 s: one 2 s encoding whose five
   /// segments are listed again and again, an `EXT-X-DISCONTINUITY` before each repetition, so
   /// the timestamps start again `parts - 1` times. Each part's AAC runs a few milliseconds past
-  /// its video, as it does in real splices.
-  static func makeManyResets(parts: Int, in root: URL) throws -> Fixture {
+  /// its video, as it does in real splices. With `bFramesEveryOtherPart`, every other part is a
+  /// second encoding made apart, with B-frames (x264 `veryfast`: pictures shown two frames
+  /// after they are decoded) and another tone.
+  static func makeManyResets(
+    parts: Int, bFramesEveryOtherPart: Bool = false, in root: URL
+  ) throws -> Fixture {
     let folder = root.appendingPathComponent("resets")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try Tool.run(
-      "ffmpeg",
-      [
-        "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-f", "lavfi", "-i",
-        "sine=frequency=440:sample_rate=48000", "-t", "2", "-c:v", "libx264", "-preset",
-        "ultrafast", "-g", "10", "-c:a", "aac", "-b:a", "32k", "-f", "hls", "-hls_time", "0.4",
-        "-hls_playlist_type", "vod", "-hls_segment_filename", "part%d.ts", "part.m3u8",
-      ], in: folder)
-    let text = try String(contentsOf: folder.appendingPathComponent("part.m3u8"), encoding: .utf8)
-    let segments = text.split(separator: "\n").filter {
-      $0.hasPrefix("#EXTINF") || !$0.hasPrefix("#")
-    }.map(String.init)
+    let encodings =
+      bFramesEveryOtherPart
+      ? [("part", "ultrafast", 440), ("bpart", "veryfast", 660)] : [("part", "ultrafast", 440)]
+    var segments: [[String]] = []
+    for (name, preset, tone) in encodings {
+      try Tool.run(
+        "ffmpeg",
+        [
+          "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-f", "lavfi",
+          "-i", "sine=frequency=\(tone):sample_rate=48000", "-t", "2", "-c:v", "libx264",
+          "-preset", preset, "-g", "10", "-c:a", "aac", "-b:a", "32k", "-f", "hls",
+          "-hls_time", "0.4", "-hls_playlist_type", "vod", "-hls_segment_filename",
+          "\(name)%d.ts", "\(name).m3u8",
+        ], in: folder)
+      let text = try String(
+        contentsOf: folder.appendingPathComponent("\(name).m3u8"), encoding: .utf8)
+      segments.append(
+        text.split(separator: "\n").filter { $0.hasPrefix("#EXTINF") || !$0.hasPrefix("#") }
+          .map(String.init))
+    }
     var lines = [
       "#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1", "#EXT-X-PLAYLIST-TYPE:VOD",
     ]
     for part in 0..<parts {
       if part > 0 { lines.append("#EXT-X-DISCONTINUITY") }
-      lines += segments
+      lines += segments[part % segments.count]
     }
     lines.append("#EXT-X-ENDLIST")
     try (lines.joined(separator: "\n") + "\n").write(
