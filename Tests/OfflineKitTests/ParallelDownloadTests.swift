@@ -82,7 +82,8 @@ import Testing
       // Another process reads the index: the runner's next turn writes `starting` there.
       let elsewhere = try OfflineIndex(directory: fixture.store)
       #expect(
-        await eventually { (try? elsewhere.contents.record(id: "late"))??.waitReason == .starting
+        await eventually {
+          (try? elsewhere.contents.record(id: "late"))??.waitReason == .starting
         })
       head.open()
       #expect(await body.reached())
