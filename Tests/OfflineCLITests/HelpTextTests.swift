@@ -121,16 +121,16 @@ import Testing
         stopped.
 
         USAGE: offline [--store <dir>] get <url> [--output <path>] [--sha256 <hex>]
-               [--ca-file <pem>] [--proxy <url>] [--noproxy <hosts>]
-               [--stall-timeout <s>] [--retries <n>] [--min-free <size>]
-               [--connections <n>] [--force] [--wait] [--refresh-command <command>]
-               [--header <'Name: value'> ...] [--secret-header <name> ...]
-               [--user-agent <text>] [--referer <url>] [--cookies <file>]
-               [--user <user[:password]>] [--netrc] [--netrc-file <file>]
-               [--trust-origin <url> ...] [--location-trusted] [--limit-rate <rate>]
-               [--variant <v>] [--audio <a>] [--subtitles <s>] [--piece-retries <n>]
-               [--piece-retry-delay <s>] [--max-connections <n>] [--segment-files]
-               [--quiet] [--json]
+               [--mirror <url> ...] [--ca-file <pem>] [--proxy <url>]
+               [--noproxy <hosts>] [--stall-timeout <s>] [--retries <n>]
+               [--min-free <size>] [--connections <n>] [--force] [--wait]
+               [--refresh-command <command>] [--header <'Name: value'> ...]
+               [--secret-header <name> ...] [--user-agent <text>] [--referer <url>]
+               [--cookies <file>] [--user <user[:password]>] [--netrc]
+               [--netrc-file <file>] [--trust-origin <url> ...] [--location-trusted]
+               [--limit-rate <rate>] [--variant <v>] [--audio <a>] [--subtitles <s>]
+               [--piece-retries <n>] [--piece-retry-delay <s>] [--max-connections <n>]
+               [--segment-files] [--quiet] [--json]
 
         ARGUMENTS:
           <url>                   The http or https URL to download. An HLS playlist
@@ -150,6 +150,15 @@ import Testing
                                   verified.
           --sha256 <hex>          The SHA-256 the file must have; a file that does not
                                   match is not kept.
+          --mirror <url>          Another http or https URL of the same file (repeat for
+                                  more). Each is asked for the file's first byte before
+                                  any of its bytes are used; one whose length differs,
+                                  or that serves no ranges, is dropped and named. Ranges
+                                  go to every usable source by measured speed; a slow
+                                  one never holds the end, one that keeps failing rests
+                                  and is tried again later. Secrets (--header marked
+                                  secret, cookies, credentials) are never sent to
+                                  mirrors. Files of 8 MiB and more; not for streams.
           --ca-file <pem>         Trust only the CA certificates in this PEM file.
                                   Without it, CURL_CA_BUNDLE (only that file), else
                                   SSL_CERT_FILE and SSL_CERT_DIR (a PEM file, a folder

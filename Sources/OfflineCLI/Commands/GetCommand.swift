@@ -82,6 +82,15 @@ struct GetCommand: Command {
       + " answered is not tried again: the playlist or manifest is read from the new URL"
       + " and the pieces on disk are kept.",
     parser: .string)
+  static let mirror: Option<[URL]> = .repeating(
+    "--mirror", valueName: "url",
+    help: "Another http or https URL of the same file (repeat for more). Each is asked for"
+      + " the file's first byte before any of its bytes are used; one whose length differs,"
+      + " or that serves no ranges, is dropped and named. Ranges go to every usable source by"
+      + " measured speed; a slow one never holds the end, one that keeps failing rests and is"
+      + " tried again later. Secrets (--header marked secret, cookies, credentials) are"
+      + " never sent to mirrors. Files of 8 MiB and more; not for streams.",
+    parser: .httpURL)
   static let quiet: Option<Bool> = .flag("-q", "--quiet", help: "Print nothing but errors.")
   static let json: Option<Bool> = .flag(
     "--json", help: "Print one JSON object per event on standard output.")
@@ -98,7 +107,7 @@ struct GetCommand: Command {
       """,
     arguments: [url],
     options: [
-      output, sha256, caFile, proxy, noProxy, stallTimeout, retries, minimumFreeSpace,
+      output, sha256, mirror, caFile, proxy, noProxy, stallTimeout, retries, minimumFreeSpace,
       connections, force, wait, refreshCommand,
     ] + RequestOptionArguments.all + StreamOptions.all + [quiet, json],
     command: Self.self)
@@ -123,6 +132,7 @@ struct GetCommand: Command {
   var minimumFreeSpace: Int64?
   var requestOptions: RequestOptions
   var refreshCommand: String?
+  var mirrors: [URL]
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     url = arguments[Self.url]
@@ -142,6 +152,7 @@ struct GetCommand: Command {
     minimumFreeSpace = arguments[Self.minimumFreeSpace]?.bytes
     requestOptions = try RequestOptionArguments.requestOptions(from: arguments)
     refreshCommand = arguments[Self.refreshCommand]
+    mirrors = arguments[Self.mirror]
   }
 
   /// The absolute path of the file to write. The last component is never resolved as a
@@ -200,6 +211,7 @@ struct GetCommand: Command {
         connections: ConnectionCount.choice(command.connections),
         waitsForOtherWriter: command.waitsForOtherWriter)
       file.maximumConnections = command.hls.maxConnections
+      if !kind.isStream { file.mirrors = command.mirrors }
     } catch {
       reporter.failed(error.description)  // parsing checked it: only a library change lands here
       return ExitCode.usage
