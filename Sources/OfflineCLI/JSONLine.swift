@@ -30,6 +30,8 @@ enum JSONLine {
       return object(["event": "verifying"])
     case .sourceDropped(let url, let reason):
       return object(["event": "sourceDropped", "url": url.redactedForDisplay, "reason": reason])
+    case .refetchingPieces(let pieces):
+      return object(["event": "refetchingPieces", "pieces": pieces])
     }
   }
 

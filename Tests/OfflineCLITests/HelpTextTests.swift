@@ -137,7 +137,11 @@ import Testing
                                   (.m3u8) becomes a folder with an offline playlist,
                                   index.m3u8, that players play without a network; a
                                   DASH manifest (.mpd) a folder with an offline
-                                  index.mpd.
+                                  index.mpd. A Metalink (a .meta4 or .metalink URL or
+                                  file) becomes the file it describes: its name, size
+                                  and SHA-256 are checked, its URLs are the sources by
+                                  priority, and with piece hashes a bad piece is fetched
+                                  again alone from another source.
 
         OPTIONS:
           -o, --output <path>     Where to put the file. A folder (existing, or ending

@@ -44,6 +44,9 @@ final class GetReporter: Sendable {
       break
     case .sourceDropped(let url, let reason):
       message("Not using the mirror \(url.redactedForDisplay): \(reason).")
+    case .refetchingPieces(let pieces):
+      let list = pieces.map(String.init).joined(separator: ", ")
+      message("Fetching again the piece\(pieces.count == 1 ? "" : "s") \(list): wrong SHA-256.")
     }
   }
 

@@ -13,6 +13,9 @@ final class MirrorSources: Sendable {
     var choice: SourceChoice
     /// Each mirror's own `If-Range` value (the primary's is the board's), by index.
     var validators: [Int: String] = [:]
+    /// Which source wrote which bytes in this run, in the order requests ended (one entry
+    /// a request: about one a second a connection).
+    var written: [(bytes: Range<Int64>, source: Int)] = []
   }
   private let state: Locked<State>
 
@@ -97,6 +100,26 @@ final class MirrorSources: Sendable {
     state.withLock { state in
       state.choice.sources[index].pace.map {
         Int64($0 * SegmentedTransfer.requestDuration.inSeconds)
+      }
+    }
+  }
+
+  /// Records that `index` wrote `bytes` of the file.
+  func wrote(_ bytes: Range<Int64>, by index: Int) {
+    guard !bytes.isEmpty else { return }
+    state.withLock { $0.written.append((bytes, index)) }
+  }
+
+  /// Penalises every source that wrote a byte of `bytes`, a piece whose SHA-256 is wrong;
+  /// returns those dropped for it (their URL and why).
+  func didServeBadPiece(_ bytes: Range<Int64>) -> [(URL, String)] {
+    state.withLock { state in
+      let culprits = Set(state.written.filter { $0.bytes.overlaps(bytes) }.map(\.source))
+      state.written.removeAll { $0.bytes.overlaps(bytes) }
+      return culprits.sorted().compactMap { index in
+        state.choice.didServeBadPiece(index, at: .now).map {
+          (state.choice.sources[index].url, $0.description)
+        }
       }
     }
   }

@@ -274,6 +274,7 @@ extension SegmentedTransfer {
         // sink after.
         sink.finishHashing()
         let elapsed = started.duration(to: .now)
+        sources.wrote(sink.expectedStart..<(sink.expectedStart + sink.received), by: source.index)
         if sources.hasMirrors,
           let next = try weigh(
             source.index, sink: sink, failure: failure, elapsed: elapsed, sources: sources,

@@ -52,6 +52,9 @@ struct SegmentedTransfer {
       return try await transfer.runSingle(onEvent: onEvent)
     }
     defer { close(fd) }
+    if let expected = transfer.configuration.expectedLength, expected != total {
+      throw transfer.failure(.lengthMismatch(expected: expected, actual: total))
+    }
     // Every mirror is checked against the primary's length before any of its bytes is used.
     let sources = MirrorSources(primary: transfer.url, mirrors: transfer.configuration.mirrors)
     await sources.probeMirrors(total: total, transfer: transfer) { url, reason in
@@ -61,6 +64,8 @@ struct SegmentedTransfer {
     do {
       try await fetchAll(
         board, fd: fd, total: total, validator: validator, sources: sources, onEvent: onEvent)
+      try await mendPieces(
+        fd: fd, total: total, validator: validator, sources: sources, onEvent: onEvent)
     } catch let error as Transfer.Error {
       throw error
     } catch {
@@ -132,7 +137,7 @@ struct SegmentedTransfer {
   /// The board of `ranges`. With mirrors, splits are finer (``mirrorMinimumSplit``) and a
   /// slow request keeps little of its range when split, so a slow source never holds the
   /// end of the file.
-  private func board(_ ranges: [TransferRange], map: RangeProgressMap?) -> RangeBoard {
+  func board(_ ranges: [TransferRange], map: RangeProgressMap?) -> RangeBoard {
     guard !transfer.configuration.mirrors.isEmpty else {
       return RangeBoard(ranges, map: map, landed: landed)
     }

@@ -21,6 +21,8 @@ struct SourceChoice: Sendable, Equatable {
     case inconsistent
     /// It went to the penalty box ``maximumBoxings`` times.
     case repeatedFailures
+    /// Pieces it served did not have their SHA-256, twice.
+    case badPieces
   }
 
   /// What to do after a failed request of a source.
@@ -49,6 +51,8 @@ struct SourceChoice: Sendable, Equatable {
     var boxings = 0
     /// Failures in a row since its last good request.
     var failures = 0
+    /// Times it served bytes of a piece whose SHA-256 was wrong.
+    var badPieces = 0
     /// Requests in flight.
     var active = 0
     /// Body bytes its finished requests brought, and the time they took (summed over
@@ -178,6 +182,22 @@ struct SourceChoice: Sendable, Equatable {
     sources[index].boxedUntil = until
     return .boxed(until: until)
   }
+
+  /// Bytes `index` served belong to a piece whose SHA-256 is wrong. A mirror rests
+  /// ``badDataPenalty`` the first time and is dropped the second (returned); the primary
+  /// rests as long while another source can fetch the piece again, never dropped.
+  mutating func didServeBadPiece(_ index: Int, at now: ContinuousClock.Instant) -> DropReason? {
+    sources[index].badPieces += 1
+    guard index == 0 || sources[index].badPieces < 2 else {
+      sources[index].dropped = .badPieces
+      return .badPieces
+    }
+    sources[index].boxedUntil = now + Self.badDataPenalty
+    return nil
+  }
+
+  /// How long a source that served a bad piece rests.
+  static let badDataPenalty: Duration = .seconds(30)
 
   /// A request of `index` was answered with other bytes than asked for. A mirror is
   /// dropped (returned); the primary is not (nil: the caller starts the file over, as

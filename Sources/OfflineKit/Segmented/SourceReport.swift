@@ -39,6 +39,8 @@ extension SourceChoice.DropReason: CustomStringConvertible {
       return "it answered a range with other bytes than asked for"
     case .repeatedFailures:
       return "its requests kept failing"
+    case .badPieces:
+      return "pieces it served had the wrong SHA-256, twice"
     }
   }
 }

@@ -41,6 +41,9 @@ extension Transfer {
     /// A mirror (``Configuration/mirrors``) is no longer used, for `reason` (a phrase): it
     /// disagreed with the file before any of its bytes were used, or kept failing.
     case sourceDropped(URL, reason: String)
+    /// These pieces (by index, ``Configuration/pieces``) did not have their SHA-256 and are
+    /// fetched again, alone.
+    case refetchingPieces([Int])
   }
 
   /// How a transfer ended.

@@ -89,6 +89,13 @@ public struct Transfer: Sendable {
     /// length differs or it serves no ranges; the others share the ranges by measured speed.
     /// A file under 8 MiB, or an origin without ranges, is fetched from the URL alone.
     public var mirrors: [URL] = []
+    /// The SHA-256 of each piece of the file (a Metalink's): with several sources, each
+    /// piece is checked once its ranges are written, and a bad one is fetched again alone
+    /// from another source, its source penalised. Nil checks the whole file only.
+    package var pieces: PieceChecks?
+    /// The file's length as a description gave it (a Metalink's); a primary that tells
+    /// another fails the download with `lengthMismatch` before any byte is written.
+    package var expectedLength: Int64?
 
     /// Creates options with the defaults, checking only the length.
     public init(
