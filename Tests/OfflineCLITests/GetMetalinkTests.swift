@@ -140,4 +140,27 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["bad.meta4"])
     #expect(!FileManager.default.fileExists(atPath: folder.file("evil.bin").path))
   }
+
+  /// Killed with SIGKILL while the pieces come from a throttled primary and mirror: every
+  /// rerun goes on from the ranges on disk, and the file is right; little is fetched twice.
+  @Test func aKilledMetalinkGetResumesAndTheFileIsRight() async throws {
+    let first = try GetMirrorTests.Mirror(Self.body, options: .init(limitRate: "512k"))
+    let second = try GetMirrorTests.Mirror(Self.body, options: .init(limitRate: "512k"))
+    defer { for server in [first, second] { server.nginx.stop() } }
+    let folder = try TemporaryDirectory()
+    let meta4 = folder.file("disk.meta4")
+    try Data(try await Self.meta4(urls: [first.url, second.url]).utf8).write(to: meta4)
+    let output = folder.file("disk.img").path
+    let store = folder.url.appending(path: "store")
+    let arguments = ["get", meta4.path, "-o", output, "--quiet"]
+    let kills = try await OfflineBinary.killRepeatedly(
+      arguments, store: store, times: 3, pause: 500_000...900_000)
+    #expect(kills >= 2)
+    let last = try await OfflineBinary.run(["--store", store.path] + arguments, timeout: 120)
+    #expect(last.status == 0, "\(last.stderrText)")
+    #expect(FileManager.default.contents(atPath: output) == Self.body)
+    let sent = try first.bodyBytesSent() + second.bodyBytesSent()
+    #expect(
+      sent - Int64(Self.size) < Int64(Self.size) / 4, "fetched \(sent - Int64(Self.size)) twice")
+  }
 }

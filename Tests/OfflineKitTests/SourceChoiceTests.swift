@@ -166,4 +166,26 @@ import Testing
     #expect(reports[1].dropped == nil)
     #expect(reports[2].dropped == "it answered a range with other bytes than asked for")
   }
+
+  @Test func aMirrorThatServedABadPieceRestsAndIsDroppedTheSecondTime() {
+    var choice = Self.agreed()
+    #expect(choice.didServeBadPiece(1, at: Self.start) == nil)
+    #expect(!choice.isUsable(1, at: Self.start + .seconds(1)))
+    #expect(choice.isUsable(1, at: Self.start + SourceChoice.badDataPenalty))
+    #expect(choice.didServeBadPiece(1, at: Self.start) == .badPieces)
+    #expect(!choice.isUsable(1, at: Self.start + .seconds(3600)))
+  }
+
+  /// The piece is fetched again from another source while the primary rests; with none
+  /// left, the primary still takes it.
+  @Test func aPrimaryThatServedABadPieceRestsWhileAnotherSourceCanServe() {
+    var choice = Self.agreed()
+    for _ in 0..<3 {
+      #expect(choice.didServeBadPiece(0, at: Self.start) == nil)
+    }
+    #expect(choice.pick(at: Self.start + .seconds(1)) != 0)
+    var alone = SourceChoice(primary: Self.primary, mirrors: [])
+    _ = alone.didServeBadPiece(0, at: Self.start)
+    #expect(alone.pick(at: Self.start + .seconds(1)) == 0)
+  }
 }
