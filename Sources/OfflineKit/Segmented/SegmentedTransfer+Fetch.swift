@@ -274,7 +274,10 @@ extension SegmentedTransfer {
         // sink after.
         sink.finishHashing()
         let elapsed = started.duration(to: .now)
-        sources.wrote(sink.expectedStart..<(sink.expectedStart + sink.received), by: source.index)
+        // Who wrote which bytes matters only to blame a bad piece on its source.
+        if transfer.configuration.pieces != nil {
+          sources.wrote(sink.expectedStart..<(sink.expectedStart + sink.received), by: source.index)
+        }
         if sources.hasMirrors,
           let next = try weigh(
             source.index, sink: sink, failure: failure, elapsed: elapsed, sources: sources,

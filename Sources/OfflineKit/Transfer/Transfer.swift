@@ -342,8 +342,11 @@ public struct Transfer: Sendable {
       // Several sources: ranges from each, however few connections were asked for.
       var count = Self.connectionsWithMirrors
       if case .fixed(let fixed) = configuration.connections { count = max(count, fixed) }
+      // Grows as an adaptive download does, while more connections raise the speed.
       return try await SegmentedTransfer(
-        transfer: self, connections: count, maximumConnections: configuration.maximumConnections
+        transfer: self, connections: count,
+        maximumConnections: configuration.maximumConnections
+          ?? AdaptiveTransfer.maximumConnections
       ).run(onEvent: onEvent)
     }
     switch configuration.connections {
