@@ -188,4 +188,13 @@ import Testing
     _ = alone.didServeBadPiece(0, at: Self.start)
     #expect(alone.pick(at: Self.start + .seconds(1)) == 0)
   }
+
+  /// Before any pace is known, requests spread evenly: a slow source among them holds no
+  /// more than its share of the first connections.
+  @Test func whileEverySourceIsMeasuredRequestsSpreadEvenly() {
+    var choice = Self.agreed()
+    var counts = [0, 0, 0]
+    for _ in 0..<9 { counts[choice.pick(at: Self.start)] += 1 }
+    #expect(counts == [3, 3, 3])
+  }
 }

@@ -248,7 +248,8 @@ extension SegmentedTransfer {
         // A reader's bytes come from the primary: its pace is the one known to hold.
         let source = only == nil ? sources.pick() : (index: 0, url: transfer.url, validator: nil)
         // With mirrors, a request lasts about as long whichever source it goes to.
-        let preferred = sources.hasMirrors ? sources.span(of: source.index) : span
+        let preferred =
+          sources.hasMirrors ? sources.span(of: source.index) ?? Self.firstSpanWithMirrors : span
         let asked = board.beginRequest(slot, preferredSpan: preferred)
         let sink = RangeSink(
           board: board, slot: slot, request: asked, descriptor: fd,

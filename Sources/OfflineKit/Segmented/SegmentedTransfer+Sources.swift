@@ -26,6 +26,12 @@ extension SegmentedTransfer {
     return nil
   }
 
+  /// The span of a request to a source whose pace is not known yet, with mirrors: short,
+  /// so a slow one is measured soon and holds little (a 16 MiB first request took 4 s
+  /// from a mirror at 4 MiB/s, and nothing cuts a request other connections can split
+  /// past), at the cost of a round trip more for a fast one.
+  static let firstSpanWithMirrors: Int64 = 2 << 20
+
   /// How often a connection with nothing to claim looks again, with mirrors.
   static let reclaimInterval: Duration = .milliseconds(100)
 

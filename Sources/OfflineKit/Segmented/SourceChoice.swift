@@ -126,15 +126,22 @@ struct SourceChoice: Sendable, Equatable {
   /// Picks the source of the next request and counts it in flight: the usable one whose
   /// pace shared by one more request is highest, so requests spread in proportion to the
   /// measured speeds. A source not measured yet counts as fast as the fastest and wins a
-  /// tie (each is tried), but gets one request at a time until it is measured; the
+  /// tie (each is tried), but gets one request at a time until it is measured, unless
+  /// every usable source is being measured (then the one with the fewest requests); the
   /// primary when nothing else is usable.
   mutating func pick(at now: ContinuousClock.Instant) -> Int {
     var usable = sources.indices.filter { isUsable($0, at: now) }
     // A source not measured yet is tried with one request at a time: a slow one takes
     // no more than that before its pace is known.
     let measuring = usable.filter { sources[$0].pace != nil || sources[$0].active == 0 }
-    // Every source is being measured: the primary takes the request meanwhile.
-    usable = measuring.isEmpty ? [0] : measuring
+    if measuring.isEmpty {
+      // Every source is being measured: the one with the fewest requests takes this one,
+      // so a slow one among them holds no more than its share until the paces are known.
+      let least = usable.min { sources[$0].active < sources[$1].active } ?? 0
+      sources[least].active += 1
+      return least
+    }
+    usable = measuring
     let fastest = usable.compactMap { sources[$0].pace }.max() ?? 1
     var best = usable.first ?? 0
     var bestScore = -Double.infinity
