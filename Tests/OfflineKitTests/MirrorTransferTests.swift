@@ -137,4 +137,47 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: fixture.destination() + ".part"))
     #expect(try fixture.index.transfers.record(forDestination: fixture.destination()) == nil)
   }
+
+  /// A primary that serves one piece wrong and a good mirror: the piece is fetched again,
+  /// the file and its 4 MiB chunk digests are the origin's (the chunks of the bad piece
+  /// hashed again from disk, not kept from the bad bytes).
+  @Test func aMendedPieceLeavesTheFileAndItsChunkDigestsRight() async throws {
+    let pieceLength = 1 << 20
+    var corrupted = Self.body
+    corrupted[13 * pieceLength + 7] ^= 0xFF
+    let (primary, primaryRoot) = try await Self.mirror(["f.bin": corrupted])
+    let (good, goodRoot) = try await Self.mirror(["f.bin": Self.body], .init(limitRate: "256k"))
+    defer {
+      withExtendedLifetime((primaryRoot, goodRoot)) {}
+      primary.stop()
+      good.stop()
+    }
+    var hashes: [String] = []
+    for index in 0..<(Self.size / pieceLength) {
+      let piece = Self.body[(index * pieceLength)..<((index + 1) * pieceLength)]
+      hashes.append(try await TestData.sha256Hex(of: Data(piece)))
+    }
+    let sha = try await TestData.sha256Hex(of: Self.body)
+    let fixture = try TransferFixture()
+    let log = EventLog()
+    let outcome = try await fixture.transfer(
+      primary.url("/f.bin"),
+      configuration: .quick {
+        $0.mirrors = [good.url("/f.bin")]
+        $0.pieces = PieceChecks(length: Int64(pieceLength), size: Int64(Self.size), hashes: hashes)
+        $0 = $0.expecting(sha256: sha)
+      }
+    ).run(onEvent: log.record)
+    #expect(outcome.sha256 == sha)
+    #expect(fileData(outcome.destination) == Self.body)
+    var refetched: [[Int]] = []
+    for case .refetchingPieces(let pieces) in log.events { refetched.append(pieces) }
+    #expect(refetched == [[13]])
+    let chunk = Int(ChunkDigests.chunkSize)
+    var expected: [String] = []
+    for start in stride(from: 0, to: Self.size, by: chunk) {
+      expected.append(try await TestData.sha256Hex(of: Data(Self.body[start..<(start + chunk)])))
+    }
+    #expect(outcome.chunkSHA256 == expected)
+  }
 }

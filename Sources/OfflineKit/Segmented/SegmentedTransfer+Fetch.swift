@@ -329,16 +329,29 @@ extension SegmentedTransfer {
   }
 
   /// Syncs, checks the length and the checksum over the whole file, then renames into place.
-  func finish(fd: Int32, total: Int64, onEvent: @Sendable (Transfer.Event) -> Void)
-    throws(Transfer.Error) -> Transfer.Outcome
-  {
+  /// `knownSHA256` is the file's SHA-256 when a read of it since its last write computed it
+  /// (the piece check's): the file is then not read again for it.
+  func finish(
+    fd: Int32, total: Int64, onEvent: @Sendable (Transfer.Event) -> Void,
+    knownSHA256: String? = nil
+  ) throws(Transfer.Error) -> Transfer.Outcome {
     onEvent(.verifying)
     guard Durability.syncData(fd) == 0 else {
       throw transfer.failure(.file(TransferFileError(.sync, errno: errno, path: transfer.partPath)))
     }
     var sha: String?
     var chunks: [String]?
-    if transfer.configuration.expectedSHA256 != nil || transfer.configuration.computesSHA256 {
+    if let knownSHA256 {
+      sha = knownSHA256
+      if hashesChunks {
+        // Only the chunks no range completed whole are read.
+        chunks = try transfer.fileStep { () throws(TransferFileError) in
+          try digests.complete(fromFile: fd, length: total)
+        }
+      }
+    } else if transfer.configuration.expectedSHA256 != nil
+      || transfer.configuration.computesSHA256
+    {
       // One read of the file for its SHA-256; chunks no range completed whole (one that
       // spans two ranges, or ranges fetched before a resume) are hashed in the same read.
       let whole = SHA256()

@@ -15,18 +15,23 @@ extension SegmentedTransfer {
   /// costs a read of the file and a request of that piece, never more bytes from the
   /// network.
   ///
+  /// The check that finds every piece right also hashes the whole file in the same read:
+  /// its SHA-256 is returned, so the finish does not read the file again for it.
+  ///
+  /// - Returns: the whole file's SHA-256 when pieces were checked; nil without pieces.
   /// - Throws: ``Transfer/Error``: `checksumMismatch` naming the first piece still bad after
   ///   the last round; the file's and the index's own errors.
   func mendPieces(
     fd: Int32, total: Int64, validator: String, sources: MirrorSources,
     onEvent: @escaping @Sendable (Transfer.Event) -> Void
-  ) async throws {
-    guard let pieces = transfer.configuration.pieces, pieces.size == total else { return }
+  ) async throws -> String? {
+    guard let pieces = transfer.configuration.pieces, pieces.size == total else { return nil }
     for _ in 0..<Self.mendingRounds {
+      let whole = SHA256()
       let bad = try transfer.fileStep { () throws(TransferFileError) in
-        try pieces.badPieces(in: fd)
+        try pieces.badPieces(in: fd, alsoFeeding: whole)
       }
-      if bad.isEmpty { return }
+      if bad.isEmpty { return whole.finalizeHex() }
       let ranges = bad.map { index in
         let bytes = pieces.range(ofPiece: index)
         return TransferRange(start: bytes.lowerBound, end: bytes.upperBound, next: bytes.lowerBound)
@@ -45,8 +50,11 @@ extension SegmentedTransfer {
       try await fetchAll(
         board, fd: fd, total: total, validator: validator, sources: sources, onEvent: onEvent)
     }
-    let bad = try transfer.fileStep { () throws(TransferFileError) in try pieces.badPieces(in: fd) }
-    guard let first = bad.first else { return }
+    let whole = SHA256()
+    let bad = try transfer.fileStep { () throws(TransferFileError) in
+      try pieces.badPieces(in: fd, alsoFeeding: whole)
+    }
+    guard let first = bad.first else { return whole.finalizeHex() }
     throw transfer.failure(
       .checksumMismatch(
         expected: pieces.hashes[first], actual: "another SHA-256 for piece \(first)"))

@@ -61,10 +61,11 @@ struct SegmentedTransfer {
       onEvent(.sourceDropped(url, reason: reason))
     }
     onEvent(.requesting(offset: board.written))
+    var knownSHA256: String?
     do {
       try await fetchAll(
         board, fd: fd, total: total, validator: validator, sources: sources, onEvent: onEvent)
-      try await mendPieces(
+      knownSHA256 = try await mendPieces(
         fd: fd, total: total, validator: validator, sources: sources, onEvent: onEvent)
     } catch let error as Transfer.Error {
       throw error
@@ -79,7 +80,7 @@ struct SegmentedTransfer {
       onEvent(.restarted(.rangeMismatch))
       return try await transfer.runSingle(onEvent: onEvent)
     }
-    var outcome = try finish(fd: fd, total: total, onEvent: onEvent)
+    var outcome = try finish(fd: fd, total: total, onEvent: onEvent, knownSHA256: knownSHA256)
     if sources.hasMirrors { outcome.sources = sources.reports }
     transfer.configuration.playback?.didComplete(length: total)
     return outcome
