@@ -66,7 +66,7 @@ let package = Package(
       name: "OfflineKit",
       dependencies: [
         "HLSPlaylist", "DASHManifest", "OfflineHTTP", "OfflineStore", "OfflineLocks", "CSystem",
-        "HexDigits",
+        "HexDigits", "Metalink",
         .target(name: "CCrypto", condition: .when(platforms: [.linux])),
       ]
     ),

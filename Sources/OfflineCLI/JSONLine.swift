@@ -28,6 +28,10 @@ enum JSONLine {
       return object(fields)
     case .verifying:
       return object(["event": "verifying"])
+    case .sourceDropped(let url, let reason):
+      return object(["event": "sourceDropped", "url": url.redactedForDisplay, "reason": reason])
+    case .refetchingPieces(let pieces):
+      return object(["event": "refetchingPieces", "pieces": pieces])
     }
   }
 
@@ -38,6 +42,15 @@ enum JSONLine {
       "check": outcome.check.rawValue,
     ]
     if let sha = outcome.sha256 { fields["sha256"] = sha }
+    if !outcome.sources.isEmpty {
+      fields["sources"] = outcome.sources.map { source -> [String: Any] in
+        var entry: [String: Any] = [
+          "url": source.url.redactedForDisplay, "primary": source.isPrimary, "bytes": source.bytes,
+        ]
+        if let dropped = source.dropped { entry["dropped"] = dropped }
+        return entry
+      }
+    }
     return object(fields)
   }
 

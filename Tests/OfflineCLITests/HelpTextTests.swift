@@ -121,24 +121,28 @@ import Testing
         stopped.
 
         USAGE: offline [--store <dir>] get <url> [--output <path>] [--sha256 <hex>]
-               [--ca-file <pem>] [--proxy <url>] [--noproxy <hosts>]
-               [--stall-timeout <s>] [--retries <n>] [--min-free <size>]
-               [--connections <n>] [--force] [--wait] [--refresh-command <command>]
-               [--header <'Name: value'> ...] [--secret-header <name> ...]
-               [--user-agent <text>] [--referer <url>] [--cookies <file>]
-               [--user <user[:password]>] [--netrc] [--netrc-file <file>]
-               [--trust-origin <url> ...] [--location-trusted] [--limit-rate <rate>]
-               [--variant <v>] [--audio <a>] [--subtitles <s>] [--piece-retries <n>]
-               [--piece-retry-delay <s>] [--max-connections <n>] [--segment-files]
-               [--from-start] [--record-for <duration>] [--record-until <time>]
-               [--subs-sidecar] [--quiet] [--json]
+               [--mirror <url> ...] [--ca-file <pem>] [--proxy <url>]
+               [--noproxy <hosts>] [--stall-timeout <s>] [--retries <n>]
+               [--min-free <size>] [--connections <n>] [--force] [--wait]
+               [--refresh-command <command>] [--header <'Name: value'> ...]
+               [--secret-header <name> ...] [--user-agent <text>] [--referer <url>]
+               [--cookies <file>] [--user <user[:password]>] [--netrc]
+               [--netrc-file <file>] [--trust-origin <url> ...] [--location-trusted]
+               [--limit-rate <rate>] [--variant <v>] [--audio <a>] [--subtitles <s>]
+               [--piece-retries <n>] [--piece-retry-delay <s>] [--max-connections <n>]
+               [--segment-files] [--from-start] [--record-for <duration>]
+               [--record-until <time>] [--subs-sidecar] [--quiet] [--json]
 
         ARGUMENTS:
           <url>                   The http or https URL to download. An HLS playlist
                                   (.m3u8) becomes a folder with an offline playlist,
                                   index.m3u8, that players play without a network; a
                                   DASH manifest (.mpd) a folder with an offline
-                                  index.mpd.
+                                  index.mpd. A Metalink (a .meta4 or .metalink URL or
+                                  file) becomes the file it describes: its name, size
+                                  and SHA-256 are checked, its URLs are the sources by
+                                  priority, and with piece hashes a bad piece is fetched
+                                  again alone from another source.
 
         OPTIONS:
           -o, --output <path>     Where to put the file. A folder (existing, or ending
@@ -151,6 +155,15 @@ import Testing
                                   verified.
           --sha256 <hex>          The SHA-256 the file must have; a file that does not
                                   match is not kept.
+          --mirror <url>          Another http or https URL of the same file (repeat for
+                                  more). Each is asked for the file's first byte before
+                                  any of its bytes are used; one whose length differs,
+                                  or that serves no ranges, is dropped and named. Ranges
+                                  go to every usable source by measured speed; a slow
+                                  one never holds the end, one that keeps failing rests
+                                  and is tried again later. Secrets (--header marked
+                                  secret, cookies, credentials) are never sent to
+                                  mirrors. Files of 8 MiB and more; not for streams.
           --ca-file <pem>         Trust only the CA certificates in this PEM file.
                                   Without it, CURL_CA_BUNDLE (only that file), else
                                   SSL_CERT_FILE and SSL_CERT_DIR (a PEM file, a folder

@@ -81,6 +81,31 @@ import Testing
     #expect(board.range(thief!) == TransferRange(start: middle, end: 24 * Self.mib, next: middle))
   }
 
+  /// With mirrors (`slowKeepsLittle`), a request too slow to wait for keeps only what it
+  /// brings in half a second, at least the minimum split, and a faster connection takes
+  /// the rest: a slow source never holds the end of the file (issue 43).
+  @Test func aSlowRequestAmongMirrorsKeepsOnlyWhatItBringsSoon() {
+    let clock = Clock()
+    let board = RangeBoard(
+      [range(0, 24)], minimumSplit: Self.mib / 2, now: { clock.now }, slowKeepsLittle: true)
+    let owner = board.claim()!
+    for expected in [0..<12 * Self.mib, 12 * Self.mib..<20 * Self.mib] {
+      #expect(board.beginRequest(owner, preferredSpan: nil) == expected)
+      board.didWrite(owner, count: expected.count)
+      board.endRequest(owner)
+    }
+    #expect(board.beginRequest(owner, preferredSpan: nil) == 20 * Self.mib..<24 * Self.mib)
+    clock.advance(by: .seconds(1))
+    board.didWrite(owner, count: Int(Self.mib / 2))  // half a MiB a second: 7 s left
+
+    let thief = board.claim()
+    #expect(thief != nil)
+    // Half a second at its pace is a quarter MiB, under the minimum split: it keeps that.
+    let split = 20 * Self.mib + Self.mib / 2 + Self.mib / 2
+    #expect(board.range(owner).end == split)
+    #expect(board.range(thief!) == TransferRange(start: split, end: 24 * Self.mib, next: split))
+  }
+
   @Test func aStalledRequestIsCut() {
     let clock = Clock()
     let (board, _) = atTheLastRequest(clock)

@@ -23,6 +23,12 @@ struct AddCommand: Command {
     help: "Fetch each large file over n connections (default: one, eight when one connection"
       + " is slow on a file of 64 MiB or more).",
     parser: .integer(atLeast: 1))
+  static let mirror: Option<[URL]> = .repeating(
+    "--mirror", valueName: "url",
+    help: "Another http or https URL of the same file (with one URL only; repeat for more),"
+      + " kept with the content: 'offline run' checks each against the URL's length before"
+      + " using its bytes and spreads ranges over those that agree.",
+    parser: .httpURL)
   static let input: Option<String?> = .value(
     "-i", "--input", valueName: "file",
     help: "Read URLs from a file, one per line ('-' for standard input).", parser: .file)
@@ -33,7 +39,7 @@ struct AddCommand: Command {
     discussion: "A URL already in the store is not added twice: its id is printed, and it is"
       + " queued again when it is notDownloaded (a suspended one waits for 'offline resume').",
     arguments: [urls],
-    options: [id, title, sha256, priority, connections, input]
+    options: [id, title, sha256, mirror, priority, connections, input]
       + [GetCommand.caFile, GetCommand.proxy, GetCommand.noProxy] + RequestOptionArguments.all
       + StreamOptions.all,
     command: Self.self)
@@ -47,6 +53,7 @@ struct AddCommand: Command {
   var hls: StreamConfiguration
   var connections: Int
   var requestOptions: RequestOptions
+  var mirrors: [URL]
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     urls = arguments[Self.urls]
@@ -57,14 +64,17 @@ struct AddCommand: Command {
     input = arguments[Self.input]
     hls = StreamOptions.hls(from: arguments)
     connections = arguments[Self.connections] ?? 0
+    mirrors = arguments[Self.mirror]
     requestOptions = try RequestOptionArguments.requestOptions(from: arguments)
     // Kept with the content like the rest, so a later `run` goes the same way.
     requestOptions.caFile = arguments[GetCommand.caFile]
     requestOptions.proxy = arguments[GetCommand.proxy]
     requestOptions.noProxy = arguments[GetCommand.noProxy]?.entries
     if input == nil && urls.isEmpty { throw UsageError("Missing URL.") }
-    if (id != nil || title != nil || sha256 != nil) && (urls.count != 1 || input != nil) {
-      throw UsageError("--id, --title and --sha256 go with one URL.")
+    if (id != nil || title != nil || sha256 != nil || !mirrors.isEmpty)
+      && (urls.count != 1 || input != nil)
+    {
+      throw UsageError("--id, --title, --sha256 and --mirror go with one URL.")
     }
   }
 
@@ -86,7 +96,8 @@ struct AddCommand: Command {
       }
       sources.append(
         OfflineSource(
-          url: url, id: command.id, title: command.title, requestOptions: command.requestOptions))
+          url: url, id: command.id, title: command.title, requestOptions: command.requestOptions,
+          mirrors: command.mirrors))
     }
     return await ManagerAccess.using(context) { manager throws(OfflineError) in
       let config = try DownloadConfiguration(

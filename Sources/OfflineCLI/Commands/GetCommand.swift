@@ -5,12 +5,15 @@ import OfflineStore
 
 /// `offline get`: download one URL into a file, resuming what an earlier run left.
 struct GetCommand: Command {
-  static let url: Argument<URL> = .required(
+  static let url: Argument<GetTarget> = .required(
     "url", noun: "URL",
     help: "The http or https URL to download. An HLS playlist (.m3u8) becomes a folder with an"
       + " offline playlist, index.m3u8, that players play without a network; a DASH manifest"
-      + " (.mpd) a folder with an offline index.mpd.",
-    parser: .httpURL)
+      + " (.mpd) a folder with an offline index.mpd. A Metalink (a .meta4 or .metalink URL or"
+      + " file) becomes the file it describes: its name, size and SHA-256 are checked, its"
+      + " URLs are the sources by priority, and with piece hashes a bad piece is fetched"
+      + " again alone from another source.",
+    parser: .getTarget)
   static let output: Option<String?> = .value(
     "-o", "--output", valueName: "path",
     help: "Where to put the file. A folder (existing, or ending in /) gets the name from the"
@@ -86,6 +89,15 @@ struct GetCommand: Command {
     "--subs-sidecar",
     help: "With -o FILE.mp4 or FILE.mkv of a stream: also write its subtitle track as"
       + " FILE.vtt beside the file (refused like the file when it exists, unless --force).")
+  static let mirror: Option<[URL]> = .repeating(
+    "--mirror", valueName: "url",
+    help: "Another http or https URL of the same file (repeat for more). Each is asked for"
+      + " the file's first byte before any of its bytes are used; one whose length differs,"
+      + " or that serves no ranges, is dropped and named. Ranges go to every usable source by"
+      + " measured speed; a slow one never holds the end, one that keeps failing rests and is"
+      + " tried again later. Secrets (--header marked secret, cookies, credentials) are"
+      + " never sent to mirrors. Files of 8 MiB and more; not for streams.",
+    parser: .httpURL)
   static let quiet: Option<Bool> = .flag("-q", "--quiet", help: "Print nothing but errors.")
   static let json: Option<Bool> = .flag(
     "--json", help: "Print one JSON object per event on standard output.")
@@ -102,7 +114,7 @@ struct GetCommand: Command {
       """,
     arguments: [url],
     options: [
-      output, sha256, caFile, proxy, noProxy, stallTimeout, retries, minimumFreeSpace,
+      output, sha256, mirror, caFile, proxy, noProxy, stallTimeout, retries, minimumFreeSpace,
       connections, force, wait, refreshCommand,
     ] + RequestOptionArguments.all + StreamOptions.all + [subsSidecar, quiet, json],
     command: Self.self)
@@ -111,6 +123,10 @@ struct GetCommand: Command {
   static let maximumConnections = 32
 
   var url: URL
+  /// What was given: the URL, or a Metalink file.
+  var target: GetTarget
+  /// The Metalink the download comes from, once read (``resolvingMetalink(host:transport:)``).
+  var metalink: MetalinkPlan?
   var output: String?
   var sha256: String?
   var caFile: String?
@@ -129,9 +145,15 @@ struct GetCommand: Command {
   var minimumFreeSpace: Int64?
   var requestOptions: RequestOptions
   var refreshCommand: String?
+  var mirrors: [URL]
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
-    url = arguments[Self.url]
+    target = arguments[Self.url]
+    switch target {
+    case .url(let given): url = given
+    // Replaced by the Metalink's best URL before anything is fetched.
+    case .metalinkFile(let path): url = URL(fileURLWithPath: path)
+    }
     output = arguments[Self.output]
     sha256 = arguments[Self.sha256]
     caFile = arguments[Self.caFile]
@@ -152,13 +174,14 @@ struct GetCommand: Command {
     minimumFreeSpace = arguments[Self.minimumFreeSpace]?.bytes
     requestOptions = try RequestOptionArguments.requestOptions(from: arguments)
     refreshCommand = arguments[Self.refreshCommand]
+    mirrors = arguments[Self.mirror]
   }
 
   /// The absolute path of the file to write. The last component is never resolved as a
   /// link: a symbolic link at the output path is replaced, not written through (Foundation's
   /// `standardizingPath` resolves links, so only the folder goes through it).
   func destination(currentFolder: String) -> String {
-    let name = LocalFileName.from(url)
+    let name = metalink?.name ?? LocalFileName.from(url)
     guard let output else { return (currentFolder as NSString).appendingPathComponent(name) }
     let absolute =
       output.hasPrefix("/") ? output : (currentFolder as NSString).appendingPathComponent(output)
@@ -176,10 +199,9 @@ struct GetCommand: Command {
   }
 
   func run(_ context: CommandContext) async throws(UsageError) -> Int32 {
-    let command = self
+    var command = self
     let console = context.console
     let host = context.host
-    let destination = command.destination(currentFolder: host.workingDirectory.path)
     let configuration = CurlTransport.Configuration(
       stallTimeout: command.stallTimeout, trustedCAFile: command.caFile,
       proxy: command.proxy, noProxy: command.noProxy, environment: CurlEnvironment(host.environment)
@@ -194,6 +216,14 @@ struct GetCommand: Command {
       throw UsageError("\(error)")
     }
     let reporter = GetReporter(console: console, quiet: command.quiet, json: command.json)
+    do throws(MetalinkPlan.Problem) {
+      // A Metalink is read first: its URLs, name and checks make the download.
+      command = try await command.resolvingMetalink(host: host, transport: transport)
+    } catch {
+      reporter.failed(error.description)
+      return ExitCode.failure
+    }
+    let destination = command.destination(currentFolder: host.workingDirectory.path)
     let index: OfflineIndex
     do {
       index = try OfflineIndex(directory: context.storeDirectory)
@@ -210,6 +240,9 @@ struct GetCommand: Command {
         connections: ConnectionCount.choice(command.connections),
         waitsForOtherWriter: command.waitsForOtherWriter)
       file.maximumConnections = command.hls.maxConnections
+      if !kind.isStream { file.mirrors = command.mirrors }
+      file.pieces = command.metalink?.pieces
+      file.expectedLength = command.metalink?.size
     } catch {
       reporter.failed(error.description)  // parsing checked it: only a library change lands here
       return ExitCode.usage

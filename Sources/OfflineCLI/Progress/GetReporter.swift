@@ -42,6 +42,11 @@ final class GetReporter: Sendable {
       console.errRaw("\r" + line + "\u{1B}[K")
     case .verifying:
       break
+    case .sourceDropped(let url, let reason):
+      message("Not using the mirror \(url.redactedForDisplay): \(reason).")
+    case .refetchingPieces(let pieces):
+      let list = pieces.map(String.init).joined(separator: ", ")
+      message("Fetching again the piece\(pieces.count == 1 ? "" : "s") \(list): wrong SHA-256.")
     }
   }
 
@@ -70,6 +75,11 @@ final class GetReporter: Sendable {
       }
     } else {
       console.err("Saved \(outcome.destination) (\(ByteCount.format(outcome.length))\(sha)).")
+      for source in outcome.sources where source.dropped == nil {
+        console.err(
+          "  \(ByteCount.format(source.bytes)) from \(source.url.redactedForDisplay)"
+            + (source.isPrimary ? " (the URL)" : ""))
+      }
     }
   }
 

@@ -21,12 +21,20 @@ public struct OfflineSource: Sendable, Equatable {
   /// instead of waiting for a 401, 403 or 410. Kept with the content; nil keeps what an
   /// earlier call gave.
   public var urlExpiresAt: Date?
+  /// Other http or https URLs serving the same file (mirrors). Kept with the content, so a
+  /// queued or resumed download uses them too; each is checked against the URL's length
+  /// before any of its bytes are used, and one that disagrees is dropped. Secrets of
+  /// ``requestOptions`` are never sent to them. Empty keeps what an earlier call gave.
+  /// Streams (HLS, DASH) ignore them.
+  public var mirrors: [URL]
 
   /// Creates a source.
   public init(
     url: URL, id: String? = nil, title: String? = nil, metadata: String? = nil,
-    requestOptions: RequestOptions = RequestOptions(), urlExpiresAt: Date? = nil
+    requestOptions: RequestOptions = RequestOptions(), urlExpiresAt: Date? = nil,
+    mirrors: [URL] = []
   ) {
+    self.mirrors = mirrors
     self.urlExpiresAt = urlExpiresAt
     self.url = url
     self.id = id

@@ -28,6 +28,17 @@ final class ChunkDigests: Sendable {
     found.withLock { $0[index] = sha256 }
   }
 
+  /// Forgets the digests of the chunks that hold any byte of `bytes` (bytes fetched again:
+  /// the finish hashes those chunks from the file).
+  func forget(_ bytes: Range<Int64>) {
+    guard !bytes.isEmpty else { return }
+    let first = Int(bytes.lowerBound / Self.chunkSize)
+    let last = Int((bytes.upperBound - 1) / Self.chunkSize)
+    found.withLock { found in
+      for index in first...last { found[index] = nil }
+    }
+  }
+
   /// Forgets every digest (the file starts over).
   func reset() {
     found.withLock { $0.removeAll() }

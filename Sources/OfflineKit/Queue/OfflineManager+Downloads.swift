@@ -113,6 +113,7 @@ extension OfflineManager {
       connections: options.connections ?? .adaptive
     ).expecting(sha256: record.expectedSHA256)
     file.clock = configuration.clock
+    if !kind.isStream { file.mirrors = mirrors(of: record.id) }
     let playbacks = self.playbacks
     if !kind.isStream { file.playback = playbacks.playback(of: record.id) }
     let folder = kind.isStream ? files.folder(id: record.id) : files.folder(of: record)

@@ -29,14 +29,23 @@ extension OfflineManager {
   /// options replace it.
   func keepRequestOptions(of sources: [OfflineSource], ids: [String]) throws(OfflineError) {
     for (source, id) in zip(sources, ids)
-    where source.requestOptions != RequestOptions() || source.urlExpiresAt != nil {
+    where source.requestOptions != RequestOptions() || source.urlExpiresAt != nil
+      || !source.mirrors.isEmpty
+    {
       let kept = try? secrets.loadKept(id: id)
       let options =
         source.requestOptions != RequestOptions()
         ? source.requestOptions : kept?.options ?? RequestOptions()
       try secrets.save(
-        options, urlExpiresAt: source.urlExpiresAt ?? kept?.urlExpiresAt, id: id)
+        options, urlExpiresAt: source.urlExpiresAt ?? kept?.urlExpiresAt,
+        mirrors: source.mirrors.isEmpty ? kept?.mirrors ?? [] : source.mirrors, id: id)
     }
+  }
+
+  /// The mirrors kept for content `id` (``OfflineSource/mirrors``); none when none were
+  /// given (or they cannot be read: the download then goes on from its URL alone).
+  nonisolated func mirrors(of id: String) -> [URL] {
+    (try? secrets.loadKept(id: id))??.mirrors ?? []
   }
 
   /// The expiry the app gave for content `id`'s URL, nil when none (or it cannot be read).
@@ -48,6 +57,7 @@ extension OfflineManager {
   func setURLExpiry(_ expiry: Date?, of id: String) throws(OfflineError) {
     let kept = try secrets.loadKept(id: id)
     guard kept?.urlExpiresAt != expiry else { return }
-    try secrets.save(kept?.options ?? RequestOptions(), urlExpiresAt: expiry, id: id)
+    try secrets.save(
+      kept?.options ?? RequestOptions(), urlExpiresAt: expiry, mirrors: kept?.mirrors ?? [], id: id)
   }
 }

@@ -70,7 +70,7 @@ struct AdaptiveTransfer {
             return nil
           }
           return state.single
-        case .restarted, .retrying, .verifying:
+        case .restarted, .retrying, .verifying, .sourceDropped, .refetchingPieces:
           return nil
         }
       }

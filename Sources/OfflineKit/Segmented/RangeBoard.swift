@@ -68,12 +68,17 @@ final class RangeBoard: Sendable {
   /// Told after every write, outside the lock (the readers of a file still downloading,
   /// ``FilePlayback/didLand()``).
   private let landed: (@Sendable () -> Void)?
+  /// Whether a slow request keeps only what it brings in ``paceWindow`` at its pace (at
+  /// least ``minimumSplit``) when its range is split, instead of half: with sources of very
+  /// different speeds (mirrors), a slow one never holds the end of the file.
+  let slowKeepsLittle: Bool
 
   init(
     _ ranges: [TransferRange], map: RangeProgressMap? = nil, minimumSplit: Int64 = 2 << 20,
     now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
-    landed: (@Sendable () -> Void)? = nil
+    landed: (@Sendable () -> Void)? = nil, slowKeepsLittle: Bool = false
   ) {
+    self.slowKeepsLittle = slowKeepsLittle
     self.minimumSplit = minimumSplit
     self.now = now
     self.landed = landed
@@ -121,7 +126,20 @@ final class RangeBoard: Sendable {
       slots[victim].range.remaining >= 2 * minimumSplit
     else { return nil }
     let range = slots[victim].range
-    return (victim, range.next + range.remaining / 2)
+    guard slowKeepsLittle, let keep = soonBrought(by: slots[victim]) else {
+      return (victim, range.next + range.remaining / 2)
+    }
+    return (victim, range.next + min(range.remaining / 2, max(minimumSplit, keep)))
+  }
+
+  /// What the request of `slot` brings in ``paceWindow`` at the pace it has kept; nil when
+  /// it has none.
+  private func soonBrought(by slot: Slot) -> Int64? {
+    guard let request = slot.request else { return nil }
+    let elapsed = request.at.duration(to: now()).inSeconds
+    guard elapsed > 0 else { return nil }
+    let pace = Double(slot.range.next - request.from) / elapsed
+    return Int64(pace * Self.paceWindow.inSeconds)
   }
 
   /// `offset` moved up to the next ``alignment`` boundary when that stays inside `range`

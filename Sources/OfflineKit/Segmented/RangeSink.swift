@@ -60,11 +60,17 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
     writeBehind.drain()
   }
 
+  /// The file's length a mirror's `Content-Range` must tell, before any byte of it is
+  /// written (nil: not checked, the primary's own ranges).
+  var expectedTotal: Int64?
+
   func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
     self.head = head
     guard head.status == 206, let header = head.headers["Content-Range"],
-      case .satisfied(let first, _, _)? = ContentRange(header), first == expectedStart
+      let range = ContentRange(header), case .satisfied(let first, _, _) = range,
+      first == expectedStart
     else { return .stop }
+    if let expectedTotal, range.completeLength != expectedTotal { return .stop }
     accepted = true
     return .receive
   }

@@ -7,7 +7,7 @@ extension SegmentedTransfer {
   /// Runs the connections until every range is written, checkpointing the ranges every
   /// second (fsync first, so a recorded `next` never runs ahead of the disk).
   func fetchAll(
-    _ board: RangeBoard, fd: Int32, total: Int64, validator: String,
+    _ board: RangeBoard, fd: Int32, total: Int64, validator: String, sources: MirrorSources,
     onEvent: @escaping @Sendable (Transfer.Event) -> Void
   ) async throws {
     let clock = transfer.configuration.clock
@@ -59,7 +59,9 @@ extension SegmentedTransfer {
             running += 1
             activity += 1
             group.addTask {
-              try await connection(board, fd: fd, total: total, validator: validator, only: slot)
+              try await connection(
+                board, fd: fd, total: total, validator: validator, sources: sources,
+                onEvent: onEvent, only: slot)
               return .readerConnectionEnded
             }
           }
@@ -86,7 +88,9 @@ extension SegmentedTransfer {
         let connections = idleEnd == nil ? concurrency.limit : 0
         for _ in 0..<connections {
           group.addTask {
-            try await connection(board, fd: fd, total: total, validator: validator)
+            try await connection(
+              board, fd: fd, total: total, validator: validator, sources: sources,
+              onEvent: onEvent)
             return .connectionEnded
           }
         }
@@ -137,7 +141,9 @@ extension SegmentedTransfer {
             for _ in before..<max(before, limit) where running > 0 {
               running += 1
               group.addTask {
-                try await connection(board, fd: fd, total: total, validator: validator)
+                try await connection(
+                  board, fd: fd, total: total, validator: validator, sources: sources,
+                  onEvent: onEvent)
                 return .connectionEnded
               }
             }
@@ -217,29 +223,46 @@ extension SegmentedTransfer {
   /// ``RangeBoard/claim(demandedAt:soon:)``), starting with a short request so the reader's
   /// bytes come at once, and ends after ``readerSpan`` bytes or the slot's end, leaving the
   /// rest of the slot to any connection: a reader that reads on asks again from where it is.
+  ///
+  /// With mirrors, each request goes to the source ``MirrorSources/pick()`` gives; a
+  /// mirror's failure is weighed there (tried again, boxed, dropped) instead of counting
+  /// against the connection's retries, and a mirror that answers other bytes than asked
+  /// is dropped before any of them is written.
   private func connection(
-    _ board: RangeBoard, fd: Int32, total: Int64, validator: String, only: Int? = nil
+    _ board: RangeBoard, fd: Int32, total: Int64, validator: String, sources: MirrorSources,
+    onEvent: @escaping @Sendable (Transfer.Event) -> Void, only: Int? = nil
   ) async throws {
     // Unknown until a request shows the pace; a reader's first request is short.
     var span: Int64? = only == nil ? nil : board.minimumSplit
     var claimed = only
-    while let slot = claimed ?? (only == nil ? board.claim() : nil) {
+    while true {
+      var next = claimed
+      if next == nil, only == nil { next = try await claim(board, sources: sources) }
+      guard let slot = next else { break }
       claimed = nil
       var failures = 0
       let start = board.range(slot).next
       while board.range(slot).remaining > 0 {
         try Task.checkCancellation()
         if only != nil, board.range(slot).next - start >= readerSpan { break }
-        let asked = board.beginRequest(slot, preferredSpan: span)
+        // A reader's bytes come from the primary: its pace is the one known to hold.
+        let source = only == nil ? sources.pick() : (index: 0, url: transfer.url, validator: nil)
+        // With mirrors, a request lasts about as long whichever source it goes to.
+        let preferred =
+          sources.hasMirrors ? sources.span(of: source.index) ?? Self.firstSpanWithMirrors : span
+        let asked = board.beginRequest(slot, preferredSpan: preferred)
         let sink = RangeSink(
           board: board, slot: slot, request: asked, descriptor: fd,
           chunks: hashesChunks ? ChunkHasher(digests: digests, length: total) : nil)
-        var request = transfer.request()
+        if source.index > 0 { sink.expectedTotal = total }
+        var request = source.index == 0 ? transfer.request() : transfer.session.request(source.url)
         // A reader's bytes take the whole of a cap while they come; the rest waits.
         request.hasRatePriority = only != nil
         request.headers.add(
           name: "Range", value: "bytes=\(asked.lowerBound)-\(asked.upperBound - 1)")
-        request.headers.add(name: "If-Range", value: validator)
+        if let ifRange = source.index == 0 ? validator : source.validator {
+          request.headers.add(name: "If-Range", value: ifRange)
+        }
         let started = ContinuousClock.now
         var failure: HTTPError?
         do throws(HTTPError) {
@@ -251,6 +274,19 @@ extension SegmentedTransfer {
         // Before the next request, the finish, or the file's close: nothing reads it for this
         // sink after.
         sink.finishHashing()
+        let elapsed = started.duration(to: .now)
+        // Who wrote which bytes matters only to blame a bad piece on its source.
+        if transfer.configuration.pieces != nil {
+          sources.wrote(sink.expectedStart..<(sink.expectedStart + sink.received), by: source.index)
+        }
+        if sources.hasMirrors,
+          let next = try weigh(
+            source.index, sink: sink, failure: failure, elapsed: elapsed, sources: sources,
+            onEvent: onEvent)
+        {
+          if next == .nextRange { break }
+          continue
+        }
         if let error = failure {
           if sink.rangeDone { break }
           if error.kind == .canceled { throw transfer.failure(.canceled) }
@@ -266,7 +302,7 @@ extension SegmentedTransfer {
           continue
         }
         if !sink.accepted { throw Inconsistent() }
-        span = Self.span(received: sink.received, in: started.duration(to: .now)) ?? span
+        span = Self.span(received: sink.received, in: elapsed) ?? span
       }
       board.release(slot)
       if only != nil { return }
@@ -293,16 +329,29 @@ extension SegmentedTransfer {
   }
 
   /// Syncs, checks the length and the checksum over the whole file, then renames into place.
-  func finish(fd: Int32, total: Int64, onEvent: @Sendable (Transfer.Event) -> Void)
-    throws(Transfer.Error) -> Transfer.Outcome
-  {
+  /// `knownSHA256` is the file's SHA-256 when a read of it since its last write computed it
+  /// (the piece check's): the file is then not read again for it.
+  func finish(
+    fd: Int32, total: Int64, onEvent: @Sendable (Transfer.Event) -> Void,
+    knownSHA256: String? = nil
+  ) throws(Transfer.Error) -> Transfer.Outcome {
     onEvent(.verifying)
     guard Durability.syncData(fd) == 0 else {
       throw transfer.failure(.file(TransferFileError(.sync, errno: errno, path: transfer.partPath)))
     }
     var sha: String?
     var chunks: [String]?
-    if transfer.configuration.expectedSHA256 != nil || transfer.configuration.computesSHA256 {
+    if let knownSHA256 {
+      sha = knownSHA256
+      if hashesChunks {
+        // Only the chunks no range completed whole are read.
+        chunks = try transfer.fileStep { () throws(TransferFileError) in
+          try digests.complete(fromFile: fd, length: total)
+        }
+      }
+    } else if transfer.configuration.expectedSHA256 != nil
+      || transfer.configuration.computesSHA256
+    {
       // One read of the file for its SHA-256; chunks no range completed whole (one that
       // spans two ranges, or ranges fetched before a resume) are hashed in the same read.
       let whole = SHA256()

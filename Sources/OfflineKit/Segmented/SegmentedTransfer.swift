@@ -52,9 +52,21 @@ struct SegmentedTransfer {
       return try await transfer.runSingle(onEvent: onEvent)
     }
     defer { close(fd) }
+    if let expected = transfer.configuration.expectedLength, expected != total {
+      throw transfer.failure(.lengthMismatch(expected: expected, actual: total))
+    }
+    // Every mirror is checked against the primary's length before any of its bytes is used.
+    let sources = MirrorSources(primary: transfer.url, mirrors: transfer.configuration.mirrors)
+    await sources.probeMirrors(total: total, transfer: transfer) { url, reason in
+      onEvent(.sourceDropped(url, reason: reason))
+    }
     onEvent(.requesting(offset: board.written))
+    var knownSHA256: String?
     do {
-      try await fetchAll(board, fd: fd, total: total, validator: validator, onEvent: onEvent)
+      try await fetchAll(
+        board, fd: fd, total: total, validator: validator, sources: sources, onEvent: onEvent)
+      knownSHA256 = try await mendPieces(
+        fd: fd, total: total, validator: validator, sources: sources, onEvent: onEvent)
     } catch let error as Transfer.Error {
       throw error
     } catch {
@@ -68,7 +80,8 @@ struct SegmentedTransfer {
       onEvent(.restarted(.rangeMismatch))
       return try await transfer.runSingle(onEvent: onEvent)
     }
-    let outcome = try finish(fd: fd, total: total, onEvent: onEvent)
+    var outcome = try finish(fd: fd, total: total, onEvent: onEvent, knownSHA256: knownSHA256)
+    if sources.hasMirrors { outcome.sources = sources.reports }
     transfer.configuration.playback?.didComplete(length: total)
     return outcome
   }
@@ -99,7 +112,7 @@ struct SegmentedTransfer {
       {
         ranges = live.map { TransferRange(start: $0.start, end: $0.end, next: $0.next) }
       }
-      return (RangeBoard(ranges, map: map, landed: landed), fd, total, validator)
+      return (board(ranges, map: map), fd, total, validator)
     }
     guard let probe = try await probe(), probe.total >= Self.minimumSize,
       let validator = probe.validators.ifRangeValue
@@ -119,11 +132,24 @@ struct SegmentedTransfer {
       try journal.saveRanges(plan, forDestination: destination)
     }
     let fd = try openPart(length: probe.total)
-    return (
-      RangeBoard(plan, map: RangeProgressMap(path: mapPath), landed: landed), fd, probe.total,
-      validator
-    )
+    return (board(plan, map: RangeProgressMap(path: mapPath)), fd, probe.total, validator)
   }
+
+  /// The board of `ranges`. With mirrors, splits are finer (``mirrorMinimumSplit``) and a
+  /// slow request keeps little of its range when split, so a slow source never holds the
+  /// end of the file.
+  func board(_ ranges: [TransferRange], map: RangeProgressMap?) -> RangeBoard {
+    guard !transfer.configuration.mirrors.isEmpty else {
+      return RangeBoard(ranges, map: map, landed: landed)
+    }
+    return RangeBoard(
+      ranges, map: map, minimumSplit: Self.mirrorMinimumSplit, landed: landed,
+      slowKeepsLittle: true)
+  }
+
+  /// The smallest split with mirrors: what a slow source keeps of a range when a faster
+  /// one takes the rest (512 KiB is 2 s at 256 KiB/s).
+  static let mirrorMinimumSplit: Int64 = 512 << 10
 
   /// What the board tells after each write: the file's readers, when it has any.
   private var landed: (@Sendable () -> Void)? {

@@ -26,15 +26,16 @@ struct SecretStore: Sendable {
   /// The file of content `id`.
   func file(id: String) -> URL { folder.appending(path: "\(id).json") }
 
-  /// Keeps `options` (and the URL's expiry, if the app gave one) for content `id`,
-  /// replacing what was kept; the default options without an expiry remove the file.
+  /// Keeps `options` (and the URL's expiry, if the app gave one, and its mirrors) for
+  /// content `id`, replacing what was kept; the default options without an expiry or
+  /// mirrors remove the file.
   ///
   /// - Throws: ``OfflineError`` (`index`, naming the file and never a value) when the folder
   ///   or the file cannot be written.
-  func save(_ options: RequestOptions, urlExpiresAt: Date? = nil, id: String)
+  func save(_ options: RequestOptions, urlExpiresAt: Date? = nil, mirrors: [URL] = [], id: String)
     throws(OfflineError)
   {
-    guard options != RequestOptions() || urlExpiresAt != nil else {
+    guard options != RequestOptions() || urlExpiresAt != nil || !mirrors.isEmpty else {
       remove(id: id)
       return
     }
@@ -44,7 +45,8 @@ struct SecretStore: Sendable {
     do {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
-      data = try encoder.encode(StoredRequestOptions(options, urlExpiresAt: urlExpiresAt))
+      data = try encoder.encode(
+        StoredRequestOptions(options, urlExpiresAt: urlExpiresAt, mirrors: mirrors))
     } catch {
       throw failure("cannot encode the request options", path: target.path, contentID: id)
     }
@@ -64,11 +66,13 @@ struct SecretStore: Sendable {
     try loadKept(id: id)?.options
   }
 
-  /// The options and the URL's expiry kept for content `id`, nil when none are.
+  /// The options, the URL's expiry and the mirrors kept for content `id`, nil when none
+  /// are.
   ///
   /// - Throws: as ``load(id:)``.
-  func loadKept(id: String) throws(OfflineError) -> (options: RequestOptions, urlExpiresAt: Date?)?
-  {
+  func loadKept(id: String) throws(OfflineError) -> (
+    options: RequestOptions, urlExpiresAt: Date?, mirrors: [URL]
+  )? {
     let target = file(id: id)
     guard DurableFile.kind(target.path) != .missing else { return nil }
     switch DurableFile.read(target.path, limit: 1 << 20) {
@@ -77,14 +81,25 @@ struct SecretStore: Sendable {
         "cannot read the request options: \(problem.reason)", path: target.path, contentID: id)
     case .success(let data):
       guard let stored = try? JSONDecoder().decode(StoredRequestOptions.self, from: data),
-        let options = stored.requestOptions
+        let options = stored.requestOptions,
+        let mirrors = Self.mirrors(stored.mirrors)
       else {
         throw failure(
           "the request options are not ones this version knows", path: target.path,
           contentID: id)
       }
-      return (options, stored.urlExpiresAt)
+      return (options, stored.urlExpiresAt, mirrors)
     }
+  }
+
+  /// Mirrors as stored, read back; nil when one is not an http or https URL.
+  private static func mirrors(_ texts: [String]?) -> [URL]? {
+    var urls: [URL] = []
+    for text in texts ?? [] {
+      guard let url = URL(string: text), url.isHTTPWithHost else { return nil }
+      urls.append(url)
+    }
+    return urls
   }
 
   /// Removes the options of content `id`, if any.

@@ -30,13 +30,17 @@ struct StoredRequestOptions: Codable, Equatable {
   /// ``RequestOptions/secretsOrigin`` when the app set one; absent otherwise (the content's
   /// URL stands for it).
   var secretsOrigin: String?
+  /// The content's mirrors (``OfflineSource/mirrors``), as given; absent when it has none
+  /// (and in files written before they existed).
+  var mirrors: [String]?
 
   /// The layout this version writes and reads.
   static let currentVersion = 1
 
   /// The stored form of `options`.
-  init(_ options: RequestOptions, urlExpiresAt: Date? = nil) {
+  init(_ options: RequestOptions, urlExpiresAt: Date? = nil, mirrors: [URL] = []) {
     version = Self.currentVersion
+    self.mirrors = mirrors.isEmpty ? nil : mirrors.map(\.absoluteString)
     self.urlExpiresAt = urlExpiresAt
     headers = options.headers.map { [$0.name, $0.value] }
     secretHeaderNames = options.secretHeaderNames.sorted()

@@ -39,6 +39,9 @@ extension Transfer {
       /// A request option cannot be used (a header with a line break, an unreadable or
       /// malformed cookies file…); nothing was requested.
       case invalidRequestOptions(RequestOptionError)
+      /// A mirror (``Configuration/mirrors``) is not an http or https URL with a host (the
+      /// text names it, redacted); nothing was requested or written.
+      case invalidMirror(String)
       /// The transfer was cancelled; the partial data and the journal are kept.
       case canceled
     }
@@ -133,6 +136,9 @@ extension Transfer {
         return "Cannot make \(link) available offline: \(what)."
       case .invalidRequestOptions(let error):
         return "Cannot request \(link): \(error)"
+      case .invalidMirror(let mirror):
+        return "The mirror \(mirror) is not an http or https URL with a host; nothing was"
+          + " downloaded."
       case .canceled:
         return "The download of \(link) was stopped; run it again to resume."
       }
@@ -196,6 +202,9 @@ extension Transfer.Error {
     /// malformed cookies file…); nothing was requested.
     public static let invalidRequestOptions = Code("invalidRequestOptions")
 
+    /// A mirror is not an http or https URL with a host; nothing was requested.
+    public static let invalidMirror = Code("invalidMirror")
+
     /// The transfer was cancelled; the partial data and the journal are kept.
     public static let canceled = Code("canceled")
   }
@@ -235,6 +244,7 @@ extension Transfer.Error {
     case .invalidChecksum: .invalidChecksum
     case .invalidMedia: .invalidMedia
     case .invalidRequestOptions: .invalidRequestOptions
+    case .invalidMirror: .invalidMirror
     case .canceled: .canceled
     }
   }

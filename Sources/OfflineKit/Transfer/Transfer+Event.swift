@@ -1,3 +1,4 @@
+import Foundation
 import OfflineStore
 
 extension Transfer {
@@ -37,6 +38,12 @@ extension Transfer {
     case retrying(attempt: Int, delay: Duration, error: Transfer.Error)
     /// Every byte arrived; the length and checksum are being checked.
     case verifying
+    /// A mirror (``Configuration/mirrors``) is no longer used, for `reason` (a phrase): it
+    /// disagreed with the file before any of its bytes were used, or kept failing.
+    case sourceDropped(URL, reason: String)
+    /// These pieces (by index, ``Configuration/pieces``) did not have their SHA-256 and are
+    /// fetched again, alone.
+    case refetchingPieces([Int])
   }
 
   /// How a transfer ended.
@@ -61,6 +68,9 @@ extension Transfer {
     /// Where the bytes are when they went into a pack of a stream's small pieces instead of a
     /// file at ``destination`` (see ``Transfer/pack``); nil otherwise.
     var pack: TransferRecord.Pack?
+    /// What each source served and why any was dropped, the primary first, when the file
+    /// was fetched with mirrors (``Configuration/mirrors``); empty otherwise.
+    package var sources: [SourceReport] = []
 
     /// How the bytes of a finished file were checked. Only ``sha256`` means they were read
     /// and hashed by this run.

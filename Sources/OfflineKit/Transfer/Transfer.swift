@@ -84,6 +84,18 @@ public struct Transfer: Sendable {
     /// they fetched stays in the part and the journal as ranges, for the download that
     /// resumes (``Transfer/runForReaders(idle:onEvent:lock:)``).
     var onlyWhatReadersAsk: Duration?
+    /// Other http or https URLs serving the same file. Each is asked for the file's first
+    /// byte before any of its bytes are used and dropped (``Transfer/SourceReport``) when its
+    /// length differs or it serves no ranges; the others share the ranges by measured speed.
+    /// A file under 8 MiB, or an origin without ranges, is fetched from the URL alone.
+    public var mirrors: [URL] = []
+    /// The SHA-256 of each piece of the file (a Metalink's): with several sources, each
+    /// piece is checked once its ranges are written, and a bad one is fetched again alone
+    /// from another source, its source penalised. Nil checks the whole file only.
+    package var pieces: PieceChecks?
+    /// The file's length as a description gave it (a Metalink's); a primary that tells
+    /// another fails the download with `lengthMismatch` before any byte is written.
+    package var expectedLength: Int64?
 
     /// Creates options with the defaults, checking only the length.
     public init(
@@ -291,6 +303,9 @@ public struct Transfer: Sendable {
     if let expected = configuration.expectedSHA256, !SHA256.isValidHex(expected) {
       throw failure(.invalidChecksum(expected))
     }
+    if let mirror = configuration.mirrors.first(where: { !$0.isHTTPWithHost }) {
+      throw failure(.invalidMirror(mirror.redactedForDisplay))
+    }
     try session.checkOptions(destination: destination)
     // A name of OfflineKit's own in a folder the caller holds locked needs no lock of its
     // own, nor a look at what is there: its part is created when its first bytes are
@@ -323,6 +338,17 @@ public struct Transfer: Sendable {
     if let idle = configuration.onlyWhatReadersAsk {
       return try await runForReaders(idle: idle, onEvent: onEvent, lock: lock)
     }
+    if !configuration.mirrors.isEmpty {
+      // Several sources: ranges from each, however few connections were asked for.
+      var count = Self.connectionsWithMirrors
+      if case .fixed(let fixed) = configuration.connections { count = max(count, fixed) }
+      // Grows as an adaptive download does, while more connections raise the speed.
+      return try await SegmentedTransfer(
+        transfer: self, connections: count,
+        maximumConnections: configuration.maximumConnections
+          ?? AdaptiveTransfer.maximumConnections
+      ).run(onEvent: onEvent)
+    }
     switch configuration.connections {
     case .fixed(let count) where count > 1:
       return try await SegmentedTransfer(
@@ -335,6 +361,9 @@ public struct Transfer: Sendable {
       return try await runSingle(onEvent: onEvent, lock: lock)
     }
   }
+
+  /// Connections at the start of a download with mirrors (``Configuration/mirrors``).
+  static let connectionsWithMirrors = 8
 
   /// The download over one connection. With the `lock` just taken, the first attempt writes
   /// through the part it holds open (its folder made, the part opened once); a retry opens

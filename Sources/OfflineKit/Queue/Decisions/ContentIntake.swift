@@ -29,7 +29,7 @@ struct ContentIntake: Sendable, Equatable {
   /// end of the queue, with its priority, checksum and options (`storedOptions`).
   ///
   /// - Throws: ``OfflineError`` `invalidRequestOptions` (before anything else), `invalidURL`
-  ///   for a URL that is not http or https, `invalidID`, `duplicateID`.
+  ///   for a URL or a mirror that is not http or https, `invalidID`, `duplicateID`.
   static func decide(
     _ sources: [OfflineSource], known: Known, queueing: DownloadConfiguration?,
     storedOptions: StoredJSON?
@@ -50,6 +50,9 @@ struct ContentIntake: Sendable, Equatable {
     for source in sources {
       guard source.url.isHTTPWithHost else {
         throw OfflineError(.invalidURL(source.url.absoluteString))
+      }
+      if let mirror = source.mirrors.first(where: { !$0.isHTTPWithHost }) {
+        throw OfflineError(.invalidURL(mirror.absoluteString))
       }
       if let id = source.id, !ContentFiles.isValidID(id) {
         throw OfflineError(.invalidID(id), contentID: id)

@@ -1,0 +1,53 @@
+import Foundation
+import OfflineHTTP
+import OfflineKit
+
+extension GetCommand {
+  /// The most bytes of a Metalink read, from a file or a URL.
+  static let metalinkLimit = 8 << 20
+
+  /// This command with its Metalink (a local file, or a URL ending in `.meta4` or
+  /// `.metalink`) turned into the download it describes: the best URL by priority, the
+  /// others as mirrors, its SHA-256 (unless `--sha256` was given), its piece hashes and its
+  /// size, and its file's safe name in the current folder or `-o`'s. Itself when it names
+  /// no Metalink.
+  ///
+  /// - Throws: a sentence naming the Metalink when it cannot be read, is not a Metalink,
+  ///   describes no single file with an http or https URL, or names a file outside the
+  ///   output folder; nothing is written.
+  func resolvingMetalink(host: CommandHost, transport: any HTTPTransporting)
+    async throws(MetalinkPlan.Problem) -> GetCommand
+  {
+    let data: Data
+    let document: String
+    switch target {
+    case .metalinkFile(let path):
+      let absolute = path.hasPrefix("/") ? path : host.workingDirectory.appending(path: path).path
+      document = path
+      guard let read = FileManager.default.contents(atPath: absolute) else {
+        throw MetalinkPlan.Problem(document: path, reason: "it cannot be read")
+      }
+      data = read
+    case .url(let url):
+      guard MetalinkPlan.isMetalink(url) else { return self }
+      document = url.redactedForDisplay
+      let session = ContentSession(
+        url: url, transport: transport, requestOptions: requestOptions, retry: retryPolicy)
+      do {
+        data = try await session.data(from: url, limit: Self.metalinkLimit, destination: "")
+      } catch {
+        throw MetalinkPlan.Problem(document: document, reason: error.description)
+      }
+    }
+    guard data.count <= Self.metalinkLimit else {
+      throw MetalinkPlan.Problem(document: document, reason: "it is larger than 8 MiB")
+    }
+    let plan = try MetalinkPlan.make(from: data, document: document)
+    var command = self
+    command.url = plan.primary
+    command.mirrors = plan.mirrors + mirrors
+    command.sha256 = sha256 ?? plan.sha256
+    command.metalink = plan
+    return command
+  }
+}

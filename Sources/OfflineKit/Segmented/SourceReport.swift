@@ -1,0 +1,57 @@
+import Foundation
+
+extension Transfer {
+  /// One source of a file fetched from several (its URL and mirrors): what it served, and
+  /// why it was dropped when it was.
+  package struct SourceReport: Sendable, Equatable {
+    /// The source's URL.
+    package var url: URL
+    /// Whether it is the primary URL (the others are mirrors).
+    package var isPrimary: Bool
+    /// Body bytes of the file it served in this run.
+    package var bytes: Int64
+    /// Why it was dropped, as a sentence; nil when it was used to the end.
+    package var dropped: String?
+
+    /// Creates a report.
+    package init(url: URL, isPrimary: Bool, bytes: Int64, dropped: String?) {
+      self.url = url
+      self.isPrimary = isPrimary
+      self.bytes = bytes
+      self.dropped = dropped
+    }
+  }
+}
+
+extension SourceChoice.DropReason: CustomStringConvertible {
+  /// The reason as a phrase a user can act on.
+  var description: String {
+    switch self {
+    case .lengthMismatch(let expected, let actual?):
+      return "its length \(actual) differs from the file's \(expected) bytes"
+    case .lengthMismatch(let expected, nil):
+      return "it did not tell its length (the file has \(expected) bytes)"
+    case .refused(let status):
+      return "it answered a range request with HTTP \(status)"
+    case .unreachable(let reason):
+      return "it could not be reached (\(reason))"
+    case .inconsistent:
+      return "it answered a range with other bytes than asked for"
+    case .repeatedFailures:
+      return "its requests kept failing"
+    case .badPieces:
+      return "pieces it served had the wrong SHA-256, twice"
+    }
+  }
+}
+
+extension SourceChoice {
+  /// What each source served and why any was dropped, the primary first.
+  var reports: [Transfer.SourceReport] {
+    sources.enumerated().map { index, source in
+      Transfer.SourceReport(
+        url: source.url, isPrimary: index == 0, bytes: source.bytes,
+        dropped: source.dropped?.description)
+    }
+  }
+}
