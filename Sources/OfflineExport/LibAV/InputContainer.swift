@@ -45,6 +45,20 @@
       try LibAVCall.check(code, "avformat_find_stream_info")
     }
 
+    /// Whether every video stream's picture size and every audio stream's sample rate and
+    /// channels are known: what a muxer needs, and what a short read-ahead may not find.
+    var knowsEveryStream: Bool {
+      streams.allSatisfy { stream in
+        guard let parameters = stream.pointee.codecpar?.pointee else { return false }
+        switch parameters.codec_type {
+        case AVMEDIA_TYPE_VIDEO: return parameters.width > 0 && parameters.height > 0
+        case AVMEDIA_TYPE_AUDIO:
+          return parameters.sample_rate > 0 && parameters.ch_layout.nb_channels > 0
+        default: return true
+        }
+      }
+    }
+
     /// The demuxer's streams, by index.
     var streams: [UnsafeMutablePointer<AVStream>] {
       (0..<Int(context.pointee.nb_streams)).compactMap { context.pointee.streams[$0] }
