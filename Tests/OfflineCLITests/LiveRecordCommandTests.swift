@@ -57,17 +57,38 @@ struct LiveRecordCommandTests {
     #expect(decoded.duration > 0)
   }
 
-  @Test func getRecordsALiveStreamAndSaysSoOnItsFirstLine() async throws {
-    let origin = try await LiveOrigin(.init(segmentCount: 8, window: 5, initialSegments: 3))
+  /// A recording made by `offline get` of a live origin, run to its end in a fresh folder.
+  struct RecordedGet {
+    /// The origin, stopped once the command returned.
+    let origin: LiveOrigin
+    /// The folder holding the store (`s`) and the recording (`live`); deleted with it.
+    let work: TemporaryDirectory
+    /// The recording's folder.
+    var out: String { work.url.appending(path: "live").path }
+    /// What the command said and how it exited.
+    let result: OfflineRun
+  }
+
+  /// Starts a live origin of `schedule` and runs `offline get` on it into a fresh folder, with
+  /// `arguments` after the URL and the output, until the command returns.
+  func recordedGet(_ schedule: LiveOrigin.Schedule, _ arguments: [String]) async throws
+    -> RecordedGet
+  {
+    let origin = try await LiveOrigin(schedule)
     try origin.start()
     defer { origin.stop() }
     let work = try TemporaryDirectory()
     let out = work.url.appending(path: "live").path
     let result = try await InProcessOffline.run(
-      [
-        "--store", work.url.appending(path: "s").path, "get", origin.url.absoluteString, "-o", out,
-        "--from-start",
-      ], timeout: 60)
+      ["--store", work.url.appending(path: "s").path, "get", origin.url.absoluteString, "-o", out]
+        + arguments, timeout: 60)
+    return RecordedGet(origin: origin, work: work, result: result)
+  }
+
+  @Test func getRecordsALiveStreamAndSaysSoOnItsFirstLine() async throws {
+    let recording = try await recordedGet(
+      .init(segmentCount: 8, window: 5, initialSegments: 3), ["--from-start"])
+    let (origin, out, result) = (recording.origin, recording.out, recording.result)
     #expect(result.status == 0, "\(result.stderrText)")
     let first = result.stderrText.split(separator: "\n").first.map(String.init) ?? ""
     #expect(first.hasPrefix("Recording live stream"), "\(result.stderrText)")
@@ -100,16 +121,10 @@ struct LiveRecordCommandTests {
   }
 
   @Test func recordForStopsAtThatMuchRecordedMedia() async throws {
-    let origin = try await LiveOrigin(.init(segmentCount: 12, window: 6, initialSegments: 4))
-    try origin.start()
-    defer { origin.stop() }
-    let work = try TemporaryDirectory()
-    let out = work.url.appending(path: "live").path
-    let result = try await InProcessOffline.run(
-      [
-        "--store", work.url.appending(path: "s").path, "get", origin.url.absoluteString, "-o", out,
-        "--from-start", "--record-for", "5s",
-      ], timeout: 60)
+    let recording = try await recordedGet(
+      .init(segmentCount: 12, window: 6, initialSegments: 4),
+      ["--from-start", "--record-for", "5s"])
+    let (out, result) = (recording.out, recording.result)
     #expect(result.status == 0, "\(result.stderrText)")
     let state = try LiveState(folder: out)
     #expect(state.finished == "durationReached")
