@@ -14,10 +14,11 @@ extension OfflineManager {
   func startPlaybackRun(_ record: ContentRecord) {
     guard playbackRuns[record.id] == nil, let url = URL(string: record.url),
       let stored = try? DownloadConfiguration.stored(in: record),
-      let session = try? self.session(of: record, url: url)
+      let (session, mirrors) = try? fetchContext(of: record, url: url)
     else { return }
     let work = self.work(
-      record, kind: ContentDownload.Kind(url), session: session, options: stored,
+      record, kind: ContentDownload.Kind(url), session: session, mirrors: mirrors,
+      options: stored,
       onlyWhatPlayersAsk: Self.playbackRunIdle)
     let id = record.id
     playbackRuns[id] = Task { [weak self] in

@@ -16,9 +16,10 @@ extension OfflineManager {
       return
     }
     let session: ContentSession
+    let mirrors: [URL]
     do {
       // Its options were given in this process or another one: read from the store.
-      session = try self.session(of: record, url: url)
+      (session, mirrors) = try fetchContext(of: record, url: url)
     } catch {
       carryOutNow(EndDecision.cannotStart(error).steps, id: id)
       return
@@ -27,7 +28,7 @@ extension OfflineManager {
     // It looks at the URL's path extension, which Foundation parses anew each time: once.
     let kind = ContentDownload.Kind(url)
     let work = self.work(
-      record, kind: kind, session: session, options: stored,
+      record, kind: kind, session: session, mirrors: mirrors, options: stored,
       journalHasNoRecord: machine.upcoming.takeHasNoJournalRecord(id))
     // A playback run of the content (resumed in another process, say) ends before this one
     // writes its folder.
@@ -99,11 +100,12 @@ extension OfflineManager {
   /// cure; each piece `expecting` names must come with that SHA-256 (a repair's); with
   /// `onlyWhatPlayersAsk`, it fetches only what players ask for, a stream's pieces or a
   /// file's ranges (a playback run, ``startPlaybackRun(_:)``); it is recorded downloaded
-  /// here. `journalHasNoRecord`: the runner read the journal with the queue's rows and
-  /// found no record for the file (``UpcomingRows/takeHasNoJournalRecord(_:)``).
+  /// here. `mirrors`: a file's other sources, kept with its options (``keptFetch(of:)``).
+  /// `journalHasNoRecord`: the runner read the journal with the queue's rows and found no
+  /// record for the file (``UpcomingRows/takeHasNoJournalRecord(_:)``).
   func work(
     _ record: ContentRecord, kind: ContentDownload.Kind, session: ContentSession,
-    options: DownloadConfiguration.Stored, expecting: [String: String] = [:],
+    mirrors: [URL], options: DownloadConfiguration.Stored, expecting: [String: String] = [:],
     onlyWhatPlayersAsk: Duration? = nil, journalHasNoRecord: Bool = false
   ) -> Work {
     let files = self.files
@@ -113,7 +115,7 @@ extension OfflineManager {
       connections: options.connections ?? .adaptive
     ).expecting(sha256: record.expectedSHA256)
     file.clock = configuration.clock
-    if !kind.isStream { file.mirrors = mirrors(of: record.id) }
+    if !kind.isStream { file.mirrors = mirrors }
     let playbacks = self.playbacks
     if !kind.isStream { file.playback = playbacks.playback(of: record.id) }
     let folder = kind.isStream ? files.folder(id: record.id) : files.folder(of: record)

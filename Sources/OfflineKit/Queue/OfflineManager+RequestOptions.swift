@@ -6,21 +6,24 @@ extension OfflineManager {
   /// Where the request options of the store's contents are kept (`secrets/` in the store).
   nonisolated var secrets: SecretStore { SecretStore(directory: directory) }
 
-  /// The request options kept for content `id`: the default options when none were given.
-  /// Read from the store each time, so options given in another process are used. Their
-  /// secrets belong to the content's URL (the one given, or the latest `setURL`): every
-  /// request of the content, repairs and remote checks included, sends them only to its
-  /// origin and the trusted ones, whatever origin a piece's URL names.
+  /// What is kept for content `record` to fetch it, in one read of the store: its request
+  /// options (the default options when none were given) and its mirrors
+  /// (``OfflineSource/mirrors``). Read each time, so what another process gave is used.
+  /// The options' secrets belong to the content's URL (the one given, or the latest
+  /// `setURL`): every request of the content, repairs and remote checks included, sends
+  /// them only to its origin and the trusted ones, whatever origin a piece's URL names.
   ///
-  /// - Throws: ``OfflineError`` (`index`) when the kept options cannot be read; a download
-  ///   never goes ahead without them.
-  func storedRequestOptions(of id: String) throws(OfflineError) -> RequestOptions {
-    let kept = try secrets.load(id: id) ?? RequestOptions()
+  /// - Throws: ``OfflineError`` (`index`) when what is kept cannot be read; a download never
+  ///   goes ahead without it.
+  func keptFetch(of record: ContentRecord) throws(OfflineError) -> (
+    options: RequestOptions, mirrors: [URL]
+  ) {
+    guard let kept = try secrets.loadKept(id: record.id) else { return (RequestOptions(), []) }
     // Nothing to scope in the default options: each session scopes its own URL.
-    guard kept != RequestOptions(),
-      let record = try? index.contents.record(id: id), let url = URL(string: record.url)
-    else { return kept }
-    return kept.scopingSecrets(to: url)
+    guard kept.options != RequestOptions(), let url = URL(string: record.url) else {
+      return (kept.options, kept.mirrors)
+    }
+    return (kept.options.scopingSecrets(to: url), kept.mirrors)
   }
 
   /// Keeps the options of `sources` for their contents, `ids` in the same order, before
@@ -40,12 +43,6 @@ extension OfflineManager {
         options, urlExpiresAt: source.urlExpiresAt ?? kept?.urlExpiresAt,
         mirrors: source.mirrors.isEmpty ? kept?.mirrors ?? [] : source.mirrors, id: id)
     }
-  }
-
-  /// The mirrors kept for content `id` (``OfflineSource/mirrors``); none when none were
-  /// given (or they cannot be read: the download then goes on from its URL alone).
-  nonisolated func mirrors(of id: String) -> [URL] {
-    (try? secrets.loadKept(id: id))??.mirrors ?? []
   }
 
   /// The expiry the app gave for content `id`'s URL, nil when none (or it cannot be read).

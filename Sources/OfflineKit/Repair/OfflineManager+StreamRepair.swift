@@ -152,8 +152,9 @@ extension OfflineManager {
     // Its options were kept by `add`, perhaps in another process.
     let session = try self.session(of: record, url: url)
     let kind: ContentDownload.Kind = url.isHLSPlaylist ? .hls : .dash
+    // A stream: mirrors are a file's.
     let work = self.work(
-      record, kind: kind, session: session, options: stored, expecting: expecting)
+      record, kind: kind, session: session, mirrors: [], options: stored, expecting: expecting)
     guard case .failure(let error) = await work({ _ in }) else { return }
     if case .checksumMismatch = error.kind {
       throw OfflineError(.originChanged(url: error.url.absoluteString), contentID: record.id)

@@ -12,8 +12,18 @@ extension OfflineManager {
   /// - Throws: ``OfflineError`` (`index`) when the kept options cannot be read: nothing of a
   ///   content is fetched without them.
   func session(of record: ContentRecord, url: URL) throws(OfflineError) -> ContentSession {
-    let options = try storedRequestOptions(of: record.id)
-    return sessions.session(id: record.id, url: url, options: options, retry: Self.pieceRetry)
+    try fetchContext(of: record, url: url).session
+  }
+
+  /// ``session(of:url:)`` and the mirrors kept for `record`, from one read of what is kept
+  /// (``keptFetch(of:)``): what a download of it needs.
+  func fetchContext(of record: ContentRecord, url: URL) throws(OfflineError) -> (
+    session: ContentSession, mirrors: [URL]
+  ) {
+    let kept = try keptFetch(of: record)
+    let session = sessions.session(
+      id: record.id, url: url, options: kept.options, retry: Self.pieceRetry)
+    return (session, kept.mirrors)
   }
 
   /// The session of content `id` at its recorded URL.

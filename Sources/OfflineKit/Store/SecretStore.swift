@@ -58,18 +58,11 @@ struct SecretStore: Sendable {
     }
   }
 
-  /// The options kept for content `id`, nil when none are.
-  ///
-  /// - Throws: ``OfflineError`` (`index`) when the file is there but cannot be read, is not
-  ///   a regular file, or holds options this version does not know: never a silent default.
-  func load(id: String) throws(OfflineError) -> RequestOptions? {
-    try loadKept(id: id)?.options
-  }
-
   /// The options, the URL's expiry and the mirrors kept for content `id`, nil when none
   /// are.
   ///
-  /// - Throws: as ``load(id:)``.
+  /// - Throws: ``OfflineError`` (`index`) when the file is there but cannot be read, is not
+  ///   a regular file, or holds options this version does not know: never a silent default.
   func loadKept(id: String) throws(OfflineError) -> (
     options: RequestOptions, urlExpiresAt: Date?, mirrors: [URL]
   )? {
