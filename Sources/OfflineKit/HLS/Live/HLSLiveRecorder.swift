@@ -92,6 +92,9 @@ struct HLSLiveRecorder: Sendable {
     var waiting: [(LiveSegmentFetch, LiveRecordState.Entry)] = []
     var fetching = 0
     let parallel = max(1, download.configuration.parallelSegments)
+    // What `live.json` and the playlist say now: a reload that brought nothing new, or a
+    // happening that changed nothing, writes nothing.
+    var saved: LiveRecordState?
     return await withTaskGroup(of: Happening.self) { group in
       group.addTask { await stop.wait() ? .stop(.user) : .nothing }
       if let until = options.recordUntil {
@@ -133,11 +136,14 @@ struct HLSLiveRecorder: Sendable {
           group.addTask { await fetchSegment(fetch, entry: entry) }
         }
         state.journal = recording.journal
-        do throws(Transfer.Error) {
-          try save(state)
-        } catch {
-          group.cancelAll()
-          return .failure(error)
+        if state != saved {
+          do throws(Transfer.Error) {
+            try save(state)
+            saved = state
+          } catch {
+            group.cancelAll()
+            return .failure(error)
+          }
         }
         if let ended {
           group.cancelAll()
