@@ -147,13 +147,17 @@ import Testing
     let content = try await fixture.manager.content(for: OfflineSource(url: files.url(on: nginx)))
     try await content.download()
     try await fixture.manager.start()
-    // Paused once a third is on disk: the run writes what landed as it stops.
+    // Paused once a third is on disk and something plays: the run writes what landed as it
+    // stops. A third alone is not enough (a CI run at c0dac84): the rate-limited video
+    // segments were fetched four at a time and none had landed when it was reached, so
+    // there was rightly nothing to play.
     #expect(
       await eventually(timeout: .seconds(60)) {
         guard let snapshot = try? await content.snapshot, let total = snapshot.total else {
           return false
         }
-        return snapshot.bytes * 3 >= total
+        guard snapshot.bytes * 3 >= total else { return false }
+        return (try? await content.playbackURL()) != nil
       })
     try await content.suspend()
     var partial: URL?
