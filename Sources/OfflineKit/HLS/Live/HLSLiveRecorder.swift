@@ -95,6 +95,7 @@ struct HLSLiveRecorder: Sendable {
     // What `live.json` and the playlist say now: a reload that brought nothing new, or a
     // happening that changed nothing, writes nothing.
     var saved: LiveRecordState?
+    let sideFiles = LiveSideFiles()
     return await withTaskGroup(of: Happening.self) { group in
       group.addTask { await stop.wait() ? .stop(.user) : .nothing }
       if let until = options.recordUntil {
@@ -114,7 +115,7 @@ struct HLSLiveRecorder: Sendable {
           switch action {
           case .fetch(let fetches):
             for fetch in fetches {
-              let entry = entry(for: fetch)
+              let entry = entry(for: fetch, in: &state)
               state.entries[fetch.sequence] = entry
               waiting.append((fetch, entry))
             }
@@ -133,11 +134,15 @@ struct HLSLiveRecorder: Sendable {
         while fetching < parallel, !waiting.isEmpty {
           let (fetch, entry) = waiting.removeFirst()
           fetching += 1
-          group.addTask { await fetchSegment(fetch, entry: entry) }
+          group.addTask { await fetchSegment(fetch, entry: entry, sideFiles: sideFiles) }
         }
         state.journal = recording.journal
         if state != saved {
           do throws(Transfer.Error) {
+            if state.keys != saved?.keys, state.keys != nil {
+              // The keys named so far, where `renew-keys` and the VOD path look for them.
+              try HLSManifest(entryURL: download.url, keys: state.keyFiles).write(in: folder)
+            }
             try save(state)
             saved = state
           } catch {

@@ -16,6 +16,16 @@ struct LiveRecordState: Sendable, Equatable, Codable {
     var discontinuitySequence: Int
     /// Its path inside the content folder, such as `s000105.ts`.
     var local: String
+    /// The path of its init section (`EXT-X-MAP`) inside the content folder, such as
+    /// `init0.mp4`; nil for a segment without one.
+    var map: String? = nil
+    /// The path of its AES-128 key inside the content folder (``HLSKeyNames``); nil for a
+    /// clear segment.
+    var key: String? = nil
+    /// Its initialization vector in hexadecimal, written out in the offline playlist: the
+    /// live playlist's, or its media-sequence number (RFC 8216 §5.2), which the offline
+    /// playlist's own numbering would not give.
+    var iv: String? = nil
   }
 
   /// The media playlist recorded (the variant's, under a multivariant playlist).
@@ -26,6 +36,11 @@ struct LiveRecordState: Sendable, Equatable, Codable {
   var entries: [Int: Entry] = [:]
   /// Why it finished; nil while it records (or after a kill).
   var finished: LiveRecording.FinishReason?
+  /// The local path of each init section named so far, by its remote URL (and byte range):
+  /// one file per distinct `EXT-X-MAP`, fetched once.
+  var initSections: [String: String]? = nil
+  /// The local path of each key named so far, by its remote URL: fetched once each.
+  var keys: [String: String]? = nil
 
   /// Whether the same command goes on with this recording: it did not finish (a kill), or
   /// the user stopped it (Ctrl-C). A recording that ended (`EXT-X-ENDLIST`, silence) or
