@@ -95,6 +95,8 @@ struct HLSLiveRecorder: Sendable {
     // What `live.json` and the playlist say now: a reload that brought nothing new, or a
     // happening that changed nothing, writes nothing.
     var saved: LiveRecordState?
+    var writer = LiveStateWriter(
+      folder: folder, earlier: earlier.journal.nextSequence == nil ? nil : earlier)
     let sideFiles = LiveSideFiles()
     return await withTaskGroup(of: Happening.self) { group in
       group.addTask { await stop.wait() ? .stop(.user) : .nothing }
@@ -143,7 +145,7 @@ struct HLSLiveRecorder: Sendable {
               // The keys named so far, where `renew-keys` and the VOD path look for them.
               try HLSManifest(entryURL: download.url, keys: state.keyFiles).write(in: folder)
             }
-            try save(state)
+            try save(state, with: &writer)
             saved = state
           } catch {
             group.cancelAll()
@@ -217,13 +219,16 @@ struct HLSLiveRecorder: Sendable {
     return recording.didAskToStop(.durationReached, at: now)
   }
 
-  /// Writes `live.json`, then the offline playlist that it describes: `index.m3u8`, and
+  /// Writes `live.json` (and `live.log`, see ``LiveStateWriter``), then the offline
+  /// playlist that it describes: `index.m3u8`, and
   /// under the growing playlists' names too (``HLSGrowingPlaylists``), which is what the
   /// manager's ``OfflineContent/playbackURL(restrictedToAssetCache:)`` and `offline serve`
   /// hand a player while a stream downloads. Every segment it lists is on disk, so the
   /// playlist with remote URLs is the same one.
-  private func save(_ state: LiveRecordState) throws(Transfer.Error) {
-    try state.write(in: folder)
+  private func save(_ state: LiveRecordState, with writer: inout LiveStateWriter)
+    throws(Transfer.Error)
+  {
+    try writer.write(state)
     let text = Data(LiveOfflinePlaylist.text(state).utf8)
     let names = [HLSGrowingPlaylists.restrictedIndex, HLSGrowingPlaylists.mixedIndex]
     for name in names {
