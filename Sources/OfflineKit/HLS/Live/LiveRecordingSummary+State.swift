@@ -18,9 +18,11 @@ extension LiveRecordingSummary {
       finishReason: state.finished?.rawValue)
   }
 
-  /// The summary of the live recording in `folder`, nil when the folder holds none.
+  /// The summary of the live recording in `folder`, nil when the folder holds none. The
+  /// journal is all it needs: `live.log`, the segments' entries, is not read, so a
+  /// snapshot of a long recording costs no more than that of a short one.
   init?(folder: URL, downloading: Bool) {
-    guard let state = LiveRecordState.read(in: folder) else { return nil }
+    guard let state = LiveRecordState.read(in: folder, replayingLog: false) else { return nil }
     self.init(state, downloading: downloading)
   }
 }
