@@ -1,4 +1,6 @@
 import Foundation
+import OfflineHTTP
+import OfflineStore
 import TestSupport
 import Testing
 
@@ -66,5 +68,64 @@ extension LiveHLSRecordingTests {
     let total = origin.schedule.sequences.map(origin.duration).reduce(0, +)
     #expect(abs(decoded.duration - total) < 0.6, "\(decoded.duration) of \(total)")
     try await expectSamePictures(recorded, as: recorded.recorded, of: origin)
+  }
+}
+
+extension LiveHLSRecordingTests {
+  /// A fragmented MP4 recording stopped and run again: the second run finds the init
+  /// section the first one named and stored (in `live.json` and on disk), does not fetch it
+  /// again, and the whole recording plays.
+  @Test func aStoppedFragmentedRecordingGoesOnWithTheInitSectionItHas() async throws {
+    let origin = try await LiveOrigin(
+      .init(
+        segmentCount: 14, window: 4, initialSegments: 3, media: .fragmentedMP4))
+    try origin.start()
+    defer { origin.stop() }
+    let store = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: store.url.appending(path: "store"))
+    var configuration = StreamConfiguration()
+    configuration.live = .init(start: .fromStart)
+    let download = HLSDownload(
+      url: origin.url, folder: store.url.appending(path: "content"), configuration: configuration,
+      journal: index.transfers, transport: CurlTransport())
+    let first = Task { try await download.run() }
+    for _ in 0..<400
+    where (LiveRecordState.read(in: download.folder)?.journal.recorded.count ?? 0) < 3 {
+      try await Task.sleep(for: .milliseconds(50))  // at most 20 s
+    }
+    first.cancel()
+    _ = try? await first.value
+    #expect(LiveRecordState.read(in: download.folder)?.finished == .stopped)
+    let outcome = try await download.run()
+    let state = try #require(LiveRecordState.read(in: download.folder))
+    #expect(state.finished == .endList)
+    #expect(state.initSections?.count == 1)
+    #expect(origin.server.requests(for: "/init0.mp4").count == 1)
+    #expect(state.journal.unaccounted().isEmpty)
+    let decoded = try await FFmpeg.decode(outcome.index.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    let text = try String(contentsOf: outcome.index, encoding: .utf8)
+    #expect(text.components(separatedBy: "#EXT-X-MAP:URI=\"init0.mp4\"").count == 2, "\(text)")
+  }
+}
+
+extension LiveHLSRecordingTests {
+  /// Encrypted fragmented MP4 is refused before any segment: the offline playlist could not
+  /// say whether its init section is encrypted too, and would not play.
+  @Test func anEncryptedFragmentedMP4StreamIsRefusedBeforeAnySegment() async throws {
+    let origin = try await LiveOrigin(
+      .init(
+        segmentCount: 6, window: 4, initialSegments: 3, media: .fragmentedMP4,
+        segmentsPerKey: 3))
+    try origin.start()
+    defer { origin.stop() }
+    do {
+      let recorded = try await record(origin, live: .init(start: .fromStart))
+      Issue.record("recorded \(recorded.recorded)")
+    } catch let error as Transfer.Error {
+      #expect("\(error)".contains("encrypted fragmented MP4"), "\(error)")
+    }
+    #expect(origin.server.requests(for: "/seg100.m4s").isEmpty)
+    #expect(origin.server.requests(for: "/key0.key").isEmpty)
   }
 }

@@ -73,10 +73,20 @@ extension LiveSegmentFetch {
   /// The AES-128 key the segment is encrypted with; nil when it is clear.
   ///
   /// - Throws: ``Transfer/Error`` `invalidMedia` for a key that cannot be recorded: another
-  ///   method (SAMPLE-AES), or only keys of a DRM `KEYFORMAT`.
+  ///   method (SAMPLE-AES), only keys of a DRM `KEYFORMAT`, or a key on a fragmented MP4
+  ///   segment. For the last, whether the init section is encrypted too depends on where
+  ///   the key tag stands against `EXT-X-MAP` (RFC 8216 §4.3.2.5), which the parsed playlist
+  ///   does not keep, and the offline playlist always writes the key first: refused rather
+  ///   than recorded into something that does not play.
   func aes128Key(base: URL) throws(Transfer.Error) -> Key? {
     let encrypted = keys.filter { $0.method != .none }
     guard !encrypted.isEmpty else { return nil }
+    if map != nil {
+      throw Transfer.Error(
+        .invalidMedia(
+          "segment \(sequence) is fragmented MP4 with keys; a live stream of encrypted"
+            + " fragmented MP4 cannot be recorded yet"), url: base, destination: "")
+    }
     if let key = encrypted.first(where: { $0.method == .aes128 && $0.isIdentityFormat }) {
       return key
     }
