@@ -69,12 +69,29 @@ import Testing
     #expect(fetches.map(\.uri) == ["seg0.ts", "seg1.ts", "seg2.ts", "seg3.ts"])
   }
 
-  @Test func discontinuitySequenceCountsTheTagsAfterTheFirstSegment() {
+  /// RFC 8216 §3 counts every tag before a segment's URI line, the first segment's own too.
+  @Test func discontinuitySequenceCountsTheTagsUpToEachSegmentTheFirstOnesToo() {
     var recording = LiveRecording(configuration: .init(start: .fromStart))
     let playlist = Fixture.window(10...13, discontinuitySequence: 4, discontinuities: [10, 12])
     let fetches = Fixture.fetches(recording.didReload(playlist, at: Fixture.at(0)))
-    #expect(fetches.map(\.discontinuitySequence) == [4, 4, 5, 5])
+    #expect(fetches.map(\.discontinuitySequence) == [5, 5, 6, 6])
     #expect(fetches.map(\.segment.discontinuity) == [true, false, true, false])
+  }
+
+  /// Regression: the first segment's tag was not counted, so the segments that came while
+  /// the tagged one was first in the window got a number one lower than those before them,
+  /// and the offline playlist a discontinuity where the stream had none.
+  @Test func aSegmentKeepsItsDiscontinuityNumberWhileItsTaggedNeighbourIsFirst() {
+    var recording = LiveRecording(configuration: .init(start: .fromStart))
+    let seen = Fixture.fetches(
+      recording.didReload(Fixture.window(0...3, discontinuities: [2]), at: Fixture.at(0)))
+    #expect(seen.map(\.discontinuitySequence) == [0, 0, 1, 1])
+    let tagFirst = Fixture.fetches(
+      recording.didReload(Fixture.window(2...5, discontinuities: [2]), at: Fixture.at(6)))
+    #expect(tagFirst.map(\.discontinuitySequence) == [1, 1])
+    let tagGone = Fixture.fetches(
+      recording.didReload(Fixture.window(3...6, discontinuitySequence: 1), at: Fixture.at(12)))
+    #expect(tagGone.map(\.discontinuitySequence) == [1])
   }
 
   @Test func aSegmentKeepsItsDiscontinuityNumberAfterTheTagLeavesTheWindow() {

@@ -61,4 +61,22 @@ struct LiveOriginTests {
     #expect(moved.uris == ["seg100.ts", "seg101.ts", "seg102.ts", "seg103.ts"])
     #expect(try await Curl.fetch(origin.server.url("/v2/seg100.ts")).body == origin.segment(100))
   }
+
+  /// A restart is tagged while its segment is in the window, and counted by
+  /// `EXT-X-DISCONTINUITY-SEQUENCE` once it left; its segment is the fixture's first again.
+  @Test func aRestartIsADiscontinuityThatTheSequenceCountsOnceItLeft() async throws {
+    let listed = LiveOrigin.playlist(102...104, duration: { _ in 1 }, restarts: [103], ended: false)
+    #expect(!listed.contains("#EXT-X-DISCONTINUITY-SEQUENCE"))
+    #expect(listed.contains("#EXT-X-DISCONTINUITY\n#EXTINF:1.000000,\nseg103.ts\n"), "\(listed)")
+    let first = LiveOrigin.playlist(103...105, duration: { _ in 1 }, restarts: [103], ended: false)
+    #expect(first.contains("#EXT-X-DISCONTINUITY\n#EXTINF:1.000000,\nseg103.ts\n"), "\(first)")
+    #expect(!first.contains("#EXT-X-DISCONTINUITY-SEQUENCE"))
+    let gone = LiveOrigin.playlist(104...106, duration: { _ in 1 }, restarts: [103], ended: false)
+    #expect(gone.contains("#EXT-X-DISCONTINUITY-SEQUENCE:1\n"), "\(gone)")
+    #expect(!gone.contains("#EXT-X-DISCONTINUITY\n"))
+    let origin = try await LiveOrigin(.init(segmentCount: 4, restarts: [102]))
+    #expect(origin.segment(102) == origin.segment(100))
+    #expect(origin.segment(103) == origin.segment(101))
+    #expect(origin.segment(101) != origin.segment(100))
+  }
 }

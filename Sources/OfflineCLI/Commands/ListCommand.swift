@@ -68,6 +68,7 @@ struct ListCommand: Command {
       if let damage = item.damage {
         lines.append("    damaged: \(TerminalText.message(damage.description))")
       }
+      if let live = item.live { lines.append("    " + LiveSummaryText.line(live)) }
     }
     return lines.joined(separator: "\n")
   }

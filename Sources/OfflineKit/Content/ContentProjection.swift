@@ -47,6 +47,11 @@ public struct ContentProjection: Codable, Sendable, Equatable {
   /// The calls its state allows, in the words of the command line and the service:
   /// `pause`, `resume`, `cancel`, `delete`, `download`, `forget`.
   public var actions: [String]
+  /// For a live recording, what it holds: `recordedSeconds`, `recordedSegments`, `gaps`
+  /// (each with `firstSequence`, `lastSequence` and `reason`: `fellOutOfWindow`,
+  /// `failedAfterRetries` or `notRunning`), `isRecording`, and while it records
+  /// `liveEdgeDelay`; left out for any other content.
+  public var live: LiveRecordingSummary?
 
   /// The projection of `snapshot`.
   public init(_ snapshot: OfflineContent.Snapshot) {
@@ -64,6 +69,7 @@ public struct ContentProjection: Codable, Sendable, Equatable {
     path = snapshot.fileURL.path
     damage = snapshot.damage?.description
     actions = Self.actions(in: snapshot.state)
+    live = snapshot.live
     let name = snapshot.fileURL.lastPathComponent
     let onItsWay = snapshot.state == .downloading || snapshot.state == .suspended
     if snapshot.state == .downloaded || onItsWay {

@@ -218,6 +218,10 @@ extension OfflineContent {
     /// found wrong (missing files, other sizes, files changed since): nil when whole. See
     /// ``ContentDamage``; ``OfflineContent/verify(progress:)`` reads every byte.
     public var damage: ContentDamage? = nil
+    /// For a live recording (an HLS stream recorded while it is live), what it holds:
+    /// recorded duration and segments, gaps, whether it still records; nil for any other
+    /// content.
+    public var live: LiveRecordingSummary? = nil
   }
 
   /// What happens to a content, in order: one event per change.

@@ -99,8 +99,8 @@ package struct HLSDownload: Sendable {
   /// - Parameter onProgress: called from the running task, about four times a second, with
   ///   bytes, an estimated total (marked while it is one), segments done and planned, and
   ///   the rate; never backwards, and the fraction below 1 until the last piece is on disk.
-  /// - Throws: ``Transfer/Error``: `invalidMedia` for a live stream with keys, init
-  ///   sections or separate renditions (not recorded yet), a DRM key, a key that is
+  /// - Throws: ``Transfer/Error``: `invalidMedia` for a live stream with separate
+  ///   renditions or keys other than AES-128 (not recorded yet), a DRM key, a key that is
   ///   not 16 bytes or a URI that is not http(s); the error of the first segment that failed
   ///   after its retries; `canceled` when the task is canceled.
   public func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void = { _ in })

@@ -260,6 +260,11 @@ public actor OfflineManager {
     if record.state == .downloaded {
       snapshot.damage = quickCheck(record, pieces: pieces)
     }
+    if !record.flatFile {
+      snapshot.live = LiveRecordingSummary(
+        folder: snapshot.fileURL.deletingLastPathComponent(),
+        downloading: record.offlineState == .downloading)
+    }
     return snapshot
   }
 

@@ -40,6 +40,26 @@ extension LiveOrigin {
     /// When set, segment requests beyond this many at once are answered 503 at once,
     /// counted in the server's `overloadRefusals`.
     public var segmentCapacity: Int?
+    /// Numbers at which the encoder starts over (its timestamps reset): that segment and
+    /// those after it are the fixture's segments from its first again, and the playlist
+    /// puts `EXT-X-DISCONTINUITY` before it. Once such a segment has left the window,
+    /// `EXT-X-DISCONTINUITY-SEQUENCE` counts its tag (RFC 8216 §6.2.2).
+    public var restarts: Set<Int>
+    /// What the segments are: MPEG-TS, or fragmented MP4 after an init section
+    /// (`EXT-X-MAP`, the `HLSFixture.fmp4` encode: 320x180 with a tone).
+    public var media: Media
+    /// For fragmented MP4, the numbers from which the playlist names another init section
+    /// (`/init1.mp4`, `/init2.mp4`…, the same bytes): an `EXT-X-MAP` change.
+    public var mapChanges: Set<Int>
+    /// When set, segments are encrypted with AES-128, a new key every this many segments
+    /// (`/key0.key`, `/key1.key`…), the IV left to each segment's media-sequence number.
+    public var segmentsPerKey: Int?
+
+    /// What a live origin's segments are.
+    public enum Media: Sendable {
+      case transportStream
+      case fragmentedMP4
+    }
 
     /// A schedule; by default a window of 6 one-second segments of which 3 are there at the
     /// start, one more a second, ending with `EXT-X-ENDLIST`, with no fault.
@@ -47,7 +67,9 @@ extension LiveOrigin {
       segmentCount: Int, window: Int = 6, initialSegments: Int = 3, interval: Double = 1,
       firstSequence: Int = 100, endsWithEndList: Bool = true, dropped: Set<Int> = [],
       stalls: [Int: Double] = [:], outages: [Int: Double] = [:], keptAfterWindow: Int = 2,
-      movesAfter: Int? = nil, segmentBytesPerSecond: Int? = nil, segmentCapacity: Int? = nil
+      movesAfter: Int? = nil, segmentBytesPerSecond: Int? = nil, segmentCapacity: Int? = nil,
+      restarts: Set<Int> = [], media: Media = .transportStream, mapChanges: Set<Int> = [],
+      segmentsPerKey: Int? = nil
     ) {
       self.segmentCount = max(1, segmentCount)
       self.window = max(1, window)
@@ -62,6 +84,27 @@ extension LiveOrigin {
       self.movesAfter = movesAfter
       self.segmentBytesPerSecond = segmentBytesPerSecond
       self.segmentCapacity = segmentCapacity
+      self.restarts = restarts
+      self.media = media
+      self.mapChanges = mapChanges
+      self.segmentsPerKey = segmentsPerKey.map { max(1, $0) }
+    }
+
+    /// The path of the init section of segment `sequence`, nil for MPEG-TS.
+    func mapPath(of sequence: Int) -> String? {
+      guard media == .fragmentedMP4 else { return nil }
+      return "/init\(mapChanges.filter { $0 <= sequence }.count).mp4"
+    }
+
+    /// The index of the key segment `sequence` is encrypted with, nil when clear.
+    func keyIndex(of sequence: Int) -> Int? {
+      segmentsPerKey.map { (sequence - firstSequence) / $0 }
+    }
+
+    /// The fixture's segment that number `sequence` is: counted from the last restart at or
+    /// before it, else from the first number.
+    func fixtureIndex(of sequence: Int) -> Int {
+      sequence - (restarts.filter { $0 <= sequence }.max() ?? firstSequence)
     }
 
     /// Every number the origin publishes, in order.

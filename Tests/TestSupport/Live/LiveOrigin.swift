@@ -3,11 +3,12 @@ import OfflineLocks
 
 /// A live HLS origin on 127.0.0.1 for end-to-end tests of live recording: a sliding window
 /// over MPEG-TS segments made by ffmpeg, published on a ``Schedule`` (real time or faster),
-/// that can drop a segment (404), stall the playlist, fail it (503) and end with
-/// `EXT-X-ENDLIST` or by silence.
+/// that can drop a segment (404), stall the playlist, fail it (503), restart its encoder
+/// behind a discontinuity and end with `EXT-X-ENDLIST` or by silence.
 ///
 /// Segment N of the stream is segment N - `firstSequence` of one continuous ffmpeg encode
-/// (`HLSFixture.manySegments`: 128x72 H.264, a key frame at each segment), so the segments
+/// (`HLSFixture.manySegments`: 128x72 H.264, a key frame at each segment), counted from the
+/// last of the schedule's `restarts` at or before N when there is one, so the segments
 /// of a recording, decoded in order, can be compared with ``referenceFile(of:in:)``.
 ///
 /// One thread publishes; it ends after the last segment, on ``stop()``, or at the latest
@@ -30,6 +31,11 @@ public final class LiveOrigin: Sendable {
   /// The server answering the playlist and the segments.
   public let server: FaultServer
   private let segments: [(duration: Double, body: Data)]
+  /// What the origin serves for each number, in order: the fixture's segment, encrypted
+  /// when the schedule has keys.
+  private let served: [Data]
+  /// The init section of fragmented MP4 segments.
+  private let initSection: Data?
   private let state = Locked(State())
 
   private struct State {
@@ -50,15 +56,32 @@ public final class LiveOrigin: Sendable {
   public init(_ schedule: Schedule) async throws {
     self.schedule = schedule
     root = try TemporaryDirectory(prefix: "offlinekit-live")
-    let files = try await HLSFixture.manySegments.make(
+    let fixture: HLSFixture = schedule.media == .fragmentedMP4 ? .fmp4 : .manySegments
+    let files = try await fixture.make(
       in: root.url, segmentDuration: 1, segmentCount: schedule.segmentCount)
-    segments = try Self.segments(in: files)
+    let segments = try Self.segments(in: files)
     guard segments.count >= schedule.segmentCount else {
       throw TestSupportError.unexpectedOutput(
         command: "ffmpeg (live origin fixture)",
         output: "\(segments.count) segments where \(schedule.segmentCount) were asked for")
     }
+    self.segments = segments
+    let plain = schedule.sequences.map { segments[schedule.fixtureIndex(of: $0)].body }
+    served = try await Self.encrypted(plain, schedule, in: root.url)
+    initSection =
+      schedule.media == .fragmentedMP4
+      ? try Data(contentsOf: files.folder.appendingPathComponent("init.mp4")) : nil
     server = try FaultServer()
+    if let initSection {
+      for number in 0...schedule.mapChanges.count {
+        server.setRoute("/init\(number).mp4", .resource(.init(body: initSection)))
+      }
+    }
+    if let last = schedule.keyIndex(of: schedule.sequences.upperBound) {
+      for index in 0...last {
+        server.setRoute("/key\(index).key", .resource(.init(body: HLSFixture.keyBytes(index))))
+      }
+    }
     let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=100000,RESOLUTION=128x72\nlive.m3u8\n"
     server.setRoute(
       Self.masterPath,
@@ -114,16 +137,31 @@ public final class LiveOrigin: Sendable {
   /// How many times the playlist was asked for (at its first path).
   public var playlistRequests: Int { server.requests(for: Self.playlistPath).count }
 
-  /// The bytes of segment `sequence` as the origin serves it.
+  /// The bytes of segment `sequence` as the origin serves it (encrypted when the schedule
+  /// has keys).
   public func segment(_ sequence: Int) -> Data {
-    segments[sequence - schedule.firstSequence].body
+    served[sequence - schedule.firstSequence]
   }
 
-  /// Writes the segments `sequences`, in that order, one after another into `file`: an
-  /// MPEG-TS file that decodes as the origin's segments in order.
+  /// The 16 bytes of key `index` (`/key<index>.key`) when the schedule has keys.
+  public func keyBytes(_ index: Int) -> Data { HLSFixture.keyBytes(index) }
+
+  /// The bytes of segment `sequence` before any encryption.
+  public func plainSegment(_ sequence: Int) -> Data {
+    segments[schedule.fixtureIndex(of: sequence)].body
+  }
+
+  /// The duration of segment `sequence`, in seconds, as the playlist lists it.
+  public func duration(_ sequence: Int) -> Double {
+    segments[schedule.fixtureIndex(of: sequence)].duration
+  }
+
+  /// Writes the segments `sequences`, in that order, one after another into `file` (after
+  /// the init section for fragmented MP4, decrypted when encrypted): a file that decodes
+  /// as the origin's segments in order.
   public func referenceFile(of sequences: [Int], in file: URL) throws {
-    var data = Data()
-    for sequence in sequences { data.append(segment(sequence)) }
+    var data = initSection ?? Data()
+    for sequence in sequences { data.append(plainSegment(sequence)) }
     try data.write(to: file)
   }
 
@@ -154,7 +192,7 @@ public final class LiveOrigin: Sendable {
     }
     let first = schedule.firstSequence
     for sequence in first..<(first + count) {
-      server.setRoute(old + Self.segmentPath(sequence), .status(code: 403))
+      server.setRoute(old + path(of: sequence), .status(code: 403))
     }
     server.setRoute(old + Self.playlistPath, .status(code: 403))
     publish(count: count, routingFrom: first)
@@ -170,6 +208,33 @@ public final class LiveOrigin: Sendable {
         faults: .init(bytesPerSecond: schedule.segmentBytesPerSecond)))
     guard let capacity = schedule.segmentCapacity else { return resource }
     return .overloaded(capacity: capacity, then: resource)
+  }
+
+  /// The path of segment `sequence` on the origin (before a move).
+  private func path(of sequence: Int) -> String {
+    Self.segmentPath(sequence, fragmented: schedule.media == .fragmentedMP4)
+  }
+
+  /// `plain`, the bodies of the schedule's numbers in order, encrypted with AES-128 as the
+  /// schedule's keys say (by `openssl enc` in `folder`); unchanged when it has none.
+  private static func encrypted(_ plain: [Data], _ schedule: Schedule, in folder: URL)
+    async throws -> [Data]
+  {
+    guard schedule.segmentsPerKey != nil else { return plain }
+    var bodies: [Data] = []
+    let input = folder.appendingPathComponent("plain.bin")
+    let output = folder.appendingPathComponent("encrypted.bin")
+    for (offset, body) in plain.enumerated() {
+      let sequence = schedule.firstSequence + offset
+      let index = schedule.keyIndex(of: sequence) ?? 0
+      try body.write(to: input)
+      var iv = [UInt8](repeating: 0, count: 16)
+      for byte in 0..<8 { iv[15 - byte] = UInt8(truncatingIfNeeded: sequence >> (byte * 8)) }
+      try await HLSFixture.encrypt(
+        input, to: output, key: HLSFixture.keyBytes(index), iv: Data(iv))
+      bodies.append(try Data(contentsOf: output))
+    }
+    return bodies
   }
 
   /// Sleeps `seconds` in short slices; false when ``stop()`` came meanwhile.
@@ -192,13 +257,15 @@ public final class LiveOrigin: Sendable {
     let (before, prefix) = state.withLock { ($0.published, $0.prefix) }
     let routed = max(low - schedule.keptAfterWindow, routingFrom ?? (first + before))
     for sequence in routed...last {
-      server.setRoute(prefix + Self.segmentPath(sequence), behaviour(of: sequence))
+      server.setRoute(prefix + path(of: sequence), behaviour(of: sequence))
     }
     let gone = low - schedule.keptAfterWindow - 1
-    if gone >= first { server.setRoute(prefix + Self.segmentPath(gone), .status(code: 404)) }
+    if gone >= first { server.setRoute(prefix + path(of: gone), .status(code: 404)) }
     let ended = count == schedule.segmentCount
     let text = Self.playlist(
-      low...last, durations: segments.map(\.duration), first: first,
+      low...last, duration: duration, restarts: schedule.restarts,
+      map: { self.schedule.mapPath(of: $0).map { String($0.dropFirst()) } },
+      key: { self.schedule.keyIndex(of: $0).map { "key\($0).key" } },
       ended: ended && schedule.endsWithEndList)
     server.setRoute(
       prefix + Self.playlistPath,

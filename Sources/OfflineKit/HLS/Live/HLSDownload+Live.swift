@@ -75,20 +75,19 @@ extension HLSDownload {
   /// Records the live media playlist `media` at `playlistURL`, loaded at `loadedAt` (see
   /// ``HLSLiveRecorder``); the offline playlist is that media playlist's.
   ///
-  /// - Throws: ``Transfer/Error``: `invalidMedia` for segments with keys or init sections
-  ///   (not recorded yet), or the recorder's.
+  /// - Throws: ``Transfer/Error``: `invalidMedia` for segments encrypted otherwise than
+  ///   with AES-128 keys (SAMPLE-AES, DRM), or the recorder's.
   func recordLive(
     _ media: MediaPlaylist, at playlistURL: URL, loadedAt: ContinuousClock.Instant,
     onProgress: @escaping @Sendable (OfflineProgress) -> Void
   ) async throws(Transfer.Error) -> StreamOutcome {
-    if media.segments.contains(where: {
-      $0.map != nil || ($0.key.map { $0.method != .none } ?? false)
-    }) {
-      throw failure(
-        "\(url.redactedForDisplay) is a live playlist with keys or init sections;"
-          + " only clear MPEG-TS live streams can be recorded so far")
+    for segment in media.segments {
+      let fetch = LiveSegmentFetch(
+        sequence: segment.mediaSequenceNumber, discontinuitySequence: 0, segment: segment)
+      _ = try fetch.aes128Key(base: playlistURL)
     }
-    try HLSManifest(entryURL: url, keys: []).write(in: folder)
+    let keys = LiveRecordState.read(in: folder)?.keyFiles ?? []  // named by an earlier run
+    try HLSManifest(entryURL: url, keys: keys).write(in: folder)
     onLiveRecording?(playlistURL)
     let recorder = HLSLiveRecorder(
       download: self, playlistURL: playlistURL, options: configuration.live)

@@ -95,6 +95,9 @@ struct HLSLiveRecorder: Sendable {
     // What `live.json` and the playlist say now: a reload that brought nothing new, or a
     // happening that changed nothing, writes nothing.
     var saved: LiveRecordState?
+    var writer = LiveStateWriter(
+      folder: folder, earlier: earlier.journal.nextSequence == nil ? nil : earlier)
+    let sideFiles = LiveSideFiles()
     return await withTaskGroup(of: Happening.self) { group in
       group.addTask { await stop.wait() ? .stop(.user) : .nothing }
       if let until = options.recordUntil {
@@ -114,7 +117,7 @@ struct HLSLiveRecorder: Sendable {
           switch action {
           case .fetch(let fetches):
             for fetch in fetches {
-              let entry = entry(for: fetch)
+              let entry = entry(for: fetch, in: &state)
               state.entries[fetch.sequence] = entry
               waiting.append((fetch, entry))
             }
@@ -133,12 +136,16 @@ struct HLSLiveRecorder: Sendable {
         while fetching < parallel, !waiting.isEmpty {
           let (fetch, entry) = waiting.removeFirst()
           fetching += 1
-          group.addTask { await fetchSegment(fetch, entry: entry) }
+          group.addTask { await fetchSegment(fetch, entry: entry, sideFiles: sideFiles) }
         }
         state.journal = recording.journal
         if state != saved {
           do throws(Transfer.Error) {
-            try save(state)
+            if state.keys != saved?.keys, state.keys != nil {
+              // The keys named so far, where `renew-keys` and the VOD path look for them.
+              try HLSManifest(entryURL: download.url, keys: state.keyFiles).write(in: folder)
+            }
+            try save(state, with: &writer)
             saved = state
           } catch {
             group.cancelAll()
@@ -212,13 +219,16 @@ struct HLSLiveRecorder: Sendable {
     return recording.didAskToStop(.durationReached, at: now)
   }
 
-  /// Writes `live.json`, then the offline playlist that it describes: `index.m3u8`, and
+  /// Writes `live.json` (and `live.log`, see ``LiveStateWriter``), then the offline
+  /// playlist that it describes: `index.m3u8`, and
   /// under the growing playlists' names too (``HLSGrowingPlaylists``), which is what the
   /// manager's ``OfflineContent/playbackURL(restrictedToAssetCache:)`` and `offline serve`
   /// hand a player while a stream downloads. Every segment it lists is on disk, so the
   /// playlist with remote URLs is the same one.
-  private func save(_ state: LiveRecordState) throws(Transfer.Error) {
-    try state.write(in: folder)
+  private func save(_ state: LiveRecordState, with writer: inout LiveStateWriter)
+    throws(Transfer.Error)
+  {
+    try writer.write(state)
     let text = Data(LiveOfflinePlaylist.text(state).utf8)
     let names = [HLSGrowingPlaylists.restrictedIndex, HLSGrowingPlaylists.mixedIndex]
     for name in names {

@@ -1,8 +1,10 @@
 import HLSPlaylist
+import HexDigits
 
 /// The offline playlist of a live recording (`index.m3u8`), made from its state: an
 /// `EVENT` playlist that grows while it records, and a `VOD` one with `EXT-X-ENDLIST` once it
-/// finished.
+/// finished. Each segment's init section (`EXT-X-MAP`) and AES-128 key are the local copies,
+/// the key's IV written out.
 ///
 /// It lists the recorded segments up to the first number still being fetched, so it only
 /// ever grows at its end and a player reloading it never sees a segment vanish. A gap of the
@@ -31,6 +33,12 @@ enum LiveOfflinePlaylist {
         guard let entry = state.entries[sequence] else { continue }
         var segment = Segment(uri: entry.local, duration: entry.duration)
         segment.mediaSequenceNumber = segments.count
+        segment.map = entry.map.map { MapSection(uri: $0) }
+        if let key = entry.key {
+          // The IV written out: the offline playlist numbers its segments from 0.
+          segment.key = Key(
+            method: .aes128, uri: key, iv: entry.iv.flatMap { ASCIIHex.bytes(Array($0.utf8)) })
+        }
         if let previous {
           segment.discontinuity =
             previous.sequence + 1 != sequence
@@ -42,8 +50,10 @@ enum LiveOfflinePlaylist {
     }
     let longest = segments.map(\.duration).max() ?? Double(journal.targetDuration ?? 1)
     let finished = state.finished != nil
+    // EXT-X-MAP in a playlist without I-frames only needs version 6 (RFC 8216 §7).
+    let version = segments.contains { $0.map != nil } ? 6 : 3
     return MediaPlaylist(
-      version: 3, targetDuration: max(journal.targetDuration ?? 1, Int(longest.rounded(.up))),
+      version: version, targetDuration: max(journal.targetDuration ?? 1, Int(longest.rounded(.up))),
       playlistType: finished ? .vod : .event, hasEndList: finished, segments: segments)
   }
 }

@@ -4,6 +4,11 @@ import Foundation
 /// the offline playlist needs of each segment asked for, written atomically after every
 /// event. A rerun of the same command reads it and goes on into the same folder; the time it
 /// was down becomes one ``LiveGap/Reason/notRunning`` gap.
+///
+/// While it records, the entries of new segments go to `live.log` (``LiveEntryLog``), one
+/// line each, and `live.json` keeps the entries it had when the run started, so what is
+/// written per event does not grow with the recording; ``read(in:)`` replays the log, and
+/// ``compact(in:)`` folds it into `live.json` when the recording stops.
 struct LiveRecordState: Sendable, Equatable, Codable {
   /// The file's name in the content's folder.
   static let fileName = "live.json"
@@ -16,6 +21,16 @@ struct LiveRecordState: Sendable, Equatable, Codable {
     var discontinuitySequence: Int
     /// Its path inside the content folder, such as `s000105.ts`.
     var local: String
+    /// The path of its init section (`EXT-X-MAP`) inside the content folder, such as
+    /// `init0.mp4`; nil for a segment without one.
+    var map: String? = nil
+    /// The path of its AES-128 key inside the content folder (``HLSKeyNames``); nil for a
+    /// clear segment.
+    var key: String? = nil
+    /// Its initialization vector in hexadecimal, written out in the offline playlist: the
+    /// live playlist's, or its media-sequence number (RFC 8216 §5.2), which the offline
+    /// playlist's own numbering would not give.
+    var iv: String? = nil
   }
 
   /// The media playlist recorded (the variant's, under a multivariant playlist).
@@ -26,20 +41,39 @@ struct LiveRecordState: Sendable, Equatable, Codable {
   var entries: [Int: Entry] = [:]
   /// Why it finished; nil while it records (or after a kill).
   var finished: LiveRecording.FinishReason?
+  /// The local path of each init section named so far, by its remote URL (and byte range):
+  /// one file per distinct `EXT-X-MAP`, fetched once.
+  var initSections: [String: String]? = nil
+  /// The local path of each key named so far, by its remote URL: fetched once each.
+  var keys: [String: String]? = nil
 
   /// Whether the same command goes on with this recording: it did not finish (a kill), or
   /// the user stopped it (Ctrl-C). A recording that ended (`EXT-X-ENDLIST`, silence) or
   /// reached `--record-for` or `--record-until` is complete.
   var goesOn: Bool { finished == nil || finished == .stopped }
 
-  /// Reads the state in `folder`; nil when there is none (or it cannot be read).
-  static func read(in folder: URL) -> LiveRecordState? {
-    guard let data = FileManager.default.contents(atPath: folder.appending(path: fileName).path)
+  /// Reads the state in `folder`, the entries of `live.log` replayed over those of
+  /// `live.json` unless `replayingLog` is false; nil when there is none (or it cannot be
+  /// read).
+  static func read(in folder: URL, replayingLog: Bool = true) -> LiveRecordState? {
+    guard let data = FileManager.default.contents(atPath: folder.appending(path: fileName).path),
+      var state = try? JSONDecoder().decode(LiveRecordState.self, from: data)
     else { return nil }
-    return try? JSONDecoder().decode(LiveRecordState.self, from: data)
+    if replayingLog {
+      state.entries.merge(LiveEntryLog.entries(in: folder)) { _, logged in logged }
+    }
+    return state
   }
 
-  /// Writes the state into `folder` atomically, the user's alone (its URL may be signed).
+  /// Writes the whole state into `live.json`, then removes `live.log`, whose entries it
+  /// now holds.
+  func compact(in folder: URL) throws(Transfer.Error) {
+    try write(in: folder)
+    LiveEntryLog.remove(in: folder)
+  }
+
+  /// Writes the state into `folder` atomically, the user's alone (its URL may be signed);
+  /// `live.log` is left as it is.
   func write(in folder: URL) throws(Transfer.Error) {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]

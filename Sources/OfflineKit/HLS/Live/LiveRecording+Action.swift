@@ -6,9 +6,9 @@ import HLSPlaylist
 struct LiveSegmentFetch: Sendable, Equatable {
   /// The media-sequence number: what identifies the segment across reloads (not its URI).
   var sequence: Int
-  /// The discontinuity-sequence number (RFC 8216 §4.3.3.3): the playlist's
-  /// `EXT-X-DISCONTINUITY-SEQUENCE` plus the discontinuities after its first segment up to
-  /// this one. Two recorded segments with different numbers need a discontinuity between
+  /// The discontinuity-sequence number (RFC 8216 §3, §4.3.3.3): the playlist's
+  /// `EXT-X-DISCONTINUITY-SEQUENCE` plus the `EXT-X-DISCONTINUITY` tags up to this
+  /// segment's URI line, its own included. Two recorded segments with different numbers need a discontinuity between
   /// them even when the segment with the tag fell out of the window unseen.
   var discontinuitySequence: Int
   /// The segment as the playlist gave it: URI, duration, byte range, keys, map, tags.

@@ -131,8 +131,11 @@ extension LiveRecording {
     guard let next = journal.nextSequence else { return [] }
     var discontinuity = playlist.discontinuitySequence
     var fetches: [LiveSegmentFetch] = []
-    for (index, segment) in playlist.segments.enumerated() {
-      if index > 0, segment.discontinuity { discontinuity += 1 }
+    for segment in playlist.segments {
+      // RFC 8216 §3: the tags before the segment's URI line, its own included, so a
+      // segment keeps its number when its tag is first in the window and when the tag has
+      // left it (then counted by EXT-X-DISCONTINUITY-SEQUENCE, §6.2.2).
+      if segment.discontinuity { discontinuity += 1 }
       let sequence = segment.mediaSequenceNumber
       let again = refetching && journal.asked[sequence] != nil
       guard sequence >= next || again else { continue }

@@ -1,0 +1,45 @@
+import Foundation
+import OfflineKit
+
+/// How `ls` and `info ID` show a live recording (``LiveRecordingSummary``).
+enum LiveSummaryText {
+  /// One line for `ls`: `live: recording, 12 segments (12.0 s), 1 gap, 2.0 s behind`.
+  static func line(_ live: LiveRecordingSummary) -> String {
+    var parts = [status(live), segments(live), count(live.gaps.count, "gap")]
+    if let delay = live.liveEdgeDelay {
+      parts.append(String(format: "%.1f s behind the live edge", delay))
+    }
+    return "live: " + parts.joined(separator: ", ")
+  }
+
+  /// The lines for `info ID`: the status, what is recorded, and each gap.
+  static func lines(_ live: LiveRecordingSummary) -> [String] {
+    var lines = [
+      "Live recording: " + status(live), "  Recorded: " + segments(live),
+      "  Gaps: \(live.gaps.count)"
+        + (live.gaps.isEmpty ? "" : " (\(count(live.missingSegments, "segment")) missing)"),
+    ]
+    for gap in live.gaps {
+      let range =
+        gap.count == 1 ? "\(gap.firstSequence)" : "\(gap.firstSequence)-\(gap.lastSequence)"
+      lines.append("    \(range): \(gap.reason.words)")
+    }
+    if let delay = live.liveEdgeDelay {
+      lines.append(String(format: "  Behind the live edge: %.1f s", delay))
+    }
+    return lines
+  }
+
+  private static func status(_ live: LiveRecordingSummary) -> String {
+    if live.isRecording { return "recording" }
+    return live.finishReason.map { "finished (\($0))" } ?? "not recording"
+  }
+
+  private static func segments(_ live: LiveRecordingSummary) -> String {
+    count(live.recordedSegments, "segment") + String(format: " (%.1f s)", live.recordedSeconds)
+  }
+
+  private static func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)" + (number == 1 ? "" : "s")
+  }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+extension LiveRecordingSummary {
+  /// The summary of `state`, the journal of a recording; `downloading` says whether its
+  /// content is downloading (a recording not finished whose content is paused does not
+  /// record).
+  init(_ state: LiveRecordState, downloading: Bool) {
+    let journal = state.journal
+    let recording = downloading && state.finished == nil
+    self.init(
+      recordedSeconds: journal.recordedSeconds, recordedSegments: journal.recorded.count,
+      gaps: journal.ledger.gaps.map { gap in
+        Gap(
+          firstSequence: gap.sequences.lowerBound, lastSequence: gap.sequences.upperBound,
+          reason: Gap.Reason(gap.reason))
+      }, isRecording: recording,
+      liveEdgeDelay: recording ? journal.asked.values.reduce(0, +) : nil,
+      finishReason: state.finished?.rawValue)
+  }
+
+  /// The summary of the live recording in `folder`, nil when the folder holds none. The
+  /// journal is all it needs: `live.log`, the segments' entries, is not read, so a
+  /// snapshot of a long recording costs no more than that of a short one.
+  init?(folder: URL, downloading: Bool) {
+    guard let state = LiveRecordState.read(in: folder, replayingLog: false) else { return nil }
+    self.init(state, downloading: downloading)
+  }
+}
+
+extension LiveRecordingSummary.Gap.Reason {
+  /// The public reason of a ledger's `reason`.
+  init(_ reason: LiveGap.Reason) {
+    switch reason {
+    case .fellOutOfWindow: self = .fellOutOfWindow
+    case .failedAfterRetries: self = .failedAfterRetries
+    case .notRunning: self = .notRunning
+    }
+  }
+}

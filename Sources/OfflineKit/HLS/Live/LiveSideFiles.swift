@@ -1,0 +1,99 @@
+import Foundation
+import HLSPlaylist
+
+/// The init sections (`EXT-X-MAP`) and AES-128 keys of a live recording: named when the
+/// first segment that needs one is asked for (the names kept in ``LiveRecordState``, so a
+/// rerun finds them), and fetched once each, before the first segment that needs it, by
+/// whichever segment fetch comes first; the others wait for that fetch.
+///
+/// A fetch that fails is forgotten, so the next segment that needs the file tries again;
+/// the segment whose fetch it was fails (and is ledgered) with its error.
+actor LiveSideFiles {
+  private var fetches: [String: Task<Void, any Error>] = [:]
+
+  /// Runs `fetch` of `remote` into `local` unless it ran and succeeded (or is running:
+  /// then waits for it).
+  func ensure(
+    _ local: String, from remote: URL,
+    fetch: @escaping @Sendable () async throws(Transfer.Error) -> Void
+  ) async throws(Transfer.Error) {
+    let task =
+      fetches[local]
+      ?? Task { () async throws -> Void in try await fetch() }
+    fetches[local] = task
+    do {
+      try await task.value
+    } catch {
+      if fetches[local] == task { fetches[local] = nil }
+      throw error as? Transfer.Error
+        ?? Transfer.Error(.invalidMedia("\(error)"), url: remote, destination: local)
+    }
+  }
+}
+
+extension LiveRecordState {
+  /// The local name of the init section `map` of a segment of the playlist at `base`:
+  /// `init<N>.<ext>` in order of first use, named now when it is new.
+  mutating func initSection(for map: MapSection, base: URL) -> (local: String, remote: URL)? {
+    guard let remote = try? HLSURI.resolve(map.uri, against: base, what: "EXT-X-MAP") else {
+      return nil
+    }
+    let identity =
+      remote.absoluteString + (map.byteRange.map { "#\($0.offset)+\($0.length)" } ?? "")
+    var names = initSections ?? [:]
+    let local =
+      names[identity] ?? "init\(names.count)." + HLSURI.initSectionExtension(of: remote)
+    names[identity] = local
+    initSections = names
+    return (local, remote)
+  }
+
+  /// The local name of the AES-128 key `key` of a segment of the playlist at `base`: the
+  /// VOD path's names (``HLSKeyNames``) in order of first use, named now when it is new.
+  mutating func keyFile(for key: Key, base: URL) -> HLSPlan.KeyFile? {
+    guard let uri = key.uri,
+      let remote = try? HLSURI.resolve(uri, against: base, what: "key")
+    else { return nil }
+    var names = keys ?? [:]
+    let local = names[remote.absoluteString] ?? HLSKeyNames.local(index: names.count)
+    names[remote.absoluteString] = local
+    keys = names
+    return HLSPlan.KeyFile(remote: remote, local: local)
+  }
+
+  /// Every key named so far, for the stream's `offline.json`.
+  var keyFiles: [HLSPlan.KeyFile] {
+    (keys ?? [:]).compactMap { remote, local in
+      URL(string: remote).map { HLSPlan.KeyFile(remote: $0, local: local) }
+    }.sorted { $0.local < $1.local }
+  }
+}
+
+extension LiveSegmentFetch {
+  /// The AES-128 key the segment is encrypted with; nil when it is clear.
+  ///
+  /// - Throws: ``Transfer/Error`` `invalidMedia` for a key that cannot be recorded: another
+  ///   method (SAMPLE-AES), only keys of a DRM `KEYFORMAT`, or a key on a fragmented MP4
+  ///   segment. For the last, whether the init section is encrypted too depends on where
+  ///   the key tag stands against `EXT-X-MAP` (RFC 8216 §4.3.2.5), which the parsed playlist
+  ///   does not keep, and the offline playlist always writes the key first: refused rather
+  ///   than recorded into something that does not play.
+  func aes128Key(base: URL) throws(Transfer.Error) -> Key? {
+    let encrypted = keys.filter { $0.method != .none }
+    guard !encrypted.isEmpty else { return nil }
+    if map != nil {
+      throw Transfer.Error(
+        .invalidMedia(
+          "segment \(sequence) is fragmented MP4 with keys; a live stream of encrypted"
+            + " fragmented MP4 cannot be recorded yet"), url: base, destination: "")
+    }
+    if let key = encrypted.first(where: { $0.method == .aes128 && $0.isIdentityFormat }) {
+      return key
+    }
+    throw Transfer.Error(
+      .invalidMedia(
+        "segment \(sequence) is encrypted with \(encrypted.map(\.method.rawValue).joined(separator: ", "))"
+          + " keys; only AES-128 keys can be recorded from a live stream"),
+      url: base, destination: "")
+  }
+}

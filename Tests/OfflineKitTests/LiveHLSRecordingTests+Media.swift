@@ -1,0 +1,131 @@
+import Foundation
+import OfflineHTTP
+import OfflineStore
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+extension LiveHLSRecordingTests {
+  /// Fragmented MP4 live (issue 41): each distinct `EXT-X-MAP` is fetched once through the
+  /// piece engine and listed in the offline playlist, a map change mid-stream (at 105)
+  /// included, and the recording decodes into the origin's pictures.
+  @Test func aFragmentedMP4StreamIsRecordedWithEachInitSectionFetchedOnce() async throws {
+    let origin = try await LiveOrigin(
+      .init(
+        segmentCount: 10, window: 5, initialSegments: 3, media: .fragmentedMP4,
+        mapChanges: [105]))
+    try origin.start()
+    defer { origin.stop() }
+    let recorded = try await record(origin, live: .init(start: .fromStart))
+    #expect(recorded.state.finished == .endList)
+    #expect(recorded.state.journal.ledger.gaps.isEmpty, "\(recorded.state.journal.ledger)")
+    #expect(recorded.recorded == Array(origin.schedule.sequences))
+    #expect(origin.server.requests(for: "/init0.mp4").count == 1)
+    #expect(origin.server.requests(for: "/init1.mp4").count == 1)
+    let text = try String(contentsOf: recorded.outcome.index, encoding: .utf8)
+    let maps = text.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-MAP:") }
+    #expect(maps == ["#EXT-X-MAP:URI=\"init0.mp4\"", "#EXT-X-MAP:URI=\"init1.mp4\""], "\(text)")
+    #expect(text.contains("#EXT-X-MAP:URI=\"init1.mp4\"\n#EXTINF:"), "\(text)")
+    #expect(text.contains("s000105.m4s") && !text.contains(".ts"), "\(text)")
+    let decoded = try await FFmpeg.decode(recorded.outcome.index.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    let total = origin.schedule.sequences.map(origin.duration).reduce(0, +)
+    #expect(abs(decoded.duration - total) < 0.6, "\(decoded.duration) of \(total)")
+    try await expectSamePictures(recorded, as: recorded.recorded, of: origin)
+  }
+
+  /// AES-128 live with a key rotation every three segments, the IV left to the
+  /// media-sequence number: each key is fetched once and stored as the VOD path stores keys
+  /// (mode 0600), the offline playlist writes each segment's IV out (it numbers its segments
+  /// from 0), and the recording decodes into the origin's pictures.
+  @Test func anEncryptedStreamWithRotatingKeysIsRecordedAndPlays() async throws {
+    let origin = try await LiveOrigin(
+      .init(segmentCount: 10, window: 5, initialSegments: 3, segmentsPerKey: 3))
+    try origin.start()
+    defer { origin.stop() }
+    let recorded = try await record(origin, live: .init(start: .fromStart))
+    #expect(recorded.state.finished == .endList)
+    #expect(recorded.state.journal.ledger.gaps.isEmpty, "\(recorded.state.journal.ledger)")
+    #expect(recorded.recorded == Array(origin.schedule.sequences))
+    for index in 0..<4 {
+      #expect(origin.server.requests(for: "/key\(index).key").count == 1, "key \(index)")
+      let key = recorded.folder.appending(path: HLSKeyNames.local(index: index))
+      #expect(FileManager.default.contents(atPath: key.path) == origin.keyBytes(index))
+      let mode = try FileManager.default.attributesOfItem(atPath: key.path)[.posixPermissions]
+      #expect((mode as? Int) == 0o600)
+    }
+    let manifest = try HLSManifest.read(in: recorded.folder, url: origin.url)
+    #expect(manifest.keys.count == 4)
+    let text = try String(contentsOf: recorded.outcome.index, encoding: .utf8)
+    let keyLines = text.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-KEY:") }
+    #expect(keyLines.count == 10 && keyLines.allSatisfy { $0.contains(",IV=0x") }, "\(text)")
+    #expect(
+      keyLines.last?.lowercased().contains("iv=0x\(String(repeating: "0", count: 30))6d") == true,
+      "109's IV: \(text)")
+    let decoded = try await FFmpeg.decode(recorded.outcome.index.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    let total = origin.schedule.sequences.map(origin.duration).reduce(0, +)
+    #expect(abs(decoded.duration - total) < 0.6, "\(decoded.duration) of \(total)")
+    try await expectSamePictures(recorded, as: recorded.recorded, of: origin)
+  }
+}
+
+extension LiveHLSRecordingTests {
+  /// A fragmented MP4 recording stopped and run again: the second run finds the init
+  /// section the first one named and stored (in `live.json` and on disk), does not fetch it
+  /// again, and the whole recording plays.
+  @Test func aStoppedFragmentedRecordingGoesOnWithTheInitSectionItHas() async throws {
+    let origin = try await LiveOrigin(
+      .init(
+        segmentCount: 14, window: 4, initialSegments: 3, media: .fragmentedMP4))
+    try origin.start()
+    defer { origin.stop() }
+    let store = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: store.url.appending(path: "store"))
+    var configuration = StreamConfiguration()
+    configuration.live = .init(start: .fromStart)
+    let download = HLSDownload(
+      url: origin.url, folder: store.url.appending(path: "content"), configuration: configuration,
+      journal: index.transfers, transport: CurlTransport())
+    let first = Task { try await download.run() }
+    for _ in 0..<400
+    where (LiveRecordState.read(in: download.folder)?.journal.recorded.count ?? 0) < 3 {
+      try await Task.sleep(for: .milliseconds(50))  // at most 20 s
+    }
+    first.cancel()
+    _ = try? await first.value
+    #expect(LiveRecordState.read(in: download.folder)?.finished == .stopped)
+    let outcome = try await download.run()
+    let state = try #require(LiveRecordState.read(in: download.folder))
+    #expect(state.finished == .endList)
+    #expect(state.initSections?.count == 1)
+    #expect(origin.server.requests(for: "/init0.mp4").count == 1)
+    #expect(state.journal.unaccounted().isEmpty)
+    let decoded = try await FFmpeg.decode(outcome.index.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    let text = try String(contentsOf: outcome.index, encoding: .utf8)
+    #expect(text.components(separatedBy: "#EXT-X-MAP:URI=\"init0.mp4\"").count == 2, "\(text)")
+  }
+}
+
+extension LiveHLSRecordingTests {
+  /// Encrypted fragmented MP4 is refused before any segment: the offline playlist could not
+  /// say whether its init section is encrypted too, and would not play.
+  @Test func anEncryptedFragmentedMP4StreamIsRefusedBeforeAnySegment() async throws {
+    let origin = try await LiveOrigin(
+      .init(
+        segmentCount: 6, window: 4, initialSegments: 3, media: .fragmentedMP4,
+        segmentsPerKey: 3))
+    try origin.start()
+    defer { origin.stop() }
+    do {
+      let recorded = try await record(origin, live: .init(start: .fromStart))
+      Issue.record("recorded \(recorded.recorded)")
+    } catch let error as Transfer.Error {
+      #expect("\(error)".contains("encrypted fragmented MP4"), "\(error)")
+    }
+    #expect(origin.server.requests(for: "/seg100.m4s").isEmpty)
+    #expect(origin.server.requests(for: "/key0.key").isEmpty)
+  }
+}
