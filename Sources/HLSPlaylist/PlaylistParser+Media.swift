@@ -126,7 +126,8 @@ extension PlaylistParser {
         let parsed = try byteRange(Substring(text), line: line.number, tag: "EXT-X-MAP BYTERANGE")
         range = try resolved(length: parsed.length, offset: parsed.offset ?? 0, line: line.number)
       }
-      state.map = MapSection(uri: uri, byteRange: range)
+      // The keys read so far apply to the section too (RFC 8216 §4.3.2.4).
+      state.map = MapSection(uri: uri, byteRange: range, keys: state.keys)
     default:
       let tag = try unknownTag(line, name, value, &variables)
       if state.inSegments {

@@ -2,6 +2,9 @@ extension PlaylistWriter {
   /// The text of a media playlist: header, unknown header tags, segments (each with the
   /// tags that change before it), trailing tags and `EXT-X-ENDLIST`.
   ///
+  /// A new `EXT-X-MAP` comes after the `EXT-X-KEY` lines of its own ``MapSection/keys`` and
+  /// before those of its segment, so a section in the clear stays in the clear.
+  ///
   /// HLS has no way to say "no map from here on": a segment whose `map` is nil after one
   /// that had a map is written without a new `EXT-X-MAP`, so it reads back with the old one.
   public static func write(_ media: MediaPlaylist) -> String {
@@ -20,14 +23,17 @@ extension PlaylistWriter {
     var map: MapSection?
     for segment in media.segments {
       if segment.discontinuity { lines.append("#EXT-X-DISCONTINUITY") }
-      writeKeys(segment.keys, after: &keys, into: &lines)
       if let segmentMap = segment.map, segmentMap != map {
+        // The section is read with the keys in effect where it stands: its own, which may
+        // be none while its segments' are some (a clear `init.mp4`, encrypted segments).
+        writeKeys(segmentMap.keys, after: &keys, into: &lines)
         var list = AttributeWriter()
         list.quoted("URI", segmentMap.uri)
         list.quoted("BYTERANGE", segmentMap.byteRange.map { "\($0.length)@\($0.offset)" })
         lines.append("#EXT-X-MAP:" + list.text)
         map = segmentMap
       }
+      writeKeys(segment.keys, after: &keys, into: &lines)
       if let date = segment.programDateTime { lines.append("#EXT-X-PROGRAM-DATE-TIME:" + date) }
       lines.append(
         "#EXTINF:" + DecimalParsing.format(segment.duration) + "," + (segment.title ?? ""))

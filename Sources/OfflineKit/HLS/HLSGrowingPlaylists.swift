@@ -179,6 +179,7 @@ struct HLSGrowingPlaylists: GrowingFiles {
         var originMap = origin.map, let mapURI = absolute(originMap.uri, base)
       {
         originMap.uri = mapURI
+        originMap.keys = map.keys  // the local keys, as the segments keep theirs
         playlist.segments[index].map = originMap
       }
     }

@@ -87,9 +87,17 @@ struct HLSPlanner {
         media.segments[index].key = try offlineKey(key, base: source.url, folder: source.folder)
       }
       if let map = segment.map {
+        // An encrypted section keeps its keys, stored like the segments'; a clear one
+        // (declared before the first key) stays clear in the offline playlist.
+        var mapKeys: [Key] = []
+        for key in map.keys {
+          if let offline = try offlineKey(key, base: source.url, folder: source.folder) {
+            mapKeys.append(offline)
+          }
+        }
         if let name = mapNames[map] {
           media.segments[index].map = MapSection(
-            uri: name, byteRange: rebased(map, intervals, source.url))
+            uri: name, byteRange: rebased(map, intervals, source.url), keys: mapKeys)
         } else {
           let mapRemote = try HLSURI.resolve(map.uri, against: source.url, what: "EXT-X-MAP")
           let (mapLocal, mapRange) = place(
@@ -98,7 +106,8 @@ struct HLSPlanner {
               + HLSURI.initSectionExtension(of: mapRemote),
             folder: source.folder, estimate: 4096)
           mapNames[map] = mapLocal
-          media.segments[index].map = MapSection(uri: mapLocal, byteRange: mapRange)
+          media.segments[index].map = MapSection(
+            uri: mapLocal, byteRange: mapRange, keys: mapKeys)
         }
       }
     }
