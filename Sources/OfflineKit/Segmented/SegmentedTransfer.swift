@@ -60,13 +60,22 @@ struct SegmentedTransfer {
     await sources.probeMirrors(total: total, transfer: transfer) { url, reason in
       onEvent(.sourceDropped(url, reason: reason))
     }
+    let ledger = try pieceLedger(total: total)
     onEvent(.requesting(offset: board.written))
-    var knownSHA256: String?
     do {
+      if let ledger {
+        // Pieces written before a stop and not journalled as verified are checked first.
+        try checkWrittenPieces(
+          ledger: ledger, board: board, fd: fd, sources: sources, onEvent: onEvent)
+      }
       try await fetchAll(
-        board, fd: fd, total: total, validator: validator, sources: sources, onEvent: onEvent)
-      knownSHA256 = try await mendPieces(
-        fd: fd, total: total, validator: validator, sources: sources, onEvent: onEvent)
+        board, fd: fd, total: total, validator: validator, sources: sources, ledger: ledger,
+        onEvent: onEvent)
+      if let ledger {
+        try await settlePieces(
+          board, fd: fd, total: total, validator: validator, sources: sources, ledger: ledger,
+          onEvent: onEvent)
+      }
     } catch let error as Transfer.Error {
       throw error
     } catch {
@@ -80,7 +89,7 @@ struct SegmentedTransfer {
       onEvent(.restarted(.rangeMismatch))
       return try await transfer.runSingle(onEvent: onEvent)
     }
-    var outcome = try finish(fd: fd, total: total, onEvent: onEvent, knownSHA256: knownSHA256)
+    var outcome = try finish(fd: fd, total: total, onEvent: onEvent)
     if sources.hasMirrors { outcome.sources = sources.reports }
     transfer.configuration.playback?.didComplete(length: total)
     return outcome
@@ -130,6 +139,7 @@ struct SegmentedTransfer {
     try transfer.indexStep { () throws(StoreError) in
       try journal.save(toSave)
       try journal.saveRanges(plan, forDestination: destination)
+      try journal.removeVerifiedPieces(forDestination: destination)
     }
     let fd = try openPart(length: probe.total)
     return (board(plan, map: RangeProgressMap(path: mapPath)), fd, probe.total, validator)
