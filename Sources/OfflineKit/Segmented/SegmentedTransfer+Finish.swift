@@ -16,9 +16,12 @@ extension SegmentedTransfer {
     }
   }
 
-  /// Syncs, checks the length and the checksum over the whole file, then renames into place.
+  /// Syncs, checks the length and the checksum over the whole file (against
+  /// `expectedSHA256`: the one given, else the first response's digest), then renames into
+  /// place. A file whose SHA-256 differs is removed, never passed off as complete.
   func finish(
-    fd: Int32, total: Int64, onEvent: @Sendable (Transfer.Event) -> Void
+    fd: Int32, total: Int64, expectedSHA256: String?,
+    onEvent: @Sendable (Transfer.Event) -> Void
   ) throws(Transfer.Error) -> Transfer.Outcome {
     onEvent(.verifying)
     guard Durability.syncData(fd) == 0 else {
@@ -26,7 +29,7 @@ extension SegmentedTransfer {
     }
     var sha: String?
     var chunks: [String]?
-    if transfer.configuration.expectedSHA256 != nil || transfer.configuration.computesSHA256 {
+    if expectedSHA256 != nil || transfer.configuration.computesSHA256 {
       // One read of the file for its SHA-256; chunks no range completed whole (one that
       // spans two ranges, or ranges fetched before a resume) are hashed in the same read.
       let whole = SHA256()
@@ -41,7 +44,7 @@ extension SegmentedTransfer {
       }
       sha = whole.finalizeHex()
     }
-    if let expected = transfer.configuration.expectedSHA256, let sha, sha != expected {
+    if let expected = expectedSHA256, let sha, sha != expected {
       unlink(transfer.partPath)
       unlink(mapPath)
       try transfer.indexStep { () throws(StoreError) in try journal.remove(destination: destination)

@@ -41,6 +41,8 @@ extension SourceChoice.DropReason: CustomStringConvertible {
       return "its requests kept failing"
     case .badPieces:
       return "pieces it served had the wrong SHA-256, twice"
+    case .digestMismatch(let expected, let actual):
+      return "it tells the file's SHA-256 as \(actual), not \(expected)"
     }
   }
 }
