@@ -23,8 +23,15 @@ struct ResponseHints: Sendable, Equatable {
     sha256 = Self.sha256(of: head)
   }
 
-  /// The whole file's SHA-256 `head` gives (`Repr-Digest`, else `Digest`), lowercase hex.
+  /// The whole file's SHA-256 `head` gives (`Repr-Digest`, else `Digest`), lowercase hex;
+  /// nil with a content coding other than `identity`, where the digest covers the coded
+  /// bytes and not the file as saved.
   static func sha256(of head: HTTPResponseHead) -> String? {
+    if let coding = head.headers["Content-Encoding"]?.trimmingCharacters(in: .whitespaces),
+      !coding.isEmpty, coding.lowercased() != "identity"
+    {
+      return nil
+    }
     let digests = HTTPDigests(fields: head.headers.map { (name: $0.name, value: $0.value) })
     return digests.representation.first { $0.algorithm == .sha256 }?.hex.lowercased()
   }

@@ -14,6 +14,11 @@ struct SegmentedTransfer {
   /// The most connections the download grows to while each added one still raises the
   /// speed (``RangeConcurrency``); nil or `connections` and below keeps `connections`.
   var maximumConnections: Int?
+  /// Whether a run that goes on from ranges in the journal asks the origin for one byte
+  /// first, to learn its duplicates (``ResponseHints``): a download that switched from one
+  /// connection (``AdaptiveTransfer``) saw them only in a response it no longer has. An
+  /// answer for another file (length, validator) is not used.
+  var asksHintsOnResume = false
   /// The chunk digests the ranges complete as they stream.
   let digests = ChunkDigests()
   /// When set, only the readers' connections run (``Transfer/Configuration/playback``): a
@@ -132,8 +137,14 @@ struct SegmentedTransfer {
         ranges = live.map { TransferRange(start: $0.start, end: $0.end, next: $0.next) }
       }
       var hints = ResponseHints()
-      hints.sha256 = record.expectedSHA256
-      return (board(ranges, map: map), fd, total, validator, hints)
+      if asksHintsOnResume, let probe = try? await probe(), probe.total == total,
+        probe.validators.ifRangeValue == validator
+      {
+        hints = ResponseHints(probe.head)
+      }
+      hints.sha256 = record.expectedSHA256 ?? hints.sha256
+      let board = board(ranges, map: map, mirrors: !hints.mirrors.isEmpty)
+      return (board, fd, total, validator, hints)
     }
     guard let probe = try await probe(), probe.total >= Self.minimumSize,
       let validator = probe.validators.ifRangeValue
