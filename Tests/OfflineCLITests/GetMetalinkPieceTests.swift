@@ -58,6 +58,11 @@ import Testing
     }
     let refetched = events.filter { $0["event"] as? String == "refetchingPieces" }
     #expect(refetched.map { $0["pieces"] as? [Int] } == [[GetMetalinkTests.badPiece]])
+    // The finished event says which source served the bad piece.
+    let finished = events.first { $0["event"] as? String == "finished" }
+    let sources = try #require(finished?["sources"] as? [[String: Any]])
+    #expect(sources.first?["url"] as? String == corrupt.url)
+    #expect(sources.first?["badPieces"] as? Int == 1, "\(sources)")
 
     var counts = [UInt8](repeating: 0, count: GetMetalinkTests.size)
     Self.sent(try corrupt.nginx.accessLog(), into: &counts)

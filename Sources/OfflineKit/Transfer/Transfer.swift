@@ -85,8 +85,9 @@ public struct Transfer: Sendable {
     /// resumes (``Transfer/runForReaders(idle:onEvent:lock:)``).
     var onlyWhatReadersAsk: Duration?
     /// Other http or https URLs serving the same file. Each is asked for the file's first
-    /// byte before any of its bytes are used and dropped (see `Transfer.SourceReport`) when its
-    /// length differs or it serves no ranges; the others share the ranges by measured speed.
+    /// byte before any of its bytes are used and dropped (see ``Transfer/SourceReport``)
+    /// when its length differs or it serves no ranges; the others share the ranges by
+    /// measured speed.
     /// A file under 8 MiB, or an origin without ranges, is fetched from the URL alone.
     public var mirrors: [URL] = []
     /// The SHA-256 of each piece of the file (a Metalink's): with several sources, each
