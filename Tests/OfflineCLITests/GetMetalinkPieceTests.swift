@@ -79,6 +79,54 @@ import Testing
     }
   }
 
+  /// A Metalink 3 document (`.metalink`, the format MirrorBrain and mirrorbits still
+  /// serve) of ``GetMetalinkTests/body`` at `urls`, by `preference`, with SHA-256 pieces.
+  static func metalink3(urls: [String]) async throws -> String {
+    let size = GetMetalinkTests.size
+    var pieces: [String] = []
+    for index in 0..<(size / pieceLength) {
+      let piece = GetMetalinkTests.body[(index * pieceLength)..<((index + 1) * pieceLength)]
+      let hash = try await GetMetalinkTests.sha256(Data(piece))
+      pieces.append("<hash piece=\"\(index)\">\(hash)</hash>")
+    }
+    let links = urls.enumerated().map {
+      "<url type=\"http\" preference=\"\(100 - $0.offset)\">\($0.element)</url>"
+    }
+    return """
+      <?xml version="1.0" encoding="utf-8"?>
+      <metalink version="3.0" xmlns="http://www.metalinker.org/">
+        <files><file name="disk.img"><size>\(size)</size>
+          <verification>
+            <hash type="sha256">\(try await GetMetalinkTests.sha256(GetMetalinkTests.body))</hash>
+            <pieces length="\(pieceLength)" type="sha256">\(pieces.joined())</pieces>
+          </verification>
+          <resources>\(links.joined())</resources>
+        </file></files>
+      </metalink>
+      """
+  }
+
+  /// A Metalink 3 file is read like a Metalink 4: its URLs by preference are the sources and
+  /// its pieces are checked, so the piece the first source serves wrong is fetched again.
+  @Test func aMetalink3FileIsDownloadedWithItsPiecesChecked() async throws {
+    let corrupt = try Mirror(GetMetalinkTests.corrupted)
+    let good = try Mirror(GetMetalinkTests.body, options: .init(limitRate: "256k"))
+    defer { for server in [corrupt, good] { server.nginx.stop() } }
+    let folder = try TemporaryDirectory()
+    try Data(try await Self.metalink3(urls: [corrupt.url, good.url]).utf8)
+      .write(to: folder.file("disk.metalink"))
+    let result = try await InProcessOffline.run(
+      ["get", "disk.metalink", "--json"], store: folder.url.appending(path: "store"),
+      in: folder.url, timeout: 120)
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(
+      FileManager.default.contents(atPath: folder.file("disk.img").path) == GetMetalinkTests.body)
+    let refetched = result.stdoutText.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }.filter { $0["event"] as? String == "refetchingPieces" }
+    #expect(refetched.map { $0["pieces"] as? [Int] } == [[GetMetalinkTests.badPiece]])
+  }
+
   /// The pieces a killed run found right, journalled before the kill, are never asked for by
   /// the run that goes on; the file is right.
   @Test func aRunAfterAKillAsksForNoVerifiedPiece() async throws {
