@@ -90,9 +90,11 @@ public struct Transfer: Sendable {
     /// measured speed.
     /// A file under 8 MiB, or an origin without ranges, is fetched from the URL alone.
     public var mirrors: [URL] = []
-    /// The SHA-256 of each piece of the file (a Metalink's): with several sources, each
-    /// piece is checked once its ranges are written, and a bad one is fetched again alone
-    /// from another source, its source penalised. Nil checks the whole file only.
+    /// The SHA-256 of each piece of the file (a Metalink's): over ranges, each piece is
+    /// checked as soon as all its bytes are written, and a bad one is fetched again alone
+    /// from another source while the rest downloads, its source penalised; the verified
+    /// pieces are journalled, so a resume neither fetches nor checks them again. Nil checks
+    /// the whole file only.
     package var pieces: PieceChecks?
     /// The file's length as a description gave it (a Metalink's); a primary that tells
     /// another fails the download with `lengthMismatch` before any byte is written.
