@@ -89,6 +89,29 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: fixture.destination() + ".part"))
   }
 
+  /// A slice of a resource (an HLS byte-range segment, a DASH `SegmentBase` part) is not held
+  /// to the resource's digest, which covers the whole of it; a file on one connection is.
+  @Test func aSliceIsNotHeldToTheWholeResourcesDigestAndAWholeFileIs() async throws {
+    let sha = try await TestData.sha256Hex(of: Self.body)
+    let (origin, originRoot) = try await Self.origin([
+      ("Repr-Digest", "sha-256=:\(Self.base64(hex: sha)):")
+    ])
+    defer {
+      withExtendedLifetime(originRoot) {}
+      origin.stop()
+    }
+    let fixture = try TransferFixture()
+    let slice = try await fixture.transfer(
+      origin.url("/f.bin"), to: fixture.destination("slice.bin"),
+      configuration: .quick { $0.slice = Transfer.Slice(offset: 1000, length: 5000) }
+    ).run()
+    #expect(fileData(slice.destination) == Self.body[1000..<6000])
+    let whole = try await fixture.transfer(origin.url("/f.bin"), configuration: .quick { _ in })
+      .run()
+    #expect(whole.sha256 == sha)
+    #expect(whole.check == .sha256)
+  }
+
   /// The older `Digest` (RFC 3230) is read when there is no `Repr-Digest`; a duplicate that
   /// tells another SHA-256 is dropped, named, after its probe alone.
   @Test func aDuplicateThatTellsAnotherDigestIsDroppedAfterItsProbe() async throws {

@@ -203,10 +203,13 @@ extension Transfer {
     // buffer until now: the next write below records it with its final state.
     var record = sink.record
     // Without a SHA-256 given, the response's digest (RFC 9530 `Repr-Digest`, or `Digest`)
-    // is the one the file must have; the file is hashed for it when it was not yet.
+    // is the one the file must have; the file is hashed for it when it was not yet. Not for
+    // a slice: the digest is the whole resource's.
     var expectedSHA256 = configuration.expectedSHA256
     var sha = streamed
-    if expectedSHA256 == nil, let told = sink.lastHead.flatMap(ResponseHints.sha256(of:)) {
+    if expectedSHA256 == nil, configuration.slice == nil,
+      let told = sink.lastHead.flatMap(ResponseHints.sha256(of:))
+    {
       expectedSHA256 = told
       if sha == nil, sink.part.isOpen {
         let whole = SHA256()
