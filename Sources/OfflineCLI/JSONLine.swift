@@ -47,6 +47,7 @@ enum JSONLine {
         var entry: [String: Any] = [
           "url": source.url.redactedForDisplay, "primary": source.isPrimary, "bytes": source.bytes,
         ]
+        if source.badPieces > 0 { entry["badPieces"] = source.badPieces }
         if let dropped = source.dropped { entry["dropped"] = dropped }
         return entry
       }

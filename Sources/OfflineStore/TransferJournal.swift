@@ -44,6 +44,7 @@ package final class TransferJournal: Sendable {
     self.database = database
     try Migrator(
       Self.migrations + Self.rangeMigrations + Self.identityMigrations + Self.packMigrations
+        + Self.pieceMigrations
     ).migrate(database)
   }
 
@@ -121,10 +122,12 @@ package final class TransferJournal: Sendable {
     return !rows.isEmpty
   }
 
-  /// Deletes the record for `destination` (and its ranges); does nothing when there is none.
+  /// Deletes the record for `destination` (and its ranges and checked pieces); does nothing
+  /// when there is none.
   package func remove(destination: String) throws(StoreError) {
     try database.execute("DELETE FROM transfers WHERE destination = ?", [.text(destination)])
     try database.execute("DELETE FROM transfer_ranges WHERE destination = ?", [.text(destination)])
+    try removeVerifiedPieces(forDestination: destination)
   }
 
   /// Deletes the records of every destination inside `folder` (its path, without a trailing
@@ -135,6 +138,8 @@ package final class TransferJournal: Sendable {
     try database.execute("DELETE FROM transfers WHERE substr(destination, 1, ?) = ?", arguments)
     try database.execute(
       "DELETE FROM transfer_ranges WHERE substr(destination, 1, ?) = ?", arguments)
+    try database.execute(
+      "DELETE FROM transfer_verified_pieces WHERE substr(destination, 1, ?) = ?", arguments)
   }
 
   /// Every record, least recently updated first.

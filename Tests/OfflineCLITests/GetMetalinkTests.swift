@@ -26,9 +26,11 @@ import Testing
     try await TestData.sha256Hex(of: data)
   }
 
-  /// A Metalink 4 of ``body`` named `name`, with its SHA-256 and SHA-256 pieces, at `urls`
-  /// in priority order.
-  static func meta4(name: String = "disk.img", urls: [String]) async throws -> String {
+  /// A Metalink 4 of ``body`` named `name`, with its SHA-256 and SHA-256 pieces of
+  /// `pieceLength` bytes, at `urls` in priority order.
+  static func meta4(
+    name: String = "disk.img", urls: [String], pieceLength: Int = pieceLength
+  ) async throws -> String {
     var pieces: [String] = []
     for index in 0..<(size / pieceLength) {
       let piece = body[(index * pieceLength)..<((index + 1) * pieceLength)]

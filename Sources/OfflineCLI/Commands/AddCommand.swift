@@ -79,8 +79,15 @@ struct AddCommand: Command {
   }
 
   func run(_ context: CommandContext) async throws(UsageError) -> Int32 {
-    let command = self
     let console = context.console
+    let command: AddCommand
+    do throws(MetalinkPlan.Problem) {
+      // A Metalink's URL is read now: its sources and SHA-256 are what is queued.
+      command = try await resolvingMetalink(environment: context.host.environment)
+    } catch {
+      console.err("Error: " + TerminalText.message(error.description))
+      return ExitCode.failure
+    }
     var texts = command.urls
     if let input = command.input {
       guard let lines = Self.readLines(input, standardInput: context.host.standardInput) else {

@@ -76,9 +76,13 @@ final class GetReporter: Sendable {
     } else {
       console.err("Saved \(outcome.destination) (\(ByteCount.format(outcome.length))\(sha)).")
       for source in outcome.sources where source.dropped == nil {
+        let bad =
+          source.badPieces == 0
+          ? ""
+          : ", \(source.badPieces) bad piece\(source.badPieces == 1 ? "" : "s") fetched again"
         console.err(
           "  \(ByteCount.format(source.bytes)) from \(source.url.redactedForDisplay)"
-            + (source.isPrimary ? " (the URL)" : ""))
+            + (source.isPrimary ? " (the URL)" : "") + bad)
       }
     }
   }

@@ -36,20 +36,12 @@ package struct PieceChecks: Sendable, Equatable {
     return start..<min(size, start + length)
   }
 
-  /// The pieces whose bytes in the file open at `descriptor` do not have their SHA-256;
-  /// `whole`, when given, is fed every byte of the file in order in the same read.
+  /// Whether the bytes of piece `index` in the file open at `descriptor` have its SHA-256.
   ///
   /// - Throws: ``TransferFileError`` when the file cannot be read.
-  func badPieces(in descriptor: Int32, alsoFeeding whole: SHA256? = nil)
-    throws(TransferFileError) -> [Int]
-  {
-    var bad: [Int] = []
-    for index in hashes.indices {
-      let range = range(ofPiece: index)
-      let hash = SHA256()
-      try hash.feed(fromFile: descriptor, range: range, alongside: whole)
-      if hash.finalizeHex() != hashes[index] { bad.append(index) }
-    }
-    return bad
+  func isRight(piece index: Int, in descriptor: Int32) throws(TransferFileError) -> Bool {
+    let hash = SHA256()
+    try hash.feed(fromFile: descriptor, range: range(ofPiece: index))
+    return hash.finalizeHex() == hashes[index]
   }
 }

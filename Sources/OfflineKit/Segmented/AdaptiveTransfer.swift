@@ -180,7 +180,9 @@ struct AdaptiveTransfer {
       guard case .canceled = error.kind, watch.switching.load(ordering: .sequentiallyConsistent),
         !Task.isCancelled
       else { throw error }
-      let target = switched(forReaders: watch.switchedForReaders)
+      var target = switched(forReaders: watch.switchedForReaders)
+      // The one connection's response named any duplicates; the ranges learn them again.
+      target.asksHintsOnResume = transfer.configuration.playback == nil
       guard try transfer.turnPartIntoRanges(splittingTheRestInto: target.connections) else {
         throw error
       }

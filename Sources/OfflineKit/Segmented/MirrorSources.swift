@@ -34,10 +34,13 @@ final class MirrorSources: Sendable {
   var reports: [Transfer.SourceReport] { state.withLock { $0.choice.reports } }
 
   /// Asks every mirror, at once, for the file's first byte, and keeps only those whose
-  /// length is `total` and that answer ranges; tells `dropped` of each other one (on the
-  /// calling task, once each). Nothing of a mirror is written before this.
+  /// length is `total`, that answer ranges and, when the file's SHA-256 is known (`sha256`)
+  /// and the mirror tells one (`Repr-Digest` or `Digest`), tell the same; tells `dropped` of
+  /// each other one (on the calling task, once each). Nothing of a mirror is written before
+  /// this.
   func probeMirrors(
-    total: Int64, transfer: Transfer, dropped: @Sendable (URL, String) -> Void
+    total: Int64, sha256: String? = nil, transfer: Transfer,
+    dropped: @Sendable (URL, String) -> Void
   ) async {
     let urls = self.urls
     guard urls.count > 1 else { return }
@@ -52,9 +55,12 @@ final class MirrorSources: Sendable {
     for (index, probe) in results {
       let reason: SourceChoice.DropReason? = state.withLock { state in
         switch probe {
-        case .answered(let status, let length, let validator):
-          let reason = state.choice.didProbe(
+        case .answered(let status, let length, let validator, let told):
+          var reason = state.choice.didProbe(
             index, length: length, ranges: status == 206, status: status, expected: total)
+          if reason == nil, let sha256, let told, told != sha256 {
+            reason = state.choice.didDisagree(index, sha256: told, expected: sha256)
+          }
           if reason == nil, let validator { state.validators[index] = validator }
           return reason
         case .unreachable(let text):
@@ -67,7 +73,7 @@ final class MirrorSources: Sendable {
 
   /// What a mirror's probe told.
   private enum Probe: Sendable {
-    case answered(status: Int, length: Int64?, validator: String?)
+    case answered(status: Int, length: Int64?, validator: String?, sha256: String?)
     case unreachable(String)
   }
 
@@ -78,7 +84,8 @@ final class MirrorSources: Sendable {
       let head = try await transfer.transport.perform(request, delegate: MirrorProbeSink())
       let length = head.headers["Content-Range"].flatMap { ContentRange($0)?.completeLength }
       return .answered(
-        status: head.status, length: length, validator: Validators(head).ifRangeValue)
+        status: head.status, length: length, validator: Validators(head).ifRangeValue,
+        sha256: ResponseHints.sha256(of: head))
     } catch {
       return .unreachable(error.description)
     }

@@ -279,6 +279,58 @@ final class RangeBoard: Sendable {
     state.withLock { $0.slots[slot].busy = false }
   }
 
+  /// Whether every byte of `bytes` is written.
+  func isWritten(_ bytes: Range<Int64>) -> Bool {
+    state.withLock { state in
+      state.slots.allSatisfy { slot in
+        let range = slot.range
+        guard range.start < bytes.upperBound, range.end > bytes.lowerBound else { return true }
+        return range.next >= min(range.end, bytes.upperBound)
+      }
+    }
+  }
+
+  /// Makes the written `bytes` (a piece whose hash is wrong) to fetch again: the ranges over
+  /// them are cut at their bounds, the parts outside keep their progress, the parts inside
+  /// start again from their first byte. A range held by a connection keeps its part after
+  /// `bytes` when it has one (its request goes on there), else the part inside, which its
+  /// connection then fetches again; the other parts are new idle slots.
+  func reopen(_ bytes: Range<Int64>) {
+    state.withLock { state in
+      for index in state.slots.indices {
+        let range = state.slots[index].range
+        guard range.start < bytes.upperBound, range.end > bytes.lowerBound else { continue }
+        let inside = max(range.start, bytes.lowerBound)..<min(range.end, bytes.upperBound)
+        let before = range.start..<inside.lowerBound
+        let after = inside.upperBound..<range.end
+        var kept = TransferRange(
+          start: inside.lowerBound, end: inside.upperBound, next: inside.lowerBound)
+        var extra: [TransferRange] = []
+        if !after.isEmpty {
+          kept = TransferRange(start: after.lowerBound, end: after.upperBound, next: range.next)
+          extra.append(
+            TransferRange(start: inside.lowerBound, end: inside.upperBound, next: inside.lowerBound)
+          )
+        }
+        if !before.isEmpty {
+          extra.append(
+            TransferRange(start: before.lowerBound, end: before.upperBound, next: before.upperBound)
+          )
+        }
+        state.slots[index].range = kept
+        if kept.next < range.next {
+          state.slots[index].requested = kept.next
+          state.slots[index].request = nil
+        }
+        state.mirror(index)
+        for part in extra {
+          state.slots.append(Slot(range: part))
+          state.mirror(state.slots.count - 1)
+        }
+      }
+    }
+  }
+
   /// Every range as it stands, in file order.
   func snapshot() -> [TransferRange] {
     state.withLock { $0.slots.map(\.range) }.sorted { $0.start < $1.start }

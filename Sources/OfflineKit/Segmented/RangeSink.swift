@@ -64,6 +64,24 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
   /// written (nil: not checked, the primary's own ranges).
   var expectedTotal: Int64?
 
+  /// Told, on the transport's thread, of the bytes written since it was last told, each
+  /// time a write reaches or crosses a multiple of ``pieceLength`` or ends the range, and by
+  /// ``flushLanded()``: a piece whose bytes are all written is checked at once.
+  var landed: (@Sendable (Range<Int64>) -> Void)?
+  /// The length of the pieces ``landed`` is told of; 0 tells only at the range's end.
+  var pieceLength: Int64 = 0
+  /// Where the bytes not yet told to ``landed`` start.
+  private var toldUpTo: Int64?
+
+  /// Tells ``landed`` of the bytes written and not yet told; call once the request returned.
+  func flushLanded() {
+    let from = toldUpTo ?? expectedStart
+    let end = expectedStart + received
+    guard let landed, end > from else { return }
+    toldUpTo = end
+    landed(from..<end)
+  }
+
   func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
     self.head = head
     guard head.status == 206, let header = head.headers["Content-Range"],
@@ -110,6 +128,11 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
     }
     known = board.didWrite(slot, count: count)
     received += Int64(count)
+    if landed != nil {
+      let end = offset + Int64(count)
+      let crossed = pieceLength > 0 && end / pieceLength > offset / pieceLength
+      if crossed || known.remaining == 0 { flushLanded() }
+    }
     writeBehind.wrote(upTo: offset + Int64(count))
     do {
       try hashes.wrote(upTo: offset + Int64(count))

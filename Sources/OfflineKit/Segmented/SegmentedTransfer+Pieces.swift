@@ -2,61 +2,112 @@ import Foundation
 import OfflineStore
 
 extension SegmentedTransfer {
-  /// How many times bad pieces are fetched again before the download fails.
+  /// How many times one piece is fetched again after a bad check before the download fails.
   static let mendingRounds = 3
 
-  /// With piece hashes (``Transfer/Configuration/pieces``), checks every piece of the
-  /// written file; each bad one is fetched again alone, from another source when there is
-  /// one (the source that wrote it is penalised, ``MirrorSources/didServeBadPiece(_:)``),
-  /// its range journalled first so a crash keeps every other byte. At most
-  /// ``mendingRounds`` rounds.
-  ///
-  /// The pieces are checked once all ranges are written, not as each lands: a bad piece
-  /// costs a read of the file and a request of that piece, never more bytes from the
-  /// network.
-  ///
-  /// The check that finds every piece right also hashes the whole file in the same read:
-  /// its SHA-256 is returned, so the finish does not read the file again for it.
-  ///
-  /// - Returns: the whole file's SHA-256 when pieces were checked; nil without pieces.
-  /// - Throws: ``Transfer/Error``: `checksumMismatch` naming the first piece still bad after
-  ///   the last round; the file's and the index's own errors.
-  func mendPieces(
-    fd: Int32, total: Int64, validator: String, sources: MirrorSources,
-    onEvent: @escaping @Sendable (Transfer.Event) -> Void
-  ) async throws -> String? {
+  /// The ledger of the pieces of a file of `total` bytes with piece hashes
+  /// (``Transfer/Configuration/pieces``), with the pieces the journal records as verified;
+  /// nil without piece hashes, or when they describe another length.
+  func pieceLedger(total: Int64) throws(Transfer.Error) -> PieceLedger? {
     guard let pieces = transfer.configuration.pieces, pieces.size == total else { return nil }
-    for _ in 0..<Self.mendingRounds {
-      let whole = SHA256()
-      let bad = try transfer.fileStep { () throws(TransferFileError) in
-        try pieces.badPieces(in: fd, alsoFeeding: whole)
+    let verified = try transfer.indexStep { () throws(StoreError) in
+      try journal.verifiedPieces(forDestination: destination)
+    }
+    return PieceLedger(pieces, verified: verified)
+  }
+
+  /// Checks every piece holding a byte of `bytes` whose bytes are now all written and that
+  /// no one checked yet (``checkPiece(_:ledger:board:fd:sources:onEvent:)``); run on a
+  /// ``PieceChecker``'s queue as bytes land. A piece the file could not be read for is left
+  /// unchecked: ``settlePieces(_:fd:total:validator:sources:ledger:onEvent:)`` checks it
+  /// again and reports the error.
+  func checkLanded(
+    _ bytes: Range<Int64>, ledger: PieceLedger, board: RangeBoard, fd: Int32,
+    sources: MirrorSources, onEvent: @Sendable (Transfer.Event) -> Void
+  ) {
+    for index in ledger.pieces(overlapping: bytes)
+    where board.isWritten(ledger.checks.range(ofPiece: index)) && ledger.claim(index) {
+      do {
+        try checkPiece(
+          index, ledger: ledger, board: board, fd: fd, sources: sources, onEvent: onEvent)
+      } catch {
+        ledger.unclaim(index)
       }
-      if bad.isEmpty { return whole.finalizeHex() }
-      let ranges = bad.map { index in
-        let bytes = pieces.range(ofPiece: index)
-        return TransferRange(start: bytes.lowerBound, end: bytes.upperBound, next: bytes.lowerBound)
+    }
+  }
+
+  /// Checks every piece that is written and not verified: after a resume, those written
+  /// before the stop whose check the journal does not record.
+  func checkWrittenPieces(
+    ledger: PieceLedger, board: RangeBoard, fd: Int32, sources: MirrorSources,
+    onEvent: @Sendable (Transfer.Event) -> Void
+  ) throws(Transfer.Error) {
+    for index in ledger.unverified
+    where board.isWritten(ledger.checks.range(ofPiece: index)) && ledger.claim(index) {
+      try checkPiece(
+        index, ledger: ledger, board: board, fd: fd, sources: sources, onEvent: onEvent)
+    }
+  }
+
+  /// Hashes piece `index` (claimed in `ledger`) from the file. A right one is verified (the
+  /// next checkpoint journals it); a bad one penalises every source that wrote a byte of it
+  /// (``MirrorSources/didServeBadPiece(_:)``, a drop told as
+  /// ``Transfer/Event/sourceDropped(_:reason:)``), and its bytes are made to fetch again on
+  /// `board` (told as ``Transfer/Event/refetchingPieces(_:)``), unless it was bad more than
+  /// ``mendingRounds`` times: then it stays failed and ``settlePieces(_:fd:total:validator:sources:ledger:onEvent:)``
+  /// fails the download.
+  func checkPiece(
+    _ index: Int, ledger: PieceLedger, board: RangeBoard, fd: Int32, sources: MirrorSources,
+    onEvent: @Sendable (Transfer.Event) -> Void
+  ) throws(Transfer.Error) {
+    let right = try transfer.fileStep { () throws(TransferFileError) in
+      try ledger.checks.isRight(piece: index, in: fd)
+    }
+    if right {
+      ledger.didVerify(index)
+      return
+    }
+    let bytes = ledger.checks.range(ofPiece: index)
+    digests.forget(bytes)
+    for (url, reason) in sources.didServeBadPiece(bytes) {
+      onEvent(.sourceDropped(url, reason: reason))
+    }
+    guard ledger.didFindBad(index, rounds: Self.mendingRounds) else { return }
+    board.reopen(bytes)
+    onEvent(.refetchingPieces([index]))
+  }
+
+  /// Once every range is written: checks the pieces no connection checked, fetches again
+  /// those found bad (alone, from another source when there is one), until every piece is
+  /// verified. The chunk digests of every piece found bad in the run are forgotten, so the
+  /// finish hashes those chunks from the file as it now is.
+  ///
+  /// - Throws: ``Transfer/Error``: `checksumMismatch` naming the first piece still bad after
+  ///   ``mendingRounds`` fetches; the file's and the index's own errors.
+  func settlePieces(
+    _ board: RangeBoard, fd: Int32, total: Int64, validator: String, sources: MirrorSources,
+    ledger: PieceLedger, onEvent: @escaping @Sendable (Transfer.Event) -> Void
+  ) async throws {
+    for _ in 0...Self.mendingRounds + 1 {
+      try checkWrittenPieces(
+        ledger: ledger, board: board, fd: fd, sources: sources, onEvent: onEvent)
+      if let failed = ledger.firstFailed {
+        throw transfer.failure(
+          .checksumMismatch(
+            expected: ledger.checks.hashes[failed], actual: "another SHA-256 for piece \(failed)"
+          ))
       }
-      for range in ranges {
-        digests.forget(range.start..<range.end)
-        for (url, reason) in sources.didServeBadPiece(range.start..<range.end) {
-          onEvent(.sourceDropped(url, reason: reason))
-        }
-      }
-      try transfer.indexStep { () throws(StoreError) in
-        try journal.saveRanges(ranges, forDestination: destination)
-      }
-      onEvent(.refetchingPieces(bad))
-      let board = board(ranges, map: RangeProgressMap(path: mapPath))
+      if board.isComplete, ledger.unverified.isEmpty { break }
+      checkpoint(board, fd: fd, ledger: ledger)  // the bad pieces' ranges, before their bytes
       try await fetchAll(
-        board, fd: fd, total: total, validator: validator, sources: sources, onEvent: onEvent)
+        board, fd: fd, total: total, validator: validator, sources: sources, ledger: ledger,
+        onEvent: onEvent)
     }
-    let whole = SHA256()
-    let bad = try transfer.fileStep { () throws(TransferFileError) in
-      try pieces.badPieces(in: fd, alsoFeeding: whole)
+    if let first = ledger.unverified.first {
+      throw transfer.failure(
+        .checksumMismatch(
+          expected: ledger.checks.hashes[first], actual: "another SHA-256 for piece \(first)"))
     }
-    guard let first = bad.first else { return whole.finalizeHex() }
-    throw transfer.failure(
-      .checksumMismatch(
-        expected: pieces.hashes[first], actual: "another SHA-256 for piece \(first)"))
+    for bytes in ledger.reopened { digests.forget(bytes) }
   }
 }

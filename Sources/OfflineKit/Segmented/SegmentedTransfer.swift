@@ -14,6 +14,11 @@ struct SegmentedTransfer {
   /// The most connections the download grows to while each added one still raises the
   /// speed (``RangeConcurrency``); nil or `connections` and below keeps `connections`.
   var maximumConnections: Int?
+  /// Whether a run that goes on from ranges in the journal asks the origin for one byte
+  /// first, to learn its duplicates (``ResponseHints``): a download that switched from one
+  /// connection (``AdaptiveTransfer``) saw them only in a response it no longer has. An
+  /// answer for another file (length, validator) is not used.
+  var asksHintsOnResume = false
   /// The chunk digests the ranges complete as they stream.
   let digests = ChunkDigests()
   /// When set, only the readers' connections run (``Transfer/Configuration/playback``): a
@@ -48,7 +53,7 @@ struct SegmentedTransfer {
     -> Transfer.Outcome
   {
     if let outcome = try transfer.completedEarlier(onEvent: onEvent) { return outcome }
-    guard let (board, fd, total, validator) = try await prepare(onEvent: onEvent) else {
+    guard let (board, fd, total, validator, hints) = try await prepare(onEvent: onEvent) else {
       return try await transfer.runSingle(onEvent: onEvent)
     }
     defer { close(fd) }
@@ -56,17 +61,30 @@ struct SegmentedTransfer {
       throw transfer.failure(.lengthMismatch(expected: expected, actual: total))
     }
     // Every mirror is checked against the primary's length before any of its bytes is used.
-    let sources = MirrorSources(primary: transfer.url, mirrors: transfer.configuration.mirrors)
-    await sources.probeMirrors(total: total, transfer: transfer) { url, reason in
+    // The first response's duplicates (RFC 6249) come after the mirrors given.
+    let sources = MirrorSources(
+      primary: transfer.url, mirrors: transfer.configuration.mirrors + hints.mirrors)
+    let expectedSHA256 = transfer.configuration.expectedSHA256 ?? hints.sha256
+    await sources.probeMirrors(total: total, sha256: expectedSHA256, transfer: transfer) {
+      url, reason in
       onEvent(.sourceDropped(url, reason: reason))
     }
+    let ledger = try pieceLedger(total: total)
     onEvent(.requesting(offset: board.written))
-    var knownSHA256: String?
     do {
+      if let ledger {
+        // Pieces written before a stop and not journalled as verified are checked first.
+        try checkWrittenPieces(
+          ledger: ledger, board: board, fd: fd, sources: sources, onEvent: onEvent)
+      }
       try await fetchAll(
-        board, fd: fd, total: total, validator: validator, sources: sources, onEvent: onEvent)
-      knownSHA256 = try await mendPieces(
-        fd: fd, total: total, validator: validator, sources: sources, onEvent: onEvent)
+        board, fd: fd, total: total, validator: validator, sources: sources, ledger: ledger,
+        onEvent: onEvent)
+      if let ledger {
+        try await settlePieces(
+          board, fd: fd, total: total, validator: validator, sources: sources, ledger: ledger,
+          onEvent: onEvent)
+      }
     } catch let error as Transfer.Error {
       throw error
     } catch {
@@ -80,16 +98,22 @@ struct SegmentedTransfer {
       onEvent(.restarted(.rangeMismatch))
       return try await transfer.runSingle(onEvent: onEvent)
     }
-    var outcome = try finish(fd: fd, total: total, onEvent: onEvent, knownSHA256: knownSHA256)
+    var outcome = try finish(
+      fd: fd, total: total, expectedSHA256: expectedSHA256, onEvent: onEvent)
     if sources.hasMirrors { outcome.sources = sources.reports }
     transfer.configuration.playback?.didComplete(length: total)
     return outcome
   }
 
   /// The ranges to fetch: resumed from the journal, or planned after a one-byte probe that
-  /// tells the length and the validator. Nil when the file should not be split.
+  /// tells the length, the validator and the response's hints (``ResponseHints``: its
+  /// duplicates, and its digest, kept in the journal as the file's expected SHA-256 so a
+  /// resume checks against it too). Nil when the file should not be split.
+  ///
+  /// - Throws: ``Transfer/Error``: `checksumMismatch` when the response's digest differs from
+  ///   the SHA-256 the download was given, before anything is written.
   private func prepare(onEvent: @Sendable (Transfer.Event) -> Void) async throws(Transfer.Error)
-    -> (RangeBoard, Int32, Int64, String)?
+    -> (RangeBoard, Int32, Int64, String, ResponseHints)?
   {
     let record = try transfer.indexStep { () throws(StoreError) in
       try journal.record(forDestination: destination)
@@ -112,16 +136,29 @@ struct SegmentedTransfer {
       {
         ranges = live.map { TransferRange(start: $0.start, end: $0.end, next: $0.next) }
       }
-      return (board(ranges, map: map), fd, total, validator)
+      var hints = ResponseHints()
+      if asksHintsOnResume, let probe = try? await probe(), probe.total == total,
+        probe.validators.ifRangeValue == validator
+      {
+        hints = ResponseHints(probe.head)
+      }
+      hints.sha256 = record.expectedSHA256 ?? hints.sha256
+      let board = board(ranges, map: map, mirrors: !hints.mirrors.isEmpty)
+      return (board, fd, total, validator, hints)
     }
     guard let probe = try await probe(), probe.total >= Self.minimumSize,
       let validator = probe.validators.ifRangeValue
     else { return nil }
+    let hints = ResponseHints(probe.head)
+    if let given = transfer.configuration.expectedSHA256, let told = hints.sha256, given != told {
+      throw transfer.failure(
+        .checksumMismatch(expected: given, actual: "\(told) (the server's Repr-Digest or Digest)"))
+    }
     var fresh = TransferRecord(destination: destination, url: transfer.url.absoluteString)
     fresh.totalLength = probe.total
     fresh.etag = probe.validators.etag
     fresh.lastModified = probe.validators.lastModified
-    fresh.expectedSHA256 = transfer.configuration.expectedSHA256
+    fresh.expectedSHA256 = transfer.configuration.expectedSHA256 ?? hints.sha256
     fresh.bootID = BootIdentity.current
     let plan = Self.split(probe.total, into: connections)
     let toSave = fresh
@@ -130,16 +167,20 @@ struct SegmentedTransfer {
     try transfer.indexStep { () throws(StoreError) in
       try journal.save(toSave)
       try journal.saveRanges(plan, forDestination: destination)
+      try journal.removeVerifiedPieces(forDestination: destination)
     }
     let fd = try openPart(length: probe.total)
-    return (board(plan, map: RangeProgressMap(path: mapPath)), fd, probe.total, validator)
+    let board = board(plan, map: RangeProgressMap(path: mapPath), mirrors: !hints.mirrors.isEmpty)
+    return (board, fd, probe.total, validator, hints)
   }
 
-  /// The board of `ranges`. With mirrors, splits are finer (``mirrorMinimumSplit``) and a
+  /// The board of `ranges`. With mirrors (given, or `mirrors` from the response), splits are finer (``mirrorMinimumSplit``) and a
   /// slow request keeps little of its range when split, so a slow source never holds the
   /// end of the file.
-  func board(_ ranges: [TransferRange], map: RangeProgressMap?) -> RangeBoard {
-    guard !transfer.configuration.mirrors.isEmpty else {
+  func board(_ ranges: [TransferRange], map: RangeProgressMap?, mirrors: Bool = false)
+    -> RangeBoard
+  {
+    guard mirrors || !transfer.configuration.mirrors.isEmpty else {
       return RangeBoard(ranges, map: map, landed: landed)
     }
     return RangeBoard(
@@ -191,7 +232,9 @@ struct SegmentedTransfer {
   }
 
   /// One byte, to learn the length, the validator and whether ranges are served.
-  private func probe() async throws(Transfer.Error) -> (total: Int64, validators: Validators)? {
+  private func probe() async throws(Transfer.Error)
+    -> (total: Int64, validators: Validators, head: HTTPResponseHead)?
+  {
     var request = transfer.request()
     request.headers.add(name: "Range", value: "bytes=0-0")
     let sink = ProbeSink()
@@ -210,7 +253,7 @@ struct SegmentedTransfer {
       }
       return nil
     }
-    return (total, Validators(head))
+    return (total, Validators(head), head)
   }
 }
 

@@ -23,6 +23,8 @@ struct SourceChoice: Sendable, Equatable {
     case repeatedFailures
     /// Pieces it served did not have their SHA-256, twice.
     case badPieces
+    /// It told another SHA-256 of the whole file (`Repr-Digest` or `Digest`) than the file's.
+    case digestMismatch(expected: String, actual: String)
   }
 
   /// What to do after a failed request of a source.
@@ -107,6 +109,17 @@ struct SourceChoice: Sendable, Equatable {
     sources[index].probed = reason == nil
     sources[index].dropped = reason
     return reason
+  }
+
+  /// Takes a mirror whose probe told the whole file's SHA-256 as `sha256` where the file's
+  /// is `expected`; it is dropped (returned).
+  mutating func didDisagree(_ index: Int, sha256: String, expected: String) -> DropReason {
+    let dropped = DropReason.digestMismatch(expected: expected, actual: sha256)
+    if index > 0, sources.indices.contains(index) {
+      sources[index].probed = false
+      sources[index].dropped = dropped
+    }
+    return dropped
   }
 
   /// Takes a mirror the probe could not reach; it is dropped.

@@ -1,23 +1,30 @@
 import Foundation
 
 extension Transfer {
-  /// One source of a file fetched from several (its URL and mirrors): what it served, and
-  /// why it was dropped when it was.
-  package struct SourceReport: Sendable, Equatable {
+  /// One source of a file fetched from several (its URL, its mirrors, a Metalink's URLs or
+  /// the duplicates its server named): how many bytes it served, how many pieces it served
+  /// wrong, and why it was dropped when it was. Found in ``Transfer/Outcome/sources``, the
+  /// primary first.
+  public struct SourceReport: Sendable, Equatable {
     /// The source's URL.
-    package var url: URL
+    public var url: URL
     /// Whether it is the primary URL (the others are mirrors).
-    package var isPrimary: Bool
-    /// Body bytes of the file it served in this run.
-    package var bytes: Int64
+    public var isPrimary: Bool
+    /// Body bytes of the file it served in this run, counted as they were written (bytes of
+    /// a piece found bad and fetched again count too).
+    public var bytes: Int64
+    /// How many times a piece it served bytes of had the wrong SHA-256 and was fetched
+    /// again (only with piece hashes, such as a Metalink's).
+    public var badPieces: Int
     /// Why it was dropped, as a sentence; nil when it was used to the end.
-    package var dropped: String?
+    public var dropped: String?
 
     /// Creates a report.
-    package init(url: URL, isPrimary: Bool, bytes: Int64, dropped: String?) {
+    public init(url: URL, isPrimary: Bool, bytes: Int64, badPieces: Int = 0, dropped: String?) {
       self.url = url
       self.isPrimary = isPrimary
       self.bytes = bytes
+      self.badPieces = badPieces
       self.dropped = dropped
     }
   }
@@ -41,6 +48,8 @@ extension SourceChoice.DropReason: CustomStringConvertible {
       return "its requests kept failing"
     case .badPieces:
       return "pieces it served had the wrong SHA-256, twice"
+    case .digestMismatch(let expected, let actual):
+      return "it tells the file's SHA-256 as \(actual), not \(expected)"
     }
   }
 }
@@ -51,7 +60,7 @@ extension SourceChoice {
     sources.enumerated().map { index, source in
       Transfer.SourceReport(
         url: source.url, isPrimary: index == 0, bytes: source.bytes,
-        dropped: source.dropped?.description)
+        badPieces: source.badPieces, dropped: source.dropped?.description)
     }
   }
 }

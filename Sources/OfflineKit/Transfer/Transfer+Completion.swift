@@ -196,13 +196,30 @@ extension Transfer {
     let length = sink.part.flushedLength
     try checkLength(sink, length)
     // Every byte of the part, hashed behind the writer while it streamed (and the rest now).
-    let (sha, chunks) = try fileStep { () throws(TransferFileError) in
+    let (streamed, chunks) = try fileStep { () throws(TransferFileError) in
       try sink.finishHashes(length: length)
     }
     // The record the sink wrote, or noted without writing when the whole body stayed in the
     // buffer until now: the next write below records it with its final state.
     var record = sink.record
-    if let expected = configuration.expectedSHA256, let sha, sha != expected {
+    // Without a SHA-256 given, the response's digest (RFC 9530 `Repr-Digest`, or `Digest`)
+    // is the one the file must have; the file is hashed for it when it was not yet. Not for
+    // a slice: the digest is the whole resource's.
+    var expectedSHA256 = configuration.expectedSHA256
+    var sha = streamed
+    if expectedSHA256 == nil, configuration.slice == nil,
+      let told = sink.lastHead.flatMap(ResponseHints.sha256(of:))
+    {
+      expectedSHA256 = told
+      if sha == nil, sink.part.isOpen {
+        let whole = SHA256()
+        try fileStep { () throws(TransferFileError) in
+          try whole.feed(fromFile: sink.part.descriptor, length: length)
+        }
+        sha = whole.finalizeHex()
+      }
+    }
+    if let expected = expectedSHA256, let sha, sha != expected {
       try fileStep { () throws(TransferFileError) in try sink.emptyPart() }
       try indexStep { () throws(StoreError) in try journal.remove(destination: destination) }
       throw failure(.checksumMismatch(expected: expected, actual: sha))

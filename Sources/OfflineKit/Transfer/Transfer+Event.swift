@@ -69,8 +69,9 @@ extension Transfer {
     /// file at ``destination`` (see ``Transfer/pack``); nil otherwise.
     var pack: TransferRecord.Pack?
     /// What each source served and why any was dropped, the primary first, when the file
-    /// was fetched with mirrors (``Configuration/mirrors``); empty otherwise.
-    package var sources: [SourceReport] = []
+    /// was fetched from several sources (``Configuration/mirrors``, or the duplicates its
+    /// server named); empty otherwise.
+    public var sources: [SourceReport] = []
 
     /// How the bytes of a finished file were checked. Only ``sha256`` means they were read
     /// and hashed by this run.

@@ -85,13 +85,16 @@ public struct Transfer: Sendable {
     /// resumes (``Transfer/runForReaders(idle:onEvent:lock:)``).
     var onlyWhatReadersAsk: Duration?
     /// Other http or https URLs serving the same file. Each is asked for the file's first
-    /// byte before any of its bytes are used and dropped (see `Transfer.SourceReport`) when its
-    /// length differs or it serves no ranges; the others share the ranges by measured speed.
+    /// byte before any of its bytes are used and dropped (see ``Transfer/SourceReport``)
+    /// when its length differs or it serves no ranges; the others share the ranges by
+    /// measured speed.
     /// A file under 8 MiB, or an origin without ranges, is fetched from the URL alone.
     public var mirrors: [URL] = []
-    /// The SHA-256 of each piece of the file (a Metalink's): with several sources, each
-    /// piece is checked once its ranges are written, and a bad one is fetched again alone
-    /// from another source, its source penalised. Nil checks the whole file only.
+    /// The SHA-256 of each piece of the file (a Metalink's): over ranges, each piece is
+    /// checked as soon as all its bytes are written, and a bad one is fetched again alone
+    /// from another source while the rest downloads, its source penalised; the verified
+    /// pieces are journalled, so a resume neither fetches nor checks them again. Nil checks
+    /// the whole file only.
     package var pieces: PieceChecks?
     /// The file's length as a description gave it (a Metalink's); a primary that tells
     /// another fails the download with `lengthMismatch` before any byte is written.

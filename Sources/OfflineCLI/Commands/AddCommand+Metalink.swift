@@ -1,0 +1,47 @@
+import Foundation
+import OfflineHTTP
+import OfflineKit
+
+extension AddCommand {
+  /// This command with its one URL, when that names a Metalink (`.meta4` or `.metalink`),
+  /// turned into the download it describes, as `get` reads one: the best URL by priority
+  /// queued, the others kept with it as its mirrors (as `--mirror` is kept), its SHA-256
+  /// kept as the one the file must have (unless `--sha256` was given). Itself otherwise.
+  ///
+  /// What is not kept yet: the piece hashes (the queued file is checked whole) and the
+  /// Metalink's file name (the file is named from its URL, as any queued file).
+  ///
+  /// - Throws: a sentence naming the Metalink when it cannot be fetched, is not a Metalink,
+  ///   describes no single file with an http or https URL, or names a file outside the
+  ///   output folder; nothing is queued.
+  func resolvingMetalink(environment: [String: String]) async throws(MetalinkPlan.Problem)
+    -> AddCommand
+  {
+    guard input == nil, urls.count == 1, let url = URL(string: urls[0]), url.isHTTPWithHost,
+      MetalinkPlan.isMetalink(url)
+    else { return self }
+    let document = url.redactedForDisplay
+    let transport = CurlTransport(
+      configuration: .init(
+        trustedCAFile: requestOptions.caFile, proxy: requestOptions.proxy,
+        noProxy: requestOptions.noProxy.map { NoProxyList(parsing: $0.joined(separator: ",")) },
+        environment: CurlEnvironment(environment)))
+    let session = ContentSession(
+      url: url, transport: transport, requestOptions: requestOptions, retry: RetryPolicy())
+    let data: Data
+    do {
+      data = try await session.data(from: url, limit: GetCommand.metalinkLimit, destination: "")
+    } catch {
+      throw MetalinkPlan.Problem(document: document, reason: error.description)
+    }
+    guard data.count <= GetCommand.metalinkLimit else {
+      throw MetalinkPlan.Problem(document: document, reason: "it is larger than 8 MiB")
+    }
+    let plan = try MetalinkPlan.make(from: data, document: document)
+    var command = self
+    command.urls = [plan.primary.absoluteString]
+    command.mirrors = plan.mirrors + mirrors
+    command.sha256 = sha256 ?? plan.sha256
+    return command
+  }
+}
