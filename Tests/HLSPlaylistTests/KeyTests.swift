@@ -47,7 +47,11 @@ import Testing
     #expect(key.keyFormat == "com.apple.streamingkeydelivery")
     #expect(key.keyFormatVersions == "1")
     #expect(!key.isIdentityFormat)
-    #expect(media.segments.allSatisfy { $0.key == key && $0.map == MapSection(uri: "init.mp4") })
+    // The key comes before the map, so it applies to the map too (RFC 8216 §4.3.2.4).
+    #expect(
+      media.segments.allSatisfy {
+        $0.key == key && $0.map == MapSection(uri: "init.mp4", keys: [key])
+      })
   }
 
   @Test func keepsOneKeyPerFormatAndReplacesOnlyTheSameFormat() throws {

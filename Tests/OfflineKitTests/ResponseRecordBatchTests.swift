@@ -54,10 +54,12 @@ import Testing
     batch.writers.store(5, ordering: .relaxed)
     let other = try Database(path: folder.url.appending(path: "index.sqlite").path)
     let holding = Locked(false)
+    // Held until the four others wait behind the first (at most 30 s): a fixed 2 s was over
+    // before they were handed in on a loaded machine, and each then committed alone.
     let lock = Thread {
       try? other.transaction { _ in
         holding.withLock { $0 = true }
-        Thread.sleep(forTimeInterval: 2)
+        for _ in 0..<1500 where batch.waitingCount < 4 { Thread.sleep(forTimeInterval: 0.02) }
       }
     }
     lock.start()

@@ -54,6 +54,9 @@ final class ResponseRecordBatch: Sendable {
     self.gather = gather
   }
 
+  /// How many records wait for the next transaction (handed in while one runs).
+  var waitingCount: Int { state.withLock { $0.waiting.count } }
+
   /// Writes `record`, in one transaction with the records other transfers hand in meanwhile;
   /// returns once it is in the journal.
   ///

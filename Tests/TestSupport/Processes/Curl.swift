@@ -27,18 +27,25 @@ public enum Curl {
     public var json: Any? { try? JSONSerialization.jsonObject(with: body) }
   }
 
-  /// Runs `curl -sS --path-as-is --max-time 20 ARGUMENTS URL` (its own `--max-time` in
-  /// `arguments` wins) and collects the reply; the process is given at most 30 s, awaited without
-  /// holding a thread.
+  /// Runs `curl -sS --path-as-is --max-time 20 ARGUMENTS URL` (its own `--max-time` or `-m`
+  /// in `arguments` wins) and collects the reply; the process is given 10 s more than curl's
+  /// limit, awaited without holding a thread.
   public static func fetch(_ url: String, _ arguments: [String] = []) async throws -> Reply {
     let scratch = try TemporaryDirectory(prefix: "offlinekit-curl")
     let bodyFile = scratch.file("body")
     let headerFile = scratch.file("headers")
+    // Pins: a caller's `-m 60` was cut at 30 s by this process limit, under a loaded
+    // machine (ReadThroughKillTests in session 38's merge run).
+    var limit = 20.0
+    for (option, value) in zip(arguments, arguments.dropFirst())
+    where option == "-m" || option == "--max-time" {
+      limit = Double(value) ?? limit
+    }
     let output = try await ProcessRunner.run(
       "/usr/bin/curl",
       ["-sS", "--path-as-is", "--max-time", "20", "-o", bodyFile.path, "-D", headerFile.path]
         + arguments + [url],
-      timeout: 30)
+      timeout: limit + 10)
     let headerText = (try? String(contentsOf: headerFile, encoding: .utf8)) ?? ""
     let (status, headers) = lastResponse(in: headerText)
     return Reply(
