@@ -80,8 +80,11 @@ struct LiveDASHRecordingTests {
     try await expectSamePictures(recorded, as: all, of: origin)
   }
 
-  @Test func aDroppedSegmentIsExactlyOneGapAndTheRestPlays() async throws {
-    let origin = try await DASHLiveOrigin(dropped: [5])
+  @Test(arguments: DASHLiveOrigin.Layout.allCases)
+  func aDroppedSegmentIsExactlyOneGapAndTheRestPlays(_ layout: DASHLiveOrigin.Layout)
+    async throws
+  {
+    let origin = try await DASHLiveOrigin(layout: layout, dropped: [5])
     try origin.start()
     defer { origin.stop() }
     let recorded = try await record(origin, live: .init(start: .fromStart))

@@ -10,8 +10,8 @@ import OfflineLocks
 /// up). Every MPD response carries a fresh `Date`. It can drop a segment number (404 for
 /// both streams) and ends by turning the MPD `static` once the last segment is available.
 ///
-/// In ``Layout/timeline`` the MPD lists the available segments in a `SegmentTimeline`
-/// (with `$Number$` names) instead of a template `@duration`.
+/// In ``Layout/timeline`` and ``Layout/time`` the MPD lists the available segments in a
+/// `SegmentTimeline` instead of a template `@duration`, named by `$Number$` or by `$Time$`.
 ///
 /// ```swift
 /// let origin = try await DASHLiveOrigin(dropped: [5])
@@ -27,6 +27,9 @@ public final class DASHLiveOrigin: Sendable {
     case number
     /// `SegmentTemplate` with a `SegmentTimeline` of the available segments, `$Number$`.
     case timeline
+    /// `SegmentTemplate` with a `SegmentTimeline` of the available segments, `$Time$`
+    /// (`chunk-stream0-t2000000.m4s`: the same segments by their start in microseconds).
+    case time
   }
 
   /// The MPD's path.
@@ -69,12 +72,12 @@ public final class DASHLiveOrigin: Sendable {
       let name = "init-stream\(stream).m4s"
       server.setRoute("/" + name, .status(code: 200, body: try Data(contentsOf: file(name))))
       for number in 1...Self.segmentCount {
-        let path = "/" + Self.segmentName(stream: stream, number)
-        server.setRoute(
-          path,
+        let name = Self.segmentName(stream: stream, number)
+        let behaviour: FaultServer.Behaviour =
           dropped.contains(number)
-            ? .status(code: 404)
-            : .status(code: 200, body: try Data(contentsOf: file(String(path.dropFirst())))))
+          ? .status(code: 404) : .status(code: 200, body: try Data(contentsOf: file(name)))
+        server.setRoute("/" + name, behaviour)
+        server.setRoute("/chunk-stream\(stream)-t\((number - 1) * 1_000_000).m4s", behaviour)
       }
     }
   }
@@ -140,7 +143,9 @@ public final class DASHLiveOrigin: Sendable {
     let now = Date()
     let available = min(Int(now.timeIntervalSince(start)), Self.segmentCount)
     let ended = available >= Self.segmentCount
-    let text = ended ? staticText : dynamicText(start: start, available: available)
+    let text =
+      ended && layout == .number
+      ? staticText : manifestText(start: start, available: available, ended: ended)
     server.setRoute(
       Self.manifestPath,
       .status(
@@ -152,26 +157,33 @@ public final class DASHLiveOrigin: Sendable {
     if ended { state.withLock { $0.endedAt = $0.endedAt ?? now } }
   }
 
-  /// The fixture's MPD made dynamic, starting at `start`, with `available` segments listed
-  /// in a timeline in ``Layout/timeline``.
-  private func dynamicText(start: Date, available: Int) -> String {
+  /// The fixture's MPD made dynamic, starting at `start` (static again once `ended`), with
+  /// the `available` segments listed in a timeline in ``Layout/timeline`` and
+  /// ``Layout/time``.
+  private func manifestText(start: Date, available: Int, ended: Bool) -> String {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    var text = staticText.replacingOccurrences(
-      of: #"type="static""#,
-      with: #"type="dynamic" availabilityStartTime="\#(formatter.string(from: start))""#
-        + #" publishTime="\#(formatter.string(from: Date()))" minimumUpdatePeriod="PT1S""#
-        + #" timeShiftBufferDepth="PT30S" suggestedPresentationDelay="PT3S""#)
-    text = text.replacingOccurrences(
-      of: #"mediaPresentationDuration="[^"]*""#, with: "", options: .regularExpression)
-    if layout == .timeline {
-      let timeline =
-        available == 0
-        ? "><SegmentTimeline></SegmentTimeline>"
-        : #"><SegmentTimeline><S t="0" d="1000000" r="\#(available - 1)"/></SegmentTimeline>"#
-      text = text.replacingOccurrences(of: #"duration="1000000" "#, with: "")
+    var text = staticText
+    if !ended {
       text = text.replacingOccurrences(
-        of: #"startNumber="1">"#, with: #"startNumber="1""# + timeline)
+        of: #"type="static""#,
+        with: #"type="dynamic" availabilityStartTime="\#(formatter.string(from: start))""#
+          + #" publishTime="\#(formatter.string(from: Date()))" minimumUpdatePeriod="PT1S""#
+          + #" timeShiftBufferDepth="PT30S" suggestedPresentationDelay="PT3S""#)
+      text = text.replacingOccurrences(
+        of: #"mediaPresentationDuration="[^"]*""#, with: "", options: .regularExpression)
+    }
+    guard layout != .number else { return text }
+    let timeline =
+      available == 0
+      ? "><SegmentTimeline></SegmentTimeline>"
+      : #"><SegmentTimeline><S t="0" d="1000000" r="\#(available - 1)"/></SegmentTimeline>"#
+    text = text.replacingOccurrences(of: #"duration="1000000" "#, with: "")
+    text = text.replacingOccurrences(
+      of: #"startNumber="1">"#, with: #"startNumber="1""# + timeline)
+    if layout == .time {
+      text = text.replacingOccurrences(
+        of: "-$Number%05d$.m4s", with: "-t$Time$.m4s")
     }
     return text
   }

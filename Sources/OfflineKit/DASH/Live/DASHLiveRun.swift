@@ -71,8 +71,13 @@ struct DASHLiveRun: Sendable {
     let now = manifest.wallTime(at: clock.now)
     var step = Step()
     for track in state.tracks.indices where !recordings[track].isOver {
-      let window = try DASHLiveWindow(
+      var window = try DASHLiveWindow(
         state.tracks[track].path, of: manifest.mpd, manifestURL: manifestURL, at: now)
+      if window.numberedByTime {
+        var numbering = state.tracks[track].timeNumbering ?? .init()
+        window.segments = numbering.number(window.segments)
+        state.tracks[track].timeNumbering = numbering
+      }
       windows[track] = window
       state.tracks[track].timescale = window.timescale
       let playlist = window.playlist(next: recordings[track].journal.nextSequence)

@@ -31,6 +31,8 @@ struct DASHLiveState: Sendable, Equatable, Codable {
     /// The segments asked for or on disk, by number; those on disk are in the journal's
     /// `recorded`.
     var segments: [Int: Segment] = [:]
+    /// The numbers made from the segments' times, when their names use `$Time$` only.
+    var timeNumbering: TimeNumbering?
 
     /// Its path in the MPD.
     var path: RepresentationPath {

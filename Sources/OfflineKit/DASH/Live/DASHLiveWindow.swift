@@ -7,9 +7,10 @@ import HLSPlaylist
 /// one a live DASH recording uses, fed a media playlist made from the MPD's window.
 ///
 /// A segment's number is its `$Number$` (the template's `@startNumber` plus its index, as
-/// the origin counts it, so a number names the same segment in every MPD update). A
-/// template whose media names use `$Time$` only is refused for now: the origin's numbers
-/// need not follow its segments from one update to the next.
+/// the origin counts it, so a number names the same segment in every MPD update). When the
+/// media names use `$Time$` only, the origin's numbers need not follow its segments from one
+/// update to the next: ``numberedByTime`` says so, and the recorder numbers them by their
+/// times instead (``DASHLiveState/TimeNumbering``).
 struct DASHLiveWindow: Sendable {
   /// The available segments, lowest number first.
   var segments: [SegmentReference]
@@ -20,6 +21,9 @@ struct DASHLiveWindow: Sendable {
   /// Whether the presentation ended: the MPD turned `static`, or its
   /// `mediaPresentationDuration` is reached.
   var ended: Bool
+  /// Whether the media names use `$Time$` and not `$Number$`: the numbers are the
+  /// recorder's, made from the times.
+  var numberedByTime: Bool
   /// The longest segment, in whole seconds rounded up (at least 1): the target duration the
   /// recording's reload and silence rules count in.
   var targetDuration: Int
@@ -27,20 +31,15 @@ struct DASHLiveWindow: Sendable {
   /// The window of the Representation at `path` of `mpd`, at the origin's wall time `now`.
   ///
   /// - Throws: ``Transfer/Error`` `invalidMedia` naming what cannot be recorded: a
-  ///   `$Time$`-only template, a listing error.
+  ///   listing error.
   init(_ path: RepresentationPath, of mpd: MPD, manifestURL: URL, at now: Date)
     throws(Transfer.Error)
   {
     func refuse(_ what: String) -> Transfer.Error {
       Transfer.Error(.invalidMedia(what), url: manifestURL, destination: "")
     }
-    if let media = mpd.templateMedia(at: path), media.contains("$Time"),
-      !media.contains("$Number")
-    {
-      throw refuse(
-        "\(manifestURL.redactedForDisplay) is a live presentation whose segments are named by"
-          + " $Time$ (\(path.description)); only $Number$ templates can be recorded so far")
-    }
+    let media = mpd.templateMedia(at: path) ?? ""
+    numberedByTime = media.contains("$Time") && !media.contains("$Number")
     let listing: RepresentationSegments
     do {
       if mpd.isLive {
