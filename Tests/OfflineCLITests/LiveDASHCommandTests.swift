@@ -72,4 +72,42 @@ struct LiveDASHCommandTests {
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(decoded.duration >= 3.5 && decoded.duration < 8.5, "\(decoded.duration)")
   }
+
+  /// Waits (at most 30 s) until `live-dash.json` in `folder` holds `count` recorded
+  /// segments on every track.
+  func waitForSegments(_ count: Int, in folder: String) async throws {
+    for _ in 0..<300 {
+      if let state = try? LiveState(folder: folder), !state.recorded.isEmpty,
+        state.recorded.allSatisfy({ $0.count >= count })
+      {
+        return
+      }
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    Issue.record("\(folder) never recorded \(count) segments")
+  }
+
+  @Test func ctrlCStopsTheRecordingAndLeavesItPlayable() async throws {
+    let origin = try await DASHLiveOrigin()
+    try origin.start()
+    defer { origin.stop() }
+    let work = try TemporaryDirectory()
+    let out = work.url.appending(path: "live").path
+    let run = try OfflineBinary.start(
+      ["get", origin.url.absoluteString, "-o", out, "--quiet", "--from-start"],
+      store: work.url.appending(path: "s"))
+    try await waitForSegments(3, in: out)
+    let partial = try await FFmpeg.decode(out + "/index-partial.mpd")
+    #expect(partial.errors.isEmpty, "\(partial.errors)")
+    #expect(partial.duration >= 2.5, "\(partial.duration)")
+    kill(run.processIdentifier, SIGINT)
+    let status = await run.waitBounded(seconds: 20)
+    #expect(status == 130)
+    let state = try LiveState(folder: out)
+    #expect(state.finished == "stopped")
+    #expect(state.gaps == [0, 0])
+    let decoded = try await FFmpeg.decode(out + "/index.mpd")
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    #expect(decoded.duration >= 2.5 && decoded.duration < 12, "\(decoded.duration)")
+  }
 }
