@@ -58,6 +58,20 @@ struct LiveDASHRecordingTests {
       "\(offline.hashes.count) pictures recorded, \(expected.hashes.count) sent")
   }
 
+  /// Expects a second run into the folder of a recording that ended to be refused, and
+  /// to leave the recording as it was.
+  func expectAnotherRunRefused(_ recorded: Recorded, origin: DASHLiveOrigin) async throws {
+    let index = try OfflineIndex(directory: recorded.store.url.appending(path: "store"))
+    let again = DASHDownload(
+      url: origin.url, folder: recorded.folder, journal: index.transfers,
+      transport: CurlTransport())
+    let error = await #expect(throws: Transfer.Error.self) { try await again.run() }
+    #expect(
+      error?.description.contains("live recording that ended") == true,
+      "\(String(describing: error))")
+    #expect(DASHLiveState.read(in: recorded.folder) == recorded.state)
+  }
+
   @Test(arguments: DASHLiveOrigin.Layout.allCases)
   func aLivePresentationIsRecordedWithoutALostSegment(_ layout: DASHLiveOrigin.Layout)
     async throws
@@ -67,6 +81,7 @@ struct LiveDASHRecordingTests {
     defer { origin.stop() }
     let recorded = try await record(origin, live: .init(start: .fromStart))
     let all = Array(1...DASHLiveOrigin.segmentCount)
+    try await expectAnotherRunRefused(recorded, origin: origin)
     #expect(recorded.state.finished == .endList)
     #expect(recorded.state.tracks.count == 2)
     for track in recorded.state.tracks.indices {

@@ -107,6 +107,7 @@ package struct DASHDownload: Sendable {
     let lock = try await DestinationLock.acquire(
       folder: folder.path, for: url, waits: waitsForOtherWriter)
     defer { withExtendedLifetime(lock) {} }
+    try refuseEndedRecording()
     let mpd = try await fetchManifest()
     if mpd.isLive || isRecordingLive { return try await recordLive(mpd, onProgress: onProgress) }
     let selection = try Self.downloadable(mpd, configuration: configuration, url: url)

@@ -8,6 +8,18 @@ extension DASHDownload {
     DASHLiveState.read(in: folder)?.goesOn ?? false
   }
 
+  /// Refuses to run into a folder whose live recording ended: its segments have left the
+  /// origin's window, and a run would start another recording, or a download, over it.
+  ///
+  /// - Throws: ``Transfer/Error`` `invalidMedia` saying so.
+  func refuseEndedRecording() throws(Transfer.Error) {
+    guard let state = DASHLiveState.read(in: folder), !state.goesOn else { return }
+    throw failure(
+      "this folder holds a live recording that ended (\(state.finished?.rawValue ?? "")):"
+        + " its segments have left the live window and cannot be fetched again;"
+        + " delete it and record the presentation again")
+  }
+
   /// Records the live presentation `mpd` (see ``DASHLiveRecorder``): the video and audio
   /// Representations the VOD choice picks in its last Period, where the live edge is.
   ///
