@@ -23,12 +23,15 @@ public struct MPD: Sendable, Equatable {
   public var baseURLs: [String]
   /// The periods, in document order.
   public var periods: [Period]
+  /// When the segments of a live presentation are available and how often the MPD changes.
+  public var live: LiveTiming
 
   /// Creates an MPD.
   public init(
     type: PresentationType = .static, profiles: String? = nil,
     mediaPresentationDuration: Double? = nil, minBufferTime: Double? = nil,
-    maxSegmentDuration: Double? = nil, baseURLs: [String] = [], periods: [Period] = []
+    maxSegmentDuration: Double? = nil, baseURLs: [String] = [], periods: [Period] = [],
+    live: LiveTiming = LiveTiming()
   ) {
     self.type = type
     self.profiles = profiles
@@ -37,9 +40,10 @@ public struct MPD: Sendable, Equatable {
     self.maxSegmentDuration = maxSegmentDuration
     self.baseURLs = baseURLs
     self.periods = periods
+    self.live = live
   }
 
-  /// Whether this is a live presentation (`type="dynamic"`), which a downloader should refuse.
+  /// Whether this is a live presentation (`type="dynamic"`): it is recorded, not downloaded.
   public var isLive: Bool { type == .dynamic }
 
   /// Every content protection descriptor of the presentation, at AdaptationSet and

@@ -46,7 +46,7 @@ public enum MPDParser {
       minBufferTime: try element.duration("minBufferTime"),
       maxSegmentDuration: try element.duration("maxSegmentDuration"),
       baseURLs: baseURLs(element),
-      periods: try element.children("Period").map(period))
+      periods: try element.children("Period").map(period), live: try liveTiming(element))
   }
 
   private static func period(_ element: Located) throws -> Period {

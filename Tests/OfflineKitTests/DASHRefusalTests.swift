@@ -51,9 +51,14 @@ struct DASHRefusalTests {
     }
   }
 
-  @Test func aLivePresentationIsRefused() async throws {
-    let message = try await refusal(Self.manifest(type: "dynamic"))
+  /// A live presentation is recorded (`LiveDASHRecordingTests`), but not one without the
+  /// `availabilityStartTime` its segments' availability is counted from.
+  @Test func aLivePresentationWithoutAnAvailabilityStartIsRefused() async throws {
+    let manifest = Self.manifest(type: "dynamic").replacingOccurrences(
+      of: #" availabilityStartTime="2026-01-01T00:00:00Z""#, with: "")
+    let message = try await refusal(manifest)
     #expect(message.contains("live") && message.contains("type=\"dynamic\""), "\(message)")
+    #expect(message.contains("availabilityStartTime"), "\(message)")
   }
 
   @Test(arguments: [

@@ -37,17 +37,16 @@ extension DASHDownload {
     }
   }
 
-  /// What to download from `mpd`, or why nothing can be: a live presentation, a chosen
-  /// Representation under a `ContentProtection` (its key system named), or nothing to
-  /// download at all.
-  static func downloadable(_ mpd: MPD, configuration: StreamConfiguration, url: URL) throws(Transfer
-    .Error)
-    -> DASHSelection
-  {
+  /// What to download from `mpd`, or why nothing can be: a live presentation (unless
+  /// `live`: it is recorded), a chosen Representation under a `ContentProtection` (its key
+  /// system named), or nothing to download at all.
+  static func downloadable(
+    _ mpd: MPD, configuration: StreamConfiguration, url: URL, live: Bool = false
+  ) throws(Transfer.Error) -> DASHSelection {
     func refuse(_ what: String) -> Transfer.Error {
       Transfer.Error(.invalidMedia(what), url: url, destination: "")
     }
-    guard !mpd.isLive else {
+    guard live || !mpd.isLive else {
       throw refuse(
         "\(url.redactedForDisplay) is a live presentation (MPD type=\"dynamic\");"
           + " only static (on-demand) presentations can be made available offline")

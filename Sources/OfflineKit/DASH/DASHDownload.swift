@@ -14,8 +14,11 @@ import OfflineStore
 /// fetches only what is missing; one writer per folder. `index.mpd` is written only when
 /// every piece is on disk with its length.
 ///
-/// Refused before any segment is fetched, with ``Transfer/Error/Code-swift.struct/invalidMedia``: a
-/// live presentation (`type="dynamic"`), content protected by a key system (Widevine,
+/// A live presentation (`type="dynamic"`) is recorded instead (`DASHLiveRecorder`, issue 41):
+/// from the live edge until it ends or is stopped, into the same offline MPD.
+///
+/// Refused before any segment is fetched, with ``Transfer/Error/Code-swift.struct/invalidMedia``:
+/// content protected by a key system (Widevine,
 /// PlayReady, any `ContentProtection`: the scheme is named), and a document that is not an
 /// MPD or is malformed (the element is named).
 ///
@@ -40,6 +43,9 @@ package struct DASHDownload: Sendable {
   /// Called before a piece that failed is tried again, from the task that fetches it, once
   /// per retry; nil ignores retries.
   public var onPieceRetry: (@Sendable (PieceRetryPolicy.Retry) -> Void)?
+  /// Called once when the presentation turns out to be live and is recorded rather than
+  /// downloaded, with the manifest's URL; nil ignores it.
+  package var onLiveRecording: (@Sendable (URL) -> Void)?
   /// Whether to wait while another download writes the same folder; false fails at once with
   /// ``Transfer/Error/Code-swift.struct/destinationBusy``.
   public var waitsForOtherWriter = false
@@ -101,7 +107,9 @@ package struct DASHDownload: Sendable {
     let lock = try await DestinationLock.acquire(
       folder: folder.path, for: url, waits: waitsForOtherWriter)
     defer { withExtendedLifetime(lock) {} }
+    try refuseEndedRecording()
     let mpd = try await fetchManifest()
+    if mpd.isLive || isRecordingLive { return try await recordLive(mpd, onProgress: onProgress) }
     let selection = try Self.downloadable(mpd, configuration: configuration, url: url)
     try checkExpansion(of: selection, in: mpd)
     let sources = try await sources(for: selection, in: mpd, journal: journal)

@@ -9,7 +9,9 @@ extension DASHInfo {
   /// characters escaped for a terminal.
   public func text(showing show: (String) -> String) -> String {
     var lines: [String] = []
-    if isLive { lines.append("LIVE: a live presentation cannot be downloaded for offline use.") }
+    if isLive {
+      lines.append("LIVE: a live presentation; get records it until it ends or is stopped.")
+    }
     lines.append(
       String(format: "Duration: %.1f s in %d period", duration, periods.count)
         + (periods.count == 1 ? "" : "s"))

@@ -52,7 +52,7 @@ package struct DASHInfo: Sendable {
   /// The key systems (`Widevine`, `PlayReady`, or the scheme's URI) named by its
   /// `ContentProtection` descriptors; empty when clear. Protected content cannot be stored.
   public var protection: [String]
-  /// Whether the presentation is live (`type="dynamic"`): it cannot be downloaded then.
+  /// Whether the presentation is live (`type="dynamic"`): it is recorded then, not downloaded.
   public var isLive: Bool
 
   /// Fetches and reads the manifest at `url`. A host that cannot be resolved or connected

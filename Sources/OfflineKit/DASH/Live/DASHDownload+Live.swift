@@ -1,0 +1,56 @@
+import DASHManifest
+import Foundation
+
+extension DASHDownload {
+  /// Whether the folder holds a live recording that the same command goes on with: one
+  /// that did not finish (a kill) or that the user stopped.
+  var isRecordingLive: Bool {
+    DASHLiveState.read(in: folder)?.goesOn ?? false
+  }
+
+  /// Refuses to run into a folder whose live recording ended: its segments have left the
+  /// origin's window, and a run would start another recording, or a download, over it.
+  ///
+  /// - Throws: ``Transfer/Error`` `invalidMedia` saying so.
+  func refuseEndedRecording() throws(Transfer.Error) {
+    guard let state = DASHLiveState.read(in: folder), !state.goesOn else { return }
+    throw failure(
+      "this folder holds a live recording that ended (\(state.finished?.rawValue ?? "")):"
+        + " its segments have left the live window and cannot be fetched again;"
+        + " delete it and record the presentation again")
+  }
+
+  /// Records the live presentation `mpd` (see ``DASHLiveRecorder``): the video and audio
+  /// Representations the VOD choice picks in its last Period, where the live edge is.
+  ///
+  /// - Throws: ``Transfer/Error``: `invalidMedia` for a presentation without
+  ///   `availabilityStartTime` (which ISO/IEC 23009-1 requires of a dynamic MPD), a
+  ///   protected one, one with nothing to record or what the recorder cannot record yet;
+  ///   the recorder's errors.
+  func recordLive(_ mpd: MPD, onProgress: @escaping @Sendable (OfflineProgress) -> Void)
+    async throws(Transfer.Error) -> StreamOutcome
+  {
+    if mpd.isLive, mpd.live.availabilityStartTime == nil {
+      throw failure(
+        "\(url.redactedForDisplay) is a live presentation (MPD type=\"dynamic\") without"
+          + " availabilityStartTime, so when its segments are available is not known;"
+          + " it cannot be recorded")
+    }
+    let selection = try Self.downloadable(mpd, configuration: configuration, url: url, live: true)
+    let period = mpd.periods.count - 1
+    let paths = selection.paths.filter { path in
+      guard path.period == period else { return false }
+      let track = DASHTrack(mpd.periods[path.period].adaptationSets[path.adaptationSet])
+      return track == .video || track == .audio
+    }
+    guard !paths.isEmpty else {
+      throw failure(
+        "\(url.redactedForDisplay) is a live presentation with no video or audio to record"
+          + " in its last Period")
+    }
+    let first = try await fetchLiveManifest()
+    onLiveRecording?(url)
+    let recorder = DASHLiveRecorder(download: self, paths: paths, options: configuration.live)
+    return try await recorder.run(first: first, onProgress: onProgress)
+  }
+}

@@ -1,0 +1,185 @@
+import DASHManifest
+import Foundation
+
+/// The recordings of a live DASH presentation's chosen Representations, one
+/// ``LiveRecording`` each, fed the same MPD: what the recorder's events make of them, as
+/// ``Step``s it carries out. It does no I/O; `state` is what the recorder saves.
+struct DASHLiveRun: Sendable {
+  /// One segment to fetch.
+  struct Fetch: Sendable {
+    var track: Int
+    var sequence: Int
+    var remote: URL
+    var local: String
+    var seconds: Double
+  }
+
+  /// What the recorder does after an event.
+  struct Step: Sendable {
+    /// Segments to fetch.
+    var fetches: [Fetch] = []
+    /// Reload the MPD after this wait (counted from its last load), when none is pending.
+    var reload: Duration?
+    /// Every track is over: save and end.
+    var ended = false
+    /// Why it finished, when it did.
+    var finishReason: LiveRecording.FinishReason?
+    /// Why it failed, when it did.
+    var failure: Transfer.Error?
+
+    /// Adds what `other` asks for.
+    mutating func merge(_ other: Step) {
+      fetches += other.fetches
+      if let wait = other.reload { reload = min(reload ?? wait, wait) }
+      ended = ended || other.ended
+      finishReason = finishReason ?? other.finishReason
+      failure = failure ?? other.failure
+    }
+  }
+
+  let manifestURL: URL
+  let clock: any Timekeeping
+  /// What is recorded, saved after every event.
+  var state: DASHLiveState
+  /// One decision value per track.
+  var recordings: [LiveRecording]
+  /// Each track's window at the last reload.
+  var windows: [DASHLiveWindow?]
+
+  /// The run of `recorder` going on from `state` (fresh, or left by an earlier run: from
+  /// the live edge after a stop, where it left off after a kill).
+  init(recorder: DASHLiveRecorder, state: DASHLiveState) {
+    manifestURL = recorder.download.url
+    clock = recorder.clock
+    let configuration = recorder.options.recordingConfiguration
+    let point: LiveRecording.ResumePoint = state.finished == .stopped ? .liveEdge : .whereLeft
+    recordings = state.tracks.map { track in
+      track.journal.nextSequence == nil
+        ? LiveRecording(configuration: configuration)
+        : LiveRecording(resuming: track.journal, from: point, configuration: configuration)
+    }
+    var fresh = state
+    fresh.finished = nil
+    self.state = fresh
+    windows = Array(repeating: nil, count: state.tracks.count)
+  }
+
+  /// The MPD answered: each track's window goes to its recording.
+  ///
+  /// - Throws: ``Transfer/Error`` `invalidMedia` when a window cannot be listed.
+  mutating func didReload(_ manifest: DASHLiveManifest) throws(Transfer.Error) -> Step {
+    let now = manifest.wallTime(at: clock.now)
+    var step = Step()
+    for track in state.tracks.indices where !recordings[track].isOver {
+      var window = try DASHLiveWindow(
+        state.tracks[track].path, of: manifest.mpd, manifestURL: manifestURL, at: now)
+      if window.numberedByTime {
+        var numbering = state.tracks[track].timeNumbering ?? .init()
+        window.segments = numbering.number(window.segments)
+        state.tracks[track].timeNumbering = numbering
+      }
+      windows[track] = window
+      state.tracks[track].timescale = window.timescale
+      let playlist = window.playlist(next: recordings[track].journal.nextSequence)
+      step.merge(apply(recordings[track].didReload(playlist, at: manifest.began), track: track))
+    }
+    return ending(step)
+  }
+
+  /// A reload failed.
+  mutating func didFailToReload(_ why: LiveRecording.ReloadFailure, at: ContinuousClock.Instant)
+    -> Step
+  {
+    var step = Step()
+    for track in state.tracks.indices where !recordings[track].isOver {
+      step.merge(apply(recordings[track].didFailToReload(why, at: at), track: track))
+    }
+    return ending(step)
+  }
+
+  /// A segment is on disk.
+  mutating func didFetch(track: Int, sequence: Int) -> Step {
+    let step = apply(recordings[track].didFetch(sequence), track: track)
+    return ending(step)
+  }
+
+  /// A segment failed after its retries: it goes into its track's ledger.
+  mutating func didFailToFetch(track: Int, sequence: Int) -> Step {
+    let step = apply(recordings[track].didFailToFetch(sequence), track: track)
+    return ending(step)
+  }
+
+  /// A stop was asked: every track finishes once its fetches are settled.
+  mutating func didAskToStop(_ request: LiveRecording.StopRequest, at: ContinuousClock.Instant)
+    -> Step
+  {
+    var step = Step()
+    for track in state.tracks.indices {
+      step.merge(apply(recordings[track].didAskToStop(request, at: at), track: track))
+    }
+    return ending(step)
+  }
+
+  /// A stop once every track recorded `--record-for`.
+  mutating func stopIfRecordedEnough(_ options: LiveRecordingOptions, at: ContinuousClock.Instant)
+    -> Step
+  {
+    guard let limit = options.recordFor,
+      let least = state.tracks.map(\.journal.recordedSeconds).min(), least >= limit.inSeconds,
+      !recordings.allSatisfy(\.isOver)
+    else { return Step() }
+    return didAskToStop(.durationReached, at: at)
+  }
+
+  /// Carries `actions` of track `track` into a step and the state.
+  private mutating func apply(_ actions: [LiveRecording.Action], track: Int) -> Step {
+    var step = Step()
+    for action in actions {
+      switch action {
+      case .fetch(let fetches):
+        for fetch in fetches {
+          let listed = windows[track]?.segments.first { $0.number == UInt64(fetch.sequence) }
+          let local =
+            DASHPlanner.folder(for: state.tracks[track].path)
+            + String(format: "/s%06d.m4s", fetch.sequence)
+          state.tracks[track].segments[fetch.sequence] = DASHLiveState.Segment(
+            local: local, time: listed?.time ?? 0, duration: listed?.duration ?? 0)
+          guard let remote = URL(string: fetch.uri) else { continue }
+          step.fetches.append(
+            Fetch(
+              track: track, sequence: fetch.sequence, remote: remote, local: local,
+              seconds: fetch.segment.duration))
+        }
+      case .reload(let wait):
+        step.reload = min(step.reload ?? wait, wait)
+      case .recordGap:
+        break  // the journal's ledger holds it
+      case .finish(let reason):
+        step.finishReason = reason
+      case .fail(let reason):
+        step.failure = Transfer.Error(
+          .invalidMedia(
+            "the live MPD stopped answering (\(reason)); what was recorded plays"),
+          url: manifestURL, destination: "")
+      }
+    }
+    state.tracks[track].journal = recordings[track].journal
+    return step
+  }
+
+  /// `step`, ended when every track is over. (Called with a step made beforehand: as the
+  /// argument of a call on `self`, a mutation would not be seen, the receiver being read
+  /// first.)
+  private func ending(_ step: Step) -> Step {
+    var step = step
+    if recordings.allSatisfy(\.isOver) {
+      step.ended = true
+      for recording in recordings {
+        if case .finished(let reason) = recording.phase, step.finishReason == nil {
+          step.finishReason = reason
+        }
+      }
+    }
+    return step
+  }
+}

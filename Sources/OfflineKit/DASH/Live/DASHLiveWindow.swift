@@ -1,0 +1,97 @@
+import DASHManifest
+import Foundation
+import HLSPlaylist
+
+/// One chosen Representation's available segments at a reload, numbered as the
+/// ``LiveRecording`` it feeds counts them: the decision value of a live HLS recording is the
+/// one a live DASH recording uses, fed a media playlist made from the MPD's window.
+///
+/// A segment's number is its `$Number$` (the template's `@startNumber` plus its index, as
+/// the origin counts it, so a number names the same segment in every MPD update). When the
+/// media names use `$Time$` only, the origin's numbers need not follow its segments from one
+/// update to the next: ``numberedByTime`` says so, and the recorder numbers them by their
+/// times instead (``DASHLiveState/TimeNumbering``).
+struct DASHLiveWindow: Sendable {
+  /// The available segments, lowest number first.
+  var segments: [SegmentReference]
+  /// The initialization section to fetch once.
+  var initialization: SegmentReference?
+  /// Units per second of the segments' times and durations.
+  var timescale: UInt64
+  /// Whether the presentation ended: the MPD turned `static`, or its
+  /// `mediaPresentationDuration` is reached.
+  var ended: Bool
+  /// Whether the media names use `$Time$` and not `$Number$`: the numbers are the
+  /// recorder's, made from the times.
+  var numberedByTime: Bool
+  /// The longest segment, in whole seconds rounded up (at least 1): the target duration the
+  /// recording's reload and silence rules count in.
+  var targetDuration: Int
+
+  /// The window of the Representation at `path` of `mpd`, at the origin's wall time `now`.
+  ///
+  /// - Throws: ``Transfer/Error`` `invalidMedia` naming what cannot be recorded: a
+  ///   listing error.
+  init(_ path: RepresentationPath, of mpd: MPD, manifestURL: URL, at now: Date)
+    throws(Transfer.Error)
+  {
+    func refuse(_ what: String) -> Transfer.Error {
+      Transfer.Error(.invalidMedia(what), url: manifestURL, destination: "")
+    }
+    let media = mpd.templateMedia(at: path) ?? ""
+    numberedByTime = media.contains("$Time") && !media.contains("$Number")
+    let listing: RepresentationSegments
+    do {
+      if mpd.isLive {
+        listing = try SegmentResolver().availableSegments(
+          for: path, in: mpd, manifestURL: manifestURL, at: now)
+      } else {
+        listing = try SegmentResolver().segments(for: path, in: mpd, manifestURL: manifestURL)
+      }
+    } catch {
+      throw refuse(
+        "\(manifestURL.redactedForDisplay) is a live presentation that cannot be recorded"
+          + " (\(error))")
+    }
+    segments = listing.segments.filter { $0.number != nil && $0.number! <= UInt64(Int.max) }
+    initialization = listing.initialization
+    timescale = max(listing.timescale, 1)
+    let endsAt = mpd.live.availabilityStartTime.flatMap { start in
+      mpd.mediaPresentationDuration.map { start.addingTimeInterval($0) }
+    }
+    ended = !mpd.isLive || endsAt.map { now >= $0 } ?? false
+    let longest = segments.compactMap(\.duration).max() ?? 0
+    targetDuration = max(1, Int((Double(longest) / Double(timescale)).rounded(.up)))
+  }
+
+  /// The seconds `segment` lasts.
+  func seconds(of segment: SegmentReference) -> Double {
+    Double(segment.duration ?? 0) / Double(timescale)
+  }
+
+  /// The window as the media playlist a ``LiveRecording`` reads: one segment per available
+  /// one, numbered by its `$Number$`; `next` (the recording's next number) is its media
+  /// sequence when the window is empty.
+  func playlist(next: Int?) -> MediaPlaylist {
+    let listed = segments.map { segment in
+      Segment(
+        uri: segment.url.absoluteString, duration: seconds(of: segment),
+        mediaSequenceNumber: Int(segment.number ?? 0))
+    }
+    return MediaPlaylist(
+      targetDuration: targetDuration,
+      mediaSequence: listed.first?.mediaSequenceNumber ?? next ?? 0, hasEndList: ended,
+      segments: listed)
+  }
+}
+
+extension MPD {
+  /// The `@media` of the template the Representation at `path` uses, inherited.
+  func templateMedia(at path: RepresentationPath) -> String? {
+    guard let representation = representation(at: path) else { return nil }
+    let period = periods[path.period]
+    let set = period.adaptationSets[path.adaptationSet]
+    return representation.segmentInfo.template?.media ?? set.segmentInfo.template?.media
+      ?? period.segmentInfo.template?.media
+  }
+}

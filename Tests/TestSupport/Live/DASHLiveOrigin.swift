@@ -1,0 +1,192 @@
+import Foundation
+import OfflineHTTP
+import OfflineLocks
+
+/// A live DASH origin on 127.0.0.1 for end-to-end tests of live recording: the segments of
+/// one ffmpeg DASH encode (``DASHStreamFixture/manySegments``: twelve one-second segments of
+/// 160x90 H.264 and of AAC, `$Number%05d$` templates) served under a `dynamic` MPD whose
+/// `availabilityStartTime` is when ``start()`` ran, so segment N becomes available N seconds
+/// later, in real time (a client counts availability by the wall clock: it cannot be sped
+/// up). Every MPD response carries a fresh `Date`. It can drop a segment number (404 for
+/// both streams) and ends by turning the MPD `static` once the last segment is available.
+///
+/// In ``Layout/timeline`` and ``Layout/time`` the MPD lists the available segments in a
+/// `SegmentTimeline` instead of a template `@duration`, named by `$Number$` or by `$Time$`.
+///
+/// ```swift
+/// let origin = try await DASHLiveOrigin(dropped: [5])
+/// try origin.start()
+/// defer { origin.stop() }
+/// let mpd = origin.url  // http://127.0.0.1:PORT/live.mpd
+/// ```
+public final class DASHLiveOrigin: Sendable {
+  /// How the MPD describes the segments.
+  public enum Layout: String, Sendable, CaseIterable {
+    /// `SegmentTemplate` with `@duration` and `$Number$`: the client works out which
+    /// numbers are available.
+    case number
+    /// `SegmentTemplate` with a `SegmentTimeline` of the available segments, `$Number$`.
+    case timeline
+    /// `SegmentTemplate` with a `SegmentTimeline` of the available segments, `$Time$`
+    /// (`chunk-stream0-t2000000.m4s`: the same segments by their start in microseconds).
+    case time
+  }
+
+  /// The MPD's path.
+  public static let manifestPath = "/live.mpd"
+  /// The number of segments of each stream.
+  public static let segmentCount = 12
+
+  /// How the MPD describes the segments.
+  public let layout: Layout
+  /// The numbers answered 404.
+  public let dropped: Set<Int>
+  /// The folder of the ffmpeg fixture (kept while the origin lives).
+  public let root: TemporaryDirectory
+  /// The server.
+  public let server: FaultServer
+  /// The fixture's static MPD.
+  private let staticText: String
+  private let state = Locked(State())
+
+  private struct State {
+    var start: Date?
+    var endedAt: Date?
+    var thread: pthread_t?
+    var stopping = false
+  }
+
+  /// Makes the fixture (shared by the process) and serves its init sections and segments;
+  /// the MPD answers 404 until ``start()``.
+  ///
+  /// - Throws: `TestSupportError` when ffmpeg or the socket fail.
+  public init(layout: Layout = .number, dropped: Set<Int> = []) async throws {
+    self.layout = layout
+    self.dropped = dropped
+    root = try TemporaryDirectory(prefix: "offlinekit-dash-live")
+    _ = try await DASHStreamFixture.manySegments.make(in: root.url)
+    staticText = try String(
+      contentsOf: root.url.appendingPathComponent("manifest.mpd"), encoding: .utf8)
+    server = try FaultServer()
+    for stream in 0..<2 {
+      let name = "init-stream\(stream).m4s"
+      server.setRoute("/" + name, .status(code: 200, body: try Data(contentsOf: file(name))))
+      for number in 1...Self.segmentCount {
+        let name = Self.segmentName(stream: stream, number)
+        let behaviour: FaultServer.Behaviour =
+          dropped.contains(number)
+          ? .status(code: 404) : .status(code: 200, body: try Data(contentsOf: file(name)))
+        server.setRoute("/" + name, behaviour)
+        server.setRoute("/chunk-stream\(stream)-t\((number - 1) * 1_000_000).m4s", behaviour)
+      }
+    }
+  }
+
+  deinit { stop() }
+
+  /// The MPD's URL.
+  public var url: URL { server.url(Self.manifestPath) }
+
+  /// When the last segment became available and the MPD turned static; nil before.
+  public var endedAt: Date? { state.withLock { $0.endedAt } }
+
+  /// The name of segment `number` of `stream` (0 video, 1 audio).
+  public static func segmentName(stream: Int, _ number: Int) -> String {
+    String(format: "chunk-stream%d-%05d.m4s", stream, number)
+  }
+
+  /// The bytes of `stream`'s init section followed by its segments `numbers`, in order:
+  /// what the origin's segments decode to, joined.
+  public func joined(stream: Int, _ numbers: [Int]) throws -> [Data] {
+    try [Data(contentsOf: file("init-stream\(stream).m4s"))]
+      + numbers.map { try Data(contentsOf: file(Self.segmentName(stream: stream, $0))) }
+  }
+
+  /// Starts the clock of the presentation (now is its availability start) and the thread
+  /// that rewrites the MPD with a fresh `Date` ten times a second.
+  ///
+  /// - Throws: `TestSupportError.systemCall` when the thread cannot start.
+  public func start() throws {
+    state.withLock { $0.start = Date() }
+    publish()
+    let thread = try PThread.start { [self] in run() }
+    state.withLock { $0.thread = thread }
+  }
+
+  /// Stops rewriting the MPD, joins the thread and stops the server. Safe to call more
+  /// than once.
+  public func stop() {
+    let thread: pthread_t? = state.withLock { state in
+      state.stopping = true
+      defer { state.thread = nil }
+      return state.thread
+    }
+    if let thread { PThread.join(thread) }
+    server.stop()
+  }
+
+  /// Rewrites the MPD until it turns static, ``stop()``, or a minute past the end.
+  private func run() {
+    let deadline = Date().addingTimeInterval(Double(Self.segmentCount) + 60)
+    while Date() < deadline {
+      let (stopping, ended) = state.withLock { ($0.stopping, $0.endedAt != nil) }
+      if stopping || ended { return }
+      usleep(100_000)
+      publish()
+    }
+  }
+
+  /// Routes the MPD as it is now: dynamic until the last segment is available, then the
+  /// fixture's static one.
+  private func publish() {
+    guard let start = state.withLock({ $0.start }) else { return }
+    let now = Date()
+    let available = min(Int(now.timeIntervalSince(start)), Self.segmentCount)
+    let ended = available >= Self.segmentCount
+    let text =
+      ended && layout == .number
+      ? staticText : manifestText(start: start, available: available, ended: ended)
+    server.setRoute(
+      Self.manifestPath,
+      .status(
+        code: 200,
+        headers: [
+          ("Content-Type", "application/dash+xml"),
+          ("Date", HTTPDate.format(secondsSince1970: Int(now.timeIntervalSince1970))),
+        ], body: Data(text.utf8)))
+    if ended { state.withLock { $0.endedAt = $0.endedAt ?? now } }
+  }
+
+  /// The fixture's MPD made dynamic, starting at `start` (static again once `ended`), with
+  /// the `available` segments listed in a timeline in ``Layout/timeline`` and
+  /// ``Layout/time``.
+  private func manifestText(start: Date, available: Int, ended: Bool) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    var text = staticText
+    if !ended {
+      text = text.replacingOccurrences(
+        of: #"type="static""#,
+        with: #"type="dynamic" availabilityStartTime="\#(formatter.string(from: start))""#
+          + #" publishTime="\#(formatter.string(from: Date()))" minimumUpdatePeriod="PT1S""#
+          + #" timeShiftBufferDepth="PT30S" suggestedPresentationDelay="PT3S""#)
+      text = text.replacingOccurrences(
+        of: #"mediaPresentationDuration="[^"]*""#, with: "", options: .regularExpression)
+    }
+    guard layout != .number else { return text }
+    let timeline =
+      available == 0
+      ? "><SegmentTimeline></SegmentTimeline>"
+      : #"><SegmentTimeline><S t="0" d="1000000" r="\#(available - 1)"/></SegmentTimeline>"#
+    text = text.replacingOccurrences(of: #"duration="1000000" "#, with: "")
+    text = text.replacingOccurrences(
+      of: #"startNumber="1">"#, with: #"startNumber="1""# + timeline)
+    if layout == .time {
+      text = text.replacingOccurrences(
+        of: "-$Number%05d$.m4s", with: "-t$Time$.m4s")
+    }
+    return text
+  }
+
+  private func file(_ name: String) -> URL { root.url.appendingPathComponent(name) }
+}
