@@ -98,6 +98,12 @@ struct GetCommand: Command {
       + " tried again later. Secrets (--header marked secret, cookies, credentials) are"
       + " never sent to mirrors. Files of 8 MiB and more; not for streams.",
     parser: .httpURL)
+  static let split: Option<Duration?> = .value(
+    "--split", valueName: "duration",
+    help: "HLS live: record consecutive parts of about this much media each (10m, 1h) into"
+      + " part001/, part002/… of the output folder, each its own offline copy; no segment is"
+      + " lost or recorded twice between two parts. --record-for then counts all parts.",
+    parser: .duration)
   static let quiet: Option<Bool> = .flag("-q", "--quiet", help: "Print nothing but errors.")
   static let json: Option<Bool> = .flag(
     "--json", help: "Print one JSON object per event on standard output.")
@@ -116,7 +122,7 @@ struct GetCommand: Command {
     options: [
       output, sha256, mirror, caFile, proxy, noProxy, stallTimeout, retries, minimumFreeSpace,
       connections, force, wait, refreshCommand,
-    ] + RequestOptionArguments.all + StreamOptions.all + [subsSidecar, quiet, json],
+    ] + RequestOptionArguments.all + StreamOptions.all + [split, subsSidecar, quiet, json],
     command: Self.self)
 
   /// The most connections `--connections` opens to one host.
@@ -171,6 +177,10 @@ struct GetCommand: Command {
       throw UsageError("--subs-sidecar goes with -o FILE.mp4 or -o FILE.mkv of a stream.")
     }
     hls = StreamOptions.hls(from: arguments)
+    hls.live.splitEvery = arguments[Self.split]
+    if hls.live.splitEvery != nil, Self.namesExport(output) {
+      throw UsageError("--split writes a folder of parts; it does not go with -o FILE.mp4.")
+    }
     minimumFreeSpace = arguments[Self.minimumFreeSpace]?.bytes
     requestOptions = try RequestOptionArguments.requestOptions(from: arguments)
     refreshCommand = arguments[Self.refreshCommand]

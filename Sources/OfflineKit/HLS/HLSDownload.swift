@@ -17,7 +17,7 @@ package struct HLSDownload: Sendable {
   /// The stream's playlist URL.
   public var url: URL { session.url }
   /// The folder the offline copy goes to (the content's folder).
-  public let folder: URL
+  public private(set) var folder: URL
   /// What to download.
   public let configuration: StreamConfiguration
   /// How every request of the stream is made: playlists, segments, keys, init sections and
@@ -117,7 +117,8 @@ package struct HLSDownload: Sendable {
     let variant = try await chosenVariant(of: entry)
     if let live = try liveSource(entry, variant: variant, loadedAt: began) {
       return try await recordLive(
-        live.playlist, at: live.url, loadedAt: live.loadedAt, onProgress: onProgress)
+        live.playlist, at: live.url, loadedAt: live.loadedAt, variables: entry.variables,
+        onProgress: onProgress)
     }
     let plan = try await makePlan(entry, variant: variant?.playlist)
     let pins = try pinFolders(of: plan)

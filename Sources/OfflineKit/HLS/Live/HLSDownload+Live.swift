@@ -5,7 +5,15 @@ extension HLSDownload {
   /// Whether the folder holds a live recording that the same command goes on with: one
   /// that did not finish (a kill) or that the user stopped (``LiveRecordState/goesOn``).
   var isRecordingLive: Bool {
-    LiveRecordState.read(in: folder)?.goesOn ?? false
+    if let state = LiveRecordState.read(in: folder) { return state.goesOn }
+    guard configuration.live.splitEvery != nil else { return false }
+    // Split into parts: it goes on unless its parts say it is over.
+    let parts = LiveParts.existing(in: folder)
+    guard !parts.isEmpty else { return false }
+    if case .over = LiveParts.next(after: parts, recordFor: configuration.live.recordFor) {
+      return false
+    }
+    return true
   }
 
   /// Refuses to run into a folder whose live recording ended (a repair's run, say): its
@@ -79,6 +87,7 @@ extension HLSDownload {
   ///   with AES-128 keys (SAMPLE-AES, DRM), or the recorder's.
   func recordLive(
     _ media: MediaPlaylist, at playlistURL: URL, loadedAt: ContinuousClock.Instant,
+    variables: [String: String] = [:],
     onProgress: @escaping @Sendable (OfflineProgress) -> Void
   ) async throws(Transfer.Error) -> StreamOutcome {
     for segment in media.segments {
@@ -86,11 +95,32 @@ extension HLSDownload {
         sequence: segment.mediaSequenceNumber, discontinuitySequence: 0, segment: segment)
       _ = try fetch.aes128Key(base: playlistURL)
     }
+    onLiveRecording?(playlistURL)
+    if let every = configuration.live.splitEvery {
+      return try await recordParts(
+        every: every, first: media, at: playlistURL, loadedAt: loadedAt, variables: variables,
+        onProgress: onProgress)
+    }
+    return try await recordOne(
+      media, at: playlistURL, loadedAt: loadedAt, options: configuration.live,
+      onProgress: onProgress)
+  }
+
+  /// Records into ``folder`` with `options` (see ``HLSLiveRecorder``).
+  func recordOne(
+    _ media: MediaPlaylist, at playlistURL: URL, loadedAt: ContinuousClock.Instant,
+    options: LiveRecordingOptions, onProgress: @escaping @Sendable (OfflineProgress) -> Void
+  ) async throws(Transfer.Error) -> StreamOutcome {
     let keys = LiveRecordState.read(in: folder)?.keyFiles ?? []  // named by an earlier run
     try HLSManifest(entryURL: url, keys: keys).write(in: folder)
-    onLiveRecording?(playlistURL)
-    let recorder = HLSLiveRecorder(
-      download: self, playlistURL: playlistURL, options: configuration.live)
+    let recorder = HLSLiveRecorder(download: self, playlistURL: playlistURL, options: options)
     return try await recorder.run(first: media, loadedAt: loadedAt, onProgress: onProgress)
+  }
+
+  /// This download into `folder` instead: one part of a split recording.
+  func inFolder(_ folder: URL) -> HLSDownload {
+    var download = self
+    download.folder = folder
+    return download
   }
 }

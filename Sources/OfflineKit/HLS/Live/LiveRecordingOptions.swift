@@ -33,6 +33,10 @@ public struct LiveRecordingOptions: Sendable, Equatable, Codable {
   /// Seconds the playlist may answer without a new segment before the stream counts as
   /// ended; nil takes six target durations.
   public var endAfterSilence: Duration?
+  /// Consecutive parts of about this much media each (`offline get --split`, see
+  /// `LiveParts`); nil records one. Only a download into a folder of its own splits: the
+  /// queue's contents are one recording each.
+  package var splitEvery: Duration?
 
   /// Options; by default from the live edge, until the stream ends.
   public init(

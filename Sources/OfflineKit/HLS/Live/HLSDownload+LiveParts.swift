@@ -1,0 +1,88 @@
+import Foundation
+import HLSPlaylist
+
+extension HLSDownload {
+  /// Records the live media playlist at `playlistURL` as consecutive parts of about `every`
+  /// of media each (``LiveParts``), in ``folder``'s `part001/`, `part002/`…, from where the
+  /// parts there say (a rerun goes on as the first run left it), until the recording ends
+  /// for another reason than a part's share: `EXT-X-ENDLIST`, silence, `--record-until`,
+  /// the whole `--record-for`, a stop.
+  ///
+  /// Each part is recorded like an unsplit recording into its folder, with
+  /// ``LiveRecordingOptions/recordFor`` its share; the next starts at the first number the
+  /// part before did not settle. `first`, loaded at `loadedAt`, starts the first part this
+  /// run records; the parts after load the playlist again.
+  ///
+  /// - Parameter onProgress: bytes and segments of the parts this run recorded, added up.
+  /// - Returns: The outcome of the last part, its bytes, segments and duration those of
+  ///   every part this run recorded.
+  func recordParts(
+    every: Duration, first: MediaPlaylist, at playlistURL: URL,
+    loadedAt: ContinuousClock.Instant, variables: [String: String],
+    onProgress: @escaping @Sendable (OfflineProgress) -> Void
+  ) async throws(Transfer.Error) -> StreamOutcome {
+    var playlist: MediaPlaylist? = first
+    var loaded = loadedAt
+    var done = StreamOutcome(
+      index: indexURL(), bytes: 0, segments: 0, initSections: 0, keys: 0, files: 0, duration: 0)
+    while true {
+      let parts = LiveParts.existing(in: folder)
+      let index: Int
+      switch LiveParts.next(after: parts, recordFor: configuration.live.recordFor) {
+      case .over(let last):
+        if done.segments == 0, last > 0 {
+          done.index = inFolder(LiveParts.folder(last, in: folder)).indexURL()
+        }
+        return done
+      case .goOn(let part):
+        index = part
+      case .start(let part, let sequence):
+        index = part
+        let partFolder = LiveParts.folder(part, in: folder)
+        try fileStep(partFolder) { () throws(TransferFileError) in
+          try FileSteps.createFolder(partFolder.path)
+        }
+        try LiveParts.seed(startingAt: sequence, playlistURL: playlistURL).write(in: partFolder)
+      }
+      var options = configuration.live
+      options.recordFor = every
+      if let whole = configuration.live.recordFor {
+        let left = whole.inSeconds - LiveParts.recorded(parts.filter { $0.index < index })
+        options.recordFor = .seconds(min(every.inSeconds, max(left, 0)))
+      }
+      let media: MediaPlaylist
+      if let playlist {
+        media = playlist
+      } else {
+        loaded = session.clock.instant
+        media = try await mediaPlaylist(at: playlistURL, importing: variables)
+      }
+      playlist = nil
+      let before = done
+      let outcome = try await inFolder(LiveParts.folder(index, in: folder)).recordOne(
+        media, at: playlistURL, loadedAt: loaded, options: options
+      ) { progress in
+        var progress = progress
+        progress.bytes += before.bytes
+        progress.segmentsDone = progress.segmentsDone.map { $0 + before.segments }
+        onProgress(progress)
+      }
+      done.index = outcome.index
+      done.bytes += outcome.bytes
+      done.segments += outcome.segments
+      done.files += outcome.files
+      done.duration += outcome.duration
+    }
+  }
+
+  /// Runs a file step on `folder`, its error a ``Transfer/Error`` naming it.
+  private func fileStep(_ folder: URL, _ step: () throws(TransferFileError) -> Void)
+    throws(Transfer.Error)
+  {
+    do {
+      try step()
+    } catch {
+      throw Transfer.Error(.file(error), url: url, destination: folder.path)
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import TestSupport
+import TestTiming
+import Testing
+
+/// `offline get --split` on a live HLS playlist (issue 41, item 5): consecutive parts
+/// (`part001/`, `part002/`…) of about that much media each, every one an offline copy that
+/// plays on its own, and together every segment the live playlist published, each once.
+@Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads, .timed)
+struct LiveSplitCommandTests {
+  typealias LiveState = LiveRecordCommandTests.LiveState
+
+  /// The parts in `folder`, in order, with what their `live.json` says.
+  static func parts(in folder: String) throws -> [(name: String, state: LiveState)] {
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+      .filter { $0.hasPrefix("part") }.sorted()
+    return try names.map { ($0, try LiveState(folder: folder + "/" + $0)) }
+  }
+
+  /// Checks that `parts` hold every number of `sequences` once, in order (each part's
+  /// numbers after the part before's), and that each decodes to its own segments.
+  static func expectEverySegmentOnce(
+    _ parts: [(name: String, state: LiveState)], in folder: String, sequences: ClosedRange<Int>
+  ) async throws {
+    let all = parts.flatMap(\.state.recorded)
+    #expect(all == Array(sequences), "\(parts.map { ($0.name, $0.state.recorded) })")
+    for part in parts {
+      #expect(part.state.gaps.isEmpty, "\(part.name): \(part.state.gaps)")
+      let decoded = try await FFmpeg.decode(folder + "/" + part.name + "/index.m3u8")
+      #expect(decoded.errors.isEmpty, "\(part.name): \(decoded.errors)")
+      let seconds = Double(part.state.recorded.count)
+      #expect(abs(decoded.duration - seconds) < 0.6, "\(part.name): \(decoded.duration) s")
+    }
+  }
+
+  @Test func partsHoldEverySegmentOnceAndEachPlays() async throws {
+    let recording = try await LiveRecordCommandTests().recordedGet(
+      .init(segmentCount: 11, window: 6, initialSegments: 3),
+      ["--from-start", "--split", "3s"])
+    let (origin, out, result) = (recording.origin, recording.out, recording.result)
+    #expect(result.status == 0, "\(result.stderrText)")
+    let parts = try Self.parts(in: out)
+    #expect(parts.count >= 3, "\(parts.map(\.name))")
+    #expect(parts.first?.name == "part001")
+    // Each part but the last reached its share; the last ended with the stream.
+    for part in parts.dropLast() {
+      #expect(part.state.finished == "durationReached", "\(part.name)")
+      #expect(part.state.recorded.count >= 3, "\(part.name): \(part.state.recorded)")
+    }
+    #expect(parts.last?.state.finished == "endList")
+    try await Self.expectEverySegmentOnce(parts, in: out, sequences: origin.schedule.sequences)
+    #expect(!FileManager.default.fileExists(atPath: out + "/index.m3u8"), "parts only")
+  }
+
+  /// A kill -9 while the second part records, then the same command at once: it goes on
+  /// into that part, and the parts still hold every segment once.
+  @Test func aKilledSplitRecordingGoesOnIntoItsLastPart() async throws {
+    let origin = try await LiveOrigin(.init(segmentCount: 14, window: 8, initialSegments: 3))
+    try origin.start()
+    defer { origin.stop() }
+    let work = try TemporaryDirectory()
+    let store = work.url.appending(path: "s")
+    let out = work.url.appending(path: "live").path
+    let arguments = [
+      "get", origin.url.absoluteString, "-o", out, "--quiet", "--from-start", "--split", "4s",
+    ]
+    let run = try OfflineBinary.start(arguments, store: store)
+    try await LiveRecordCommandTests().waitForSegments(1, in: out + "/part002/index.m3u8")
+    kill(run.processIdentifier, SIGKILL)
+    _ = await run.waitBounded(seconds: 10)
+    let again = try await InProcessOffline.run(["--store", store.path] + arguments, timeout: 90)
+    #expect(again.status == 0, "\(again.stderrText)")
+    let parts = try Self.parts(in: out)
+    #expect(parts.count >= 3, "\(parts.map(\.name))")
+    #expect(parts.last?.state.finished == "endList")
+    try await Self.expectEverySegmentOnce(parts, in: out, sequences: origin.schedule.sequences)
+  }
+
+  @Test func splitDoesNotGoWithAnExportFile() async throws {
+    let work = try TemporaryDirectory()
+    let result = try await InProcessOffline.run([
+      "--store", work.url.appending(path: "s").path, "get", "http://127.0.0.1:9/live.m3u8",
+      "-o", work.url.appending(path: "out.mp4").path, "--split", "10m",
+    ])
+    #expect(result.status == 64)
+    #expect(result.stderrText.contains("--split"), "\(result.stderrText)")
+  }
+}
