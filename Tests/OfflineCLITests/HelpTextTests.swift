@@ -131,7 +131,8 @@ import Testing
                [--limit-rate <rate>] [--variant <v>] [--audio <a>] [--subtitles <s>]
                [--piece-retries <n>] [--piece-retry-delay <s>] [--max-connections <n>]
                [--segment-files] [--from-start] [--record-for <duration>]
-               [--record-until <time>] [--subs-sidecar] [--quiet] [--json]
+               [--record-until <time>] [--split <duration>] [--subs-sidecar] [--quiet]
+               [--json]
 
         ARGUMENTS:
           <url>                   The http or https URL to download. An HLS playlist
@@ -244,6 +245,11 @@ import Testing
                                   after a stop goes on counting.
           --record-until <time>   HLS live: stop at this time (18:30 local, or
                                   2026-12-07T18:30:00Z).
+          --split <duration>      HLS live: record consecutive parts of about this much
+                                  media each (10m, 1h) into part001/, part002/… of the
+                                  output folder, each its own offline copy; no segment
+                                  is lost or recorded twice between two parts.
+                                  --record-for then counts all parts.
           --subs-sidecar          With -o FILE.mp4 or FILE.mkv of a stream: also write
                                   its subtitle track as FILE.vtt beside the file
                                   (refused like the file when it exists, unless

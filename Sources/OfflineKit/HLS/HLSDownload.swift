@@ -17,7 +17,7 @@ package struct HLSDownload: Sendable {
   /// The stream's playlist URL.
   public var url: URL { session.url }
   /// The folder the offline copy goes to (the content's folder).
-  public private(set) var folder: URL
+  public internal(set) var folder: URL
   /// What to download.
   public let configuration: StreamConfiguration
   /// How every request of the stream is made: playlists, segments, keys, init sections and
