@@ -36,6 +36,11 @@ extension DASHDownload {
           + " availabilityStartTime, so when its segments are available is not known;"
           + " it cannot be recorded")
     }
+    if configuration.live.splitEvery != nil {
+      throw failure(
+        "\(url.redactedForDisplay) is a live presentation: --split records live HLS only so"
+          + " far; record it without --split")
+    }
     let selection = try Self.downloadable(mpd, configuration: configuration, url: url, live: true)
     let period = mpd.periods.count - 1
     let paths = selection.paths.filter { path in
