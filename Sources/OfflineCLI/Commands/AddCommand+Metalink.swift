@@ -20,7 +20,6 @@ extension AddCommand {
     guard input == nil, urls.count == 1, let url = URL(string: urls[0]), url.isHTTPWithHost,
       MetalinkPlan.isMetalink(url)
     else { return self }
-    let document = url.redactedForDisplay
     let transport = CurlTransport(
       configuration: .init(
         trustedCAFile: requestOptions.caFile, proxy: requestOptions.proxy,
@@ -28,16 +27,7 @@ extension AddCommand {
         environment: CurlEnvironment(environment)))
     let session = ContentSession(
       url: url, transport: transport, requestOptions: requestOptions, retry: RetryPolicy())
-    let data: Data
-    do {
-      data = try await session.data(from: url, limit: GetCommand.metalinkLimit, destination: "")
-    } catch {
-      throw MetalinkPlan.Problem(document: document, reason: error.description)
-    }
-    guard data.count <= GetCommand.metalinkLimit else {
-      throw MetalinkPlan.Problem(document: document, reason: "it is larger than 8 MiB")
-    }
-    let plan = try MetalinkPlan.make(from: data, document: document)
+    let plan = try await MetalinkPlan.fetch(url, session: session)
     var command = self
     command.urls = [plan.primary.absoluteString]
     command.mirrors = plan.mirrors + mirrors

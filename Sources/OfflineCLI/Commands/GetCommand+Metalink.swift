@@ -3,9 +3,6 @@ import OfflineHTTP
 import OfflineKit
 
 extension GetCommand {
-  /// The most bytes of a Metalink read, from a file or a URL.
-  static let metalinkLimit = 8 << 20
-
   /// This command with its Metalink (a local file, or a URL ending in `.meta4` or
   /// `.metalink`) turned into the download it describes: the best URL by priority, the
   /// others as mirrors, its SHA-256 (unless `--sha256` was given), its piece hashes and its
@@ -18,31 +15,20 @@ extension GetCommand {
   func resolvingMetalink(host: CommandHost, transport: any HTTPTransporting)
     async throws(MetalinkPlan.Problem) -> GetCommand
   {
-    let data: Data
-    let document: String
+    let plan: MetalinkPlan
     switch target {
     case .metalinkFile(let path):
       let absolute = path.hasPrefix("/") ? path : host.workingDirectory.appending(path: path).path
-      document = path
-      guard let read = FileManager.default.contents(atPath: absolute) else {
+      guard let data = FileManager.default.contents(atPath: absolute) else {
         throw MetalinkPlan.Problem(document: path, reason: "it cannot be read")
       }
-      data = read
+      plan = try MetalinkPlan.read(data, document: path)
     case .url(let url):
       guard MetalinkPlan.isMetalink(url) else { return self }
-      document = url.redactedForDisplay
       let session = ContentSession(
         url: url, transport: transport, requestOptions: requestOptions, retry: retryPolicy)
-      do {
-        data = try await session.data(from: url, limit: Self.metalinkLimit, destination: "")
-      } catch {
-        throw MetalinkPlan.Problem(document: document, reason: error.description)
-      }
+      plan = try await MetalinkPlan.fetch(url, session: session)
     }
-    guard data.count <= Self.metalinkLimit else {
-      throw MetalinkPlan.Problem(document: document, reason: "it is larger than 8 MiB")
-    }
-    let plan = try MetalinkPlan.make(from: data, document: document)
     var command = self
     command.url = plan.primary
     command.mirrors = plan.mirrors + mirrors

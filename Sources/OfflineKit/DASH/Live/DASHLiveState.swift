@@ -74,23 +74,12 @@ struct DASHLiveState: Sendable, Equatable, Codable {
 
   /// The state in `folder`, or nil when there is none or it cannot be read.
   static func read(in folder: URL) -> DASHLiveState? {
-    guard let data = FileManager.default.contents(atPath: folder.appending(path: fileName).path)
-    else { return nil }
-    return try? JSONDecoder().decode(DASHLiveState.self, from: data)
+    LiveStateFile.read(DASHLiveState.self, named: fileName, in: folder)
   }
 
   /// Writes it atomically into `folder`.
   func write(in folder: URL) throws(Transfer.Error) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    guard let data = try? encoder.encode(self) else {
-      throw Transfer.Error(
-        .invalidMedia("cannot encode the live recording's state"), url: manifestURL,
-        destination: folder.path)
-    }
-    try AtomicFile.write(
-      data, to: folder.appending(path: Self.fileName), mode: ReadableFileMode.owner,
-      url: manifestURL)
+    try LiveStateFile.write(self, named: Self.fileName, in: folder, url: manifestURL)
   }
 
   /// The offline MPD of what is on disk, made from `mpd` (the last one that answered):

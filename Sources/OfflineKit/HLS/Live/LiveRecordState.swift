@@ -56,8 +56,7 @@ struct LiveRecordState: Sendable, Equatable, Codable {
   /// `live.json` unless `replayingLog` is false; nil when there is none (or it cannot be
   /// read).
   static func read(in folder: URL, replayingLog: Bool = true) -> LiveRecordState? {
-    guard let data = FileManager.default.contents(atPath: folder.appending(path: fileName).path),
-      var state = try? JSONDecoder().decode(LiveRecordState.self, from: data)
+    guard var state = LiveStateFile.read(LiveRecordState.self, named: fileName, in: folder)
     else { return nil }
     if replayingLog {
       state.entries.merge(LiveEntryLog.entries(in: folder)) { _, logged in logged }
@@ -75,15 +74,6 @@ struct LiveRecordState: Sendable, Equatable, Codable {
   /// Writes the state into `folder` atomically, the user's alone (its URL may be signed);
   /// `live.log` is left as it is.
   func write(in folder: URL) throws(Transfer.Error) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    guard let data = try? encoder.encode(self) else {
-      throw Transfer.Error(
-        .invalidMedia("cannot encode the live recording's state"), url: playlistURL,
-        destination: folder.path)
-    }
-    try AtomicFile.write(
-      data, to: folder.appending(path: Self.fileName), mode: ReadableFileMode.owner,
-      url: playlistURL)
+    try LiveStateFile.write(self, named: Self.fileName, in: folder, url: playlistURL)
   }
 }
