@@ -146,6 +146,23 @@ import Testing
     #expect(Fixture.others(back) == [.reload(after: .seconds(6))])
   }
 
+  /// Pins session 38's CI failure: an origin whose playlist failed for longer than the
+  /// silence limit and whose first answer back brought nothing new ended the recording by
+  /// silence at once, counting the failing time as silence.
+  @Test func anUnchangedAnswerAfterFailingReloadsCountsTheSilenceFromIt() {
+    let configuration = LiveRecording.Configuration(endAfterSilence: .fixed(.seconds(10)))
+    var recording = Fixture.recording(fromStartOf: 0...2, configuration: configuration)
+    _ = recording.didFailToReload(.httpStatus(503), at: Fixture.at(6))
+    _ = recording.didFailToReload(.httpStatus(503), at: Fixture.at(9))
+    let back = recording.didReload(Fixture.window(0...2), at: Fixture.at(15))
+    #expect(back == [.reload(after: .seconds(3))])
+    #expect(recording.didReload(Fixture.window(0...2), at: Fixture.at(24)).count == 1)
+    #expect(
+      recording.didReload(Fixture.window(0...2), at: Fixture.at(25)) == [
+        .finish(.endedBySilence)
+      ])
+  }
+
   @Test func reloadsFailingForTheirLimitFailTheRecording() {
     var recording = Fixture.recording(fromStartOf: 0...2)
     _ = recording.didFailToReload(.httpStatus(503), at: Fixture.at(6))

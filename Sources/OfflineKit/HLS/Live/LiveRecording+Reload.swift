@@ -22,6 +22,9 @@ extension LiveRecording {
     }
     let target = playlist.targetDuration
     journal.targetDuration = target
+    // Back after failing reloads: the silence is counted from now, so the time the playlist
+    // failed never counts as silence, whatever its first answer brings.
+    if failedReloads > 0 { lastNewSegmentAt = now }
     failedReloads = 0
     lastAnswerAt = now
     windowStart = playlist.mediaSequence
