@@ -124,10 +124,16 @@ extension HLSLiveRecorder {
     do {
       let parsed = try await HLSPlaylistFetch(session: download.session, destination: folder.path)
         .playlist(at: playlistURL)
+      let answered = clock.instant
       guard case .media(let media) = parsed.playlist else {
-        return .reloadFailed(.noAnswer, at: clock.instant)
+        return .reloadFailed(.noAnswer, at: answered)
       }
-      return .reloaded(media, at: began)
+      // Timed from when the load began (RFC 8216 §6.3.4), unless the session's retries held
+      // it past half a target duration (a 503 outage, say): then what it brought was seen
+      // only now, and a new segment dated back to the first try made the recording take
+      // the next unchanged answer for silence (session 38's CI).
+      let held = began.duration(to: answered) > .milliseconds(media.targetDuration * 500)
+      return .reloaded(media, at: held ? answered : began)
     } catch {
       if endsForRefresh(error) { return .refused(error) }
       if case .status(let code, _) = error.kind {
