@@ -25,16 +25,13 @@ extension DASHLiveRecorder {
       concurrency: download.configuration.pieceConcurrency, pieces: pieces, packs: false)
   }
 
-  /// The retries of a live segment: the presentation's, at most
-  /// ``HLSLiveRecorder/liveRetries``, starting at most half a second apart, so a segment
-  /// that never comes is ledgered while the window still holds the ones after it.
+  /// The retries of a live segment: the presentation's, capped for live
+  /// (``PieceRetryPolicy/cappedForLive``).
   private var segmentRetry: PieceRetryPolicy {
-    var configuration = download.configuration
-    configuration.pieceRetries = min(configuration.pieceRetries, HLSLiveRecorder.liveRetries)
-    configuration.pieceRetryDelay = min(configuration.pieceRetryDelay, .milliseconds(500))
-    return PieceRetryPolicy(
-      configuration, refreshesURL: download.refreshesURL, onRetry: download.onPieceRetry,
-      clock: clock)
+    PieceRetryPolicy(
+      download.configuration, refreshesURL: download.refreshesURL,
+      onRetry: download.onPieceRetry, clock: clock
+    ).cappedForLive
   }
 
   /// Fetches the init section of every track that has none on disk yet, from `manifest`'s

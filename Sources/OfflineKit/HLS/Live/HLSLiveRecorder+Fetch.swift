@@ -29,10 +29,10 @@ extension HLSLiveRecorder {
   }
 
   /// Fetches one segment through the piece engine, with its retries (at most
-  /// ``liveRetries`` of them, starting at most half a second apart, so a segment that never
-  /// comes is ledgered while the window still holds the ones after it), after its init
-  /// section and key when they are not on disk yet: `.fetched` with its bytes, or with the
-  /// error it failed with after them.
+  /// ``PieceRetryPolicy/liveRetries`` of them, starting at most half a second apart, so a
+  /// segment that never comes is ledgered while the window still holds the ones after it),
+  /// after its init section and key when they are not on disk yet: `.fetched` with its
+  /// bytes, or with the error it failed with after them.
   func fetchSegment(
     _ fetch: LiveSegmentFetch, entry: LiveRecordState.Entry, sideFiles: LiveSideFiles
   ) async -> Happening {
@@ -97,18 +97,13 @@ extension HLSLiveRecorder {
     }
   }
 
-  /// The most retries of one live segment.
-  static let liveRetries = 3
-
-  /// The retries of a live segment: the stream's, at most ``liveRetries``, starting at most
-  /// half a second apart.
+  /// The retries of a live segment: the stream's, capped for live
+  /// (``PieceRetryPolicy/cappedForLive``).
   var segmentRetry: PieceRetryPolicy {
-    var configuration = download.configuration
-    configuration.pieceRetries = min(configuration.pieceRetries, Self.liveRetries)
-    configuration.pieceRetryDelay = min(configuration.pieceRetryDelay, .milliseconds(500))
-    return PieceRetryPolicy(
-      configuration, refreshesURL: download.refreshesURL, onRetry: download.onPieceRetry,
-      clock: clock)
+    PieceRetryPolicy(
+      download.configuration, refreshesURL: download.refreshesURL,
+      onRetry: download.onPieceRetry, clock: clock
+    ).cappedForLive
   }
 
   /// Reloads the playlist at `due`: `.reloaded` with the instant the load began (RFC 8216
