@@ -14,14 +14,17 @@ struct QueueCostFixture {
   let names: [String]
 
   /// Serves `files` (name → size; every name ends in `.bin`) and opens a manager whose
-  /// store lives in a folder named with `prefix`.
+  /// store lives in a folder named with `prefix`, on `clock` when one is given (a manual
+  /// clock nobody advances: no interval ever passes, however slow the machine).
   init(
-    files: [String: Int], prefix: String, parallelDownloads: Int, pollInterval: Duration
+    files: [String: Int], prefix: String, parallelDownloads: Int, pollInterval: Duration,
+    clock: ManualClock? = nil
   ) throws {
     origin = try ManagerOrigin(files: files)
     folder = try TemporaryDirectory(prefix: prefix)
     var configuration = ManagerFixture.configuration(parallelDownloads: parallelDownloads)
     configuration.pollInterval = pollInterval
+    if let clock { configuration.clock = clock }
     manager = try OfflineManager(
       directory: folder.url.appending(path: "store", directoryHint: .isDirectory),
       configuration: configuration)

@@ -12,12 +12,15 @@ import Testing
   /// Small files, one at a time, with a poll interval no test waits for: the whole queue
   /// finishes in one batch (it is flushed when nothing else runs), so what each file costs
   /// is all that varies.
+  /// The clock stands still (a manual clock nobody advances): an 8 KiB body arrives within
+  /// one progress and checkpoint interval however loaded the machine, so no file costs a
+  /// checkpoint of its own (session 38's CI, a loaded machine: one count over the budget).
   private static func smallQueue(_ count: Int, prefix: String) throws -> QueueCostFixture {
     var files: [String: Int] = [:]
-    // 8 KiB: the body arrives at once, well within one progress interval.
     for index in 0..<count { files["f\(index).bin"] = 8 << 10 }
     return try QueueCostFixture(
-      files: files, prefix: prefix, parallelDownloads: 1, pollInterval: .seconds(3600))
+      files: files, prefix: prefix, parallelDownloads: 1, pollInterval: .seconds(3600),
+      clock: ManualClock())
   }
 
   /// Pins a per-file write nobody read: the runner marked a launched file `starting`, then,
@@ -44,17 +47,25 @@ import Testing
 
     let before = database.commitCount
     let readsBefore = database.lonelyReadCount
+    let batchesBefore = await queue.manager.commits.batchesStarted
     #expect(try await runUntilIdle(queue.manager, timeout: .seconds(60)))
     let commits = database.commitCount - before
     let reads = database.lonelyReadCount - readsBefore
+    let batches = await queue.manager.commits.batchesStarted - batchesBefore
 
     try await queue.expectDownloaded(contents)
     for content in contents {
       #expect(try await queue.manager.snapshot(id: content.id).waitReason == nil)
     }
-    // One a file at most, plus the batch's `complete` records, pieces and `downloaded`.
-    #expect(commits <= count + 3, "\(commits) commits for \(count) files")
-    #expect(reads <= 3 * count, "\(reads) reads of their own for \(count) files")
+    // One a file at most, plus each batch's `complete` records, pieces and `downloaded`.
+    // Usually one batch; a loaded machine may find nothing running between two files and
+    // flush early (a second batch), which is the batching's business, not a file's cost.
+    #expect(batches >= 1)
+    #expect(
+      commits <= count + 3 * batches, "\(commits) commits for \(count) files in \(batches) batches")
+    #expect(
+      reads <= 3 * count + 3 * (batches - 1),
+      "\(reads) reads of their own for \(count) files in \(batches) batches")
     await queue.manager.close()
   }
 

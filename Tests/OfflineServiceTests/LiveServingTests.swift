@@ -6,8 +6,10 @@ import Testing
 /// Issue 41, item 4: a live recording is playable while it records, through `offline serve`
 /// too. The service hands players the growing playlist by its local name
 /// (`/content/<id>/index-partial.m3u8`), and the finished recording by `index.m3u8`. The
-/// origin publishes 24 one-second segments, so the recording surely goes on while the test
-/// looks, however loaded the machine.
+/// origin publishes 24 one-second segments, holding after the eighth until the test has
+/// looked (and the recording waits out a minute of silence), so the recording surely goes
+/// on while the test looks, however loaded the machine (session 38's CI: a loaded machine
+/// took so long to list three segments that the recording had ended).
 @Suite("offline serve plays a live recording", .serialized, .timed)
 struct LiveServingTests {
   /// Seconds of media ffmpeg's `-progress` output says it decoded.
@@ -18,12 +20,14 @@ struct LiveServingTests {
 
   @Test(.enabled(if: FFmpeg.isAvailable), .timeLimit(.minutes(2)))
   func aPlayerPlaysTheRecordingThroughTheServiceWhileItRecordsAndWhenItEnds() async throws {
-    let origin = try await LiveOrigin(.init(segmentCount: 24, window: 6, initialSegments: 4))
+    let origin = try await LiveOrigin(
+      .init(segmentCount: 24, window: 6, initialSegments: 4, holdsAfter: 107))
     try origin.start()
     defer { origin.stop() }
     let fixture = try await ServiceFixture()
     var configuration = DownloadConfiguration()
     configuration.stream.live.start = .fromStart
+    configuration.stream.live.endAfterSilence = .seconds(60)
     let content = try #require(
       try await fixture.manager.add([OfflineSource(url: origin.url)], configuration: configuration)
         .first)
@@ -48,6 +52,8 @@ struct LiveServingTests {
       ], timeout: 60)
     #expect(live.stderrText.isEmpty, "\(live.stderrText)")
     #expect(Self.played(live) >= 1.9, "\(Self.played(live)) s while recording")
+    #expect(try await content.state == .downloading)
+    origin.release()
 
     // When it ends: downloaded, and the whole recording plays from the service.
     _ = try await content.waitUntilDownloaded()

@@ -62,6 +62,27 @@ struct LiveOriginTests {
     #expect(try await Curl.fetch(origin.server.url("/v2/seg100.ts")).body == origin.segment(100))
   }
 
+  /// A held origin publishes nothing after its number, whatever time passes, and goes on
+  /// to the end once released.
+  @Test func aHeldOriginWaitsForItsRelease() async throws {
+    let origin = try await LiveOrigin(
+      .init(segmentCount: 4, window: 4, initialSegments: 1, interval: 0.1, holdsAfter: 101))
+    try origin.start()
+    defer { origin.stop() }
+    for _ in 0..<100 where origin.published.count < 2 {
+      try await Task.sleep(for: .milliseconds(50))  // at most 5 s
+    }
+    try await Task.sleep(for: .milliseconds(600))  // six intervals
+    #expect(origin.published == [100, 101])
+    #expect(try await window(origin.url).uris == ["seg100.ts", "seg101.ts"])
+    origin.release()
+    for _ in 0..<100 where origin.endedAt == nil {
+      try await Task.sleep(for: .milliseconds(50))  // at most 5 s
+    }
+    #expect(origin.published == Array(100...103))
+    #expect(try await window(origin.url).ended)
+  }
+
   /// A restart is tagged while its segment is in the window, and counted by
   /// `EXT-X-DISCONTINUITY-SEQUENCE` once it left; its segment is the fixture's first again.
   @Test func aRestartIsADiscontinuityThatTheSequenceCountsOnceItLeft() async throws {

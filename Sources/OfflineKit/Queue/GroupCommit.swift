@@ -55,6 +55,9 @@ struct GroupCommit {
     !waiting.isEmpty && (waiting.count >= Self.largest || running == 0)
   }
 
+  /// How many batches it has started so far.
+  var batchesStarted: Int { nextKey }
+
   /// The contents it holds, waiting or syncing: not to be picked again meanwhile.
   var ids: Set<String> { syncingIDs.union(waiting.map(\.id)) }
 

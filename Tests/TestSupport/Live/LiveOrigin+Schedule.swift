@@ -35,6 +35,10 @@ extension LiveOrigin {
     /// playlist and segment paths answer 403 from then on, and ``LiveOrigin/url`` is the
     /// new playlist's.
     public var movesAfter: Int?
+    /// After publishing this number the origin publishes nothing more (the playlist still
+    /// answers, unchanged) until ``LiveOrigin/release()``: a test looks at a recording that
+    /// surely goes on, however loaded the machine.
+    public var holdsAfter: Int?
     /// When set, segments are sent at about this many bytes per second (a slow origin).
     public var segmentBytesPerSecond: Int?
     /// When set, segment requests beyond this many at once are answered 503 at once,
@@ -67,7 +71,8 @@ extension LiveOrigin {
       segmentCount: Int, window: Int = 6, initialSegments: Int = 3, interval: Double = 1,
       firstSequence: Int = 100, endsWithEndList: Bool = true, dropped: Set<Int> = [],
       stalls: [Int: Double] = [:], outages: [Int: Double] = [:], keptAfterWindow: Int = 2,
-      movesAfter: Int? = nil, segmentBytesPerSecond: Int? = nil, segmentCapacity: Int? = nil,
+      movesAfter: Int? = nil, holdsAfter: Int? = nil, segmentBytesPerSecond: Int? = nil,
+      segmentCapacity: Int? = nil,
       restarts: Set<Int> = [], media: Media = .transportStream, mapChanges: Set<Int> = [],
       segmentsPerKey: Int? = nil
     ) {
@@ -82,6 +87,7 @@ extension LiveOrigin {
       self.outages = outages
       self.keptAfterWindow = max(0, keptAfterWindow)
       self.movesAfter = movesAfter
+      self.holdsAfter = holdsAfter
       self.segmentBytesPerSecond = segmentBytesPerSecond
       self.segmentCapacity = segmentCapacity
       self.restarts = restarts

@@ -46,6 +46,7 @@ public final class LiveOrigin: Sendable {
     var endedAt: Date?
     var thread: pthread_t?
     var stopping = false
+    var released = false
   }
 
   /// Makes the fixture (one ffmpeg encode of `schedule.segmentCount` one-second segments,
@@ -122,6 +123,12 @@ public final class LiveOrigin: Sendable {
     server.stop()
   }
 
+  /// Lets an origin held by ``Schedule/holdsAfter`` go on publishing. Safe to call more than
+  /// once, and before the hold.
+  public func release() {
+    state.withLock { $0.released = true }
+  }
+
   /// The numbers published so far, in order.
   public var published: [Int] {
     let count = state.withLock { $0.published }
@@ -168,11 +175,16 @@ public final class LiveOrigin: Sendable {
   /// Publishes the rest of the schedule, one segment per interval; bounded by the segment
   /// count and by the schedule's longest run plus a minute.
   private func run() {
-    let deadline = Date().addingTimeInterval(schedule.longest + 60)
+    var deadline = Date().addingTimeInterval(schedule.longest + 60)
     for _ in 0..<schedule.segmentCount {
       let count = state.withLock { $0.published }
       guard count < schedule.segmentCount, Date() < deadline else { return }
       let last = schedule.firstSequence + count - 1
+      if schedule.holdsAfter == last {
+        let heldSince = Date()
+        guard waitForRelease() else { return }
+        deadline.addTimeInterval(Date().timeIntervalSince(heldSince))
+      }
       guard pause(schedule.interval) else { return }
       if let stall = schedule.stalls[last], !pause(stall) { return }
       if let outage = schedule.outages[last] {
@@ -235,6 +247,19 @@ public final class LiveOrigin: Sendable {
       bodies.append(try Data(contentsOf: output))
     }
     return bodies
+  }
+
+  /// Waits in short slices for ``release()``, at most ten minutes; false when ``stop()``
+  /// came first or the wait ran out.
+  private func waitForRelease() -> Bool {
+    let until = Date().addingTimeInterval(600)
+    while Date() < until {
+      let (released, stopping) = state.withLock { ($0.released, $0.stopping) }
+      if stopping { return false }
+      if released { return true }
+      usleep(20_000)
+    }
+    return false
   }
 
   /// Sleeps `seconds` in short slices; false when ``stop()`` came meanwhile.
