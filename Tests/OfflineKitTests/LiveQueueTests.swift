@@ -9,13 +9,18 @@ import Testing
 /// records it, and it ends as an ordinary downloaded content whose every segment is hashed.
 @Suite(.serialized, .enabled(if: FFmpeg.isAvailable, "ffmpeg is not installed"), .timed)
 struct LiveQueueTests {
+  /// The origin holds after its fifth segment until the test has seen the recording go on
+  /// (with a minute of silence allowed): on a loaded machine it could have ended first.
   @Test func aQueuedLiveStreamIsRecordedThenDownloadedAndVerified() async throws {
-    let origin = try await LiveOrigin(.init(segmentCount: 8, window: 5, initialSegments: 3))
+    let origin = try await LiveOrigin(
+      .init(segmentCount: 8, window: 5, initialSegments: 3, holdsAfter: 104))
     try origin.start()
     defer { origin.stop() }
     let fixture = try ManagerFixture()
     let (content, recorder) = try await fixture.watched(origin.url, id: "live")
-    try await content.download()
+    var configuration = DownloadConfiguration()
+    configuration.stream.live.endAfterSilence = .seconds(60)
+    try await content.download(configuration)
     let (growing, finished) = try await fixture.running {
       // While it records, the content plays from the growing playlist.
       var growing: URL?
@@ -27,6 +32,7 @@ struct LiveQueueTests {
       }
       #expect(text.contains("#EXT-X-PLAYLIST-TYPE:EVENT") && text.contains("#EXTINF"), "\(text)")
       #expect(try await content.state == .downloading)
+      origin.release()
       let finished = await recorder.waitFor(timeout: .seconds(60)) {
         if case .finished = $0 { return true }
         return false
