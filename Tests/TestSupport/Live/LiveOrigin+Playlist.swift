@@ -10,7 +10,7 @@ extension LiveOrigin {
   static func playlist(
     _ sequences: ClosedRange<Int>, duration: (Int) -> Double, restarts: Set<Int> = [],
     map: (Int) -> String? = { _ in nil }, key: (Int) -> String? = { _ in nil },
-    ended: Bool
+    initKey: (uri: String, iv: String)? = nil, ended: Bool
   ) -> String {
     let fragmented = map(sequences.lowerBound) != nil
     var lines = [
@@ -23,13 +23,25 @@ extension LiveOrigin {
     var lastKey: String?
     for sequence in sequences {
       if restarts.contains(sequence) { lines.append("#EXT-X-DISCONTINUITY") }
+      // A key applies to the init sections declared after it (RFC 8216 §4.3.2.5): a clear
+      // section stands where no key is in effect, an encrypted one after its own key.
+      if let uri = map(sequence), uri != lastMap {
+        if let initKey {
+          lines.append("#EXT-X-KEY:METHOD=AES-128,URI=\"\(initKey.uri)\",IV=\(initKey.iv)")
+          lastKey = ""  // the segments' key is declared again after the section
+        } else if lastKey != nil {
+          lines.append("#EXT-X-KEY:METHOD=NONE")
+          lastKey = nil
+        }
+        lines.append("#EXT-X-MAP:URI=\"\(uri)\"")
+        lastMap = uri
+      }
       if let uri = key(sequence), uri != lastKey {
         lines.append("#EXT-X-KEY:METHOD=AES-128,URI=\"\(uri)\"")
         lastKey = uri
-      }
-      if let uri = map(sequence), uri != lastMap {
-        lines.append("#EXT-X-MAP:URI=\"\(uri)\"")
-        lastMap = uri
+      } else if key(sequence) == nil, lastKey != nil {
+        lines.append("#EXT-X-KEY:METHOD=NONE")
+        lastKey = nil
       }
       lines.append("#EXTINF:" + String(format: "%.6f", duration(sequence)) + ",")
       lines.append(segmentPath(sequence, fragmented: fragmented).dropFirst().description)

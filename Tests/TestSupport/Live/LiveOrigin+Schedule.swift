@@ -58,6 +58,12 @@ extension LiveOrigin {
     /// When set, segments are encrypted with AES-128, a new key every this many segments
     /// (`/key0.key`, `/key1.key`…), the IV left to each segment's media-sequence number.
     public var segmentsPerKey: Int?
+    /// With fragmented MP4 and ``segmentsPerKey``: whether the init sections are encrypted
+    /// too (with key 0 and the IV ``initSectionIV``, declared before each `EXT-X-MAP`); by
+    /// default they are clear, declared where no key is in effect.
+    public var encryptsInitSection: Bool
+    /// The IV of an encrypted init section, as the playlist writes it.
+    public static let initSectionIV = "0x000102030405060708090A0B0C0D0E0F"
 
     /// What a live origin's segments are.
     public enum Media: Sendable {
@@ -74,7 +80,7 @@ extension LiveOrigin {
       movesAfter: Int? = nil, holdsAfter: Int? = nil, segmentBytesPerSecond: Int? = nil,
       segmentCapacity: Int? = nil,
       restarts: Set<Int> = [], media: Media = .transportStream, mapChanges: Set<Int> = [],
-      segmentsPerKey: Int? = nil
+      segmentsPerKey: Int? = nil, encryptsInitSection: Bool = false
     ) {
       self.segmentCount = max(1, segmentCount)
       self.window = max(1, window)
@@ -94,6 +100,7 @@ extension LiveOrigin {
       self.media = media
       self.mapChanges = mapChanges
       self.segmentsPerKey = segmentsPerKey.map { max(1, $0) }
+      self.encryptsInitSection = encryptsInitSection
     }
 
     /// The path of the init section of segment `sequence`, nil for MPEG-TS.

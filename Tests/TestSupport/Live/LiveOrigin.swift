@@ -74,8 +74,9 @@ public final class LiveOrigin: Sendable {
       ? try Data(contentsOf: files.folder.appendingPathComponent("init.mp4")) : nil
     server = try FaultServer()
     if let initSection {
+      let served = try await Self.encryptedInitSection(initSection, schedule, in: root.url)
       for number in 0...schedule.mapChanges.count {
-        server.setRoute("/init\(number).mp4", .resource(.init(body: initSection)))
+        server.setRoute("/init\(number).mp4", .resource(.init(body: served)))
       }
     }
     if let last = schedule.keyIndex(of: schedule.sequences.upperBound) {
@@ -262,6 +263,20 @@ public final class LiveOrigin: Sendable {
     return false
   }
 
+  /// The init section as served: encrypted with key 0 and ``Schedule/initSectionIV`` when
+  /// the schedule says so, else as it is.
+  private static func encryptedInitSection(
+    _ plain: Data, _ schedule: Schedule, in folder: URL
+  ) async throws -> Data {
+    guard schedule.encryptsInitSection, schedule.segmentsPerKey != nil else { return plain }
+    let input = folder.appendingPathComponent("init-plain.bin")
+    let output = folder.appendingPathComponent("init-encrypted.bin")
+    try plain.write(to: input)
+    let iv = Data((0..<16).map { UInt8($0) })  // Schedule.initSectionIV
+    try await HLSFixture.encrypt(input, to: output, key: HLSFixture.keyBytes(0), iv: iv)
+    return try Data(contentsOf: output)
+  }
+
   /// Sleeps `seconds` in short slices; false when ``stop()`` came meanwhile.
   private func pause(_ seconds: Double) -> Bool {
     let until = Date().addingTimeInterval(seconds)
@@ -291,6 +306,8 @@ public final class LiveOrigin: Sendable {
       low...last, duration: duration, restarts: schedule.restarts,
       map: { self.schedule.mapPath(of: $0).map { String($0.dropFirst()) } },
       key: { self.schedule.keyIndex(of: $0).map { "key\($0).key" } },
+      initKey: schedule.encryptsInitSection && schedule.segmentsPerKey != nil
+        ? ("key0.key", Schedule.initSectionIV) : nil,
       ended: ended && schedule.endsWithEndList)
     server.setRoute(
       prefix + Self.playlistPath,

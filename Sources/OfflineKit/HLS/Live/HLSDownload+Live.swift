@@ -83,8 +83,9 @@ extension HLSDownload {
   /// Records the live media playlist `media` at `playlistURL`, loaded at `loadedAt` (see
   /// ``HLSLiveRecorder``); the offline playlist is that media playlist's.
   ///
-  /// - Throws: ``Transfer/Error``: `invalidMedia` for segments encrypted otherwise than
-  ///   with AES-128 keys (SAMPLE-AES, DRM), or the recorder's.
+  /// - Throws: ``Transfer/Error``: `invalidMedia` for segments or init sections encrypted
+  ///   otherwise than with AES-128 keys (SAMPLE-AES, DRM), an encrypted init section without
+  ///   its IV, or the recorder's.
   func recordLive(
     _ media: MediaPlaylist, at playlistURL: URL, loadedAt: ContinuousClock.Instant,
     variables: [String: String] = [:],
@@ -94,6 +95,7 @@ extension HLSDownload {
       let fetch = LiveSegmentFetch(
         sequence: segment.mediaSequenceNumber, discontinuitySequence: 0, segment: segment)
       _ = try fetch.aes128Key(base: playlistURL)
+      _ = try fetch.mapAES128Key(base: playlistURL)
     }
     onLiveRecording?(playlistURL)
     if let every = configuration.live.splitEvery {

@@ -19,6 +19,12 @@ extension HLSLiveRecorder {
       duration: fetch.segment.duration, discontinuitySequence: fetch.discontinuitySequence,
       local: String(format: "s%06d.", fetch.sequence) + ext)
     if let map = fetch.map { entry.map = state.initSection(for: map, base: playlistURL)?.local }
+    if entry.map != nil, let key = try? fetch.mapAES128Key(base: playlistURL),
+      let file = state.keyFile(for: key, base: playlistURL)
+    {
+      entry.mapKey = file.local
+      entry.mapIV = key.iv.map { ASCIIHex.digits($0) }
+    }
     if let key = try? fetch.aes128Key(base: playlistURL),
       let file = state.keyFile(for: key, base: playlistURL)
     {
@@ -63,12 +69,17 @@ extension HLSLiveRecorder {
     return try await runner.run(onProgress: { _ in }).bytes
   }
 
-  /// Fetches the init section and the key of segment `fetch` unless they are on disk: the
-  /// init section through the piece engine (a byte range of its file when the map has
-  /// one), the key as the VOD path stores keys (``HLSKeyStore``: 16 bytes, mode 0600).
+  /// Fetches the init section and the keys of segment `fetch` (its own, and its init
+  /// section's when that is encrypted) unless they are on disk: the init section through
+  /// the piece engine (a byte range of its file when the map has one, kept as served,
+  /// encrypted or not), the keys as the VOD path stores keys (``HLSKeyStore``: 16 bytes,
+  /// mode 0600).
   func fetchSideFiles(
     of fetch: LiveSegmentFetch, entry: LiveRecordState.Entry, sideFiles: LiveSideFiles
   ) async throws(Transfer.Error) {
+    if let key = try fetch.mapAES128Key(base: playlistURL), let local = entry.mapKey {
+      try await fetchKey(key, into: local, sideFiles: sideFiles)
+    }
     if let map = fetch.map, let local = entry.map {
       let remote = try HLSURI.resolve(map.uri, against: playlistURL, what: "EXT-X-MAP")
       let piece = StreamPiece(
@@ -79,21 +90,28 @@ extension HLSLiveRecorder {
         _ = try await fetchPiece(piece)
       }
     }
-    if let key = try fetch.aes128Key(base: playlistURL), let local = entry.key,
-      let uri = key.uri
-    {
-      let remote = try HLSURI.resolve(uri, against: playlistURL, what: "key")
-      let file = HLSPlan.KeyFile(remote: remote, local: local)
-      let store = download.keyStore
-      let folder = self.folder
-      try await sideFiles.ensure(local, from: remote) { () async throws(Transfer.Error) in
-        do throws(TransferFileError) {
-          try ContentFolders.make(forFiles: [local], in: folder.path)
-        } catch {
-          throw Transfer.Error(.file(error), url: remote, destination: error.path ?? folder.path)
-        }
-        _ = try await store.fetchMissing([file])
+    if let key = try fetch.aes128Key(base: playlistURL), let local = entry.key {
+      try await fetchKey(key, into: local, sideFiles: sideFiles)
+    }
+  }
+
+  /// Fetches the AES-128 key `key` into `local` unless it is there (once, whichever
+  /// segment asks first).
+  private func fetchKey(_ key: Key, into local: String, sideFiles: LiveSideFiles)
+    async throws(Transfer.Error)
+  {
+    guard let uri = key.uri else { return }
+    let remote = try HLSURI.resolve(uri, against: playlistURL, what: "key")
+    let file = HLSPlan.KeyFile(remote: remote, local: local)
+    let store = download.keyStore
+    let folder = self.folder
+    try await sideFiles.ensure(local, from: remote) { () async throws(Transfer.Error) in
+      do throws(TransferFileError) {
+        try ContentFolders.make(forFiles: [local], in: folder.path)
+      } catch {
+        throw Transfer.Error(.file(error), url: remote, destination: error.path ?? folder.path)
       }
+      _ = try await store.fetchMissing([file])
     }
   }
 

@@ -4,7 +4,8 @@ import HexDigits
 /// The offline playlist of a live recording (`index.m3u8`), made from its state: an
 /// `EVENT` playlist that grows while it records, and a `VOD` one with `EXT-X-ENDLIST` once it
 /// finished. Each segment's init section (`EXT-X-MAP`) and AES-128 key are the local copies,
-/// the key's IV written out.
+/// the key's IV written out; an encrypted init section keeps its own key and IV, written
+/// before its `EXT-X-MAP` (RFC 8216 §4.3.2.5).
 ///
 /// It lists the recorded segments up to the first number still being fetched, so it only
 /// ever grows at its end and a player reloading it never sees a segment vanish. A gap of the
@@ -33,7 +34,17 @@ enum LiveOfflinePlaylist {
         guard let entry = state.entries[sequence] else { continue }
         var segment = Segment(uri: entry.local, duration: entry.duration)
         segment.mediaSequenceNumber = segments.count
-        segment.map = entry.map.map { MapSection(uri: $0) }
+        segment.map = entry.map.map { map in
+          // An encrypted section keeps its key and IV: the writer puts them before the MAP.
+          let keys = entry.mapKey.map { key in
+            [
+              Key(
+                method: .aes128, uri: key,
+                iv: entry.mapIV.flatMap { ASCIIHex.bytes(Array($0.utf8)) })
+            ]
+          }
+          return MapSection(uri: map, keys: keys ?? [])
+        }
         if let key = entry.key {
           // The IV written out: the offline playlist numbers its segments from 0.
           segment.key = Key(

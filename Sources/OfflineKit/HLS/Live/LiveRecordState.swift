@@ -31,6 +31,12 @@ struct LiveRecordState: Sendable, Equatable, Codable {
     /// live playlist's, or its media-sequence number (RFC 8216 §5.2), which the offline
     /// playlist's own numbering would not give.
     var iv: String? = nil
+    /// The path of the AES-128 key its init section is encrypted with; nil when the
+    /// section is clear (or there is none).
+    var mapKey: String? = nil
+    /// The init section's initialization vector in hexadecimal, as the live playlist gave
+    /// it (RFC 8216 §4.3.2.5 requires one for an encrypted section).
+    var mapIV: String? = nil
   }
 
   /// The media playlist recorded (the variant's, under a multivariant playlist).

@@ -73,26 +73,44 @@ extension LiveSegmentFetch {
   /// The AES-128 key the segment is encrypted with; nil when it is clear.
   ///
   /// - Throws: ``Transfer/Error`` `invalidMedia` for a key that cannot be recorded: another
-  ///   method (SAMPLE-AES), only keys of a DRM `KEYFORMAT`, or a key on a fragmented MP4
-  ///   segment. For the last, whether the init section is encrypted too depends on where
-  ///   the key tag stands against `EXT-X-MAP` (RFC 8216 §4.3.2.5), which the parsed playlist
-  ///   does not keep, and the offline playlist always writes the key first: refused rather
-  ///   than recorded into something that does not play.
+  ///   method (SAMPLE-AES), or only keys of a DRM `KEYFORMAT`.
   func aes128Key(base: URL) throws(Transfer.Error) -> Key? {
-    let encrypted = keys.filter { $0.method != .none }
-    guard !encrypted.isEmpty else { return nil }
-    if map != nil {
+    try Self.aes128Key(of: keys, what: "segment \(sequence)", base: base)
+  }
+
+  /// The AES-128 key the segment's init section (`EXT-X-MAP`) is encrypted with: the key in
+  /// effect where the live playlist declares the section (RFC 8216 §4.3.2.5); nil when the
+  /// section is clear or there is none.
+  ///
+  /// - Throws: ``Transfer/Error`` `invalidMedia` for a key that cannot be recorded (as
+  ///   ``aes128Key(base:)``), or an encrypted section without the `IV` attribute that
+  ///   §4.3.2.5 requires: the IV a player would guess changes as the window slides.
+  func mapAES128Key(base: URL) throws(Transfer.Error) -> Key? {
+    guard let map,
+      let key = try Self.aes128Key(
+        of: map.keys, what: "the init section of segment \(sequence)", base: base)
+    else { return nil }
+    guard key.iv != nil else {
       throw Transfer.Error(
         .invalidMedia(
-          "segment \(sequence) is fragmented MP4 with keys; a live stream of encrypted"
-            + " fragmented MP4 cannot be recorded yet"), url: base, destination: "")
+          "the init section of segment \(sequence) is encrypted without the IV attribute"
+            + " RFC 8216 section 4.3.2.5 requires"), url: base, destination: "")
     }
+    return key
+  }
+
+  /// The AES-128 key among `keys` (those in effect for `what`); nil when none encrypts.
+  private static func aes128Key(of keys: [Key], what: String, base: URL) throws(Transfer.Error)
+    -> Key?
+  {
+    let encrypted = keys.filter { $0.method != .none }
+    guard !encrypted.isEmpty else { return nil }
     if let key = encrypted.first(where: { $0.method == .aes128 && $0.isIdentityFormat }) {
       return key
     }
     throw Transfer.Error(
       .invalidMedia(
-        "segment \(sequence) is encrypted with \(encrypted.map(\.method.rawValue).joined(separator: ", "))"
+        "\(what) is encrypted with \(encrypted.map(\.method.rawValue).joined(separator: ", "))"
           + " keys; only AES-128 keys can be recorded from a live stream"),
       url: base, destination: "")
   }
