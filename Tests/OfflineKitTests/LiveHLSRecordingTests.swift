@@ -41,7 +41,7 @@ struct LiveHLSRecordingTests {
     let began = Date()
     let outcome = try await download.run()
     let took = Date().timeIntervalSince(began)
-    let state = try #require(LiveRecordState.read(in: download.folder))
+    let state = try #require(LiveRecordState.readMain(in: download.folder))
     return Recorded(store: store, outcome: outcome, state: state, took: took)
   }
 

@@ -92,15 +92,15 @@ package struct HLSDownload: Sendable {
   }
 
   /// Downloads what is missing and writes the offline playlists. A live media playlist (no
-  /// `EXT-X-ENDLIST`), alone or as the variant chosen in a multivariant playlist, is
-  /// recorded instead (``HLSLiveRecorder``), until it ends or stops as
-  /// ``StreamConfiguration/live`` says.
+  /// `EXT-X-ENDLIST`), alone or as the variant chosen in a multivariant playlist (with its
+  /// chosen audio and subtitle renditions beside it), is recorded instead
+  /// (``HLSLiveRecorder``), until it ends or stops as ``StreamConfiguration/live`` says.
   ///
   /// - Parameter onProgress: called from the running task, about four times a second, with
   ///   bytes, an estimated total (marked while it is one), segments done and planned, and
   ///   the rate; never backwards, and the fraction below 1 until the last piece is on disk.
-  /// - Throws: ``Transfer/Error``: `invalidMedia` for a live stream with separate
-  ///   renditions or keys other than AES-128 (not recorded yet), a DRM key, a key that is
+  /// - Throws: ``Transfer/Error``: `invalidMedia` for a live stream with keys other than
+  ///   AES-128 (not recorded yet), a DRM key, a key that is
   ///   not 16 bytes or a URI that is not http(s); the error of the first segment that failed
   ///   after its retries; `canceled` when the task is canceled.
   public func run(onProgress: @escaping @Sendable (OfflineProgress) -> Void = { _ in })
@@ -115,10 +115,15 @@ package struct HLSDownload: Sendable {
     let began = session.clock.instant
     let entry = try await playlist(at: url)
     let variant = try await chosenVariant(of: entry)
-    if let live = try liveSource(entry, variant: variant, loadedAt: began) {
+    switch try await liveSource(entry, variant: variant, loadedAt: began) {
+    case .media(let live):
       return try await recordLive(
         live.playlist, at: live.url, loadedAt: live.loadedAt, variables: entry.variables,
         onProgress: onProgress)
+    case .renditions(let renditions):
+      return try await recordLive(renditions, onProgress: onProgress)
+    case nil:
+      break
     }
     let plan = try await makePlan(entry, variant: variant?.playlist)
     let pins = try pinFolders(of: plan)

@@ -5,7 +5,7 @@ extension HLSDownload {
   /// Whether the folder holds a live recording that the same command goes on with: one
   /// that did not finish (a kill) or that the user stopped (``LiveRecordState/goesOn``).
   var isRecordingLive: Bool {
-    if let state = LiveRecordState.read(in: folder) { return state.goesOn }
+    if let state = LiveRecordState.readMain(in: folder) { return state.goesOn }
     guard configuration.live.splitEvery != nil else { return false }
     // Split into parts: it goes on unless its parts say it is over.
     let parts = LiveParts.existing(in: folder)
@@ -22,7 +22,7 @@ extension HLSDownload {
   ///
   /// - Throws: ``Transfer/Error`` `invalidMedia` saying so.
   func refuseEndedRecording() throws(Transfer.Error) {
-    guard let state = LiveRecordState.read(in: folder), !state.goesOn else { return }
+    guard let state = LiveRecordState.readMain(in: folder), !state.goesOn else { return }
     throw failure(
       "this folder holds a live recording that ended (\(state.finished?.rawValue ?? "")):"
         + " its segments have left the live window and cannot be fetched again;"
@@ -55,28 +55,34 @@ extension HLSDownload {
     return FetchedMedia(url: variantURL, playlist: media, loadedAt: loadedAt)
   }
 
-  /// The media playlist to record when the stream is live: the entry playlist itself, or
-  /// the chosen `variant` of a multivariant one; nil for a VOD stream.
-  ///
-  /// - Throws: ``Transfer/Error`` `invalidMedia` for a live variant whose audio or subtitles
-  ///   are separate renditions (not recorded yet).
+  /// What a live stream records: one media playlist, or a variant and its renditions.
+  enum LiveSource: Sendable {
+    /// The entry playlist itself, or the chosen variant, which carries every chosen track.
+    case media(FetchedMedia)
+    /// The chosen variant and the chosen renditions that have playlists of their own.
+    case renditions(LiveRenditions)
+  }
+
+  /// What to record when the stream is live: the entry playlist itself, the chosen `variant`
+  /// of a multivariant one, or that variant with its chosen renditions (each fetched now);
+  /// nil for a VOD stream.
   func liveSource(
     _ entry: ParsedPlaylist, variant: FetchedMedia?, loadedAt: ContinuousClock.Instant
-  ) throws(Transfer.Error) -> FetchedMedia? {
+  ) async throws(Transfer.Error) -> LiveSource? {
     switch entry.playlist {
     case .media(let media):
       guard isLiveRecording(media) else { return nil }
-      return FetchedMedia(url: url, playlist: media, loadedAt: loadedAt)
+      return .media(FetchedMedia(url: url, playlist: media, loadedAt: loadedAt))
     case .master(let master):
-      guard let variant, isLiveRecording(variant.playlist) else { return nil }
-      let selection = HLSSelection.choose(from: master, options: configuration)
-      let chosen = (selection?.audio ?? []) + (selection?.subtitles ?? [])
-      if chosen.contains(where: { $0.uri != nil }) {
-        throw failure(
-          "\(url.redactedForDisplay) is live with separate audio or subtitle renditions;"
-            + " only a variant with its audio in its segments can be recorded so far")
+      guard let variant, isLiveRecording(variant.playlist),
+        let selection = HLSSelection.choose(from: master, options: configuration)
+      else { return nil }
+      if let renditions = try await liveRenditions(
+        of: master, selection: selection, variant: variant, variables: entry.variables)
+      {
+        return .renditions(renditions)
       }
-      return variant
+      return .media(variant)
     }
   }
 
@@ -106,6 +112,32 @@ extension HLSDownload {
     return try await recordOne(
       media, at: playlistURL, loadedAt: loadedAt, options: configuration.live,
       onProgress: onProgress)
+  }
+
+  /// Records the variant and renditions of `renditions` (see
+  /// ``recordLiveRenditions(_:onProgress:)``).
+  ///
+  /// - Throws: ``Transfer/Error``: as ``recordLive(_:at:loadedAt:variables:onProgress:)``
+  ///   for any of its playlists, and `invalidMedia` with `--split`, which splits one
+  ///   playlist's recording only so far.
+  func recordLive(
+    _ renditions: LiveRenditions, onProgress: @escaping @Sendable (OfflineProgress) -> Void
+  ) async throws(Transfer.Error) -> StreamOutcome {
+    for part in renditions.parts {
+      for segment in part.media.playlist.segments {
+        let fetch = LiveSegmentFetch(
+          sequence: segment.mediaSequenceNumber, discontinuitySequence: 0, segment: segment)
+        _ = try fetch.aes128Key(base: part.media.url)
+        _ = try fetch.mapAES128Key(base: part.media.url)
+      }
+    }
+    if configuration.live.splitEvery != nil {
+      throw failure(
+        "\(url.redactedForDisplay) is live with separate audio or subtitle renditions, which"
+          + " --split does not split yet; record it without --split")
+    }
+    onLiveRecording?(renditions.parts[0].media.url)
+    return try await recordLiveRenditions(renditions, onProgress: onProgress)
   }
 
   /// Records into ``folder`` with `options` (see ``HLSLiveRecorder``).

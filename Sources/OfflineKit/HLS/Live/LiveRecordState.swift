@@ -61,6 +61,17 @@ struct LiveRecordState: Sendable, Equatable, Codable {
   /// Reads the state in `folder`, the entries of `live.log` replayed over those of
   /// `live.json` unless `replayingLog` is false; nil when there is none (or it cannot be
   /// read).
+  /// The state of the recording that speaks for a content's `folder`: its own, or, for a
+  /// live stream recorded with separate renditions, its variant's (in `video/`, whose
+  /// duration, segments and gaps are the recording's; each rendition keeps its own beside
+  /// it). Nil when there is none.
+  static func readMain(in folder: URL, replayingLog: Bool = true) -> LiveRecordState? {
+    read(in: folder, replayingLog: replayingLog)
+      ?? read(
+        in: folder.appending(path: HLSDownload.liveVideoFolder, directoryHint: .isDirectory),
+        replayingLog: replayingLog)
+  }
+
   static func read(in folder: URL, replayingLog: Bool = true) -> LiveRecordState? {
     guard var state = LiveStateFile.read(LiveRecordState.self, named: fileName, in: folder)
     else { return nil }

@@ -22,7 +22,9 @@ extension LiveRecordingSummary {
   /// journal is all it needs: `live.log`, the segments' entries, is not read, so a
   /// snapshot of a long recording costs no more than that of a short one.
   init?(folder: URL, downloading: Bool) {
-    guard let state = LiveRecordState.read(in: folder, replayingLog: false) else { return nil }
+    guard let state = LiveRecordState.readMain(in: folder, replayingLog: false) else {
+      return nil
+    }
     self.init(state, downloading: downloading)
   }
 }

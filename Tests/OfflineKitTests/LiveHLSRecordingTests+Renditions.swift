@@ -1,0 +1,119 @@
+import Foundation
+import HLSPlaylist
+import OfflineHTTP
+import OfflineStore
+import TestSupport
+import Testing
+
+@testable import OfflineKit
+
+/// Live HLS with its audio in a rendition of its own (issue 41, item 1: "alone or under a
+/// master playlist with the usual variant/audio/subtitle selection"). Before, such a stream
+/// was refused. Two live origins publish in step: the variant's and the English audio
+/// rendition's (each the same ffmpeg fixture), under one master playlist.
+extension LiveHLSRecordingTests {
+  /// A master playlist whose variant takes its audio from `audio`'s playlist, served by
+  /// `video`'s server at `/renditions.m3u8`.
+  private func renditionsMaster(video: LiveOrigin, audio: LiveOrigin) -> URL {
+    let text = """
+      #EXTM3U
+      #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",DEFAULT=YES,\
+      AUTOSELECT=YES,URI="\(audio.url.absoluteString)"
+      #EXT-X-STREAM-INF:BANDWIDTH=100000,RESOLUTION=128x72,AUDIO="aud"
+      live.m3u8
+
+      """
+    video.server.setRoute(
+      "/renditions.m3u8",
+      .status(
+        code: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl")],
+        body: Data(text.utf8)))
+    return video.server.url("/renditions.m3u8")
+  }
+
+  /// Each playlist is recorded into the folder a VOD download would give it, with no gap
+  /// and every number, under an offline master naming both; the recording decodes for the
+  /// whole duration, and the content's live summary is the variant's.
+  @Test func aVariantAndItsAudioRenditionAreRecordedTogether() async throws {
+    let schedule = LiveOrigin.Schedule(segmentCount: 8, window: 5, initialSegments: 3)
+    let video = try await LiveOrigin(schedule)
+    let audio = try await LiveOrigin(schedule)
+    try video.start()
+    try audio.start()
+    defer {
+      video.stop()
+      audio.stop()
+    }
+    let recorded = try await record(
+      video, live: .init(start: .fromStart), url: renditionsMaster(video: video, audio: audio))
+    #expect(recorded.state.finished == .endList)
+    #expect(recorded.recorded == Array(schedule.sequences))
+    let audioState = try #require(
+      LiveRecordState.read(in: recorded.folder.appending(path: "audio0-en")))
+    #expect(audioState.finished == .endList)
+    #expect(audioState.journal.recorded.runs.flatMap { Array($0) } == Array(schedule.sequences))
+    #expect(audioState.journal.ledger.gaps.isEmpty && recorded.state.journal.ledger.gaps.isEmpty)
+    #expect(recorded.outcome.segments == 16)
+    let master = try String(contentsOf: recorded.outcome.index, encoding: .utf8)
+    #expect(master.contains("URI=\"audio0-en/index.m3u8\""), "\(master)")
+    #expect(master.contains("\nvideo/index.m3u8\n"), "\(master)")
+    let growing = try String(
+      contentsOf: recorded.folder.appending(path: HLSGrowingPlaylists.restrictedIndex),
+      encoding: .utf8)
+    #expect(growing.contains("audio0-en/\(HLSGrowingPlaylists.restrictedIndex)"), "\(growing)")
+    // Each origin's segments fetched once, by the recording of its own playlist.
+    for origin in [video, audio] {
+      #expect(
+        schedule.sequences.allSatisfy { origin.server.requests(for: "/seg\($0).ts").count == 1 })
+    }
+    let decoded = try await FFmpeg.decode(recorded.outcome.index.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    let total = schedule.sequences.map(video.duration).reduce(0, +)
+    #expect(abs(decoded.duration - total) < 0.6, "\(decoded.duration) of \(total)")
+    let summary = try #require(LiveRecordingSummary(folder: recorded.folder, downloading: false))
+    #expect(summary.recordedSegments == 8)
+  }
+
+  /// Stopped midway and run again, each playlist goes on from its own state, and the
+  /// recording plays whole with each rendition's stop one gap of its ledger at most.
+  @Test func aStoppedRecordingWithRenditionsGoesOnWithEachOfThem() async throws {
+    let schedule = LiveOrigin.Schedule(segmentCount: 12, window: 6, initialSegments: 3)
+    let video = try await LiveOrigin(schedule)
+    let audio = try await LiveOrigin(schedule)
+    try video.start()
+    try audio.start()
+    defer {
+      video.stop()
+      audio.stop()
+    }
+    let store = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: store.url.appending(path: "store"))
+    var configuration = StreamConfiguration()
+    configuration.live = .init(start: .fromStart)
+    let download = HLSDownload(
+      url: renditionsMaster(video: video, audio: audio),
+      folder: store.url.appending(path: "content"), configuration: configuration,
+      journal: index.transfers, transport: CurlTransport())
+    let first = Task { try await download.run() }
+    for _ in 0..<400
+    where (LiveRecordState.readMain(in: download.folder)?.journal.recorded.count ?? 0) < 3 {
+      try await Task.sleep(for: .milliseconds(50))  // at most 20 s
+    }
+    first.cancel()
+    _ = try? await first.value
+    let audioFolder = download.folder.appending(path: "audio0-en")
+    #expect(LiveRecordState.readMain(in: download.folder)?.finished == .stopped)
+    #expect(LiveRecordState.read(in: audioFolder)?.finished == .stopped)
+    #expect(download.isRecordingLive)
+    let outcome = try await download.run()
+    for folder in [download.folder.appending(path: "video"), audioFolder] {
+      let state = try #require(LiveRecordState.read(in: folder))
+      #expect(state.finished == .endList, "\(folder.lastPathComponent)")
+      #expect(state.journal.unaccounted().isEmpty, "\(folder.lastPathComponent)")
+      #expect(state.journal.ledger.gaps.count <= 1, "\(state.journal.ledger)")
+    }
+    #expect(!download.isRecordingLive)
+    let decoded = try await FFmpeg.decode(outcome.index.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+  }
+}
