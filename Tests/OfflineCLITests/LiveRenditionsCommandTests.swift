@@ -9,32 +9,13 @@ import Testing
 @Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .timed)
 struct LiveRenditionsCommandTests {
   @Test func aQueuedLiveStreamWithAnAudioRenditionIsRecordedAndPlays() async throws {
-    let schedule = LiveOrigin.Schedule(segmentCount: 8, window: 6, initialSegments: 4)
-    let video = try await LiveOrigin(schedule)
-    let audio = try await LiveOrigin(schedule)
-    let master = """
-      #EXTM3U
-      #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",DEFAULT=YES,\
-      AUTOSELECT=YES,URI="\(audio.url.absoluteString)"
-      #EXT-X-STREAM-INF:BANDWIDTH=100000,RESOLUTION=128x72,AUDIO="aud"
-      live.m3u8
-
-      """
-    video.server.setRoute(
-      "/renditions.m3u8",
-      .status(
-        code: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl")],
-        body: Data(master.utf8)))
+    let stream = try await LiveRenditionOrigins(
+      .init(segmentCount: 8, window: 6, initialSegments: 4))
+    let schedule = stream.schedule
     let fixture = try QueueFixture()
-    let id = try await fixture.addOne([
-      video.server.url("/renditions.m3u8").absoluteString, "--from-start",
-    ])
-    try video.start()
-    try audio.start()
-    defer {
-      video.stop()
-      audio.stop()
-    }
+    let id = try await fixture.addOne([stream.masterURL.absoluteString, "--from-start"])
+    try stream.start()
+    defer { stream.stop() }
     let run = try await fixture.offline(["run", "--quiet"], timeout: 60)
     #expect(run.status == 0, "\(run.stderrText)")
     let entry = try #require(try await fixture.entry(id))

@@ -9,43 +9,19 @@ import Testing
 
 /// Live HLS with its audio in a rendition of its own (issue 41, item 1: "alone or under a
 /// master playlist with the usual variant/audio/subtitle selection"). Before, such a stream
-/// was refused. Two live origins publish in step: the variant's and the English audio
-/// rendition's (each the same ffmpeg fixture), under one master playlist.
+/// was refused. Two live origins publish in step under one master playlist
+/// (``LiveRenditionOrigins``).
 extension LiveHLSRecordingTests {
-  /// A master playlist whose variant takes its audio from `audio`'s playlist, served by
-  /// `video`'s server at `/renditions.m3u8`.
-  private func renditionsMaster(video: LiveOrigin, audio: LiveOrigin) -> URL {
-    let text = """
-      #EXTM3U
-      #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="English",LANGUAGE="en",DEFAULT=YES,\
-      AUTOSELECT=YES,URI="\(audio.url.absoluteString)"
-      #EXT-X-STREAM-INF:BANDWIDTH=100000,RESOLUTION=128x72,AUDIO="aud"
-      live.m3u8
-
-      """
-    video.server.setRoute(
-      "/renditions.m3u8",
-      .status(
-        code: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl")],
-        body: Data(text.utf8)))
-    return video.server.url("/renditions.m3u8")
-  }
-
   /// Each playlist is recorded into the folder a VOD download would give it, with no gap
   /// and every number, under an offline master naming both; the recording decodes for the
   /// whole duration, and the content's live summary is the variant's.
   @Test func aVariantAndItsAudioRenditionAreRecordedTogether() async throws {
-    let schedule = LiveOrigin.Schedule(segmentCount: 8, window: 5, initialSegments: 3)
-    let video = try await LiveOrigin(schedule)
-    let audio = try await LiveOrigin(schedule)
-    try video.start()
-    try audio.start()
-    defer {
-      video.stop()
-      audio.stop()
-    }
-    let recorded = try await record(
-      video, live: .init(start: .fromStart), url: renditionsMaster(video: video, audio: audio))
+    let stream = try await LiveRenditionOrigins(
+      .init(segmentCount: 8, window: 5, initialSegments: 3))
+    try stream.start()
+    defer { stream.stop() }
+    let (schedule, video, audio) = (stream.schedule, stream.video, stream.audio)
+    let recorded = try await record(video, live: .init(start: .fromStart), url: stream.masterURL)
     #expect(recorded.state.finished == .endList)
     #expect(recorded.recorded == Array(schedule.sequences))
     let audioState = try #require(
@@ -77,21 +53,16 @@ extension LiveHLSRecordingTests {
   /// Stopped midway and run again, each playlist goes on from its own state, and the
   /// recording plays whole with each rendition's stop one gap of its ledger at most.
   @Test func aStoppedRecordingWithRenditionsGoesOnWithEachOfThem() async throws {
-    let schedule = LiveOrigin.Schedule(segmentCount: 12, window: 6, initialSegments: 3)
-    let video = try await LiveOrigin(schedule)
-    let audio = try await LiveOrigin(schedule)
-    try video.start()
-    try audio.start()
-    defer {
-      video.stop()
-      audio.stop()
-    }
+    let stream = try await LiveRenditionOrigins(
+      .init(segmentCount: 12, window: 6, initialSegments: 3))
+    try stream.start()
+    defer { stream.stop() }
     let store = try TemporaryDirectory()
     let index = try OfflineIndex(directory: store.url.appending(path: "store"))
     var configuration = StreamConfiguration()
     configuration.live = .init(start: .fromStart)
     let download = HLSDownload(
-      url: renditionsMaster(video: video, audio: audio),
+      url: stream.masterURL,
       folder: store.url.appending(path: "content"), configuration: configuration,
       journal: index.transfers, transport: CurlTransport())
     let first = Task { try await download.run() }
