@@ -101,3 +101,15 @@ import Testing
     #expect(SegmentResolver().baseURLChoices(for: missing, in: mpd).isEmpty)
   }
 }
+
+extension BaseURLChoiceTests {
+  @Test func rankedBaseURLsAreWrittenBackAndParseTheSame() throws {
+    let element = #"<BaseURL dvb:priority="2" dvb:weight="5" serviceLocation="b">x/</BaseURL>"#
+    let mpd = try MPDParser.parse(manifest(mpd: element, representation: "<BaseURL>r/</BaseURL>"))
+    let text = MPDWriter.write(mpd)
+    #expect(text.contains(#"xmlns:dvb="urn:dvb:dash:dash-extensions:2014-1""#))
+    #expect(try MPDParser.parse(text) == mpd)
+    let plain = MPDWriter.write(try MPDParser.parse(manifest()))
+    #expect(!plain.contains("xmlns:dvb"), "declared only where used")
+  }
+}
