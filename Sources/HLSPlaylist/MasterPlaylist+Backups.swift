@@ -49,3 +49,27 @@ extension MasterPlaylist {
     a.bandwidth == b.bandwidth && a.resolution == b.resolution && a.codecs == b.codecs
   }
 }
+
+extension MasterPlaylist {
+  /// This playlist as a steering manifest's `PATHWAY-PRIORITY` (RFC 8216bis §7.2) orders
+  /// it: the first listed pathway that has a variant becomes the tag's `PATHWAY-ID`, and the
+  /// variants are reordered by the list (a stable sort; pathways it does not name keep their
+  /// place after the named ones), so ``pathwayOrder``, ``primaryVariants`` and
+  /// ``backups(of:)`` follow it. Unchanged when no listed pathway has a variant.
+  public func steered(by priority: [String]) -> MasterPlaylist {
+    let present = Set(variants.map { $0.pathwayID ?? ContentSteering.defaultPathwayID })
+    let listed = priority.filter { present.contains($0) }
+    guard let first = listed.first else { return self }
+    var result = self
+    var steering = contentSteering ?? ContentSteering(serverURI: "")
+    steering.pathwayID = first
+    result.contentSteering = contentSteering == nil ? nil : steering
+    let rank = { (variant: Variant) -> Int in
+      listed.firstIndex(of: variant.pathwayID ?? ContentSteering.defaultPathwayID) ?? listed.count
+    }
+    result.variants = variants.enumerated()
+      .sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
+      .map(\.element)
+    return result
+  }
+}

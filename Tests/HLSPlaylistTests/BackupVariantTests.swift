@@ -95,3 +95,21 @@ import Testing
     #expect(parseError(twice)?.line == 3)
   }
 }
+
+extension BackupVariantTests {
+  @Test func aSteeringManifestsPriorityReordersThePathways() throws {
+    let master = try parseMaster(Self.steered).steered(by: ["CDN-X", "CDN-C", "CDN-A"])
+    #expect(master.pathwayOrder == ["CDN-C", "CDN-A", "CDN-B"])
+    #expect(master.primaryVariants.map(\.uri) == ["https://c.example/low.m3u8"])
+    #expect(
+      master.backups(of: master.primaryVariants[0]).map(\.uri) == [
+        "https://a.example/low.m3u8", "https://b.example/low.m3u8",
+      ])
+  }
+
+  @Test func aPriorityNamingNoPathwayOfThePlaylistChangesNothing() throws {
+    let master = try parseMaster(Self.steered)
+    #expect(master.steered(by: ["elsewhere"]) == master)
+    #expect(master.steered(by: []) == master)
+  }
+}

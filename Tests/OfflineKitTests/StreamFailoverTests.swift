@@ -129,13 +129,44 @@ struct StreamFailoverTests {
     let outcome = try await download.run()
     let log = try await cdns.nginx.accessLog(minimumCount: 8)
     #expect(log.contains { $0.uri == "/cdn2/index.m3u8" })
-    #expect(!log.contains { $0.uri == "/steering.json" }, "the steering server is not asked")
+    #expect(
+      log.filter { $0.uri == "/steering.json" }.map(\.status) == [404],
+      "asked once; its 404 leaves the playlist's own order")
     cdns.nginx.stop(graceful: false)
     let decoded = try await FFmpeg.decode(outcome.index.path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - cdns.files.duration) < 0.6, "\(decoded.duration)")
     let text = try String(contentsOf: outcome.index, encoding: .utf8)
     #expect(!text.contains("STEERING") && !text.contains("http"), "\(text)")
+  }
+
+  /// The steering manifest puts the pathway the tag names second: the other one's variant
+  /// is the primary source, and what it lacks comes from the tag's.
+  @Test func anHLSSteeringManifestOrdersThePathways() async throws {
+    let cdns = try await TwoCDNs(hls: .fmp4)
+    let master = """
+      #EXTM3U
+      #EXT-X-CONTENT-STEERING:SERVER-URI="/steering.json",PATHWAY-ID="ONE"
+      #EXT-X-STREAM-INF:BANDWIDTH=300000,PATHWAY-ID="ONE"
+      cdn1/index.m3u8
+      #EXT-X-STREAM-INF:BANDWIDTH=300000,PATHWAY-ID="TWO"
+      cdn2/index.m3u8
+      """
+    try master.write(to: cdns.www.file("master.m3u8"), atomically: true, encoding: .utf8)
+    let steering = #"{"VERSION":1,"TTL":300,"PATHWAY-PRIORITY":["TWO","ONE"]}"#
+    try steering.write(to: cdns.www.file("steering.json"), atomically: true, encoding: .utf8)
+    let missing = try cdns.remove(from: "cdn2") { $0 == "seg1.m4s" }
+    let (root, index) = try store()
+    let download = HLSDownload(
+      url: cdns.nginx.url("/master.m3u8"), folder: root.url.appending(path: "content"),
+      configuration: Self.quickRetries, journal: index.transfers, transport: CurlTransport())
+    let outcome = try await download.run()
+    #expect(outcome.sources.map(\.url.path) == ["/cdn2/index.m3u8", "/cdn1/index.m3u8"])
+    #expect(outcome.sources.last?.bytes == missing.values.reduce(0, +))
+    cdns.nginx.stop(graceful: false)
+    let decoded = try await FFmpeg.decode(outcome.index.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    #expect(abs(decoded.duration - cdns.files.duration) < 0.6, "\(decoded.duration)")
   }
 
   /// The manifest lists its `BaseURL`s with the lower `dvb:priority` second: it is still

@@ -113,7 +113,8 @@ package struct HLSDownload: Sendable {
     defer { withExtendedLifetime(lock) {} }
     try refuseEndedRecording()
     let began = session.clock.instant
-    let entry = try await playlist(at: url)
+    // A steering manifest, when the master names one, orders its pathways first.
+    let entry = await HLSSteering.steered(try await playlist(at: url), from: url, session: session)
     let variant = try await chosenVariantOrBackup(of: entry)
     if let live = try liveSource(entry, variant: variant, loadedAt: began) {
       return try await recordLive(
