@@ -30,12 +30,12 @@ struct StreamFailoverTests {
       try nginx.start()
     }
 
-    init(dash fixture: DASHPlaybackFixture) async throws {
+    init(dash fixture: DASHPlaybackFixture, options: NginxServer.Options = .init()) async throws {
       www = try TemporaryDirectory(prefix: "offlinekit-failover")
       files = try await fixture.make(in: www.url.appending(path: "cdn1"))
       try FileManager.default.copyItem(
         at: www.url.appending(path: "cdn1"), to: www.url.appending(path: "cdn2"))
-      nginx = try NginxServer(root: www.url)
+      nginx = try NginxServer(root: www.url, options: options)
       try nginx.start()
     }
 
@@ -251,6 +251,62 @@ struct StreamFailoverTests {
     let decoded = try await FFmpeg.decode(outcome.index.path)
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
     #expect(abs(decoded.duration - cdns.files.duration) < 0.6, "\(decoded.duration)")
+  }
+
+  /// ExoPlayer #7654 ("impossible to resume a download using a different baseURI"): a
+  /// download stopped midway goes on when its first CDN has gone; every piece it had whole
+  /// is kept, and the rest comes from the second `BaseURL`.
+  @Test func aDASHDownloadStoppedMidwayGoesOnFromTheOtherBaseURL() async throws {
+    let cdns = try await TwoCDNs(dash: .timeline, options: .init(limitRate: "32k"))
+    try Self.writeManifest(
+      in: cdns.www, baseURLs: "<BaseURL>cdn1/</BaseURL><BaseURL>cdn2/</BaseURL>")
+    let (root, index) = try store()
+    let download = DASHDownload(
+      url: cdns.nginx.url("/manifest.mpd"), folder: root.url.appending(path: "content"),
+      configuration: StreamConfiguration(
+        parallelSegments: 2, pieceRetries: 2, pieceRetryDelay: .milliseconds(10)),
+      journal: index.transfers, transport: CurlTransport())
+    let (landed, landing) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    let first = Task {
+      try await download.run { progress in
+        if (progress.segmentsDone ?? 0) >= 2 { landing.yield() }
+      }
+    }
+    var waiting = landed.makeAsyncIterator()
+    _ = await waiting.next()
+    first.cancel()
+    _ = await first.result
+    #expect(!download.isComplete, "stopped before its end")
+
+    let sizes = try Self.sizes(in: cdns.www.url.appending(path: "cdn1"))
+    let stopped = try await cdns.nginx.accessLog(minimumCount: 3)
+    let whole = Set(
+      stopped.filter {
+        $0.status == 200 && $0.bodyBytesSent == sizes[($0.uri as NSString).lastPathComponent]
+      }
+      .map { ($0.uri as NSString).lastPathComponent })
+    #expect(!whole.isEmpty, "\(stopped.map(\.uri))")
+    try FileManager.default.removeItem(at: cdns.www.url.appending(path: "cdn1"))
+    let outcome = try await download.run()
+    let again = try await cdns.nginx.accessLog(minimumCount: stopped.count + 2)
+      .dropFirst(stopped.count)
+    let refetched = again.filter {
+      $0.uri.hasPrefix("/cdn2/") && whole.contains(($0.uri as NSString).lastPathComponent)
+    }
+    #expect(refetched.isEmpty, "pieces kept whole were fetched again: \(refetched.map(\.uri))")
+    #expect((outcome.sources.last?.bytes ?? 0) > 0, "\(outcome.sources)")
+    let origin = try await Self.decodedMD5s(cdns.www.url.appending(path: "cdn2/manifest.mpd").path)
+    cdns.nginx.stop(graceful: false)
+    #expect(try await Self.decodedMD5s(outcome.index.path) == origin)
+  }
+
+  /// The size of each file in `folder`, by name.
+  static func sizes(in folder: URL) throws -> [String: Int64] {
+    var sizes: [String: Int64] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+      sizes[name] = try Int64(Data(contentsOf: folder.appending(path: name)).count)
+    }
+    return sizes
   }
 
   /// cdn1's manifest, at the root, with `baseURLs` right after the `MPD` element's start.
