@@ -57,6 +57,8 @@ import Testing
     #expect(failover.order(for: piece).map(\.source) == [0, 1], "a segment missing here and there")
     failover.didFail(0, error: status(503))
     #expect(failover.order(for: piece).map(\.source) == [1, 0])
+    // A piece an earlier run completed asks its own URL first: its record answers it.
+    #expect(failover.order(for: piece, demoting: false).map(\.source) == [0, 1])
     failover.didServe(0, bytes: 10)
     #expect(failover.order(for: piece).map(\.source) == [0, 1])
   }

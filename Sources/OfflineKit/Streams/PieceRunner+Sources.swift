@@ -4,20 +4,22 @@ import OfflineLocks
 extension PieceRunner {
   /// Fetches piece `index` from each of its sources in ``failover``'s order until one
   /// serves it (``StreamFailover``): `first` is its transfer from its own URL; the others
-  /// are the same transfer at the piece's ``StreamPiece/alternates``. Returns whether it
-  /// was fetched (false when it was on disk already), or the last source's error.
+  /// are the same transfer at the piece's ``StreamPiece/alternates``, through the same
+  /// (watched) session. A piece an earlier run completed (`complete`) asks its own URL
+  /// first, whose record says so without a request. Returns whether it was fetched (false
+  /// when it was on disk already), or the last source's error.
   func fetchFromSources(
-    _ index: Int, first: Transfer, tally: Locked<StreamProgressTally>, board: LandedPieces,
-    playback: StreamPlayback?
+    _ index: Int, first: Transfer, complete: Bool, tally: Locked<StreamProgressTally>,
+    board: LandedPieces, playback: StreamPlayback?
   ) async -> Swift.Result<Bool, Transfer.Error> {
     let piece = pieces[index]
     let destination = first.destination
-    let sources = failover.order(for: piece)
+    let sources = failover.order(for: piece, demoting: !complete)
     var lastError: Transfer.Error?
     for (position, (source, url)) in sources.enumerated() {
       let isLast = position == sources.count - 1
-      if position > 0 {
-        // What the last source left in the part goes on here only with `If-Range`.
+      if position > 0 || url != piece.remote {
+        // What another source left in the part goes on here only with `If-Range`.
         Transfer.carryOver(destination: destination, to: url, journal: journal)
       }
       var configuration = first.configuration
@@ -27,7 +29,7 @@ extension PieceRunner {
         configuration.retry.maximumAttempts = min(configuration.retry.maximumAttempts, 2)
       }
       let here = Transfer(
-        url: url, destination: destination, journal: journal, session: session,
+        url: url, destination: destination, journal: journal, session: first.session,
         configuration: configuration, role: first.role)
       do {
         let outcome = try await fetch(

@@ -443,7 +443,8 @@ struct PieceRunner: Sendable {
     let playback = self.playback
     playback?.didStart(piece.local, part: first.partPath, length: piece.slice?.length)
     return await fetchFromSources(
-      index, first: first, tally: tally, board: board, playback: playback)
+      index, first: first, complete: record?.phase == .complete, tally: tally, board: board,
+      playback: playback)
   }
 
   /// The options of `piece`'s transfer: its SHA-256 computed as it streams (the journal

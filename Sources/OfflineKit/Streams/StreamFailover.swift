@@ -52,11 +52,12 @@ final class StreamFailover: Sendable {
   }
 
   /// The sources to try for `piece`, in order: each with its rank (0 the primary) and the
-  /// piece's URL there; those that failed their last piece come last.
-  func order(for piece: StreamPiece) -> [(source: Int, url: URL)] {
+  /// piece's URL there; with `demoting`, those that failed ``demotedAfter`` pieces in a row
+  /// come last.
+  func order(for piece: StreamPiece, demoting: Bool = true) -> [(source: Int, url: URL)] {
     let all =
       [(0, piece.remote)] + piece.alternates.enumerated().map { ($0.offset + 1, $0.element) }
-    guard all.count > 1 else { return all }
+    guard all.count > 1, demoting else { return all }
     let demoted = state.withLock { state in
       Set(state.failedInARow.indices.filter { state.failedInARow[$0] >= Self.demotedAfter })
     }
