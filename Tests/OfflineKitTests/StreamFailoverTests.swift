@@ -104,6 +104,44 @@ struct StreamFailoverTests {
     #expect(!text.contains("cdn"), "the offline master names no CDN: \(text)")
   }
 
+  /// Each CDN names its own audio group: an audio segment missing on the first comes from
+  /// the same rendition (by `NAME`) in the backup variant's group.
+  @Test func anHLSAudioSegmentMissingOnItsCDNComesFromTheBackupsRendition() async throws {
+    let cdns = try await TwoCDNs(hls: .renditions)
+    var lines: [String] = ["#EXTM3U"]
+    for cdn in ["cdn1", "cdn2"] {
+      lines.append(
+        "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a-\(cdn)\",NAME=\"English\",LANGUAGE=\"en\","
+          + "DEFAULT=YES,AUTOSELECT=YES,URI=\"\(cdn)/audio_en/index.m3u8\"")
+    }
+    for cdn in ["cdn1", "cdn2"] {
+      lines += ["#EXT-X-STREAM-INF:BANDWIDTH=500000,AUDIO=\"a-\(cdn)\"", "\(cdn)/video/index.m3u8"]
+    }
+    try (lines.joined(separator: "\n") + "\n").write(
+      to: cdns.www.file("master.m3u8"), atomically: true, encoding: .utf8)
+    let audio = cdns.www.url.appending(path: "cdn1/audio_en")
+    let name = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: audio.path).sorted()
+        .first { !$0.hasSuffix(".m3u8") })
+    let size = try Int64(Data(contentsOf: audio.appending(path: name)).count)
+    try FileManager.default.removeItem(at: audio.appending(path: name))
+    let (root, index) = try store()
+    let download = HLSDownload(
+      url: cdns.nginx.url("/master.m3u8"), folder: root.url.appending(path: "content"),
+      configuration: Self.quickRetries, journal: index.transfers, transport: CurlTransport())
+    let outcome = try await download.run()
+    let log = try await cdns.nginx.accessLog(minimumCount: 10)
+    #expect(
+      log.filter { $0.uri.hasSuffix("/audio_en/\(name)") }.map { "\($0.uri) \($0.status)" } == [
+        "/cdn1/audio_en/\(name) 404", "/cdn2/audio_en/\(name) 200",
+      ])
+    #expect(outcome.sources.last?.bytes == size, "\(outcome.sources)")
+    cdns.nginx.stop(graceful: false)
+    let decoded = try await FFmpeg.decode(outcome.index.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+    #expect(abs(decoded.duration - cdns.files.duration) < 0.6, "\(decoded.duration)")
+  }
+
   /// The pathway a steering tag names first is on an origin that is down: the variant's
   /// playlist and every segment come from the next pathway, and the offline master has no
   /// steering tag.
