@@ -5,8 +5,9 @@
 // the same MPD, and writing that again must give the same text; every Representation's
 // segments are then listed (under a small bound, so a huge count must be refused, not
 // allocated), and the offline manifest made from them must parse too. The same bytes are
-// also read as a `sidx` box. Anything else traps, and libFuzzer saves the input as a crash
-// artifact.
+// also read as a `sidx` box. The `BaseURL` alternatives of each Representation stay within
+// their bound and list under the same bound. Anything else traps, and libFuzzer saves the
+// input as a crash artifact.
 
 import Foundation
 
@@ -41,6 +42,17 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     else { continue }
     guard listing.segments.count <= resolver.maximumSegmentCount else {
       fatalError("\(listing.segments.count) segments passed the bound at \(path).")
+    }
+    let choices = resolver.baseURLChoices(for: path, in: mpd)
+    guard (1...SegmentResolver.maximumBaseURLChoices).contains(choices.count) else {
+      fatalError("\(choices.count) BaseURL choices at \(path).")
+    }
+    for choice in choices.dropFirst() {
+      let other = try? resolver.segments(
+        for: path, in: mpd, manifestURL: manifestURL, choice: choice)
+      guard (other?.segments.count ?? 0) <= resolver.maximumSegmentCount else {
+        fatalError("A BaseURL choice passed the bound at \(path).")
+      }
     }
     let names = listing.segments.indices.map { "\(path.representation)/\($0).m4s" }
     files[path] = try? OfflineRepresentation(

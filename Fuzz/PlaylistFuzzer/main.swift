@@ -5,8 +5,9 @@
 // and multivariant variables as `Fixtures.context` in Tests/HLSPlaylistTests), so
 // `EXT-X-DEFINE` with `IMPORT` and `QUERYPARAM` is reached too. An input that parses must
 // write back to text that parses, with no context, to the same playlist, and writing that
-// again must give the same text. Anything else traps, and libFuzzer saves the input as a
-// crash artifact.
+// again must give the same text. A master playlist's primary variants must be its own, each
+// with backups that are redundant copies of it. Anything else traps, and libFuzzer saves the
+// input as a crash artifact.
 
 /// Where every input is taken to come from.
 let context = PlaylistContext(
@@ -32,6 +33,16 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
   }
   guard PlaylistWriter.write(reparsed) == written else {
     fatalError("Writing the playlist again gave other text:\n\(written)")
+  }
+  if case .master(let master) = playlist {
+    _ = master.pathwayOrder
+    for variant in master.primaryVariants {
+      guard master.variants.contains(variant) else { fatalError("A primary variant not listed.") }
+      for backup in master.backups(of: variant)
+      where !MasterPlaylist.isRedundant(backup, with: variant) || backup.uri == variant.uri {
+        fatalError("A backup that is not a copy of its variant:\n\(written)")
+      }
+    }
   }
   return 0
 }

@@ -15,8 +15,15 @@ public struct AdaptationSet: Sendable, Equatable {
   public var accessibilities: [Descriptor]
   /// The `ContentProtection` descriptors of the set.
   public var contentProtections: [ContentProtection]
-  /// The `BaseURL` elements of the set, in document order; the first one is used.
-  public var baseURLs: [String]
+  /// The `BaseURL` elements, in document order, with their `dvb:` ranking; several are
+  /// alternatives (``SegmentResolver/baseURLChoices(for:in:)``).
+  public var baseURLElements: [BaseURL]
+  /// The texts of ``baseURLElements``; the first one is used unless a choice says otherwise.
+  /// Setting it drops their attributes.
+  public var baseURLs: [String] {
+    get { baseURLElements.map(\.url) }
+    set { baseURLElements = newValue.map { BaseURL($0) } }
+  }
   /// Segment information every Representation of the set inherits.
   public var segmentInfo: SegmentInformation
   /// The representations, in document order.
@@ -37,7 +44,7 @@ public struct AdaptationSet: Sendable, Equatable {
     self.roles = roles
     self.accessibilities = accessibilities
     self.contentProtections = contentProtections
-    self.baseURLs = baseURLs
+    self.baseURLElements = baseURLs.map { BaseURL($0) }
     self.segmentInfo = segmentInfo
     self.representations = representations
   }

@@ -19,8 +19,15 @@ public struct MPD: Sendable, Equatable {
   public var minBufferTime: Double?
   /// `@maxSegmentDuration` in seconds.
   public var maxSegmentDuration: Double?
-  /// The `BaseURL` elements of the MPD, in document order; the first one is used.
-  public var baseURLs: [String]
+  /// The `BaseURL` elements, in document order, with their `dvb:` ranking; several are
+  /// alternatives (``SegmentResolver/baseURLChoices(for:in:)``).
+  public var baseURLElements: [BaseURL]
+  /// The texts of ``baseURLElements``; the first one is used unless a choice says otherwise.
+  /// Setting it drops their attributes.
+  public var baseURLs: [String] {
+    get { baseURLElements.map(\.url) }
+    set { baseURLElements = newValue.map { BaseURL($0) } }
+  }
   /// The periods, in document order.
   public var periods: [Period]
   /// When the segments of a live presentation are available and how often the MPD changes.
@@ -38,7 +45,7 @@ public struct MPD: Sendable, Equatable {
     self.mediaPresentationDuration = mediaPresentationDuration
     self.minBufferTime = minBufferTime
     self.maxSegmentDuration = maxSegmentDuration
-    self.baseURLs = baseURLs
+    self.baseURLElements = baseURLs.map { BaseURL($0) }
     self.periods = periods
     self.live = live
   }

@@ -40,42 +40,50 @@ public enum MPDParser {
       try element.value("type", "static or dynamic") {
         PresentationType(rawValue: $0)
       } ?? .static
-    return MPD(
+    var mpd = MPD(
       type: type, profiles: element.string("profiles"),
       mediaPresentationDuration: try element.duration("mediaPresentationDuration"),
       minBufferTime: try element.duration("minBufferTime"),
       maxSegmentDuration: try element.duration("maxSegmentDuration"),
-      baseURLs: baseURLs(element),
+
       periods: try element.children("Period").map(period), live: try liveTiming(element))
+    mpd.baseURLElements = baseURLs(element)
+    return mpd
   }
 
   private static func period(_ element: Located) throws -> Period {
-    Period(
+    var period = Period(
       id: element.string("id"), start: try element.duration("start"),
-      duration: try element.duration("duration"), baseURLs: baseURLs(element),
+      duration: try element.duration("duration"),
       segmentInfo: try segmentInformation(element),
       adaptationSets: try element.children("AdaptationSet").map(adaptationSet))
+    period.baseURLElements = baseURLs(element)
+    return period
   }
 
   private static func adaptationSet(_ element: Located) throws -> AdaptationSet {
-    AdaptationSet(
+    var set = AdaptationSet(
       id: element.string("id"), contentType: element.string("contentType"),
       lang: element.string("lang"), common: try common(element),
       roles: try element.children("Role").map(descriptor),
       accessibilities: try element.children("Accessibility").map(descriptor),
       contentProtections: try element.children("ContentProtection").map(contentProtection),
-      baseURLs: baseURLs(element), segmentInfo: try segmentInformation(element),
+      segmentInfo: try segmentInformation(element),
       representations: try element.children("Representation").map(representation))
+    set.baseURLElements = baseURLs(element)
+    return set
   }
 
   /// A Representation; a missing `@bandwidth` is unknown, not an error (players accept it; it
   /// only matters to `$Bandwidth$`, which the resolver checks).
   private static func representation(_ element: Located) throws -> Representation {
-    Representation(
+    var representation = Representation(
       id: try element.required("id"), bandwidth: try element.int("bandwidth"),
       common: try common(element),
       contentProtections: try element.children("ContentProtection").map(contentProtection),
-      baseURLs: baseURLs(element), segmentInfo: try segmentInformation(element))
+      segmentInfo: try segmentInformation(element))
+    representation.baseURLElements = baseURLs(element)
+    return representation
   }
 
   private static func common(_ element: Located) throws -> CommonAttributes {
@@ -99,8 +107,24 @@ public enum MPDParser {
       pssh: try element.child("pssh")?.trimmedText)
   }
 
-  /// The trimmed texts of the `BaseURL` children; empty ones are skipped.
-  private static func baseURLs(_ element: Located) -> [String] {
-    element.children("BaseURL").compactMap(\.trimmedText)
+  /// The `BaseURL` children with trimmed texts; empty ones are skipped. `dvb:priority` and
+  /// `dvb:weight` (matched by local name) that are not whole numbers are ignored rather than
+  /// refused: they only rank alternatives, and a player ignores them too.
+  private static func baseURLs(_ element: Located) -> [BaseURL] {
+    element.children("BaseURL").compactMap { child in
+      guard let text = child.trimmedText else { return nil }
+      return BaseURL(
+        text, serviceLocation: child.string("serviceLocation"),
+        priority: wholeNumber(child.string("priority")),
+        weight: wholeNumber(child.string("weight")))
+    }
+  }
+
+  /// `text` as a non-negative `Int`, nil when it is not one (or absent).
+  private static func wholeNumber(_ text: String?) -> Int? {
+    guard let text = text?.trimmingASCIIWhitespace(), !text.isEmpty,
+      text.count <= 9, text.allSatisfy(\.isASCIIDigit)
+    else { return nil }
+    return Int(text)
   }
 }

@@ -14,6 +14,9 @@ public enum MPDWriter {
   public static let namespace = "urn:mpeg:dash:schema:mpd:2011"
   /// The namespace of `cenc:default_KID` and `cenc:pssh` (ISO/IEC 23001-7).
   public static let cencNamespace = "urn:mpeg:cenc:2013"
+  /// The namespace of `dvb:priority` and `dvb:weight` (ETSI TS 103 285), declared when a
+  /// `BaseURL` has either.
+  public static let dvbNamespace = "urn:dvb:dash:dash-extensions:2014-1"
 
   /// The manifest as XML text.
   public static func write(_ mpd: MPD) -> String {
@@ -21,14 +24,15 @@ public enum MPDWriter {
     xml.element(
       "MPD",
       [
-        ("xmlns", namespace), ("xmlns:cenc", cencNamespace), ("type", mpd.type.rawValue),
+        ("xmlns", namespace), ("xmlns:cenc", cencNamespace),
+        ("xmlns:dvb", ranksBaseURLs(mpd) ? dvbNamespace : nil), ("type", mpd.type.rawValue),
         ("profiles", mpd.profiles),
         ("mediaPresentationDuration", mpd.mediaPresentationDuration.map(ISODuration.text)),
         ("minBufferTime", mpd.minBufferTime.map(ISODuration.text)),
         ("maxSegmentDuration", mpd.maxSegmentDuration.map(ISODuration.text)),
       ]
     ) { xml in
-      baseURLs(mpd.baseURLs, &xml)
+      baseURLs(mpd.baseURLElements, &xml)
       for period in mpd.periods { write(period, &xml) }
     }
     return xml.text
@@ -42,7 +46,7 @@ public enum MPDWriter {
         ("duration", period.duration.map(ISODuration.text)),
       ]
     ) { xml in
-      baseURLs(period.baseURLs, &xml)
+      baseURLs(period.baseURLElements, &xml)
       write(period.segmentInfo, &xml)
       for set in period.adaptationSets { write(set, &xml) }
     }
@@ -53,7 +57,7 @@ public enum MPDWriter {
       [("id", set.id), ("contentType", set.contentType), ("lang", set.lang)]
       + common(set.common)
     xml.element("AdaptationSet", attributes) { xml in
-      baseURLs(set.baseURLs, &xml)
+      baseURLs(set.baseURLElements, &xml)
       for protection in set.contentProtections { write(protection, &xml) }
       for role in set.roles { descriptor("Role", role, &xml) }
       for accessibility in set.accessibilities {
@@ -69,7 +73,7 @@ public enum MPDWriter {
       [("id", representation.id), ("bandwidth", representation.bandwidth.map(String.init))]
       + common(representation.common)
     xml.element("Representation", attributes) { xml in
-      baseURLs(representation.baseURLs, &xml)
+      baseURLs(representation.baseURLElements, &xml)
       for protection in representation.contentProtections { write(protection, &xml) }
       write(representation.segmentInfo, &xml)
     }
@@ -100,7 +104,27 @@ public enum MPDWriter {
     xml.element(name, [("schemeIdUri", value.schemeIdUri), ("value", value.value)])
   }
 
-  private static func baseURLs(_ urls: [String], _ xml: inout XMLText) {
-    for url in urls { xml.element("BaseURL", text: url) }
+  private static func baseURLs(_ urls: [BaseURL], _ xml: inout XMLText) {
+    for url in urls {
+      xml.element(
+        "BaseURL",
+        [
+          ("serviceLocation", url.serviceLocation), ("dvb:priority", url.priority.map(String.init)),
+          ("dvb:weight", url.weight.map(String.init)),
+        ], text: url.url)
+    }
+  }
+
+  /// Whether a `BaseURL` of `mpd` has `dvb:priority` or `dvb:weight`.
+  private static func ranksBaseURLs(_ mpd: MPD) -> Bool {
+    let ranked = { (urls: [BaseURL]) in urls.contains { $0.priority != nil || $0.weight != nil } }
+    return ranked(mpd.baseURLElements)
+      || mpd.periods.contains { period in
+        ranked(period.baseURLElements)
+          || period.adaptationSets.contains { set in
+            ranked(set.baseURLElements)
+              || set.representations.contains { ranked($0.baseURLElements) }
+          }
+      }
   }
 }

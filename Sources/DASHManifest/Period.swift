@@ -6,8 +6,15 @@ public struct Period: Sendable, Equatable {
   public var start: Double?
   /// `@duration` in seconds.
   public var duration: Double?
-  /// The `BaseURL` elements of the period, in document order; the first one is used.
-  public var baseURLs: [String]
+  /// The `BaseURL` elements, in document order, with their `dvb:` ranking; several are
+  /// alternatives (``SegmentResolver/baseURLChoices(for:in:)``).
+  public var baseURLElements: [BaseURL]
+  /// The texts of ``baseURLElements``; the first one is used unless a choice says otherwise.
+  /// Setting it drops their attributes.
+  public var baseURLs: [String] {
+    get { baseURLElements.map(\.url) }
+    set { baseURLElements = newValue.map { BaseURL($0) } }
+  }
   /// Segment information every Representation of the period inherits.
   public var segmentInfo: SegmentInformation
   /// The adaptation sets, in document order.
@@ -21,7 +28,7 @@ public struct Period: Sendable, Equatable {
     self.id = id
     self.start = start
     self.duration = duration
-    self.baseURLs = baseURLs
+    self.baseURLElements = baseURLs.map { BaseURL($0) }
     self.segmentInfo = segmentInfo
     self.adaptationSets = adaptationSets
   }

@@ -9,8 +9,15 @@ public struct Representation: Sendable, Equatable {
   public var common: CommonAttributes
   /// The `ContentProtection` descriptors of the representation.
   public var contentProtections: [ContentProtection]
-  /// The `BaseURL` elements of the representation, in document order; the first one is used.
-  public var baseURLs: [String]
+  /// The `BaseURL` elements, in document order, with their `dvb:` ranking; several are
+  /// alternatives (``SegmentResolver/baseURLChoices(for:in:)``).
+  public var baseURLElements: [BaseURL]
+  /// The texts of ``baseURLElements``; the first one is used unless a choice says otherwise.
+  /// Setting it drops their attributes.
+  public var baseURLs: [String] {
+    get { baseURLElements.map(\.url) }
+    set { baseURLElements = newValue.map { BaseURL($0) } }
+  }
   /// The representation's own segment information.
   public var segmentInfo: SegmentInformation
 
@@ -24,7 +31,7 @@ public struct Representation: Sendable, Equatable {
     self.bandwidth = bandwidth
     self.common = common
     self.contentProtections = contentProtections
-    self.baseURLs = baseURLs
+    self.baseURLElements = baseURLs.map { BaseURL($0) }
     self.segmentInfo = segmentInfo
   }
 }

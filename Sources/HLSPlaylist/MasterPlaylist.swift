@@ -20,6 +20,8 @@ public struct MasterPlaylist: Sendable, Equatable {
   public var sessionKeys: [Key]
   /// Tags the parser does not model (whole lines, verbatim), written back after the header.
   public var unknownTags: [String]
+  /// `EXT-X-CONTENT-STEERING`, when present.
+  public var contentSteering: ContentSteering?
 
   /// Creates a master playlist.
   public init(

@@ -43,6 +43,12 @@ extension PlaylistParser {
           let rendition = try rendition(&list)
           try groups.add(rendition, line: line.number)
           master.renditions.append(rendition)
+        case "EXT-X-CONTENT-STEERING":
+          var list = try attributes(value, line, name, &variables)
+          guard let server = list.string("SERVER-URI") else { throw list.missing("SERVER-URI") }
+          master.contentSteering = ContentSteering(
+            serverURI: server, pathwayID: list.string("PATHWAY-ID"),
+            otherAttributes: list.otherAttributes)
         case "EXT-X-SESSION-KEY":
           var list = try attributes(value, line, name, &variables)
           master.sessionKeys.append(try key(&list))
@@ -78,6 +84,7 @@ extension PlaylistParser {
       videoGroup: attributes.string("VIDEO"),
       subtitlesGroup: attributes.string("SUBTITLES"),
       closedCaptions: attributes.raw("CLOSED-CAPTIONS"),
+      pathwayID: attributes.string("PATHWAY-ID"),
       otherAttributes: attributes.otherAttributes)
   }
 

@@ -33,6 +33,13 @@ public enum PlaylistWriter {
     if let version = master.version { lines.append("#EXT-X-VERSION:\(version)") }
     if master.independentSegments { lines.append("#EXT-X-INDEPENDENT-SEGMENTS") }
     for key in master.sessionKeys { lines.append("#EXT-X-SESSION-KEY:" + attributes(of: key)) }
+    if let steering = master.contentSteering {
+      var list = AttributeWriter()
+      list.quoted("SERVER-URI", steering.serverURI)
+      list.quoted("PATHWAY-ID", steering.pathwayID)
+      list.others(steering.otherAttributes)
+      lines.append("#EXT-X-CONTENT-STEERING:" + list.text)
+    }
     lines += master.unknownTags
     for rendition in master.renditions {
       lines.append("#EXT-X-MEDIA:" + attributes(of: rendition))
@@ -56,6 +63,7 @@ public enum PlaylistWriter {
     list.quoted("VIDEO", variant.videoGroup)
     list.quoted("SUBTITLES", variant.subtitlesGroup)
     list.plain("CLOSED-CAPTIONS", variant.closedCaptions)
+    list.quoted("PATHWAY-ID", variant.pathwayID)
     list.others(variant.otherAttributes)
     return list.text
   }

@@ -15,7 +15,7 @@ struct SingleTags {
   ]
   /// The tags a multivariant playlist may carry once.
   static let master: Set<Substring> = [
-    "EXT-X-VERSION", "EXT-X-INDEPENDENT-SEGMENTS", "EXT-X-START",
+    "EXT-X-VERSION", "EXT-X-INDEPENDENT-SEGMENTS", "EXT-X-START", "EXT-X-CONTENT-STEERING",
   ]
 
   private let names: Set<Substring>

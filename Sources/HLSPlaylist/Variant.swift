@@ -21,6 +21,9 @@ public struct Variant: Sendable, Equatable {
   public var subtitlesGroup: String?
   /// The raw `CLOSED-CAPTIONS` value: a quoted group ID (quotes included) or `NONE`.
   public var closedCaptions: String?
+  /// The content steering pathway it belongs to, `PATHWAY-ID` (RFC 8216bis §4.4.6.2); nil
+  /// when absent (the default pathway, `.`).
+  public var pathwayID: String?
   /// Attributes the parser does not model (`HDCP-LEVEL`, `VIDEO-RANGE`, ...), written back.
   public var otherAttributes: [Attribute]
 
@@ -29,7 +32,7 @@ public struct Variant: Sendable, Equatable {
     uri: String, bandwidth: Int, averageBandwidth: Int? = nil, resolution: Resolution? = nil,
     codecs: String? = nil, frameRate: Double? = nil, audioGroup: String? = nil,
     videoGroup: String? = nil, subtitlesGroup: String? = nil, closedCaptions: String? = nil,
-    otherAttributes: [Attribute] = []
+    pathwayID: String? = nil, otherAttributes: [Attribute] = []
   ) {
     self.uri = uri
     self.bandwidth = bandwidth
@@ -41,6 +44,7 @@ public struct Variant: Sendable, Equatable {
     self.videoGroup = videoGroup
     self.subtitlesGroup = subtitlesGroup
     self.closedCaptions = closedCaptions
+    self.pathwayID = pathwayID
     self.otherAttributes = otherAttributes
   }
 }

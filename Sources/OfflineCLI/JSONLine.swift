@@ -42,17 +42,20 @@ enum JSONLine {
       "check": outcome.check.rawValue,
     ]
     if let sha = outcome.sha256 { fields["sha256"] = sha }
-    if !outcome.sources.isEmpty {
-      fields["sources"] = outcome.sources.map { source -> [String: Any] in
-        var entry: [String: Any] = [
-          "url": source.url.redactedForDisplay, "primary": source.isPrimary, "bytes": source.bytes,
-        ]
-        if source.badPieces > 0 { entry["badPieces"] = source.badPieces }
-        if let dropped = source.dropped { entry["dropped"] = dropped }
-        return entry
-      }
-    }
+    if !outcome.sources.isEmpty { fields["sources"] = sources(outcome.sources) }
     return object(fields)
+  }
+
+  /// The `sources` field of a file's or a stream's `finished` event.
+  static func sources(_ reports: [Transfer.SourceReport]) -> [[String: Any]] {
+    reports.map { source -> [String: Any] in
+      var entry: [String: Any] = [
+        "url": source.url.redactedForDisplay, "primary": source.isPrimary, "bytes": source.bytes,
+      ]
+      if source.badPieces > 0 { entry["badPieces"] = source.badPieces }
+      if let dropped = source.dropped { entry["dropped"] = dropped }
+      return entry
+    }
   }
 
   static func encode(_ error: Transfer.Error) -> String {
@@ -82,6 +85,7 @@ enum JSONLine {
       // How the pieces came: the protocol (absent when none was fetched) and the most at once.
       if let version = outcome.httpVersion { fields["protocol"] = version }
       fields["mostInFlight"] = outcome.mostPiecesInFlight
+      if !outcome.sources.isEmpty { fields["sources"] = sources(outcome.sources) }
     }
     return object(fields)
   }

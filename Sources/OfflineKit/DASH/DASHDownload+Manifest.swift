@@ -85,22 +85,36 @@ extension DASHDownload {
     let resolver = SegmentResolver()
     var listings: [RepresentationSegments] = []
     var indexes: [StreamPiece] = []
+    var alternates: [[RepresentationSegments]] = []  // by listing
+    var names: [[URL]] = []  // by listing: the base URL at each source
     for path in selection.paths {
       let listing: RepresentationSegments
+      let choices = resolver.baseURLChoices(for: path, in: mpd)
       do {
-        listing = try resolver.segments(for: path, in: mpd, manifestURL: url)
+        listing = try resolver.segments(
+          for: path, in: mpd, manifestURL: url, choice: choices.first ?? .first)
       } catch {
         throw failure("\(url.redactedForDisplay) is not a valid DASH manifest (\(error))")
+      }
+      let others = Self.alternateListings(choices.dropFirst(), of: listing, path, mpd, url)
+      alternates.append(others.map(\.listing))
+      if !others.isEmpty {
+        let primary = try? resolver.baseURL(
+          for: path, in: mpd, manifestURL: url, choice: choices.first ?? .first)
+        names.append(primary.map { [$0] + others.map(\.base) } ?? [])
+      } else {
+        names.append([])
       }
       if let index = listing.index, let range = index.byteRange, let length = range.length,
         let offset = Int64(exactly: range.first), let size = Int64(exactly: length)
       {
         _ = try HLSURI.resolve(index.url.absoluteString, against: url, what: "DASH index")
-        indexes.append(
-          StreamPiece(
-            remote: index.url, local: DASHPlanner.folder(for: path) + "/index.sidx",
-            slice: Transfer.Slice(offset: offset, length: size), estimatedBytes: size,
-            rendition: listings.count))
+        var piece = StreamPiece(
+          remote: index.url, local: DASHPlanner.folder(for: path) + "/index.sidx",
+          slice: Transfer.Slice(offset: offset, length: size), estimatedBytes: size,
+          rendition: listings.count)
+        piece.alternates = alternates[listings.count].compactMap(\.index?.url)
+        indexes.append(piece)
       }
       listings.append(listing)
     }
@@ -108,12 +122,16 @@ extension DASHDownload {
       _ = try await runner(indexes, journal: journal).run(onProgress: { _ in })
     }
     var sources: [DASHPlanner.Source] = []
-    for (path, var listing) in zip(selection.paths, listings) {
+    for (number, (path, var listing)) in zip(selection.paths, listings).enumerated() {
+      var others = alternates[number]
       if listing.index != nil {
         let file = folder.appending(path: DASHPlanner.folder(for: path) + "/index.sidx")
         do {
           let bytes = try [UInt8](Data(contentsOf: file))
-          listing = try listing.applying(SegmentIndex.parse(bytes))
+          let index = try SegmentIndex.parse(bytes)
+          listing = try listing.applying(index)
+          // The same file elsewhere has the same index: its segments are the same ranges.
+          others = others.compactMap { try? $0.applying(index) }
         } catch {
           throw failure("the segment index (sidx) of \(path.description) cannot be read (\(error))")
         }
@@ -124,8 +142,37 @@ extension DASHDownload {
         DASHPlanner.Source(
           path: path, listing: listing, bandwidth: representation.bandwidth,
           track: DASHTrack(set),
-          mimeType: representation.common.inheriting(from: set.common).mimeType))
+          mimeType: representation.common.inheriting(from: set.common).mimeType,
+          alternates: others, sourceNames: names[number]))
     }
     return sources
+  }
+}
+
+extension DASHDownload {
+  /// The base URLs and listings of the Representation at `path` under its other `BaseURL` `choices`
+  /// (DASH's sources besides the first, see ``StreamFailover``), best first: each one that
+  /// resolves and lists the same segments as `listing` (the same count, ranges and init
+  /// section), so each segment has its URL at every source. One that does not is no
+  /// alternative and is left out.
+  static func alternateListings(
+    _ choices: ArraySlice<BaseURLChoice>, of listing: RepresentationSegments,
+    _ path: RepresentationPath, _ mpd: MPD, _ url: URL
+  ) -> [(base: URL, listing: RepresentationSegments)] {
+    let resolver = SegmentResolver()
+    var result: [(base: URL, listing: RepresentationSegments)] = []
+    for choice in choices {
+      guard
+        let other = try? resolver.segments(
+          for: path, in: mpd, manifestURL: url, choice: choice),
+        let base = try? resolver.baseURL(for: path, in: mpd, manifestURL: url, choice: choice),
+        other.segments.count == listing.segments.count,
+        (other.initialization == nil) == (listing.initialization == nil),
+        zip(other.segments, listing.segments).allSatisfy({ $0.byteRange == $1.byteRange }),
+        !result.contains(where: { $0.listing == other }), other != listing
+      else { continue }
+      result.append((base, other))
+    }
+    return result
   }
 }

@@ -130,8 +130,9 @@ package struct DASHDownload: Sendable {
       clock: session.clock, writesAtOnce: onlyWhatPlayersAsk != nil)
     let fetched: PieceRunner.Result
     do {
-      fetched = try await runner(plan.pieces, journal: journal) { growing.didLand($0) }
-        .run(onProgress: onProgress)
+      var runner = runner(plan.pieces, journal: journal) { growing.didLand($0) }
+      if !plan.sourceNames.isEmpty { runner.failover = StreamFailover(names: plan.sourceNames) }
+      fetched = try await runner.run(onProgress: onProgress)
     } catch {
       growing.flush()  // a suspended or failed presentation plays what is on disk
       throw error
@@ -143,7 +144,7 @@ package struct DASHDownload: Sendable {
       index: indexURL, bytes: fetched.bytes, segments: plan.segmentCount,
       initSections: plan.initSectionCount, keys: 0, files: plan.pieces.count,
       duration: plan.duration, warnings: plan.warnings, httpVersion: fetched.httpVersion,
-      mostPiecesInFlight: fetched.mostInFlight)
+      mostPiecesInFlight: fetched.mostInFlight, sources: fetched.sources)
   }
 
   /// The piece engine over `pieces` in this download's folder.

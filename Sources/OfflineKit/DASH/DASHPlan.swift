@@ -18,4 +18,7 @@ struct DASHPlan: Sendable {
   var duration = 0.0
   /// What could not be included, and why.
   var warnings: [StreamWarning] = []
+  /// One URL naming each source of the pieces, the primary first, for the report of what
+  /// each served (``StreamFailover``); empty with one source.
+  var sourceNames: [URL] = []
 }

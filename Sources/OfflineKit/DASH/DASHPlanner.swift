@@ -24,6 +24,12 @@ struct DASHPlanner {
     var track: DASHTrack
     /// `@mimeType`, for the local names' extensions.
     var mimeType: String?
+    /// The same listing under the Representation's other `BaseURL`s, best first: the
+    /// pieces' ``StreamPiece/alternates``.
+    var alternates: [RepresentationSegments] = []
+    /// The base URL of the Representation at each of its sources, the primary first (one
+    /// more than ``alternates``), for the report of what each served.
+    var sourceNames: [URL] = []
   }
 
   private(set) var plan = DASHPlan()
@@ -37,6 +43,9 @@ struct DASHPlanner {
     var planner = DASHPlanner()
     for (rendition, source) in sources.enumerated() {
       try planner.add(source, rendition: rendition, manifestURL: manifestURL)
+      if source.sourceNames.count > planner.plan.sourceNames.count {
+        planner.plan.sourceNames = source.sourceNames
+      }
     }
     return planner.plan
   }
@@ -58,12 +67,14 @@ struct DASHPlanner {
       _ = try checked(initialization.url, manifestURL, what: "Initialization")
       initName = place(
         initialization, name: "\(folder)/init.\(Self.initExtension(source.mimeType))",
-        estimate: 4096, rendition: rendition)
+        estimate: 4096, rendition: rendition,
+        alternates: try checkedAll(
+          source.alternates.compactMap(\.initialization?.url), manifestURL, what: "Initialization"))
       plan.initSectionCount += 1
     }
     var segments: [OfflineRepresentation.Segment] = []
     var run: (piece: Int, end: UInt64)? = nil  // the merged piece the last segment went to
-    for segment in listing.segments {
+    for (number, segment) in listing.segments.enumerated() {
       let remote = try checked(segment.url, manifestURL, what: "segment")
       let seconds = segment.duration.map { Double($0) / timescale } ?? 0
       plan.segmentCount += 1
@@ -88,8 +99,13 @@ struct DASHPlanner {
         : Self.segmentName(folder, segments.count, source.mimeType)
       let estimate = Int64(bytesPerSecond * max(seconds, 0.001))
       let before = plan.pieces.count
+      var alternates: [URL] = []
+      for alternate in source.alternates where alternate.segments.indices.contains(number) {
+        alternates.append(try checked(alternate.segments[number].url, manifestURL, what: "segment"))
+      }
       let local = place(
-        segment, name: name, estimate: estimate, rendition: rendition, shared: false)
+        segment, name: name, estimate: estimate, rendition: rendition, shared: false,
+        alternates: alternates)
       run = nil
       plan.pieces[before].add(segmentOf: seconds)
       if let range = segment.byteRange, range.length != nil { run = (before, range.last) }
@@ -105,7 +121,7 @@ struct DASHPlanner {
   /// the same bytes placed already, if any, instead.
   private mutating func place(
     _ reference: SegmentReference, name: String, estimate: Int64, rendition: Int,
-    shared: Bool = true
+    shared: Bool = true, alternates: [URL] = []
   ) -> String {
     let key = reference.url.absoluteString + "|" + (reference.byteRange?.description ?? "")
     if shared, let earlier = placed[key] { return earlier }
@@ -116,16 +132,26 @@ struct DASHPlanner {
     {
       slice = Transfer.Slice(offset: offset, length: size)
     }
-    plan.pieces.append(
-      StreamPiece(
-        remote: reference.url, local: name, slice: slice,
-        estimatedBytes: slice?.length ?? estimate, rendition: rendition))
+    var piece = StreamPiece(
+      remote: reference.url, local: name, slice: slice,
+      estimatedBytes: slice?.length ?? estimate, rendition: rendition)
+    piece.alternates = alternates
+    plan.pieces.append(piece)
     return name
   }
 
   /// `url` if it is http(s), else a refusal naming it.
   private func checked(_ url: URL, _ manifestURL: URL, what: String) throws(Transfer.Error) -> URL {
     try HLSURI.resolve(url.absoluteString, against: manifestURL, what: "DASH \(what)")
+  }
+
+  /// `urls`, each checked as ``checked(_:_:what:)`` does.
+  private func checkedAll(_ urls: [URL], _ manifestURL: URL, what: String) throws(Transfer.Error)
+    -> [URL]
+  {
+    var result: [URL] = []
+    for url in urls { result.append(try checked(url, manifestURL, what: what)) }
+    return result
   }
 
   /// The bit rate assumed for a size estimate when `@bandwidth` is unknown: as HLS assumes

@@ -113,8 +113,9 @@ package struct HLSDownload: Sendable {
     defer { withExtendedLifetime(lock) {} }
     try refuseEndedRecording()
     let began = session.clock.instant
-    let entry = try await playlist(at: url)
-    let variant = try await chosenVariant(of: entry)
+    // A steering manifest, when the master names one, orders its pathways first.
+    let entry = await HLSSteering.steered(try await playlist(at: url), from: url, session: session)
+    let variant = try await chosenVariantOrBackup(of: entry)
     switch try await liveSource(entry, variant: variant, loadedAt: began) {
     case .media(let live):
       return try await recordLive(
@@ -125,7 +126,7 @@ package struct HLSDownload: Sendable {
     case nil:
       break
     }
-    let plan = try await makePlan(entry, variant: variant?.playlist)
+    let plan = try await makePlan(entry, variant: variant)
     let pins = try pinFolders(of: plan)
     defer { withExtendedLifetime(pins) {} }
     try HLSKeyNames.upgrade(folder: folder, entryURL: url)  // keys fetched by an older version
@@ -145,6 +146,7 @@ package struct HLSDownload: Sendable {
       beforeCuttingPacks: { () throws(Transfer.Error) in try offlineFiles.remove(plan) },
       onLanding: { growing.didLand($0) }, playback: playback)
     runner.onlyWhatPlayersAsk = onlyWhatPlayersAsk
+    if !plan.sourceNames.isEmpty { runner.failover = StreamFailover(names: plan.sourceNames) }
     let fetched: PieceRunner.Result
     do {
       fetched = try await runner.run(onProgress: onProgress)
@@ -163,7 +165,7 @@ package struct HLSDownload: Sendable {
       index: indexURL(), bytes: fetched.bytes + keyBytes, segments: plan.segmentCount,
       initSections: plan.initSectionCount, keys: plan.keys.count, files: plan.pieces.count,
       duration: plan.duration, warnings: plan.warnings, httpVersion: fetched.httpVersion,
-      mostPiecesInFlight: fetched.mostInFlight)
+      mostPiecesInFlight: fetched.mostInFlight, sources: fetched.sources)
   }
 
   /// Fetches the keys again (rotated or expiring key URLs) without touching segments.
@@ -213,8 +215,10 @@ package struct HLSDownload: Sendable {
   var keyStore: HLSKeyStore { HLSKeyStore(folder: folder, session: session, retry: pieceRetry) }
 
   /// Fetches the entry playlist (unless given) and the chosen media playlists (the variant's
-  /// unless given), and plans the download.
-  func makePlan(_ entry: ParsedPlaylist? = nil, variant: MediaPlaylist? = nil)
+  /// unless given, from the URL it was fetched from: a backup's when the variant's failed),
+  /// with those of its backups as alternates (see ``chosenVariantOrBackup(of:)``), and plans
+  /// the download.
+  func makePlan(_ entry: ParsedPlaylist? = nil, variant: FetchedMedia? = nil)
     async throws(Transfer.Error) -> HLSPlan
   {
     let parsed: ParsedPlaylist
@@ -230,28 +234,39 @@ package struct HLSDownload: Sendable {
         throw failure("the master playlist has no variant")
       }
       var sources: [HLSPlanner.Source] = []
-      let variantURL = try HLSURI.resolve(selection.variant.uri, against: url, what: "variant")
+      let candidates = try variantCandidates(master, selection)
+      let variantURL: URL
       let variantPlaylist: MediaPlaylist
       if let variant {
-        variantPlaylist = variant
+        (variantURL, variantPlaylist) = (variant.url, variant.playlist)
       } else {
-        variantPlaylist = try await mediaPlaylist(at: variantURL, importing: parsed.variables)
+        let (at, media) = try await firstAnswering(
+          candidates.map(\.url), importing: parsed.variables)
+        (variantURL, variantPlaylist) = (candidates[at].url, media)
       }
       sources.append(
         HLSPlanner.Source(
           folder: "video", url: variantURL, playlist: variantPlaylist,
-          bandwidth: selection.variant.averageBandwidth ?? selection.variant.bandwidth))
+          bandwidth: selection.variant.averageBandwidth ?? selection.variant.bandwidth,
+          alternates: await alternates(
+            candidates.map(\.url).filter { $0 != variantURL }, importing: parsed.variables)))
+      let backups = candidates.dropFirst().map(\.variant)
       let chosen = selection.audio + selection.subtitles
       for rendition in chosen {
         guard let uri = rendition.uri,
           let folder = HLSMasterRewriter.folder(for: rendition, among: chosen)
         else { continue }
-        let renditionURL = try HLSURI.resolve(uri, against: url, what: "rendition")
+        let urls =
+          [try HLSURI.resolve(uri, against: url, what: "rendition")]
+          + (try renditionCandidates(rendition, in: master, backups: backups))
+        let (at, media) = try await firstAnswering(urls, importing: parsed.variables)
         sources.append(
           HLSPlanner.Source(
-            folder: folder, url: renditionURL,
-            playlist: try await mediaPlaylist(at: renditionURL, importing: parsed.variables),
-            bandwidth: rendition.type == .audio ? 128_000 : 8_000))
+            folder: folder, url: urls[at], playlist: media,
+            bandwidth: rendition.type == .audio ? 128_000 : 8_000,
+            alternates: await alternates(
+              urls.enumerated().filter { $0.offset != at }.map(\.element),
+              importing: parsed.variables)))
       }
       return try HLSPlanner.plan(entryURL: url, sources: sources, master: (master, selection))
     }

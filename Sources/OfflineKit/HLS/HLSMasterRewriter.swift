@@ -14,6 +14,8 @@ struct HLSMasterRewriter {
   {
     var result = master
     result.sessionKeys = []
+    // The copy plays one source: no steering server, whichever pathway served it.
+    result.contentSteering = nil
     let video = sources.first { $0.folder == "video" }?.folder ?? "video"
     result.variants = []
     for variant in master.variants {

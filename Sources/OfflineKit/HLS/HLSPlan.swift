@@ -35,6 +35,9 @@ struct HLSPlan: Sendable {
   var duration: Double = 0
   /// Renditions asked for that could not be included, and why.
   var warnings: [StreamWarning] = []
+  /// One URL naming each source of the pieces, the primary first, for the report of what
+  /// each served (``StreamFailover``); empty with one source.
+  var sourceNames: [URL] = []
 
   /// Media segments across the offline media playlists (a byte range counts one).
   var segmentCount: Int { mediaFiles.reduce(0) { $0 + $1.playlist.segments.count } }

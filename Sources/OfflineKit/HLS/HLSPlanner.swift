@@ -11,6 +11,15 @@ struct HLSPlanner {
     var playlist: MediaPlaylist
     /// Bits per second, for the size estimate.
     var bandwidth: Int
+    /// The same media playlist at the stream's other sources (backup variants, content
+    /// steering pathways), in the order they are tried: the pieces' ``StreamPiece/alternates``.
+    var alternates: [Alternate] = []
+  }
+
+  /// A media playlist of the same rendition elsewhere.
+  struct Alternate: Sendable {
+    var url: URL
+    var playlist: MediaPlaylist
   }
 
   /// Merged byte ranges of one file are fetched in requests of at most this many bytes, so a
@@ -43,6 +52,9 @@ struct HLSPlanner {
       duration = max(duration, source.playlist.totalDuration)
     }
     planner.plan.duration = duration
+    if let video = sources.first, !video.alternates.isEmpty {
+      planner.plan.sourceNames = [video.url] + video.alternates.map(\.url)
+    }
     if let (master, selection) = master {
       planner.plan.warnings = selection.warnings
       let rewriter = HLSMasterRewriter(entryURL: entryURL, master: master, selection: selection)
@@ -76,6 +88,7 @@ struct HLSPlanner {
       let estimate = Int64(bitsPerSecond / 8 * max(segment.duration, 0.001))
       let (local, range) = place(
         remote: remote, range: segment.byteRange, intervals: intervals,
+        alternates: try Self.alternates(of: media, at: index, in: source.alternates) { $0.uri },
         wholeName: String(format: "s%05d.", index)
           + HLSURI.segmentExtension(
             of: remote, fragmented: segment.map != nil, subtitles: subtitles),
@@ -102,6 +115,9 @@ struct HLSPlanner {
           let mapRemote = try HLSURI.resolve(map.uri, against: source.url, what: "EXT-X-MAP")
           let (mapLocal, mapRange) = place(
             remote: mapRemote, range: map.byteRange, intervals: intervals,
+            alternates: try Self.alternates(of: media, at: index, in: source.alternates) {
+              $0.map.flatMap { $0.byteRange == nil ? $0.uri : nil }
+            },
             wholeName: "init\(mapNames.count)."
               + HLSURI.initSectionExtension(of: mapRemote),
             folder: source.folder, estimate: 4096)
@@ -126,8 +142,9 @@ struct HLSPlanner {
   /// which a 16-byte key cannot satisfy (416), so a pack of them would not play through
   /// `offline serve`.
   private mutating func place(
-    remote: URL, range: ByteRange?, intervals: [URL: [Interval]], wholeName: String,
-    folder: String, estimate: Int64, segmentDuration: Double? = nil, packs: Bool = false
+    remote: URL, range: ByteRange?, intervals: [URL: [Interval]], alternates: [URL] = [],
+    wholeName: String, folder: String, estimate: Int64, segmentDuration: Double? = nil,
+    packs: Bool = false
   ) -> (String, ByteRange?) {
     if let range, let interval = intervals[remote]?.first(where: { $0.contains(range) }) {
       let key = path(folder, interval.name)
@@ -156,13 +173,14 @@ struct HLSPlanner {
     }
     placed[key] = wholeName
     pieceIndex[key] = plan.pieces.count
-    plan.pieces.append(
-      StreamPiece(
-        remote: remote, local: path(folder, wholeName), slice: nil, estimatedBytes: estimate,
-        segments: segmentDuration == nil ? 0 : 1, duration: segmentDuration ?? 0,
-        rendition: rendition,
-        pack: packs && segmentDuration != nil
-          ? path(folder, "pack." + (wholeName as NSString).pathExtension) : nil))
+    var piece = StreamPiece(
+      remote: remote, local: path(folder, wholeName), slice: nil, estimatedBytes: estimate,
+      segments: segmentDuration == nil ? 0 : 1, duration: segmentDuration ?? 0,
+      rendition: rendition,
+      pack: packs && segmentDuration != nil
+        ? path(folder, "pack." + (wholeName as NSString).pathExtension) : nil)
+    piece.alternates = range == nil ? alternates : []
+    plan.pieces.append(piece)
     return (wholeName, nil)
   }
 

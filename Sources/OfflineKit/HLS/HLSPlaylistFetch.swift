@@ -10,6 +10,8 @@ struct HLSPlaylistFetch: Sendable {
   let session: ContentSession
   /// What a failure names as its destination (the content's folder; empty for none).
   let destination: String
+  /// A cap on the session's tries of one fetch; nil for the session's own.
+  var maximumAttempts: Int? = nil
 
   /// The playlist at `url` with the variables it defined: its `EXT-X-DEFINE:QUERYPARAM`
   /// variables come from `url`, its `IMPORT` ones from `variables` (nil for a playlist not
@@ -20,7 +22,8 @@ struct HLSPlaylistFetch: Sendable {
   func playlist(at url: URL, importing variables: [String: String]? = nil)
     async throws(Transfer.Error) -> ParsedPlaylist
   {
-    let data = try await session.data(from: url, limit: Self.limit, destination: destination)
+    let data = try await session.data(
+      from: url, limit: Self.limit, destination: destination, maximumAttempts: maximumAttempts)
     guard let text = String(data: data, encoding: .utf8) else {
       throw failure("\(url.redactedForDisplay) is not a playlist (not UTF-8 text)")
     }

@@ -8,9 +8,11 @@ struct HLSSelection: Sendable, Equatable {
   /// Renditions asked for that could not be included, and why.
   var warnings: [StreamWarning] = []
 
-  /// Chooses from `master` by `options`; nil when the master has no variant.
+  /// Chooses from `master` by `options` among its ``MasterPlaylist/primaryVariants`` (the
+  /// first content steering pathway, each redundant stream once: the others are backups);
+  /// nil when the master has no variant.
   static func choose(from master: MasterPlaylist, options: StreamConfiguration) -> HLSSelection? {
-    let variants = master.variants.sorted { $0.bandwidth < $1.bandwidth }
+    let variants = master.primaryVariants.sorted { $0.bandwidth < $1.bandwidth }
     guard let lowest = variants.first, let highest = variants.last else { return nil }
     let variant: Variant
     switch options.variant {

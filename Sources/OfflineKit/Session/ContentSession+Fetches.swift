@@ -4,13 +4,14 @@ import OfflineHTTP
 extension ContentSession {
   /// The body of `url` in memory (a playlist, a manifest, a key), tried again on transient
   /// failures by ``retry``; a body larger than `limit` bytes is refused, so a hostile server
-  /// cannot fill the memory.
+  /// cannot fill the memory. `maximumAttempts`, when given, caps the tries below
+  /// ``retry``'s (a playlist another source can serve).
   ///
   /// - Throws: ``Transfer/Error`` naming `destination`: the network failure, the status
   ///   other than 200, `invalidMedia` for a body over `limit`, or `canceled`.
-  package func data(from url: URL, limit: Int, destination: String)
-    async throws(Transfer.Error) -> Data
-  {
+  package func data(
+    from url: URL, limit: Int, destination: String, maximumAttempts: Int? = nil
+  ) async throws(Transfer.Error) -> Data {
     var failures = 0
     while true {
       do {
@@ -18,7 +19,7 @@ extension ContentSession {
       } catch {
         failures += 1
         guard error.isTransient, retriesUnreachable || !error.isUnreachable,
-          failures < retry.maximumAttempts, !Task.isCancelled
+          failures < min(retry.maximumAttempts, maximumAttempts ?? .max), !Task.isCancelled
         else {
           throw error
         }

@@ -97,19 +97,24 @@ package struct PieceRetryPolicy: Sendable {
   }
 
   /// Runs `body` until it succeeds, fails for a reason that is not retried (or that asks
-  /// for a refresh), or has failed `retries + 1` times; then throws its last error.
+  /// for a refresh, or for which `endsAtOnce` is true: another source can serve it), or has
+  /// failed `retries + 1` times; then throws its last error.
   ///
   /// - Throws: The last ``Transfer/Error`` of `body`, or `canceled` (for `url` and
   ///   `destination`) when the task is cancelled during a wait.
   func run<T: Sendable>(
-    url: URL, destination: String, _ body: () async throws(Transfer.Error) -> T
+    url: URL, destination: String,
+    endsAtOnce: (Transfer.Error) -> Bool = { _ in false },
+    _ body: () async throws(Transfer.Error) -> T
   ) async throws(Transfer.Error) -> T {
     var failures = 0
     while true {
       do {
         return try await body()
       } catch {
-        guard decision(after: error, failures: failures) == .tryAgain, !Task.isCancelled else {
+        guard decision(after: error, failures: failures) == .tryAgain, !endsAtOnce(error),
+          !Task.isCancelled
+        else {
           throw error
         }
         failures += 1

@@ -12,11 +12,14 @@ extension PieceRunner {
   /// began: a piece it holds no other URL for needs no look-up (one query per run, not one
   /// per piece); nil (the read failed) looks the piece up.
   ///
+  /// A piece journaled under one of its `alternates` (the piece's URL at another source of
+  /// the stream, see ``StreamFailover``) goes on under `url` in the same way.
+  ///
   /// - Returns: The record as it is now, carried over or not; nil when there is none.
   @discardableResult
   static func carryOver(
     _ journal: TransferJournal, destination: String, to url: URL,
-    journaled: [String: TransferRecord]?
+    journaled: [String: TransferRecord]?, alternates: [URL] = []
   ) -> TransferRecord? {
     if let journaled {
       guard let entry = journaled[destination] else { return nil }
@@ -24,7 +27,7 @@ extension PieceRunner {
     }
     guard var entry = try? journal.record(forDestination: destination) else { return nil }
     guard entry.url != url.absoluteString, let old = URL(string: entry.url),
-      old.lastPathComponent == url.lastPathComponent
+      old.lastPathComponent == url.lastPathComponent || alternates.contains(old)
     else { return entry }
     entry.url = url.absoluteString
     _ = try? journal.save(entry)

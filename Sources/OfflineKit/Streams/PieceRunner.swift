@@ -26,6 +26,9 @@ struct PieceRunner: Sendable {
     /// The pieces in a pack (fetched into it by this run, or kept there from an earlier
     /// one), by ``StreamPiece/local``.
     var packed: [String: PackedPiece] = [:]
+    /// What each source of the stream served (``StreamFailover/reports``); empty when the
+    /// pieces have one source.
+    var sources: [Transfer.SourceReport] = []
   }
 
   /// Where in its pack a piece's bytes are, for the offline playlist's byte range.
@@ -68,6 +71,10 @@ struct PieceRunner: Sendable {
   /// while a player reads it), and ends, with `canceled`, once this long has passed with no
   /// piece in flight and none asked for.
   var onlyWhatPlayersAsk: Duration?
+  /// The sources of the pieces (their URLs and ``StreamPiece/alternates``) and what each
+  /// served in this run; named after the first piece with the most alternates unless the
+  /// planner names them (``StreamFailover/init(names:)``).
+  var failover: StreamFailover
 
   /// How many pieces players asked for may be in flight at once, beside the concurrency
   /// limit (which counts the others).
@@ -100,6 +107,7 @@ struct PieceRunner: Sendable {
     self.beforeCuttingPacks = beforeCuttingPacks
     self.onLanding = onLanding
     self.playback = playback
+    self.failover = StreamFailover(pieces: pieces)
   }
 
   /// Downloads every piece not on disk yet.
@@ -301,6 +309,7 @@ struct PieceRunner: Sendable {
       Result(bytes: last.bytes, httpVersion: flow.httpVersion, mostInFlight: flow.mostInFlight)
     }
     result.packed = board.packed
+    result.sources = failover.reports
     return result
   }
 
@@ -407,8 +416,11 @@ struct PieceRunner: Sendable {
   ) async -> Swift.Result<Bool, Transfer.Error> {
     let piece = pieces[index]
     let destination = folder.appending(path: piece.local).path
+    // A piece journaled under another source's URL (an earlier run's failover) is the same
+    // file: it is kept, or resumed with `If-Range`, as if its first source had served it.
     let record = Self.carryOver(
-      journal, destination: destination, to: piece.remote, journaled: journaled)
+      journal, destination: destination, to: piece.remote, journaled: journaled,
+      alternates: piece.alternates)
     if let region = packs.keptRegion(of: piece, at: destination),
       record?.url == piece.remote.absoluteString
     {
@@ -426,39 +438,13 @@ struct PieceRunner: Sendable {
     let first = Transfer(
       url: piece.remote, destination: destination, journal: journal, session: session,
       configuration: pieceOptions(piece, wanted: wanted), role: .streamPiece(role))
-    let tries = Locked(0)
     tally.withLock { $0.pieceStarted(index, total: piece.slice?.length) }
     // Its players may read its part as it grows (``ArrivingPiece``).
     let playback = self.playback
     playback?.didStart(piece.local, part: first.partPath, length: piece.slice?.length)
-    do {
-      let outcome = try await pieceRetry.run(url: piece.remote, destination: destination) {
-        () async throws(Transfer.Error) -> Transfer.Outcome in
-        // A failed try may have left a record: the next one reads it.
-        let attempt =
-          tries.withLock {
-            $0 += 1; return $0
-          } == 1 ? first : first.readingItsRecord()
-        return try await attempt.run { event in
-          switch event {
-          case .progress(let progress):
-            tally.withLock { $0.pieceProgress(index, bytes: progress.bytes, total: progress.total) }
-            playback?.didProgress(piece.local, length: progress.total)
-          case .restarted: playback?.didRestart(piece.local)
-          default: break
-          }
-        }
-      }
-      tally.withLock { $0.pieceFinished(index, length: outcome.length) }
-      if let pack = piece.pack, let region = outcome.pack {
-        board.didPack(
-          piece.local, at: PackedPiece(pack: pack, offset: region.offset, length: outcome.length))
-      }
-      return .success(!outcome.wasAlreadyComplete)
-    } catch {
-      playback?.didStop(piece.local)
-      return .failure(error)
-    }
+    return await fetchFromSources(
+      index, first: first, complete: record?.phase == .complete, tally: tally, board: board,
+      playback: playback)
   }
 
   /// The options of `piece`'s transfer: its SHA-256 computed as it streams (the journal

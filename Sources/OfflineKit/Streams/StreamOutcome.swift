@@ -28,4 +28,9 @@ package struct StreamOutcome: Sendable, Equatable {
   public var httpVersion: String?
   /// The most pieces (segments, init sections) that were in flight at once.
   public var mostPiecesInFlight = 0
+  /// What each source of the stream served in this run, the primary first, when it has
+  /// several (DASH `BaseURL` alternatives, HLS backup variants or content steering
+  /// pathways; see ``StreamFailover``): bytes, and in ``Transfer/SourceReport/dropped`` how
+  /// many pieces failed there and came from another source. Empty with one source.
+  public var sources: [Transfer.SourceReport] = []
 }

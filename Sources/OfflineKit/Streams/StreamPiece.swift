@@ -22,6 +22,10 @@ struct StreamPiece: Sendable, Hashable {
   /// sections, merged byte ranges, encrypted segments, subtitles, and DASH, whose offline
   /// manifest has no byte ranges.
   var pack: String?
+  /// The same file at the stream's other sources, in the order they are tried when
+  /// ``remote`` fails (``StreamFailover``): the URL at source 1, 2… (a DASH `BaseURL`
+  /// alternative, an HLS backup variant or pathway). Empty when the stream has one source.
+  var alternates: [URL] = []
 
   /// Counts one more media segment, of `seconds`, in this piece.
   mutating func add(segmentOf seconds: Double) {

@@ -1,0 +1,122 @@
+import Foundation
+import OfflineHTTP
+import OfflineLocks
+
+/// The sources of a stream's pieces and what each served: the stream's own URLs first, then
+/// the same content elsewhere (DASH `BaseURL` alternatives, HLS backup variants and content
+/// steering pathways), each piece knowing its URL at every source
+/// (``StreamPiece/alternates``). Shared by HLS and DASH through ``PieceRunner``.
+///
+/// A piece goes to the next source at once when its source answers 403, 404, 410 or a 5xx,
+/// or cannot be connected to; any other failure is first tried again there as
+/// ``PieceRetryPolicy`` says, and the last source left gets the whole policy. A source that
+/// failed ``demotedAfter`` pieces in a row is tried last for the pieces that follow until it
+/// serves one again, so a CDN that went away costs a few pieces' failures, not one per
+/// piece, while one that lacks a segment here and there stays first. The bytes are the same
+/// whichever source served them: a piece is a file of the stream, and a part begun at one
+/// source goes on at another only with `If-Range` (``Transfer/carryOver(destination:to:journal:)``),
+/// starting over when the other's validators differ.
+final class StreamFailover: Sendable {
+  /// One URL naming each source (the first piece's URL there), the primary first.
+  let names: [URL]
+  private let state: Locked<State>
+
+  private struct State {
+    var bytes: [Int64]
+    var pieces: [Int]
+    var failures: [Int]
+    /// Pieces each source failed since it last served one.
+    var failedInARow: [Int]
+    var lastError: [String?]
+  }
+
+  /// How many pieces in a row a source fails before it is tried after the others.
+  static let demotedAfter = 3
+
+  /// Sources named by `names`, the primary first.
+  init(names: [URL]) {
+    self.names = names
+    let count = max(names.count, 1)
+    state = Locked(
+      State(
+        bytes: Array(repeating: 0, count: count), pieces: Array(repeating: 0, count: count),
+        failures: Array(repeating: 0, count: count),
+        failedInARow: Array(repeating: 0, count: count),
+        lastError: Array(repeating: nil, count: count)))
+  }
+
+  /// The sources named after the first piece of `pieces` that has the most alternates.
+  convenience init(pieces: [StreamPiece]) {
+    let widest = pieces.max { $0.alternates.count < $1.alternates.count }
+    self.init(names: widest.map { [$0.remote] + $0.alternates } ?? [])
+  }
+
+  /// The sources to try for `piece`, in order: each with its rank (0 the primary) and the
+  /// piece's URL there; with `demoting`, those that failed ``demotedAfter`` pieces in a row
+  /// come last.
+  func order(for piece: StreamPiece, demoting: Bool = true) -> [(source: Int, url: URL)] {
+    let all =
+      [(0, piece.remote)] + piece.alternates.enumerated().map { ($0.offset + 1, $0.element) }
+    guard all.count > 1, demoting else { return all }
+    let demoted = state.withLock { state in
+      Set(state.failedInARow.indices.filter { state.failedInARow[$0] >= Self.demotedAfter })
+    }
+    return all.filter { !demoted.contains($0.0) } + all.filter { demoted.contains($0.0) }
+  }
+
+  /// Whether a piece that failed with `error` goes to the next source without trying this
+  /// one again: the source answered that it does not have it (403, 404, 410), that it is
+  /// failing (5xx), or could not be reached.
+  static func movesOnAtOnce(after error: Transfer.Error) -> Bool {
+    switch error.kind {
+    case .status(let code, _): return [403, 404, 410].contains(code) || (500...599).contains(code)
+    case .network(let failure): return [.cannotConnect, .cannotResolveHost].contains(failure.kind)
+    default: return false
+    }
+  }
+
+  /// Whether a piece that failed with `error` (after its tries at one source) is tried at
+  /// the next: whatever ``PieceRetryPolicy/isRetryable(_:)`` would try again, and nothing
+  /// local (a full disk, a cancel, a checksum that is the stream's own).
+  static func triesNext(after error: Transfer.Error) -> Bool {
+    PieceRetryPolicy.isRetryable(error) || movesOnAtOnce(after: error)
+  }
+
+  /// Counts a piece that `source` served with `bytes` received in this run.
+  func didServe(_ source: Int, bytes: Int64) {
+    state.withLock { state in
+      guard state.bytes.indices.contains(source) else { return }
+      state.bytes[source] += bytes
+      state.pieces[source] += 1
+      state.failedInARow[source] = 0
+    }
+  }
+
+  /// Counts a piece that `source` failed with `error` after its tries there.
+  func didFail(_ source: Int, error: Transfer.Error) {
+    state.withLock { state in
+      guard state.failures.indices.contains(source) else { return }
+      state.failures[source] += 1
+      state.lastError[source] = error.description
+      state.failedInARow[source] += 1
+    }
+  }
+
+  /// What each source served, the primary first; a source that failed pieces says so in
+  /// ``Transfer/SourceReport/dropped`` (it was still tried for the pieces that followed).
+  /// Empty for a stream with one source.
+  var reports: [Transfer.SourceReport] {
+    guard names.count > 1 else { return [] }
+    return state.withLock { state in
+      names.enumerated().map { index, url in
+        let failed = state.failures[index]
+        return Transfer.SourceReport(
+          url: url, isPrimary: index == 0, bytes: state.bytes[index],
+          dropped: failed == 0
+            ? nil
+            : "\(failed) piece\(failed == 1 ? "" : "s") failed there, fetched elsewhere (last: "
+              + (state.lastError[index] ?? "unknown") + ")")
+      }
+    }
+  }
+}
