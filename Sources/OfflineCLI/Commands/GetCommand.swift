@@ -133,6 +133,9 @@ struct GetCommand: Command {
   var target: GetTarget
   /// The Metalink the download comes from, once read (``resolvingMetalink(host:transport:)``).
   var metalink: MetalinkPlan?
+  /// Whether ``url`` is a Metalink because a plain URL's answer said so (its
+  /// `Content-Type`, or a `Link: rel=describedby`), whatever its extension.
+  var urlIsMetalink = false
   var output: String?
   var sha256: String?
   var caFile: String?
@@ -253,6 +256,8 @@ struct GetCommand: Command {
       if !kind.isStream { file.mirrors = command.mirrors }
       file.pieces = command.metalink?.pieces
       file.expectedLength = command.metalink?.size
+      // A plain URL whose answer is or names a Metalink: that is downloaded instead.
+      file.stopsAtMetalink = !kind.isStream && command.metalink == nil
     } catch {
       reporter.failed(error.description)  // parsing checked it: only a library change lands here
       return ExitCode.usage
@@ -286,7 +291,18 @@ struct GetCommand: Command {
       return await command.runThenExport(
         download, to: export, journal: index.transfers, reporter: reporter, host: host)
     }
-    return await command.run(download, reporter: reporter, host: host)
+    return await command.run(download, reporter: reporter, host: host) { document in
+      var next = self
+      next.target = .url(document)
+      next.url = document
+      next.urlIsMetalink = true
+      do {
+        return try await next.run(context)
+      } catch {
+        reporter.failed("\(error)")  // checked when the command was read: not reached
+        return ExitCode.usage
+      }
+    }
   }
 
   /// How often a request is tried: `--retries`, backing off from 0.5 s to 30 s.

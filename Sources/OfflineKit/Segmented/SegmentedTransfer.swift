@@ -245,6 +245,9 @@ struct SegmentedTransfer {
       if error.kind == .canceled { throw transfer.failure(.canceled) }
       throw transfer.failure(.network(error))
     }
+    if transfer.configuration.stopsAtMetalink, let document = MetalinkPlan.describing(head) {
+      throw transfer.failure(.describedByMetalink(document))
+    }
     guard head.status == 206, let header = head.headers["Content-Range"],
       let total = ContentRange(header)?.completeLength
     else {
