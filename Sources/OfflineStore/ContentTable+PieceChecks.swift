@@ -26,6 +26,7 @@ extension ContentTable {
     Migration("contents.v7.piece-checks") { connection throws(StoreError) in
       try connection.execute(
         """
+        ALTER TABLE contents ADD COLUMN piece_checks INTEGER NOT NULL DEFAULT 0;
         CREATE TABLE content_piece_checks (
           content_id TEXT PRIMARY KEY NOT NULL,
           piece_length INTEGER NOT NULL CHECK (piece_length > 0),
@@ -36,7 +37,8 @@ extension ContentTable {
     }
   ]
 
-  /// Keeps `checks` for content `id` (nil forgets them).
+  /// Keeps `checks` for content `id` (nil forgets them). Call it before the content's record
+  /// is inserted with ``ContentRecord/hasPieceChecks``, so no runner starts it without them.
   package func setPieceChecks(_ checks: StoredPieceChecks?, id: String) throws(StoreError) {
     defer { didWrite() }
     guard let checks else {

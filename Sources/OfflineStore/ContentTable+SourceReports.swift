@@ -32,6 +32,7 @@ extension ContentTable {
     Migration("contents.v8.source-reports") { connection throws(StoreError) in
       try connection.execute(
         """
+        ALTER TABLE contents ADD COLUMN source_reports INTEGER NOT NULL DEFAULT 0;
         CREATE TABLE content_sources (
           content_id TEXT NOT NULL,
           position INTEGER NOT NULL CHECK (position >= 0),
@@ -46,12 +47,15 @@ extension ContentTable {
     }
   ]
 
-  /// Replaces the source reports of content `id` with `reports`, in order, in one
-  /// transaction (empty forgets them).
+  /// Replaces the source reports of content `id` with `reports`, in order, and marks its
+  /// record (``ContentRecord/hasSourceReports``), in one transaction (empty forgets them).
   package func setSourceReports(_ reports: [StoredSourceReport], id: String) throws(StoreError) {
     defer { didWrite() }
     let result = try database.writeTransaction { connection throws(StoreError) in
       try connection.execute("DELETE FROM content_sources WHERE content_id = ?", [.text(id)])
+      try connection.execute(
+        "UPDATE contents SET source_reports = ? WHERE id = ?",
+        [.integer(reports.isEmpty ? 0 : 1), .text(id)])
       for (position, report) in reports.enumerated() {
         try connection.execute(
           """

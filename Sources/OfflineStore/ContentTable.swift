@@ -309,7 +309,7 @@ package final class ContentTable: Sendable {
     "id", "url", "title", "metadata", "file_name", "state", "priority", "sequence", "bytes",
     "total", "total_is_estimate", "expected_sha256", "last_error", "last_error_kind",
     "wait_reason", "retry_count", "retry_at", "pending_cleanup", "created_at", "updated_at",
-    "options", "flat_file",
+    "options", "flat_file", "piece_checks", "source_reports",
   ]
 
   static let insertSQL =

@@ -44,8 +44,10 @@ import Testing
       StoredSourceReport(
         url: "http://m/a", isPrimary: false, bytes: 0, badPieces: 0, dropped: "it is shorter"),
     ]
+    #expect(try index.contents.record(id: "a")?.hasSourceReports == false)
     try index.contents.setSourceReports(first, id: "a")
     #expect(try index.contents.sourceReports(id: "a") == first)
+    #expect(try index.contents.record(id: "a")?.hasSourceReports == true)
     let second = [first[1], first[0]]
     try index.contents.setSourceReports(second, id: "a")
     #expect(try index.contents.sourceReports(id: "a") == second)

@@ -18,7 +18,7 @@ extension OfflineManager {
     else { return }
     let pieces: PieceChecks?
     do {
-      pieces = try keptPieceChecks(of: record.id)
+      pieces = record.hasPieceChecks ? try keptPieceChecks(of: record.id) : nil
     } catch {
       return  // never checked less than the content asks
     }

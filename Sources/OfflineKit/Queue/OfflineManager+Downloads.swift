@@ -21,7 +21,7 @@ extension OfflineManager {
     do {
       // Its options were given in this process or another one: read from the store.
       (session, mirrors) = try fetchContext(of: record, url: url)
-      pieces = try keptPieceChecks(of: id)
+      pieces = record.hasPieceChecks ? try keptPieceChecks(of: id) : nil
     } catch {
       carryOutNow(EndDecision.cannotStart(error).steps, id: id)
       return

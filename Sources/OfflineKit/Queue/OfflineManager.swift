@@ -260,7 +260,7 @@ public actor OfflineManager {
       }, fileURL: fileURL(of: record), priority: record.priority)
     if record.state == .downloaded {
       snapshot.damage = quickCheck(record, pieces: pieces)
-      snapshot.sources = keptSourceReports(of: record.id)
+      if record.hasSourceReports { snapshot.sources = keptSourceReports(of: record.id) }
     }
     if !record.flatFile {
       snapshot.live = LiveRecordingSummary(

@@ -119,10 +119,12 @@ struct ContentIntake: Sendable, Equatable {
       : url.isDASHManifest
         ? DASHDownload.indexName : ContentManifest.contentFileName(fileName(of: source))
     let isStream = url.isHLSPlaylist || url.isDASHManifest
-    return ContentRecord(
+    var record = ContentRecord(
       id: id, url: url.absoluteString, title: source.title, metadata: source.metadata,
       fileName: fileName, state: .notDownloaded,
       flatFile: !isStream && ContentFiles.canBeFlat(fileName)
         && ContentFiles.isFree(flatName: fileName, among: flatNamesOnDisk))
+    record.hasPieceChecks = !isStream && source.pieceChecks != nil
+    return record
   }
 }
