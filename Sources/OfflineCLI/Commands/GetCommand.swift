@@ -10,7 +10,8 @@ struct GetCommand: Command {
     help: "The http or https URL to download. An HLS playlist (.m3u8) becomes a folder with an"
       + " offline playlist, index.m3u8, that players play without a network; a DASH manifest"
       + " (.mpd) a folder with an offline index.mpd. A Metalink (a .meta4 or .metalink URL or"
-      + " file) becomes the file it describes: its name, size and SHA-256 are checked, its"
+      + " file, or a URL whose answer is one or links one with rel=describedby) becomes the"
+      + " file it describes: its name, size and SHA-256 are checked, its"
       + " URLs are the sources by priority, and with piece hashes a bad piece is fetched"
       + " again alone from another source.",
     parser: .getTarget)
