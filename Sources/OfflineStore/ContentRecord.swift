@@ -20,6 +20,12 @@ package struct ContentRecord: Sendable, Equatable {
   /// a ``fileName`` (compared without case): ``ContentTable/insert(_:)`` gives the later one
   /// a folder.
   package var flatFile: Bool
+  /// Whether piece checks are kept for the file (``ContentTable/pieceChecks(id:)``), so a
+  /// launch reads them only then.
+  package var hasPieceChecks = false
+  /// Whether what each source served is kept (``ContentTable/sourceReports(id:)``), so a
+  /// snapshot reads it only then; set by ``ContentTable/setSourceReports(_:id:)``.
+  package var hasSourceReports = false
   /// The state.
   package var state: ContentState
   /// Higher runs first; equal priorities run in ``sequence`` order.

@@ -12,12 +12,13 @@ extension ContentTable {
       SQLValue(record.waitReason?.retryAt.map(StoredTime.milliseconds)),
       .integer(record.pendingCleanup ? 1 : 0), .integer(StoredTime.milliseconds(record.createdAt)),
       .integer(StoredTime.milliseconds(record.updatedAt)), record.options?.sqlValue ?? .null,
-      .integer(record.flatFile ? 1 : 0),
+      .integer(record.flatFile ? 1 : 0), .integer(record.hasPieceChecks ? 1 : 0),
+      .integer(record.hasSourceReports ? 1 : 0),
     ]
   }
 
   static func record(from row: Row) throws(StoreError) -> ContentRecord {
-    try ContentRecord(
+    var record = try ContentRecord(
       id: try row.string("id"), url: try row.string("url"), title: try row.stringOrNil("title"),
       metadata: try row.stringOrNil("metadata"), fileName: try row.string("file_name"),
       state: row.value("state"), priority: Int(try row.int64("priority")),
@@ -32,6 +33,9 @@ extension ContentTable {
       flatFile: try row.int64("flat_file") != 0,
       createdAt: StoredTime.date(milliseconds: try row.int64("created_at")),
       updatedAt: StoredTime.date(milliseconds: try row.int64("updated_at")))
+    record.hasPieceChecks = try row.int64("piece_checks") != 0
+    record.hasSourceReports = try row.int64("source_reports") != 0
+    return record
   }
 
   /// The reason in `wait_reason` (with `retry_at` for a retry); an unknown name, or a retry

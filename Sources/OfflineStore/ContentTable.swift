@@ -11,77 +11,78 @@ package final class ContentTable: Sendable {
   private let writes = Atomic<Int>(0)
 
   /// The migrations of the table, in order; append, never edit.
-  package static let migrations: [Migration] = [
-    Migration("contents.v1.create") { connection throws(StoreError) in
-      try connection.execute(
-        """
-        CREATE TABLE contents (
-          id TEXT PRIMARY KEY NOT NULL,
-          url TEXT NOT NULL,
-          title TEXT,
-          metadata TEXT,
-          file_name TEXT NOT NULL,
-          state TEXT NOT NULL CHECK (state IN
-            ('notDownloaded', 'downloading', 'suspended', 'downloaded', 'canceling')),
-          priority INTEGER NOT NULL DEFAULT 0,
-          sequence INTEGER NOT NULL,
-          bytes INTEGER NOT NULL DEFAULT 0 CHECK (bytes >= 0),
-          total INTEGER,
-          total_is_estimate INTEGER NOT NULL DEFAULT 0,
-          expected_sha256 TEXT,
-          last_error TEXT,
-          last_error_kind TEXT,
-          wait_reason TEXT,
-          retry_count INTEGER NOT NULL DEFAULT 0,
-          retry_at INTEGER,
-          pending_cleanup INTEGER NOT NULL DEFAULT 0,
-          created_at INTEGER NOT NULL,
-          updated_at INTEGER NOT NULL
-        ) WITHOUT ROWID;
-        CREATE INDEX contents_queue ON contents (state, priority DESC, sequence);
-        CREATE INDEX contents_sequence ON contents (sequence);
-        CREATE INDEX contents_url ON contents (url);
-        """)
-    },
-    Migration("contents.v2.cleanup-index") { connection throws(StoreError) in
-      // Opening a store looks for cleanup intents; without this it reads every row.
-      try connection.execute(
-        "CREATE INDEX contents_cleanup ON contents (pending_cleanup) WHERE pending_cleanup = 1")
-    },
-    Migration("contents.v3.options") { connection throws(StoreError) in
-      try connection.execute("ALTER TABLE contents ADD COLUMN options TEXT")
-    },
-    Migration("contents.v4.typed-values") { connection throws(StoreError) in
-      // Records are read strictly from now on (an unknown value is an error, not a
-      // default); what earlier versions read leniently is written here as they read it.
-      try connection.execute(
-        """
-        UPDATE contents SET retry_at = updated_at
-          WHERE wait_reason = 'retry' AND retry_at IS NULL;
-        UPDATE contents SET wait_reason = NULL
-          WHERE wait_reason NOT IN ('queued', 'network', 'storage', 'retry', 'starting');
-        UPDATE contents SET options = NULL WHERE options IS NOT NULL AND NOT json_valid(options);
-        """)
-    },
-    Migration("contents.v5.queue-settings") { connection throws(StoreError) in
-      // Settings of the whole queue that a runner in another process follows (the rate
-      // cap of `offline limit`); see ContentTable+Settings.swift.
-      try connection.execute(
-        "CREATE TABLE queue_settings (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID"
-      )
-    },
-    Migration("contents.v6.flat-files") { connection throws(StoreError) in
-      // A single file may live in the store's shared `files/` folder instead of a folder of
-      // its own (see ContentRecord.flatFile). Every content made before keeps its folder;
-      // two flat files never share a name, whatever the case of its letters.
-      try connection.execute(
-        """
-        ALTER TABLE contents ADD COLUMN flat_file INTEGER NOT NULL DEFAULT 0;
-        CREATE UNIQUE INDEX contents_flat_file ON contents (file_name COLLATE NOCASE)
-          WHERE flat_file = 1;
-        """)
-    },
-  ]
+  package static let migrations: [Migration] =
+    [
+      Migration("contents.v1.create") { connection throws(StoreError) in
+        try connection.execute(
+          """
+          CREATE TABLE contents (
+            id TEXT PRIMARY KEY NOT NULL,
+            url TEXT NOT NULL,
+            title TEXT,
+            metadata TEXT,
+            file_name TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN
+              ('notDownloaded', 'downloading', 'suspended', 'downloaded', 'canceling')),
+            priority INTEGER NOT NULL DEFAULT 0,
+            sequence INTEGER NOT NULL,
+            bytes INTEGER NOT NULL DEFAULT 0 CHECK (bytes >= 0),
+            total INTEGER,
+            total_is_estimate INTEGER NOT NULL DEFAULT 0,
+            expected_sha256 TEXT,
+            last_error TEXT,
+            last_error_kind TEXT,
+            wait_reason TEXT,
+            retry_count INTEGER NOT NULL DEFAULT 0,
+            retry_at INTEGER,
+            pending_cleanup INTEGER NOT NULL DEFAULT 0,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+          ) WITHOUT ROWID;
+          CREATE INDEX contents_queue ON contents (state, priority DESC, sequence);
+          CREATE INDEX contents_sequence ON contents (sequence);
+          CREATE INDEX contents_url ON contents (url);
+          """)
+      },
+      Migration("contents.v2.cleanup-index") { connection throws(StoreError) in
+        // Opening a store looks for cleanup intents; without this it reads every row.
+        try connection.execute(
+          "CREATE INDEX contents_cleanup ON contents (pending_cleanup) WHERE pending_cleanup = 1")
+      },
+      Migration("contents.v3.options") { connection throws(StoreError) in
+        try connection.execute("ALTER TABLE contents ADD COLUMN options TEXT")
+      },
+      Migration("contents.v4.typed-values") { connection throws(StoreError) in
+        // Records are read strictly from now on (an unknown value is an error, not a
+        // default); what earlier versions read leniently is written here as they read it.
+        try connection.execute(
+          """
+          UPDATE contents SET retry_at = updated_at
+            WHERE wait_reason = 'retry' AND retry_at IS NULL;
+          UPDATE contents SET wait_reason = NULL
+            WHERE wait_reason NOT IN ('queued', 'network', 'storage', 'retry', 'starting');
+          UPDATE contents SET options = NULL WHERE options IS NOT NULL AND NOT json_valid(options);
+          """)
+      },
+      Migration("contents.v5.queue-settings") { connection throws(StoreError) in
+        // Settings of the whole queue that a runner in another process follows (the rate
+        // cap of `offline limit`); see ContentTable+Settings.swift.
+        try connection.execute(
+          "CREATE TABLE queue_settings (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID"
+        )
+      },
+      Migration("contents.v6.flat-files") { connection throws(StoreError) in
+        // A single file may live in the store's shared `files/` folder instead of a folder of
+        // its own (see ContentRecord.flatFile). Every content made before keeps its folder;
+        // two flat files never share a name, whatever the case of its letters.
+        try connection.execute(
+          """
+          ALTER TABLE contents ADD COLUMN flat_file INTEGER NOT NULL DEFAULT 0;
+          CREATE UNIQUE INDEX contents_flat_file ON contents (file_name COLLATE NOCASE)
+            WHERE flat_file = 1;
+          """)
+      },
+    ] + pieceCheckMigrations + sourceReportMigrations
 
   /// The database the table lives in.
   package let database: Database
@@ -286,7 +287,12 @@ package final class ContentTable: Sendable {
   /// Deletes the record with `id`; does nothing when there is none.
   package func remove(id: String) throws(StoreError) {
     defer { didWrite() }
-    try database.execute("DELETE FROM contents WHERE id = ?", [.text(id)])
+    let result = try database.writeTransaction { connection throws(StoreError) in
+      try connection.execute("DELETE FROM contents WHERE id = ?", [.text(id)])
+      try connection.execute("DELETE FROM content_piece_checks WHERE content_id = ?", [.text(id)])
+      try connection.execute("DELETE FROM content_sources WHERE content_id = ?", [.text(id)])
+    }
+    try result.get()
   }
 
   /// A number that changes whenever another connection (another process) commits a change
@@ -303,7 +309,7 @@ package final class ContentTable: Sendable {
     "id", "url", "title", "metadata", "file_name", "state", "priority", "sequence", "bytes",
     "total", "total_is_estimate", "expected_sha256", "last_error", "last_error_kind",
     "wait_reason", "retry_count", "retry_at", "pending_cleanup", "created_at", "updated_at",
-    "options", "flat_file",
+    "options", "flat_file", "piece_checks", "source_reports",
   ]
 
   static let insertSQL =

@@ -140,10 +140,11 @@ import Testing
                                   index.m3u8, that players play without a network; a
                                   DASH manifest (.mpd) a folder with an offline
                                   index.mpd. A Metalink (a .meta4 or .metalink URL or
-                                  file) becomes the file it describes: its name, size
-                                  and SHA-256 are checked, its URLs are the sources by
-                                  priority, and with piece hashes a bad piece is fetched
-                                  again alone from another source.
+                                  file, or a URL whose answer is one or links one with
+                                  rel=describedby) becomes the file it describes: its
+                                  name, size and SHA-256 are checked, its URLs are the
+                                  sources by priority, and with piece hashes a bad piece
+                                  is fetched again alone from another source.
 
         OPTIONS:
           -o, --output <path>     Where to put the file. A folder (existing, or ending

@@ -38,7 +38,7 @@ import Testing
     defer { origin.nginx.stop() }
     let fixture = try QueueFixture()
     let right = try await GetMetalinkTests.sha256(GetMetalinkTests.body)
-    // Pieces are not kept for a queued file: only the whole SHA-256 tells it apart.
+    // Every piece is right: only the whole SHA-256 tells it apart.
     let text = try await GetMetalinkTests.meta4(urls: [origin.url])
       .replacingOccurrences(
         of: "<hash type=\"sha-256\">\(right)</hash>",

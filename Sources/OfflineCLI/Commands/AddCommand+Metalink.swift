@@ -6,10 +6,12 @@ extension AddCommand {
   /// This command with its one URL, when that names a Metalink (`.meta4` or `.metalink`),
   /// turned into the download it describes, as `get` reads one: the best URL by priority
   /// queued, the others kept with it as its mirrors (as `--mirror` is kept), its SHA-256
-  /// kept as the one the file must have (unless `--sha256` was given). Itself otherwise.
+  /// kept as the one the file must have (unless `--sha256` was given), its piece hashes and
+  /// size kept in the store (each piece checked as it lands, in whichever process runs it),
+  /// and its file's name (the last component, made safe) the content's. Itself otherwise.
   ///
-  /// What is not kept yet: the piece hashes (the queued file is checked whole) and the
-  /// Metalink's file name (the file is named from its URL, as any queued file).
+  /// A plain URL is queued as it is, without a request: `add` asks nothing of the network
+  /// (unlike `get`, a queued file whose answer names a Metalink is downloaded as it is).
   ///
   /// - Throws: a sentence naming the Metalink when it cannot be fetched, is not a Metalink,
   ///   describes no single file with an http or https URL, or names a file outside the
@@ -32,6 +34,7 @@ extension AddCommand {
     command.urls = [plan.primary.absoluteString]
     command.mirrors = plan.mirrors + mirrors
     command.sha256 = sha256 ?? plan.sha256
+    command.metalink = plan
     return command
   }
 }

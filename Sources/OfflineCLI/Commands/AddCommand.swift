@@ -54,6 +54,9 @@ struct AddCommand: Command {
   var connections: Int
   var requestOptions: RequestOptions
   var mirrors: [URL]
+  /// The Metalink the one URL led to, once read (``resolvingMetalink(environment:)``): its
+  /// file name and piece hashes are kept with the content.
+  var metalink: MetalinkPlan?
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     urls = arguments[Self.urls]
@@ -101,10 +104,12 @@ struct AddCommand: Command {
       guard let url = URL(string: text), url.isHTTPWithHost else {
         throw UsageError("'\(text)' is not an http or https URL.")
       }
-      sources.append(
-        OfflineSource(
-          url: url, id: command.id, title: command.title, requestOptions: command.requestOptions,
-          mirrors: command.mirrors))
+      var source = OfflineSource(
+        url: url, id: command.id, title: command.title, requestOptions: command.requestOptions,
+        mirrors: command.mirrors)
+      source.fileName = command.metalink?.name
+      source.pieceChecks = command.metalink?.pieces
+      sources.append(source)
     }
     return await ManagerAccess.using(context) { manager throws(OfflineError) in
       let config = try DownloadConfiguration(

@@ -5,8 +5,13 @@ import OfflineKit
 extension GetCommand {
   /// Runs `download` (a file, or a stream into a folder) through the library's one path,
   /// with `--refresh-command` as its URL-refresh hook, and renders what happens; returns
-  /// the exit code. A stream an earlier run finished is said so and not fetched again.
-  func run(_ download: ContentDownload, reporter: GetReporter, host: CommandHost) async -> Int32 {
+  /// the exit code. A stream an earlier run finished is said so and not fetched again. A
+  /// file whose answer is or names a Metalink ends with `describedByMetalink`: then
+  /// `followingMetalink` runs the download it describes, and its exit code is returned.
+  func run(
+    _ download: ContentDownload, reporter: GetReporter, host: CommandHost,
+    followingMetalink: (URL) async -> Int32 = { _ in ExitCode.failure }
+  ) async -> Int32 {
     let isStream = download.kind.isStream
     do {
       if let index = try download.finishedEarlier() {
@@ -45,6 +50,9 @@ extension GetCommand {
     } catch {
       switch error {
       case .transfer(let error):
+        if case .describedByMetalink(let document) = error.kind {
+          return await followingMetalink(document)
+        }
         return isStream ? endedStream(with: error, reporter: reporter) : reporter.ended(with: error)
       case .noFreshURL(let url, let status, let reason):
         reporter.failed(RefreshCommand.noFreshURL(url, status: status, reason))

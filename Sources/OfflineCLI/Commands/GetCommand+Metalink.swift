@@ -3,8 +3,9 @@ import OfflineHTTP
 import OfflineKit
 
 extension GetCommand {
-  /// This command with its Metalink (a local file, or a URL ending in `.meta4` or
-  /// `.metalink`) turned into the download it describes: the best URL by priority, the
+  /// This command with its Metalink (a local file, a URL ending in `.meta4` or `.metalink`,
+  /// or one a plain file URL's answer named: ``urlIsMetalink``) turned into the download it
+  /// describes: the best URL by priority, the
   /// others as mirrors, its SHA-256 (unless `--sha256` was given), its piece hashes and its
   /// size, and its file's safe name in the current folder or `-o`'s. Itself when it names
   /// no Metalink.
@@ -24,9 +25,9 @@ extension GetCommand {
       }
       plan = try MetalinkPlan.read(data, document: path)
     case .url(let url):
-      guard MetalinkPlan.isMetalink(url) else { return self }
       let session = ContentSession(
         url: url, transport: transport, requestOptions: requestOptions, retry: retryPolicy)
+      guard MetalinkPlan.isMetalink(url) || urlIsMetalink else { return self }
       plan = try await MetalinkPlan.fetch(url, session: session)
     }
     var command = self

@@ -10,7 +10,8 @@ struct GetCommand: Command {
     help: "The http or https URL to download. An HLS playlist (.m3u8) becomes a folder with an"
       + " offline playlist, index.m3u8, that players play without a network; a DASH manifest"
       + " (.mpd) a folder with an offline index.mpd. A Metalink (a .meta4 or .metalink URL or"
-      + " file) becomes the file it describes: its name, size and SHA-256 are checked, its"
+      + " file, or a URL whose answer is one or links one with rel=describedby) becomes the"
+      + " file it describes: its name, size and SHA-256 are checked, its"
       + " URLs are the sources by priority, and with piece hashes a bad piece is fetched"
       + " again alone from another source.",
     parser: .getTarget)
@@ -133,6 +134,9 @@ struct GetCommand: Command {
   var target: GetTarget
   /// The Metalink the download comes from, once read (``resolvingMetalink(host:transport:)``).
   var metalink: MetalinkPlan?
+  /// Whether ``url`` is a Metalink because a plain URL's answer said so (its
+  /// `Content-Type`, or a `Link: rel=describedby`), whatever its extension.
+  var urlIsMetalink = false
   var output: String?
   var sha256: String?
   var caFile: String?
@@ -253,6 +257,8 @@ struct GetCommand: Command {
       if !kind.isStream { file.mirrors = command.mirrors }
       file.pieces = command.metalink?.pieces
       file.expectedLength = command.metalink?.size
+      // A plain URL whose answer is or names a Metalink: that is downloaded instead.
+      file.stopsAtMetalink = !kind.isStream && command.metalink == nil
     } catch {
       reporter.failed(error.description)  // parsing checked it: only a library change lands here
       return ExitCode.usage
@@ -286,7 +292,18 @@ struct GetCommand: Command {
       return await command.runThenExport(
         download, to: export, journal: index.transfers, reporter: reporter, host: host)
     }
-    return await command.run(download, reporter: reporter, host: host)
+    return await command.run(download, reporter: reporter, host: host) { document in
+      var next = self
+      next.target = .url(document)
+      next.url = document
+      next.urlIsMetalink = true
+      do {
+        return try await next.run(context)
+      } catch {
+        reporter.failed("\(error)")  // checked when the command was read: not reached
+        return ExitCode.usage
+      }
+    }
   }
 
   /// How often a request is tried: `--retries`, backing off from 0.5 s to 30 s.

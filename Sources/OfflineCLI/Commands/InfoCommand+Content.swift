@@ -40,6 +40,7 @@ extension InfoCommand {
       lines.append("Damaged: " + TerminalText.message(damage.description))
     }
     if let live = snapshot.live { lines += LiveSummaryText.lines(live) }
+    lines += SourceLines.lines(snapshot.sources ?? []).map { "Source: " + $0 }
     return lines.joined(separator: "\n")
   }
 }

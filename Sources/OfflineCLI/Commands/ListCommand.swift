@@ -69,6 +69,7 @@ struct ListCommand: Command {
         lines.append("    damaged: \(TerminalText.message(damage.description))")
       }
       if let live = item.live { lines.append("    " + LiveSummaryText.line(live)) }
+      lines += SourceLines.lines(item.sources ?? []).map { "    source: " + $0 }
     }
     return lines.joined(separator: "\n")
   }

@@ -75,14 +75,9 @@ final class GetReporter: Sendable {
       }
     } else {
       console.err("Saved \(outcome.destination) (\(ByteCount.format(outcome.length))\(sha)).")
-      for source in outcome.sources where source.dropped == nil {
-        let bad =
-          source.badPieces == 0
-          ? ""
-          : ", \(source.badPieces) bad piece\(source.badPieces == 1 ? "" : "s") fetched again"
-        console.err(
-          "  \(ByteCount.format(source.bytes)) from \(source.url.redactedForDisplay)"
-            + (source.isPrimary ? " (the URL)" : "") + bad)
+      // A dropped source was told when it was dropped.
+      for line in SourceLines.lines(outcome.sources.filter { $0.dropped == nil }) {
+        console.err("  " + line)
       }
     }
   }

@@ -52,6 +52,33 @@ public struct ContentProjection: Codable, Sendable, Equatable {
   /// `failedAfterRetries` or `notRunning`), `isRecording`, and while it records
   /// `liveEdgeDelay`; left out for any other content.
   public var live: LiveRecordingSummary?
+  /// For a downloaded file fetched from several sources, what each served (`url`,
+  /// `primary`, `bytes`, `badPieces` when any, `dropped` with the reason when it was),
+  /// the primary first; left out for any other content.
+  public var sources: [Source]?
+
+  /// One source of a file in ``ContentProjection/sources``.
+  public struct Source: Codable, Sendable, Equatable {
+    /// The source's URL, its secrets redacted.
+    public var url: String
+    /// Whether it is the primary URL.
+    public var primary: Bool
+    /// Body bytes it served.
+    public var bytes: Int64
+    /// Pieces it served with the wrong SHA-256 (fetched again elsewhere); left out when none.
+    public var badPieces: Int?
+    /// Why it was dropped, as a sentence; left out when it was used to the end.
+    public var dropped: String?
+
+    /// The projection of `report`.
+    public init(_ report: Transfer.SourceReport) {
+      url = report.url.redactedForDisplay
+      primary = report.isPrimary
+      bytes = report.bytes
+      badPieces = report.badPieces > 0 ? report.badPieces : nil
+      dropped = report.dropped
+    }
+  }
 
   /// The projection of `snapshot`.
   public init(_ snapshot: OfflineContent.Snapshot) {
@@ -70,6 +97,7 @@ public struct ContentProjection: Codable, Sendable, Equatable {
     damage = snapshot.damage?.description
     actions = Self.actions(in: snapshot.state)
     live = snapshot.live
+    sources = snapshot.sources.map { $0.map(Source.init) }
     let name = snapshot.fileURL.lastPathComponent
     let onItsWay = snapshot.state == .downloading || snapshot.state == .suspended
     if snapshot.state == .downloaded || onItsWay {

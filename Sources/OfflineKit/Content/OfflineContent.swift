@@ -222,6 +222,10 @@ extension OfflineContent {
     /// recorded duration and segments, gaps, whether it still records; nil for any other
     /// content.
     public var live: LiveRecordingSummary? = nil
+    /// For a downloaded file fetched from several sources (mirrors, a Metalink's URLs, the
+    /// duplicates its server named), what each served in its last download and why any
+    /// was dropped, the primary first; nil for any other content.
+    public var sources: [Transfer.SourceReport]? = nil
   }
 
   /// What happens to a content, in order: one event per change.

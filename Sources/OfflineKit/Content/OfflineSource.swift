@@ -27,6 +27,13 @@ public struct OfflineSource: Sendable, Equatable {
   /// ``requestOptions`` are never sent to them. Empty keeps what an earlier call gave.
   /// Streams (HLS, DASH) ignore them.
   public var mirrors: [URL]
+  /// The name to save a file under, in place of the one its URL gives (a Metalink's);
+  /// only its last component is used, made safe, so it never leaves the content's folder.
+  package var fileName: String?
+  /// The SHA-256 of each piece of a file (a Metalink's), kept with the content so each
+  /// piece is checked as it lands and a bad one is fetched again alone, in any process and
+  /// after a resume. Their `size` is the length the file must have.
+  package var pieceChecks: PieceChecks?
 
   /// Creates a source.
   public init(

@@ -16,9 +16,15 @@ extension OfflineManager {
       let stored = try? DownloadConfiguration.stored(in: record),
       let (session, mirrors) = try? fetchContext(of: record, url: url)
     else { return }
+    let pieces: PieceChecks?
+    do {
+      pieces = record.hasPieceChecks ? try keptPieceChecks(of: record.id) : nil
+    } catch {
+      return  // never checked less than the content asks
+    }
     let work = self.work(
       record, kind: ContentDownload.Kind(url), session: session, mirrors: mirrors,
-      options: stored,
+      pieces: pieces, options: stored,
       onlyWhatPlayersAsk: Self.playbackRunIdle)
     let id = record.id
     playbackRuns[id] = Task { [weak self] in

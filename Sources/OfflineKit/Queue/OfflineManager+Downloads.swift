@@ -17,9 +17,11 @@ extension OfflineManager {
     }
     let session: ContentSession
     let mirrors: [URL]
+    let pieces: PieceChecks?
     do {
       // Its options were given in this process or another one: read from the store.
       (session, mirrors) = try fetchContext(of: record, url: url)
+      pieces = record.hasPieceChecks ? try keptPieceChecks(of: id) : nil
     } catch {
       carryOutNow(EndDecision.cannotStart(error).steps, id: id)
       return
@@ -28,7 +30,7 @@ extension OfflineManager {
     // It looks at the URL's path extension, which Foundation parses anew each time: once.
     let kind = ContentDownload.Kind(url)
     let work = self.work(
-      record, kind: kind, session: session, mirrors: mirrors, options: stored,
+      record, kind: kind, session: session, mirrors: mirrors, pieces: pieces, options: stored,
       journalHasNoRecord: machine.upcoming.takeHasNoJournalRecord(id))
     // A playback run of the content (resumed in another process, say) ends before this one
     // writes its folder.
@@ -100,12 +102,14 @@ extension OfflineManager {
   /// cure; each piece `expecting` names must come with that SHA-256 (a repair's); with
   /// `onlyWhatPlayersAsk`, it fetches only what players ask for, a stream's pieces or a
   /// file's ranges (a playback run, ``startPlaybackRun(_:)``); it is recorded downloaded
-  /// here. `mirrors`: a file's other sources, kept with its options (``keptFetch(of:)``).
+  /// here. `mirrors`: a file's other sources, kept with its options (``keptFetch(of:)``);
+  /// `pieces`: the SHA-256 of each piece of a file, kept with it (``keptPieceChecks(of:)``).
   /// `journalHasNoRecord`: the runner read the journal with the queue's rows and found no
   /// record for the file (``UpcomingRows/takeHasNoJournalRecord(_:)``).
   func work(
     _ record: ContentRecord, kind: ContentDownload.Kind, session: ContentSession,
-    mirrors: [URL], options: DownloadConfiguration.Stored, expecting: [String: String] = [:],
+    mirrors: [URL], pieces: PieceChecks? = nil, options: DownloadConfiguration.Stored,
+    expecting: [String: String] = [:],
     onlyWhatPlayersAsk: Duration? = nil, journalHasNoRecord: Bool = false
   ) -> Work {
     let files = self.files
@@ -115,7 +119,11 @@ extension OfflineManager {
       connections: options.connections ?? .adaptive
     ).expecting(sha256: record.expectedSHA256)
     file.clock = configuration.clock
-    if !kind.isStream { file.mirrors = mirrors }
+    if !kind.isStream {
+      file.mirrors = mirrors
+      file.pieces = pieces
+      file.expectedLength = pieces?.size
+    }
     let playbacks = self.playbacks
     if !kind.isStream { file.playback = playbacks.playback(of: record.id) }
     let folder = kind.isStream ? files.folder(id: record.id) : files.folder(of: record)
@@ -217,6 +225,7 @@ extension OfflineManager {
   /// nothing here; the others finish, wait for a retry, for space or for the network, or
   /// are suspended with their error.
   func didEnd(_ id: String, outcome: Result<Transfer.Outcome, Transfer.Error>) {
+    if case .success(let done) = outcome { keepSourceReports(done.sources, of: id) }
     let end = machine.didEnd(id, outcome: outcome)
     countWriters()
     if case .stopped = end {

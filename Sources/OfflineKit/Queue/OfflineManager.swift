@@ -181,6 +181,7 @@ public actor OfflineManager {
     let result = intake.ids.map { OfflineContent(id: $0, manager: self) }
     let fresh = intake.fresh
     try keepRequestOptions(of: sources, ids: result.map(\.id))
+    try keepPieceChecks(of: sources, ids: result.map(\.id))
     if !fresh.isEmpty {
       let stored: [ContentRecord]
       do {
@@ -259,6 +260,7 @@ public actor OfflineManager {
       }, fileURL: fileURL(of: record), priority: record.priority)
     if record.state == .downloaded {
       snapshot.damage = quickCheck(record, pieces: pieces)
+      if record.hasSourceReports { snapshot.sources = keptSourceReports(of: record.id) }
     }
     if !record.flatFile {
       snapshot.live = LiveRecordingSummary(

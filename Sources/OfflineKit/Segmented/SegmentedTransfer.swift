@@ -201,9 +201,18 @@ struct SegmentedTransfer {
   /// The mapped progress file beside the part.
   var mapPath: String { transfer.partPath + ".ranges" }
 
-  /// `total` bytes in `count` ranges of about equal size.
+  /// Where the ranges of a plan begin: multiples of this many bytes (1 MiB), so every
+  /// device that plans a file asks a shared cache for the same ranges (see
+  /// `docs/caching-proxy.md`); request ends fall on ``RangeBoard/alignment`` boundaries,
+  /// multiples of it, where they can.
+  static let planAlignment: Int64 = 1 << 20
+
+  /// `total` bytes in `count` ranges of about equal size, each beginning on a
+  /// ``planAlignment`` boundary when the ranges are at least that long (the last takes
+  /// what is left).
   static func split(_ total: Int64, into count: Int) -> [TransferRange] {
-    let size = max(1, total / Int64(max(1, count)))
+    let even = max(1, total / Int64(max(1, count)))
+    let size = even >= planAlignment ? even / planAlignment * planAlignment : even
     var ranges: [TransferRange] = []
     var start: Int64 = 0
     while start < total {
@@ -244,6 +253,9 @@ struct SegmentedTransfer {
     } catch {
       if error.kind == .canceled { throw transfer.failure(.canceled) }
       throw transfer.failure(.network(error))
+    }
+    if transfer.configuration.stopsAtMetalink, let document = MetalinkPlan.describing(head) {
+      throw transfer.failure(.describedByMetalink(document))
     }
     guard head.status == 206, let header = head.headers["Content-Range"],
       let total = ContentRange(header)?.completeLength

@@ -50,6 +50,7 @@ extension Transfer {
       received = sink.bytesReceived
       // A failed journal write stops the body too: say so, not what the transport saw.
       if let problem = sink.headFailure { throw failure(from: problem) }
+      if let document = sink.metalink { throw failure(.describedByMetalink(document)) }
       if case .failure(let error) = result, !sink.sliceCompleted, !sink.rangeOverran {
         throw error
       }
@@ -120,11 +121,13 @@ extension Transfer {
       encoding: current.contentEncoding, restarts: restarts)
     let needsHash = configuration.expectedSHA256 != nil || configuration.computesSHA256
     let hashesChunks = needsHash && configuration.hashesChunks && configuration.slice == nil
-    return TransferSink(
+    let sink = TransferSink(
       machine: machine, part: part, hasher: needsHash ? SHA256() : nil, journal: journal,
       record: saved, checkpointInterval: configuration.checkpointInterval,
       clock: configuration.clock,
       chunks: hashesChunks ? ChunkHasher(length: current.totalLength) : nil)
+    sink.stopsAtMetalink = configuration.stopsAtMetalink
+    return sink
   }
 
   private func emptyPart(

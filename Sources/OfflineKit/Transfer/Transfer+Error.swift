@@ -42,6 +42,10 @@ extension Transfer {
       /// A mirror (``Configuration/mirrors``) is not an http or https URL with a host (the
       /// text names it, redacted); nothing was requested or written.
       case invalidMirror(String)
+      /// The answer is a Metalink (by its `Content-Type`) or names one (RFC 6249 `Link:
+      /// rel=describedby`), at this URL, and the transfer was asked to stop there
+      /// (``Configuration/stopsAtMetalink``); nothing of the file was written.
+      case describedByMetalink(URL)
       /// The transfer was cancelled; the partial data and the journal are kept.
       case canceled
     }
@@ -139,6 +143,9 @@ extension Transfer {
       case .invalidMirror(let mirror):
         return "The mirror \(mirror) is not an http or https URL with a host; nothing was"
           + " downloaded."
+      case .describedByMetalink(let document):
+        return "\(link) is described by the Metalink \(document.redactedForDisplay); nothing"
+          + " was downloaded from it."
       case .canceled:
         return "The download of \(link) was stopped; run it again to resume."
       }
@@ -205,6 +212,10 @@ extension Transfer.Error {
     /// A mirror is not an http or https URL with a host; nothing was requested.
     public static let invalidMirror = Code("invalidMirror")
 
+    /// The answer is or names a Metalink, and the transfer was asked to stop there; nothing
+    /// of the file was written.
+    public static let describedByMetalink = Code("describedByMetalink")
+
     /// The transfer was cancelled; the partial data and the journal are kept.
     public static let canceled = Code("canceled")
   }
@@ -245,6 +256,7 @@ extension Transfer.Error {
     case .invalidMedia: .invalidMedia
     case .invalidRequestOptions: .invalidRequestOptions
     case .invalidMirror: .invalidMirror
+    case .describedByMetalink: .describedByMetalink
     case .canceled: .canceled
     }
   }

@@ -99,6 +99,10 @@ public struct Transfer: Sendable {
     /// The file's length as a description gave it (a Metalink's); a primary that tells
     /// another fails the download with `lengthMismatch` before any byte is written.
     package var expectedLength: Int64?
+    /// Whether a first answer that is a Metalink (by its `Content-Type`) or names one (RFC
+    /// 6249 `Link: rel=describedby`) stops the transfer before any byte is written, with
+    /// `describedByMetalink` (`offline get` of a plain URL then downloads what it describes).
+    package var stopsAtMetalink = false
 
     /// Creates options with the defaults, checking only the length.
     public init(

@@ -59,6 +59,11 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
   private var progressStartsAt: ContinuousClock.Instant
   /// What checkpoint and progress intervals are measured with.
   private let clock: any Timekeeping
+  /// Whether a first answer that is or names a Metalink stops the transfer
+  /// (``Transfer/Configuration/stopsAtMetalink``); set before the first request.
+  var stopsAtMetalink = false
+  /// The Metalink the answer was or named, when it stopped the transfer for it.
+  private(set) var metalink: URL?
 
   init(
     machine: TransferStateMachine, part: PartFile, hasher: SHA256?, journal: TransferJournal,
@@ -116,6 +121,10 @@ final class TransferSink: HTTPResponseDelegate, @unchecked Sendable {
 
   func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
     lastHead = head
+    if stopsAtMetalink, machine.offset == 0, let document = MetalinkPlan.describing(head) {
+      metalink = document
+      return .stop
+    }
     let action = machine.didReceiveHead(head)
     headAction = action
     progressTotal.store(machine.totalLength ?? -1, ordering: .relaxed)

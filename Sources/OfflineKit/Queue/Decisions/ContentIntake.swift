@@ -97,6 +97,15 @@ struct ContentIntake: Sendable, Equatable {
     return record
   }
 
+  /// The name `source`'s file is saved under: the last component of the name it gives,
+  /// made safe, else the one its URL gives.
+  private static func fileName(of source: OfflineSource) -> String {
+    guard let given = source.fileName,
+      let last = given.split(separator: "/", omittingEmptySubsequences: true).last
+    else { return LocalFileName.from(source.url) }
+    return LocalFileName.sanitized(String(last))
+  }
+
   /// A new content `id` for `source`, in `notDownloaded`: a stream's file is its offline
   /// playlist or MPD; a single file goes to the shared folder unless its name is taken
   /// there (the index gives a later content of the same name a folder of its own).
@@ -108,12 +117,14 @@ struct ContentIntake: Sendable, Equatable {
       url.isHLSPlaylist
       ? "index.m3u8"
       : url.isDASHManifest
-        ? DASHDownload.indexName : ContentManifest.contentFileName(LocalFileName.from(url))
+        ? DASHDownload.indexName : ContentManifest.contentFileName(fileName(of: source))
     let isStream = url.isHLSPlaylist || url.isDASHManifest
-    return ContentRecord(
+    var record = ContentRecord(
       id: id, url: url.absoluteString, title: source.title, metadata: source.metadata,
       fileName: fileName, state: .notDownloaded,
       flatFile: !isStream && ContentFiles.canBeFlat(fileName)
         && ContentFiles.isFree(flatName: fileName, among: flatNamesOnDisk))
+    record.hasPieceChecks = !isStream && source.pieceChecks != nil
+    return record
   }
 }
