@@ -8,11 +8,12 @@ import Testing
 /// MPD that ffmpeg decodes. The origin makes one one-second segment available a second.
 @Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads, .timed)
 struct LiveDASHCommandTests {
-  /// What `live-dash.json` says: per track, the recorded numbers and the gaps; why it
-  /// finished.
+  /// What `live-dash.json` says: per track, the recorded numbers and the gaps (how many,
+  /// and each one's numbers and reason); why it finished.
   struct LiveState {
     var recorded: [[Int]]
     var gaps: [Int]
+    var ledgers: [[(range: ClosedRange<Int>, reason: String)]]
     var finished: String?
 
     init(folder: String) throws {
@@ -25,6 +26,15 @@ struct LiveDASHCommandTests {
         return runs.flatMap { $0.count == 2 ? Array($0[0]...$0[1]) : [] }
       }
       gaps = journals.map { (($0["ledger"] as? [String: Any])?["gaps"] as? [Any])?.count ?? 0 }
+      ledgers = journals.map { journal in
+        let gaps = ((journal["ledger"] as? [String: Any])?["gaps"] as? [[String: Any]]) ?? []
+        return gaps.compactMap { gap in
+          guard let bounds = gap["sequences"] as? [Int], bounds.count == 2,
+            let reason = gap["reason"] as? String
+          else { return nil }
+          return (bounds[0]...bounds[1], reason)
+        }
+      }
       finished = object["finished"] as? String
     }
   }
