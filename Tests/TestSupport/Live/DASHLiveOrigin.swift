@@ -12,6 +12,10 @@ import OfflineLocks
 /// Every MPD response carries a fresh `Date`. It can drop a segment number (404 for
 /// both streams) and ends by turning the MPD `static` once the last segment is available.
 ///
+/// With a `periodLength`, the presentation is cut into Periods of that many segments that
+/// follow one another: each appears in the MPD when it begins, and leaves it once its end is
+/// out of the window.
+///
 /// In ``Layout/timeline`` and ``Layout/time`` the MPD lists the available segments in a
 /// `SegmentTimeline` instead of a template `@duration`, named by `$Number$` or by `$Time$`.
 ///
@@ -43,6 +47,9 @@ public final class DASHLiveOrigin: Sendable {
   public let segmentCount: Int
   /// The `timeShiftBufferDepth` in seconds.
   public let window: Int
+  /// The segments of each Period when the presentation is cut into Periods (``Layout/number``
+  /// only); nil for one Period.
+  public let periodLength: Int?
   /// How the MPD describes the segments.
   public let layout: Layout
   /// The numbers answered 404.
@@ -68,9 +75,9 @@ public final class DASHLiveOrigin: Sendable {
   /// - Throws: `TestSupportError` when ffmpeg or the socket fail.
   public init(
     layout: Layout = .number, dropped: Set<Int> = [],
-    segmentCount: Int = DASHLiveOrigin.segmentCount,
-    window: Int = 30
+    segmentCount: Int = DASHLiveOrigin.segmentCount, window: Int = 30, periodLength: Int? = nil
   ) async throws {
+    self.periodLength = periodLength
     self.layout = layout
     self.dropped = dropped
     self.segmentCount = min(segmentCount, 40)
@@ -160,9 +167,12 @@ public final class DASHLiveOrigin: Sendable {
     let now = Date()
     let available = min(Int(now.timeIntervalSince(start)), segmentCount)
     let ended = available >= segmentCount
-    let text =
+    var text =
       ended && layout == .number
       ? staticText : manifestText(start: start, available: available, ended: ended)
+    if let periodLength {
+      text = cutIntoPeriods(text, every: periodLength, elapsed: now.timeIntervalSince(start))
+    }
     server.setRoute(
       Self.manifestPath,
       .status(
@@ -203,6 +213,29 @@ public final class DASHLiveOrigin: Sendable {
         of: "-$Number%05d$.m4s", with: "-t$Time$.m4s")
     }
     return text
+  }
+
+  /// `text`, one Period, cut into Periods of `length` segments (`p0`, `p1`, …), each with the
+  /// `@startNumber` and `@presentationTimeOffset` of its first segment: those begun by
+  /// `elapsed` and not yet out of the window (every one once the MPD is static).
+  private func cutIntoPeriods(_ text: String, every length: Int, elapsed: Double) -> String {
+    guard let open = text.range(of: "<Period"), let close = text.range(of: "</Period>"),
+      let head = text[open.lowerBound...].range(of: ">")
+    else { return text }
+    let inner = String(text[head.upperBound..<close.lowerBound])
+    let isStatic = text.contains(#"type="static""#)
+    var periods = ""
+    for index in 0..<((segmentCount + length - 1) / length) {
+      let first = index * length
+      let end = min(first + length, segmentCount)
+      guard isStatic || (Double(first) <= elapsed && Double(end + window + 2) >= elapsed)
+      else { continue }
+      let body = inner.replacingOccurrences(
+        of: #"startNumber="1""#,
+        with: #"startNumber="\#(first + 1)" presentationTimeOffset="\#(first * 1_000_000)""#)
+      periods += #"<Period id="p\#(index)" start="PT\#(first)S">"# + body + "</Period>\n"
+    }
+    return text.replacingCharacters(in: open.lowerBound..<close.upperBound, with: periods)
   }
 
   private func file(_ name: String) -> URL { root.url.appendingPathComponent(name) }

@@ -18,8 +18,8 @@ struct DASHLiveWindow: Sendable {
   var initialization: SegmentReference?
   /// Units per second of the segments' times and durations.
   var timescale: UInt64
-  /// Whether the presentation ended: the MPD turned `static`, or its
-  /// `mediaPresentationDuration` is reached.
+  /// Whether the Representation's segments are all available: the MPD turned `static`,
+  /// its `mediaPresentationDuration` is reached, or its Period, followed by another, ended.
   var ended: Bool
   /// Whether the media names use `$Time$` and not `$Number$`: the numbers are the
   /// recorder's, made from the times.
@@ -59,7 +59,15 @@ struct DASHLiveWindow: Sendable {
     let endsAt = mpd.live.availabilityStartTime.flatMap { start in
       mpd.mediaPresentationDuration.map { start.addingTimeInterval($0) }
     }
-    ended = !mpd.isLive || endsAt.map { now >= $0 } ?? false
+    // A Period followed by another ends where it lasts; the last one may still grow.
+    let periodEnd = mpd.live.availabilityStartTime.flatMap { start -> Date? in
+      guard path.period + 1 < mpd.periods.count, let begins = mpd.periodStart(at: path.period),
+        let lasts = mpd.periodDuration(at: path.period)
+      else { return nil }
+      return start.addingTimeInterval(begins + lasts)
+    }
+    ended =
+      !mpd.isLive || endsAt.map { now >= $0 } ?? false || periodEnd.map { now >= $0 } ?? false
     let longest = segments.compactMap(\.duration).max() ?? 0
     targetDuration = max(1, Int((Double(longest) / Double(timescale)).rounded(.up)))
   }
