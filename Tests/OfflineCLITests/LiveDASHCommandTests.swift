@@ -14,6 +14,8 @@ struct LiveDASHCommandTests {
     var recorded: [[Int]]
     var gaps: [Int]
     var ledgers: [[(range: ClosedRange<Int>, reason: String)]]
+    /// The key of each track's Period (`id:p1`).
+    var periods: [String?]
     var finished: String?
 
     init(folder: String) throws {
@@ -21,6 +23,7 @@ struct LiveDASHCommandTests {
       let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
       let tracks = try #require(object["tracks"] as? [[String: Any]])
       let journals = tracks.compactMap { $0["journal"] as? [String: Any] }
+      periods = tracks.map { $0["periodKey"] as? String }
       recorded = journals.map { journal in
         let runs = ((journal["recorded"] as? [String: Any])?["runs"] as? [[Int]]) ?? []
         return runs.flatMap { $0.count == 2 ? Array($0[0]...$0[1]) : [] }

@@ -76,7 +76,7 @@ struct DASHLiveRecorder: Sendable {
     var saved: DASHLiveState?
     var reloading = false
     do throws(Transfer.Error) {
-      _ = try run.followPeriods(of: manifest.mpd)
+      _ = try run.followPeriods(of: manifest.mpd, resumed: run.isResumed)
       try await fetchInitSections(&run.state, manifest)
     } catch {
       return .failure(error)

@@ -46,6 +46,8 @@ struct DASHLiveRun: Sendable {
   var recordings: [LiveRecording]
   /// Each track's window at the last reload.
   var windows: [DASHLiveWindow?]
+  /// Whether it goes on from an earlier run's state.
+  let isResumed: Bool
   /// The Representations to record in Period `index` of an MPD (see
   /// ``DASHDownload/livePaths(in:period:)``).
   let choose: @Sendable (MPD, Int) throws(Transfer.Error) -> [RepresentationPath]
@@ -72,6 +74,7 @@ struct DASHLiveRun: Sendable {
         ? LiveRecording(configuration: configuration)
         : LiveRecording(resuming: track.journal, from: point, configuration: configuration)
     }
+    isResumed = state.tracks.contains { $0.journal.nextSequence != nil }
     var fresh = state
     fresh.finished = nil
     self.state = fresh

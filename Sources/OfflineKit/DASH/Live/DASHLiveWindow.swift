@@ -39,7 +39,7 @@ struct DASHLiveWindow: Sendable {
       Transfer.Error(.invalidMedia(what), url: manifestURL, destination: "")
     }
     let media = mpd.templateMedia(at: path) ?? ""
-    numberedByTime = media.contains("$Time") && !media.contains("$Number")
+    numberedByTime = Self.isNamedByTime(media)
     let listing: RepresentationSegments
     do {
       if mpd.isLive {
@@ -72,6 +72,12 @@ struct DASHLiveWindow: Sendable {
     targetDuration = max(1, Int((Double(longest) / Double(timescale)).rounded(.up)))
   }
 
+  /// Whether segments named by `media` (a template's `@media`) are numbered by the
+  /// recorder: named by `$Time$`, not by `$Number$`.
+  static func isNamedByTime(_ media: String) -> Bool {
+    media.contains("$Time") && !media.contains("$Number")
+  }
+
   /// The seconds `segment` lasts.
   func seconds(of segment: SegmentReference) -> Double {
     Double(segment.duration ?? 0) / Double(timescale)
@@ -101,5 +107,19 @@ extension MPD {
     let set = period.adaptationSets[path.adaptationSet]
     return representation.segmentInfo.template?.media ?? set.segmentInfo.template?.media
       ?? period.segmentInfo.template?.media
+  }
+
+  /// The `@startNumber` of the template the Representation at `path` uses, inherited (1
+  /// when absent); nil without a template.
+  func templateStartNumber(at path: RepresentationPath) -> UInt64? {
+    guard let representation = representation(at: path) else { return nil }
+    let period = periods[path.period]
+    let set = period.adaptationSets[path.adaptationSet]
+    let templates = [
+      representation.segmentInfo.template, set.segmentInfo.template,
+      period.segmentInfo.template,
+    ].compactMap { $0 }
+    guard !templates.isEmpty else { return nil }
+    return templates.lazy.compactMap(\.startNumber).first ?? 1
   }
 }
