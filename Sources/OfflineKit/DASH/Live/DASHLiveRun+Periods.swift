@@ -31,6 +31,10 @@ extension DASHLiveRun {
         latest = max(latest ?? 0, period)
       }
     }
+    for period in Set(state.tracks.indices.filter { present[$0] }.map { state.tracks[$0].period })
+    where state.tracks.contains(where: { $0.periodKey == keys[period] }) {
+      state.remember(mpd, period: period)  // its end, once another Period follows
+    }
     guard !keys.isEmpty else { return present }
     // Periods leave a live MPD oldest first: when none recorded is left, all are later.
     let following = Array((latest.map { $0 + 1 } ?? 0)..<keys.count)

@@ -90,10 +90,22 @@ struct DASHLiveRun: Sendable {
     var step = Step()
     for track in state.tracks.indices where !recordings[track].isOver {
       guard present[track] else {
-        // Its Period left the MPD: nothing more of it can be fetched.
+        // Its Period left the MPD: nothing more of it can be fetched, and what it had not
+        // seen up to the Period's last segment goes into the ledger (the recorder was
+        // down, when this is its first answer since).
+        var journal = recordings[track].journal
+        if let next = journal.nextSequence, let last = lastNumber(of: track, in: manifest.mpd),
+          last >= next
+        {
+          let resuming = if case .resuming = recordings[track].phase { true } else { false }
+          journal.ledger.add(
+            LiveGap(sequences: next...last, reason: resuming ? .notRunning : .fellOutOfWindow))
+          journal.nextSequence = last + 1
+          recordings[track].journal = journal
+        }
         let over = MediaPlaylist(
-          targetDuration: 1, mediaSequence: recordings[track].journal.nextSequence ?? 0,
-          hasEndList: true, segments: [])
+          targetDuration: 1, mediaSequence: journal.nextSequence ?? 0, hasEndList: true,
+          segments: [])
         step.merge(apply(recordings[track].didReload(over, at: manifest.began), track: track))
         continue
       }
@@ -110,6 +122,13 @@ struct DASHLiveRun: Sendable {
       step.merge(apply(recordings[track].didReload(playlist, at: manifest.began), track: track))
     }
     return ending(step)
+  }
+
+  /// The last `$Number$` of track `track`'s Period, which left `mpd`: it ended by the start
+  /// of `mpd`'s first Period at the latest.
+  private func lastNumber(of track: Int, in mpd: MPD) -> Int? {
+    let laterStart = mpd.periods.isEmpty ? nil : mpd.periodStart(at: 0)
+    return state.lastNumber(of: state.tracks[track], endingBy: laterStart)
   }
 
   /// A reload failed.

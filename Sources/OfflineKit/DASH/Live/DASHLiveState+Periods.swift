@@ -20,13 +20,38 @@ extension DASHLiveState {
     return single
   }
 
-  /// Keeps Period `index` of `mpd` (once: the first time it is seen) for the offline MPD.
+  /// Keeps Period `index` of `mpd` as it is now, for the offline MPD and for where the
+  /// Period ends once it left the MPD.
   mutating func remember(_ mpd: MPD, period index: Int) {
-    let key = Self.periodKey(mpd, at: index)
     var manifests = periodManifests ?? [:]
-    guard manifests[key] == nil else { return }
-    manifests[key] = MPDWriter.write(Self.singlePeriod(of: mpd, at: index))
+    manifests[Self.periodKey(mpd, at: index)] = MPDWriter.write(
+      Self.singlePeriod(of: mpd, at: index))
     periodManifests = manifests
+  }
+
+  /// The `$Number$` of the last segment of the Period of `track`, from the Period as last
+  /// seen; when its end was not known then (the recorder was down when the next Period
+  /// began), it ends by `laterStart`, the start of a Period that began after it. Nil when
+  /// neither says where it ends, or its segments are numbered by time.
+  func lastNumber(of track: Track, endingBy laterStart: Double?) -> Int? {
+    guard track.timeNumbering == nil,
+      let text = track.periodKey.flatMap({ periodManifests?[$0] }),
+      var kept = try? MPDParser.parse(Data(text.utf8)), kept.periods.count == 1,
+      let duration = kept.periods[0].duration
+        ?? laterStart.flatMap({ end in kept.periods[0].start.map { end - $0 } }),
+      duration > 0
+    else { return nil }
+    kept.periods[0].duration = duration
+    kept.type = .static
+    kept.mediaPresentationDuration = (kept.periods[0].start ?? 0) + duration
+    var path = track.path
+    path.period = 0
+    guard
+      let listing = try? SegmentResolver().segments(
+        for: path, in: kept, manifestURL: manifestURL),
+      let last = listing.segments.compactMap(\.number).max(), last <= UInt64(Int.max)
+    else { return nil }
+    return Int(last)
   }
 
   /// The Period keys of the tracks, each once, in the order the Periods were first seen.

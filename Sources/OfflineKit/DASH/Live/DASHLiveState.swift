@@ -86,8 +86,9 @@ struct DASHLiveState: Sendable, Equatable, Codable {
   var tracks: [Track]
   /// Why the recording finished; nil while it records or after a kill.
   var finished: LiveRecording.FinishReason?
-  /// Each recorded Period as an MPD of that Period alone (its text, by Period key), kept
-  /// from when it was first seen, so the offline MPD lists it after it left the live MPD.
+  /// Each recorded Period as an MPD of that Period alone (its text, by Period key), as the
+  /// last MPD that listed it described it, so the offline MPD lists it after it left the
+  /// live MPD.
   var periodManifests: [String: String]?
 
   /// Whether the same command goes on with it: it did not finish, or the user stopped it.
