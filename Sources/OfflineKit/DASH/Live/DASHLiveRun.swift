@@ -184,8 +184,10 @@ struct DASHLiveRun: Sendable {
         for fetch in fetches {
           let listed = windows[track]?.segments.first { $0.number == UInt64(fetch.sequence) }
           let local =
-            state.tracks[track].localFolder
-            + String(format: "/s%06d.m4s", fetch.sequence)
+            listed?.time.map {
+              DASHLiveTimeTemplate.localName(folder: state.tracks[track].localFolder, time: $0)
+            }
+            ?? state.tracks[track].localFolder + String(format: "/s%06d.m4s", fetch.sequence)
           state.tracks[track].segments[fetch.sequence] = DASHLiveState.Segment(
             local: local, time: listed?.time ?? 0, duration: listed?.duration ?? 0)
           guard let remote = URL(string: fetch.uri) else { continue }

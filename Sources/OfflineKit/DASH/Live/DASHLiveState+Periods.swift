@@ -84,6 +84,14 @@ extension DASHLiveState {
         let made = try? OfflineManifest.make(from: source, files: files),
         var period = made.periods.first
       else { continue }
+      let kept = periodManifests?[key ?? ""] != nil
+      DASHLiveTimeTemplate.apply(
+        to: &period, from: source,
+        tracks: tracks.filter { $0.periodKey == key }.map { track in
+          var path = track.path
+          if kept { path.period = 0 }
+          return (path, track)
+        })
       period.start = offset
       period.duration = seconds
       periods.append(period)
