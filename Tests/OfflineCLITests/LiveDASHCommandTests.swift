@@ -8,11 +8,14 @@ import Testing
 /// MPD that ffmpeg decodes. The origin makes one one-second segment available a second.
 @Suite(.serialized, .enabled(if: FFmpeg.isAvailable), .ownThreads, .timed)
 struct LiveDASHCommandTests {
-  /// What `live-dash.json` says: per track, the recorded numbers and the gaps; why it
-  /// finished.
+  /// What `live-dash.json` says: per track, the recorded numbers and the gaps (how many,
+  /// and each one's numbers and reason); why it finished.
   struct LiveState {
     var recorded: [[Int]]
     var gaps: [Int]
+    var ledgers: [[(range: ClosedRange<Int>, reason: String)]]
+    /// The key of each track's Period (`id:p1`).
+    var periods: [String?]
     var finished: String?
 
     init(folder: String) throws {
@@ -20,11 +23,21 @@ struct LiveDASHCommandTests {
       let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
       let tracks = try #require(object["tracks"] as? [[String: Any]])
       let journals = tracks.compactMap { $0["journal"] as? [String: Any] }
+      periods = tracks.map { $0["periodKey"] as? String }
       recorded = journals.map { journal in
         let runs = ((journal["recorded"] as? [String: Any])?["runs"] as? [[Int]]) ?? []
         return runs.flatMap { $0.count == 2 ? Array($0[0]...$0[1]) : [] }
       }
       gaps = journals.map { (($0["ledger"] as? [String: Any])?["gaps"] as? [Any])?.count ?? 0 }
+      ledgers = journals.map { journal in
+        let gaps = ((journal["ledger"] as? [String: Any])?["gaps"] as? [[String: Any]]) ?? []
+        return gaps.compactMap { gap in
+          guard let bounds = gap["sequences"] as? [Int], bounds.count == 2,
+            let reason = gap["reason"] as? String
+          else { return nil }
+          return (bounds[0]...bounds[1], reason)
+        }
+      }
       finished = object["finished"] as? String
     }
   }

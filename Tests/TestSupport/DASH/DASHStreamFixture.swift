@@ -38,12 +38,17 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
   /// about 35 KB a segment) and one audio Representation: 26 pieces, small and quick to
   /// make, so a download from a rate-limited origin is still under way after its first few.
   case manySegments
+  /// ``manySegments`` for 40 seconds: 40 segments of each stream, for a live origin that
+  /// runs long enough to be killed and resumed several times.
+  case fortySegments
 
-  /// The source's duration in seconds: 4, 30 for ``long``, 12 for ``manySegments``.
+  /// The source's duration in seconds: 4, 30 for ``long``, 12 for ``manySegments``, 40 for
+  /// ``fortySegments``.
   public var duration: Double {
     switch self {
     case .long: 30
     case .manySegments: 12
+    case .fortySegments: 40
     default: 4
     }
   }
@@ -114,6 +119,10 @@ public enum DASHStreamFixture: String, CaseIterable, Sendable {
       try await Self.encode(
         into: folder, options: ["-use_template", "1", "-use_timeline", "0"], videos: 1,
         languages: [], duration: 12, segmentDuration: 1)
+    case .fortySegments:
+      try await Self.encode(
+        into: folder, options: ["-use_template", "1", "-use_timeline", "0"], videos: 1,
+        languages: [], duration: 40, segmentDuration: 1)
     case .twoPeriods:
       try await Self.encode(
         into: folder, options: ["-use_template", "1", "-use_timeline", "1"], videos: 1,

@@ -4,11 +4,17 @@ import OfflineLocks
 
 /// A live DASH origin on 127.0.0.1 for end-to-end tests of live recording: the segments of
 /// one ffmpeg DASH encode (``DASHStreamFixture/manySegments``: twelve one-second segments of
-/// 160x90 H.264 and of AAC, `$Number%05d$` templates) served under a `dynamic` MPD whose
+/// 160x90 H.264 and of AAC, `$Number%05d$` templates; ``DASHStreamFixture/fortySegments``
+/// when more are asked for) served under a `dynamic` MPD whose
 /// `availabilityStartTime` is when ``start()`` ran, so segment N becomes available N seconds
 /// later, in real time (a client counts availability by the wall clock: it cannot be sped
-/// up). Every MPD response carries a fresh `Date`. It can drop a segment number (404 for
+/// up). Its `timeShiftBufferDepth` (the window a client may fetch from) is `window` seconds.
+/// Every MPD response carries a fresh `Date`. It can drop a segment number (404 for
 /// both streams) and ends by turning the MPD `static` once the last segment is available.
+///
+/// With a `periodLength`, the presentation is cut into Periods of that many segments that
+/// follow one another: each appears in the MPD when it begins, and leaves it once its end is
+/// out of the window.
 ///
 /// In ``Layout/timeline`` and ``Layout/time`` the MPD lists the available segments in a
 /// `SegmentTimeline` instead of a template `@duration`, named by `$Number$` or by `$Time$`.
@@ -34,9 +40,16 @@ public final class DASHLiveOrigin: Sendable {
 
   /// The MPD's path.
   public static let manifestPath = "/live.mpd"
-  /// The number of segments of each stream.
+  /// The number of segments of each stream by default.
   public static let segmentCount = 12
 
+  /// The number of segments of each stream: 12, or 40 at most.
+  public let segmentCount: Int
+  /// The `timeShiftBufferDepth` in seconds.
+  public let window: Int
+  /// The segments of each Period when the presentation is cut into Periods (``Layout/number``
+  /// only); nil for one Period.
+  public let periodLength: Int?
   /// How the MPD describes the segments.
   public let layout: Layout
   /// The numbers answered 404.
@@ -60,18 +73,29 @@ public final class DASHLiveOrigin: Sendable {
   /// the MPD answers 404 until ``start()``.
   ///
   /// - Throws: `TestSupportError` when ffmpeg or the socket fail.
-  public init(layout: Layout = .number, dropped: Set<Int> = []) async throws {
+  public init(
+    layout: Layout = .number, dropped: Set<Int> = [],
+    segmentCount: Int = DASHLiveOrigin.segmentCount, window: Int = 30, periodLength: Int? = nil
+  ) async throws {
+    self.periodLength = periodLength
     self.layout = layout
     self.dropped = dropped
+    self.segmentCount = min(segmentCount, 40)
+    self.window = window
     root = try TemporaryDirectory(prefix: "offlinekit-dash-live")
-    _ = try await DASHStreamFixture.manySegments.make(in: root.url)
+    let fixture: DASHStreamFixture = segmentCount > 12 ? .fortySegments : .manySegments
+    _ = try await fixture.make(in: root.url)
+    // As long as the segments served: the fixture may have more.
     staticText = try String(
-      contentsOf: root.url.appendingPathComponent("manifest.mpd"), encoding: .utf8)
+      contentsOf: root.url.appendingPathComponent("manifest.mpd"), encoding: .utf8
+    ).replacingOccurrences(
+      of: #"mediaPresentationDuration="[^"]*""#,
+      with: #"mediaPresentationDuration="PT\#(self.segmentCount)S""#, options: .regularExpression)
     server = try FaultServer()
     for stream in 0..<2 {
       let name = "init-stream\(stream).m4s"
       server.setRoute("/" + name, .status(code: 200, body: try Data(contentsOf: file(name))))
-      for number in 1...Self.segmentCount {
+      for number in 1...self.segmentCount {
         let name = Self.segmentName(stream: stream, number)
         let behaviour: FaultServer.Behaviour =
           dropped.contains(number)
@@ -127,7 +151,7 @@ public final class DASHLiveOrigin: Sendable {
 
   /// Rewrites the MPD until it turns static, ``stop()``, or a minute past the end.
   private func run() {
-    let deadline = Date().addingTimeInterval(Double(Self.segmentCount) + 60)
+    let deadline = Date().addingTimeInterval(Double(segmentCount) + 60)
     while Date() < deadline {
       let (stopping, ended) = state.withLock { ($0.stopping, $0.endedAt != nil) }
       if stopping || ended { return }
@@ -141,11 +165,14 @@ public final class DASHLiveOrigin: Sendable {
   private func publish() {
     guard let start = state.withLock({ $0.start }) else { return }
     let now = Date()
-    let available = min(Int(now.timeIntervalSince(start)), Self.segmentCount)
-    let ended = available >= Self.segmentCount
-    let text =
+    let available = min(Int(now.timeIntervalSince(start)), segmentCount)
+    let ended = available >= segmentCount
+    var text =
       ended && layout == .number
       ? staticText : manifestText(start: start, available: available, ended: ended)
+    if let periodLength {
+      text = cutIntoPeriods(text, every: periodLength, elapsed: now.timeIntervalSince(start))
+    }
     server.setRoute(
       Self.manifestPath,
       .status(
@@ -169,7 +196,7 @@ public final class DASHLiveOrigin: Sendable {
         of: #"type="static""#,
         with: #"type="dynamic" availabilityStartTime="\#(formatter.string(from: start))""#
           + #" publishTime="\#(formatter.string(from: Date()))" minimumUpdatePeriod="PT1S""#
-          + #" timeShiftBufferDepth="PT30S" suggestedPresentationDelay="PT3S""#)
+          + #" timeShiftBufferDepth="PT\#(window)S" suggestedPresentationDelay="PT3S""#)
       text = text.replacingOccurrences(
         of: #"mediaPresentationDuration="[^"]*""#, with: "", options: .regularExpression)
     }
@@ -186,6 +213,29 @@ public final class DASHLiveOrigin: Sendable {
         of: "-$Number%05d$.m4s", with: "-t$Time$.m4s")
     }
     return text
+  }
+
+  /// `text`, one Period, cut into Periods of `length` segments (`p0`, `p1`, …), each with the
+  /// `@startNumber` and `@presentationTimeOffset` of its first segment: those begun by
+  /// `elapsed` and not yet out of the window (every one once the MPD is static).
+  private func cutIntoPeriods(_ text: String, every length: Int, elapsed: Double) -> String {
+    guard let open = text.range(of: "<Period"), let close = text.range(of: "</Period>"),
+      let head = text[open.lowerBound...].range(of: ">")
+    else { return text }
+    let inner = String(text[head.upperBound..<close.lowerBound])
+    let isStatic = text.contains(#"type="static""#)
+    var periods = ""
+    for index in 0..<((segmentCount + length - 1) / length) {
+      let first = index * length
+      let end = min(first + length, segmentCount)
+      guard isStatic || (Double(first) <= elapsed && Double(end + window + 2) >= elapsed)
+      else { continue }
+      let body = inner.replacingOccurrences(
+        of: #"startNumber="1""#,
+        with: #"startNumber="\#(first + 1)" presentationTimeOffset="\#(first * 1_000_000)""#)
+      periods += #"<Period id="p\#(index)" start="PT\#(first)S">"# + body + "</Period>\n"
+    }
+    return text.replacingCharacters(in: open.lowerBound..<close.upperBound, with: periods)
   }
 
   private func file(_ name: String) -> URL { root.url.appendingPathComponent(name) }

@@ -20,8 +20,8 @@ extension DASHDownload {
         + " delete it and record the presentation again")
   }
 
-  /// Records the live presentation `mpd` (see ``DASHLiveRecorder``): the video and audio
-  /// Representations the VOD choice picks in its last Period, where the live edge is.
+  /// Records the live presentation `mpd` (see ``DASHLiveRecorder``) from its last Period,
+  /// where the live edge is, and on into each Period that follows it.
   ///
   /// - Throws: ``Transfer/Error``: `invalidMedia` for a presentation without
   ///   `availabilityStartTime` (which ISO/IEC 23009-1 requires of a dynamic MPD), a
@@ -41,8 +41,20 @@ extension DASHDownload {
         "\(url.redactedForDisplay) is a live presentation: --split records live HLS only so"
           + " far; record it without --split")
     }
+    let paths = try livePaths(in: mpd, period: mpd.periods.count - 1)
+    let first = try await fetchLiveManifest()
+    onLiveRecording?(url)
+    let recorder = DASHLiveRecorder(download: self, paths: paths, options: configuration.live)
+    return try await recorder.run(first: first, onProgress: onProgress)
+  }
+
+  /// The Representations to record in Period `period` of the live `mpd`: the video and
+  /// audio ones the VOD choice picks there.
+  ///
+  /// - Throws: ``Transfer/Error`` `invalidMedia` for a protected Period or one with no
+  ///   video or audio.
+  func livePaths(in mpd: MPD, period: Int) throws(Transfer.Error) -> [RepresentationPath] {
     let selection = try Self.downloadable(mpd, configuration: configuration, url: url, live: true)
-    let period = mpd.periods.count - 1
     let paths = selection.paths.filter { path in
       guard path.period == period else { return false }
       let track = DASHTrack(mpd.periods[path.period].adaptationSets[path.adaptationSet])
@@ -51,11 +63,8 @@ extension DASHDownload {
     guard !paths.isEmpty else {
       throw failure(
         "\(url.redactedForDisplay) is a live presentation with no video or audio to record"
-          + " in its last Period")
+          + " in its Period \(period + 1)")
     }
-    let first = try await fetchLiveManifest()
-    onLiveRecording?(url)
-    let recorder = DASHLiveRecorder(download: self, paths: paths, options: configuration.live)
-    return try await recorder.run(first: first, onProgress: onProgress)
+    return paths
   }
 }

@@ -45,6 +45,11 @@ extension DASHLiveRecorder {
     let now = manifest.wallTime(at: clock.now)
     var pieces: [StreamPiece] = []
     for (index, track) in state.tracks.enumerated() where track.initialization == nil {
+      // A Period gone from the MPD, or not this one: its track never started.
+      guard manifest.mpd.periods.indices.contains(track.period),
+        track.periodKey.map({ $0 == DASHLiveState.periodKey(manifest.mpd, at: track.period) })
+          ?? true
+      else { continue }
       let window = try DASHLiveWindow(
         track.path, of: manifest.mpd, manifestURL: download.url, at: now)
       guard let initialization = window.initialization, initialization.byteRange == nil else {
@@ -54,7 +59,7 @@ extension DASHLiveRecorder {
       }
       _ = try HLSURI.resolve(
         initialization.url.absoluteString, against: download.url, what: "DASH Initialization")
-      let local = DASHPlanner.folder(for: track.path) + "/init.mp4"
+      let local = track.localFolder + "/init.mp4"
       pieces.append(
         StreamPiece(
           remote: initialization.url, local: local, slice: nil, estimatedBytes: 4096,

@@ -6,6 +6,9 @@ import OfflineLocks
 /// item 6): one ``LiveRecording`` per chosen Representation, each fed the segments the MPD
 /// makes available at every reload (``DASHLiveWindow``: a `$Number$` is a sequence number),
 /// so the gap ledger, the start point and the stop rules are those of a live HLS recording.
+/// It starts in the MPD's last Period and goes on into each Period that follows
+/// (``DASHLiveRun/followPeriods(of:)``), a Period's tracks ending where it ends; the
+/// offline MPD lists the recorded Periods in order.
 ///
 /// It reloads the MPD every `minimumUpdatePeriod` (or as the recording asks, a segment
 /// duration, when absent), reads the origin's time from `UTCTiming` or the `Date` of the
@@ -67,12 +70,13 @@ struct DASHLiveRecorder: Sendable {
     first: DASHLiveManifest, stop: LiveStopSignal,
     onProgress: @escaping @Sendable (OfflineProgress) -> Void
   ) async -> Result<StreamOutcome, Transfer.Error> {
-    var run = DASHLiveRun(recorder: self, state: startingState())
+    var run = DASHLiveRun(recorder: self, state: startingState(first.mpd))
     var manifest = first
     var bytes: Int64 = 0
     var saved: DASHLiveState?
     var reloading = false
     do throws(Transfer.Error) {
+      _ = try run.followPeriods(of: manifest.mpd, resumed: run.isResumed)
       try await fetchInitSections(&run.state, manifest)
     } catch {
       return .failure(error)
@@ -130,6 +134,7 @@ struct DASHLiveRecorder: Sendable {
           manifest = fresh
           do throws(Transfer.Error) {
             step = try run.didReload(fresh)
+            try await fetchInitSections(&run.state, fresh)  // of a Period that began
           } catch {
             group.cancelAll()
             return .failure(error)
@@ -155,16 +160,25 @@ struct DASHLiveRecorder: Sendable {
     }
   }
 
-  /// The state an earlier run left for the same Representations to go on with, or a fresh
-  /// one.
-  private func startingState() -> DASHLiveState {
-    if var earlier = DASHLiveState.read(in: folder), earlier.goesOn,
-      earlier.tracks.map(\.path) == paths
-    {
-      earlier.manifestURL = download.url
-      return earlier
+  /// The state an earlier run left to go on with (unless it recorded other
+  /// Representations of `mpd`'s last Period), or a fresh one for ``paths`` in that Period.
+  private func startingState(_ mpd: MPD) -> DASHLiveState {
+    let last = mpd.periods.count - 1
+    let key = DASHLiveState.periodKey(mpd, at: last)
+    if var earlier = DASHLiveState.read(in: folder), earlier.goesOn {
+      let same = earlier.tracks.filter { ($0.periodKey ?? key) == key }.map(\.path)
+      if same.isEmpty
+        || same.map(\.adaptationSet) == paths.map(\.adaptationSet)
+          && same.map(\.representation) == paths.map(\.representation)
+      {
+        earlier.manifestURL = download.url
+        return earlier
+      }
     }
-    return DASHLiveState(manifestURL: download.url, tracks: paths.map { .init($0) })
+    var fresh = DASHLiveState(
+      manifestURL: download.url, tracks: paths.map { .init($0, periodKey: key, ordinal: 0) })
+    fresh.remember(mpd, period: last)
+    return fresh
   }
 
   /// The outcome of a finished recording.
@@ -174,6 +188,6 @@ struct DASHLiveRecorder: Sendable {
     return StreamOutcome(
       index: download.indexURL, bytes: bytes, segments: segments, initSections: inits, keys: 0,
       files: segments + inits,
-      duration: state.tracks.map(\.journal.recordedSeconds).min() ?? 0)
+      duration: state.recordedSeconds)
   }
 }

@@ -1,5 +1,6 @@
 import DASHManifest
 import Foundation
+import HLSPlaylist
 
 /// The recordings of a live DASH presentation's chosen Representations, one
 /// ``LiveRecording`` each, fed the same MPD: what the recorder's events make of them, as
@@ -45,19 +46,35 @@ struct DASHLiveRun: Sendable {
   var recordings: [LiveRecording]
   /// Each track's window at the last reload.
   var windows: [DASHLiveWindow?]
+  /// Whether it goes on from an earlier run's state.
+  let isResumed: Bool
+  /// The Representations to record in Period `index` of an MPD (see
+  /// ``DASHDownload/livePaths(in:period:)``).
+  let choose: @Sendable (MPD, Int) throws(Transfer.Error) -> [RepresentationPath]
+  /// How the recording of a Period that follows the first one starts: from its first
+  /// segment still available.
+  let followingConfiguration: LiveRecording.Configuration
 
   /// The run of `recorder` going on from `state` (fresh, or left by an earlier run: from
   /// the live edge after a stop, where it left off after a kill).
   init(recorder: DASHLiveRecorder, state: DASHLiveState) {
     manifestURL = recorder.download.url
     clock = recorder.clock
+    let download = recorder.download
+    choose = { (mpd, period) throws(Transfer.Error) in
+      try download.livePaths(in: mpd, period: period)
+    }
     let configuration = recorder.options.recordingConfiguration
+    var following = configuration
+    following.start = .fromStart
+    followingConfiguration = following
     let point: LiveRecording.ResumePoint = state.finished == .stopped ? .liveEdge : .whereLeft
     recordings = state.tracks.map { track in
       track.journal.nextSequence == nil
         ? LiveRecording(configuration: configuration)
         : LiveRecording(resuming: track.journal, from: point, configuration: configuration)
     }
+    isResumed = state.tracks.contains { $0.journal.nextSequence != nil }
     var fresh = state
     fresh.finished = nil
     self.state = fresh
@@ -69,8 +86,29 @@ struct DASHLiveRun: Sendable {
   /// - Throws: ``Transfer/Error`` `invalidMedia` when a window cannot be listed.
   mutating func didReload(_ manifest: DASHLiveManifest) throws(Transfer.Error) -> Step {
     let now = manifest.wallTime(at: clock.now)
+    let present = try followPeriods(of: manifest.mpd)
     var step = Step()
     for track in state.tracks.indices where !recordings[track].isOver {
+      guard present[track] else {
+        // Its Period left the MPD: nothing more of it can be fetched, and what it had not
+        // seen up to the Period's last segment goes into the ledger (the recorder was
+        // down, when this is its first answer since).
+        var journal = recordings[track].journal
+        if let next = journal.nextSequence, let last = lastNumber(of: track, in: manifest.mpd),
+          last >= next
+        {
+          let resuming = if case .resuming = recordings[track].phase { true } else { false }
+          journal.ledger.add(
+            LiveGap(sequences: next...last, reason: resuming ? .notRunning : .fellOutOfWindow))
+          journal.nextSequence = last + 1
+          recordings[track].journal = journal
+        }
+        let over = MediaPlaylist(
+          targetDuration: 1, mediaSequence: journal.nextSequence ?? 0, hasEndList: true,
+          segments: [])
+        step.merge(apply(recordings[track].didReload(over, at: manifest.began), track: track))
+        continue
+      }
       var window = try DASHLiveWindow(
         state.tracks[track].path, of: manifest.mpd, manifestURL: manifestURL, at: now)
       if window.numberedByTime {
@@ -84,6 +122,13 @@ struct DASHLiveRun: Sendable {
       step.merge(apply(recordings[track].didReload(playlist, at: manifest.began), track: track))
     }
     return ending(step)
+  }
+
+  /// The last `$Number$` of track `track`'s Period, which left `mpd`: it ended by the start
+  /// of `mpd`'s first Period at the latest.
+  private func lastNumber(of track: Int, in mpd: MPD) -> Int? {
+    let laterStart = mpd.periods.isEmpty ? nil : mpd.periodStart(at: 0)
+    return state.lastNumber(of: state.tracks[track], endingBy: laterStart)
   }
 
   /// A reload failed.
@@ -124,8 +169,7 @@ struct DASHLiveRun: Sendable {
   mutating func stopIfRecordedEnough(_ options: LiveRecordingOptions, at: ContinuousClock.Instant)
     -> Step
   {
-    guard let limit = options.recordFor,
-      let least = state.tracks.map(\.journal.recordedSeconds).min(), least >= limit.inSeconds,
+    guard let limit = options.recordFor, state.recordedSeconds >= limit.inSeconds,
       !recordings.allSatisfy(\.isOver)
     else { return Step() }
     return didAskToStop(.durationReached, at: at)
@@ -140,8 +184,10 @@ struct DASHLiveRun: Sendable {
         for fetch in fetches {
           let listed = windows[track]?.segments.first { $0.number == UInt64(fetch.sequence) }
           let local =
-            DASHPlanner.folder(for: state.tracks[track].path)
-            + String(format: "/s%06d.m4s", fetch.sequence)
+            listed?.time.map {
+              DASHLiveTimeTemplate.localName(folder: state.tracks[track].localFolder, time: $0)
+            }
+            ?? state.tracks[track].localFolder + String(format: "/s%06d.m4s", fetch.sequence)
           state.tracks[track].segments[fetch.sequence] = DASHLiveState.Segment(
             local: local, time: listed?.time ?? 0, duration: listed?.duration ?? 0)
           guard let remote = URL(string: fetch.uri) else { continue }
@@ -174,9 +220,11 @@ struct DASHLiveRun: Sendable {
     var step = step
     if recordings.allSatisfy(\.isOver) {
       step.ended = true
-      for recording in recordings {
-        if case .finished(let reason) = recording.phase, step.finishReason == nil {
+      // The last Period's reason: an earlier Period's tracks ended with their Period.
+      for recording in recordings.reversed() {
+        if case .finished(let reason) = recording.phase {
           step.finishReason = reason
+          break
         }
       }
     }

@@ -18,8 +18,12 @@ struct DASHLiveState: Sendable, Equatable, Codable {
 
   /// One chosen Representation.
   struct Track: Sendable, Equatable, Codable {
-    /// Its Period, AdaptationSet and Representation indices.
+    /// Its Period, AdaptationSet and Representation indices (the Period's index in the
+    /// last MPD that listed it: earlier Periods leave a live MPD).
     var period: Int
+    /// The key of its Period (``DASHLiveState/periodKey(_:at:)``), which names it in
+    /// every MPD update; nil in a state written before Periods were followed.
+    var periodKey: String?
     var adaptationSet: Int
     var representation: Int
     /// The local name of its initialization section, once on disk.
@@ -40,11 +44,25 @@ struct DASHLiveState: Sendable, Equatable, Codable {
         period: period, adaptationSet: adaptationSet, representation: representation)
     }
 
-    /// A track that has recorded nothing, for `path`.
-    init(_ path: RepresentationPath) {
+    /// The folder of its files in the content's folder, named by the Period's place in the
+    /// recording (an index in the MPD moves); nil in an older state.
+    var folder: String?
+
+    /// Where its files go: ``folder``, or its path's folder in an older state.
+    var localFolder: String { folder ?? DASHPlanner.folder(for: path) }
+
+    /// A track that has recorded nothing, for `path` in the Period keyed `periodKey`, the
+    /// recording's Period number `ordinal` (from 0).
+    init(_ path: RepresentationPath, periodKey: String? = nil, ordinal: Int? = nil) {
       period = path.period
       adaptationSet = path.adaptationSet
       representation = path.representation
+      self.periodKey = periodKey
+      folder = ordinal.map { number in
+        var place = path
+        place.period = number
+        return DASHPlanner.folder(for: place)
+      }
     }
 
     /// Its files on disk, for `OfflineManifest`: the recorded segments in number order, the
@@ -68,6 +86,10 @@ struct DASHLiveState: Sendable, Equatable, Codable {
   var tracks: [Track]
   /// Why the recording finished; nil while it records or after a kill.
   var finished: LiveRecording.FinishReason?
+  /// Each recorded Period as an MPD of that Period alone (its text, by Period key), as the
+  /// last MPD that listed it described it, so the offline MPD lists it after it left the
+  /// live MPD.
+  var periodManifests: [String: String]?
 
   /// Whether the same command goes on with it: it did not finish, or the user stopped it.
   var goesOn: Bool { finished == nil || finished == .stopped }
@@ -82,29 +104,4 @@ struct DASHLiveState: Sendable, Equatable, Codable {
     try LiveStateFile.write(self, named: Self.fileName, in: folder, url: manifestURL)
   }
 
-  /// The offline MPD of what is on disk, made from `mpd` (the last one that answered):
-  /// `static`, lasting from the first recorded segment to the end of the last (gaps
-  /// included) of the shortest track; nil while nothing plays.
-  func offlineManifest(from mpd: MPD) -> MPD? {
-    var files: [RepresentationPath: OfflineRepresentation] = [:]
-    var seconds = Double.infinity
-    for track in tracks {
-      guard let offline = track.offline else { return nil }
-      files[track.path] = offline
-      guard let first = offline.segments.first?.time, let last = offline.segments.last,
-        let end = last.time.flatMap({ time in last.duration.map { time + $0 } })
-      else { return nil }
-      seconds = min(seconds, Double(end - first) / Double(max(offline.timescale, 1)))
-    }
-    guard !files.isEmpty, seconds.isFinite,
-      var result = try? OfflineManifest.make(from: mpd, files: files)
-    else { return nil }
-    result.live = LiveTiming()
-    result.mediaPresentationDuration = seconds
-    for index in result.periods.indices {
-      result.periods[index].start = 0
-      result.periods[index].duration = seconds
-    }
-    return result
-  }
 }

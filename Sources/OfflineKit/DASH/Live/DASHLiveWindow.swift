@@ -18,8 +18,8 @@ struct DASHLiveWindow: Sendable {
   var initialization: SegmentReference?
   /// Units per second of the segments' times and durations.
   var timescale: UInt64
-  /// Whether the presentation ended: the MPD turned `static`, or its
-  /// `mediaPresentationDuration` is reached.
+  /// Whether the Representation's segments are all available: the MPD turned `static`,
+  /// its `mediaPresentationDuration` is reached, or its Period, followed by another, ended.
   var ended: Bool
   /// Whether the media names use `$Time$` and not `$Number$`: the numbers are the
   /// recorder's, made from the times.
@@ -39,7 +39,7 @@ struct DASHLiveWindow: Sendable {
       Transfer.Error(.invalidMedia(what), url: manifestURL, destination: "")
     }
     let media = mpd.templateMedia(at: path) ?? ""
-    numberedByTime = media.contains("$Time") && !media.contains("$Number")
+    numberedByTime = Self.isNamedByTime(media)
     let listing: RepresentationSegments
     do {
       if mpd.isLive {
@@ -59,9 +59,23 @@ struct DASHLiveWindow: Sendable {
     let endsAt = mpd.live.availabilityStartTime.flatMap { start in
       mpd.mediaPresentationDuration.map { start.addingTimeInterval($0) }
     }
-    ended = !mpd.isLive || endsAt.map { now >= $0 } ?? false
+    // A Period followed by another ends where it lasts; the last one may still grow.
+    let periodEnd = mpd.live.availabilityStartTime.flatMap { start -> Date? in
+      guard path.period + 1 < mpd.periods.count, let begins = mpd.periodStart(at: path.period),
+        let lasts = mpd.periodDuration(at: path.period)
+      else { return nil }
+      return start.addingTimeInterval(begins + lasts)
+    }
+    ended =
+      !mpd.isLive || endsAt.map { now >= $0 } ?? false || periodEnd.map { now >= $0 } ?? false
     let longest = segments.compactMap(\.duration).max() ?? 0
     targetDuration = max(1, Int((Double(longest) / Double(timescale)).rounded(.up)))
+  }
+
+  /// Whether segments named by `media` (a template's `@media`) are numbered by the
+  /// recorder: named by `$Time$`, not by `$Number$`.
+  static func isNamedByTime(_ media: String) -> Bool {
+    media.contains("$Time") && !media.contains("$Number")
   }
 
   /// The seconds `segment` lasts.
@@ -93,5 +107,19 @@ extension MPD {
     let set = period.adaptationSets[path.adaptationSet]
     return representation.segmentInfo.template?.media ?? set.segmentInfo.template?.media
       ?? period.segmentInfo.template?.media
+  }
+
+  /// The `@startNumber` of the template the Representation at `path` uses, inherited (1
+  /// when absent); nil without a template.
+  func templateStartNumber(at path: RepresentationPath) -> UInt64? {
+    guard let representation = representation(at: path) else { return nil }
+    let period = periods[path.period]
+    let set = period.adaptationSets[path.adaptationSet]
+    let templates = [
+      representation.segmentInfo.template, set.segmentInfo.template,
+      period.segmentInfo.template,
+    ].compactMap { $0 }
+    guard !templates.isEmpty else { return nil }
+    return templates.lazy.compactMap(\.startNumber).first ?? 1
   }
 }

@@ -18,14 +18,18 @@ extension LiveRecordingSummary {
       finishReason: state.finished?.rawValue)
   }
 
-  /// The summary of the live recording in `folder`, nil when the folder holds none. The
-  /// journal is all it needs: `live.log`, the segments' entries, is not read, so a
-  /// snapshot of a long recording costs no more than that of a short one.
+  /// The summary of the live recording in `folder` (HLS, its variant's under `video/` when
+  /// recorded with renditions, or DASH: `live-dash.json`), nil when the folder holds none.
+  /// For HLS the journal is all it needs: `live.log`, the segments' entries, is not read,
+  /// so a snapshot of a long recording costs no more than that of a short one.
   init?(folder: URL, downloading: Bool) {
-    guard let state = LiveRecordState.readMain(in: folder, replayingLog: false) else {
+    if let state = LiveRecordState.readMain(in: folder, replayingLog: false) {
+      self.init(state, downloading: downloading)
+    } else if let state = DASHLiveState.read(in: folder) {
+      self.init(state, downloading: downloading)
+    } else {
       return nil
     }
-    self.init(state, downloading: downloading)
   }
 }
 
