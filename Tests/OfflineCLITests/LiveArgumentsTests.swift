@@ -4,7 +4,7 @@ import Testing
 @testable import OfflineCLI
 
 /// How `--record-for` and `--record-until` read their values.
-@Suite struct LiveArgumentsTests {
+@Suite(.timed) struct LiveArgumentsTests {
   @Test func aDurationIsSecondsOrHoursMinutesAndSeconds() {
     #expect(LiveArguments.seconds(in: "90") == 90)
     #expect(LiveArguments.seconds(in: "45s") == 45)

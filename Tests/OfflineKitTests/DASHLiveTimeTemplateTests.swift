@@ -7,7 +7,7 @@ import Testing
 /// How the offline MPD of a live DASH recording lists a track's segments
 /// (``DASHLiveTimeTemplate``): by their times, so a gap is a hole in the timeline and not a
 /// `SegmentList`, which ffmpeg 5.1 and mpv stop reading early.
-@Suite struct DASHLiveTimeTemplateTests {
+@Suite(.timed) struct DASHLiveTimeTemplateTests {
   func files(_ times: [UInt64], named name: (UInt64) -> String) -> OfflineRepresentation {
     OfflineRepresentation(
       initialization: "p0/a0-r0/init.mp4",
