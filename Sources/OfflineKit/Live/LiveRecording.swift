@@ -1,4 +1,8 @@
 /// The decisions of one live HLS media playlist recording, as a value (issue 41, first step).
+/// A live DASH track is recorded through it too (`DASHLiveRecorder` feeds it the segments an
+/// MPD makes available, numbered as its template numbers them), so it lives in `Live/` with
+/// the journal, the ledger and the state file the two share; `HLS/Live` and `DASH/Live` keep
+/// what each format adds.
 ///
 /// The caller reloads the playlist, fetches segments and keeps the time; it tells this value
 /// what happened (a reload answered or failed, a segment was fetched or failed after its
