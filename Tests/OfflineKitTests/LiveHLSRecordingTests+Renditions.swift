@@ -88,3 +88,49 @@ extension LiveHLSRecordingTests {
     #expect(decoded.errors.isEmpty, "\(decoded.errors)")
   }
 }
+
+extension LiveHLSRecordingTests {
+  /// `--split` with renditions: consecutive parts, each a recording with its master, its
+  /// `video/` and its `audio0-en/`; every playlist's numbers, part after part, are the
+  /// origin's once each, and every part decodes. Refused before.
+  @Test func aSplitRecordingWithRenditionsLosesAndRepeatsNoSegmentOfEitherPlaylist()
+    async throws
+  {
+    let stream = try await LiveRenditionOrigins(
+      .init(segmentCount: 8, window: 5, initialSegments: 3))
+    try stream.start()
+    defer { stream.stop() }
+    let store = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: store.url.appending(path: "store"))
+    var configuration = StreamConfiguration()
+    configuration.live = .init(start: .fromStart)
+    configuration.live.splitEvery = .seconds(3)
+    let download = HLSDownload(
+      url: stream.masterURL, folder: store.url.appending(path: "content"),
+      configuration: configuration, journal: index.transfers, transport: CurlTransport())
+    let outcome = try await download.run()
+    #expect(outcome.segments == 16, "both playlists' segments")
+    let parts = LiveParts.existing(in: download.folder)
+    #expect(parts.count >= 2, "\(parts.map(\.index))")
+    for name in ["video", "audio0-en"] {
+      var numbers: [Int] = []
+      for part in parts {
+        let state = try #require(
+          LiveRecordState.read(
+            in: LiveParts.folder(part.index, in: download.folder)
+              .appending(path: name)))
+        #expect(state.journal.ledger.gaps.isEmpty, "\(name) part \(part.index)")
+        numbers += state.journal.recorded.runs.flatMap { Array($0) }
+      }
+      #expect(numbers == Array(stream.schedule.sequences), "\(name)")
+    }
+    for part in parts {
+      let master = LiveParts.folder(part.index, in: download.folder).appending(path: "index.m3u8")
+      let text = try String(contentsOf: master, encoding: .utf8)
+      #expect(text.contains("audio0-en/index.m3u8"), "\(text)")
+      let decoded = try await FFmpeg.decode(master.path)
+      #expect(decoded.errors.isEmpty, "part \(part.index): \(decoded.errors)")
+    }
+    #expect(!download.isRecordingLive)
+  }
+}

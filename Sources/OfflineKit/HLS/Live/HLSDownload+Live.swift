@@ -118,8 +118,8 @@ extension HLSDownload {
   /// ``recordLiveRenditions(_:onProgress:)``).
   ///
   /// - Throws: ``Transfer/Error``: as ``recordLive(_:at:loadedAt:variables:onProgress:)``
-  ///   for any of its playlists, and `invalidMedia` with `--split`, which splits one
-  ///   playlist's recording only so far.
+  ///   for any of its playlists. With ``LiveRecordingOptions/splitEvery``, in parts
+  ///   (``recordLiveRenditionParts(_:every:onProgress:)``).
   func recordLive(
     _ renditions: LiveRenditions, onProgress: @escaping @Sendable (OfflineProgress) -> Void
   ) async throws(Transfer.Error) -> StreamOutcome {
@@ -131,13 +131,12 @@ extension HLSDownload {
         _ = try fetch.mapAES128Key(base: part.media.url)
       }
     }
-    if configuration.live.splitEvery != nil {
-      throw failure(
-        "\(url.redactedForDisplay) is live with separate audio or subtitle renditions, which"
-          + " --split does not split yet; record it without --split")
-    }
     onLiveRecording?(renditions.parts[0].media.url)
-    return try await recordLiveRenditions(renditions, onProgress: onProgress)
+    if let every = configuration.live.splitEvery {
+      return try await recordLiveRenditionParts(renditions, every: every, onProgress: onProgress)
+    }
+    return try await recordLiveRenditions(
+      renditions, options: configuration.live, onProgress: onProgress)
   }
 
   /// Records into ``folder`` with `options` (see ``HLSLiveRecorder``).

@@ -23,6 +23,8 @@ extension HLSDownload {
     var selection: HLSSelection
     /// The variant first, then the renditions in the master's order.
     var parts: [Part]
+    /// The master's variables, which the media playlists import (`EXT-X-DEFINE`).
+    var variables: [String: String] = [:]
   }
 
   /// The renditions of `master` that `selection` chose and that have playlists of their own,
@@ -46,7 +48,8 @@ extension HLSDownload {
         .init(folder: folder, media: FetchedMedia(url: remote, playlist: media, loadedAt: loadedAt))
       )
     }
-    return LiveRenditions(master: master, selection: selection, parts: parts)
+    return LiveRenditions(
+      master: master, selection: selection, parts: parts, variables: variables)
   }
 
   /// The folder the variant of a live stream with renditions is recorded into.
@@ -59,11 +62,14 @@ extension HLSDownload {
   /// stops and goes on after a kill as a recording alone does, its gaps in its own ledger;
   /// a stop (a cancel) stops them all, and the first that fails stops the others.
   ///
-  /// - Parameter onProgress: bytes and segments of every part, added up.
+  /// - Parameters:
+  ///   - options: where each playlist starts and when it stops.
+  ///   - onProgress: bytes and segments of every part, added up.
   /// - Returns: The outcome at `index.m3u8`, with every part's bytes, segments and files,
   ///   and the variant's duration.
   func recordLiveRenditions(
-    _ renditions: LiveRenditions, onProgress: @escaping @Sendable (OfflineProgress) -> Void
+    _ renditions: LiveRenditions, options: LiveRecordingOptions,
+    onProgress: @escaping @Sendable (OfflineProgress) -> Void
   ) async throws(Transfer.Error) -> StreamOutcome {
     try writeLiveMaster(renditions)
     let tally = Locked([String: OfflineProgress]())
@@ -76,7 +82,7 @@ extension HLSDownload {
           do throws(Transfer.Error) {
             let outcome = try await download.recordOne(
               part.media.playlist, at: part.media.url, loadedAt: part.media.loadedAt,
-              options: configuration.live
+              options: options
             ) { progress in
               let total = tally.withLock { parts in
                 parts[part.folder] = progress

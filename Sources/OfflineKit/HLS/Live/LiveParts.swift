@@ -26,7 +26,8 @@ enum LiveParts {
     folder.appending(path: String(format: "part%03d", index), directoryHint: .isDirectory)
   }
 
-  /// The parts in `folder`, in order, with their states (nil: no `live.json` yet).
+  /// The parts in `folder`, in order, with their states (nil: no `live.json` yet; a part
+  /// recorded with renditions speaks by its variant's, ``LiveRecordState/readMain(in:replayingLog:)``).
   static func existing(in folder: URL) -> [(index: Int, state: LiveRecordState?)] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     let indices = names.compactMap { name -> Int? in
@@ -36,7 +37,7 @@ enum LiveParts {
       return index
     }
     return indices.sorted().map { index in
-      (index, LiveRecordState.read(in: Self.folder(index, in: folder), replayingLog: false))
+      (index, LiveRecordState.readMain(in: Self.folder(index, in: folder), replayingLog: false))
     }
   }
 
