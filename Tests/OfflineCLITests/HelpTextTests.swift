@@ -247,10 +247,10 @@ import Testing
                                   rerun after a stop goes on counting.
           --record-until <time>   Live HLS, DASH: stop at this time (18:30 local, or
                                   2026-12-07T18:30:00Z).
-          --split <duration>      HLS live: record consecutive parts of about this much
-                                  media each (10m, 1h) into part001/, part002/… of the
-                                  output folder, each its own offline copy; no segment
-                                  is lost or recorded twice between two parts.
+          --split <duration>      Live HLS, DASH: record consecutive parts of about this
+                                  much media each (10m, 1h) into part001/, part002/… of
+                                  the output folder, each its own offline copy; no
+                                  segment is lost or recorded twice between two parts.
                                   --record-for then counts all parts.
           --subs-sidecar          With -o FILE.mp4 or FILE.mkv of a stream: also write
                                   its subtitle track as FILE.vtt beside the file
