@@ -30,12 +30,26 @@ public enum MPDWriter {
         ("mediaPresentationDuration", mpd.mediaPresentationDuration.map(ISODuration.text)),
         ("minBufferTime", mpd.minBufferTime.map(ISODuration.text)),
         ("maxSegmentDuration", mpd.maxSegmentDuration.map(ISODuration.text)),
-      ]
+      ] + liveAttributes(mpd.live)
     ) { xml in
       baseURLs(mpd.baseURLElements, &xml)
       for period in mpd.periods { write(period, &xml) }
+      for timing in mpd.live.utcTimings {
+        xml.element("UTCTiming", [("schemeIdUri", timing.scheme.uri), ("value", timing.value)])
+      }
     }
     return xml.text
+  }
+
+  /// The timing attributes of a live presentation, each when it has a value.
+  private static func liveAttributes(_ live: LiveTiming) -> [(String, String?)] {
+    [
+      ("availabilityStartTime", live.availabilityStartTime.map(XSDateTime.text)),
+      ("publishTime", live.publishTime.map(XSDateTime.text)),
+      ("minimumUpdatePeriod", live.minimumUpdatePeriod.map(ISODuration.text)),
+      ("timeShiftBufferDepth", live.timeShiftBufferDepth.map(ISODuration.text)),
+      ("suggestedPresentationDelay", live.suggestedPresentationDelay.map(ISODuration.text)),
+    ]
   }
 
   private static func write(_ period: Period, _ xml: inout XMLText) {

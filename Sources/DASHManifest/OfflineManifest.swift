@@ -46,6 +46,8 @@ public enum OfflineManifest {
     }
     var result = mpd
     result.type = .static
+    // A copy on disk is all available at once: no availability times, no reloads.
+    result.live = LiveTiming()
     result.profiles = profile
     result.baseURLs = [baseURL]
     result.periods = []

@@ -30,6 +30,16 @@ public struct UTCTiming: Sendable, Equatable {
       default: self = .other(uri)
       }
     }
+
+    /// The scheme's URI, the 2014 one for those this module reads.
+    public var uri: String {
+      switch self {
+      case .httpISO: "urn:mpeg:dash:utc:http-iso:2014"
+      case .httpXSDate: "urn:mpeg:dash:utc:http-xsdate:2014"
+      case .direct: "urn:mpeg:dash:utc:direct:2014"
+      case .other(let uri): uri
+      }
+    }
   }
 
   /// `@schemeIdUri`, read.

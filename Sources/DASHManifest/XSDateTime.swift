@@ -63,7 +63,7 @@ enum XSDateTime {
   }
 
   /// The days of `month` in `year` (proleptic Gregorian calendar).
-  private static func daysIn(_ month: Int, of year: Int) -> Int {
+  static func daysIn(_ month: Int, of year: Int) -> Int {
     switch month {
     case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
     case 4, 6, 9, 11: 30
@@ -73,7 +73,7 @@ enum XSDateTime {
 
   /// Days from 1970-01-01 to the given date: whole years of 365 days, the leap days before
   /// the year, and the days of the months before the month.
-  private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+  static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
     let before = year - 1
     let leapDays = before / 4 - before / 100 + before / 400
     let leapDaysTo1970 = 1969 / 4 - 1969 / 100 + 1969 / 400

@@ -237,19 +237,20 @@ import Testing
                                   unencrypted segments that fit in 128 KiB go into one
                                   file per playlist (pack.ts), which the offline
                                   playlist addresses by byte range.
-          --from-start            HLS live: record from the oldest segment still in the
-                                  playlist (default: the live edge, three target
-                                  durations from its end, as players start).
+          --from-start            Live HLS, DASH: record from the oldest segment still
+                                  in the playlist or the MPD's time-shift window
+                                  (default: the live edge, three segment durations from
+                                  its end, as players start).
           --record-for <duration>
-                                  HLS live: stop once this much is recorded (90, 45s,
-                                  20m, 1h30m), counted in recorded media, so a rerun
-                                  after a stop goes on counting.
-          --record-until <time>   HLS live: stop at this time (18:30 local, or
+                                  Live HLS, DASH: stop once this much is recorded (90,
+                                  45s, 20m, 1h30m), counted in recorded media, so a
+                                  rerun after a stop goes on counting.
+          --record-until <time>   Live HLS, DASH: stop at this time (18:30 local, or
                                   2026-12-07T18:30:00Z).
-          --split <duration>      HLS live: record consecutive parts of about this much
-                                  media each (10m, 1h) into part001/, part002/… of the
-                                  output folder, each its own offline copy; no segment
-                                  is lost or recorded twice between two parts.
+          --split <duration>      Live HLS, DASH: record consecutive parts of about this
+                                  much media each (10m, 1h) into part001/, part002/… of
+                                  the output folder, each its own offline copy; no
+                                  segment is lost or recorded twice between two parts.
                                   --record-for then counts all parts.
           --subs-sidecar          With -o FILE.mp4 or FILE.mkv of a stream: also write
                                   its subtitle track as FILE.vtt beside the file

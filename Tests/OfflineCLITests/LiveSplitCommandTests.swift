@@ -76,14 +76,6 @@ struct LiveSplitCommandTests {
     try await Self.expectEverySegmentOnce(parts, in: out, sequences: origin.schedule.sequences)
   }
 
-  /// A live MPD is not split yet: refused before any segment, never recorded whole instead.
-  @Test func aLivePresentationIsNotSplitSilently() async throws {
-    let (_, out, result) = try await LiveDASHCommandTests().recordedGet(["--split", "4s"])
-    #expect(result.status == 1, "\(result.stderrText)")
-    #expect(result.stderrText.contains("--split"), "\(result.stderrText)")
-    #expect(!FileManager.default.fileExists(atPath: out + "/index.mpd"))
-  }
-
   @Test func splitDoesNotGoWithAnExportFile() async throws {
     let work = try TemporaryDirectory()
     let result = try await InProcessOffline.run([

@@ -101,7 +101,7 @@ struct GetCommand: Command {
     parser: .httpURL)
   static let split: Option<Duration?> = .value(
     "--split", valueName: "duration",
-    help: "HLS live: record consecutive parts of about this much media each (10m, 1h) into"
+    help: "Live HLS, DASH: record consecutive parts of about this much media each (10m, 1h) into"
       + " part001/, part002/… of the output folder, each its own offline copy; no segment is"
       + " lost or recorded twice between two parts. --record-for then counts all parts.",
     parser: .duration)

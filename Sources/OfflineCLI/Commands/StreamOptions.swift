@@ -42,16 +42,17 @@ enum StreamOptions {
 
   static let fromStart: Option<Bool> = .flag(
     "--from-start",
-    help: "HLS live: record from the oldest segment still in the playlist (default: the live"
-      + " edge, three target durations from its end, as players start).")
+    help: "Live HLS, DASH: record from the oldest segment still in the playlist or the MPD's"
+      + " time-shift window (default: the live edge, three segment durations from its end,"
+      + " as players start).")
   static let recordFor: Option<Duration?> = .value(
     "--record-for", valueName: "duration",
-    help: "HLS live: stop once this much is recorded (90, 45s, 20m, 1h30m), counted in"
+    help: "Live HLS, DASH: stop once this much is recorded (90, 45s, 20m, 1h30m), counted in"
       + " recorded media, so a rerun after a stop goes on counting.",
     parser: .duration)
   static let recordUntil: Option<Date?> = .value(
     "--record-until", valueName: "time",
-    help: "HLS live: stop at this time (18:30 local, or 2026-12-07T18:30:00Z).",
+    help: "Live HLS, DASH: stop at this time (18:30 local, or 2026-12-07T18:30:00Z).",
     parser: .wallTime)
 
   /// The declarations, for a command's configuration.

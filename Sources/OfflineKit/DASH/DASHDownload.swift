@@ -33,7 +33,7 @@ package struct DASHDownload: Sendable {
   /// The manifest's URL.
   public var url: URL { session.url }
   /// The folder the offline copy goes to (the content's folder).
-  public let folder: URL
+  public internal(set) var folder: URL
   /// What to download: `variant`, `audio` and `subtitles` applied per AdaptationSet.
   public let configuration: StreamConfiguration
   let journal: TransferJournal

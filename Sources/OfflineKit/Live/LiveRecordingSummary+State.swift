@@ -20,12 +20,13 @@ extension LiveRecordingSummary {
 
   /// The summary of the live recording in `folder` (HLS, its variant's under `video/` when
   /// recorded with renditions, or DASH: `live-dash.json`), nil when the folder holds none.
-  /// For HLS the journal is all it needs: `live.log`, the segments' entries, is not read,
-  /// so a snapshot of a long recording costs no more than that of a short one.
+  /// The journal is all it needs: for HLS `live.log`, the segments' entries, is not read;
+  /// for DASH the segments of `live-dash.json` are not decoded (``DASHLiveState/Summary``),
+  /// so a snapshot of a long recording costs little more than that of a short one.
   init?(folder: URL, downloading: Bool) {
     if let state = LiveRecordState.readMain(in: folder, replayingLog: false) {
       self.init(state, downloading: downloading)
-    } else if let state = DASHLiveState.read(in: folder) {
+    } else if let state = DASHLiveState.Summary.read(in: folder) {
       self.init(state, downloading: downloading)
     } else {
       return nil

@@ -5,7 +5,15 @@ extension DASHDownload {
   /// Whether the folder holds a live recording that the same command goes on with: one
   /// that did not finish (a kill) or that the user stopped.
   var isRecordingLive: Bool {
-    DASHLiveState.read(in: folder)?.goesOn ?? false
+    if let state = DASHLiveState.read(in: folder) { return state.goesOn }
+    guard configuration.live.splitEvery != nil else { return false }
+    // Split into parts: it goes on unless its parts say it is over.
+    let parts = DASHLiveParts.existing(in: folder)
+    guard !parts.isEmpty else { return false }
+    if case .over = DASHLiveParts.next(after: parts, recordFor: configuration.live.recordFor) {
+      return false
+    }
+    return true
   }
 
   /// Refuses to run into a folder whose live recording ended: its segments have left the
@@ -21,7 +29,8 @@ extension DASHDownload {
   }
 
   /// Records the live presentation `mpd` (see ``DASHLiveRecorder``) from its last Period,
-  /// where the live edge is, and on into each Period that follows it.
+  /// where the live edge is, and on into each Period that follows it; in parts with
+  /// `--split` (``recordParts(every:onProgress:)``).
   ///
   /// - Throws: ``Transfer/Error``: `invalidMedia` for a presentation without
   ///   `availabilityStartTime` (which ISO/IEC 23009-1 requires of a dynamic MPD), a
@@ -36,10 +45,9 @@ extension DASHDownload {
           + " availabilityStartTime, so when its segments are available is not known;"
           + " it cannot be recorded")
     }
-    if configuration.live.splitEvery != nil {
-      throw failure(
-        "\(url.redactedForDisplay) is a live presentation: --split records live HLS only so"
-          + " far; record it without --split")
+    if let every = configuration.live.splitEvery {
+      onLiveRecording?(url)
+      return try await recordParts(every: every, onProgress: onProgress)
     }
     let paths = try livePaths(in: mpd, period: mpd.periods.count - 1)
     let first = try await fetchLiveManifest()

@@ -1,19 +1,21 @@
 import Foundation
 
 extension LiveRecordingSummary {
-  /// The summary of `state`, the journal of a live DASH recording, as that of a live HLS
-  /// one: the recorded seconds and segments of each Period's shortest track, summed (what
-  /// the offline MPD plays), the gaps of all its tracks (each distinct gap once, in order; a
-  /// number is a segment's `$Number$`, or the recorder's number for `$Time$` names), and how
-  /// far its furthest-behind track is from the live edge while it records. `downloading`
-  /// says whether its content is downloading.
+  /// The summary of `state`, the journal of a live DASH recording (see
+  /// `init(_:downloading:)` of ``DASHLiveState/Summary``).
   init(_ state: DASHLiveState, downloading: Bool) {
+    self.init(DASHLiveState.Summary(state), downloading: downloading)
+  }
+
+  /// The summary of `state`, the part of a live DASH recording's journal it needs, as that
+  /// of a live HLS one: the recorded seconds and segments of each Period's shortest track,
+  /// summed (what the offline MPD plays), the gaps of all its tracks (each distinct gap
+  /// once, in order; a number is a segment's `$Number$`, or the recorder's number for
+  /// `$Time$` names), and how far its furthest-behind track is from the live edge while it
+  /// records. `downloading` says whether its content is downloading.
+  init(_ state: DASHLiveState.Summary, downloading: Bool) {
     let journals = state.tracks.map(\.journal)
     let recording = downloading && state.finished == nil
-    let segments = state.recordedPeriodKeys.reduce(0) { sum, key in
-      sum
-        + (state.tracks.filter { $0.periodKey == key }.map(\.journal.recorded.count).min() ?? 0)
-    }
     var gaps: [Gap] = []
     for gap in journals.flatMap(\.ledger.gaps) {
       let entry = Gap(
@@ -23,7 +25,8 @@ extension LiveRecordingSummary {
     }
     gaps.sort { ($0.firstSequence, $0.lastSequence) < ($1.firstSequence, $1.lastSequence) }
     self.init(
-      recordedSeconds: state.recordedSeconds, recordedSegments: segments, gaps: gaps,
+      recordedSeconds: state.sumOfShortest(\.recordedSeconds),
+      recordedSegments: state.sumOfShortest(\.recorded.count), gaps: gaps,
       isRecording: recording,
       liveEdgeDelay: recording ? journals.map { $0.asked.values.reduce(0, +) }.max() ?? 0 : nil,
       finishReason: state.finished?.rawValue)

@@ -29,16 +29,20 @@ enum LiveParts {
   /// The parts in `folder`, in order, with their states (nil: no `live.json` yet; a part
   /// recorded with renditions speaks by its variant's, ``LiveRecordState/readMain(in:replayingLog:)``).
   static func existing(in folder: URL) -> [(index: Int, state: LiveRecordState?)] {
+    indices(in: folder).map { index in
+      (index, LiveRecordState.readMain(in: Self.folder(index, in: folder), replayingLog: false))
+    }
+  }
+
+  /// The indices of the part folders in `folder`, in order.
+  static func indices(in folder: URL) -> [Int] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    let indices = names.compactMap { name -> Int? in
+    return names.compactMap { name -> Int? in
       guard name.hasPrefix("part"), name.count >= 7, let index = Int(name.dropFirst(4)),
         index > 0, name == String(format: "part%03d", index)
       else { return nil }
       return index
-    }
-    return indices.sorted().map { index in
-      (index, LiveRecordState.readMain(in: Self.folder(index, in: folder), replayingLog: false))
-    }
+    }.sorted()
   }
 
   /// What comes next after `parts` (as ``existing(in:)`` gives them), with `recordFor` the

@@ -1,0 +1,101 @@
+import DASHManifest
+import Foundation
+
+extension DASHDownload {
+  /// Records the live presentation as consecutive parts of about `every` of media each
+  /// (``DASHLiveParts``), in ``folder``'s `part001/`, `part002/`…, from where the parts
+  /// there say (a rerun goes on as the first run left it), until the recording ends for
+  /// another reason than a part's share: the presentation's end, silence, `--record-until`,
+  /// the whole `--record-for`, a stop.
+  ///
+  /// Each part is recorded like an unsplit recording into its folder
+  /// (``DASHLiveRecorder``), with ``LiveRecordingOptions/recordFor`` its share; before the
+  /// next starts, the part is cut at one media time for all its tracks and its offline MPD
+  /// written again, and the next starts each track where the cut left it.
+  ///
+  /// - Parameter onProgress: bytes and segments of the parts this run recorded, added up.
+  /// - Returns: The outcome of the last part, its bytes, segments and duration those of
+  ///   every part this run recorded.
+  func recordParts(every: Duration, onProgress: @escaping @Sendable (OfflineProgress) -> Void)
+    async throws(Transfer.Error) -> StreamOutcome
+  {
+    var done = StreamOutcome(
+      index: indexURL, bytes: 0, segments: 0, initSections: 0, keys: 0, files: 0, duration: 0)
+    while true {
+      let parts = DASHLiveParts.existing(in: folder)
+      let index: Int
+      switch DASHLiveParts.next(after: parts, recordFor: configuration.live.recordFor) {
+      case .over(let last):
+        if done.segments == 0, last > 0 {
+          done.index = inFolder(LiveParts.folder(last, in: folder)).indexURL
+        }
+        return done
+      case .goOn(let part):
+        index = part
+      case .start(let part, let kept, let seed):
+        index = part
+        if let state = parts.last?.state {
+          try await cutPart(part - 1, from: state, to: kept)
+        }
+        try createPartFolder(part)
+        try seed.write(in: LiveParts.folder(part, in: folder))
+      }
+      try createPartFolder(index)
+      var options = configuration.live
+      options.recordFor = every
+      if let whole = configuration.live.recordFor {
+        let left = whole.inSeconds - DASHLiveParts.recorded(parts.filter { $0.index < index })
+        options.recordFor = .seconds(min(every.inSeconds, max(left, 0)))
+      }
+      let part = inFolder(LiveParts.folder(index, in: folder))
+      let first = try await part.fetchLiveManifest()
+      let paths = try part.livePaths(in: first.mpd, period: first.mpd.periods.count - 1)
+      let recorder = DASHLiveRecorder(download: part, paths: paths, options: options)
+      let before = done
+      let outcome = try await recorder.run(first: first) { progress in
+        var progress = progress
+        progress.bytes += before.bytes
+        progress.segmentsDone = progress.segmentsDone.map { $0 + before.segments }
+        onProgress(progress)
+      }
+      done.index = outcome.index
+      done.bytes += outcome.bytes
+      done.segments += outcome.segments
+      done.files += outcome.files
+      done.duration += outcome.duration
+    }
+  }
+
+  /// Cuts part `index`, whose state is `state`, to `kept` (``DASHLiveParts/cut(_:)``):
+  /// its state and offline MPDs are written again, then the segments cut off are deleted
+  /// (the next part fetches them again). A rerun after a kill in between cuts it again to
+  /// the same.
+  private func cutPart(_ index: Int, from state: DASHLiveState, to kept: DASHLiveState)
+    async throws(Transfer.Error)
+  {
+    let part = inFolder(LiveParts.folder(index, in: folder))
+    let manifest = try await part.fetchLiveManifest()
+    let recorder = DASHLiveRecorder(download: part, paths: [], options: configuration.live)
+    try recorder.save(kept, mpd: manifest.mpd, final: true)
+    for local in DASHLiveParts.cutOff(state, kept: kept) {
+      try? FileManager.default.removeItem(at: part.folder.appending(path: local))
+    }
+  }
+
+  /// Creates the folder of part `index` (and the output folder) when missing.
+  private func createPartFolder(_ index: Int) throws(Transfer.Error) {
+    let partFolder = LiveParts.folder(index, in: folder)
+    do {
+      try FileSteps.createFolder(partFolder.path)
+    } catch {
+      throw Transfer.Error(.file(error), url: url, destination: partFolder.path)
+    }
+  }
+
+  /// This download into `folder` instead: one part of a split recording.
+  func inFolder(_ folder: URL) -> DASHDownload {
+    var download = self
+    download.folder = folder
+    return download
+  }
+}
