@@ -216,13 +216,21 @@ struct StreamCrashTests {
       #expect(again.isEmpty, "segments already on disk were fetched again: \(again)")
     }
     #expect(snapshots.contains { !$0.done.isEmpty }, "the kills left some segments complete")
+    // A segment cut by a kill once its first 128 KiB were on disk (and journaled) is
+    // resumed, never sent again in full. A smaller one has no journaled part to resume: a
+    // kill before its end restarts it, and nginx counts it sent in full as soon as it fits
+    // in the socket's buffers, read or not (an audio segment of session 39's full run).
     var full: [String: Int] = [:]
+    var large = 0
     for entry in log where entry.status == 200 && entry.uri.hasSuffix(".m4s") {
       let size =
         try FileManager.default.attributesOfItem(
           atPath: origin.files.folder.path + entry.uri)[.size] as? Int64
+      guard let size, size > 128 << 10 else { continue }
+      large += 1
       if entry.bodyBytesSent == size { full[entry.uri, default: 0] += 1 }
     }
+    #expect(large > 0, "segments over 128 KiB were fetched, so the check below checks some")
     #expect(full.filter { $0.value > 1 }.isEmpty, "sent twice in full: \(full)")
     let media = log.filter { $0.uri.hasSuffix(".m4s") }
     #expect(log.filter { $0.uri == "/manifest.mpd" }.count == 11, "every run got under way")
