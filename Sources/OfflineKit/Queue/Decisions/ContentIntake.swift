@@ -51,7 +51,7 @@ struct ContentIntake: Sendable, Equatable {
       guard source.url.isHTTPWithHost else {
         throw OfflineError(.invalidURL(source.url.absoluteString))
       }
-      if let mirror = source.mirrors.first(where: { !$0.isHTTPWithHost }) {
+      if let mirror = (source.mirrors + source.peers).first(where: { !$0.isHTTPWithHost }) {
         throw OfflineError(.invalidURL(mirror.absoluteString))
       }
       if let id = source.id, !ContentFiles.isValidID(id) {
