@@ -129,6 +129,11 @@ extension OfflineManager {
       file.pieces = pieces
       file.expectedLength = pieces?.size
     }
+    // A plain file whose first answer is, or names, a Metalink is re-planned from it.
+    file.stopsAtMetalink =
+      !kind.isStream && pieces == nil && onlyWhatPlayersAsk == nil
+      && !metalinkReplans.withLock { $0.replanned.contains(record.id) }
+    let replans = metalinkReplans
     let playbacks = self.playbacks
     if !kind.isStream { file.playback = playbacks.playback(of: record.id) }
     let folder = kind.isStream ? files.folder(id: record.id) : files.folder(of: record)
@@ -173,6 +178,11 @@ extension OfflineManager {
               wasAlreadyComplete: false, bytesReceived: outcome.bytes, check: .length))
         }
       } catch {
+        if case .describedByMetalink(let document) = error.kind,
+          let plan = try? await MetalinkPlan.fetch(document, session: session)
+        {
+          replans.withLock { $0.plans[id] = plan }
+        }
         return .failure(error)
       }
     }
@@ -231,6 +241,19 @@ extension OfflineManager {
   /// are suspended with their error.
   func didEnd(_ id: String, outcome: Result<Transfer.Outcome, Transfer.Error>) {
     if case .success(let done) = outcome { keepSourceReports(done.sources, of: id) }
+    if let plan = metalinkPlan(id, outcome: outcome) {
+      // Not a failure: the content is what the Metalink describes, queued again at once.
+      let end = machine.didEnd(id, outcome: outcome)
+      countWriters()
+      replan(id, with: plan)
+      if case .stopped = end {
+        recordSuspended(id)
+        return
+      }
+      pump()
+      if machine.running.isEmpty { wakeRunner() }
+      return
+    }
     let end = machine.didEnd(id, outcome: outcome)
     countWriters()
     if case .stopped = end {

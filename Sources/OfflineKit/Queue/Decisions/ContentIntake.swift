@@ -99,7 +99,7 @@ struct ContentIntake: Sendable, Equatable {
 
   /// The name `source`'s file is saved under: the last component of the name it gives,
   /// made safe, else the one its URL gives.
-  private static func fileName(of source: OfflineSource) -> String {
+  static func fileName(of source: OfflineSource) -> String {
     guard let given = source.fileName,
       let last = given.split(separator: "/", omittingEmptySubsequences: true).last
     else { return LocalFileName.from(source.url) }
