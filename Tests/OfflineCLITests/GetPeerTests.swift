@@ -99,6 +99,12 @@ import Testing
     #expect(sources.last?.url.hasPrefix("http://127.0.0.1:") == true)
     #expect(sources.last?.url.contains(GetPeerTests.token) == false)
     #expect(sources.last?.bytes == Int64(setup.body.count))
+    // Run again: complete, so neither the peer (now gone) nor the origin is asked.
+    let again = try await InProcessOffline.run(
+      try await setup.verifiedGet() + ["--peer", peer.link], store: setup.store, in: setup.out)
+    #expect(again.status == 0, "\(again.stderrText)")
+    #expect(again.stderrText.contains("Already complete"), "\(again.stderrText)")
+    #expect(!again.stderrText.contains("the peer could not"), "\(again.stderrText)")
   }
 
   @Test func aPeerWithoutTheFileLeavesItToTheOriginWithoutAWarning() async throws {
@@ -120,8 +126,23 @@ import Testing
       try await setup.verifiedGet() + ["--peer", down], store: setup.store, in: setup.out)
     #expect(result.status == 0, "\(result.stderrText)")
     #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
-    #expect(result.stderrText.contains("the peer is not used"), "\(result.stderrText)")
+    #expect(result.stderrText.contains("the peer could not be reached"), "\(result.stderrText)")
     #expect(!result.stderrText.contains(GetPeerTests.token))
+  }
+
+  @Test func aPeerAskedWithTheWrongTokenIsNamedAndTheOriginServes() async throws {
+    let setup = try GetCommandTests.Setup(size: 2 << 20)
+    let peer = try await Peer()
+    _ = try await peer.download(setup.nginx.url("/file.bin"))
+    let wrong =
+      "http://127.0.0.1:\(peer.service.configuration.address.port)/?token=wrong-token-0123456789"
+    let result = try await InProcessOffline.run(
+      try await setup.verifiedGet() + ["--peer", wrong], store: setup.store, in: setup.out)
+    await peer.close()
+    #expect(result.status == 0, "\(result.stderrText)")
+    #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
+    #expect(result.stderrText.contains("check its token"), "\(result.stderrText)")
+    #expect(!result.stderrText.contains("wrong-token"))
   }
 
   @Test func theServicesContentURLWithItsTokenIsAMirror() async throws {

@@ -24,7 +24,8 @@ enum PeerLookup {
     case found(Found)
     /// It holds no downloaded file for the URL.
     case none
-    /// It could not be asked, or answered something else (a phrase saying why).
+    /// It could not be asked, or answered something else (a verb phrase saying why:
+    /// "could not be reached (…)").
     case unavailable(String)
   }
 
@@ -35,7 +36,7 @@ enum PeerLookup {
   /// secrets: the request goes to the peer with the peer's token alone).
   static func ask(_ peer: URL, for origin: URL, session: ContentSession) async -> Answer {
     guard var parts = URLComponents(url: peer, resolvingAgainstBaseURL: false) else {
-      return .unavailable("its address cannot be read")
+      return .unavailable("has an address that cannot be read")
     }
     let token = parts.queryItems?.first { $0.name == "token" }?.value
     parts.path = "/api/by-url"
@@ -43,7 +44,9 @@ enum PeerLookup {
     parts.percentEncodedQuery = parts.percentEncodedQuery?
       .replacingOccurrences(of: "+", with: "%2B")
     parts.fragment = nil
-    guard let lookup = parts.url else { return .unavailable("its address cannot be read") }
+    guard let lookup = parts.url else {
+      return .unavailable("has an address that cannot be read")
+    }
     var headers = HTTPHeaders()
     if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
     let request = HTTPRequest(url: lookup, headers: headers)
@@ -52,21 +55,21 @@ enum PeerLookup {
     do throws(HTTPError) {
       head = try await session.perform(request, delegate: sink)
     } catch {
-      return .unavailable("it cannot be reached (\(error.description))")
+      return .unavailable("could not be reached (\(error.description))")
     }
     switch head.status {
     case 200:
       guard let copy = try? JSONDecoder().decode(PeerCopy.self, from: sink.data),
         copy.state == OfflineState.downloaded.rawValue, copy.contentPath.hasPrefix("/content/"),
         let mirror = mirrorURL(peer, path: copy.contentPath, token: token)
-      else { return .unavailable("its answer is not one this version reads") }
+      else { return .unavailable("gave an answer this version does not read") }
       return .found(Found(mirror: mirror, copy: copy))
     case 404:
       return .none
     case 401, 403:
-      return .unavailable("it refused the question (HTTP \(head.status): check its token)")
+      return .unavailable("refused the question (HTTP \(head.status): check its token)")
     default:
-      return .unavailable("it answered HTTP \(head.status)")
+      return .unavailable("answered HTTP \(head.status)")
     }
   }
 

@@ -24,7 +24,7 @@ extension Transfer {
       case .found(let copy): found.append(copy)
       case .none: break
       case .unavailable(let reason):
-        onEvent(.sourceDropped(peers[index], reason: "the peer is not used: \(reason)"))
+        onEvent(.sourceDropped(peers[index], reason: "the peer \(reason)"))
       }
     }
     return found

@@ -351,6 +351,10 @@ public struct Transfer: Sendable {
     if let idle = configuration.onlyWhatReadersAsk {
       return try await runForReaders(idle: idle, onEvent: onEvent, lock: lock)
     }
+    // A file found complete asks no peer: nothing is fetched.
+    if !configuration.peers.isEmpty, let outcome = try completedEarlier(onEvent: onEvent) {
+      return outcome
+    }
     let peers = await askPeers(onEvent: onEvent)
     if !configuration.mirrors.isEmpty || !peers.isEmpty {
       // Several sources: ranges from each, however few connections were asked for.
