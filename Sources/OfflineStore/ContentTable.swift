@@ -173,6 +173,12 @@ package final class ContentTable: Sendable {
     .first.map { row throws(StoreError) in try Self.record(from: row) }
   }
 
+  /// Every record whose URL is `url`, in queue order.
+  package func records(url: String) throws(StoreError) -> [ContentRecord] {
+    try database.query("SELECT * FROM contents WHERE url = ? ORDER BY sequence", [.text(url)])
+      .map { row throws(StoreError) in try Self.record(from: row) }
+  }
+
   /// The first record (in queue order) of each of `urls` that has one, by URL, in one query:
   /// `add` of a thousand URLs looks them all up at once rather than one query each.
   package func firstRecords(urls: [String]) throws(StoreError) -> [String: ContentRecord] {

@@ -121,7 +121,7 @@ import Testing
         stopped.
 
         USAGE: offline [--store <dir>] get <url> [--output <path>] [--sha256 <hex>]
-               [--mirror <url> ...] [--ca-file <pem>] [--proxy <url>]
+               [--mirror <url> ...] [--peer <url> ...] [--ca-file <pem>] [--proxy <url>]
                [--noproxy <hosts>] [--stall-timeout <s>] [--retries <n>]
                [--min-free <size>] [--connections <n>] [--force] [--wait]
                [--refresh-command <command>] [--header <'Name: value'> ...]
@@ -166,6 +166,14 @@ import Testing
                                   and is tried again later. Secrets (--header marked
                                   secret, cookies, credentials) are never sent to
                                   mirrors. Files of 8 MiB and more; not for streams.
+          --peer <url>            A nearby 'offline serve' (http://host:8380, with
+                                  ?token=TOKEN as it printed; repeat for more) asked for
+                                  the file by its URL before the origin: a peer that
+                                  holds it downloaded serves it as a mirror preferred to
+                                  the origin, its length and bytes checked like any
+                                  mirror's; the origin serves what the peers cannot. A
+                                  peer that is down or holds nothing is named and the
+                                  origin serves. Not for streams.
           --ca-file <pem>         Trust only the CA certificates in this PEM file.
                                   Without it, CURL_CA_BUNDLE (only that file), else
                                   SSL_CERT_FILE and SSL_CERT_DIR (a PEM file, a folder

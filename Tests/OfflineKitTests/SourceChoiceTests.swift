@@ -22,6 +22,22 @@ import Testing
     return choice
   }
 
+  @Test func aPeerTakesEveryRequestWhileUsableAndTheOthersServeWhenItRests() {
+    var choice = SourceChoice(
+      primary: Self.primary, mirrors: [Self.fast, Self.slow], preferred: [Self.slow])
+    for index in 1...2 {
+      _ = choice.didProbe(
+        index, length: Self.length, ranges: true, status: 206, expected: Self.length)
+    }
+    choice.didFinish(1, bytes: 100 << 20, in: .seconds(1))
+    choice.didFinish(2, bytes: 1 << 20, in: .seconds(1))
+    // Slower than the other mirror, it still takes every request while usable.
+    for _ in 0..<6 { #expect(choice.pick(at: Self.start) == 2) }
+    #expect(choice.didServeBadPiece(2, at: Self.start) == nil)
+    #expect(choice.pick(at: Self.start) != 2)
+    #expect(choice.pick(at: Self.start + SourceChoice.badDataPenalty) == 2)
+  }
+
   @Test func aMirrorIsNotPickedBeforeItsProbeAgrees() {
     var choice = SourceChoice(primary: Self.primary, mirrors: [Self.fast])
     for _ in 0..<4 { #expect(choice.pick(at: Self.start) == 0) }

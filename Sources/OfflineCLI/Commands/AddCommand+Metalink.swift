@@ -10,8 +10,9 @@ extension AddCommand {
   /// size kept in the store (each piece checked as it lands, in whichever process runs it),
   /// and its file's name (the last component, made safe) the content's. Itself otherwise.
   ///
-  /// A plain URL is queued as it is, without a request: `add` asks nothing of the network
-  /// (unlike `get`, a queued file whose answer names a Metalink is downloaded as it is).
+  /// A plain URL is queued as it is, without a request: `add` asks nothing of the network.
+  /// A queued file whose first answer is a Metalink, or names one, is re-planned from it by
+  /// the queue when it runs, as `get` does (`OfflineManager`'s `replan(_:with:)`).
   ///
   /// - Throws: a sentence naming the Metalink when it cannot be fetched, is not a Metalink,
   ///   describes no single file with an http or https URL, or names a file outside the

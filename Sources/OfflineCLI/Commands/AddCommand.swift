@@ -29,6 +29,14 @@ struct AddCommand: Command {
       + " kept with the content: 'offline run' checks each against the URL's length before"
       + " using its bytes and spreads ranges over those that agree.",
     parser: .httpURL)
+  static let peer: Option<[URL]> = .repeating(
+    "--peer", valueName: "url",
+    help: "A nearby 'offline serve' (http://host:8380, with ?token=TOKEN as it printed; repeat"
+      + " for more), kept with the contents: 'offline run' asks it for each file by its URL"
+      + " before the origin and takes what it holds as a mirror preferred to the origin,"
+      + " checked like any mirror's. A peer that is down or holds nothing is named and the"
+      + " origin serves.",
+    parser: .httpURL)
   static let input: Option<String?> = .value(
     "-i", "--input", valueName: "file",
     help: "Read URLs from a file, one per line ('-' for standard input).", parser: .file)
@@ -39,7 +47,7 @@ struct AddCommand: Command {
     discussion: "A URL already in the store is not added twice: its id is printed, and it is"
       + " queued again when it is notDownloaded (a suspended one waits for 'offline resume').",
     arguments: [urls],
-    options: [id, title, sha256, mirror, priority, connections, input]
+    options: [id, title, sha256, mirror, peer, priority, connections, input]
       + [GetCommand.caFile, GetCommand.proxy, GetCommand.noProxy] + RequestOptionArguments.all
       + StreamOptions.all,
     command: Self.self)
@@ -54,6 +62,8 @@ struct AddCommand: Command {
   var connections: Int
   var requestOptions: RequestOptions
   var mirrors: [URL]
+  /// `--peer`: nearby services asked for each file before the origin.
+  var peers: [URL]
   /// The Metalink the one URL led to, once read (``resolvingMetalink(environment:)``): its
   /// file name and piece hashes are kept with the content.
   var metalink: MetalinkPlan?
@@ -68,6 +78,7 @@ struct AddCommand: Command {
     hls = StreamOptions.hls(from: arguments)
     connections = arguments[Self.connections] ?? 0
     mirrors = arguments[Self.mirror]
+    peers = arguments[Self.peer]
     requestOptions = try RequestOptionArguments.requestOptions(from: arguments)
     // Kept with the content like the rest, so a later `run` goes the same way.
     requestOptions.caFile = arguments[GetCommand.caFile]
@@ -107,6 +118,7 @@ struct AddCommand: Command {
       var source = OfflineSource(
         url: url, id: command.id, title: command.title, requestOptions: command.requestOptions,
         mirrors: command.mirrors)
+      source.peers = command.peers
       source.fileName = command.metalink?.name
       source.pieceChecks = command.metalink?.pieces
       sources.append(source)

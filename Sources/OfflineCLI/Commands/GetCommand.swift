@@ -99,6 +99,14 @@ struct GetCommand: Command {
       + " tried again later. Secrets (--header marked secret, cookies, credentials) are"
       + " never sent to mirrors. Files of 8 MiB and more; not for streams.",
     parser: .httpURL)
+  static let peer: Option<[URL]> = .repeating(
+    "--peer", valueName: "url",
+    help: "A nearby 'offline serve' (http://host:8380, with ?token=TOKEN as it printed; repeat"
+      + " for more) asked for the file by its URL before the origin: a peer that holds it"
+      + " downloaded serves it as a mirror preferred to the origin, its length and bytes"
+      + " checked like any mirror's; the origin serves what the peers cannot. A peer that is"
+      + " down or holds nothing is named and the origin serves. Not for streams.",
+    parser: .httpURL)
   static let split: Option<Duration?> = .value(
     "--split", valueName: "duration",
     help: "Live HLS, DASH: record consecutive parts of about this much media each (10m, 1h) into"
@@ -121,7 +129,7 @@ struct GetCommand: Command {
       """,
     arguments: [url],
     options: [
-      output, sha256, mirror, caFile, proxy, noProxy, stallTimeout, retries, minimumFreeSpace,
+      output, sha256, mirror, peer, caFile, proxy, noProxy, stallTimeout, retries, minimumFreeSpace,
       connections, force, wait, refreshCommand,
     ] + RequestOptionArguments.all + StreamOptions.all + [split, subsSidecar, quiet, json],
     command: Self.self)
@@ -156,6 +164,8 @@ struct GetCommand: Command {
   var requestOptions: RequestOptions
   var refreshCommand: String?
   var mirrors: [URL]
+  /// `--peer`: nearby services asked for the file before the origin.
+  var peers: [URL]
 
   init(_ arguments: ParsedArguments) throws(UsageError) {
     target = arguments[Self.url]
@@ -189,6 +199,7 @@ struct GetCommand: Command {
     requestOptions = try RequestOptionArguments.requestOptions(from: arguments)
     refreshCommand = arguments[Self.refreshCommand]
     mirrors = arguments[Self.mirror]
+    peers = arguments[Self.peer]
   }
 
   /// The absolute path of the file to write. The last component is never resolved as a
@@ -254,7 +265,10 @@ struct GetCommand: Command {
         connections: ConnectionCount.choice(command.connections),
         waitsForOtherWriter: command.waitsForOtherWriter)
       file.maximumConnections = command.hls.maxConnections
-      if !kind.isStream { file.mirrors = command.mirrors }
+      if !kind.isStream {
+        file.mirrors = command.mirrors
+        file.peers = command.peers
+      }
       file.pieces = command.metalink?.pieces
       file.expectedLength = command.metalink?.size
       // A plain URL whose answer is or names a Metalink: that is downloaded instead.

@@ -27,6 +27,12 @@ public struct OfflineSource: Sendable, Equatable {
   /// ``requestOptions`` are never sent to them. Empty keeps what an earlier call gave.
   /// Streams (HLS, DASH) ignore them.
   public var mirrors: [URL]
+  /// Nearby `offline serve`s (`http://host:8380/?token=…`) asked for the file by its URL
+  /// before the origin: one that holds it downloaded serves it as a mirror preferred to the
+  /// origin, checked like any mirror; one that is down or holds nothing leaves it to the
+  /// origin. Kept with the content like ``mirrors``; empty keeps what an earlier call gave.
+  /// Streams ignore them.
+  public var peers: [URL] = []
   /// The name to save a file under, in place of the one its URL gives (a Metalink's);
   /// only its last component is used, made safe, so it never leaves the content's folder.
   package var fileName: String?

@@ -14,7 +14,7 @@ extension OfflineManager {
   func startPlaybackRun(_ record: ContentRecord) {
     guard playbackRuns[record.id] == nil, let url = URL(string: record.url),
       let stored = try? DownloadConfiguration.stored(in: record),
-      let (session, mirrors) = try? fetchContext(of: record, url: url)
+      let (session, mirrors, _) = try? fetchContext(of: record, url: url)
     else { return }
     let pieces: PieceChecks?
     do {

@@ -17,10 +17,11 @@ extension OfflineManager {
     }
     let session: ContentSession
     let mirrors: [URL]
+    let peers: [URL]
     let pieces: PieceChecks?
     do {
       // Its options were given in this process or another one: read from the store.
-      (session, mirrors) = try fetchContext(of: record, url: url)
+      (session, mirrors, peers) = try fetchContext(of: record, url: url)
       pieces = record.hasPieceChecks ? try keptPieceChecks(of: id) : nil
     } catch {
       carryOutNow(EndDecision.cannotStart(error).steps, id: id)
@@ -30,7 +31,8 @@ extension OfflineManager {
     // It looks at the URL's path extension, which Foundation parses anew each time: once.
     let kind = ContentDownload.Kind(url)
     let work = self.work(
-      record, kind: kind, session: session, mirrors: mirrors, pieces: pieces, options: stored,
+      record, kind: kind, session: session, mirrors: mirrors, peers: peers, pieces: pieces,
+      options: stored,
       journalHasNoRecord: machine.upcoming.takeHasNoJournalRecord(id))
     // A playback run of the content (resumed in another process, say) ends before this one
     // writes its folder.
@@ -103,12 +105,14 @@ extension OfflineManager {
   /// `onlyWhatPlayersAsk`, it fetches only what players ask for, a stream's pieces or a
   /// file's ranges (a playback run, ``startPlaybackRun(_:)``); it is recorded downloaded
   /// here. `mirrors`: a file's other sources, kept with its options (``keptFetch(of:)``);
+  /// `peers`: nearby services asked first (``OfflineSource/peers``), kept the same way;
   /// `pieces`: the SHA-256 of each piece of a file, kept with it (``keptPieceChecks(of:)``).
   /// `journalHasNoRecord`: the runner read the journal with the queue's rows and found no
   /// record for the file (``UpcomingRows/takeHasNoJournalRecord(_:)``).
   func work(
     _ record: ContentRecord, kind: ContentDownload.Kind, session: ContentSession,
-    mirrors: [URL], pieces: PieceChecks? = nil, options: DownloadConfiguration.Stored,
+    mirrors: [URL], peers: [URL] = [], pieces: PieceChecks? = nil,
+    options: DownloadConfiguration.Stored,
     expecting: [String: String] = [:],
     onlyWhatPlayersAsk: Duration? = nil, journalHasNoRecord: Bool = false
   ) -> Work {
@@ -121,9 +125,15 @@ extension OfflineManager {
     file.clock = configuration.clock
     if !kind.isStream {
       file.mirrors = mirrors
+      file.peers = peers
       file.pieces = pieces
       file.expectedLength = pieces?.size
     }
+    // A plain file whose first answer is, or names, a Metalink is re-planned from it.
+    file.stopsAtMetalink =
+      !kind.isStream && pieces == nil && onlyWhatPlayersAsk == nil
+      && !metalinkReplans.withLock { $0.replanned.contains(record.id) }
+    let replans = metalinkReplans
     let playbacks = self.playbacks
     if !kind.isStream { file.playback = playbacks.playback(of: record.id) }
     let folder = kind.isStream ? files.folder(id: record.id) : files.folder(of: record)
@@ -168,6 +178,11 @@ extension OfflineManager {
               wasAlreadyComplete: false, bytesReceived: outcome.bytes, check: .length))
         }
       } catch {
+        if case .describedByMetalink(let document) = error.kind,
+          let plan = try? await MetalinkPlan.fetch(document, session: session)
+        {
+          replans.withLock { $0.plans[id] = plan }
+        }
         return .failure(error)
       }
     }
@@ -226,6 +241,19 @@ extension OfflineManager {
   /// are suspended with their error.
   func didEnd(_ id: String, outcome: Result<Transfer.Outcome, Transfer.Error>) {
     if case .success(let done) = outcome { keepSourceReports(done.sources, of: id) }
+    if let plan = metalinkPlan(id, outcome: outcome) {
+      // Not a failure: the content is what the Metalink describes, queued again at once.
+      let end = machine.didEnd(id, outcome: outcome)
+      countWriters()
+      replan(id, with: plan)
+      if case .stopped = end {
+        recordSuspended(id)
+        return
+      }
+      pump()
+      if machine.running.isEmpty { wakeRunner() }
+      return
+    }
     let end = machine.didEnd(id, outcome: outcome)
     countWriters()
     if case .stopped = end {

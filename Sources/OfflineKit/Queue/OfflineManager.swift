@@ -45,6 +45,10 @@ public actor OfflineManager {
   /// Set by ``stopLaunching()`` (from any thread) and ``stop(suspendingRunning:)``: while it
   /// is, ``pump()`` starts nothing.
   nonisolated let launchesStopped = Locked(false)
+  /// The Metalinks files' first answers named, read by their downloads before they ended
+  /// (``OfflineManager/metalinkPlan(_:outcome:)``), by content id; and the ids re-planned
+  /// from one in this process, which never stop at a Metalink again (no loop).
+  nonisolated let metalinkReplans = Locked(MetalinkReplans())
   /// Files finished and waiting for one sync to be recorded downloaded together, and the
   /// batches whose syncs run off the actor.
   var commits: GroupCommit

@@ -19,9 +19,11 @@ final class MirrorSources: Sendable {
   }
   private let state: Locked<State>
 
-  /// Sources over `primary` and `mirrors`.
-  init(primary: URL, mirrors: [URL]) {
-    state = Locked(State(choice: SourceChoice(primary: primary, mirrors: mirrors)))
+  /// Sources over `primary` and `mirrors`; those in `preferred` (nearby peers) take every
+  /// request while one of them is usable.
+  init(primary: URL, mirrors: [URL], preferred: Set<URL> = []) {
+    state = Locked(
+      State(choice: SourceChoice(primary: primary, mirrors: mirrors, preferred: preferred)))
   }
 
   /// Whether there is any mirror.

@@ -26,6 +26,10 @@ struct SegmentedTransfer {
   /// the run ends with `canceled`, its ranges checkpointed, once this long passes with no
   /// reader's connection running and no want.
   var onlyWhatReadersAsk: Duration?
+  /// Nearby services that hold the file (``Transfer/askPeers(onEvent:)``): mirrors preferred
+  /// to every other source while usable, so the origin serves only what they cannot; a
+  /// file of any size is split when there is one.
+  var peers: [PeerLookup.Found] = []
 
   /// Whether the ranges hash the chunks they complete.
   var hashesChunks: Bool {
@@ -62,9 +66,15 @@ struct SegmentedTransfer {
     }
     // Every mirror is checked against the primary's length before any of its bytes is used.
     // The first response's duplicates (RFC 6249) come after the mirrors given.
+    var expectedSHA256 = transfer.configuration.expectedSHA256 ?? hints.sha256
+    let peers = agreeingPeers(validator: validator, sha256: expectedSHA256, onEvent: onEvent)
+    // A peer's whole-file hash is the file's when nothing else tells one: bytes of another
+    // version, from the peer or the origin, fail the final check.
+    expectedSHA256 = expectedSHA256 ?? peers.lazy.compactMap(\.copy.sha256).first
     let sources = MirrorSources(
-      primary: transfer.url, mirrors: transfer.configuration.mirrors + hints.mirrors)
-    let expectedSHA256 = transfer.configuration.expectedSHA256 ?? hints.sha256
+      primary: transfer.url,
+      mirrors: peers.map(\.mirror) + transfer.configuration.mirrors + hints.mirrors,
+      preferred: Set(peers.map(\.mirror)))
     await sources.probeMirrors(total: total, sha256: expectedSHA256, transfer: transfer) {
       url, reason in
       onEvent(.sourceDropped(url, reason: reason))
@@ -146,7 +156,7 @@ struct SegmentedTransfer {
       let board = board(ranges, map: map, mirrors: !hints.mirrors.isEmpty)
       return (board, fd, total, validator, hints)
     }
-    guard let probe = try await probe(), probe.total >= Self.minimumSize,
+    guard let probe = try await probe(), probe.total >= Self.minimumSize || !peers.isEmpty,
       let validator = probe.validators.ifRangeValue
     else { return nil }
     let hints = ResponseHints(probe.head)
@@ -174,13 +184,42 @@ struct SegmentedTransfer {
     return (board, fd, probe.total, validator, hints)
   }
 
+  /// ``peers`` whose copy can be this file: one whose origin `ETag` is not the origin's
+  /// `validator` now, or whose SHA-256 is not `sha256` (when both are known), is told to
+  /// `onEvent` as dropped and left out.
+  private func agreeingPeers(
+    validator: String, sha256: String?, onEvent: @Sendable (Transfer.Event) -> Void
+  ) -> [PeerLookup.Found] {
+    peers.filter { peer in
+      if let etag = peer.copy.etag, validator.hasPrefix("\"") || validator.hasPrefix("W/"),
+        etag != validator
+      {
+        onEvent(
+          .sourceDropped(
+            peer.mirror,
+            reason: "the peer's copy is of another version (ETag \(etag), the origin's"
+              + " \(validator))"))
+        return false
+      }
+      if let told = peer.copy.sha256, let sha256, told != sha256 {
+        onEvent(
+          .sourceDropped(
+            peer.mirror,
+            reason: SourceChoice.DropReason.digestMismatch(expected: sha256, actual: told)
+              .description))
+        return false
+      }
+      return true
+    }
+  }
+
   /// The board of `ranges`. With mirrors (given, or `mirrors` from the response), splits are finer (``mirrorMinimumSplit``) and a
   /// slow request keeps little of its range when split, so a slow source never holds the
   /// end of the file.
   func board(_ ranges: [TransferRange], map: RangeProgressMap?, mirrors: Bool = false)
     -> RangeBoard
   {
-    guard mirrors || !transfer.configuration.mirrors.isEmpty else {
+    guard mirrors || !transfer.configuration.mirrors.isEmpty || !peers.isEmpty else {
       return RangeBoard(ranges, map: map, landed: landed)
     }
     return RangeBoard(

@@ -45,6 +45,8 @@ struct SourceChoice: Sendable, Equatable {
     let url: URL
     /// Whether its probe agreed (the primary agrees with itself).
     var probed: Bool
+    /// Whether it takes every request while usable (a nearby peer), before the others.
+    var preferred = false
     /// Why it was dropped, when it was.
     var dropped: DropReason?
     /// Until when it rests after failures.
@@ -79,11 +81,13 @@ struct SourceChoice: Sendable, Equatable {
   /// A choice over `primary` and `mirrors` (duplicates of the primary or of each other are
   /// kept once); mirrors are unusable until ``didProbe(_:length:ranges:status:expected:)``
   /// says they agree.
-  init(primary: URL, mirrors: [URL]) {
+  /// Mirrors in `preferred` (nearby peers) take every request while one of them is usable.
+  init(primary: URL, mirrors: [URL], preferred: Set<URL> = []) {
     var seen: Set<String> = [primary.absoluteString]
     sources = [Source(url: primary, probed: true)]
     for mirror in mirrors where seen.insert(mirror.absoluteString).inserted {
-      sources.append(Source(url: mirror, probed: false))
+      sources.append(
+        Source(url: mirror, probed: false, preferred: preferred.contains(mirror)))
     }
   }
 
@@ -144,6 +148,9 @@ struct SourceChoice: Sendable, Equatable {
   /// primary when nothing else is usable.
   mutating func pick(at now: ContinuousClock.Instant) -> Int {
     var usable = sources.indices.filter { isUsable($0, at: now) }
+    // A usable peer nearby takes every request: the others serve only what it cannot.
+    let preferred = usable.filter { sources[$0].preferred }
+    if !preferred.isEmpty { usable = preferred }
     // A source not measured yet is tried with one request at a time: a slow one takes
     // no more than that before its pace is known.
     let measuring = usable.filter { sources[$0].pace != nil || sources[$0].active == 0 }

@@ -15,15 +15,15 @@ extension OfflineManager {
     try fetchContext(of: record, url: url).session
   }
 
-  /// ``session(of:url:)`` and the mirrors kept for `record`, from one read of what is kept
+  /// ``session(of:url:)`` and the mirrors and peers kept for `record`, from one read of what is kept
   /// (``keptFetch(of:)``): what a download of it needs.
   func fetchContext(of record: ContentRecord, url: URL) throws(OfflineError) -> (
-    session: ContentSession, mirrors: [URL]
+    session: ContentSession, mirrors: [URL], peers: [URL]
   ) {
     let kept = try keptFetch(of: record)
     let session = sessions.session(
       id: record.id, url: url, options: kept.options, retry: Self.pieceRetry)
-    return (session, kept.mirrors)
+    return (session, kept.mirrors, kept.peers)
   }
 
   /// The session of content `id` at its recorded URL.

@@ -18,7 +18,8 @@ extension ContentFiles {
 
   /// Contents just queued (added, or downloaded again): one ledger batch for all of them.
   func recordQueued(_ records: [ContentRecord]) {
-    ledger.append(records.map { ContentManifest(record: $0, state: .downloading) })
+    ledger.append(
+      records.map { addingChecks(to: ContentManifest(record: $0, state: .downloading), of: $0) })
   }
 
   /// Before a cancel or a delete is recorded: nothing may bring the content back, so its
@@ -34,7 +35,8 @@ extension ContentFiles {
   /// ledger entry is replaced the same way, when it has a part (only then can a suspended
   /// entry have been written).
   func recordResuming(_ record: ContentRecord) {
-    let manifest = ContentManifest(record: record, state: .downloading)
+    let manifest = addingChecks(
+      to: ContentManifest(record: record, state: .downloading), of: record)
     guard record.flatFile else { return write(manifest, onlyIfFolderExists: true) }
     guard (try? index.transfers.record(forDestination: destination(of: record))) ?? nil != nil
     else { return }
@@ -46,7 +48,8 @@ extension ContentFiles {
   /// A flat file's entry replaces its ledger entry, once it has a part (before that, its
   /// queued entry says all there is, as a folder that does not exist yet gets no manifest).
   func recordSuspended(_ record: ContentRecord) {
-    var manifest = ContentManifest(record: record, state: .suspended)
+    var manifest = addingChecks(
+      to: ContentManifest(record: record, state: .suspended), of: record)
     let prefix = folder(of: record).path + "/"
     let entries =
       record.flatFile
@@ -106,7 +109,7 @@ extension ContentFiles {
       }
       return
     }
-    var manifest = Self.downloadedManifest(of: record, length: length)
+    var manifest = downloadedManifest(of: record, length: length)
     manifest.files = ownFiles(of: record).map { path, size in
       ContentManifest.File(path: path, size: size, sha256: path == record.fileName ? sha256 : nil)
     }
@@ -127,7 +130,7 @@ extension ContentFiles {
   func recordDownloaded(
     _ record: ContentRecord, length: Int64, pieces: [PieceRecord], durably: Bool
   ) -> ContentManifest? {
-    var manifest = Self.downloadedManifest(of: record, length: length)
+    var manifest = downloadedManifest(of: record, length: length)
     manifest.files = pieces.map {
       ContentManifest.File(
         path: $0.path, size: $0.size, sha256: $0.sha256,
@@ -150,10 +153,11 @@ extension ContentFiles {
     return [(record.fileName, size)]
   }
 
-  private static func downloadedManifest(of record: ContentRecord, length: Int64)
+  private func downloadedManifest(of record: ContentRecord, length: Int64)
     -> ContentManifest
   {
-    var manifest = ContentManifest(record: record, state: .downloaded)
+    var manifest = addingChecks(
+      to: ContentManifest(record: record, state: .downloaded), of: record)
     manifest.bytes = length
     manifest.total = length
     manifest.totalIsEstimate = false

@@ -101,6 +101,12 @@ struct ContentManifest: Codable, Sendable, Equatable {
   /// (``ContentRecord/flatFile``); absent for a content with a folder of its own, as every
   /// manifest written before that folder existed.
   var flatFile: Bool? = nil
+  /// The file's piece checks, when the index keeps some (a Metalink's); absent otherwise,
+  /// as in every manifest written before they were kept.
+  var pieceChecks: PieceChecksEntry? = nil
+  /// What each source served, when the index keeps it (a file fetched from several);
+  /// absent otherwise.
+  var sources: [SourceEntry]? = nil
 
   /// The manifest of `record` in `state`.
   init(record: ContentRecord, state: OfflineState) {
@@ -129,7 +135,7 @@ struct ContentManifest: Codable, Sendable, Equatable {
 
   /// The record to put back in the index, in `state`.
   func record(state: OfflineState) -> ContentRecord {
-    ContentRecord(
+    var record = ContentRecord(
       id: id, url: url, title: title, metadata: metadata, fileName: fileName,
       state: state.stored, priority: priority, sequence: sequence, bytes: bytes, total: total,
       totalIsEstimate: totalIsEstimate, expectedSHA256: expectedSHA256,
@@ -138,6 +144,10 @@ struct ContentManifest: Codable, Sendable, Equatable {
       waitReason: state == .downloading ? .queued : nil,
       flatFile: flatFile == true,
       createdAt: Date(timeIntervalSince1970: Double(createdAt) / 1000))
+    // Kept in the index before the record is (``IndexRebuild``), so no runner starts it
+    // without them.
+    record.hasPieceChecks = pieceChecks?.stored != nil
+    return record
   }
 
   /// The keys of the stored download configuration a manifest may hold: nothing else the
@@ -230,6 +240,9 @@ extension ContentManifest {
       guard ContentFiles.canBeFlat(fileName), files.allSatisfy({ $0.path == fileName }),
         journal.allSatisfy({ $0.path == fileName })
       else { throw Problem("a flat file's manifest names other files") }
+    }
+    if let pieceChecks, pieceChecks.stored == nil {
+      throw Problem("its piece checks do not cover its file")
     }
     if state == .downloaded && files.isEmpty {
       throw Problem("it says downloaded but lists no file")

@@ -72,6 +72,7 @@ struct IndexRebuild {
     // never adopted (nor its file touched).
     var flatNames = Set(stored.filter(\.flatFile).map { $0.fileName.lowercased() })
     var records: [ContentRecord] = []
+    var kept: [String: ContentManifest] = [:]
     for manifest in chosen.values.sorted(by: { ($0.sequence, $0.id) < ($1.sequence, $1.id) })
     where !known.contains(manifest.id) {
       if manifest.flatFile == true {
@@ -85,10 +86,22 @@ struct IndexRebuild {
       }
       let (record, note) = restore(manifest, fromFolder: fromFolder.contains(manifest.id))
       records.append(record)
+      kept[record.id] = manifest
       report.restored.append(
         .init(id: record.id, state: record.offlineState, note: note))
     }
+    // A file's piece checks go in before its record, which says it has them; what each
+    // source served after it (the same call marks the record).
+    for record in records where record.hasPieceChecks {
+      try indexStep {
+        try files.index.contents.setPieceChecks(kept[record.id]?.pieceChecks?.stored, id: record.id)
+      }
+    }
     let inserted = try indexStep { try files.index.contents.restore(records) }
+    for id in inserted {
+      guard let sources = kept[id]?.sources, !sources.isEmpty else { continue }
+      try? files.index.contents.setSourceReports(sources.map(\.stored), id: id)
+    }
     report.restored.removeAll { !inserted.contains($0.id) }  // another process was first
     return report
   }

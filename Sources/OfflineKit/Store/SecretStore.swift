@@ -32,10 +32,12 @@ struct SecretStore: Sendable {
   ///
   /// - Throws: ``OfflineError`` (`index`, naming the file and never a value) when the folder
   ///   or the file cannot be written.
-  func save(_ options: RequestOptions, urlExpiresAt: Date? = nil, mirrors: [URL] = [], id: String)
-    throws(OfflineError)
-  {
-    guard options != RequestOptions() || urlExpiresAt != nil || !mirrors.isEmpty else {
+  func save(
+    _ options: RequestOptions, urlExpiresAt: Date? = nil, mirrors: [URL] = [],
+    peers: [URL] = [], id: String
+  ) throws(OfflineError) {
+    guard options != RequestOptions() || urlExpiresAt != nil || !mirrors.isEmpty || !peers.isEmpty
+    else {
       remove(id: id)
       return
     }
@@ -46,7 +48,7 @@ struct SecretStore: Sendable {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
       data = try encoder.encode(
-        StoredRequestOptions(options, urlExpiresAt: urlExpiresAt, mirrors: mirrors))
+        StoredRequestOptions(options, urlExpiresAt: urlExpiresAt, mirrors: mirrors, peers: peers))
     } catch {
       throw failure("cannot encode the request options", path: target.path, contentID: id)
     }
@@ -58,13 +60,13 @@ struct SecretStore: Sendable {
     }
   }
 
-  /// The options, the URL's expiry and the mirrors kept for content `id`, nil when none
+  /// The options, the URL's expiry, the mirrors and the peers kept for content `id`, nil when none
   /// are.
   ///
   /// - Throws: ``OfflineError`` (`index`) when the file is there but cannot be read, is not
   ///   a regular file, or holds options this version does not know: never a silent default.
   func loadKept(id: String) throws(OfflineError) -> (
-    options: RequestOptions, urlExpiresAt: Date?, mirrors: [URL]
+    options: RequestOptions, urlExpiresAt: Date?, mirrors: [URL], peers: [URL]
   )? {
     let target = file(id: id)
     guard DurableFile.kind(target.path) != .missing else { return nil }
@@ -75,13 +77,14 @@ struct SecretStore: Sendable {
     case .success(let data):
       guard let stored = try? JSONDecoder().decode(StoredRequestOptions.self, from: data),
         let options = stored.requestOptions,
-        let mirrors = Self.mirrors(stored.mirrors)
+        let mirrors = Self.mirrors(stored.mirrors),
+        let peers = Self.mirrors(stored.peers)
       else {
         throw failure(
           "the request options are not ones this version knows", path: target.path,
           contentID: id)
       }
-      return (options, stored.urlExpiresAt, mirrors)
+      return (options, stored.urlExpiresAt, mirrors, peers)
     }
   }
 

@@ -33,13 +33,18 @@ struct StoredRequestOptions: Codable, Equatable {
   /// The content's mirrors (``OfflineSource/mirrors``), as given; absent when it has none
   /// (and in files written before they existed).
   var mirrors: [String]?
+  /// The content's peers (``OfflineSource/peers``), as given; absent when it has none.
+  var peers: [String]?
 
   /// The layout this version writes and reads.
   static let currentVersion = 1
 
   /// The stored form of `options`.
-  init(_ options: RequestOptions, urlExpiresAt: Date? = nil, mirrors: [URL] = []) {
+  init(
+    _ options: RequestOptions, urlExpiresAt: Date? = nil, mirrors: [URL] = [], peers: [URL] = []
+  ) {
     version = Self.currentVersion
+    self.peers = peers.isEmpty ? nil : peers.map(\.absoluteString)
     self.mirrors = mirrors.isEmpty ? nil : mirrors.map(\.absoluteString)
     self.urlExpiresAt = urlExpiresAt
     headers = options.headers.map { [$0.name, $0.value] }

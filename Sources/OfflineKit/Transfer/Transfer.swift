@@ -103,6 +103,12 @@ public struct Transfer: Sendable {
     /// 6249 `Link: rel=describedby`) stops the transfer before any byte is written, with
     /// `describedByMetalink` (`offline get` of a plain URL then downloads what it describes).
     package var stopsAtMetalink = false
+    /// Nearby `offline serve`s asked for the file by its URL before the origin
+    /// (`http://host:8380/?token=…`, see `PeerLookup`): a peer that holds it downloaded is
+    /// a mirror preferred to the origin while it is usable, its bytes checked like any
+    /// mirror's; one that is down or holds nothing leaves the file to the origin (a peer
+    /// that is down is told as a dropped source, never a failure).
+    package var peers: [URL] = []
 
     /// Creates options with the defaults, checking only the length.
     public init(
@@ -345,16 +351,22 @@ public struct Transfer: Sendable {
     if let idle = configuration.onlyWhatReadersAsk {
       return try await runForReaders(idle: idle, onEvent: onEvent, lock: lock)
     }
-    if !configuration.mirrors.isEmpty {
+    // A file found complete asks no peer: nothing is fetched.
+    if !configuration.peers.isEmpty, let outcome = try completedEarlier(onEvent: onEvent) {
+      return outcome
+    }
+    let peers = await askPeers(onEvent: onEvent)
+    if !configuration.mirrors.isEmpty || !peers.isEmpty {
       // Several sources: ranges from each, however few connections were asked for.
       var count = Self.connectionsWithMirrors
       if case .fixed(let fixed) = configuration.connections { count = max(count, fixed) }
       // Grows as an adaptive download does, while more connections raise the speed.
-      return try await SegmentedTransfer(
+      var segmented = SegmentedTransfer(
         transfer: self, connections: count,
         maximumConnections: configuration.maximumConnections
-          ?? AdaptiveTransfer.maximumConnections
-      ).run(onEvent: onEvent)
+          ?? AdaptiveTransfer.maximumConnections)
+      segmented.peers = peers
+      return try await segmented.run(onEvent: onEvent)
     }
     switch configuration.connections {
     case .fixed(let count) where count > 1:

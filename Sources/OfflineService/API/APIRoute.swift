@@ -1,4 +1,5 @@
 import Foundation
+import OfflineHTTP
 import OfflineKit
 
 /// `/api/…`: the JSON API over the manager (see `docs/API.md`).
@@ -12,6 +13,7 @@ import OfflineKit
 /// | `POST /api/contents/<id>/verify` | re-hashes every file (``IntegrityJSON``); 409 unless downloaded |
 /// | `POST /api/contents/<id>/repair` | fetches only what is wrong; `{"redownload": true}` queues a full download instead when the origin changed |
 /// | `GET /api/events` | Server-Sent Events (``EventText``) |
+/// | `GET /api/by-url?url=URL` | the downloaded file held for origin `URL` (`PeerCopy`: `id`, `state`, `length`, `sha256`, `etag`, `contentPath`), 404 when none: another machine's `--peer` |
 /// | `GET /api/rate-limit` | the running queue's cap: `{"limit": BYTES_PER_SECOND or null}` |
 /// | `POST /api/rate-limit` | sets it (``RateLimitText``): `{"limit": "2M"}`, `{"limit": null}` clears it |
 struct APIRoute: Sendable {
@@ -35,6 +37,8 @@ struct APIRoute: Sendable {
       }
     case ("POST", 1, "contents"):
       return await add(request.body)
+    case ("GET", 1, "by-url"), ("HEAD", 1, "by-url"):
+      return await peerCopy(request.query["url"])
     case ("GET", 1, "rate-limit"), ("HEAD", 1, "rate-limit"):
       return rateLimitAnswer()
     case ("POST", 1, "rate-limit"):
@@ -58,11 +62,26 @@ struct APIRoute: Sendable {
       }
       return await perform(action, id: segments[1])
     case (_, 1, "events"), (_, 1, "contents"), (_, 2, "contents"), (_, 3, "contents"),
-      (_, 1, "rate-limit"):
+      (_, 1, "rate-limit"), (_, 1, "by-url"):
       return APIJSON.error(405, "\(request.method) is not allowed here.", kind: "methodNotAllowed")
     default:
       return APIJSON.error(
         404, "Nothing is at \(RequestGuard.printable(request.rawPath)).", kind: "notFound")
+    }
+  }
+
+  /// The answer to `GET /api/by-url`: what is held for the origin URL `text`.
+  private func peerCopy(_ text: String?) async -> HTTPResponse {
+    guard let text, let url = URL(string: text), url.isHTTPWithHost else {
+      return APIJSON.error(
+        400, "Name an http or https URL: /api/by-url?url=URL.", kind: "invalidRequest")
+    }
+    return await answer { () throws(OfflineError) in
+      guard let copy = try await manager.peerCopy(of: url) else {
+        return APIJSON.error(
+          404, "No downloaded file is held for \(url.redactedForDisplay).", kind: "notFound")
+      }
+      return .json(200, APIJSON.encode(copy))
     }
   }
 

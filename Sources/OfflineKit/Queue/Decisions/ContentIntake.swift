@@ -51,7 +51,7 @@ struct ContentIntake: Sendable, Equatable {
       guard source.url.isHTTPWithHost else {
         throw OfflineError(.invalidURL(source.url.absoluteString))
       }
-      if let mirror = source.mirrors.first(where: { !$0.isHTTPWithHost }) {
+      if let mirror = (source.mirrors + source.peers).first(where: { !$0.isHTTPWithHost }) {
         throw OfflineError(.invalidURL(mirror.absoluteString))
       }
       if let id = source.id, !ContentFiles.isValidID(id) {
@@ -99,7 +99,7 @@ struct ContentIntake: Sendable, Equatable {
 
   /// The name `source`'s file is saved under: the last component of the name it gives,
   /// made safe, else the one its URL gives.
-  private static func fileName(of source: OfflineSource) -> String {
+  static func fileName(of source: OfflineSource) -> String {
     guard let given = source.fileName,
       let last = given.split(separator: "/", omittingEmptySubsequences: true).last
     else { return LocalFileName.from(source.url) }
