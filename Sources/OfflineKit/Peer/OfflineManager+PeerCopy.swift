@@ -7,7 +7,7 @@ extension OfflineManager {
   /// content with that URL, one not downloaded yet, or a stream: only a single file is told).
   ///
   /// - Throws: ``OfflineError`` (`index`) when the index cannot be read.
-  public func peerCopy(of url: URL) throws(OfflineError) -> PeerCopy? {
+  package func peerCopy(of url: URL) throws(OfflineError) -> PeerCopy? {
     let records = try indexStep { try index.contents.records(url: url.absoluteString) }
     for record in records where record.state == .downloaded {
       let snapshot = self.snapshot(of: record)

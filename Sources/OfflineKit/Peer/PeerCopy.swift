@@ -8,22 +8,22 @@ import Foundation
 /// {"id": "a1b2", "state": "downloaded", "length": 1048576, "sha256": "…",
 ///  "contentPath": "/content/a1b2/movie.mp4"}
 /// ```
-public struct PeerCopy: Codable, Sendable, Equatable {
+package struct PeerCopy: Codable, Sendable, Equatable {
   /// The content's id in the peer's store.
-  public var id: String
+  package var id: String
   /// The content's state (``OfflineState``'s raw value); only `downloaded` copies are told.
-  public var state: String
+  package var state: String
   /// The file's length in bytes.
-  public var length: Int64
+  package var length: Int64
   /// The file's SHA-256 (lowercase hex), when the peer recorded one.
-  public var sha256: String?
+  package var sha256: String?
   /// The `ETag` the origin answered the peer's download with, when it told one.
-  public var etag: String?
+  package var etag: String?
   /// `/content/<id>/<file>`: where the peer serves the file.
-  public var contentPath: String
+  package var contentPath: String
 
   /// Creates an answer.
-  public init(
+  package init(
     id: String, state: String, length: Int64, sha256: String?, etag: String?,
     contentPath: String
   ) {
