@@ -19,17 +19,16 @@ extension DASHDownload {
   func recordParts(every: Duration, onProgress: @escaping @Sendable (OfflineProgress) -> Void)
     async throws(Transfer.Error) -> StreamOutcome
   {
-    var done = StreamOutcome(
-      index: indexURL, bytes: 0, segments: 0, initSections: 0, keys: 0, files: 0, duration: 0)
+    var tally = LivePartTally(index: indexURL)
     while true {
       let parts = DASHLiveParts.existing(in: folder)
       let index: Int
       switch DASHLiveParts.next(after: parts, recordFor: configuration.live.recordFor) {
       case .over(let last):
-        if done.segments == 0, last > 0 {
-          done.index = inFolder(LiveParts.folder(last, in: folder)).indexURL
+        if tally.done.segments == 0, last > 0 {
+          tally.done.index = inFolder(LiveParts.folder(last, in: folder)).indexURL
         }
-        return done
+        return tally.done
       case .goOn(let part):
         index = part
       case .start(let part, let kept, let seed):
@@ -41,28 +40,14 @@ extension DASHDownload {
         try seed.write(in: LiveParts.folder(part, in: folder))
       }
       try createPartFolder(index)
-      var options = configuration.live
-      options.recordFor = every
-      if let whole = configuration.live.recordFor {
-        let left = whole.inSeconds - DASHLiveParts.recorded(parts.filter { $0.index < index })
-        options.recordFor = .seconds(min(every.inSeconds, max(left, 0)))
-      }
+      let options = LivePartTally.options(
+        configuration.live, every: every,
+        recordedBefore: DASHLiveParts.recorded(parts.filter { $0.index < index }))
       let part = inFolder(LiveParts.folder(index, in: folder))
       let first = try await part.fetchLiveManifest()
       let paths = try part.livePaths(in: first.mpd, period: first.mpd.periods.count - 1)
       let recorder = DASHLiveRecorder(download: part, paths: paths, options: options)
-      let before = done
-      let outcome = try await recorder.run(first: first) { progress in
-        var progress = progress
-        progress.bytes += before.bytes
-        progress.segmentsDone = progress.segmentsDone.map { $0 + before.segments }
-        onProgress(progress)
-      }
-      done.index = outcome.index
-      done.bytes += outcome.bytes
-      done.segments += outcome.segments
-      done.files += outcome.files
-      done.duration += outcome.duration
+      tally.add(try await recorder.run(first: first, onProgress: tally.reporting(to: onProgress)))
     }
   }
 

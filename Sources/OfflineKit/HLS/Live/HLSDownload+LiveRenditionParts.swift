@@ -20,29 +20,25 @@ extension HLSDownload {
     onProgress: @escaping @Sendable (OfflineProgress) -> Void
   ) async throws(Transfer.Error) -> StreamOutcome {
     var fetched: LiveRenditions? = renditions
-    var done = StreamOutcome(
-      index: indexURL(), bytes: 0, segments: 0, initSections: 0, keys: 0, files: 0, duration: 0)
+    var tally = LivePartTally(index: indexURL())
     while true {
       let parts = LiveParts.existing(in: folder)
       let index: Int
       switch LiveParts.next(after: parts, recordFor: configuration.live.recordFor) {
       case .over(let last):
-        if done.segments == 0, last > 0 {
-          done.index = inFolder(LiveParts.folder(last, in: folder)).indexURL()
+        if tally.done.segments == 0, last > 0 {
+          tally.done.index = inFolder(LiveParts.folder(last, in: folder)).indexURL()
         }
-        return done
+        return tally.done
       case .goOn(let part):
         index = part
       case .start(let part, _):
         index = part
         try seedRenditionPart(part, of: renditions)
       }
-      var options = configuration.live
-      options.recordFor = every
-      if let whole = configuration.live.recordFor {
-        let left = whole.inSeconds - LiveParts.recorded(parts.filter { $0.index < index })
-        options.recordFor = .seconds(min(every.inSeconds, max(left, 0)))
-      }
+      let options = LivePartTally.options(
+        configuration.live, every: every,
+        recordedBefore: LiveParts.recorded(parts.filter { $0.index < index }))
       let current: LiveRenditions
       if let fetched {
         current = fetched
@@ -50,20 +46,9 @@ extension HLSDownload {
         current = try await reloaded(renditions)
       }
       fetched = nil
-      let before = done
-      let outcome = try await inFolder(LiveParts.folder(index, in: folder)).recordLiveRenditions(
-        current, options: options
-      ) { progress in
-        var progress = progress
-        progress.bytes += before.bytes
-        progress.segmentsDone = progress.segmentsDone.map { $0 + before.segments }
-        onProgress(progress)
-      }
-      done.index = outcome.index
-      done.bytes += outcome.bytes
-      done.segments += outcome.segments
-      done.files += outcome.files
-      done.duration += outcome.duration
+      tally.add(
+        try await inFolder(LiveParts.folder(index, in: folder)).recordLiveRenditions(
+          current, options: options, onProgress: tally.reporting(to: onProgress)))
     }
   }
 
