@@ -23,6 +23,42 @@ extension HLSDownload {
   ) async throws(Transfer.Error) -> StreamOutcome {
     var playlist: MediaPlaylist? = first
     var loaded = loadedAt
+    return try await recordEachPart(
+      every: every,
+      startingPart: { (part, sequence) throws(Transfer.Error) in
+        let partFolder = LiveParts.folder(part, in: folder)
+        try fileStep(partFolder) { () throws(TransferFileError) in
+          try FileSteps.createFolder(partFolder.path)
+        }
+        try LiveParts.seed(startingAt: sequence, playlistURL: playlistURL).write(in: partFolder)
+      },
+      recording: { (part, options, report) async throws(Transfer.Error) -> StreamOutcome in
+        let media: MediaPlaylist
+        if let playlist {
+          media = playlist
+        } else {
+          loaded = session.clock.instant
+          media = try await mediaPlaylist(at: playlistURL, importing: variables)
+        }
+        playlist = nil
+        return try await part.recordOne(
+          media, at: playlistURL, loadedAt: loaded, options: options, onProgress: report)
+      }, onProgress: onProgress)
+  }
+
+  /// The loop of a split recording of a playlist, alone or with its renditions: from where
+  /// the parts in ``folder`` say (``LiveParts/next(after:recordFor:)``), each part recorded
+  /// by `recording` into its folder with its share (``LivePartTally``), a new one started by
+  /// `startingPart` (its index, and the number the part before did not settle), until the
+  /// parts say the recording is over.
+  func recordEachPart(
+    every: Duration,
+    startingPart: (Int, Int) throws(Transfer.Error) -> Void,
+    recording: (
+      HLSDownload, LiveRecordingOptions, @escaping @Sendable (OfflineProgress) -> Void
+    ) async throws(Transfer.Error) -> StreamOutcome,
+    onProgress: @escaping @Sendable (OfflineProgress) -> Void
+  ) async throws(Transfer.Error) -> StreamOutcome {
     var tally = LivePartTally(index: indexURL())
     while true {
       let parts = LiveParts.existing(in: folder)
@@ -37,27 +73,15 @@ extension HLSDownload {
         index = part
       case .start(let part, let sequence):
         index = part
-        let partFolder = LiveParts.folder(part, in: folder)
-        try fileStep(partFolder) { () throws(TransferFileError) in
-          try FileSteps.createFolder(partFolder.path)
-        }
-        try LiveParts.seed(startingAt: sequence, playlistURL: playlistURL).write(in: partFolder)
+        try startingPart(part, sequence)
       }
       let options = LivePartTally.options(
         configuration.live, every: every,
         recordedBefore: LiveParts.recorded(parts.filter { $0.index < index }))
-      let media: MediaPlaylist
-      if let playlist {
-        media = playlist
-      } else {
-        loaded = session.clock.instant
-        media = try await mediaPlaylist(at: playlistURL, importing: variables)
-      }
-      playlist = nil
       tally.add(
-        try await inFolder(LiveParts.folder(index, in: folder)).recordOne(
-          media, at: playlistURL, loadedAt: loaded, options: options,
-          onProgress: tally.reporting(to: onProgress)))
+        try await recording(
+          inFolder(LiveParts.folder(index, in: folder)), options,
+          tally.reporting(to: onProgress)))
     }
   }
 

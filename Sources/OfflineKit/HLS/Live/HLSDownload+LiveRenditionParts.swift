@@ -20,36 +20,21 @@ extension HLSDownload {
     onProgress: @escaping @Sendable (OfflineProgress) -> Void
   ) async throws(Transfer.Error) -> StreamOutcome {
     var fetched: LiveRenditions? = renditions
-    var tally = LivePartTally(index: indexURL())
-    while true {
-      let parts = LiveParts.existing(in: folder)
-      let index: Int
-      switch LiveParts.next(after: parts, recordFor: configuration.live.recordFor) {
-      case .over(let last):
-        if tally.done.segments == 0, last > 0 {
-          tally.done.index = inFolder(LiveParts.folder(last, in: folder)).indexURL()
-        }
-        return tally.done
-      case .goOn(let part):
-        index = part
-      case .start(let part, _):
-        index = part
+    return try await recordEachPart(
+      every: every,
+      startingPart: { (part, _) throws(Transfer.Error) in
         try seedRenditionPart(part, of: renditions)
-      }
-      let options = LivePartTally.options(
-        configuration.live, every: every,
-        recordedBefore: LiveParts.recorded(parts.filter { $0.index < index }))
-      let current: LiveRenditions
-      if let fetched {
-        current = fetched
-      } else {
-        current = try await reloaded(renditions)
-      }
-      fetched = nil
-      tally.add(
-        try await inFolder(LiveParts.folder(index, in: folder)).recordLiveRenditions(
-          current, options: options, onProgress: tally.reporting(to: onProgress)))
-    }
+      },
+      recording: { (part, options, report) async throws(Transfer.Error) -> StreamOutcome in
+        let current: LiveRenditions
+        if let fetched {
+          current = fetched
+        } else {
+          current = try await reloaded(renditions)
+        }
+        fetched = nil
+        return try await part.recordLiveRenditions(current, options: options, onProgress: report)
+      }, onProgress: onProgress)
   }
 
   /// Makes part `index`'s folder and seeds each of its playlists' recordings to start at the
