@@ -45,6 +45,20 @@ struct LiveHLSRecordingTests {
     return Recorded(store: store, outcome: outcome, state: state, took: took)
   }
 
+  /// Expects the recording of every segment `origin` published to decode cleanly for the
+  /// origin's whole duration (within 0.6 s) into the same pictures as the origin's segments.
+  func expectPlaysTheWholeStream(
+    _ recorded: Recorded, of origin: LiveOrigin, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let decoded = try await FFmpeg.decode(recorded.outcome.index.path)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)", sourceLocation: sourceLocation)
+    let total = origin.schedule.sequences.map(origin.duration).reduce(0, +)
+    #expect(
+      abs(decoded.duration - total) < 0.6, "\(decoded.duration) of \(total)",
+      sourceLocation: sourceLocation)
+    try await expectSamePictures(recorded, as: recorded.recorded, of: origin)
+  }
+
   /// Expects the offline playlist to decode cleanly into the same pictures as the origin's
   /// segments `sequences` decoded in order.
   func expectSamePictures(_ recorded: Recorded, as sequences: [Int], of origin: LiveOrigin)
