@@ -11,9 +11,14 @@ import Testing
 /// (issue 14, HLS CPU: one commit per piece was 13 % of a 1000-segment `get`'s samples).
 /// Counts commits and records, never times.
 @Suite(.timed) struct ResponseRecordBatchTests {
-  private func journal() throws -> (TemporaryDirectory, TransferJournal) {
+  /// A journal in a fresh folder; `busyTimeout` is how long its writes wait for another
+  /// connection's lock.
+  private func journal(busyTimeout: Duration = .seconds(5)) throws -> (
+    TemporaryDirectory, TransferJournal
+  ) {
     let folder = try TemporaryDirectory()
-    let database = try Database(path: folder.url.appending(path: "index.sqlite").path)
+    let database = try Database(
+      path: folder.url.appending(path: "index.sqlite").path, busyTimeout: busyTimeout)
     return (folder, try TransferJournal(database: database))
   }
 
@@ -49,7 +54,10 @@ import Testing
   /// write lock) go together in the next one, led by the oldest of them: two commits for
   /// five records, where each alone would have made five.
   @Test func withoutAGatherRecordsHandedInDuringATransactionShareTheNext() async throws {
-    let (folder, journal) = try journal()
+    // The first write waits for the lock as long as the lock may be held (30 s below): with
+    // the default 5 s it failed "database is locked" on a loaded CI machine (session 39's stop)
+    // before the four others were handed in.
+    let (folder, journal) = try journal(busyTimeout: .seconds(60))
     let batch = ResponseRecordBatch(journal: journal, gather: .zero)
     batch.writers.store(5, ordering: .relaxed)
     let other = try Database(path: folder.url.appending(path: "index.sqlite").path)
@@ -66,7 +74,12 @@ import Testing
     #expect(await eventually { holding.withLock { $0 } })
     let before = journal.database.commitCount
     try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask { try await batch.write(record("first")) }
+      // The first write blocks its thread in SQLite's busy wait for as long as the lock is
+      // held: on a thread of its own, never one of the pool's two, which the other tests
+      // and the four writes below need.
+      group.addTask(executorPreference: DispatchTaskExecutor(label: "leading-write")) {
+        try await batch.write(record("first"))
+      }
       try await Task.sleep(for: .milliseconds(300))  // the first waits for the lock
       for index in 0..<4 {
         let record = record("p\(index)")

@@ -1,6 +1,7 @@
 import Foundation
 import OfflineCLI
 import Synchronization
+import TestSupport
 
 /// A command of `offline` running inside the test process in the background, for a test
 /// that needs a command under way while it does something else (plants a link, pauses or

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 /// Runs a test's body on threads of its own (a ``DispatchTaskExecutor``) instead of the
