@@ -10,6 +10,9 @@ import Testing
 /// for a turn, they count the wait too, so every suite looked slow. This trait's time starts
 /// inside the turn. It still counts the contention of the tests running beside it.
 ///
+/// With `OFFLINEKIT_TEST_STALLS` set, it also tells the pool's watchdog which tests run
+/// (see `PoolWatchdog`).
+///
 /// ```swift
 /// @Suite(.timed) struct ResumeTests { ... }
 /// ```
@@ -25,7 +28,13 @@ public struct TimedTrait: SuiteTrait, TestTrait, TestScoping {
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     let start = ContinuousClock.now
-    defer { Self.record(test, seconds: start.duration(to: .now)) }
+    let watched = PoolWatchdog.started
+    let name = "\(test.id)"
+    if watched { PoolWatchdog.didStart(name) }
+    defer {
+      if watched { PoolWatchdog.didEnd(name) }
+      Self.record(test, seconds: start.duration(to: .now))
+    }
     try await function()
   }
 
