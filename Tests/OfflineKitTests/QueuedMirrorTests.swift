@@ -1,5 +1,6 @@
 import Foundation
 import OfflineHTTP
+import OfflineStore
 import TestSupport
 import TestTiming
 import Testing
@@ -35,6 +36,42 @@ import Testing
     #expect(!served.isEmpty, "the kept mirror served ranges")
     #expect(served.allSatisfy { $0.status == 206 })
     await later.stop(suspendingRunning: false)
+  }
+
+  /// A mirror's token (here in its query, as `offline serve`'s or a signed CDN link's) is
+  /// kept in the store's private file only: what the index keeps of the sources, and what
+  /// the snapshot shows, has no query. (Session 40: the index kept each source's whole URL.)
+  @Test func aMirrorsTokenIsNeverKeptInTheIndex() async throws {
+    let origin = try ManagerOrigin(files: ["f.bin": Self.size])
+    let mirror = try ManagerOrigin(files: ["f.bin": Self.size])
+    defer {
+      origin.nginx.stop()
+      mirror.nginx.stop()
+    }
+    let token = "token=s3cr3t-\(UUID().uuidString)"
+    let tokened = try #require(URL(string: mirror.url("f.bin").absoluteString + "?" + token))
+    let fixture = try ManagerFixture()
+    let source = OfflineSource(url: origin.url("f.bin"), id: "f", mirrors: [tokened])
+    _ = try await fixture.manager.add([source], configuration: DownloadConfiguration())
+    #expect(try await runUntilIdle(fixture.manager, timeout: .seconds(60)))
+    let content = try await fixture.manager.content(id: "f")
+    #expect(try await content.state == .downloaded)
+    let shown = try #require(try await content.snapshot.sources)
+    #expect(shown.count == 2)
+    #expect(shown.allSatisfy { !$0.url.absoluteString.contains("s3cr3t") }, "\(shown)")
+    await fixture.manager.stop(suspendingRunning: false)
+    let index = try OfflineIndex(directory: fixture.store)
+    let kept = try index.contents.sourceReports(id: "f")
+    #expect(kept.count == 2)
+    #expect(kept.allSatisfy { !$0.url.contains("s3cr3t") }, "\(kept.map(\.url))")
+    // Nor anywhere in the index's files (the WAL included).
+    let files = try FileManager.default.contentsOfDirectory(atPath: fixture.store.path)
+      .filter { $0.hasPrefix(OfflineIndex.fileName) }
+    #expect(!files.isEmpty)
+    for name in files {
+      let bytes = try Data(contentsOf: fixture.store.appending(path: name))
+      #expect(bytes.range(of: Data("s3cr3t".utf8)) == nil, "\(name) keeps the token")
+    }
   }
 
   @Test func aMirrorThatIsNotHTTPIsRefusedWhenTheSourceIsGiven() async throws {

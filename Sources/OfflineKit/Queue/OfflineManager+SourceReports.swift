@@ -6,11 +6,15 @@ extension OfflineManager {
   /// ended well (``Transfer/Outcome/sources``), replacing what an earlier one left; a file
   /// fetched from its URL alone leaves what is kept as it is. A failure to keep them is
   /// logged: the file is there either way.
+  ///
+  /// Each URL is kept as it is shown (``URL/redactedForDisplay``: no user information, no
+  /// query): a mirror's or a peer's URL may carry a token, which the store keeps in its
+  /// private file only, never in the index.
   func keepSourceReports(_ reports: [Transfer.SourceReport], of id: String) {
     guard !reports.isEmpty else { return }
     let stored = reports.map {
       StoredSourceReport(
-        url: $0.url.absoluteString, isPrimary: $0.isPrimary, bytes: $0.bytes,
+        url: $0.url.redactedForDisplay, isPrimary: $0.isPrimary, bytes: $0.bytes,
         badPieces: $0.badPieces, dropped: $0.dropped)
     }
     do {
