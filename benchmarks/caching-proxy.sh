@@ -60,18 +60,31 @@ ln -s "$stream" "$work/www/hls"
 log "Hashing the contents..."
 file_sha=$(sha256_of "$data")
 file_size=$(stat -c %s "$data")
-# A stream's copy: its segments in playlist order, concatenated; its size: the playlist and
-# the segments, what a client fetches.
+# A stream's copy: its segments in playlist order, concatenated (a segment given by
+# EXT-X-BYTERANGE, as offline packs small ones, is read from its range); its size: the
+# playlist and the segments, what a client fetches.
 stream_digest() {
   python3 - "$1" <<'PY'
 import hashlib, os, sys
 playlist = sys.argv[1]
 folder = os.path.dirname(playlist)
 h = hashlib.sha256()
+byterange, ends = None, {}
 for line in open(playlist):
     line = line.strip()
-    if line and not line.startswith("#"):
-        h.update(open(os.path.join(folder, line), "rb").read())
+    if line.startswith("#EXT-X-BYTERANGE:"):
+        byterange = line.split(":", 1)[1]
+    elif line and not line.startswith("#"):
+        with open(os.path.join(folder, line), "rb") as f:
+            if byterange is None:
+                h.update(f.read())
+            else:
+                length, _, offset = byterange.partition("@")
+                start = int(offset) if offset else ends.get(line, 0)
+                f.seek(start)
+                h.update(f.read(int(length)))
+                ends[line] = start + int(length)
+        byterange = None
 print(h.hexdigest())
 PY
 }
