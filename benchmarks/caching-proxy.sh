@@ -10,7 +10,8 @@
 # Two nginx on loopback, started afresh for every case (a tool and a content) with an empty
 # cache: the origin (sendfile; logs "$uri $body_bytes_sent $status $http_range") and the proxy
 # (the page's `proxy_cache_path` line and `location` block, pointed at the origin; logs
-# "$upstream_cache_status" and any Cache-Control or Pragma a client sent). The contents: a
+# "$upstream_cache_status" and any Cache-Control or Pragma a client sent; its error log at the
+# info level, for the cache lock's timeouts). The contents: a
 # random file of SIZE_MIB MiB, and a stream of SEGMENTS one-second segments (320x180 H.264 at
 # 200 kbit/s, make_hls_stream). The clients, each into a folder (and a store) of its own:
 #   offline   offline get PROXY/file.bin -o OUT, offline get PROXY/index.m3u8 -o DIR
@@ -135,7 +136,7 @@ CONF
   local location=${location_block//http:\/\/origin.example/http://127.0.0.1:$origin_port}
   cat >"$d/proxy/nginx.conf" <<CONF
 daemon off; worker_processes 1; $user_line
-pid $d/proxy/nginx.pid; error_log $d/proxy/error.log;
+pid $d/proxy/nginx.pid; error_log $d/proxy/error.log info;
 events { worker_connections 4096; }
 http {
   log_format cache '\$uri \$status \$body_bytes_sent \$upstream_cache_status "\$http_cache_control" "\$http_pragma"';
@@ -289,11 +290,15 @@ for row in open(results):
         if len(parts) >= 6 and parts[1] != "400":
             cache[parts[3]] = cache.get(parts[3], 0) + 1
             busting += parts[4] != '"-"' or parts[5] != '"-"'
+    # A request that waited proxy_cache_lock_timeout for a slice goes to the origin itself
+    # and its answer is not cached (logged at the info level).
+    lock_timeouts = sum(line.count("cache lock timeout") for line in open(os.path.join(d, "proxy", "error.log")))
     walls = [parse_time(os.path.join(d, f"c{i}", "time"))["wall"] for i in range(1, clients + 1)]
     cases.append({
         "tool": tool, "content": content, "size": size, "origin_bytes": sent,
         "ratio": sent / size, "origin_requests": requests, "origin_statuses": statuses,
         "proxy_cache_statuses": cache, "cache_busting_requests": busting,
+        "cache_lock_timeouts": lock_timeouts,
         "copies_ok": int(ok), "clients": clients, "client_walls": walls,
         "case_wall": float(ended) - float(started),
     })
@@ -307,6 +312,7 @@ for c in cases:
 print()
 for c in cases:
     print(f"- {c['content']} {names[c['tool']]}: proxy cache statuses {c['proxy_cache_statuses']},"
+          f" cache lock timeouts {c['cache_lock_timeouts']},"
           f" requests with Cache-Control or Pragma: {c['cache_busting_requests']}")
 print()
 for c in cases:
