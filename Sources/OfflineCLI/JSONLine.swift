@@ -32,6 +32,11 @@ enum JSONLine {
       return object(["event": "sourceDropped", "url": url.redactedForDisplay, "reason": reason])
     case .refetchingPieces(let pieces):
       return object(["event": "refetchingPieces", "pieces": pieces])
+    case .peerInsteadOfOrigin(let url, let reason):
+      return object([
+        "event": "peerInsteadOfOrigin", "url": url.redactedForDisplay, "reason": reason,
+        "checkedAgainst": "peer",
+      ])
     }
   }
 

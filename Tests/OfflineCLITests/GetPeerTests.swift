@@ -203,6 +203,9 @@ import Testing
     #expect((copy["length"] as? NSNumber)?.intValue == setup.body.count)
     #expect(copy["sha256"] as? String == (try await TestData.sha256Hex(of: setup.body)))
     #expect(copy["contentPath"] as? String == "/content/\(id)/file.bin")
+    // One 4 MiB chunk for a 1 MiB file: its hash is the file's.
+    #expect((copy["chunkSize"] as? NSNumber)?.intValue == 4 << 20)
+    #expect(copy["chunkSHA256"] as? [String] == [try await TestData.sha256Hex(of: setup.body)])
     #expect(try await ask(url.absoluteString, token: nil).0 == 401)
     #expect(try await ask(setup.nginx.url("/other.bin").absoluteString, token: Self.token).0 == 404)
     #expect(try await ask("ftp://example.com/x", token: Self.token).0 == 400)

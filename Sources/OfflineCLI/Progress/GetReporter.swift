@@ -47,6 +47,11 @@ final class GetReporter: Sendable {
     case .refetchingPieces(let pieces):
       let list = pieces.map(String.init).joined(separator: ", ")
       message("Fetching again the piece\(pieces.count == 1 ? "" : "s") \(list): wrong SHA-256.")
+    case .peerInsteadOfOrigin(let url, let reason):
+      message(
+        "The origin cannot serve the file: \(reason). Taking it whole from the peer"
+          + " \(url.redactedForDisplay), its bytes checked against the length and SHA-256 of"
+          + " the peer's own record, since the origin could not confirm them.")
     }
   }
 

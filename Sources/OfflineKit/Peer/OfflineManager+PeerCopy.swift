@@ -20,7 +20,9 @@ extension OfflineManager {
       else { continue }
       return PeerCopy(
         id: record.id, state: snapshot.state.rawValue, length: piece.size,
-        sha256: piece.sha256.isEmpty ? nil : piece.sha256, etag: piece.etag, contentPath: path)
+        sha256: piece.sha256.isEmpty ? nil : piece.sha256, etag: piece.etag, contentPath: path,
+        chunkSize: piece.chunkSHA256.isEmpty ? nil : ChunkDigests.chunkSize,
+        chunkSHA256: piece.chunkSHA256.isEmpty ? nil : piece.chunkSHA256)
     }
     return nil
   }

@@ -29,8 +29,9 @@ enum PeerLookup {
     case unavailable(String)
   }
 
-  /// The most bytes of a peer's answer read.
-  static let answerLimit = 64 << 10
+  /// The most bytes of a peer's answer read: enough for the chunk hashes of a file of
+  /// 200 GiB (about 67 bytes a 4 MiB chunk).
+  static let answerLimit = 4 << 20
 
   /// Asks `peer` what it holds for `origin`, through `session` (its transport, never its
   /// secrets: the request goes to the peer with the peer's token alone).
@@ -61,6 +62,7 @@ enum PeerLookup {
     case 200:
       guard let copy = try? JSONDecoder().decode(PeerCopy.self, from: sink.data),
         copy.state == OfflineState.downloaded.rawValue, copy.contentPath.hasPrefix("/content/"),
+        copy.length >= 0, copy.sha256.map(SHA256.isValidHex) ?? true,
         let mirror = mirrorURL(peer, path: copy.contentPath, token: token)
       else { return .unavailable("gave an answer this version does not read") }
       return .found(Found(mirror: mirror, copy: copy))

@@ -150,6 +150,7 @@ extension OfflineManager {
       onlyWhatPlayersAsk: onlyWhatPlayersAsk)
     let id = record.id
     let streamPlaybacks = self.streamPlaybacks
+    let log = configuration.log
     return { report in
       defer {
         playbacks.forgetIfIdle(id)
@@ -162,6 +163,13 @@ extension OfflineManager {
           switch event {
           case .progress(let progress): report(.progress(progress))
           case .restarted(let reason): report(.restarted(reason))
+          case .detail(.peerInsteadOfOrigin(let peer, let reason)):
+            log(
+              OfflineLogMessage(
+                contentID: id,
+                message: "the origin cannot serve the file (\(reason)): the peer"
+                  + " \(peer.redactedForDisplay) serves it whole, checked against the length"
+                  + " and SHA-256 of the peer's own record"))
           case .detail, .pieceRetry, .recordingLive: break
           }
         }

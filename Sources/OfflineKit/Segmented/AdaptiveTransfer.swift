@@ -70,7 +70,8 @@ struct AdaptiveTransfer {
             return nil
           }
           return state.single
-        case .restarted, .retrying, .verifying, .sourceDropped, .refetchingPieces:
+        case .restarted, .retrying, .verifying, .sourceDropped, .refetchingPieces,
+          .peerInsteadOfOrigin:
           return nil
         }
       }

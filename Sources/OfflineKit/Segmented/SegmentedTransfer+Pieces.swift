@@ -6,10 +6,15 @@ extension SegmentedTransfer {
   static let mendingRounds = 3
 
   /// The ledger of the pieces of a file of `total` bytes with piece hashes
-  /// (``Transfer/Configuration/pieces``), with the pieces the journal records as verified;
-  /// nil without piece hashes, or when they describe another length.
-  func pieceLedger(total: Int64) throws(Transfer.Error) -> PieceLedger? {
-    guard let pieces = transfer.configuration.pieces, pieces.size == total else { return nil }
+  /// (``Transfer/Configuration/pieces``, else `checks`: a peer's chunk hashes), with the
+  /// pieces the journal records as verified; nil without piece hashes, or when they
+  /// describe another length.
+  func pieceLedger(total: Int64, orChecks checks: PieceChecks? = nil) throws(Transfer.Error)
+    -> PieceLedger?
+  {
+    guard let pieces = transfer.configuration.pieces ?? checks, pieces.size == total else {
+      return nil
+    }
     let verified = try transfer.indexStep { () throws(StoreError) in
       try journal.verifiedPieces(forDestination: destination)
     }

@@ -79,7 +79,12 @@ struct SegmentedTransfer {
       url, reason in
       onEvent(.sourceDropped(url, reason: reason))
     }
-    let ledger = try pieceLedger(total: total)
+    // Without piece hashes of its own, the chunk hashes a peer recorded check each piece
+    // (from whichever source) as it lands, when that peer's copy is the file expected.
+    let ledger = try pieceLedger(
+      total: total,
+      orChecks: peers.first { $0.copy.sha256 != nil && $0.copy.sha256 == expectedSHA256 }?
+        .copy.pieceChecks)
     onEvent(.requesting(offset: board.written))
     do {
       if let ledger {
@@ -147,30 +152,59 @@ struct SegmentedTransfer {
         ranges = live.map { TransferRange(start: $0.start, end: $0.end, next: $0.next) }
       }
       var hints = ResponseHints()
-      if asksHintsOnResume, let probe = try? await probe(), probe.total == total,
-        probe.validators.ifRangeValue == validator
+      if asksHintsOnResume, case .ranges(total, let validators, let head)? = try? await probe(),
+        validators.ifRangeValue == validator
       {
-        hints = ResponseHints(probe.head)
+        hints = ResponseHints(head)
       }
       hints.sha256 = record.expectedSHA256 ?? hints.sha256
       let board = board(ranges, map: map, mirrors: !hints.mirrors.isEmpty)
       return (board, fd, total, validator, hints)
     }
-    guard let probe = try await probe(), probe.total >= Self.minimumSize || !peers.isEmpty,
-      let validator = probe.validators.ifRangeValue
-    else { return nil }
-    let hints = ResponseHints(probe.head)
+    let answer: ProbeAnswer?
+    do {
+      answer = try await probe()
+    } catch {
+      // The origin down or failing: a peer that holds the file serves it whole.
+      guard let reason = Self.originProblem(error),
+        let plan = try peerPlan(originProblem: reason, originHead: nil, onEvent: onEvent)
+      else { throw error }
+      return plan
+    }
+    guard case .ranges(let total, let validators, let head) = answer,
+      total >= Self.minimumSize || !peers.isEmpty, let validator = validators.ifRangeValue
+    else {
+      if case .whole(let head) = answer {
+        return try peerPlan(
+          originProblem: "it does not serve ranges (HTTP \(head.status) to a range request)",
+          originHead: head, onEvent: onEvent)
+      }
+      return nil
+    }
+    let hints = ResponseHints(head)
     if let given = transfer.configuration.expectedSHA256, let told = hints.sha256, given != told {
       throw transfer.failure(
         .checksumMismatch(expected: given, actual: "\(told) (the server's Repr-Digest or Digest)"))
     }
     var fresh = TransferRecord(destination: destination, url: transfer.url.absoluteString)
-    fresh.totalLength = probe.total
-    fresh.etag = probe.validators.etag
-    fresh.lastModified = probe.validators.lastModified
+    fresh.totalLength = total
+    fresh.etag = validators.etag
+    fresh.lastModified = validators.lastModified
     fresh.expectedSHA256 = transfer.configuration.expectedSHA256 ?? hints.sha256
+    let (board, fd) = try startFresh(fresh, mirrors: !hints.mirrors.isEmpty)
+    return (board, fd, total, validator, hints)
+  }
+
+  /// Journals `record` (its length set) as a fresh download with its planned ranges, nothing
+  /// written, and opens the part at the full length; returns the board of the ranges and
+  /// the part's descriptor. `mirrors`: the response named duplicates (finer splits).
+  func startFresh(_ record: TransferRecord, mirrors: Bool) throws(Transfer.Error)
+    -> (RangeBoard, Int32)
+  {
+    let total = record.totalLength ?? 0
+    var fresh = record
     fresh.bootID = BootIdentity.current
-    let plan = Self.split(probe.total, into: connections)
+    let plan = Self.split(total, into: connections)
     let toSave = fresh
     // The record and its ranges (nothing written) first, then the part at its full length:
     // a part as long as the file with no ranges in the journal reads as all written.
@@ -179,9 +213,8 @@ struct SegmentedTransfer {
       try journal.saveRanges(plan, forDestination: destination)
       try journal.removeVerifiedPieces(forDestination: destination)
     }
-    let fd = try openPart(length: probe.total)
-    let board = board(plan, map: RangeProgressMap(path: mapPath), mirrors: !hints.mirrors.isEmpty)
-    return (board, fd, probe.total, validator, hints)
+    let fd = try openPart(length: total)
+    return (board(plan, map: RangeProgressMap(path: mapPath), mirrors: mirrors), fd)
   }
 
   /// ``peers`` whose copy can be this file: one whose origin `ETag` is not the origin's
@@ -262,7 +295,7 @@ struct SegmentedTransfer {
     return ranges
   }
 
-  private func openPart(length: Int64?) throws(Transfer.Error) -> Int32 {
+  func openPart(length: Int64?) throws(Transfer.Error) -> Int32 {
     let folder = (destination as NSString).deletingLastPathComponent
     try transfer.fileStep { () throws(TransferFileError) in try FileSteps.createFolder(folder) }
     let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (length == nil ? 0 : O_TRUNC)
@@ -278,41 +311,4 @@ struct SegmentedTransfer {
     }
     return fd
   }
-
-  /// One byte, to learn the length, the validator and whether ranges are served.
-  private func probe() async throws(Transfer.Error)
-    -> (total: Int64, validators: Validators, head: HTTPResponseHead)?
-  {
-    var request = transfer.request()
-    request.headers.add(name: "Range", value: "bytes=0-0")
-    let sink = ProbeSink()
-    let head: HTTPResponseHead
-    do throws(HTTPError) {
-      head = try await transfer.transport.perform(request, delegate: sink)
-    } catch {
-      if error.kind == .canceled { throw transfer.failure(.canceled) }
-      throw transfer.failure(.network(error))
-    }
-    if transfer.configuration.stopsAtMetalink, let document = MetalinkPlan.describing(head) {
-      throw transfer.failure(.describedByMetalink(document))
-    }
-    guard head.status == 206, let header = head.headers["Content-Range"],
-      let total = ContentRange(header)?.completeLength
-    else {
-      if head.status >= 400, head.status != 416 {
-        throw transfer.failure(.status(head.status, retryAfter: nil))
-      }
-      return nil
-    }
-    return (total, Validators(head), head)
-  }
-}
-
-/// Reads a probe's head and skips its one-byte body.
-private final class ProbeSink: HTTPResponseDelegate, @unchecked Sendable {
-  func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
-    head.status == 206 ? .discard : .stop
-  }
-
-  func didReceiveBodyPart(_ bytes: UnsafeRawBufferPointer) throws {}
 }

@@ -44,6 +44,11 @@ extension Transfer {
     /// These pieces (by index, ``Configuration/pieces``) did not have their SHA-256 and are
     /// fetched again, alone.
     case refetchingPieces([Int])
+    /// The origin cannot serve the file in ranges, for `reason` (a phrase: it could not be
+    /// reached, answered 5xx, or serves no ranges): the peer at the URL
+    /// (``Configuration/peers``) serves it whole instead, and its bytes are checked against
+    /// the length and SHA-256 of the peer's own record, which the origin cannot confirm.
+    case peerInsteadOfOrigin(URL, reason: String)
   }
 
   /// How a transfer ended.

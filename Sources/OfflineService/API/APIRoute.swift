@@ -13,7 +13,7 @@ import OfflineKit
 /// | `POST /api/contents/<id>/verify` | re-hashes every file (``IntegrityJSON``); 409 unless downloaded |
 /// | `POST /api/contents/<id>/repair` | fetches only what is wrong; `{"redownload": true}` queues a full download instead when the origin changed |
 /// | `GET /api/events` | Server-Sent Events (``EventText``) |
-/// | `GET /api/by-url?url=URL` | the downloaded file held for origin `URL` (`PeerCopy`: `id`, `state`, `length`, `sha256`, `etag`, `contentPath`), 404 when none: another machine's `--peer` |
+/// | `GET /api/by-url?url=URL` | the downloaded file held for origin `URL` (`PeerCopy`: `id`, `state`, `length`, `sha256`, `etag`, `contentPath`, `chunkSize`, `chunkSHA256`), 404 when none: another machine's `--peer` |
 /// | `GET /api/rate-limit` | the running queue's cap: `{"limit": BYTES_PER_SECOND or null}` |
 /// | `POST /api/rate-limit` | sets it (``RateLimitText``): `{"limit": "2M"}`, `{"limit": null}` clears it |
 struct APIRoute: Sendable {
