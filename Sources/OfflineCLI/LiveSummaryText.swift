@@ -3,22 +3,26 @@ import OfflineKit
 
 /// How `ls` and `info ID` show a live recording (``LiveRecordingSummary``).
 enum LiveSummaryText {
-  /// One line for `ls`: `live: recording, 12 segments (12.0 s), 1 gap, 2.0 s behind`.
+  /// One line for `ls`: `live: recording, 12 segments (12.0 s), 1 gap, 2.0 s behind`; for
+  /// a part of a split recording, `part 2 of the recording of ID` after the status.
   static func line(_ live: LiveRecordingSummary) -> String {
     var parts = [status(live), segments(live), count(live.gaps.count, "gap")]
+    if let part = part(live) { parts.insert(part, at: 1) }
     if let delay = live.liveEdgeDelay {
       parts.append(String(format: "%.1f s behind the live edge", delay))
     }
     return "live: " + parts.joined(separator: ", ")
   }
 
-  /// The lines for `info ID`: the status, what is recorded, and each gap.
+  /// The lines for `info ID`: the status, which part of a split recording it is, what is
+  /// recorded, and each gap.
   static func lines(_ live: LiveRecordingSummary) -> [String] {
     var lines = [
       "Live recording: " + status(live), "  Recorded: " + segments(live),
       "  Gaps: \(live.gaps.count)"
         + (live.gaps.isEmpty ? "" : " (\(count(live.missingSegments, "segment")) missing)"),
     ]
+    if let part = part(live) { lines.insert("  P" + part.dropFirst(), at: 1) }
     for gap in live.gaps {
       let range =
         gap.count == 1 ? "\(gap.firstSequence)" : "\(gap.firstSequence)-\(gap.lastSequence)"
@@ -28,6 +32,12 @@ enum LiveSummaryText {
       lines.append(String(format: "  Behind the live edge: %.1f s", delay))
     }
     return lines
+  }
+
+  /// `part 2 of the recording of ID` for a part of a recording split through the queue.
+  private static func part(_ live: LiveRecordingSummary) -> String? {
+    guard let part = live.part, let recording = live.recordingID else { return nil }
+    return "part \(part) of the recording of \(recording)"
   }
 
   private static func status(_ live: LiveRecordingSummary) -> String {

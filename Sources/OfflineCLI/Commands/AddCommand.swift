@@ -37,6 +37,12 @@ struct AddCommand: Command {
       + " checked like any mirror's. A peer that is down or holds nothing is named and the"
       + " origin serves.",
     parser: .httpURL)
+  static let split: Option<Duration?> = .value(
+    "--split", valueName: "duration",
+    help: "Live HLS, DASH: record consecutive contents of about this much media each (10m,"
+      + " 1h), each with its own id; when one ends, the next is queued and starts at the first"
+      + " segment the one before did not record. --record-for then counts all parts.",
+    parser: .duration)
   static let input: Option<String?> = .value(
     "-i", "--input", valueName: "file",
     help: "Read URLs from a file, one per line ('-' for standard input).", parser: .file)
@@ -49,7 +55,7 @@ struct AddCommand: Command {
     arguments: [urls],
     options: [id, title, sha256, mirror, peer, priority, connections, input]
       + [GetCommand.caFile, GetCommand.proxy, GetCommand.noProxy] + RequestOptionArguments.all
-      + StreamOptions.all,
+      + StreamOptions.all + [split],
     command: Self.self)
 
   var urls: [String]
@@ -76,6 +82,7 @@ struct AddCommand: Command {
     priority = arguments[Self.priority]
     input = arguments[Self.input]
     hls = StreamOptions.hls(from: arguments)
+    hls.live.splitEvery = arguments[Self.split]
     connections = arguments[Self.connections] ?? 0
     mirrors = arguments[Self.mirror]
     peers = arguments[Self.peer]

@@ -49,8 +49,9 @@ public struct ContentProjection: Codable, Sendable, Equatable {
   public var actions: [String]
   /// For a live recording, what it holds: `recordedSeconds`, `recordedSegments`, `gaps`
   /// (each with `firstSequence`, `lastSequence` and `reason`: `fellOutOfWindow`,
-  /// `failedAfterRetries` or `notRunning`), `isRecording`, and while it records
-  /// `liveEdgeDelay`; left out for any other content.
+  /// `failedAfterRetries` or `notRunning`), `isRecording`, while it records
+  /// `liveEdgeDelay`, and for a part of a split recording `recordingID` and `part`; left out
+  /// for any other content.
   public var live: LiveRecordingSummary?
   /// For a downloaded file fetched from several sources, what each served (`url`,
   /// `primary`, `bytes`, `badPieces` when any, `dropped` with the reason when it was),

@@ -68,6 +68,13 @@ public struct LiveRecordingSummary: Sendable, Equatable, Codable {
   /// Why it finished (`endList`, `durationReached`, `untilReached`, `stopped`,
   /// `endedBySilence`); nil while it records, or after a kill.
   public var finishReason: String?
+  /// For a part of a recording split through the queue (``LiveRecordingOptions/splitEvery``):
+  /// the id of the recording's first part, which names the recording; nil for a recording
+  /// that is not split.
+  public var recordingID: String? = nil
+  /// For a part of a recording split through the queue: its number in the recording, from 1
+  /// (the part whose id is ``recordingID``); nil for a recording that is not split.
+  public var part: Int? = nil
 
   /// A summary with these values.
   public init(

@@ -33,10 +33,16 @@ public struct LiveRecordingOptions: Sendable, Equatable, Codable {
   /// Seconds the playlist may answer without a new segment before the stream counts as
   /// ended; nil takes six target durations.
   public var endAfterSilence: Duration?
-  /// Consecutive parts of about this much media each (`offline get --split`, see
-  /// `LiveParts`); nil records one. Only a download into a folder of its own splits: the
-  /// queue's contents are one recording each.
-  package var splitEvery: Duration?
+  /// Consecutive parts of about this much media each (`--split`); nil records one. With
+  /// `offline get`, `part001/`, `part002/`… in its folder; through the queue, consecutive
+  /// contents: each part an ordinary content of its own, and when one reaches its share the
+  /// manager queues the next, which starts at the first segment the part before did not
+  /// record (no segment lost or recorded twice). ``recordFor`` then bounds all the parts
+  /// together. A snapshot's ``LiveRecordingSummary/part`` says which part a content is.
+  public var splitEvery: Duration?
+  /// For a part of a recording split through the queue: which one, and what the parts
+  /// before it recorded; nil for the first part and for an unsplit recording.
+  package var part: Part?
 
   /// Options; by default from the live edge, until the stream ends.
   public init(

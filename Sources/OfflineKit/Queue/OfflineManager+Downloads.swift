@@ -137,10 +137,17 @@ extension OfflineManager {
     let playbacks = self.playbacks
     if !kind.isStream { file.playback = playbacks.playback(of: record.id) }
     let folder = kind.isStream ? files.folder(id: record.id) : files.folder(of: record)
+    // A part of a split live recording records its share alone; the queue's run of it (not
+    // a repair's, nor a player's) queues the next part when it ends.
+    let part = kind.isStream ? QueuedLivePart(id: record.id, live: options.stream.live) : nil
+    var stream = options.stream
+    if let part { stream.live = part.recordingOptions }
+    let endsPart = onlyWhatPlayersAsk == nil && expecting.isEmpty ? part : nil
+    let queueNext = queuesNextPart(after: record, options: options)
     let download = ContentDownload(
       kind: kind, session: session, journal: index.transfers,
       destination: kind.isStream ? folder.path : files.destination(of: record), file: file,
-      stream: options.stream.cappingConnections(at: configuration.maxStreamConnections),
+      stream: stream.cappingConnections(at: configuration.maxStreamConnections),
       refreshesURL: configuration.urlRefresh != nil, expectedPieceSHA256: expecting,
       queuedFile: files.completions.map {
         Transfer.QueuedFile(
@@ -159,19 +166,34 @@ extension OfflineManager {
       do throws(Transfer.Error) {
         // `files/` or `content/<id>` linked out of the store: never followed.
         try Self.refuseLinkedFolder(folder, of: record, files: files)
-        let outcome = try await download.run { event in
-          switch event {
-          case .progress(let progress): report(.progress(progress))
-          case .restarted(let reason): report(.restarted(reason))
-          case .detail(.peerInsteadOfOrigin(let peer, let reason)):
-            log(
-              OfflineLogMessage(
-                contentID: id,
-                message: "the origin cannot serve the file (\(reason)): the peer"
-                  + " \(peer.redactedForDisplay) serves it whole, checked against the length"
-                  + " and SHA-256 of the peer's own record"))
-          case .detail, .pieceRetry, .recordingLive: break
+        let outcome: ContentDownload.Outcome
+        if endsPart != nil,
+          let ended = QueuedLivePart.endedEarlier(
+            in: folder, index: files.file(of: record), bytes: record.bytes)
+        {
+          outcome = .stream(ended)  // it ended before a kill: what follows is left to do
+        } else {
+          outcome = try await download.run { event in
+            switch event {
+            case .progress(let progress): report(.progress(progress))
+            case .restarted(let reason): report(.restarted(reason))
+            case .detail(.peerInsteadOfOrigin(let peer, let reason)):
+              log(
+                OfflineLogMessage(
+                  contentID: id,
+                  message: "the origin cannot serve the file (\(reason)): the peer"
+                    + " \(peer.redactedForDisplay) serves it whole, checked against the length"
+                    + " and SHA-256 of the peer's own record"))
+            case .detail, .pieceRetry, .recordingLive: break
+            }
           }
+        }
+        // The next part is queued before this one is recorded downloaded: a kill between
+        // the two runs this one's end again, which finds the next part queued.
+        if let endsPart, let next = try await endsPart.next(after: download),
+          let error = await queueNext(next)
+        {
+          throw error
         }
         switch outcome {
         case .file(let outcome):

@@ -173,7 +173,7 @@ public actor OfflineManager {
   }
 
   /// The contents for `sources`; the ids of those it made go into `created`.
-  private func makeContents(
+  func makeContents(
     for sources: [OfflineSource], queueing configuration: DownloadConfiguration?,
     created: inout Set<String>
   )
@@ -270,6 +270,10 @@ public actor OfflineManager {
       snapshot.live = LiveRecordingSummary(
         folder: snapshot.fileURL.deletingLastPathComponent(),
         downloading: record.offlineState == .downloading)
+      if snapshot.live != nil, let part = livePart(of: record) {
+        snapshot.live?.recordingID = part.recording
+        snapshot.live?.part = part.number
+      }
     }
     return snapshot
   }
