@@ -22,6 +22,8 @@ extension HLSInfo {
         parts.append("\(resolution.width)x\(resolution.height)")
       }
       if let codecs = variant.codecs { parts.append(show(codecs)) }
+      let sources = variantSources.indices.contains(index) ? variantSources[index].count : 1
+      if sources > 1 { parts.append("\(sources) sources") }
       if let error = variantErrors[index] { parts.append("error: " + show(error)) }
       lines.append(parts.joined(separator: "  "))
     }
@@ -51,6 +53,8 @@ extension HLSInfo {
           fields["resolution"] = "\(resolution.width)x\(resolution.height)"
         }
         fields["codecs"] = variant.codecs
+        fields["sources"] =
+          variantSources.indices.contains(index) ? variantSources[index] : [variant.uri]
         fields["error"] = variantErrors[index]
         return fields
       },

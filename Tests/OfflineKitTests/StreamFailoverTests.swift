@@ -21,12 +21,15 @@ struct StreamFailoverTests {
     let nginx: NginxServer
     let files: HLSFixtureFiles
 
-    init(hls fixture: HLSFixture) async throws {
+    init(hls fixture: HLSFixture, segmentCount: Int = 6, options: NginxServer.Options = .init())
+      async throws
+    {
       www = try TemporaryDirectory(prefix: "offlinekit-failover")
-      files = try await fixture.make(in: www.url.appending(path: "cdn1"), segmentCount: 6)
+      files = try await fixture.make(
+        in: www.url.appending(path: "cdn1"), segmentCount: segmentCount)
       try FileManager.default.copyItem(
         at: www.url.appending(path: "cdn1"), to: www.url.appending(path: "cdn2"))
-      nginx = try NginxServer(root: www.url)
+      nginx = try NginxServer(root: www.url, options: options)
       try nginx.start()
     }
 

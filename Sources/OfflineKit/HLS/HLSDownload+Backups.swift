@@ -3,8 +3,9 @@ import HLSPlaylist
 
 /// The other sources of an HLS stream: the chosen variant's backups (the same `BANDWIDTH`,
 /// `RESOLUTION` and `CODECS` at another URI, RFC 8216 §6.2.3) and its copies on other
-/// content steering pathways, in ``MasterPlaylist/pathwayOrder`` (the tag's `PATHWAY-ID`
-/// first; the steering server is not asked). Their media playlists are the pieces'
+/// content steering pathways, in ``MasterPlaylist/pathwayOrder`` (the steering manifest's
+/// order when it answered, see ``HLSSteering``; the tag's `PATHWAY-ID` first otherwise).
+/// Their media playlists are the pieces'
 /// alternates (``StreamFailover``): a segment that fails is fetched from the same media
 /// sequence number in a backup's playlist.
 extension HLSDownload {

@@ -114,7 +114,8 @@ package struct HLSDownload: Sendable {
     try refuseEndedRecording()
     let began = session.clock.instant
     // A steering manifest, when the master names one, orders its pathways first.
-    let entry = await HLSSteering.steered(try await playlist(at: url), from: url, session: session)
+    let (entry, steering) = await HLSSteering.steered(
+      try await playlist(at: url), from: url, session: session)
     let variant = try await chosenVariantOrBackup(of: entry)
     switch try await liveSource(entry, variant: variant, loadedAt: began) {
     case .media(let live):
@@ -147,13 +148,18 @@ package struct HLSDownload: Sendable {
       onLanding: { growing.didLand($0) }, playback: playback)
     runner.onlyWhatPlayersAsk = onlyWhatPlayersAsk
     if !plan.sourceNames.isEmpty { runner.failover = StreamFailover(names: plan.sourceNames) }
+    let reloads = steeringReloads(steering, entry: entry, plan: plan, failover: runner.failover)
     let fetched: PieceRunner.Result
     do {
       fetched = try await runner.run(onProgress: onProgress)
     } catch {
+      reloads?.cancel()
+      await reloads?.value
       growing.flush()  // a suspended or failed stream plays what is on disk
       throw error
     }
+    reloads?.cancel()  // the pieces are in: no more steering
+    await reloads?.value
     do {
       try pins.checkInPlace()  // keys and pieces are where the playlists say
     } catch {

@@ -8,8 +8,13 @@ import OfflineHTTP
 /// A variant whose media playlist cannot be read does not hide the others: its error is in
 /// ``variantErrors`` and the rest comes from the variants that could be read.
 package struct HLSInfo: Sendable {
-  /// The variants, lowest bandwidth first.
+  /// The variants, lowest bandwidth first, each rendition once: a backup (the same
+  /// `BANDWIDTH`, `RESOLUTION` and `CODECS` at another URI or on another content steering
+  /// pathway) is one of its ``variantSources``, not a variant of its own.
   public var variants: [Variant]
+  /// The URIs each of ``variants`` is served from, by its index, as the master writes
+  /// them: its own first, then its backups' in the order a download tries them.
+  public var variantSources: [[String]] = []
   /// Why the media playlist of a variant could not be read, by its index in ``variants``;
   /// absent for variants that were read.
   public var variantErrors: [Int: String]
@@ -56,7 +61,11 @@ package struct HLSInfo: Sendable {
       info.describe(playlist)
       keys = playlist.segments.flatMap(\.keys)
     case .master(let master):
-      info.variants = master.variants.sorted { $0.bandwidth < $1.bandwidth }
+      let distinct = Self.distinctVariants(of: master).sorted {
+        $0.variant.bandwidth < $1.variant.bandwidth
+      }
+      info.variants = distinct.map(\.variant)
+      info.variantSources = distinct.map(\.sources)
       info.audio = master.renditions.filter { $0.type == .audio }
       info.subtitles = master.renditions.filter { $0.type == .subtitles }
       keys = master.sessionKeys
@@ -80,6 +89,30 @@ package struct HLSInfo: Sendable {
       if !info.encryption.contains(name) { info.encryption.append(name) }
     }
     return info
+  }
+
+  /// The variants of `master` that are distinct renditions, each with the URIs it is
+  /// served from: variants in the order a download tries their pathways
+  /// (``MasterPlaylist/pathwayOrder``), a variant that ``MasterPlaylist/isRedundant(_:with:)``
+  /// one before it joining that one's sources.
+  static func distinctVariants(of master: MasterPlaylist) -> [(variant: Variant, sources: [String])]
+  {
+    let order = master.pathwayOrder
+    let rank = { (variant: Variant) -> Int in
+      order.firstIndex(of: variant.pathwayID ?? ContentSteering.defaultPathwayID) ?? order.count
+    }
+    let ranked = master.variants.enumerated()
+      .sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+    var result: [(variant: Variant, sources: [String])] = []
+    for variant in ranked {
+      if let at = result.firstIndex(where: { MasterPlaylist.isRedundant($0.variant, with: variant) }
+      ) {
+        if !result[at].sources.contains(variant.uri) { result[at].sources.append(variant.uri) }
+      } else {
+        result.append((variant, [variant.uri]))
+      }
+    }
+    return result
   }
 
   /// The media playlist of each of `variants` of the master at `url`, by index, read

@@ -38,17 +38,43 @@ struct HLSKeyStore: Sendable {
     return keys.count
   }
 
+  /// Fetches `key` from its URL, else from the same key at the stream's other sources in
+  /// turn (``HLSPlan/KeyFile/alternates``), as a piece fails over (``StreamFailover``): a
+  /// 403, 404, 410, 5xx or a host not reached gives way at once, the last source gets every
+  /// retry.
   private func store(_ key: HLSPlan.KeyFile) async throws(Transfer.Error) {
     let target = folder.appending(path: key.local)
-    let data = try await retry.run(url: key.remote, destination: target.path) {
-      () async throws(Transfer.Error) -> Data in
-      try await session.data(from: key.remote, limit: 1024, destination: target.path)
+    let urls = [key.remote] + key.elsewhere
+    for (position, url) in urls.enumerated() {
+      let isLast = position == urls.count - 1
+      do {
+        let data = try await retry.run(
+          url: url, destination: target.path,
+          endsAtOnce: isLast ? { _ in false } : StreamFailover.movesOnAtOnce
+        ) { () async throws(Transfer.Error) -> Data in
+          try await session.data(
+            from: url, limit: 1024, destination: target.path,
+            maximumAttempts: isLast ? nil : 2)
+        }
+        try write(data, of: key, from: url, to: target)
+        return
+      } catch {
+        guard !isLast, StreamFailover.triesNext(after: error), !Task.isCancelled else {
+          throw error
+        }
+      }
     }
+  }
+
+  /// Checks `data`, fetched for `key` from `url`, and writes it to `target` (mode 0600).
+  private func write(_ data: Data, of key: HLSPlan.KeyFile, from url: URL, to target: URL)
+    throws(Transfer.Error)
+  {
     guard data.count == 16 else {
       throw Transfer.Error(
         .invalidMedia(
-          "the AES-128 key at \(key.remote.redactedForDisplay) is \(data.count) bytes, not 16"),
-        url: key.remote, destination: target.path)
+          "the AES-128 key at \(url.redactedForDisplay) is \(data.count) bytes, not 16"),
+        url: url, destination: target.path)
     }
     if let expected = expectedSHA256[key.local] {
       let hasher = SHA256()
@@ -56,10 +82,10 @@ struct HLSKeyStore: Sendable {
       let actual = hasher.finalizeHex()
       guard actual == expected else {
         throw Transfer.Error(
-          .checksumMismatch(expected: expected, actual: actual), url: key.remote,
+          .checksumMismatch(expected: expected, actual: actual), url: url,
           destination: target.path)
       }
     }
-    try AtomicFile.write(data, to: target, mode: 0o600, url: key.remote)
+    try AtomicFile.write(data, to: target, mode: 0o600, url: url)
   }
 }

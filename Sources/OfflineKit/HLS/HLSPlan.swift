@@ -10,6 +10,15 @@ struct HLSPlan: Sendable {
     /// The path inside the content folder, for example `keys/k0.key.ts` (see
     /// ``HLSKeyNames`` for why it ends in `.ts`).
     var local: String
+    /// The same key at the stream's other sources (backup variants, content steering
+    /// pathways), asked in turn when ``remote`` does not answer; nil when it has none.
+    var alternates: [URL]?
+
+    /// ``alternates``, empty when there are none.
+    var elsewhere: [URL] {
+      get { alternates ?? [] }
+      set { alternates = newValue.isEmpty ? nil : newValue }
+    }
   }
 
   /// One media playlist to write.

@@ -97,7 +97,11 @@ struct HLSPlanner {
       media.segments[index].uri = local
       media.segments[index].byteRange = range
       if let key = segment.key {
-        media.segments[index].key = try offlineKey(key, base: source.url, folder: source.folder)
+        let elsewhere = try Self.keyAlternates(of: media, at: index, in: source.alternates)
+        let position = segment.keys.firstIndex(where: \.isIdentityFormat) ?? 0
+        media.segments[index].key = try offlineKey(
+          key, base: source.url, folder: source.folder,
+          alternates: elsewhere.indices.contains(position) ? elsewhere[position] : [])
       }
       if let map = segment.map {
         // An encrypted section keeps its keys, stored like the segments'; a clear one
@@ -151,11 +155,16 @@ struct HLSPlanner {
       if placed[key] == nil {
         placed[key] = interval.name
         pieceIndex[key] = plan.pieces.count
-        plan.pieces.append(
-          StreamPiece(
-            remote: remote, local: key,
-            slice: Transfer.Slice(offset: interval.offset, length: interval.length),
-            estimatedBytes: interval.length, rendition: rendition))
+        var piece = StreamPiece(
+          remote: remote, local: key,
+          slice: Transfer.Slice(offset: interval.offset, length: interval.length),
+          estimatedBytes: interval.length, rendition: rendition)
+        // The same range at each backup file: the one its first segment names there.
+        piece.alternates = alternates
+        plan.pieces.append(piece)
+      } else if let index = pieceIndex[key], plan.pieces[index].alternates != alternates {
+        // The backups cut this range otherwise: it is fetched from its own source only.
+        plan.pieces[index].alternates = []
       }
       if let segmentDuration, let index = pieceIndex[key] {
         plan.pieces[index].add(segmentOf: segmentDuration)
@@ -199,9 +208,9 @@ struct HLSPlanner {
   }
 
   /// The key as the offline playlist has it: same method and IV, a local URI.
-  private mutating func offlineKey(_ key: Key, base: URL, folder: String) throws(Transfer.Error)
-    -> Key?
-  {
+  private mutating func offlineKey(
+    _ key: Key, base: URL, folder: String, alternates: [URL] = []
+  ) throws(Transfer.Error) -> Key? {
     guard key.method != .none else { return nil }
     switch key.method {
     case .aes128, .sampleAES, .sampleAESCTR: break
@@ -221,6 +230,11 @@ struct HLSPlanner {
     if keyFiles[remote] == nil {
       keyFiles[remote] = local
       plan.keys.append(HLSPlan.KeyFile(remote: remote, local: local))
+    }
+    if let at = plan.keys.firstIndex(where: { $0.remote == remote }) {
+      for url in alternates where url != remote && !plan.keys[at].elsewhere.contains(url) {
+        plan.keys[at].elsewhere.append(url)
+      }
     }
     var offline = key
     offline.uri = folder.isEmpty ? local : "../" + local

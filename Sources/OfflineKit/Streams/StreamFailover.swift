@@ -28,6 +28,8 @@ final class StreamFailover: Sendable {
     /// Pieces each source failed since it last served one.
     var failedInARow: [Int]
     var lastError: [String?]
+    /// The sources in the order a steering manifest last asked for; empty for their own.
+    var preferred: [Int] = []
   }
 
   /// How many pieces in a row a source fails before it is tried after the others.
@@ -52,17 +54,39 @@ final class StreamFailover: Sendable {
   }
 
   /// The sources to try for `piece`, in order: each with its rank (0 the primary) and the
-  /// piece's URL there; with `demoting`, those that failed ``demotedAfter`` pieces in a row
-  /// come last.
+  /// piece's URL there, in the order ``prefer(_:)`` last gave (their own otherwise); with
+  /// `demoting`, those that failed ``demotedAfter`` pieces in a row come last.
   func order(for piece: StreamPiece, demoting: Bool = true) -> [(source: Int, url: URL)] {
-    let all =
+    var all =
       [(0, piece.remote)] + piece.alternates.enumerated().map { ($0.offset + 1, $0.element) }
-    guard all.count > 1, demoting else { return all }
-    let demoted = state.withLock { state in
-      Set(state.failedInARow.indices.filter { state.failedInARow[$0] >= Self.demotedAfter })
+    guard all.count > 1 else { return all }
+    let (demoted, preferred) = state.withLock { state in
+      (
+        Set(state.failedInARow.indices.filter { state.failedInARow[$0] >= Self.demotedAfter }),
+        state.preferred
+      )
     }
+    if !preferred.isEmpty {
+      let rank = { (source: Int) in preferred.firstIndex(of: source) ?? preferred.count + source }
+      all.sort { rank($0.0) < rank($1.0) }
+    }
+    guard demoting else { return all }
     return all.filter { !demoted.contains($0.0) } + all.filter { demoted.contains($0.0) }
   }
+
+  /// Tries the sources in `order` (source ranks, the first tried first; sources it leaves
+  /// out come after, in their own order) for the pieces that start from now on: what a
+  /// content steering manifest's new `PATHWAY-PRIORITY` asks. Pieces under way stay where
+  /// they are.
+  func prefer(_ order: [Int]) {
+    state.withLock { $0.preferred = order.filter { names.indices.contains($0) } }
+  }
+
+  /// The source tried first for a piece with every alternate, demotions aside.
+  var firstPreferred: Int { state.withLock { $0.preferred.first ?? 0 } }
+
+  /// The bytes every source received in this run, together.
+  var servedBytes: Int64 { state.withLock { $0.bytes.reduce(0, +) } }
 
   /// Whether a piece that failed with `error` goes to the next source without trying this
   /// one again: the source answered that it does not have it (403, 404, 410), that it is
