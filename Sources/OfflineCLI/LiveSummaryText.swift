@@ -20,14 +20,30 @@ enum LiveSummaryText {
         + (live.gaps.isEmpty ? "" : " (\(count(live.missingSegments, "segment")) missing)"),
     ]
     for gap in live.gaps {
-      let range =
+      var range =
         gap.count == 1 ? "\(gap.firstSequence)" : "\(gap.firstSequence)-\(gap.lastSequence)"
+      if let period = gap.period { range = wholePeriod(period, gap, numbers: range) }
       lines.append("    \(range): \(gap.reason.words)")
     }
     if let delay = live.liveEdgeDelay {
       lines.append(String(format: "  Behind the live edge: %.1f s", delay))
     }
     return lines
+  }
+
+  /// A gap that is a whole Period: `Period p1 (6.0-12.0 s, segments 7-12)`.
+  private static func wholePeriod(
+    _ id: String, _ gap: LiveRecordingSummary.Gap, numbers: String
+  ) -> String {
+    var details: [String] = []
+    if let start = gap.periodStart {
+      details.append(
+        String(format: "%.1f", start) + (gap.periodEnd.map { String(format: "-%.1f", $0) } ?? "")
+          + " s")
+    }
+    if gap.count > 0 { details.append((gap.count == 1 ? "segment " : "segments ") + numbers) }
+    return "whole Period" + (id.isEmpty ? "" : " " + id)
+      + (details.isEmpty ? "" : " (" + details.joined(separator: ", ") + ")")
   }
 
   private static func status(_ live: LiveRecordingSummary) -> String {
