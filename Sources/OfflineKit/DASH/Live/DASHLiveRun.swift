@@ -59,8 +59,10 @@ struct DASHLiveRun: Sendable {
   let followingConfiguration: LiveRecording.Configuration
 
   /// The run of `recorder` going on from `state` (fresh, or left by an earlier run: from
-  /// the live edge after a stop, where it left off after a kill).
-  init(recorder: DASHLiveRecorder, state: DASHLiveState) {
+  /// the live edge after a stop, where it left off after a kill). `resumed` says an earlier
+  /// run left it, even one killed before any segment was numbered; nil when any of its
+  /// tracks has a number.
+  init(recorder: DASHLiveRecorder, state: DASHLiveState, resumed: Bool? = nil) {
     manifestURL = recorder.download.url
     clock = recorder.clock
     let download = recorder.download
@@ -77,7 +79,7 @@ struct DASHLiveRun: Sendable {
         ? LiveRecording(configuration: configuration)
         : LiveRecording(resuming: track.journal, from: point, configuration: configuration)
     }
-    isResumed = state.tracks.contains { $0.journal.nextSequence != nil }
+    isResumed = resumed ?? state.tracks.contains { $0.journal.nextSequence != nil }
     var fresh = state
     fresh.finished = nil
     self.state = fresh
