@@ -24,8 +24,9 @@ enum LiveSummaryText {
     ]
     if let part = part(live) { lines.insert("  P" + part.dropFirst(), at: 1) }
     for gap in live.gaps {
-      let range =
+      var range =
         gap.count == 1 ? "\(gap.firstSequence)" : "\(gap.firstSequence)-\(gap.lastSequence)"
+      if let period = gap.period { range = wholePeriod(period, gap, numbers: range) }
       lines.append("    \(range): \(gap.reason.words)")
     }
     if let delay = live.liveEdgeDelay {
@@ -38,6 +39,21 @@ enum LiveSummaryText {
   private static func part(_ live: LiveRecordingSummary) -> String? {
     guard let part = live.part, let recording = live.recordingID else { return nil }
     return "part \(part) of the recording of \(recording)"
+  }
+
+  /// A gap that is a whole Period: `Period p1 (6.0-12.0 s, segments 7-12)`.
+  private static func wholePeriod(
+    _ id: String, _ gap: LiveRecordingSummary.Gap, numbers: String
+  ) -> String {
+    var details: [String] = []
+    if let start = gap.periodStart {
+      details.append(
+        String(format: "%.1f", start) + (gap.periodEnd.map { String(format: "-%.1f", $0) } ?? "")
+          + " s")
+    }
+    if gap.count > 0 { details.append((gap.count == 1 ? "segment " : "segments ") + numbers) }
+    return "whole Period" + (id.isEmpty ? "" : " " + id)
+      + (details.isEmpty ? "" : " (" + details.joined(separator: ", ") + ")")
   }
 
   private static func status(_ live: LiveRecordingSummary) -> String {

@@ -6,9 +6,10 @@ import Testing
 
 @testable import OfflineKit
 
-/// The snapshot's live summary of a DASH recording reads only the journals of
-/// `live-dash.json`, never its segment entries, which grow with the recording (as HLS leaves
-/// `live.log` unread).
+/// The snapshot's live summary of a DASH recording reads `live-dash-summary.json` and the
+/// head of `live-dash.json`, never its segment entries, which grow with the recording (as HLS
+/// leaves `live.log` unread); after a kill between the two writes, the journals of
+/// `live-dash.json`.
 @Suite(.timed) struct LiveDASHSummaryTests {
   /// A two-track recording of `count` segments each, one gap, still recording.
   func state(segments count: Int) -> DASHLiveState {
@@ -73,5 +74,67 @@ import Testing
     #expect(summary == LiveRecordingSummary(state, downloading: false))
     #expect(summary.recordedSegments == 40)
     #expect(!summary.isRecording)
+  }
+
+  /// Pins issue 41's flat summary: it decoded the whole `live-dash.json`, which grows with
+  /// every segment; now it reads `live-dash-summary.json` and the head of `live-dash.json`.
+  @Test func readingTheSummaryCostsTheSameForTenAndAHundredThousandSegments() throws {
+    var read: [Int: (summary: DASHLiveState.Summary?, bytes: Int, file: Int)] = [:]
+    for count in [10, 100_000] {
+      let folder = try TemporaryDirectory()
+      let state = state(segments: count)
+      try state.write(in: folder.url)
+      let (summary, bytes) = DASHLiveState.Summary.reading(in: folder.url)
+      let file = try Data(contentsOf: folder.url.appending(path: DASHLiveState.fileName))
+      read[count] = (summary, bytes, file.count)
+      #expect(summary == DASHLiveState.Summary(state), "\(count)")
+      #expect(
+        LiveRecordingSummary(folder: folder.url, downloading: true)?.recordedSegments == count)
+    }
+    let short = try #require(read[10])
+    let long = try #require(read[100_000])
+    #expect(long.file > 5_000_000, "the full state of 100,000 segments: \(long.file) bytes")
+    // The same bytes but for the digits of the larger numbers.
+    #expect(long.bytes - short.bytes < 64, "\(short.bytes) then \(long.bytes) bytes read")
+    #expect(long.bytes < 4_096, "\(long.bytes) bytes read")
+  }
+
+  /// A kill after `live-dash.json` is written and before its summary is: the summary on disk
+  /// is one state behind, and the summary is read from `live-dash.json` instead.
+  @Test func aKillBetweenTheTwoWritesLeavesTheSummaryOfTheFullState() throws {
+    let folder = try TemporaryDirectory()
+    let before = state(segments: 40)
+    try before.write(in: folder.url)
+    var after = state(segments: 41)
+    after.tracks[0].journal.ledger.add(LiveGap(sequences: 50...51, reason: .notRunning))
+    try after.write(in: folder.url, summary: false)
+    let stale = try JSONDecoder().decode(
+      DASHLiveState.SummaryFile.self,
+      from: Data(contentsOf: folder.url.appending(path: DASHLiveState.SummaryFile.fileName)))
+    #expect(stale.summary == DASHLiveState.Summary(before), "the summary file was left behind")
+    let (summary, bytes) = DASHLiveState.Summary.reading(in: folder.url)
+    #expect(summary == DASHLiveState.Summary(after))
+    let full = try Data(contentsOf: folder.url.appending(path: DASHLiveState.fileName))
+    #expect(bytes == full.count + DASHLiveState.SummaryFile.headBytes, "read whole")
+    let live = try #require(LiveRecordingSummary(folder: folder.url, downloading: true))
+    #expect(live == LiveRecordingSummary(after, downloading: true))
+    #expect(live.recordedSegments == 41)
+    // The next write puts them in step again.
+    try after.write(in: folder.url)
+    #expect(DASHLiveState.Summary.reading(in: folder.url).bytesRead < full.count)
+  }
+
+  /// A summary file that is torn or not one (a disk error, a hand edit) is never believed.
+  @Test func anUnreadableSummaryFileIsReadFromTheFullStateInstead() throws {
+    let folder = try TemporaryDirectory()
+    let state = state(segments: 30)
+    try state.write(in: folder.url)
+    let file = folder.url.appending(path: DASHLiveState.SummaryFile.fileName)
+    try Data(#"{"checkpoint":1,"summ"#.utf8).write(to: file)
+    #expect(DASHLiveState.Summary.read(in: folder.url) == DASHLiveState.Summary(state))
+    try FileManager.default.removeItem(at: file)
+    #expect(DASHLiveState.Summary.read(in: folder.url) == DASHLiveState.Summary(state))
+    let head = try Data(contentsOf: folder.url.appending(path: DASHLiveState.fileName)).prefix(14)
+    #expect(String(decoding: head, as: UTF8.self) == #"{"checkpoint":"#)
   }
 }

@@ -40,9 +40,18 @@ public struct LiveRecordingSummary: Sendable, Equatable, Codable {
     public var lastSequence: Int
     /// Why they are missing.
     public var reason: Reason
+    /// For a gap that is a whole Period of a live DASH presentation, which left the MPD with
+    /// nothing of it recorded: the Period's `@id` (empty when it has none). Its numbers are
+    /// its segments' (none, `lastSequence` below `firstSequence`, when they are named by
+    /// time). Nil for a gap inside a recorded Period or of a live HLS stream.
+    public var period: String?
+    /// When that Period starts, in seconds of the presentation, when known.
+    public var periodStart: Double?
+    /// When that Period ends, in seconds of the presentation, when known.
+    public var periodEnd: Double?
 
     /// How many numbers the gap holds.
-    public var count: Int { lastSequence - firstSequence + 1 }
+    public var count: Int { max(lastSequence - firstSequence + 1, 0) }
 
     /// A gap from `firstSequence` to `lastSequence`, both included.
     public init(firstSequence: Int, lastSequence: Int, reason: Reason) {

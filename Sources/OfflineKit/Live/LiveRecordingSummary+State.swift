@@ -21,8 +21,9 @@ extension LiveRecordingSummary {
   /// The summary of the live recording in `folder` (HLS, its variant's under `video/` when
   /// recorded with renditions, or DASH: `live-dash.json`), nil when the folder holds none.
   /// The journal is all it needs: for HLS `live.log`, the segments' entries, is not read;
-  /// for DASH the segments of `live-dash.json` are not decoded (``DASHLiveState/Summary``),
-  /// so a snapshot of a long recording costs little more than that of a short one.
+  /// for DASH `live-dash-summary.json` is (``DASHLiveState/SummaryFile``), not
+  /// `live-dash.json`, so a snapshot of a long recording costs what that of a short one
+  /// does.
   init?(folder: URL, downloading: Bool) {
     if let state = LiveRecordState.readMain(in: folder, replayingLog: false) {
       self.init(state, downloading: downloading)

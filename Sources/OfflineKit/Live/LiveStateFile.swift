@@ -8,9 +8,23 @@ enum LiveStateFile {
   static func read<State: Decodable>(_ type: State.Type, named name: String, in folder: URL)
     -> State?
   {
-    guard let data = FileManager.default.contents(atPath: folder.appending(path: name).path)
-    else { return nil }
+    guard let data = contents(named: name, in: folder) else { return nil }
     return try? JSONDecoder().decode(State.self, from: data)
+  }
+
+  /// The bytes of `folder`'s file `name`; nil when there is none.
+  static func contents(named name: String, in folder: URL) -> Data? {
+    FileManager.default.contents(atPath: folder.appending(path: name).path)
+  }
+
+  /// The first `count` bytes of `folder`'s file `name` (fewer when it is shorter); nil when
+  /// there is none.
+  static func head(named name: String, in folder: URL, count: Int) -> Data? {
+    guard let handle = FileHandle(forReadingAtPath: folder.appending(path: name).path) else {
+      return nil
+    }
+    defer { try? handle.close() }
+    return (try? handle.read(upToCount: count)) ?? Data()
   }
 
   /// Writes `state` into `folder`'s file `name`; `url` (the recorded playlist or manifest)

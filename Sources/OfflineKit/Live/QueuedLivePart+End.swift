@@ -95,7 +95,7 @@ extension QueuedLivePart {
         isFollowed(finished: kept.finished, recorded: kept.recordedSeconds)
       else { return nil }
       let dash = download.streamDownload(DASHDownload.self, onEvent: { _ in })
-      try await Self.cut(dash, from: state, to: kept)
+      try await dash.cutRecording(from: state, to: kept)
       return NextLivePart(options: nextOptions(recorded: kept.recordedSeconds), seed: .dash(seed))
     }
   }
@@ -132,19 +132,5 @@ extension QueuedLivePart {
       seeds[name] = LiveParts.seed(startingAt: next, playlistURL: state.playlistURL)
     }
     return seeds
-  }
-
-  /// Cuts the DASH part `dash` whose state is `state` to `kept`: its state and offline MPDs
-  /// written again from the live MPD, then the segments cut off deleted (the next part
-  /// fetches them again), as `offline get --split` cuts a part folder.
-  private static func cut(_ dash: DASHDownload, from state: DASHLiveState, to kept: DASHLiveState)
-    async throws(Transfer.Error)
-  {
-    let manifest = try await dash.fetchLiveManifest()
-    let recorder = DASHLiveRecorder(download: dash, paths: [], options: dash.configuration.live)
-    try recorder.save(kept, mpd: manifest.mpd, final: true)
-    for local in DASHLiveParts.cutOff(state, kept: kept) {
-      try? FileManager.default.removeItem(at: dash.folder.appending(path: local))
-    }
   }
 }

@@ -13,8 +13,9 @@ import OfflineLocks
 /// both streams) and ends by turning the MPD `static` once the last segment is available.
 ///
 /// With a `periodLength`, the presentation is cut into Periods of that many segments that
-/// follow one another: each appears in the MPD when it begins, and leaves it once its end is
-/// out of the window.
+/// follow one another: each appears in the MPD when it begins (``periodLead`` seconds
+/// before), and leaves it once its end is out of the window. With
+/// ``presentationTimeOffsets``, each stream counts its media times from its own second.
 ///
 /// In ``Layout/timeline`` and ``Layout/time`` the MPD lists the available segments in a
 /// `SegmentTimeline` instead of a template `@duration`, named by `$Number$` or by `$Time$`.
@@ -50,10 +51,17 @@ public final class DASHLiveOrigin: Sendable {
   /// The segments of each Period when the presentation is cut into Periods (``Layout/number``
   /// only); nil for one Period.
   public let periodLength: Int?
+  /// Seconds a Period is listed before it begins (as an origin announces what comes next):
+  /// from then the Period before it has a known end.
+  public let periodLead: Int
   /// How the MPD describes the segments.
   public let layout: Layout
   /// The numbers answered 404.
   public let dropped: Set<Int>
+  /// Per stream (video, audio), the seconds its media times start at: its `SegmentTimeline`
+  /// and `$Time$` names count from there, and its `@presentationTimeOffset` is as large, so
+  /// the presentation is the same (ISO/IEC 23009-1 5.3.9); one Period only.
+  public let presentationTimeOffsets: [UInt64]
   /// The folder of the ffmpeg fixture (kept while the origin lives).
   public let root: TemporaryDirectory
   /// The server.
@@ -75,8 +83,14 @@ public final class DASHLiveOrigin: Sendable {
   /// - Throws: `TestSupportError` when ffmpeg or the socket fail.
   public init(
     layout: Layout = .number, dropped: Set<Int> = [],
-    segmentCount: Int = DASHLiveOrigin.segmentCount, window: Int = 30, periodLength: Int? = nil
+    segmentCount: Int = DASHLiveOrigin.segmentCount, window: Int = 30, periodLength: Int? = nil,
+    presentationTimeOffsets: [UInt64] = [0, 0], periodLead: Int = 0
   ) async throws {
+    self.periodLead = periodLead
+    precondition(
+      periodLength == nil || presentationTimeOffsets.allSatisfy { $0 == 0 },
+      "media times offset in one Period only")
+    self.presentationTimeOffsets = presentationTimeOffsets
     self.periodLength = periodLength
     self.layout = layout
     self.dropped = dropped
@@ -101,7 +115,8 @@ public final class DASHLiveOrigin: Sendable {
           dropped.contains(number)
           ? .status(code: 404) : .status(code: 200, body: try Data(contentsOf: file(name)))
         server.setRoute("/" + name, behaviour)
-        server.setRoute("/chunk-stream\(stream)-t\((number - 1) * 1_000_000).m4s", behaviour)
+        let time = presentationTimeOffsets[stream] * 1_000_000 + UInt64(number - 1) * 1_000_000
+        server.setRoute("/chunk-stream\(stream)-t\(time).m4s", behaviour)
       }
     }
   }
@@ -170,6 +185,7 @@ public final class DASHLiveOrigin: Sendable {
     var text =
       ended && layout == .number
       ? staticText : manifestText(start: start, available: available, ended: ended)
+    text = offsettingMediaTimes(text)
     if let periodLength {
       text = cutIntoPeriods(text, every: periodLength, elapsed: now.timeIntervalSince(start))
     }
@@ -228,7 +244,8 @@ public final class DASHLiveOrigin: Sendable {
     for index in 0..<((segmentCount + length - 1) / length) {
       let first = index * length
       let end = min(first + length, segmentCount)
-      guard isStatic || (Double(first) <= elapsed && Double(end + window + 2) >= elapsed)
+      guard
+        isStatic || (Double(first - periodLead) <= elapsed && Double(end + window + 2) >= elapsed)
       else { continue }
       let body = inner.replacingOccurrences(
         of: #"startNumber="1""#,
@@ -236,6 +253,26 @@ public final class DASHLiveOrigin: Sendable {
       periods += #"<Period id="p\#(index)" start="PT\#(first)S">"# + body + "</Period>\n"
     }
     return text.replacingCharacters(in: open.lowerBound..<close.upperBound, with: periods)
+  }
+
+  /// `text` with each stream's media times starting at its ``presentationTimeOffsets``
+  /// (microseconds, the fixture's timescale): its timeline's first `@t` and its template's
+  /// `@presentationTimeOffset`.
+  private func offsettingMediaTimes(_ text: String) -> String {
+    guard presentationTimeOffsets.contains(where: { $0 != 0 }),
+      let audio = text.range(of: #"<Representation id="1""#)
+    else { return text }
+    let streams = [String(text[..<audio.lowerBound]), String(text[audio.lowerBound...])]
+    return zip(streams, presentationTimeOffsets).map { stream, seconds in
+      let offset = seconds * 1_000_000
+      return
+        stream
+        .replacingOccurrences(
+          of: #"startNumber="1""#,
+          with: #"startNumber="1" presentationTimeOffset="\#(offset)""#
+        )
+        .replacingOccurrences(of: #"<S t="0""#, with: #"<S t="\#(offset)""#)
+    }.joined()
   }
 
   private func file(_ name: String) -> URL { root.url.appendingPathComponent(name) }

@@ -51,19 +51,26 @@ extension DASHDownload {
     }
   }
 
-  /// Cuts part `index`, whose state is `state`, to `kept` (``DASHLiveParts/cut(_:)``):
-  /// its state and offline MPDs are written again, then the segments cut off are deleted
-  /// (the next part fetches them again). A rerun after a kill in between cuts it again to
-  /// the same.
+  /// Cuts part `index`, whose state is `state`, to `kept` (``DASHLiveParts/cut(_:)``).
   private func cutPart(_ index: Int, from state: DASHLiveState, to kept: DASHLiveState)
     async throws(Transfer.Error)
   {
-    let part = inFolder(LiveParts.folder(index, in: folder))
-    let manifest = try await part.fetchLiveManifest()
-    let recorder = DASHLiveRecorder(download: part, paths: [], options: configuration.live)
+    try await inFolder(LiveParts.folder(index, in: folder)).cutRecording(from: state, to: kept)
+  }
+
+  /// Cuts the live recording in this download's folder, whose state is `state`, to `kept`:
+  /// its state and offline MPDs are written again from the live MPD, then the segments cut
+  /// off are deleted (the next part fetches them again). A rerun after a kill in between
+  /// cuts it again to the same. For a part folder of `get --split` and for a content that is
+  /// a part of a recording split through the queue alike.
+  func cutRecording(from state: DASHLiveState, to kept: DASHLiveState)
+    async throws(Transfer.Error)
+  {
+    let manifest = try await fetchLiveManifest()
+    let recorder = DASHLiveRecorder(download: self, paths: [], options: configuration.live)
     try recorder.save(kept, mpd: manifest.mpd, final: true)
     for local in DASHLiveParts.cutOff(state, kept: kept) {
-      try? FileManager.default.removeItem(at: part.folder.appending(path: local))
+      try? FileManager.default.removeItem(at: folder.appending(path: local))
     }
   }
 

@@ -61,7 +61,9 @@ enum DASHLiveParts {
   }
 
   /// `state`, a part that reached its share, cut at the end of its last Period's track that
-  /// recorded least (in seconds of media time): what the part keeps, and the state the next
+  /// recorded least (in presentation time: each track's media time less its
+  /// `@presentationTimeOffset`, ISO/IEC 23009-1 5.3.9, so tracks whose media times start
+  /// apart are cut at one instant): what the part keeps, and the state the next
   /// part starts from (the last Period's tracks, each beginning at its first segment not
   /// kept, its `$Time$` numbering carried on). Nil when a track of that Period recorded
   /// nothing.
@@ -73,7 +75,7 @@ enum DASHLiveParts {
       let track = state.tracks[index]
       guard let number = track.journal.recorded.last, let segment = track.segments[number]
       else { return nil }
-      ends.append(seconds(segment.time + segment.duration, track))
+      ends.append(track.presentationSeconds(segment.time + segment.duration))
     }
     guard let end = ends.min() else { return nil }
     var kept = state
@@ -81,7 +83,7 @@ enum DASHLiveParts {
     seed.periodManifests = state.periodManifests?.filter { $0.key == key }
     for index in last {
       let track = state.tracks[index]
-      let later = track.segments.filter { seconds($0.value.time, track) >= end }.keys
+      let later = track.segments.filter { track.presentationSeconds($0.value.time) >= end }.keys
       let first = later.min() ?? track.journal.nextSequence ?? 0
       kept.tracks[index] = keeping(track, below: first)
       var next = track
@@ -101,11 +103,6 @@ enum DASHLiveParts {
     zip(state.tracks, kept.tracks).flatMap { track, kept in
       track.segments.filter { kept.segments[$0.key] == nil }.map(\.value.local)
     }
-  }
-
-  /// `time` of `track` in seconds.
-  private static func seconds(_ time: UInt64, _ track: DASHLiveState.Track) -> Double {
-    Double(time) / Double(max(track.timescale, 1))
   }
 
   /// `track` with its numbers from `first` on left out: not recorded, not in its ledger,

@@ -70,7 +70,8 @@ struct DASHLiveRecorder: Sendable {
     first: DASHLiveManifest, stop: LiveStopSignal,
     onProgress: @escaping @Sendable (OfflineProgress) -> Void
   ) async -> Result<StreamOutcome, Transfer.Error> {
-    var run = DASHLiveRun(recorder: self, state: startingState(first.mpd))
+    let (state, earlier) = startingState(first.mpd)
+    var run = DASHLiveRun(recorder: self, state: state, resumed: earlier)
     var manifest = first
     var bytes: Int64 = 0
     var saved: DASHLiveState?
@@ -161,8 +162,9 @@ struct DASHLiveRecorder: Sendable {
   }
 
   /// The state an earlier run left to go on with (unless it recorded other
-  /// Representations of `mpd`'s last Period), or a fresh one for ``paths`` in that Period.
-  private func startingState(_ mpd: MPD) -> DASHLiveState {
+  /// Representations of `mpd`'s last Period), or a fresh one for ``paths`` in that Period;
+  /// `earlier` says which.
+  private func startingState(_ mpd: MPD) -> (state: DASHLiveState, earlier: Bool) {
     let last = mpd.periods.count - 1
     let key = DASHLiveState.periodKey(mpd, at: last)
     if var earlier = DASHLiveState.read(in: folder), earlier.goesOn {
@@ -172,13 +174,13 @@ struct DASHLiveRecorder: Sendable {
           && same.map(\.representation) == paths.map(\.representation)
       {
         earlier.manifestURL = download.url
-        return earlier
+        return (earlier, true)
       }
     }
     var fresh = DASHLiveState(
       manifestURL: download.url, tracks: paths.map { .init($0, periodKey: key, ordinal: 0) })
     fresh.remember(mpd, period: last)
-    return fresh
+    return (fresh, false)
   }
 
   /// The outcome of a finished recording.

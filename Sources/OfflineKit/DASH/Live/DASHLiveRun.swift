@@ -48,6 +48,9 @@ struct DASHLiveRun: Sendable {
   var windows: [DASHLiveWindow?]
   /// Whether it goes on from an earlier run's state.
   let isResumed: Bool
+  /// Whether an MPD answered this run: before, a Period gone from it left while the
+  /// recorder was down.
+  var answered = false
   /// The Representations to record in Period `index` of an MPD (see
   /// ``DASHDownload/livePaths(in:period:)``).
   let choose: @Sendable (MPD, Int) throws(Transfer.Error) -> [RepresentationPath]
@@ -56,8 +59,10 @@ struct DASHLiveRun: Sendable {
   let followingConfiguration: LiveRecording.Configuration
 
   /// The run of `recorder` going on from `state` (fresh, or left by an earlier run: from
-  /// the live edge after a stop, where it left off after a kill).
-  init(recorder: DASHLiveRecorder, state: DASHLiveState) {
+  /// the live edge after a stop, where it left off after a kill). `resumed` says an earlier
+  /// run left it, even one killed before any segment was numbered; nil when any of its
+  /// tracks has a number.
+  init(recorder: DASHLiveRecorder, state: DASHLiveState, resumed: Bool? = nil) {
     manifestURL = recorder.download.url
     clock = recorder.clock
     let download = recorder.download
@@ -74,7 +79,7 @@ struct DASHLiveRun: Sendable {
         ? LiveRecording(configuration: configuration)
         : LiveRecording(resuming: track.journal, from: point, configuration: configuration)
     }
-    isResumed = state.tracks.contains { $0.journal.nextSequence != nil }
+    isResumed = resumed ?? state.tracks.contains { $0.journal.nextSequence != nil }
     var fresh = state
     fresh.finished = nil
     self.state = fresh
@@ -94,14 +99,23 @@ struct DASHLiveRun: Sendable {
         // seen up to the Period's last segment goes into the ledger (the recorder was
         // down, when this is its first answer since).
         var journal = recordings[track].journal
+        let resuming = if case .resuming = recordings[track].phase { true } else { false }
+        let reason: LiveGap.Reason =
+          resuming || isResumed && !answered ? .notRunning : .fellOutOfWindow
+        if journal.nextSequence == nil, let first = state.firstNumber(of: state.tracks[track]) {
+          // It never saw a segment of its Period: all of them are the gap.
+          journal.firstSequence = first
+          journal.nextSequence = first
+        }
         if let next = journal.nextSequence, let last = lastNumber(of: track, in: manifest.mpd),
           last >= next
         {
-          let resuming = if case .resuming = recordings[track].phase { true } else { false }
-          journal.ledger.add(
-            LiveGap(sequences: next...last, reason: resuming ? .notRunning : .fellOutOfWindow))
+          journal.ledger.add(LiveGap(sequences: next...last, reason: reason))
           journal.nextSequence = last + 1
-          recordings[track].journal = journal
+        }
+        recordings[track].journal = journal
+        if let key = state.tracks[track].periodKey, state.recordedNothing(in: key) {
+          state.noteMissed(key, endingBy: laterStart(in: manifest.mpd), reason: reason)
         }
         let over = MediaPlaylist(
           targetDuration: 1, mediaSequence: journal.nextSequence ?? 0, hasEndList: true,
@@ -118,17 +132,23 @@ struct DASHLiveRun: Sendable {
       }
       windows[track] = window
       state.tracks[track].timescale = window.timescale
+      state.tracks[track].presentationTimeOffset = window.presentationTimeOffset
       let playlist = window.playlist(next: recordings[track].journal.nextSequence)
       step.merge(apply(recordings[track].didReload(playlist, at: manifest.began), track: track))
     }
+    answered = true
     return ending(step)
   }
 
   /// The last `$Number$` of track `track`'s Period, which left `mpd`: it ended by the start
   /// of `mpd`'s first Period at the latest.
   private func lastNumber(of track: Int, in mpd: MPD) -> Int? {
-    let laterStart = mpd.periods.isEmpty ? nil : mpd.periodStart(at: 0)
-    return state.lastNumber(of: state.tracks[track], endingBy: laterStart)
+    state.lastNumber(of: state.tracks[track], endingBy: laterStart(in: mpd))
+  }
+
+  /// The start of `mpd`'s first Period, by which a Period that left it ended.
+  private func laterStart(in mpd: MPD) -> Double? {
+    mpd.periods.isEmpty ? nil : mpd.periodStart(at: 0)
   }
 
   /// A reload failed.

@@ -80,13 +80,14 @@ extension DASHLiveState {
     var periods: [Period] = []
     var offset = 0.0
     for key in recordedPeriodKeys {
-      guard let (source, files, seconds) = recorded(key, from: mpd),
+      let start = presentationStart(of: key)
+      guard let (source, files, seconds) = recorded(key, from: mpd, start: start),
         let made = try? OfflineManifest.make(from: source, files: files),
         var period = made.periods.first
       else { continue }
       let kept = periodManifests?[key ?? ""] != nil
       DASHLiveTimeTemplate.apply(
-        to: &period, from: source,
+        to: &period, from: source, start: start,
         tracks: tracks.filter { $0.periodKey == key }.map { track in
           var path = track.path
           if kept { path.period = 0 }
@@ -105,25 +106,40 @@ extension DASHLiveState {
     return result
   }
 
-  /// The MPD describing Period `key`, its tracks' files by path in it and the seconds it
-  /// plays; nil when one of its tracks has nothing on disk.
-  private func recorded(_ key: String?, from mpd: MPD) -> (
+  /// When the first recorded segment of Period `key`'s tracks is presented, in seconds
+  /// into the live Period (each track's `@presentationTimeOffset` taken off); nil while one
+  /// has none.
+  private func presentationStart(of key: String?) -> Double? {
+    var start: Double?
+    for track in tracks where track.periodKey == key {
+      guard let number = track.journal.recorded.first, let first = track.segments[number]
+      else { return nil }
+      start = min(start ?? .infinity, track.presentationSeconds(first.time))
+    }
+    return start
+  }
+
+  /// The MPD describing Period `key`, its tracks' files by path in it (the offline Period
+  /// starting `start` seconds into the live one) and the seconds it plays: up to the
+  /// earliest presentation end of its tracks' last segments. Nil when one of its tracks has
+  /// nothing on disk.
+  private func recorded(_ key: String?, from mpd: MPD, start: Double?) -> (
     MPD, [RepresentationPath: OfflineRepresentation], Double
   )? {
     let kept = key.flatMap { periodManifests?[$0] }.flatMap { try? MPDParser.parse(Data($0.utf8)) }
     var files: [RepresentationPath: OfflineRepresentation] = [:]
-    var seconds = Double.infinity
+    var end = Double.infinity
     for track in tracks where track.periodKey == key {
-      guard let offline = track.offline, let first = offline.segments.first?.time,
+      guard let start, let offline = track.offline(periodStart: start),
         let last = offline.segments.last,
-        let end = last.time.flatMap({ time in last.duration.map { time + $0 } })
+        let ends = last.time.flatMap({ time in last.duration.map { time + $0 } })
       else { return nil }
       var path = track.path
       if kept != nil { path.period = 0 }
       files[path] = offline
-      seconds = min(seconds, Double(end - first) / Double(max(offline.timescale, 1)))
+      end = min(end, track.presentationSeconds(ends))
     }
-    guard !files.isEmpty, seconds.isFinite else { return nil }
-    return (kept ?? mpd, files, seconds)
+    guard let start, !files.isEmpty, end.isFinite, end > start else { return nil }
+    return (kept ?? mpd, files, end - start)
   }
 }

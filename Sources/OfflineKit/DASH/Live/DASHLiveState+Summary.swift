@@ -5,26 +5,22 @@ extension DASHLiveState {
   /// track's Period key and journal. Decoding it leaves out what grows with every segment
   /// (each track's `segments`, its `$Time$` numbering) and the Periods' MPD texts, so a
   /// snapshot of a long recording decodes no more entries than that of a short one.
-  struct Summary: Sendable, Equatable, Decodable {
+  struct Summary: Sendable, Equatable, Codable {
     /// A track's Period and what it settled.
-    struct Track: Sendable, Equatable, Decodable {
+    struct Track: Sendable, Equatable, Codable {
       var periodKey: String?
       var journal: LiveJournal
     }
 
     var finished: LiveRecording.FinishReason?
     var tracks: [Track]
+    var missedPeriods: [MissedPeriod]?
 
     /// The summary part of `state`.
     init(_ state: DASHLiveState) {
       finished = state.finished
       tracks = state.tracks.map { Track(periodKey: $0.periodKey, journal: $0.journal) }
-    }
-
-    /// The summary part of the state in `folder`, or nil when there is none or it cannot
-    /// be read.
-    static func read(in folder: URL) -> Summary? {
-      LiveStateFile.read(Summary.self, named: DASHLiveState.fileName, in: folder)
+      missedPeriods = state.missedPeriods
     }
 
     /// The Period keys of the tracks, each once, in the order the Periods were first seen.

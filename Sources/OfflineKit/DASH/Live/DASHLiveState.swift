@@ -37,6 +37,10 @@ struct DASHLiveState: Sendable, Equatable, Codable {
     var segments: [Int: Segment] = [:]
     /// The numbers made from the segments' times, when their names use `$Time$` only.
     var timeNumbering: TimeNumbering?
+    /// The `@presentationTimeOffset` of its segments, in ``timescale`` units: a segment of
+    /// media time `t` is presented `(t - presentationTimeOffset) / timescale` seconds into its
+    /// Period (ISO/IEC 23009-1 5.3.9); nil (0) in an older state.
+    var presentationTimeOffset: Int64?
 
     /// Its path in the MPD.
     var path: RepresentationPath {
@@ -65,18 +69,32 @@ struct DASHLiveState: Sendable, Equatable, Codable {
       }
     }
 
+    /// Seconds into its Period at which the segment of media time `time` is presented:
+    /// `(time - presentationTimeOffset) / timescale`, worked out in integers first so that a
+    /// large offset (media times since the epoch) loses no precision.
+    func presentationSeconds(_ time: UInt64) -> Double {
+      let (media, overflow) = Int64(clamping: time).subtractingReportingOverflow(
+        presentationTimeOffset ?? 0)
+      let units = overflow ? Double(time) - Double(presentationTimeOffset ?? 0) : Double(media)
+      return units / Double(max(timescale, 1))
+    }
+
     /// Its files on disk, for `OfflineManifest`: the recorded segments in number order, the
-    /// presentation starting at the first one; nil before its init section and a segment
-    /// are on disk.
-    var offline: OfflineRepresentation? {
+    /// offline Period starting `start` seconds into the live Period (its tracks' earliest
+    /// recorded presentation time; this track's first segment when nil), so every track of
+    /// the Period keeps its place beside the others; nil before its init section and a
+    /// segment are on disk.
+    func offline(periodStart start: Double? = nil) -> OfflineRepresentation? {
       guard let initialization else { return nil }
       let recorded = segments.keys.sorted().filter { journal.recorded.contains($0) }
       guard let first = recorded.first.flatMap({ segments[$0] }) else { return nil }
+      let late = start.map { max(presentationSeconds(first.time) - $0, 0) } ?? 0
+      let offset = Int64(clamping: first.time) - Int64((late * Double(timescale)).rounded())
       return OfflineRepresentation(
         initialization: initialization,
         segments: recorded.compactMap { segments[$0] }.map {
           OfflineRepresentation.Segment(name: $0.local, time: $0.time, duration: $0.duration)
-        }, timescale: timescale, presentationTimeOffset: Int64(clamping: first.time))
+        }, timescale: timescale, presentationTimeOffset: offset)
     }
   }
 
@@ -90,6 +108,8 @@ struct DASHLiveState: Sendable, Equatable, Codable {
   /// last MPD that listed it described it, so the offline MPD lists it after it left the
   /// live MPD.
   var periodManifests: [String: String]?
+  /// The Periods that left the MPD with nothing of them recorded, in the order found.
+  var missedPeriods: [MissedPeriod]?
 
   /// Whether the same command goes on with it: it did not finish, or the user stopped it.
   var goesOn: Bool { finished == nil || finished == .stopped }
@@ -98,10 +118,4 @@ struct DASHLiveState: Sendable, Equatable, Codable {
   static func read(in folder: URL) -> DASHLiveState? {
     LiveStateFile.read(DASHLiveState.self, named: fileName, in: folder)
   }
-
-  /// Writes it atomically into `folder`.
-  func write(in folder: URL) throws(Transfer.Error) {
-    try LiveStateFile.write(self, named: Self.fileName, in: folder, url: manifestURL)
-  }
-
 }

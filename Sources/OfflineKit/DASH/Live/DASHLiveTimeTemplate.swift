@@ -44,12 +44,14 @@ enum DASHLiveTimeTemplate {
   }
 
   /// `period`, made by `OfflineManifest` from `source`, with the Representation of each of
-  /// `tracks` (found by its `@id`) listed by ``template(_:folder:)`` where it applies.
+  /// `tracks` (found by its `@id`) listed by ``template(_:folder:)`` where it applies, the
+  /// offline Period starting `start` seconds into the live one.
   static func apply(
-    to period: inout Period, from source: MPD, tracks: [(RepresentationPath, DASHLiveState.Track)]
+    to period: inout Period, from source: MPD, start: Double?,
+    tracks: [(RepresentationPath, DASHLiveState.Track)]
   ) {
     for (path, track) in tracks {
-      guard let offline = track.offline,
+      guard let offline = track.offline(periodStart: start),
         let template = template(offline, folder: track.localFolder),
         let id = source.representation(at: path)?.id
       else { continue }

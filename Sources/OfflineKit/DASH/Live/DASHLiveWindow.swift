@@ -18,6 +18,8 @@ struct DASHLiveWindow: Sendable {
   var initialization: SegmentReference?
   /// Units per second of the segments' times and durations.
   var timescale: UInt64
+  /// The `@presentationTimeOffset` of the segments' times, in ``timescale`` units.
+  var presentationTimeOffset: Int64
   /// Whether the Representation's segments are all available: the MPD turned `static`,
   /// its `mediaPresentationDuration` is reached, or its Period, followed by another, ended.
   var ended: Bool
@@ -56,6 +58,7 @@ struct DASHLiveWindow: Sendable {
     segments = listing.segments.filter { $0.number != nil && $0.number! <= UInt64(Int.max) }
     initialization = listing.initialization
     timescale = max(listing.timescale, 1)
+    presentationTimeOffset = listing.presentationTimeOffset
     let endsAt = mpd.live.availabilityStartTime.flatMap { start in
       mpd.mediaPresentationDuration.map { start.addingTimeInterval($0) }
     }

@@ -17,11 +17,24 @@ extension LiveRecordingSummary {
     let journals = state.tracks.map(\.journal)
     let recording = downloading && state.finished == nil
     var gaps: [Gap] = []
-    for gap in journals.flatMap(\.ledger.gaps) {
-      let entry = Gap(
-        firstSequence: gap.sequences.lowerBound, lastSequence: gap.sequences.upperBound,
-        reason: Gap.Reason(gap.reason))
-      if !gaps.contains(entry) { gaps.append(entry) }
+    let missed = state.missedPeriods ?? []
+    for track in state.tracks {
+      let period = missed.first { $0.key == track.periodKey }
+      for gap in track.journal.ledger.gaps {
+        var entry = Gap(
+          firstSequence: gap.sequences.lowerBound, lastSequence: gap.sequences.upperBound,
+          reason: Gap.Reason(gap.reason))
+        if let period { entry.missedPeriod(period) }
+        if !gaps.contains(entry) { gaps.append(entry) }
+      }
+    }
+    // A missed Period whose segments have no numbers (named by `$Time$`): its span alone.
+    for period in missed
+    where !gaps.contains(where: { $0.period == (period.id ?? "") && $0.periodStart == period.start }
+    ) {
+      var entry = Gap(firstSequence: 0, lastSequence: -1, reason: Gap.Reason(period.reason))
+      entry.missedPeriod(period)
+      gaps.append(entry)
     }
     gaps.sort { ($0.firstSequence, $0.lastSequence) < ($1.firstSequence, $1.lastSequence) }
     self.init(
@@ -30,5 +43,14 @@ extension LiveRecordingSummary {
       isRecording: recording,
       liveEdgeDelay: recording ? journals.map { $0.asked.values.reduce(0, +) }.max() ?? 0 : nil,
       finishReason: state.finished?.rawValue)
+  }
+}
+
+extension LiveRecordingSummary.Gap {
+  /// Says the gap is the whole Period `period`, which left the MPD with nothing recorded.
+  mutating func missedPeriod(_ period: DASHLiveState.MissedPeriod) {
+    self.period = period.id ?? ""
+    periodStart = period.start
+    periodEnd = period.end
   }
 }
