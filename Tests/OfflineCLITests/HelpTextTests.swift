@@ -172,8 +172,10 @@ import Testing
                                   holds it downloaded serves it as a mirror preferred to
                                   the origin, its length and bytes checked like any
                                   mirror's; the origin serves what the peers cannot. A
-                                  peer that is down or holds nothing is named and the
-                                  origin serves. Not for streams.
+                                  peer that is down is named; one that holds nothing is
+                                  passed over. With the origin down or without ranges, a
+                                  peer serves the whole file, checked against its own
+                                  record. Not for streams.
           --ca-file <pem>         Trust only the CA certificates in this PEM file.
                                   Without it, CURL_CA_BUNDLE (only that file), else
                                   SSL_CERT_FILE and SSL_CERT_DIR (a PEM file, a folder

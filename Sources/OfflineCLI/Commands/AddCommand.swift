@@ -34,8 +34,8 @@ struct AddCommand: Command {
     help: "A nearby 'offline serve' (http://host:8380, with ?token=TOKEN as it printed; repeat"
       + " for more), kept with the contents: 'offline run' asks it for each file by its URL"
       + " before the origin and takes what it holds as a mirror preferred to the origin,"
-      + " checked like any mirror's. A peer that is down or holds nothing is named and the"
-      + " origin serves.",
+      + " checked like any mirror's. A peer that is down is named; one that holds nothing is"
+      + " passed over; with the origin down or without ranges, a peer serves the whole file.",
     parser: .httpURL)
   static let split: Option<Duration?> = .value(
     "--split", valueName: "duration",

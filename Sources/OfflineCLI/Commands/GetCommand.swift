@@ -105,7 +105,9 @@ struct GetCommand: Command {
       + " for more) asked for the file by its URL before the origin: a peer that holds it"
       + " downloaded serves it as a mirror preferred to the origin, its length and bytes"
       + " checked like any mirror's; the origin serves what the peers cannot. A peer that is"
-      + " down or holds nothing is named and the origin serves. Not for streams.",
+      + " down is named; one that holds nothing is passed over. With the origin down or"
+      + " without ranges, a peer serves the whole file, checked against its own record. Not"
+      + " for streams.",
     parser: .httpURL)
   static let split: Option<Duration?> = .value(
     "--split", valueName: "duration",
