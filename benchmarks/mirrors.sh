@@ -97,7 +97,7 @@ for round in $(seq "$rounds"); do
   rm -rf "$out" "$work/runs/store"; mkdir -p "$out"; sync
   timed aria2c "$round" "$out/file.bin" \
     aria2c -M "$work/file.meta4" -d "$out" --split 8 --max-connection-per-server 4 \
-    --file-allocation none --allow-overwrite true --auto-file-renaming false \
+    --file-allocation=none --allow-overwrite=true --auto-file-renaming=false \
     --console-log-level warn --summary-interval 0
   rm -rf "$out"; sync
 done
