@@ -85,6 +85,11 @@ final class HashBehind: @unchecked Sendable {
   /// Whether every byte the writer writes in order is hashed from its memory, however large
   /// the file (see ``hashWritten(_:at:)``).
   private let hashesWritesFromMemory: Bool
+  /// Bytes that wait before the worker is started: ``batch``, or a piece's length when
+  /// that is shorter, so each piece is checked as soon as it is written, as it was when its
+  /// check read it again (a slow request would otherwise have its pieces checked only at
+  /// its end, and a kill before then lost every check it would have journalled).
+  private let startsAfter: Int64
 
   /// Hashes the file open at `descriptor` from byte `start` on (the first byte the writer
   /// writes, or 0 for a resume whose earlier bytes the hashers must see too).
@@ -104,6 +109,7 @@ final class HashBehind: @unchecked Sendable {
     self.whole = whole
     self.chunks = chunks
     self.pieces = pieces
+    self.startsAfter = min(Self.batch, pieces?.blockSize ?? Self.batch)
     self.sharesFirstChunk = whole != nil && chunks != nil && start == 0
     self.state = State(written: start, hashed: start, floor: start)
     self.noted = start
@@ -145,7 +151,7 @@ final class HashBehind: @unchecked Sendable {
     if let failure = state.failure { throw failure }
     guard !state.stopped, end > state.written else { return }
     state.written = end
-    if !state.running, state.written - state.hashed >= Self.batch {
+    if !state.running, state.written - state.hashed >= startsAfter {
       state.running = true
       let generation = state.generation
       queue.async { [self] in work(generation: generation) }
