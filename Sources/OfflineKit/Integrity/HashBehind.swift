@@ -3,7 +3,8 @@ import Foundation
 
 /// Hashes the bytes of a part file behind its writer, on a queue of its own: the thread that
 /// receives the body only writes, and the hashes read back (from the page cache) exactly the
-/// bytes that are in the file. The first ``batch`` bytes of a file written from its start
+/// bytes that are in the file. One read feeds every hasher: the file's, the chunk digests'
+/// and a Metalink's pieces' (``pieces``), so a piece is checked without reading it again. The first ``batch`` bytes of a file written from its start
 /// are hashed from the writer's own buffer as they reach the file instead
 /// (``hashWritten(_:at:)``): a small file (a stream's piece) is never read back. So is every
 /// byte of a part written past the page cache (``DirectWriter``; `fromMemory`), whose
@@ -64,6 +65,9 @@ final class HashBehind: @unchecked Sendable {
   let whole: SHA256?
   /// The chunk digests, nil when they are not computed.
   let chunks: ChunkHasher?
+  /// The pieces of a file with piece hashes, each told as its last byte is read back; nil
+  /// when none are checked.
+  let pieces: BlockHasher?
   /// The file read back; -1 until a part created on its first write is created
   /// (``adopt(descriptor:)``), which is before any of its bytes is noted as written.
   private var descriptor: Int32
@@ -81,22 +85,31 @@ final class HashBehind: @unchecked Sendable {
   /// Whether every byte the writer writes in order is hashed from its memory, however large
   /// the file (see ``hashWritten(_:at:)``).
   private let hashesWritesFromMemory: Bool
+  /// Bytes that wait before the worker is started: ``batch``, or a piece's length when
+  /// that is shorter, so each piece is checked as soon as it is written, as it was when its
+  /// check read it again (a slow request would otherwise have its pieces checked only at
+  /// its end, and a kill before then lost every check it would have journalled).
+  private let startsAfter: Int64
 
   /// Hashes the file open at `descriptor` from byte `start` on (the first byte the writer
   /// writes, or 0 for a resume whose earlier bytes the hashers must see too).
   ///
-  /// - Parameter fromMemory: Whether the writer's bytes are hashed from its memory past the
-  ///   first ``batch`` too: for a writer whose bytes go past the page cache
-  ///   (``DirectWriter``), where reading them back would read the device, and whose thread
-  ///   no longer copies them into the page cache.
+  /// - Parameters:
+  ///   - pieces: Fed the same bytes as `chunks` (a range's pieces, ``RangeSink``).
+  ///   - fromMemory: Whether the writer's bytes are hashed from its memory past the
+  ///     first ``batch`` too: for a writer whose bytes go past the page cache
+  ///     (``DirectWriter``), where reading them back would read the device, and whose
+  ///     thread no longer copies them into the page cache.
   init(
     descriptor: Int32, from start: Int64, whole: SHA256?, chunks: ChunkHasher?,
-    fromMemory: Bool = false
+    pieces: BlockHasher? = nil, fromMemory: Bool = false
   ) {
     self.hashesWritesFromMemory = fromMemory
     self.descriptor = descriptor
     self.whole = whole
     self.chunks = chunks
+    self.pieces = pieces
+    self.startsAfter = min(Self.batch, pieces?.blockSize ?? Self.batch)
     self.sharesFirstChunk = whole != nil && chunks != nil && start == 0
     self.state = State(written: start, hashed: start, floor: start)
     self.noted = start
@@ -116,7 +129,7 @@ final class HashBehind: @unchecked Sendable {
   }
 
   /// Whether there is anything to hash.
-  var isHashing: Bool { whole != nil || chunks != nil }
+  var isHashing: Bool { whole != nil || chunks != nil || pieces != nil }
 
   /// How far the bytes are hashed now (the worker may be moving it).
   var hashedLength: Int64 {
@@ -138,7 +151,7 @@ final class HashBehind: @unchecked Sendable {
     if let failure = state.failure { throw failure }
     guard !state.stopped, end > state.written else { return }
     state.written = end
-    if !state.running, state.written - state.hashed >= Self.batch {
+    if !state.running, state.written - state.hashed >= startsAfter {
       state.running = true
       let generation = state.generation
       queue.async { [self] in work(generation: generation) }
@@ -232,6 +245,7 @@ final class HashBehind: @unchecked Sendable {
     waitForWorker()
     whole?.reset()
     chunks?.reset()
+    pieces?.reset()
     noted = start
     state.written = start
     state.hashed = start
@@ -286,9 +300,10 @@ final class HashBehind: @unchecked Sendable {
 
   /// Feeds `bytes`, the file's bytes at `offset` (the next ones to hash), to the hashers;
   /// while the hashers share the first chunk, its bytes go to ``whole`` alone, and its
-  /// digest is recorded from a copy of ``whole`` when its last byte arrives. Only the owner of
-  /// the hashers calls it.
+  /// digest is recorded from a copy of ``whole`` when its last byte arrives. ``pieces`` sees
+  /// every byte. Only the owner of the hashers calls it.
   private func feed(_ bytes: UnsafeRawBufferPointer, at offset: Int64) {
+    pieces?.update(bytes, at: offset)
     let size = ChunkDigests.chunkSize
     guard sharesFirstChunk, offset < size, let whole, let chunks else {
       whole?.update(bytes)

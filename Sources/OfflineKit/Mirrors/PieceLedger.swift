@@ -29,6 +29,8 @@ final class PieceLedger: Sendable {
     var pending: Set<Int> = []
     /// The bytes of every piece found bad in this run.
     var reopened: [Range<Int64>] = []
+    /// For each piece, the count of `reopened` just after it was last found bad (0: never).
+    var lastFoundBad: [Int]
   }
 
   /// The hashes the pieces are checked against.
@@ -40,7 +42,10 @@ final class PieceLedger: Sendable {
     self.checks = checks
     var statuses = Array(repeating: Status.unchecked, count: checks.hashes.count)
     for index in verified where statuses.indices.contains(index) { statuses[index] = .verified }
-    state = Locked(State(statuses: statuses, badCounts: Array(repeating: 0, count: statuses.count)))
+    state = Locked(
+      State(
+        statuses: statuses, badCounts: Array(repeating: 0, count: statuses.count),
+        lastFoundBad: Array(repeating: 0, count: statuses.count)))
   }
 
   /// The pieces that hold a byte of `bytes`, in order.
@@ -51,11 +56,41 @@ final class PieceLedger: Sendable {
     return first..<min(checks.hashes.count, max(first, last + 1))
   }
 
+  /// The pieces holding a byte of `bytes`, just written by a request whose bytes from
+  /// `readBackFrom` on are read back (``HashBehind``), that its read-back cannot check: those
+  /// a byte of which it did not write. The others, written whole by it, get their digest
+  /// from that read-back, without a second read of the file.
+  func piecesNotReadBack(landed bytes: Range<Int64>, readBackFrom: Int64) -> [Int] {
+    pieces(overlapping: bytes).filter { index in
+      let piece = checks.range(ofPiece: index)
+      return piece.lowerBound < readBackFrom || piece.upperBound > bytes.upperBound
+    }
+  }
+
   /// Claims `index` for a check when it is not checked yet; false when it is verified,
   /// failed, or another connection checks it.
   func claim(_ index: Int) -> Bool {
     state.withLock { state in
       guard state.statuses[index] == .unchecked else { return false }
+      state.statuses[index] = .checking
+      return true
+    }
+  }
+
+  /// How many times a piece was found bad so far in this run: taken when a request starts,
+  /// it tells ``claim(_:writtenSince:)`` which of the pieces it writes were made to fetch
+  /// again after it began.
+  var badFinds: Int { state.withLock { $0.reopened.count } }
+
+  /// Claims `index` for a check of its digest from the read-back of a request that began
+  /// when ``badFinds`` was `finds`: false, besides as ``claim(_:)``, when the piece was found
+  /// bad since (the digest may be of its bad bytes, read before they were fetched again, or
+  /// of the two mixed; the piece's new bytes are checked on their own).
+  func claim(_ index: Int, writtenSince finds: Int) -> Bool {
+    state.withLock { state in
+      guard state.statuses[index] == .unchecked, state.lastFoundBad[index] <= finds else {
+        return false
+      }
       state.statuses[index] = .checking
       return true
     }
@@ -78,12 +113,16 @@ final class PieceLedger: Sendable {
   }
 
   /// Records that the piece `index` (claimed) is bad; returns whether it is to be fetched
-  /// again (false once it was bad more than `rounds` times: it is failed for good).
-  func didFindBad(_ index: Int, rounds: Int) -> Bool {
+  /// again (false once it was bad more than `rounds` times: it is failed for good). When
+  /// it is, `reopen` runs first (its bytes made to fetch again), under the ledger's lock, so
+  /// no check claims the piece while its bad bytes still count as written.
+  func didFindBad(_ index: Int, rounds: Int, reopen: () -> Void = {}) -> Bool {
     state.withLock { state in
       state.badCounts[index] += 1
       state.reopened.append(checks.range(ofPiece: index))
+      state.lastFoundBad[index] = state.reopened.count
       let again = state.badCounts[index] <= rounds
+      if again { reopen() }
       state.statuses[index] = again ? .unchecked : .failed
       return again
     }

@@ -3,9 +3,9 @@ import OfflineHTTP
 import OfflineStore
 
 /// Receives one connection's range of a segmented download and writes it in place, at its
-/// offsets in the shared part file; the chunks it writes whole are hashed behind it, read
-/// back from the file on a queue of their own (``HashBehind``), so the body callback only
-/// writes.
+/// offsets in the shared part file; the chunks and pieces it writes whole are hashed behind
+/// it, read back from the file once on a queue of their own (``HashBehind``), so the body
+/// callback only writes.
 ///
 /// `@unchecked Sendable`: its own members are touched on the transport's thread during the
 /// request and read by the connection's task after it; shared state is in ``RangeBoard``,
@@ -33,10 +33,11 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
   /// Hashes the chunks this range completes (no hasher: the transfer records none).
   private let hashes: HashBehind
 
-  /// A sink for the request of `slot` that asks for `request` (from the range's `next`).
+  /// A sink for the request of `slot` that asks for `request` (from the range's `next`);
+  /// `chunks` and `pieces` are fed the bytes it writes, read back.
   init(
     board: RangeBoard, slot: Int, request: Range<Int64>, descriptor: Int32,
-    chunks: ChunkHasher? = nil
+    chunks: ChunkHasher? = nil, pieces: BlockHasher? = nil
   ) {
     self.board = board
     self.slot = slot
@@ -47,7 +48,7 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
     self.requestEnd = request.upperBound
     self.writeBehind = WriteBehind(descriptor: descriptor, from: expectedStart)
     self.hashes = HashBehind(
-      descriptor: descriptor, from: expectedStart, whole: nil, chunks: chunks)
+      descriptor: descriptor, from: expectedStart, whole: nil, chunks: chunks, pieces: pieces)
   }
 
   /// Hashes what is left of the bytes this sink wrote and waits until nothing reads the file

@@ -40,16 +40,26 @@ extension SegmentedTransfer {
         let preferred =
           sources.hasMirrors ? sources.span(of: source.index) ?? Self.firstSpanWithMirrors : span
         let asked = board.beginRequest(slot, preferredSpan: preferred)
+        // The pieces this request writes whole are hashed in the read-back the chunk
+        // digests make, so checking them reads no byte again.
+        let pieces = checker.map { checker in
+          let finds = checker.ledger.badFinds
+          return BlockHasher(blockSize: checker.pieceLength, length: total) {
+            checker.digested($0, sha256: $1, finds: finds)
+          }
+        }
         let sink = RangeSink(
           board: board, slot: slot, request: asked, descriptor: fd,
-          chunks: hashesChunks ? ChunkHasher(digests: digests, length: total) : nil)
+          chunks: hashesChunks ? ChunkHasher(digests: digests, length: total) : nil,
+          pieces: pieces)
         if source.index > 0 { sink.expectedTotal = total }
         if let checker {
           // Each piece is checked as soon as its bytes are written, its writers known first.
           sink.pieceLength = checker.pieceLength
+          let readBackFrom = sink.expectedStart
           sink.landed = { bytes in
             sources.wrote(bytes, by: source.index)
-            checker.landed(bytes)
+            checker.landed(bytes, readBackFrom: readBackFrom)
           }
         }
         var request = source.index == 0 ? transfer.request() : transfer.session.request(source.url)

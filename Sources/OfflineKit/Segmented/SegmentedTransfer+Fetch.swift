@@ -6,18 +6,29 @@ import OfflineStore
 extension SegmentedTransfer {
   /// Runs the connections until every range is written, checkpointing the ranges every
   /// second (fsync first, so a recorded `next` never runs ahead of the disk). With `ledger`,
-  /// each piece is checked as soon as its bytes are written, on a ``PieceChecker``'s queue
-  /// (``checkLanded(_:ledger:board:fd:sources:onEvent:)``), and the checkpoints record the
-  /// verified ones.
+  /// each piece is checked as soon as its bytes are written, on a ``PieceChecker``'s queue:
+  /// by its digest from the read-back of the request that wrote it whole
+  /// (``judge(_:sha256:ledger:board:sources:onEvent:)``), else read from the file
+  /// (``checkLanded(_:readBackFrom:ledger:board:fd:sources:onEvent:)``); the checkpoints
+  /// record the verified ones.
   func fetchAll(
     _ board: RangeBoard, fd: Int32, total: Int64, validator: String, sources: MirrorSources,
     ledger: PieceLedger? = nil, onEvent: @escaping @Sendable (Transfer.Event) -> Void
   ) async throws {
     let clock = transfer.configuration.clock
     let checker = ledger.map { ledger in
-      PieceChecker(pieceLength: ledger.checks.length) { bytes in
-        checkLanded(bytes, ledger: ledger, board: board, fd: fd, sources: sources, onEvent: onEvent)
-      }
+      PieceChecker(
+        ledger: ledger,
+        check: { bytes, readBackFrom in
+          checkLanded(
+            bytes, readBackFrom: readBackFrom, ledger: ledger, board: board, fd: fd,
+            sources: sources, onEvent: onEvent)
+        },
+        judge: { index, sha256, finds in
+          judge(
+            index, sha256: sha256, finds: finds, ledger: ledger, board: board,
+            sources: sources, onEvent: onEvent)
+        })
     }
     // No check reads the file after this run returns (its caller may close it).
     defer { checker?.drain() }

@@ -23,14 +23,17 @@ extension SegmentedTransfer {
 
   /// Checks every piece holding a byte of `bytes` whose bytes are now all written and that
   /// no one checked yet (``checkPiece(_:ledger:board:fd:sources:onEvent:)``); run on a
-  /// ``PieceChecker``'s queue as bytes land. A piece the file could not be read for is left
+  /// ``PieceChecker``'s queue as bytes land. A piece the request that wrote `bytes` wrote
+  /// whole (from `readBackFrom`, where its read-back began, to the end of `bytes`) is left
+  /// to its digest from that read-back (``judge(_:sha256:ledger:board:sources:onEvent:)``),
+  /// which costs no second read of the file. A piece the file could not be read for is left
   /// unchecked: ``settlePieces(_:fd:total:validator:sources:ledger:onEvent:)`` checks it
   /// again and reports the error.
   func checkLanded(
-    _ bytes: Range<Int64>, ledger: PieceLedger, board: RangeBoard, fd: Int32,
-    sources: MirrorSources, onEvent: @Sendable (Transfer.Event) -> Void
+    _ bytes: Range<Int64>, readBackFrom: Int64, ledger: PieceLedger, board: RangeBoard,
+    fd: Int32, sources: MirrorSources, onEvent: @Sendable (Transfer.Event) -> Void
   ) {
-    for index in ledger.pieces(overlapping: bytes)
+    for index in ledger.piecesNotReadBack(landed: bytes, readBackFrom: readBackFrom)
     where board.isWritten(ledger.checks.range(ofPiece: index)) && ledger.claim(index) {
       do {
         try checkPiece(
@@ -54,13 +57,8 @@ extension SegmentedTransfer {
     }
   }
 
-  /// Hashes piece `index` (claimed in `ledger`) from the file. A right one is verified (the
-  /// next checkpoint journals it); a bad one penalises every source that wrote a byte of it
-  /// (``MirrorSources/didServeBadPiece(_:)``, a drop told as
-  /// ``Transfer/Event/sourceDropped(_:reason:)``), and its bytes are made to fetch again on
-  /// `board` (told as ``Transfer/Event/refetchingPieces(_:)``), unless it was bad more than
-  /// ``mendingRounds`` times: then it stays failed and ``settlePieces(_:fd:total:validator:sources:ledger:onEvent:)``
-  /// fails the download.
+  /// Hashes piece `index` (claimed in `ledger`) from the file and settles it
+  /// (``settle(_:right:ledger:board:sources:onEvent:)``).
   func checkPiece(
     _ index: Int, ledger: PieceLedger, board: RangeBoard, fd: Int32, sources: MirrorSources,
     onEvent: @Sendable (Transfer.Event) -> Void
@@ -68,6 +66,35 @@ extension SegmentedTransfer {
     let right = try transfer.fileStep { () throws(TransferFileError) in
       try ledger.checks.isRight(piece: index, in: fd)
     }
+    settle(index, right: right, ledger: ledger, board: board, sources: sources, onEvent: onEvent)
+  }
+
+  /// Settles piece `index` by `sha256`, the digest of its bytes as one request wrote them
+  /// whole, read back after their write (``HashBehind``); run on a ``PieceChecker``'s queue.
+  /// The request began when ``PieceLedger/badFinds`` was `finds`. Nothing happens when the
+  /// piece is verified already, being checked, or was found bad since the request began
+  /// (``PieceLedger/claim(_:writtenSince:)``).
+  func judge(
+    _ index: Int, sha256: String, finds: Int, ledger: PieceLedger, board: RangeBoard,
+    sources: MirrorSources, onEvent: @Sendable (Transfer.Event) -> Void
+  ) {
+    guard ledger.claim(index, writtenSince: finds) else { return }
+    settle(
+      index, right: sha256 == ledger.checks.hashes[index], ledger: ledger, board: board,
+      sources: sources, onEvent: onEvent)
+  }
+
+  /// Settles piece `index` (claimed in `ledger`), found `right` or not. A right one is
+  /// verified (the next checkpoint journals it); a bad one penalises every source that wrote
+  /// a byte of it (``MirrorSources/didServeBadPiece(_:)``, a drop told as
+  /// ``Transfer/Event/sourceDropped(_:reason:)``), and its bytes are made to fetch again on
+  /// `board` (told as ``Transfer/Event/refetchingPieces(_:)``), unless it was bad more than
+  /// ``mendingRounds`` times: then it stays failed and ``settlePieces(_:fd:total:validator:sources:ledger:onEvent:)``
+  /// fails the download.
+  private func settle(
+    _ index: Int, right: Bool, ledger: PieceLedger, board: RangeBoard, sources: MirrorSources,
+    onEvent: @Sendable (Transfer.Event) -> Void
+  ) {
     if right {
       ledger.didVerify(index)
       return
@@ -77,8 +104,8 @@ extension SegmentedTransfer {
     for (url, reason) in sources.didServeBadPiece(bytes) {
       onEvent(.sourceDropped(url, reason: reason))
     }
-    guard ledger.didFindBad(index, rounds: Self.mendingRounds) else { return }
-    board.reopen(bytes)
+    guard ledger.didFindBad(index, rounds: Self.mendingRounds, reopen: { board.reopen(bytes) })
+    else { return }
     onEvent(.refetchingPieces([index]))
   }
 
