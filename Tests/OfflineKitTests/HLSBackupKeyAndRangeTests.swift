@@ -61,14 +61,7 @@ struct HLSBackupKeyAndRangeTests {
       !log.contains {
         $0.uri.hasPrefix("/cdn2/") && $0.uri.hasSuffix(".ts") && $0.uri != "/cdn2/\(segment)"
       })
-    // The origin, as ffmpeg reads it from the second CDN (after the download's log).
-    let origin = try await StreamFailoverTests.decodedMD5s(
-      cdns.nginx.url("/cdn2/index.m3u8").absoluteString)
-    cdns.nginx.stop(graceful: false)
-    let decoded = try await FFmpeg.decode(outcome.index.path)
-    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
-    #expect(abs(decoded.duration - cdns.files.duration) < 0.6, "\(decoded.duration)")
-    #expect(try await StreamFailoverTests.decodedMD5s(outcome.index.path) == origin)
+    try await Self.expectDecodesLikeTheOrigin(outcome, cdns)
   }
 
   @Test func aByteRangePackMissingOnOneCDNComesFromTheOther() async throws {
@@ -86,13 +79,26 @@ struct HLSBackupKeyAndRangeTests {
       "the same ranges, from the backup: \(asked.map { "\($0.uri) \($0.status) \($0.range ?? "")" })"
     )
     #expect(outcome.sources.last?.bytes == removed["index.ts"], "\(outcome.sources)")
-    // The origin, as ffmpeg reads it from the second CDN (after the download's log).
+    try await Self.expectDecodesLikeTheOrigin(outcome, cdns)
+  }
+
+  /// The offline copy decodes without error, to the stream's duration, and equal to the
+  /// origin as ffmpeg reads it from the second CDN (read after the download's log). Stops
+  /// the CDNs' nginx.
+  static func expectDecodesLikeTheOrigin(
+    _ outcome: StreamOutcome, _ cdns: StreamFailoverTests.TwoCDNs,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
     let origin = try await StreamFailoverTests.decodedMD5s(
       cdns.nginx.url("/cdn2/index.m3u8").absoluteString)
     cdns.nginx.stop(graceful: false)
     let decoded = try await FFmpeg.decode(outcome.index.path)
-    #expect(decoded.errors.isEmpty, "\(decoded.errors)")
-    #expect(abs(decoded.duration - cdns.files.duration) < 0.6, "\(decoded.duration)")
-    #expect(try await StreamFailoverTests.decodedMD5s(outcome.index.path) == origin)
+    #expect(decoded.errors.isEmpty, "\(decoded.errors)", sourceLocation: sourceLocation)
+    #expect(
+      abs(decoded.duration - cdns.files.duration) < 0.6, "\(decoded.duration)",
+      sourceLocation: sourceLocation)
+    #expect(
+      try await StreamFailoverTests.decodedMD5s(outcome.index.path) == origin,
+      sourceLocation: sourceLocation)
   }
 }

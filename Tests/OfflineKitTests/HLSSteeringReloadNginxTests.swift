@@ -28,20 +28,38 @@ struct HLSSteeringReloadNginxTests {
     return #"{"VERSION":1,"TTL":1,"RELOAD-URI":"steering.json?s=1","PATHWAY-PRIORITY":[\#(names)]}"#
   }
 
+  /// Two pathways of `segmentCount` segments at 32 KB/s under one nginx, ``master`` at its
+  /// root, a steering manifest at `json` that puts `priority` first, and the download of the
+  /// master into a fresh store, one segment at a time. Keep it alive for the whole test.
+  struct Steered {
+    let cdns: StreamFailoverTests.TwoCDNs
+    let json: URL
+    let root: TemporaryDirectory
+    let index: OfflineIndex
+    let download: HLSDownload
+
+    init(segmentCount: Int, priority: [String]) async throws {
+      cdns = try await StreamFailoverTests.TwoCDNs(
+        hls: .fmp4, segmentCount: segmentCount, options: .init(limitRate: "32k"))
+      try HLSSteeringReloadNginxTests.master.write(
+        to: cdns.www.file("master.m3u8"), atomically: true, encoding: .utf8)
+      let steer = cdns.www.url.appending(path: "steer")
+      try FileManager.default.createDirectory(at: steer, withIntermediateDirectories: true)
+      json = steer.appending(path: "steering.json")
+      try HLSSteeringReloadNginxTests.steering(priority).write(
+        to: json, atomically: true, encoding: .utf8)
+      (root, index) = try StreamFailoverTests().store()
+      download = HLSDownload(
+        url: cdns.nginx.url("/master.m3u8"), folder: root.url.appending(path: "content"),
+        configuration: StreamConfiguration(
+          parallelSegments: 1, pieceRetries: 2, pieceRetryDelay: .milliseconds(10)),
+        journal: index.transfers, transport: CurlTransport())
+    }
+  }
+
   @Test func theSegmentsAfterASteeringChangeComeFromTheNewFirstPathway() async throws {
-    let cdns = try await StreamFailoverTests.TwoCDNs(
-      hls: .fmp4, segmentCount: 8, options: .init(limitRate: "32k"))
-    try Self.master.write(to: cdns.www.file("master.m3u8"), atomically: true, encoding: .utf8)
-    let steer = cdns.www.url.appending(path: "steer")
-    try FileManager.default.createDirectory(at: steer, withIntermediateDirectories: true)
-    let json = steer.appending(path: "steering.json")
-    try Self.steering(["ONE", "TWO"]).write(to: json, atomically: true, encoding: .utf8)
-    let (root, index) = try StreamFailoverTests().store()
-    let download = HLSDownload(
-      url: cdns.nginx.url("/master.m3u8"), folder: root.url.appending(path: "content"),
-      configuration: StreamConfiguration(
-        parallelSegments: 1, pieceRetries: 2, pieceRetryDelay: .milliseconds(10)),
-      journal: index.transfers, transport: CurlTransport())
+    let steered = try await Steered(segmentCount: 8, priority: ["ONE", "TWO"])
+    let (cdns, json, download) = (steered.cdns, steered.json, steered.download)
     let changed = Locked(false)
     let outcome = try await download.run { progress in
       guard (progress.segmentsDone ?? 0) >= 1, !changed.withLock({ $0 }) else { return }
@@ -80,19 +98,8 @@ struct HLSSteeringReloadNginxTests {
   /// A steering server that goes away mid-download (404, then nothing at all) neither
   /// stops the download nor changes its pathway.
   @Test func aSteeringServerThatGoesAwayKeepsTheLastPriority() async throws {
-    let cdns = try await StreamFailoverTests.TwoCDNs(
-      hls: .fmp4, segmentCount: 6, options: .init(limitRate: "32k"))
-    try Self.master.write(to: cdns.www.file("master.m3u8"), atomically: true, encoding: .utf8)
-    let steer = cdns.www.url.appending(path: "steer")
-    try FileManager.default.createDirectory(at: steer, withIntermediateDirectories: true)
-    let json = steer.appending(path: "steering.json")
-    try Self.steering(["TWO", "ONE"]).write(to: json, atomically: true, encoding: .utf8)
-    let (root, index) = try StreamFailoverTests().store()
-    let download = HLSDownload(
-      url: cdns.nginx.url("/master.m3u8"), folder: root.url.appending(path: "content"),
-      configuration: StreamConfiguration(
-        parallelSegments: 1, pieceRetries: 2, pieceRetryDelay: .milliseconds(10)),
-      journal: index.transfers, transport: CurlTransport())
+    let steered = try await Steered(segmentCount: 6, priority: ["TWO", "ONE"])
+    let (cdns, json, download) = (steered.cdns, steered.json, steered.download)
     let removed = Locked(false)
     let outcome = try await download.run { _ in
       guard !removed.withLock({ $0 }) else { return }
