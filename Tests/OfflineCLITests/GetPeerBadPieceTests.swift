@@ -20,19 +20,13 @@ import Testing
     try handle.write(contentsOf: Data(repeating: 0xA5, count: 1000))
     try handle.close()
     let before = try await setup.nginx.accessLog(minimumCount: 1).count
-    let result = try await InProcessOffline.run(
-      try await setup.verifiedGet() + ["--peer", peer.link, "--json"], store: setup.store,
-      in: setup.out)
-    await peer.close()
-    #expect(result.status == 0, "\(result.stderrText)")
-    #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
-    let events = result.stdoutText.split(separator: "\n").compactMap {
-      (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
-    }
-    let refetched = events.filter { $0["event"] as? String == "refetchingPieces" }
+    let result = try await peer.serving(
+      try await setup.verifiedGet() + ["--peer", peer.link, "--json"], for: setup)
+    setup.expectWholeFile(result)
+    let refetched = result.jsonEvents(named: "refetchingPieces")
       .flatMap { ($0["pieces"] as? [Int]) ?? [] }
     #expect(refetched == [2], "\(result.stdoutText)")
-    let finished = try #require(events.first { $0["event"] as? String == "finished" })
+    let finished = try #require(result.jsonEvents(named: "finished").first)
     let sources = try #require(finished["sources"] as? [[String: Any]])
     #expect((sources.last?["badPieces"] as? NSNumber)?.intValue == 1, "\(sources)")
     let after = Array(try setup.nginx.accessLog().dropFirst(before))

@@ -21,28 +21,17 @@ import Testing
 
   static let checkedByPeer = "checked against the length and SHA-256 of the peer's own record"
 
-  static func events(_ run: OfflineRun) -> [[String: Any]] {
-    run.stdoutText.split(separator: "\n").compactMap {
-      (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
-    }
-  }
-
   @Test func aPeerServesTheWholeFileWhenTheOriginRefusesConnections() async throws {
     let setup = try GetCommandTests.Setup(size: 6 << 20)
-    let peer = try await GetPeerTests.Peer()
-    _ = try await peer.download(setup.nginx.url("/file.bin"))
+    let peer = try await GetPeerTests.Peer.holding(setup)
     setup.nginx.stop()
-    let result = try await InProcessOffline.run(
-      Self.get(setup, peer: peer.link, ["--json"]), store: setup.store, in: setup.out)
-    await peer.close()
-    #expect(result.status == 0, "\(result.stderrText)")
-    #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
-    let events = Self.events(result)
-    let instead = try #require(events.first { $0["event"] as? String == "peerInsteadOfOrigin" })
+    let result = try await peer.serving(Self.get(setup, peer: peer.link, ["--json"]), for: setup)
+    setup.expectWholeFile(result)
+    let instead = try #require(result.jsonEvents(named: "peerInsteadOfOrigin").first)
     #expect((instead["reason"] as? String)?.contains("could not be reached") == true)
     #expect(instead["checkedAgainst"] as? String == "peer")
     #expect((instead["url"] as? String)?.contains(GetPeerTests.token) == false)
-    let finished = try #require(events.first { $0["event"] as? String == "finished" })
+    let finished = try #require(result.jsonEvents(named: "finished").first)
     #expect(finished["check"] as? String == "sha256")
     #expect(finished["sha256"] as? String == (try await TestData.sha256Hex(of: setup.body)))
     let sources = try #require(finished["sources"] as? [[String: Any]])
@@ -57,15 +46,11 @@ import Testing
       size: 6 << 20,
       options: .init(
         extraLocations: "location = /file.bin { if (-f $document_root/down) { return 503; } }"))
-    let peer = try await GetPeerTests.Peer()
-    _ = try await peer.download(setup.nginx.url("/file.bin"))
+    let peer = try await GetPeerTests.Peer.holding(setup)
     try Data().write(to: setup.www.appending(path: "down"))
     let before = try await setup.nginx.accessLog(minimumCount: 1).count
-    let result = try await InProcessOffline.run(
-      Self.get(setup, peer: peer.link), store: setup.store, in: setup.out)
-    await peer.close()
-    #expect(result.status == 0, "\(result.stderrText)")
-    #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
+    let result = try await peer.serving(Self.get(setup, peer: peer.link), for: setup)
+    setup.expectWholeFile(result)
     #expect(result.stderrText.contains("it answered HTTP 503"), "\(result.stderrText)")
     #expect(result.stderrText.contains(Self.checkedByPeer), "\(result.stderrText)")
     #expect(result.stderrText.contains("since the origin could not confirm them"))
@@ -76,18 +61,13 @@ import Testing
 
   @Test func aPeerServesTheWholeFileWhenTheOriginIgnoresRanges() async throws {
     let setup = try GetCommandTests.Setup(size: 12 << 20, options: .init(maxRanges: 0))
-    let peer = try await GetPeerTests.Peer()
-    _ = try await peer.download(setup.nginx.url("/file.bin"))
+    let peer = try await GetPeerTests.Peer.holding(setup)
     let before = try await setup.nginx.accessLog(minimumCount: 1).count
-    let result = try await InProcessOffline.run(
-      Self.get(setup, peer: peer.link, ["--json"]), store: setup.store, in: setup.out)
-    await peer.close()
-    #expect(result.status == 0, "\(result.stderrText)")
-    #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
-    let events = Self.events(result)
-    let instead = try #require(events.first { $0["event"] as? String == "peerInsteadOfOrigin" })
+    let result = try await peer.serving(Self.get(setup, peer: peer.link, ["--json"]), for: setup)
+    setup.expectWholeFile(result)
+    let instead = try #require(result.jsonEvents(named: "peerInsteadOfOrigin").first)
     #expect((instead["reason"] as? String)?.contains("does not serve ranges") == true)
-    let finished = try #require(events.first { $0["event"] as? String == "finished" })
+    let finished = try #require(result.jsonEvents(named: "finished").first)
     let sources = try #require(finished["sources"] as? [[String: Any]])
     #expect((sources.last?["bytes"] as? NSNumber)?.intValue == setup.body.count)
     #expect((sources.first?["bytes"] as? NSNumber)?.intValue == 0)
@@ -99,9 +79,8 @@ import Testing
     let setup = try GetCommandTests.Setup(size: 1 << 20)
     let peer = try await GetPeerTests.Peer()
     setup.nginx.stop()
-    let result = try await InProcessOffline.run(
-      Self.get(setup, peer: peer.link, ["--retries", "1"]), store: setup.store, in: setup.out)
-    await peer.close()
+    let result = try await peer.serving(
+      Self.get(setup, peer: peer.link, ["--retries", "1"]), for: setup)
     #expect(result.status == 1, "\(result.stderrText)")
     #expect(result.stderrText.contains("Error:"), "\(result.stderrText)")
     #expect(!result.stderrText.contains(Self.checkedByPeer), "\(result.stderrText)")
@@ -110,14 +89,11 @@ import Testing
 
   @Test func aPeerCopyOtherThanTheGivenSHA256IsNamedAndTheOriginsRefusalStands() async throws {
     let setup = try GetCommandTests.Setup(size: 1 << 20)
-    let peer = try await GetPeerTests.Peer()
-    _ = try await peer.download(setup.nginx.url("/file.bin"))
+    let peer = try await GetPeerTests.Peer.holding(setup)
     setup.nginx.stop()
     let other = String(repeating: "ab", count: 32)
-    let result = try await InProcessOffline.run(
-      Self.get(setup, peer: peer.link, ["--sha256", other, "--retries", "1"]), store: setup.store,
-      in: setup.out)
-    await peer.close()
+    let result = try await peer.serving(
+      Self.get(setup, peer: peer.link, ["--sha256", other, "--retries", "1"]), for: setup)
     #expect(result.status == 1, "\(result.stderrText)")
     #expect(result.stderrText.contains("Not using the mirror"), "\(result.stderrText)")
     #expect(result.stderrText.contains("not \(other)"), "\(result.stderrText)")

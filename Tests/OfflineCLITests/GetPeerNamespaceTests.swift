@@ -138,9 +138,7 @@ struct GetPeerNamespaceTests {
 
   /// The events B printed, one JSON object a line.
   static func events(_ output: ProcessRunner.Output) -> [[String: Any]] {
-    output.stdoutText.split(separator: "\n").compactMap {
-      (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
-    }
+    OfflineRun(output).jsonEvents
   }
 
   /// The sources of B's `finished` event.

@@ -84,12 +84,9 @@ import Testing
     let url = setup.nginx.url("/file.bin")
     _ = try await peer.download(url)
     let before = try await setup.nginx.accessLog(minimumCount: 1).count
-    let result = try await InProcessOffline.run(
-      try await setup.verifiedGet() + ["--peer", peer.link, "--json"], store: setup.store,
-      in: setup.out)
-    await peer.close()
-    #expect(result.status == 0, "\(result.stderrText)")
-    #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
+    let result = try await peer.serving(
+      try await setup.verifiedGet() + ["--peer", peer.link, "--json"], for: setup)
+    setup.expectWholeFile(result)
     let after = Array(try setup.nginx.accessLog().dropFirst(before))
     #expect(after.count <= 1, "\(after)")
     #expect(after.allSatisfy { $0.range == "bytes=0-0" && $0.bodyBytesSent <= 1 }, "\(after)")
@@ -110,11 +107,9 @@ import Testing
   @Test func aPeerWithoutTheFileLeavesItToTheOriginWithoutAWarning() async throws {
     let setup = try GetCommandTests.Setup(size: 12 << 20)
     let peer = try await Peer()
-    let result = try await InProcessOffline.run(
-      try await setup.verifiedGet() + ["--peer", peer.link], store: setup.store, in: setup.out)
-    await peer.close()
-    #expect(result.status == 0, "\(result.stderrText)")
-    #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
+    let result = try await peer.serving(
+      try await setup.verifiedGet() + ["--peer", peer.link], for: setup)
+    setup.expectWholeFile(result)
     #expect(!result.stderrText.contains("Not using"), "\(result.stderrText)")
     #expect(try await setup.bodyBytesSent() >= Int64(setup.body.count))
   }
@@ -124,8 +119,7 @@ import Testing
     let down = "http://127.0.0.1:\(try FreePort.make())/?token=\(GetPeerTests.token)"
     let result = try await InProcessOffline.run(
       try await setup.verifiedGet() + ["--peer", down], store: setup.store, in: setup.out)
-    #expect(result.status == 0, "\(result.stderrText)")
-    #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
+    setup.expectWholeFile(result)
     #expect(result.stderrText.contains("the peer could not be reached"), "\(result.stderrText)")
     #expect(!result.stderrText.contains(GetPeerTests.token))
   }
@@ -136,11 +130,9 @@ import Testing
     _ = try await peer.download(setup.nginx.url("/file.bin"))
     let wrong =
       "http://127.0.0.1:\(peer.service.configuration.address.port)/?token=wrong-token-0123456789"
-    let result = try await InProcessOffline.run(
-      try await setup.verifiedGet() + ["--peer", wrong], store: setup.store, in: setup.out)
-    await peer.close()
-    #expect(result.status == 0, "\(result.stderrText)")
-    #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
+    let result = try await peer.serving(
+      try await setup.verifiedGet() + ["--peer", wrong], for: setup)
+    setup.expectWholeFile(result)
     #expect(result.stderrText.contains("check its token"), "\(result.stderrText)")
     #expect(!result.stderrText.contains("wrong-token"))
   }
@@ -151,12 +143,9 @@ import Testing
     let id = try await peer.download(setup.nginx.url("/file.bin"))
     let port = peer.service.configuration.address.port
     let mirror = "http://127.0.0.1:\(port)/content/\(id)/file.bin?token=\(GetPeerTests.token)"
-    let result = try await InProcessOffline.run(
-      try await setup.verifiedGet() + ["--mirror", mirror, "--json"], store: setup.store,
-      in: setup.out)
-    await peer.close()
-    #expect(result.status == 0, "\(result.stderrText)")
-    #expect(FileManager.default.contents(atPath: setup.output) == setup.body)
+    let result = try await peer.serving(
+      try await setup.verifiedGet() + ["--mirror", mirror, "--json"], for: setup)
+    setup.expectWholeFile(result)
     let sources = try #require(Self.finished(result)?.sources)
     #expect(sources.count == 2)
     #expect(sources.last?.dropped == nil, "\(sources.last?.dropped ?? "")")

@@ -83,10 +83,7 @@ import Testing
       ]))
     let result = try await stream.get(["--json", "--retries", "1"])
     #expect(result.status == 0, "\(result.stderrText)")
-    let events = result.stdoutText.split(separator: "\n").compactMap {
-      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-    }
-    let retry = try #require(events.first { $0["event"] as? String == "retrying" })
+    let retry = try #require(result.jsonEvents(named: "retrying").first)
     #expect((retry["url"] as? String)?.hasSuffix("/v/seg0.ts") == true, "\(retry)")
     #expect(retry["retry"] as? Int == 1)
     #expect(retry["retries"] as? Int == 10)

@@ -68,6 +68,18 @@ struct OfflineRun: Sendable {
   var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
   /// Standard error decoded as UTF-8 (invalid bytes are replaced).
   var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+
+  /// What `--json` printed: one object a line, lines that are not a JSON object left out.
+  var jsonEvents: [[String: Any]] {
+    stdoutText.split(separator: "\n").compactMap {
+      (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+    }
+  }
+
+  /// The `--json` events named `name`, in the order printed.
+  func jsonEvents(named name: String) -> [[String: Any]] {
+    jsonEvents.filter { $0["event"] as? String == name }
+  }
 }
 
 extension OfflineRun {
