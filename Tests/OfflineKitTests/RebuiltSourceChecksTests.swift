@@ -32,7 +32,9 @@ import Testing
     let checks = try await Self.checks(of: try #require(origin.body("f.bin")))
     let queuedChecks = try await Self.checks(of: try #require(origin.body("q.bin")))
     var sourcesBefore: [Transfer.SourceReport]?
-    let lost = try await ManagerFixture.losingTheIndex(seed: 11) { manager, _ in
+    let lost = try await ManagerFixture.losingTheIndex(seed: 11) { manager, store in
+      // What `losingTheIndex` waits to see closed is seen open here.
+      #expect(ManagerFixture.indexIsOpen(in: store))
       var source = OfflineSource(url: origin.url("f.bin"), id: "f", mirrors: [mirror.url("f.bin")])
       source.pieceChecks = checks
       _ = try await manager.add([source], configuration: DownloadConfiguration())
