@@ -221,7 +221,8 @@ extension OfflineManager {
       revision: index.contents.revision,
       dataVersion: (try? index.contents.externalChangeCounter()) ?? -1)
     let committing = commits.ids
-    let excluded = machine.runningIDs.union(committing)
+    // What a read leaves out, made only when the rows are read (once for several launches).
+    let excluded = machine.upcoming.isCurrent(at: stamp) ? [] : machine.runningIDs.union(committing)
     let (index, files, now) = (self.index, self.files, configuration.clock.now)
     let candidates = machine.upcoming.records(at: stamp) {
       (try? index.contents.runnable(
