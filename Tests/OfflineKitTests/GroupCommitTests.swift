@@ -45,4 +45,32 @@ import Testing
     commits.finish(key)
     #expect(!commits.holds("a") && commits.ids.isEmpty && commits.isSettled)
   }
+
+  /// A content that ends again while its earlier batch syncs (resumed elsewhere, run
+  /// again) stays out of the queue's picks until its second batch is recorded too.
+  @Test func aContentWaitingAgainStaysHeldWhenItsEarlierBatchIsRecorded() throws {
+    let scratch = try TemporaryDirectory()
+    let index = try OfflineIndex(directory: scratch.url)
+    var commits = GroupCommit(
+      completions: CompletionBatch(journal: index.transfers),
+      responses: ResponseRecordBatch(journal: index.transfers))
+    var keys: [Int] = []
+    commits.add("a", Self.outcome("a"))
+    commits.add("b", Self.outcome("b"))
+    commits.startBatch { _, key in
+      keys.append(key)
+      return Task {}
+    }
+    commits.add("a", Self.outcome("a"))
+    commits.finish(keys[0])
+    #expect(commits.holds("a") && commits.ids == ["a"], "waiting for its second batch")
+    #expect(!commits.holds("b"))
+    commits.startBatch { _, key in
+      keys.append(key)
+      return Task {}
+    }
+    #expect(commits.holds("a"), "syncing")
+    commits.finish(keys[1])
+    #expect(!commits.holds("a") && commits.ids.isEmpty && commits.isSettled)
+  }
 }

@@ -33,6 +33,9 @@ struct GroupCommit {
   private var waiting: [Entry] = []
   /// The contents of every batch whose sync is under way.
   private var syncingIDs: Set<String> = []
+  /// The contents waiting or syncing (``ids``), kept as they come and go rather than made
+  /// anew for each look: the runner looks at every launch.
+  private var held: Set<String> = []
   private var tasks: [Int: Task<Void, Never>] = [:]
   private var members: [Int: [String]] = [:]
   private var nextKey = 0
@@ -47,6 +50,7 @@ struct GroupCommit {
   /// Adds the transfer of `id` that finished with `outcome`.
   mutating func add(_ id: String, _ outcome: Transfer.Outcome) {
     waiting.append(Entry(id: id, outcome: outcome))
+    held.insert(id)
   }
 
   /// Whether the waiting batch should be flushed now rather than at the next turn of the
@@ -59,11 +63,11 @@ struct GroupCommit {
   var batchesStarted: Int { nextKey }
 
   /// The contents it holds, waiting or syncing: not to be picked again meanwhile.
-  var ids: Set<String> { syncingIDs.union(waiting.map(\.id)) }
+  var ids: Set<String> { held }
 
   /// Whether it holds `id`, waiting or syncing.
   func holds(_ id: String) -> Bool {
-    syncingIDs.contains(id) || waiting.contains { $0.id == id }
+    held.contains(id)
   }
 
   /// Takes the waiting entries, oldest first, into a batch whose sync `start` begins (with
@@ -83,7 +87,10 @@ struct GroupCommit {
   /// The batch `key` is recorded (or failed): its contents may be picked again.
   mutating func finish(_ key: Int) {
     tasks[key] = nil
-    for id in members.removeValue(forKey: key) ?? [] { syncingIDs.remove(id) }
+    for id in members.removeValue(forKey: key) ?? [] {
+      syncingIDs.remove(id)
+      if !waiting.contains(where: { $0.id == id }) { held.remove(id) }
+    }
   }
 
   /// Whether no batch is under way.

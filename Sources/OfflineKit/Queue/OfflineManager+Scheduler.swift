@@ -221,7 +221,8 @@ extension OfflineManager {
       revision: index.contents.revision,
       dataVersion: (try? index.contents.externalChangeCounter()) ?? -1)
     let committing = commits.ids
-    let excluded = machine.runningIDs.union(committing)
+    // What a read leaves out, made only when the rows are read (once for several launches).
+    let excluded = machine.upcoming.isCurrent(at: stamp) ? [] : machine.runningIDs.union(committing)
     let (index, files, now) = (self.index, self.files, configuration.clock.now)
     let candidates = machine.upcoming.records(at: stamp) {
       (try? index.contents.runnable(
@@ -232,7 +233,8 @@ extension OfflineManager {
       Self.filesWithoutJournalRecord(rows, index: index, files: files)
     }
     let launches = machine.launches(
-      from: candidates, committing: committing, at: configuration.clock.instant, in: surroundings)
+      from: candidates, committing: committing, at: configuration.clock.instant,
+      in: surroundingsForTurn())
     carryOut(launches)
   }
 
@@ -300,19 +302,6 @@ extension OfflineManager {
   nonisolated func isReachable(_ host: String) -> Bool {
     if case .unreachable = configuration.reachability.isReachable(host: host) { return false }
     return true
-  }
-
-  /// The space of the file system that holds the folder of `record` (made here, as its
-  /// download would), and the store's quota with its usage when it has one: what
-  /// ``SpaceDecision`` weighs.
-  private nonisolated func space(for record: ContentRecord) -> (
-    StorageSpace?, SpaceDecision.Quota?
-  ) {
-    let folder = files.makeFolder(for: record)
-    let quota = configuration.storeQuota.flatMap { limit in
-      (try? index.cache.storeUsage()).map { SpaceDecision.Quota(limit: limit, used: $0.totalBytes) }
-    }
-    return (StorageSpace(at: folder.path), quota)
   }
 
   /// Records why `record` is not moving (nil: it moves) and, when `announcing`, tells

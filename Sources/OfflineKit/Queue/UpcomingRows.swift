@@ -35,13 +35,19 @@ struct UpcomingRows {
     at now: Stamp, read: () -> [ContentRecord],
     unjournaled: ([ContentRecord]) -> Set<String> = { _ in [] }
   ) -> [ContentRecord] {
-    if now != stamp || records.isEmpty {
+    if !isCurrent(at: now) {
       records = read()
       self.unjournaled = unjournaled(records)
       stamp = now
       reads += 1
     }
     return records
+  }
+
+  /// Whether ``records(at:read:unjournaled:)`` at `now` gives the rows read earlier, without
+  /// reading.
+  func isCurrent(at now: Stamp) -> Bool {
+    now == stamp && !records.isEmpty
   }
 
   /// `id` was launched (or will not start): it is no longer among the rows that may start.
