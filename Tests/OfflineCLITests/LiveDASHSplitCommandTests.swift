@@ -102,4 +102,26 @@ struct LiveDASHSplitCommandTests {
     #expect(parts.last?.state.finished == "endList")
     try await Self.expectEverySegmentOnce(parts, in: out, count: 14)
   }
+
+  /// Pins an empty last part: a presentation whose MPD lists its last segment 2.5 s before
+  /// it turns `static`, its 12 segments split every 4 s, gives three parts of 4 segments,
+  /// the last ended by its share, and no fourth part (as through the queue,
+  /// `LiveDASHQueueSplitEndTests`).
+  @Test func aPresentationEndingAtAPartsBoundaryMakesNoEmptyLastPart() async throws {
+    let origin = try await DASHLiveOrigin(layout: .timeline, lingers: 2.5)
+    try origin.start()
+    defer { origin.stop() }
+    let work = try TemporaryDirectory()
+    let out = work.url.appending(path: "live").path
+    let result = try await InProcessOffline.run(
+      ["--store", work.url.appending(path: "s").path, "get", origin.url.absoluteString, "-o", out]
+        + ["--from-start", "--quiet", "--split", "4s"], timeout: 90)
+    #expect(result.status == 0, "\(result.stderrText)")
+    let parts = try Self.parts(in: out)
+    #expect(parts.map(\.name) == ["part001", "part002", "part003"])
+    for part in parts {
+      #expect(part.state.recorded.map(\.count) == [4, 4], "\(part.name): \(part.state.recorded)")
+    }
+    try await Self.expectEverySegmentOnce(parts, in: out, count: origin.segmentCount)
+  }
 }

@@ -63,15 +63,9 @@ struct LiveDASHSplitOffsetTests {
     for part in parts.dropLast() {
       #expect(part.state.finished == "durationReached", "\(part.name)")
       let seconds = part.state.recorded.map(\.count)
-      // Known bug (session 40's CI check): when the first MPD is read late on a loaded
-      // machine, the window's backlog is asked for at once and a part records past its
-      // share (9 s for --split 4s). Every other check here still holds; the fix belongs in
-      // the recording's share rule (ask no segment past the share), issue 41.
-      withKnownIssue(
-        "a part records the window's whole backlog past its share", isIntermittent: true
-      ) {
-        #expect(seconds.allSatisfy { (3...6).contains($0) }, "\(part.name): \(seconds) s")
-      }
+      // Also when the first MPD is read late on a loaded machine (session 40's CI check):
+      // a part asks for no segment past its share, however large the window's backlog.
+      #expect(seconds.allSatisfy { (3...6).contains($0) }, "\(part.name): \(seconds) s")
     }
     #expect(parts.last?.state.finished == "endList")
     try await Split.expectEverySegmentOnce(parts, in: out, count: DASHLiveOrigin.segmentCount)

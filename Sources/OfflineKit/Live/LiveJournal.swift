@@ -11,7 +11,9 @@
 struct LiveJournal: Sendable, Equatable, Codable {
   /// The number the recording started at, nil before the first playlist answered.
   var firstSequence: Int?
-  /// The lowest number not yet seen in a window (nor skipped): the next new segment's number.
+  /// The lowest number not yet seen in a window (nor skipped): the next new segment's
+  /// number. Once the share is spent (``LiveRecording/isShareSpent``), the first number
+  /// not asked for: where the next part of a split recording starts.
   var nextSequence: Int?
   /// The numbers whose segment is on disk.
   var recorded = SequenceRanges()

@@ -40,18 +40,24 @@ extension LiveRecording {
     /// The longest wait between two failing reloads (they back off from half a target
     /// duration, doubling).
     var longestReloadBackoff: Span
+    /// Seconds of media to record at most (`--record-for`, or a `--split` part's share);
+    /// nil records on. ``LiveRecording`` asks for segments while the seconds recorded and
+    /// asked stay below it, the segment that reaches it included, then finishes with
+    /// ``FinishReason/durationReached`` (its share rule, `LiveRecording+Share.swift`).
+    var recordFor: Double?
 
     /// A configuration; the defaults end after 6 target durations without a new segment
     /// and fail after 20 target durations of failing reloads.
     init(
       start: StartPoint = .liveEdge, endAfterSilence: Span = .targetDurations(6),
       failAfterFailingReloads: Span = .targetDurations(20),
-      longestReloadBackoff: Span = .targetDurations(2)
+      longestReloadBackoff: Span = .targetDurations(2), recordFor: Double? = nil
     ) {
       self.start = start
       self.endAfterSilence = endAfterSilence
       self.failAfterFailingReloads = failAfterFailingReloads
       self.longestReloadBackoff = longestReloadBackoff
+      self.recordFor = recordFor
     }
   }
 

@@ -48,12 +48,17 @@ extension LiveRecording {
       playlist, reason: resumePoint == nil ? .fellOutOfWindow : .notRunning)
     let next = journal.nextSequence ?? playlist.mediaSequence
     let last = playlist.segments.last?.mediaSequenceNumber ?? (next - 1)
-    let fetches = newSegments(in: playlist, refetching: resumePoint != nil)
+    let (fetches, leftFrom) = newSegments(in: playlist, refetching: resumePoint != nil)
     if !fetches.isEmpty { actions.append(.fetch(fetches)) }
     let changed = last >= next
     if changed {
-      journal.nextSequence = last + 1
+      // The segments past the share are not seen: the next part starts at the first.
+      journal.nextSequence = leftFrom ?? last + 1
       lastNewSegmentAt = now
+    }
+    // A share spent on the playlist's last segment is the stream's end, not the part's.
+    if isShareSpent, !playlist.hasEndList || leftFrom != nil {
+      return actions + finishForShare()
     }
     return actions + nextStep(for: playlist, changed: changed, at: now)
   }
@@ -126,14 +131,17 @@ extension LiveRecording {
     return [.recordGap(gap)]
   }
 
-  /// The segments to ask for: those at or past ``LiveJournal/nextSequence``, and after a
-  /// resume those asked for before and still in the window. Each becomes asked.
+  /// The segments to ask for: those at or past ``LiveJournal/nextSequence`` while the share
+  /// allows (``isShareSpent``), and after a resume those asked for before and still in the
+  /// window (already counted in the share). Each becomes asked. Also the first number left
+  /// for the next part because the share is spent, nil when none is.
   private mutating func newSegments(in playlist: MediaPlaylist, refetching: Bool)
-    -> [LiveSegmentFetch]
+    -> (fetches: [LiveSegmentFetch], leftFrom: Int?)
   {
-    guard let next = journal.nextSequence else { return [] }
+    guard let next = journal.nextSequence else { return ([], nil) }
     var discontinuity = playlist.discontinuitySequence
     var fetches: [LiveSegmentFetch] = []
+    var leftFrom: Int?
     for segment in playlist.segments {
       // RFC 8216 §3: the tags before the segment's URI line, its own included, so a
       // segment keeps its number when its tag is first in the window and when the tag has
@@ -142,12 +150,16 @@ extension LiveRecording {
       let sequence = segment.mediaSequenceNumber
       let again = refetching && journal.asked[sequence] != nil
       guard sequence >= next || again else { continue }
+      if !again, leftFrom != nil || isShareSpent {
+        leftFrom = leftFrom ?? sequence
+        continue
+      }
       journal.asked[sequence] = segment.duration
       fetches.append(
         LiveSegmentFetch(
           sequence: sequence, discontinuitySequence: discontinuity, segment: segment))
     }
-    return fetches
+    return (fetches, leftFrom)
   }
 
   /// On the first answer after a resume: the numbers asked for by the earlier run that left

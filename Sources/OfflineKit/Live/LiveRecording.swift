@@ -60,8 +60,9 @@ struct LiveRecording: Sendable {
     case failed(FailReason)
   }
 
-  /// How it starts, ends and gives up.
-  let configuration: Configuration
+  /// How it starts, ends and gives up. Set by the caller only to lower
+  /// ``Configuration/recordFor`` (a live DASH Period's tracks share what earlier Periods left).
+  var configuration: Configuration
   /// What is settled, by sequence number: what the caller saves.
   var journal: LiveJournal
   /// Where the recording is in its life.

@@ -65,6 +65,7 @@ public struct LiveRecordingOptions: Sendable, Equatable, Codable {
     }
     var configuration = LiveRecording.Configuration(start: point)
     if let endAfterSilence { configuration.endAfterSilence = .fixed(endAfterSilence) }
+    configuration.recordFor = recordFor?.inSeconds
     return configuration
   }
 }

@@ -69,7 +69,9 @@ extension QueuedLivePart {
   /// (``isFollowed(finished:recorded:)``), nil when the recording is over.
   ///
   /// An HLS part starts each of its playlists at the first number its recording here did not
-  /// settle; none follows when the playlist has ended with nothing after those. A DASH part is first cut at one media time for all its tracks
+  /// settle; none follows when the playlist has ended with nothing after those. None
+  /// follows a DASH part either when the presentation ended with nothing after it
+  /// (`hasEnded(_:after:silence:)`); else it is first cut at one media time for all its tracks
   /// (``DASHLiveParts/cut(_:)``: its state and offline MPD written again, the segments past
   /// the cut deleted), and the next starts each track where the cut left it; cutting again
   /// (a rerun after a kill) gives the same.
@@ -95,6 +97,10 @@ extension QueuedLivePart {
         isFollowed(finished: kept.finished, recorded: kept.recordedSeconds)
       else { return nil }
       let dash = download.streamDownload(DASHDownload.self, onEvent: { _ in })
+      // Ended with nothing after: the part keeps all it recorded, uncut, and is the last.
+      guard await !Self.hasEnded(dash, after: state, silence: live.endAfterSilence) else {
+        return nil
+      }
       try await dash.cutRecording(from: state, to: kept)
       return NextLivePart(options: nextOptions(recorded: kept.recordedSeconds), seed: .dash(seed))
     }

@@ -62,6 +62,14 @@ public final class DASHLiveOrigin: Sendable {
   /// and `$Time$` names count from there, and its `@presentationTimeOffset` is as large, so
   /// the presentation is the same (ISO/IEC 23009-1 5.3.9); one Period only.
   public let presentationTimeOffsets: [UInt64]
+  /// Segments already available when the origin starts: its `availabilityStartTime` is
+  /// that many seconds before ``start()`` (a client that starts from the window's start
+  /// finds a backlog).
+  public let backlog: Int
+  /// Seconds the MPD stays `dynamic`, listing every segment, after the last one is
+  /// available, before it turns `static` (``Layout/timeline`` and ``Layout/time`` only: in
+  /// ``Layout/number`` a client counts later numbers as available).
+  public let lingers: Double
   /// The folder of the ffmpeg fixture (kept while the origin lives).
   public let root: TemporaryDirectory
   /// The server.
@@ -84,8 +92,12 @@ public final class DASHLiveOrigin: Sendable {
   public init(
     layout: Layout = .number, dropped: Set<Int> = [],
     segmentCount: Int = DASHLiveOrigin.segmentCount, window: Int = 30, periodLength: Int? = nil,
-    presentationTimeOffsets: [UInt64] = [0, 0], periodLead: Int = 0
+    presentationTimeOffsets: [UInt64] = [0, 0], periodLead: Int = 0, backlog: Int = 0,
+    lingers: Double = 0
   ) async throws {
+    precondition(lingers == 0 || layout != .number, "a number template has no last segment")
+    self.backlog = max(0, backlog)
+    self.lingers = max(0, lingers)
     self.periodLead = periodLead
     precondition(
       periodLength == nil || presentationTimeOffsets.allSatisfy { $0 == 0 },
@@ -141,12 +153,12 @@ public final class DASHLiveOrigin: Sendable {
       + numbers.map { try Data(contentsOf: file(Self.segmentName(stream: stream, $0))) }
   }
 
-  /// Starts the clock of the presentation (now is its availability start) and the thread
+  /// Starts the clock of the presentation (its availability start is ``backlog`` seconds ago)
   /// that rewrites the MPD with a fresh `Date` ten times a second.
   ///
   /// - Throws: `TestSupportError.systemCall` when the thread cannot start.
   public func start() throws {
-    state.withLock { $0.start = Date() }
+    state.withLock { $0.start = Date().addingTimeInterval(-Double(backlog)) }
     publish()
     let thread = try PThread.start { [self] in run() }
     state.withLock { $0.thread = thread }
@@ -166,7 +178,7 @@ public final class DASHLiveOrigin: Sendable {
 
   /// Rewrites the MPD until it turns static, ``stop()``, or a minute past the end.
   private func run() {
-    let deadline = Date().addingTimeInterval(Double(segmentCount) + 60)
+    let deadline = Date().addingTimeInterval(Double(segmentCount) + lingers + 60)
     while Date() < deadline {
       let (stopping, ended) = state.withLock { ($0.stopping, $0.endedAt != nil) }
       if stopping || ended { return }
@@ -180,8 +192,9 @@ public final class DASHLiveOrigin: Sendable {
   private func publish() {
     guard let start = state.withLock({ $0.start }) else { return }
     let now = Date()
-    let available = min(Int(now.timeIntervalSince(start)), segmentCount)
-    let ended = available >= segmentCount
+    let elapsed = now.timeIntervalSince(start)
+    let available = min(Int(elapsed), segmentCount)
+    let ended = elapsed >= Double(segmentCount) + lingers
     var text =
       ended && layout == .number
       ? staticText : manifestText(start: start, available: available, ended: ended)

@@ -6,7 +6,8 @@ extension DASHDownload {
   /// (``DASHLiveParts``), in ``folder``'s `part001/`, `part002/`…, from where the parts
   /// there say (a rerun goes on as the first run left it), until the recording ends for
   /// another reason than a part's share: the presentation's end, silence, `--record-until`,
-  /// the whole `--record-for`, a stop.
+  /// the whole `--record-for`, a stop. A part that reached its share as the presentation
+  /// ended is the last: no empty part follows it.
   ///
   /// Each part is recorded like an unsplit recording into its folder
   /// (``DASHLiveRecorder``), with ``LiveRecordingOptions/recordFor`` its share; before the
@@ -32,6 +33,17 @@ extension DASHDownload {
       case .goOn(let part):
         index = part
       case .start(let part, let kept, let seed):
+        // Ended with nothing after: the part before keeps all it recorded and is the last,
+        // as through the queue (``QueuedLivePart/hasEnded(_:after:silence:)``).
+        if let state = parts.last?.state,
+          await QueuedLivePart.hasEnded(
+            self, after: state, silence: configuration.live.endAfterSilence)
+        {
+          if tally.done.segments == 0 {
+            tally.done.index = inFolder(LiveParts.folder(part - 1, in: folder)).indexURL
+          }
+          return tally.done
+        }
         index = part
         if let state = parts.last?.state {
           try await cutPart(part - 1, from: state, to: kept)

@@ -101,7 +101,6 @@ struct DASHLiveRecorder: Sendable {
         return .failure(error)
       }
       while true {
-        step.merge(run.stopIfRecordedEnough(options, at: clock.instant))
         for fetch in step.fetches {
           group.addTask { await fetchSegment(fetch) }
         }

@@ -57,6 +57,9 @@ struct DASHLiveRun: Sendable {
   /// How the recording of a Period that follows the first one starts: from its first
   /// segment still available.
   let followingConfiguration: LiveRecording.Configuration
+  /// Seconds of media the whole presentation records at most (`--record-for`, or a
+  /// `--split` part's share); nil records on.
+  let recordFor: Double?
 
   /// The run of `recorder` going on from `state` (fresh, or left by an earlier run: from
   /// the live edge after a stop, where it left off after a kill). `resumed` says an earlier
@@ -73,6 +76,7 @@ struct DASHLiveRun: Sendable {
     var following = configuration
     following.start = .fromStart
     followingConfiguration = following
+    recordFor = configuration.recordFor
     let point: LiveRecording.ResumePoint = state.finished == .stopped ? .liveEdge : .whereLeft
     recordings = state.tracks.map { track in
       track.journal.nextSequence == nil
@@ -134,6 +138,7 @@ struct DASHLiveRun: Sendable {
       state.tracks[track].timescale = window.timescale
       state.tracks[track].presentationTimeOffset = window.presentationTimeOffset
       let playlist = window.playlist(next: recordings[track].journal.nextSequence)
+      share(track)
       step.merge(apply(recordings[track].didReload(playlist, at: manifest.began), track: track))
     }
     answered = true
@@ -185,14 +190,22 @@ struct DASHLiveRun: Sendable {
     return ending(step)
   }
 
-  /// A stop once every track recorded `--record-for`.
-  mutating func stopIfRecordedEnough(_ options: LiveRecordingOptions, at: ContinuousClock.Instant)
-    -> Step
-  {
-    guard let limit = options.recordFor, state.recordedSeconds >= limit.inSeconds,
-      !recordings.allSatisfy(\.isOver)
-    else { return Step() }
-    return didAskToStop(.durationReached, at: at)
+  /// Gives track `track`'s recording its share of `--record-for` (or of a `--split` part):
+  /// the whole limit less what the Periods before the track's recorded or asked for (their
+  /// shortest track's seconds, as ``DASHLiveState/recordedSeconds`` counts them), so each
+  /// track asks for segments by the share rule of ``LiveRecording/isShareSpent`` and the
+  /// presentation records its limit in every track, to within a segment.
+  private mutating func share(_ track: Int) {
+    guard let whole = recordFor else { return }
+    let key = state.tracks[track].periodKey
+    let before = state.recordedPeriodKeys.prefix { $0 != key }.reduce(0.0) { sum, earlier in
+      let seconds = recordings.indices.filter { state.tracks[$0].periodKey == earlier }.map {
+        let journal = recordings[$0].journal
+        return journal.recordedSeconds + journal.asked.values.reduce(0, +)
+      }
+      return sum + (seconds.min() ?? 0)
+    }
+    recordings[track].configuration.recordFor = max(whole - before, 0)
   }
 
   /// Carries `actions` of track `track` into a step and the state.

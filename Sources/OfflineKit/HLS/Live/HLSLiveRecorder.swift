@@ -111,7 +111,6 @@ struct HLSLiveRecorder: Sendable {
       var actions = recording.didReload(first, at: loadedAt)
       var instant = loadedAt
       while true {
-        actions += stopIfRecordedEnough(&recording, at: instant)
         var ended: Result<StreamOutcome, Transfer.Error>?
         for action in actions {
           switch action {
@@ -207,16 +206,6 @@ struct HLSLiveRecorder: Sendable {
     earlier.finished = nil
     earlier.playlistURL = playlistURL  // a refreshed URL goes on with the same recording
     return (earlier, point)
-  }
-
-  /// A stop when ``LiveRecordingOptions/recordFor`` is recorded, counted in recorded seconds.
-  private func stopIfRecordedEnough(
-    _ recording: inout LiveRecording, at now: ContinuousClock.Instant
-  ) -> [LiveRecording.Action] {
-    guard let limit = options.recordFor,
-      recording.journal.recordedSeconds >= limit.inSeconds
-    else { return [] }
-    return recording.didAskToStop(.durationReached, at: now)
   }
 
   /// Writes `live.json` (and `live.log`, see ``LiveStateWriter``), then the offline
