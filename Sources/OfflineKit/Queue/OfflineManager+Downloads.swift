@@ -202,10 +202,11 @@ extension OfflineManager {
           // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
           // offline playlists' or MPD's renames durable before it says downloaded.
           files.recordDownloaded(record, length: outcome.bytes, sha256: nil, recordsPieces: true)
-          return .success(
-            Transfer.Outcome(
-              destination: outcome.index.path, length: outcome.bytes, sha256: nil,
-              wasAlreadyComplete: false, bytesReceived: outcome.bytes, check: .length))
+          var done = Transfer.Outcome(
+            destination: outcome.index.path, length: outcome.bytes, sha256: nil,
+            wasAlreadyComplete: false, bytesReceived: outcome.bytes, check: .length)
+          done.sources = outcome.sources  // what each CDN served, for `ls` and `info`
+          return .success(done)
         }
       } catch {
         if case .describedByMetalink(let document) = error.kind,
