@@ -80,25 +80,53 @@ extension HLSDownload {
   }
 
   /// The renditions standing in for `rendition` in `backups`: for each backup variant whose
-  /// group of the same type differs, its rendition of the same `NAME` (else the same
-  /// `LANGUAGE`), as an absolute URL.
+  /// group of the same type differs, its rendition in that group that
+  /// ``counterpart(of:in:among:)`` finds, as an absolute URL.
   func renditionCandidates(
     _ rendition: Rendition, in master: MasterPlaylist, backups: [Variant]
   ) throws(Transfer.Error) -> [URL] {
     var urls: [URL] = []
+    let own = master.renditions.filter {
+      $0.type == rendition.type && $0.groupID == rendition.groupID
+    }
     for backup in backups {
       let group = rendition.type == .audio ? backup.audioGroup : backup.subtitlesGroup
       guard let group, group != rendition.groupID else { continue }
       let members = master.renditions.filter { $0.type == rendition.type && $0.groupID == group }
-      guard
-        let match = members.first(where: { $0.name == rendition.name })
-          ?? members.first(where: { $0.language != nil && $0.language == rendition.language }),
+      guard let match = Self.counterpart(of: rendition, in: own, among: members),
         let uri = match.uri
       else { continue }
       let resolved = try HLSURI.resolve(uri, against: url, what: "rendition")
       if !urls.contains(resolved) { urls.append(resolved) }
     }
     return urls
+  }
+
+  /// The rendition of `members` (a backup's group) that is `rendition` (of its own group
+  /// `own`): the one of the same `NAME` and `LANGUAGE`; else the only one of the same
+  /// `NAME`; else the only one of the same `LANGUAGE` (with the same `CHARACTERISTICS`, when
+  /// several share it); only when none of these tells, the one at `rendition`'s place in
+  /// its group, and only when both groups are as long. Nil when nothing matches.
+  static func counterpart(of rendition: Rendition, in own: [Rendition], among members: [Rendition])
+    -> Rendition?
+  {
+    if let both = members.first(where: {
+      $0.name == rendition.name && $0.language == rendition.language
+    }) {
+      return both
+    }
+    let named = members.filter { $0.name == rendition.name }
+    if named.count == 1 { return named[0] }
+    let sameLanguage = members.filter { $0.language != nil && $0.language == rendition.language }
+    if sameLanguage.count == 1 { return sameLanguage[0] }
+    let alike = sameLanguage.filter {
+      $0.characteristics == rendition.characteristics && $0.channels == rendition.channels
+    }
+    if alike.count == 1 { return alike[0] }
+    guard named.isEmpty, sameLanguage.isEmpty, own.count == members.count,
+      let place = own.firstIndex(of: rendition)
+    else { return nil }
+    return members[place]
   }
 
   /// The media playlist at `url`, one piece try: the session's tries, at most `attempts`.

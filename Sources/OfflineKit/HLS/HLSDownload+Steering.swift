@@ -20,7 +20,8 @@ extension HLSDownload {
       return variant?.pathwayID ?? ContentSteering.defaultPathwayID
     }
     guard Set(pathways).count > 1 else { return nil }
-    let reloader = HLSSteeringReloader(session: session, failover: failover, pathways: pathways)
+    let reloader = HLSSteeringReloader(
+      session: session, failover: failover, pathways: pathways, log: log)
     return Task { await reloader.run(schedule) }
   }
 }

@@ -47,6 +47,9 @@ package struct HLSDownload: Sendable {
   var playback: StreamPlayback?
   /// Whether the run fetches only what players ask for (see ``StreamPlaying``).
   var onlyWhatPlayersAsk: Duration?
+  /// Where the run tells what it went on without, a line each (a content steering manifest
+  /// that did not load, a pathway clone left out); nowhere by default.
+  package var log: @Sendable (String) -> Void = { _ in }
 
   /// Creates a download of the stream at `session`'s URL; nothing happens until
   /// ``run(onProgress:)``.
@@ -115,7 +118,7 @@ package struct HLSDownload: Sendable {
     let began = session.clock.instant
     // A steering manifest, when the master names one, orders its pathways first.
     let (entry, steering) = await HLSSteering.steered(
-      try await playlist(at: url), from: url, session: session)
+      try await playlist(at: url), from: url, session: session, log: log)
     let variant = try await chosenVariantOrBackup(of: entry)
     switch try await liveSource(entry, variant: variant, loadedAt: began) {
     case .media(let live):

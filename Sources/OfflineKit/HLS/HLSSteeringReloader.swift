@@ -8,12 +8,16 @@ import OfflineHTTP
 /// ``run(_:)`` sleeps on the session's clock until a request is due, so a test moves it with
 /// a manual clock. A request is tried once (no retries: the next is a `TTL` away), through
 /// the content's session; one that fails, or answers something other than a steering
-/// manifest, keeps the last good priority and never stops the download.
+/// manifest, keeps the last good priority and never stops the download; it goes to `log`
+/// with its URL (redacted) and reason, and the next request is one `TTL` of the last good
+/// manifest later (``HLSSteeringSchedule/didFail(_:at:)``).
 struct HLSSteeringReloader: Sendable {
   let session: ContentSession
   let failover: StreamFailover
   /// The pathway of each source of ``failover``, by its rank.
   let pathways: [String]
+  /// Where a failed reload is told, a line each.
+  var log: @Sendable (String) -> Void = { _ in }
 
   /// Reloads until cancelled or the schedule makes no more requests (a 410).
   func run(_ start: HLSSteeringSchedule) async {
@@ -39,12 +43,22 @@ struct HLSSteeringReloader: Sendable {
       do {
         let data = try await session.data(
           from: url, limit: HLSSteering.limit, destination: "", maximumAttempts: 1)
-        if schedule.didLoad(HLSSteering.manifest(of: data), at: session.clock.instant) {
+        let manifest = HLSSteering.manifest(of: data)
+        if schedule.didLoad(manifest, at: session.clock.instant) {
           failover.prefer(Self.order(of: pathways, by: schedule.priority))
+        }
+        if manifest == nil {
+          log(
+            HLSSteering.failureLine(
+              url, reason: "the answer is not a steering manifest", schedule: schedule,
+              at: session.clock.instant))
         }
       } catch {
         guard !Task.isCancelled else { return }
         schedule.didFail(error, at: session.clock.instant)
+        log(
+          HLSSteering.failureLine(
+            url, reason: error.description, schedule: schedule, at: session.clock.instant))
       }
     }
   }

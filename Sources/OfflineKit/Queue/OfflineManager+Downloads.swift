@@ -144,7 +144,7 @@ extension OfflineManager {
     if let part { stream.live = part.recordingOptions }
     let endsPart = onlyWhatPlayersAsk == nil && expecting.isEmpty ? part : nil
     let queueNext = queuesNextPart(after: record, options: options)
-    let download = ContentDownload(
+    var made = ContentDownload(
       kind: kind, session: session, journal: index.transfers,
       destination: kind.isStream ? folder.path : files.destination(of: record), file: file,
       stream: stream.cappingConnections(at: configuration.maxStreamConnections),
@@ -158,6 +158,8 @@ extension OfflineManager {
     let id = record.id
     let streamPlaybacks = self.streamPlaybacks
     let log = configuration.log
+    made.log = { log(OfflineLogMessage(contentID: id, message: $0)) }
+    let download = made
     return { report in
       defer {
         playbacks.forgetIfIdle(id)
@@ -202,10 +204,11 @@ extension OfflineManager {
           // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
           // offline playlists' or MPD's renames durable before it says downloaded.
           files.recordDownloaded(record, length: outcome.bytes, sha256: nil, recordsPieces: true)
-          return .success(
-            Transfer.Outcome(
-              destination: outcome.index.path, length: outcome.bytes, sha256: nil,
-              wasAlreadyComplete: false, bytesReceived: outcome.bytes, check: .length))
+          var done = Transfer.Outcome(
+            destination: outcome.index.path, length: outcome.bytes, sha256: nil,
+            wasAlreadyComplete: false, bytesReceived: outcome.bytes, check: .length)
+          done.sources = outcome.sources  // what each CDN served, for `ls` and `info`
+          return .success(done)
         }
       } catch {
         if case .describedByMetalink(let document) = error.kind,

@@ -22,11 +22,13 @@ extension ContentDownload {
     // The journal may hold a record now (the one carried over): the first look-up is made.
     var queuedFile = queuedFile
     queuedFile?.journalHasNoRecord = false
-    return ContentDownload(
+    var moved = ContentDownload(
       kind: kind, session: session.moved(to: url), journal: journal, destination: destination,
       file: file, stream: stream, refreshesURL: refreshesURL,
       expectedPieceSHA256: expectedPieceSHA256, queuedFile: queuedFile,
       streamPlayback: streamPlayback, onlyWhatPlayersAsk: onlyWhatPlayersAsk)
+    moved.log = log
+    return moved
   }
 
   /// Downloads what is missing; when the URL is refused (401, 403, 410) and `refresh` is

@@ -79,6 +79,9 @@ package struct ContentDownload: Sendable {
   /// stream's pieces (``StreamPlaying/onlyWhatPlayersAsk``), a file's ranges
   /// (``Transfer/Configuration/onlyWhatReadersAsk``, set in ``file``).
   let onlyWhatPlayersAsk: Duration?
+  /// Where a stream's run tells what it went on without (``StreamDownloading/log``), a line
+  /// each; nowhere by default.
+  package var log: @Sendable (String) -> Void = { _ in }
 
   /// Creates a download on its own (`offline get`); nothing happens until ``run(onEvent:)``.
   package init(
@@ -172,6 +175,7 @@ package struct ContentDownload: Sendable {
     download.expectedPieceSHA256 = expectedPieceSHA256
     download.playback = streamPlayback
     download.onlyWhatPlayersAsk = onlyWhatPlayersAsk
+    download.log = log
     return download
   }
 

@@ -19,6 +19,10 @@ package protocol StreamDownloading: Sendable {
   /// Called once when the stream turns out to be live and is recorded, with the playlist
   /// recorded (``HLSDownload/onLiveRecording``); a kind that records nothing ignores it.
   var onLiveRecording: (@Sendable (URL) -> Void)? { get set }
+  /// Where the run tells, a line each and on no particular thread, what it went on without
+  /// (an HLS content steering manifest that did not load, a pathway clone left out); a kind
+  /// that has nothing to tell ignores it.
+  var log: @Sendable (String) -> Void { get set }
   /// Whether to wait while another download writes the same folder.
   var waitsForOtherWriter: Bool { get set }
   /// Whether the caller refreshes the URL when it stops working (then a 401, 403 or 410
@@ -60,6 +64,12 @@ extension StreamDownloading {
   /// Nil, and nothing kept: a stream kind that does not record live streams (DASH so far).
   package var onLiveRecording: (@Sendable (URL) -> Void)? {
     get { nil }
+    set {}
+  }
+
+  /// Nowhere, and nothing kept: a stream kind with nothing to log (DASH so far).
+  package var log: @Sendable (String) -> Void {
+    get { { _ in } }
     set {}
   }
 
