@@ -48,6 +48,7 @@ public enum MPDParser {
 
       periods: try element.children("Period").map(period), live: try liveTiming(element))
     mpd.baseURLElements = baseURLs(element)
+    (mpd.contentSteering, mpd.ignoredContentSteering) = contentSteering(element)
     return mpd
   }
 

@@ -46,6 +46,9 @@ package struct DASHDownload: Sendable {
   /// Called once when the presentation turns out to be live and is recorded rather than
   /// downloaded, with the manifest's URL; nil ignores it.
   package var onLiveRecording: (@Sendable (URL) -> Void)?
+  /// Told why the MPD's content steering was ignored or its server failed (``DASHSteering``):
+  /// a sentence for the log, from the running task; nil ignores it.
+  package var onSteeringNote: (@Sendable (String) -> Void)?
   /// Whether to wait while another download writes the same folder; false fails at once with
   /// ``Transfer/Error/Code-swift.struct/destinationBusy``.
   public var waitsForOtherWriter = false
@@ -112,7 +115,9 @@ package struct DASHDownload: Sendable {
     if mpd.isLive || isRecordingLive { return try await recordLive(mpd, onProgress: onProgress) }
     let selection = try Self.downloadable(mpd, configuration: configuration, url: url)
     try checkExpansion(of: selection, in: mpd)
-    let sources = try await sources(for: selection, in: mpd, journal: journal)
+    let (steered, steering) = await DASHSteering.steered(
+      mpd, manifestURL: url, session: session, onNote: onSteeringNote)
+    let sources = try await sources(for: selection, in: steered, journal: journal)
     var plan = try DASHPlanner.plan(sources, manifestURL: url)
     plan.warnings = selection.warnings
     plan.duration =
@@ -132,6 +137,8 @@ package struct DASHDownload: Sendable {
     do {
       var runner = runner(plan.pieces, journal: journal) { growing.didLand($0) }
       if !plan.sourceNames.isEmpty { runner.failover = StreamFailover(names: plan.sourceNames) }
+      let reloads = steeringReloads(steering, plan: plan, failover: runner.failover)
+      defer { reloads?.cancel() }
       fetched = try await runner.run(onProgress: onProgress)
     } catch {
       growing.flush()  // a suspended or failed presentation plays what is on disk

@@ -144,7 +144,7 @@ extension OfflineManager {
     if let part { stream.live = part.recordingOptions }
     let endsPart = onlyWhatPlayersAsk == nil && expecting.isEmpty ? part : nil
     let queueNext = queuesNextPart(after: record, options: options)
-    let download = ContentDownload(
+    var prepared = ContentDownload(
       kind: kind, session: session, journal: index.transfers,
       destination: kind.isStream ? folder.path : files.destination(of: record), file: file,
       stream: stream.cappingConnections(at: configuration.maxStreamConnections),
@@ -158,6 +158,8 @@ extension OfflineManager {
     let id = record.id
     let streamPlaybacks = self.streamPlaybacks
     let log = configuration.log
+    prepared.onSourceNote = { log(OfflineLogMessage(contentID: id, message: $0)) }
+    let download = prepared
     return { report in
       defer {
         playbacks.forgetIfIdle(id)

@@ -79,6 +79,10 @@ package struct ContentDownload: Sendable {
   /// stream's pieces (``StreamPlaying/onlyWhatPlayersAsk``), a file's ranges
   /// (``Transfer/Configuration/onlyWhatReadersAsk``, set in ``file``).
   let onlyWhatPlayersAsk: Duration?
+  /// Told, from the running task, a sentence for the log about a stream's sources (a DASH
+  /// MPD's content steering that was ignored or failed, ``DASHDownload/onSteeringNote``);
+  /// nil ignores them.
+  package var onSourceNote: (@Sendable (String) -> Void)?
 
   /// Creates a download on its own (`offline get`); nothing happens until ``run(onEvent:)``.
   package init(
@@ -127,7 +131,10 @@ package struct ContentDownload: Sendable {
     switch kind {
     case .file: return .file(try await runFile(onEvent: onEvent))
     case .hls: return try await runStream(HLSDownload.self, onEvent: onEvent)
-    case .dash: return try await runStream(DASHDownload.self, onEvent: onEvent)
+    case .dash:
+      var download = streamDownload(DASHDownload.self, onEvent: onEvent)
+      download.onSteeringNote = onSourceNote
+      return .stream(try await download.run { onEvent(.progress($0)) })
     }
   }
 
