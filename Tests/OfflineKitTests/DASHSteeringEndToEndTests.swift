@@ -177,4 +177,42 @@ struct DASHSteeringEndToEndTests {
     cdns.nginx.stop(graceful: false)
     #expect(try await StreamFailoverTests.decodedMD5s(outcome.index.path) == origin)
   }
+
+  /// The steering manifest changes on reload (a `TTL` of 1 s, a `RELOAD-URI` naming one
+  /// that prefers `alpha`): it is asked again while the pieces download, with the location
+  /// in use and the measured throughput, and the pieces that start after it come from
+  /// `alpha`. The origins are slowed so the download outlasts the `TTL`.
+  @Test func aSteeringManifestThatChangesOnReloadMovesTheRestOfThePieces() async throws {
+    let cdns = try await TwoCDNs(dash: .timeline, options: .init(limitRate: "32k"))
+    try Self.writeManifest(in: cdns, steering: #"queryBeforeStart="true""#)
+    try Self.writeSteering(
+      #"{"VERSION":1,"TTL":1,"RELOAD-URI":"steering2.json","SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#,
+      in: cdns)
+    try Self.writeSteering(
+      #"{"VERSION":1,"TTL":300,"SERVICE-LOCATION-PRIORITY":["alpha","beta"]}"#, in: cdns,
+      name: "steering2.json")
+    let notes = Locked<[String]>([])
+    let (download, root, index) = try download(
+      cdns, notes: notes,
+      configuration: StreamConfiguration(
+        parallelSegments: 2, pieceRetries: 2, pieceRetryDelay: .milliseconds(10)))
+    defer { withExtendedLifetime((root, index)) {} }
+    let outcome = try await download.run()
+
+    let log = try await cdns.nginx.accessLog(minimumCount: 3, timeout: 10)
+    let reloads = log.filter { $0.uri.hasPrefix("/steering2.json") }.map(\.uri)
+    #expect(reloads.count == 1, "\(log.map(\.uri))")
+    #expect(
+      reloads.first?.hasPrefix("/steering2.json?_DASH_pathway=beta") == true, "\(reloads)")
+    let pieces = Self.pieceRequests(log)
+    #expect(pieces.first?.uri.hasPrefix("/cdn2/") == true, "\(pieces.map(\.uri))")
+    #expect(pieces.contains { $0.uri.hasPrefix("/cdn1/") }, "\(pieces.map(\.uri))")
+    #expect(pieces.allSatisfy { $0.status == 200 }, "\(pieces.map(\.uri))")
+    #expect(outcome.sources.map(\.url.path) == ["/cdn2", "/cdn1"], "\(outcome.sources)")
+    #expect(notes.withLock { $0 }.isEmpty)
+    let origin = try await StreamFailoverTests.decodedMD5s(
+      cdns.www.url.appending(path: "cdn1/manifest.mpd").path)
+    cdns.nginx.stop(graceful: false)
+    #expect(try await StreamFailoverTests.decodedMD5s(outcome.index.path) == origin)
+  }
 }

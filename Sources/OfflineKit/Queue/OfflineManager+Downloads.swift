@@ -204,10 +204,13 @@ extension OfflineManager {
           // Pieces are on disk after one syncfs; the manifest's folder fsync makes the
           // offline playlists' or MPD's renames durable before it says downloaded.
           files.recordDownloaded(record, length: outcome.bytes, sha256: nil, recordsPieces: true)
-          return .success(
-            Transfer.Outcome(
-              destination: outcome.index.path, length: outcome.bytes, sha256: nil,
-              wasAlreadyComplete: false, bytesReceived: outcome.bytes, check: .length))
+          var done = Transfer.Outcome(
+            destination: outcome.index.path, length: outcome.bytes, sha256: nil,
+            wasAlreadyComplete: false, bytesReceived: outcome.bytes, check: .length)
+          // What each CDN (DASH `BaseURL` or service location, HLS backup or pathway)
+          // served, kept like a file's mirrors for `info` and `ls`.
+          done.sources = outcome.sources
+          return .success(done)
         }
       } catch {
         if case .describedByMetalink(let document) = error.kind,
