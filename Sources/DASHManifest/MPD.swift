@@ -33,11 +33,8 @@ public struct MPD: Sendable, Equatable {
   /// When the segments of a live presentation are available and how often the MPD changes.
   public var live: LiveTiming
   /// The `ContentSteering` element: where to ask which service location to use; nil when
-  /// absent or ignored (``ignoredContentSteering`` says why).
+  /// absent or ignored (``MPDParser/parse(_:ignored:)`` says why).
   public var contentSteering: ContentSteering?
-  /// Why a `ContentSteering` element was ignored (no URL, a malformed attribute, a second
-  /// one); nil when none was.
-  public var ignoredContentSteering: String?
 
   /// Creates an MPD.
   public init(

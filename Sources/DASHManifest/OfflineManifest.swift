@@ -53,7 +53,6 @@ public enum OfflineManifest {
     result.baseURLs = [baseURL]
     // One local location: nothing to steer between.
     result.contentSteering = nil
-    result.ignoredContentSteering = nil
     result.periods = []
     for (p, period) in mpd.periods.enumerated() {
       var copy = period

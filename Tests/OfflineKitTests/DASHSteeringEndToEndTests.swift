@@ -215,4 +215,24 @@ struct DASHSteeringEndToEndTests {
     cdns.nginx.stop(graceful: false)
     #expect(try await StreamFailoverTests.decodedMD5s(outcome.index.path) == origin)
   }
+
+  /// A malformed `ContentSteering` (a `queryBeforeStart` that is not a boolean) is ignored
+  /// with a note naming why: no steering request, the MPD's order, the download ends well.
+  @Test func aMalformedSteeringElementIsIgnoredWithANote() async throws {
+    let cdns = try await TwoCDNs(dash: .timeline)
+    try Self.writeManifest(in: cdns, steering: #"queryBeforeStart="soon""#)
+    try Self.writeSteering(
+      #"{"VERSION":1,"TTL":300,"SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#, in: cdns)
+    let notes = Locked<[String]>([])
+    let (download, root, index) = try download(cdns, notes: notes)
+    defer { withExtendedLifetime((root, index)) {} }
+    let outcome = try await download.run()
+
+    let log = try await cdns.nginx.accessLog(minimumCount: 3, timeout: 10)
+    #expect(!log.contains { $0.uri.hasPrefix("/steering") }, "\(log.map(\.uri))")
+    #expect(outcome.sources.map(\.url.path) == ["/cdn1", "/cdn2"], "\(outcome.sources)")
+    let told = notes.withLock { $0 }
+    #expect(told.count == 1 && told[0].contains("queryBeforeStart 'soon'"), "\(told)")
+    cdns.nginx.stop(graceful: false)
+  }
 }

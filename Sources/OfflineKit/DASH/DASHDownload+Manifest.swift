@@ -11,9 +11,16 @@ extension DASHDownload {
   /// - Throws: ``Transfer/Error``: the fetch's error, or `invalidMedia` naming the element
   ///   when the document is not a well-formed MPD.
   func fetchManifest() async throws(Transfer.Error) -> MPD {
+    try await fetchManifestNoting().mpd
+  }
+
+  /// The manifest, with what its parser ignored (``DASHSteering`` tells it for the log).
+  func fetchManifestNoting() async throws(Transfer.Error) -> (mpd: MPD, ignored: [String]) {
     let data = try await session.data(
       from: url, limit: Self.manifestLimit, destination: folder.path)
-    return try Self.parse(data, url: url, destination: folder.path)
+    var ignored: [String] = []
+    let mpd = try Self.parse(data, url: url, destination: folder.path, ignored: &ignored)
+    return (mpd, ignored)
   }
 
   /// `data` parsed as an MPD; a failure names `destination`.
@@ -21,8 +28,16 @@ extension DASHDownload {
   /// - Throws: ``Transfer/Error`` (`invalidMedia`): "… is not a DASH manifest (MPD: …)" with
   ///   the parser's element path and reason.
   static func parse(_ data: Data, url: URL, destination: String) throws(Transfer.Error) -> MPD {
+    var ignored: [String] = []
+    return try parse(data, url: url, destination: destination, ignored: &ignored)
+  }
+
+  /// `data` parsed as an MPD, adding what the parser ignored to `ignored`.
+  static func parse(_ data: Data, url: URL, destination: String, ignored: inout [String])
+    throws(Transfer.Error) -> MPD
+  {
     do {
-      return try MPDParser.parse(data)
+      return try MPDParser.parse(data, ignored: &ignored)
     } catch let error as MPDError {
       let what =
         [.notXML, .notMPD].contains(error.kind)

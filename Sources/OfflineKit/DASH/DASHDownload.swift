@@ -111,12 +111,12 @@ package struct DASHDownload: Sendable {
       folder: folder.path, for: url, waits: waitsForOtherWriter)
     defer { withExtendedLifetime(lock) {} }
     try refuseEndedRecording()
-    let mpd = try await fetchManifest()
+    let (mpd, ignored) = try await fetchManifestNoting()
     if mpd.isLive || isRecordingLive { return try await recordLive(mpd, onProgress: onProgress) }
     let selection = try Self.downloadable(mpd, configuration: configuration, url: url)
     try checkExpansion(of: selection, in: mpd)
     let (steered, steering) = await DASHSteering.steered(
-      mpd, manifestURL: url, session: session, onNote: onSteeringNote)
+      mpd, ignored: ignored, manifestURL: url, session: session, onNote: onSteeringNote)
     let sources = try await sources(for: selection, in: steered, journal: journal)
     var plan = try DASHPlanner.plan(sources, manifestURL: url)
     plan.warnings = selection.warnings

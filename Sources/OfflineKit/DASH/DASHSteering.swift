@@ -19,14 +19,13 @@ import OfflineHTTP
 enum DASHSteering {
   /// `mpd` ordered for the download, with the schedule of the steering requests to come
   /// (nil when there are none: no `ContentSteering`, or one that cannot be followed).
-  /// `onNote` hears, from the calling task, why steering was ignored or failed.
+  /// `onNote` hears, from the calling task, why steering was ignored (each of `ignored`,
+  /// what the parser left out) or failed.
   static func steered(
-    _ mpd: MPD, manifestURL: URL, session: ContentSession,
+    _ mpd: MPD, ignored: [String] = [], manifestURL: URL, session: ContentSession,
     onNote: (@Sendable (String) -> Void)?
   ) async -> (MPD, SteeringSchedule?) {
-    if let reason = mpd.ignoredContentSteering {
-      onNote?("the MPD's ContentSteering is ignored: \(reason)")
-    }
+    for reason in ignored { onNote?("in the DASH manifest, \(reason)") }
     guard let steering = mpd.contentSteering else { return (mpd, nil) }
     let defaults = steering.defaultServiceLocations
     let ordered = mpd.steered(by: defaults)
