@@ -14,6 +14,9 @@ import OfflineStore
 /// fetches only what is missing; one writer per folder. `index.mpd` is written only when
 /// every piece is on disk with its length.
 ///
+/// Several `BaseURL`s are sources of the same pieces (``StreamFailover``), tried in the order
+/// an MPD's content steering server gives when it has one (``DASHSteering``).
+///
 /// A live presentation (`type="dynamic"`) is recorded instead (`DASHLiveRecorder`, issue 41):
 /// from the live edge until it ends or is stopped, into the same offline MPD.
 ///
