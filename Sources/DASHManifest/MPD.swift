@@ -32,6 +32,9 @@ public struct MPD: Sendable, Equatable {
   public var periods: [Period]
   /// When the segments of a live presentation are available and how often the MPD changes.
   public var live: LiveTiming
+  /// The `ContentSteering` element: where to ask which service location to use; nil when
+  /// absent or ignored (``MPDParser/parse(_:ignored:)`` says why).
+  public var contentSteering: ContentSteering?
 
   /// Creates an MPD.
   public init(

@@ -20,6 +20,16 @@ public enum MPDParser {
   /// - Throws: `MPDError`: `notXML`, `notMPD`, `missingAttribute`, `malformedValue` or
   ///   `invalidTemplate`, with the element's path.
   public static func parse(_ data: Data) throws -> MPD {
+    var ignored: [String] = []
+    return try parse(data, ignored: &ignored)
+  }
+
+  /// Parses the bytes of a manifest, adding to `ignored` a sentence for each element it
+  /// ignored rather than refused (a malformed `ContentSteering`, a second one): what a
+  /// downloader logs. Kept out of the `MPD`, so a manifest written back parses the same.
+  ///
+  /// - Throws: `MPDError`, as `parse(_:)` does.
+  public static func parse(_ data: Data, ignored: inout [String]) throws -> MPD {
     let root: XMLNode
     do {
       root = try XMLTreeBuilder.parse(data)
@@ -29,7 +39,11 @@ public enum MPDParser {
     guard root.name == "MPD" else {
       throw MPDError(.notMPD, at: root.qualifiedName, "The root element is not MPD.")
     }
-    return try mpd(Located(node: root, path: "MPD"))
+    var mpd = try mpd(Located(node: root, path: "MPD"))
+    let (steering, reasons) = contentSteering(Located(node: root, path: "MPD"))
+    mpd.contentSteering = steering
+    ignored += reasons
+    return mpd
   }
 
   /// Parses the text of a manifest.

@@ -32,6 +32,7 @@ public enum MPDWriter {
         ("maxSegmentDuration", mpd.maxSegmentDuration.map(ISODuration.text)),
       ] + liveAttributes(mpd.live)
     ) { xml in
+      if let steering = mpd.contentSteering { write(steering, &xml) }
       baseURLs(mpd.baseURLElements, &xml)
       for period in mpd.periods { write(period, &xml) }
       for timing in mpd.live.utcTimings {
@@ -116,6 +117,16 @@ public enum MPDWriter {
 
   private static func descriptor(_ name: String, _ value: Descriptor, _ xml: inout XMLText) {
     xml.element(name, [("schemeIdUri", value.schemeIdUri), ("value", value.value)])
+  }
+
+  private static func write(_ steering: MPD.ContentSteering, _ xml: inout XMLText) {
+    xml.element(
+      "ContentSteering",
+      [
+        ("defaultServiceLocation", steering.defaultServiceLocation),
+        ("queryBeforeStart", steering.queryBeforeStart ? "true" : nil),
+        ("proxyServerURL", steering.proxyServerURL),
+      ], text: steering.serverURL)
   }
 
   private static func baseURLs(_ urls: [BaseURL], _ xml: inout XMLText) {

@@ -12,8 +12,9 @@
 /// open (`dash_read_packet` clears `is_restart_needed` after `reopen_demux_for_component`,
 /// which set it). A Representation stored as one file with no initialization section (such
 /// as a WebVTT track) gets a relative `BaseURL` instead. Every `BaseURL` of the origin is
-/// dropped and the MPD's own is `./` (`baseURL`), so the names resolve against the offline
-/// manifest's own location, and the copy is `static`, in the full profile (`profile`), with each Period's start and duration
+/// dropped (and `ContentSteering` with them: one local location, nothing to steer) and the
+/// MPD's own is `./` (`baseURL`), so the names resolve against the offline manifest's own
+/// location, and the copy is `static`, in the full profile (`profile`), with each Period's start and duration
 /// written out.
 ///
 /// ```swift
@@ -50,6 +51,8 @@ public enum OfflineManifest {
     result.live = LiveTiming()
     result.profiles = profile
     result.baseURLs = [baseURL]
+    // One local location: nothing to steer between.
+    result.contentSteering = nil
     result.periods = []
     for (p, period) in mpd.periods.enumerated() {
       var copy = period

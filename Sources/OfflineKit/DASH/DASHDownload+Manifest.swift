@@ -11,9 +11,16 @@ extension DASHDownload {
   /// - Throws: ``Transfer/Error``: the fetch's error, or `invalidMedia` naming the element
   ///   when the document is not a well-formed MPD.
   func fetchManifest() async throws(Transfer.Error) -> MPD {
+    try await fetchManifestNoting().mpd
+  }
+
+  /// The manifest, with what its parser ignored (``DASHSteering`` tells it for the log).
+  func fetchManifestNoting() async throws(Transfer.Error) -> (mpd: MPD, ignored: [String]) {
     let data = try await session.data(
       from: url, limit: Self.manifestLimit, destination: folder.path)
-    return try Self.parse(data, url: url, destination: folder.path)
+    var ignored: [String] = []
+    let mpd = try Self.parse(data, url: url, destination: folder.path, ignored: &ignored)
+    return (mpd, ignored)
   }
 
   /// `data` parsed as an MPD; a failure names `destination`.
@@ -21,8 +28,16 @@ extension DASHDownload {
   /// - Throws: ``Transfer/Error`` (`invalidMedia`): "… is not a DASH manifest (MPD: …)" with
   ///   the parser's element path and reason.
   static func parse(_ data: Data, url: URL, destination: String) throws(Transfer.Error) -> MPD {
+    var ignored: [String] = []
+    return try parse(data, url: url, destination: destination, ignored: &ignored)
+  }
+
+  /// `data` parsed as an MPD, adding what the parser ignored to `ignored`.
+  static func parse(_ data: Data, url: URL, destination: String, ignored: inout [String])
+    throws(Transfer.Error) -> MPD
+  {
     do {
-      return try MPDParser.parse(data)
+      return try MPDParser.parse(data, ignored: &ignored)
     } catch let error as MPDError {
       let what =
         [.notXML, .notMPD].contains(error.kind)
@@ -87,6 +102,7 @@ extension DASHDownload {
     var indexes: [StreamPiece] = []
     var alternates: [[RepresentationSegments]] = []  // by listing
     var names: [[URL]] = []  // by listing: the base URL at each source
+    var locations: [[String?]] = []  // by listing: the service location of each source
     for path in selection.paths {
       let listing: RepresentationSegments
       let choices = resolver.baseURLChoices(for: path, in: mpd)
@@ -102,8 +118,15 @@ extension DASHDownload {
         let primary = try? resolver.baseURL(
           for: path, in: mpd, manifestURL: url, choice: choices.first ?? .first)
         names.append(primary.map { [$0] + others.map(\.base) } ?? [])
+        locations.append(
+          primary == nil
+            ? []
+            : ([choices.first ?? .first] + others.map(\.choice)).map {
+              resolver.serviceLocation(of: $0, for: path, in: mpd)
+            })
       } else {
         names.append([])
+        locations.append([])
       }
       if let index = listing.index, let range = index.byteRange, let length = range.length,
         let offset = Int64(exactly: range.first), let size = Int64(exactly: length)
@@ -143,7 +166,7 @@ extension DASHDownload {
           path: path, listing: listing, bandwidth: representation.bandwidth,
           track: DASHTrack(set),
           mimeType: representation.common.inheriting(from: set.common).mimeType,
-          alternates: others, sourceNames: names[number]))
+          alternates: others, sourceNames: names[number], sourceLocations: locations[number]))
     }
     return sources
   }
@@ -158,9 +181,9 @@ extension DASHDownload {
   static func alternateListings(
     _ choices: ArraySlice<BaseURLChoice>, of listing: RepresentationSegments,
     _ path: RepresentationPath, _ mpd: MPD, _ url: URL
-  ) -> [(base: URL, listing: RepresentationSegments)] {
+  ) -> [(base: URL, listing: RepresentationSegments, choice: BaseURLChoice)] {
     let resolver = SegmentResolver()
-    var result: [(base: URL, listing: RepresentationSegments)] = []
+    var result: [(base: URL, listing: RepresentationSegments, choice: BaseURLChoice)] = []
     for choice in choices {
       guard
         let other = try? resolver.segments(
@@ -171,7 +194,7 @@ extension DASHDownload {
         zip(other.segments, listing.segments).allSatisfy({ $0.byteRange == $1.byteRange }),
         !result.contains(where: { $0.listing == other }), other != listing
       else { continue }
-      result.append((base, other))
+      result.append((base, other, choice))
     }
     return result
   }

@@ -14,6 +14,9 @@ import OfflineStore
 /// fetches only what is missing; one writer per folder. `index.mpd` is written only when
 /// every piece is on disk with its length.
 ///
+/// Several `BaseURL`s are sources of the same pieces (``StreamFailover``), tried in the order
+/// an MPD's content steering server gives when it has one (``DASHSteering``).
+///
 /// A live presentation (`type="dynamic"`) is recorded instead (`DASHLiveRecorder`, issue 41):
 /// from the live edge until it ends or is stopped, into the same offline MPD.
 ///
@@ -46,6 +49,9 @@ package struct DASHDownload: Sendable {
   /// Called once when the presentation turns out to be live and is recorded rather than
   /// downloaded, with the manifest's URL; nil ignores it.
   package var onLiveRecording: (@Sendable (URL) -> Void)?
+  /// Told why the MPD's content steering was ignored or its server failed (``DASHSteering``):
+  /// a sentence for the log, from the running task; nowhere by default.
+  package var log: @Sendable (String) -> Void = { _ in }
   /// Whether to wait while another download writes the same folder; false fails at once with
   /// ``Transfer/Error/Code-swift.struct/destinationBusy``.
   public var waitsForOtherWriter = false
@@ -108,11 +114,13 @@ package struct DASHDownload: Sendable {
       folder: folder.path, for: url, waits: waitsForOtherWriter)
     defer { withExtendedLifetime(lock) {} }
     try refuseEndedRecording()
-    let mpd = try await fetchManifest()
+    let (mpd, ignored) = try await fetchManifestNoting()
     if mpd.isLive || isRecordingLive { return try await recordLive(mpd, onProgress: onProgress) }
     let selection = try Self.downloadable(mpd, configuration: configuration, url: url)
     try checkExpansion(of: selection, in: mpd)
-    let sources = try await sources(for: selection, in: mpd, journal: journal)
+    let (steered, steering) = await DASHSteering.steered(
+      mpd, ignored: ignored, manifestURL: url, session: session, onNote: log)
+    let sources = try await sources(for: selection, in: steered, journal: journal)
     var plan = try DASHPlanner.plan(sources, manifestURL: url)
     plan.warnings = selection.warnings
     plan.duration =
@@ -132,6 +140,8 @@ package struct DASHDownload: Sendable {
     do {
       var runner = runner(plan.pieces, journal: journal) { growing.didLand($0) }
       if !plan.sourceNames.isEmpty { runner.failover = StreamFailover(names: plan.sourceNames) }
+      let reloads = steeringReloads(steering, plan: plan, failover: runner.failover)
+      defer { reloads?.cancel() }
       fetched = try await runner.run(onProgress: onProgress)
     } catch {
       growing.flush()  // a suspended or failed presentation plays what is on disk

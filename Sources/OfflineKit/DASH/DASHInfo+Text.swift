@@ -19,6 +19,12 @@ extension DASHInfo {
       "Protection: "
         + (protection.isEmpty
           ? "none" : protection.map(show).joined(separator: ", ") + " (cannot be stored)"))
+    if !sources.isEmpty {
+      lines.append("Sources: " + sources.map(show).joined(separator: ", "))
+    }
+    if let steeringServer {
+      lines.append("Steering: \(show(steeringServer)) orders the sources while a download runs")
+    }
     for (index, period) in periods.enumerated() {
       var title = "Period \(index + 1)"
       if let id = period.id { title += " \"\(show(id))\"" }
@@ -54,7 +60,7 @@ extension DASHInfo {
 
   /// One JSON object for programs.
   public var json: String {
-    let object: [String: Any] = [
+    var object: [String: Any] = [
       "kind": "dash", "duration": duration, "live": isLive, "protection": protection,
       "periods": periods.map { period -> [String: Any] in
         var fields: [String: Any] = [
@@ -82,6 +88,8 @@ extension DASHInfo {
         return fields
       },
     ]
+    if !sources.isEmpty { object["sources"] = sources }
+    object["steering"] = steeringServer
     guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
       let text = String(data: data, encoding: .utf8)
     else { return "{}" }

@@ -54,6 +54,13 @@ package struct DASHInfo: Sendable {
   public var protection: [String]
   /// Whether the presentation is live (`type="dynamic"`): it is recorded then, not downloaded.
   public var isLive: Bool
+  /// The MPD's own `BaseURL`s in the order a download tries them before any steering
+  /// (`defaultServiceLocation` first, then `dvb:priority`), each as `location url` (its
+  /// `@serviceLocation` first when it has one); empty with fewer than two.
+  public var sources: [String] = []
+  /// The content steering server (`ContentSteering`'s text, as written) that orders
+  /// ``sources`` while a download runs; nil when there is none.
+  public var steeringServer: String?
 
   /// Fetches and reads the manifest at `url`. A host that cannot be resolved or connected
   /// to (directly or through the proxy) is answered at once, not tried again; a 503 or a
@@ -102,5 +109,16 @@ package struct DASHInfo: Sendable {
       if !protection.contains(name) { protection.append(name) }
     }
     isLive = mpd.isLive
+    steeringServer = mpd.contentSteering?.serverURL
+    let ordered = mpd.steered(by: mpd.contentSteering?.defaultServiceLocations ?? [])
+      .baseURLElements.enumerated().sorted {
+        ($0.element.priority ?? BaseURL.defaultPriority, $0.offset)
+          < ($1.element.priority ?? BaseURL.defaultPriority, $1.offset)
+      }.map(\.element)
+    if ordered.count > 1 {
+      sources = ordered.map {
+        [$0.serviceLocation, $0.url].compactMap { $0 }.joined(separator: " ")
+      }
+    }
   }
 }

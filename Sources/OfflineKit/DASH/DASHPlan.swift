@@ -21,4 +21,7 @@ struct DASHPlan: Sendable {
   /// One URL naming each source of the pieces, the primary first, for the report of what
   /// each served (``StreamFailover``); empty with one source.
   var sourceNames: [URL] = []
+  /// The service location of each source in ``sourceNames``' order (nil where it names
+  /// none), for content steering.
+  var sourceLocations: [String?] = []
 }

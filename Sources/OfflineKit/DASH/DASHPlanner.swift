@@ -30,6 +30,9 @@ struct DASHPlanner {
     /// The base URL of the Representation at each of its sources, the primary first (one
     /// more than ``alternates``), for the report of what each served.
     var sourceNames: [URL] = []
+    /// The `@serviceLocation` of each source in ``sourceNames``' order, nil where it names
+    /// none: what a content steering manifest's priority picks by.
+    var sourceLocations: [String?] = []
   }
 
   private(set) var plan = DASHPlan()
@@ -45,6 +48,7 @@ struct DASHPlanner {
       try planner.add(source, rendition: rendition, manifestURL: manifestURL)
       if source.sourceNames.count > planner.plan.sourceNames.count {
         planner.plan.sourceNames = source.sourceNames
+        planner.plan.sourceLocations = source.sourceLocations
       }
     }
     return planner.plan

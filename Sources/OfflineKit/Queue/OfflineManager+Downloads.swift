@@ -207,7 +207,9 @@ extension OfflineManager {
           var done = Transfer.Outcome(
             destination: outcome.index.path, length: outcome.bytes, sha256: nil,
             wasAlreadyComplete: false, bytesReceived: outcome.bytes, check: .length)
-          done.sources = outcome.sources  // what each CDN served, for `ls` and `info`
+          // What each CDN (DASH `BaseURL` or service location, HLS backup or pathway)
+          // served, kept like a file's mirrors for `info` and `ls`.
+          done.sources = outcome.sources
           return .success(done)
         }
       } catch {

@@ -20,8 +20,8 @@ package protocol StreamDownloading: Sendable {
   /// recorded (``HLSDownload/onLiveRecording``); a kind that records nothing ignores it.
   var onLiveRecording: (@Sendable (URL) -> Void)? { get set }
   /// Where the run tells, a line each and on no particular thread, what it went on without
-  /// (an HLS content steering manifest that did not load, a pathway clone left out); a kind
-  /// that has nothing to tell ignores it.
+  /// (a content steering manifest that did not load, an HLS pathway clone left out, a DASH
+  /// `ContentSteering` element ignored).
   var log: @Sendable (String) -> Void { get set }
   /// Whether to wait while another download writes the same folder.
   var waitsForOtherWriter: Bool { get set }
@@ -64,12 +64,6 @@ extension StreamDownloading {
   /// Nil, and nothing kept: a stream kind that does not record live streams (DASH so far).
   package var onLiveRecording: (@Sendable (URL) -> Void)? {
     get { nil }
-    set {}
-  }
-
-  /// Nowhere, and nothing kept: a stream kind with nothing to log (DASH so far).
-  package var log: @Sendable (String) -> Void {
-    get { { _ in } }
     set {}
   }
 
