@@ -31,6 +31,16 @@ import Testing
     #expect(try plain.get() == LiveRecordingOptions())
   }
 
+  /// Adds `origin`'s stream through the API with the JSON `fields`; returns its id.
+  static func add(_ origin: LiveOrigin, _ fields: String, to fixture: ServiceFixture)
+    async throws -> String
+  {
+    let added = try await fixture.post(
+      "/api/contents", #"{"urls": ["\#(origin.url)"], \#(fields)}"#)
+    #expect(added.status == 201, "\(added.text)")
+    return try #require((added.json as? [[String: Any]])?.first?["id"] as? String)
+  }
+
   @Test(.enabled(if: FFmpeg.isAvailable), .timeLimit(.minutes(2)))
   func anAddWithRecordForRecordsAboutThatLongAndEndsDownloaded() async throws {
     // Without the option it would record all 40 segments, 40 s.
@@ -38,10 +48,7 @@ import Testing
     try origin.start()
     defer { origin.stop() }
     let fixture = try await ServiceFixture()
-    let added = try await fixture.post(
-      "/api/contents", #"{"urls": ["\#(origin.url)"], "fromStart": true, "recordFor": "4s"}"#)
-    #expect(added.status == 201, "\(added.text)")
-    let id = try #require((added.json as? [[String: Any]])?.first?["id"] as? String)
+    let id = try await Self.add(origin, #""fromStart": true, "recordFor": "4s""#, to: fixture)
     try await fixture.waitFor(id, .downloaded, timeout: 60)
     let live = try #require(try await fixture.manager.snapshot(id: id).live)
     #expect(live.finishReason == "durationReached")
@@ -55,10 +62,7 @@ import Testing
     try origin.start()
     defer { origin.stop() }
     let fixture = try await ServiceFixture()
-    let added = try await fixture.post(
-      "/api/contents", #"{"urls": ["\#(origin.url)"], "fromStart": true, "split": "4s"}"#)
-    #expect(added.status == 201, "\(added.text)")
-    let id = try #require((added.json as? [[String: Any]])?.first?["id"] as? String)
+    let id = try await Self.add(origin, #""fromStart": true, "split": "4s""#, to: fixture)
     let manager = fixture.manager
     var ended = false
     let deadline = Date().addingTimeInterval(90)
