@@ -31,60 +31,59 @@ import Testing
     #expect(try plain.get() == LiveRecordingOptions())
   }
 
-  /// Adds `origin`'s stream through the API with the JSON `fields`; returns its id.
-  static func add(_ origin: LiveOrigin, _ fields: String, to fixture: ServiceFixture)
-    async throws -> String
-  {
+  /// Runs an origin of `segments` one-second segments, adds its stream through the API
+  /// with the JSON `fields`, and hands `body` the service and the content's id.
+  static func adding(
+    _ fields: String, segments: Int, _ body: (ServiceFixture, String) async throws -> Void
+  ) async throws {
+    let origin = try await LiveOrigin(.init(segmentCount: segments, window: 6, initialSegments: 3))
+    try origin.start()
+    defer { origin.stop() }
+    let fixture = try await ServiceFixture()
     let added = try await fixture.post(
       "/api/contents", #"{"urls": ["\#(origin.url)"], \#(fields)}"#)
     #expect(added.status == 201, "\(added.text)")
-    return try #require((added.json as? [[String: Any]])?.first?["id"] as? String)
+    let id = try #require((added.json as? [[String: Any]])?.first?["id"] as? String)
+    try await body(fixture, id)
+    await fixture.close()
   }
 
   @Test(.enabled(if: FFmpeg.isAvailable), .timeLimit(.minutes(2)))
   func anAddWithRecordForRecordsAboutThatLongAndEndsDownloaded() async throws {
     // Without the option it would record all 40 segments, 40 s.
-    let origin = try await LiveOrigin(.init(segmentCount: 40, window: 6, initialSegments: 3))
-    try origin.start()
-    defer { origin.stop() }
-    let fixture = try await ServiceFixture()
-    let id = try await Self.add(origin, #""fromStart": true, "recordFor": "4s""#, to: fixture)
-    try await fixture.waitFor(id, .downloaded, timeout: 60)
-    let live = try #require(try await fixture.manager.snapshot(id: id).live)
-    #expect(live.finishReason == "durationReached")
-    #expect(live.recordedSeconds >= 4 && live.recordedSeconds <= 10, "\(live.recordedSeconds) s")
-    await fixture.close()
+    try await Self.adding(#""fromStart": true, "recordFor": "4s""#, segments: 40) { fixture, id in
+      try await fixture.waitFor(id, .downloaded, timeout: 60)
+      let live = try #require(try await fixture.manager.snapshot(id: id).live)
+      #expect(live.finishReason == "durationReached")
+      #expect(live.recordedSeconds >= 4 && live.recordedSeconds <= 10, "\(live.recordedSeconds) s")
+    }
   }
 
   @Test(.enabled(if: FFmpeg.isAvailable), .timeLimit(.minutes(2)))
   func anAddWithSplitRecordsConsecutiveParts() async throws {
-    let origin = try await LiveOrigin(.init(segmentCount: 12, window: 6, initialSegments: 3))
-    try origin.start()
-    defer { origin.stop() }
-    let fixture = try await ServiceFixture()
-    let id = try await Self.add(origin, #""fromStart": true, "split": "4s""#, to: fixture)
-    let manager = fixture.manager
-    var ended = false
-    let deadline = Date().addingTimeInterval(90)
-    while !ended, Date() < deadline {
+    try await Self.adding(#""fromStart": true, "split": "4s""#, segments: 12) { fixture, id in
+      let manager = fixture.manager
+      var ended = false
+      let deadline = Date().addingTimeInterval(90)
+      while !ended, Date() < deadline {
+        let parts = try await manager.snapshots().filter { $0.live?.recordingID == id }
+        // A next part is queued before the part before it is downloaded: all downloaded is
+        // the recording's end.
+        ended =
+          parts.count >= 2 && parts.allSatisfy { $0.state == .downloaded }
+          && parts.contains { $0.live?.finishReason == "endList" }
+        if !ended { try await Task.sleep(for: .milliseconds(100)) }
+      }
+      #expect(ended, "the parts never all ended")
       let parts = try await manager.snapshots().filter { $0.live?.recordingID == id }
-      // A next part is queued before the part before it is downloaded: all downloaded is
-      // the recording's end.
-      ended =
-        parts.count >= 2 && parts.allSatisfy { $0.state == .downloaded }
-        && parts.contains { $0.live?.finishReason == "endList" }
-      if !ended { try await Task.sleep(for: .milliseconds(100)) }
+        .sorted { ($0.live?.part ?? 0) < ($1.live?.part ?? 0) }
+      #expect(parts.count >= 2 && parts.first?.id == id, "\(parts.map(\.id))")
+      for part in parts.dropLast() {
+        #expect(part.live?.finishReason == "durationReached", "\(part.id)")
+      }
+      let seconds = parts.reduce(0) { $0 + ($1.live?.recordedSeconds ?? 0) }
+      #expect(seconds >= 11, "\(seconds) s of 12 in \(parts.count) parts")
     }
-    #expect(ended, "the parts never all ended")
-    let parts = try await manager.snapshots().filter { $0.live?.recordingID == id }
-      .sorted { ($0.live?.part ?? 0) < ($1.live?.part ?? 0) }
-    #expect(parts.count >= 2 && parts.first?.id == id, "\(parts.map(\.id))")
-    for part in parts.dropLast() {
-      #expect(part.live?.finishReason == "durationReached", "\(part.id)")
-    }
-    let seconds = parts.reduce(0) { $0 + ($1.live?.recordedSeconds ?? 0) }
-    #expect(seconds >= 11, "\(seconds) s of 12 in \(parts.count) parts")
-    await fixture.close()
   }
 
   @Test func aBadLiveValueIsA400NamingItsFieldAndQueuesNothing() async throws {
