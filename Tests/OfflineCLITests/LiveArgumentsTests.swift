@@ -1,4 +1,5 @@
 import Foundation
+import OfflineKit
 import Testing
 
 @testable import OfflineCLI

@@ -9,6 +9,8 @@ import OfflineKit
 /// {"urls": ["https://example.com/a.mp4"], "title": "A", "sha256": "…", "priority": 1,
 ///  "connections": 4, "variant": "lowest", "audio": "en,fr", "subtitles": "all"}
 /// ```
+///
+/// A live stream's options are those of ``AddRequestLive``, in the same object.
 struct AddRequest: Decodable, Sendable {
   var urls: [String]
   var id: String?
@@ -19,6 +21,26 @@ struct AddRequest: Decodable, Sendable {
   var variant: String?
   var audio: String?
   var subtitles: String?
+  /// `fromStart`, `recordFor`, `recordUntil`, `split`, `endAfterSilence`.
+  var live: AddRequestLive
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    urls = try container.decode([String].self, forKey: .urls)
+    id = try container.decodeIfPresent(String.self, forKey: .id)
+    title = try container.decodeIfPresent(String.self, forKey: .title)
+    sha256 = try container.decodeIfPresent(String.self, forKey: .sha256)
+    priority = try container.decodeIfPresent(Int.self, forKey: .priority)
+    connections = try container.decodeIfPresent(Int.self, forKey: .connections)
+    variant = try container.decodeIfPresent(String.self, forKey: .variant)
+    audio = try container.decodeIfPresent(String.self, forKey: .audio)
+    subtitles = try container.decodeIfPresent(String.self, forKey: .subtitles)
+    live = try AddRequestLive(from: decoder)
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case urls, id, title, sha256, priority, connections, variant, audio, subtitles
+  }
 
   /// The sources and configuration, or the sentence that says what is wrong.
   func resolved() -> Result<([OfflineSource], DownloadConfiguration), AddRequestError> {
@@ -55,6 +77,10 @@ struct AddRequest: Decodable, Sendable {
         return .failure(AddRequestError("'subtitles' takes languages, 'none' or 'all'."))
       }
       hls.subtitles = choice
+    }
+    switch live.applied(to: hls.live) {
+    case .success(let options): hls.live = options
+    case .failure(let error): return .failure(error)
     }
     var sources: [OfflineSource] = []
     for text in urls {

@@ -91,10 +91,12 @@ extension DASHLiveRecorder {
     }
   }
 
-  /// Writes `live-dash.json`, then `index-partial.mpd` of what is on disk (made from `mpd`),
-  /// and when `final` `index.mpd` too.
-  func save(_ state: DASHLiveState, mpd: MPD, final: Bool) throws(Transfer.Error) {
-    try state.write(in: folder)
+  /// Writes `live-dash.json` and `live-dash.log` with `writer`, then `index-partial.mpd` of
+  /// what is on disk (made from `mpd`), and when `final` `index.mpd` too.
+  func save(
+    _ state: DASHLiveState, with writer: inout DASHLiveStateWriter, mpd: MPD, final: Bool
+  ) throws(Transfer.Error) {
+    try writer.write(state)
     guard let offline = state.offlineManifest(from: mpd) else { return }
     let text = Data(MPDWriter.write(offline).utf8)
     try AtomicFile.write(

@@ -18,7 +18,8 @@ import OfflineLocks
 /// `mediaPresentationDuration`, when the MPD stops bringing segments, at `--record-for`,
 /// at `--record-until`, or on a cancel (Ctrl-C, the queue's pause or cancel).
 ///
-/// After every event it writes `live-dash.json` (``DASHLiveState``) and `index-partial.mpd`,
+/// After every event it writes `live-dash.json` (``DASHLiveState``, its new segments
+/// appended to `live-dash.log` by ``DASHLiveStateWriter``) and `index-partial.mpd`,
 /// a static MPD of what is on disk that a player opens; at the end `index.mpd`, the same.
 /// The events are handled one at a time on an unstructured task; a cancel of the caller's
 /// task reaches it only as a stop, so the segments in flight land first.
@@ -75,6 +76,7 @@ struct DASHLiveRecorder: Sendable {
     var manifest = first
     var bytes: Int64 = 0
     var saved: DASHLiveState?
+    var writer = DASHLiveStateWriter(folder: folder, resuming: earlier)
     var reloading = false
     do throws(Transfer.Error) {
       _ = try run.followPeriods(of: manifest.mpd, resumed: run.isResumed)
@@ -113,7 +115,8 @@ struct DASHLiveRecorder: Sendable {
         if step.ended { run.state.finished = step.finishReason ?? run.state.finished }
         if run.state != saved {
           do throws(Transfer.Error) {
-            try save(run.state, mpd: manifest.mpd, final: step.ended && step.failure == nil)
+            try save(
+              run.state, with: &writer, mpd: manifest.mpd, final: step.ended && step.failure == nil)
             saved = run.state
           } catch {
             group.cancelAll()

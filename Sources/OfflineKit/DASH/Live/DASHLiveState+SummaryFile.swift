@@ -22,27 +22,42 @@ extension DASHLiveState {
     var summary: Summary
   }
 
-  /// The state with its checkpoint as its first key (``SummaryFile``).
+  /// The state with its checkpoint as its first key (``SummaryFile``), and the generation
+  /// of the log its segments are replayed from (``DASHLiveStateWriter``).
   private struct Checkpointed: Encodable {
-    enum CodingKeys: String, CodingKey { case checkpoint }
+    enum CodingKeys: String, CodingKey { case checkpoint, logGeneration }
     var checkpoint: UInt64
+    var logGeneration: UInt64
     var state: DASHLiveState
 
     func encode(to encoder: any Encoder) throws {
       try state.encode(to: encoder)
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(checkpoint, forKey: .checkpoint)
+      try container.encode(logGeneration, forKey: .logGeneration)
     }
   }
 
-  /// Writes the state atomically into `folder`, then its summary (``SummaryFile``), both
-  /// durably. `summary` false leaves the summary out: what a kill between the two writes
-  /// leaves, for the tests.
+  /// Writes the whole state atomically into `folder`, then its summary (``SummaryFile``),
+  /// both durably, under a new log generation, then removes `live-dash.log`, whose lines
+  /// it now holds (a log left by a kill before the removal is of an older generation, and
+  /// is not replayed). `summary` false leaves the summary out: what a kill between the two
+  /// writes leaves, for the tests.
   func write(in folder: URL, summary: Bool = true) throws(Transfer.Error) {
+    try writeHead(in: folder, logGeneration: .random(in: 1...UInt64(Int64.max)), summary: summary)
+    Self.log.remove(in: folder)
+  }
+
+  /// Writes the state atomically into `folder` as it is (``DASHLiveStateWriter`` leaves the
+  /// logged segments out of it), naming `logGeneration` as the generation of the log lines
+  /// replayed over it, then its summary unless `summary` is false; both durably.
+  func writeHead(in folder: URL, logGeneration: UInt64, summary: Bool = true)
+    throws(Transfer.Error)
+  {
     let checkpoint = UInt64.random(in: 1...UInt64(Int64.max))
     try LiveStateFile.write(
-      Checkpointed(checkpoint: checkpoint, state: self), named: Self.fileName, in: folder,
-      url: manifestURL)
+      Checkpointed(checkpoint: checkpoint, logGeneration: logGeneration, state: self),
+      named: Self.fileName, in: folder, url: manifestURL)
     guard summary else { return }
     try LiveStateFile.write(
       SummaryFile(checkpoint: checkpoint, summary: Summary(self)), named: SummaryFile.fileName,

@@ -4,7 +4,9 @@ import Foundation
 /// What a live DASH recording has settled, per chosen Representation, as `live-dash.json`
 /// in the content's folder: each track's ``LiveJournal`` (numbers recorded and the gap
 /// ledger) and where each recorded segment is, so the offline MPD can be written again from
-/// it alone and the same command goes on from it after a kill.
+/// it alone and the same command goes on from it after a kill. While it records, the
+/// segments of each event go to `live-dash.log` (``DASHLiveStateWriter``), so what an event
+/// writes does not grow with the recording.
 struct DASHLiveState: Sendable, Equatable, Codable {
   /// The file's name in the content's folder.
   static let fileName = "live-dash.json"
@@ -113,9 +115,4 @@ struct DASHLiveState: Sendable, Equatable, Codable {
 
   /// Whether the same command goes on with it: it did not finish, or the user stopped it.
   var goesOn: Bool { finished == nil || finished == .stopped }
-
-  /// The state in `folder`, or nil when there is none or it cannot be read.
-  static func read(in folder: URL) -> DASHLiveState? {
-    LiveStateFile.read(DASHLiveState.self, named: fileName, in: folder)
-  }
 }

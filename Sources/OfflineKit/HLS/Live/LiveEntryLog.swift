@@ -22,18 +22,14 @@ enum LiveEntryLog {
     var entry: LiveRecordState.Entry
   }
 
+  /// The log's mechanics, shared with DASH's (``LiveStateLog``).
+  private static let log = LiveStateLog<Line>(fileName: fileName)
+
   /// The entries the log in `folder` holds, by number; empty when there is none. Lines that
   /// do not decode (a torn last line) are skipped.
   static func entries(in folder: URL) -> [Int: LiveRecordState.Entry] {
-    guard let data = FileManager.default.contents(atPath: file(in: folder).path) else {
-      return [:]
-    }
-    let decoder = JSONDecoder()
     var entries: [Int: LiveRecordState.Entry] = [:]
-    for line in data.split(separator: UInt8(ascii: "\n")) {
-      guard let decoded = try? decoder.decode(Line.self, from: Data(line)) else { continue }
-      entries[decoded.sequence] = decoded.entry
-    }
+    for line in log.lines(in: folder) { entries[line.sequence] = line.entry }
     return entries
   }
 
@@ -44,54 +40,12 @@ enum LiveEntryLog {
   static func append(
     _ entries: [Int: LiveRecordState.Entry], in folder: URL, url: URL
   ) throws(Transfer.Error) {
-    guard !entries.isEmpty else { return }
-    let path = file(in: folder).path
-    let failure = { (operation: TransferFileError.Operation, code: Int32) in
-      Transfer.Error(
-        .file(TransferFileError(operation, errno: code, path: path)), url: url,
-        destination: path)
-    }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    var text = Data()
-    if let size = FileSteps.regularFileSize(path), size > 0, !endsWithLineBreak(path) {
-      text.append(UInt8(ascii: "\n"))
-    }
-    for (sequence, entry) in entries.sorted(by: { $0.key < $1.key }) {
-      guard let line = try? encoder.encode(Line(sequence: sequence, entry: entry)) else {
-        throw Transfer.Error(
-          .invalidMedia("cannot encode the live recording's entry \(sequence)"), url: url,
-          destination: path)
-      }
-      text.append(line)
-      text.append(UInt8(ascii: "\n"))
-    }
-    let fd = FileSteps.open(
-      path, flags: O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
-      mode: ReadableFileMode.owner)
-    guard fd >= 0 else { throw failure(.open, errno) }
-    defer { close(fd) }
-    let written = text.withUnsafeBytes { SystemIO.write(fd, $0.baseAddress, $0.count) }
-    guard written == text.count else { throw failure(.write, written < 0 ? errno : ENOSPC) }
-    guard Durability.sync(fd) == 0 else { throw failure(.sync, errno) }
+    let lines = entries.sorted { $0.key < $1.key }.map { Line(sequence: $0.key, entry: $0.value) }
+    try log.append(lines, in: folder, url: url)
   }
 
   /// Removes the log in `folder` (once its entries are compacted into `live.json`).
   static func remove(in folder: URL) {
-    FileSteps.unlink(file(in: folder).path)
-  }
-
-  private static func file(in folder: URL) -> URL {
-    folder.appending(path: fileName)
-  }
-
-  /// Whether the file at `path` ends with a line break.
-  private static func endsWithLineBreak(_ path: String) -> Bool {
-    let fd = FileSteps.open(path, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    guard fd >= 0 else { return true }
-    defer { close(fd) }
-    var byte: UInt8 = 0
-    guard lseek(fd, -1, SEEK_END) >= 0, read(fd, &byte, 1) == 1 else { return true }
-    return byte == UInt8(ascii: "\n")
+    log.remove(in: folder)
   }
 }
