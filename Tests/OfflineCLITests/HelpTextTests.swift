@@ -130,8 +130,9 @@ import Testing
                [--netrc-file <file>] [--trust-origin <url> ...] [--location-trusted]
                [--limit-rate <rate>] [--variant <v>] [--audio <a>] [--subtitles <s>]
                [--piece-retries <n>] [--piece-retry-delay <s>] [--max-connections <n>]
-               [--segment-files] [--from-start] [--record-for <duration>]
-               [--record-until <time>] [--split <duration>] [--subs-sidecar] [--quiet]
+               [--segment-files] [--from-start] [--live-offset <duration>]
+               [--record-for <duration>] [--record-until <time>]
+               [--end-after <duration>] [--split <duration>] [--subs-sidecar] [--quiet]
                [--json]
 
         ARGUMENTS:
@@ -251,12 +252,22 @@ import Testing
                                   in the playlist or the MPD's time-shift window
                                   (default: the live edge, three segment durations from
                                   its end, as players start).
+          --live-offset <duration>
+                                  Live HLS, DASH: start this far behind the live edge
+                                  instead (45s, 2m): at the last segment that begins at
+                                  least this long before the end of the playlist or the
+                                  MPD's window. Not with --from-start.
           --record-for <duration>
                                   Live HLS, DASH: stop once this much is recorded (90,
                                   45s, 20m, 1h30m), counted in recorded media, so a
                                   rerun after a stop goes on counting.
           --record-until <time>   Live HLS, DASH: stop at this time (18:30 local, or
                                   2026-12-07T18:30:00Z).
+          --end-after <duration>  Live HLS, DASH: take the stream as ended when its
+                                  playlist or MPD still answers but brings no new
+                                  segment for this long (default: six target durations);
+                                  a playlist that fails is waited for longer, as an
+                                  origin may come back.
           --split <duration>      Live HLS, DASH: record consecutive parts of about this
                                   much media each (10m, 1h) into part001/, part002/… of
                                   the output folder, each its own offline copy; no

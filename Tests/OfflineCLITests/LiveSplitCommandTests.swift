@@ -52,6 +52,21 @@ struct LiveSplitCommandTests {
     #expect(!FileManager.default.fileExists(atPath: out + "/index.m3u8"), "parts only")
   }
 
+  /// Pins the empty last part of `get --split`: the origin closes its playlist
+  /// (`EXT-X-ENDLIST`) 2.5 s after its last segment, which ends the second part's share;
+  /// a third part started then recorded nothing. Now the playlist is asked again until it
+  /// lists more or closes, and nothing follows the second part.
+  @Test func aPlaylistClosedJustAfterAPartsShareLeavesNoEmptyLastPart() async throws {
+    let recording = try await LiveRecordCommandTests().recordedGet(
+      .init(segmentCount: 8, window: 8, initialSegments: 2, endListAfter: 2.5),
+      ["--from-start", "--split", "4s"])
+    let (origin, out, result) = (recording.origin, recording.out, recording.result)
+    #expect(result.status == 0, "\(result.stderrText)")
+    let parts = try Self.parts(in: out)
+    #expect(parts.map(\.name) == ["part001", "part002"], "\(parts.map(\.name))")
+    try await Self.expectEverySegmentOnce(parts, in: out, sequences: origin.schedule.sequences)
+  }
+
   /// A kill -9 while the second part records, then the same command at once: it goes on
   /// into that part, and the parts still hold every segment once.
   @Test func aKilledSplitRecordingGoesOnIntoItsLastPart() async throws {

@@ -7,7 +7,7 @@ import Testing
 @testable import OfflineService
 
 /// `POST /api/contents` takes the live options of `offline add` (issue 41): `fromStart`,
-/// `recordFor`, `recordUntil`, `split` and `endAfterSilence`, read as the command reads
+/// `liveOffset`, `recordFor`, `recordUntil`, `split` and `endAfterSilence`, read as the command reads
 /// them; a bad value is a 400 naming its field, and nothing is queued.
 @Suite(.serialized, .timed) struct LiveAddAPITests {
   /// The live options `body` gives, or the error's sentence.
@@ -27,6 +27,8 @@ import Testing
     #expect(options.recordUntil == ISO8601DateFormatter().date(from: "2026-12-07T18:30:00Z"))
     #expect(options.splitEvery == .seconds(600))
     #expect(options.endAfterSilence == .seconds(45))
+    let behind = try Self.live(#"{"urls": ["http://127.0.0.1/live.m3u8"], "liveOffset": "2m"}"#)
+    #expect(try behind.get().start == .secondsBack(120))
     let plain = try Self.live(#"{"urls": ["http://127.0.0.1/live.m3u8"], "fromStart": false}"#)
     #expect(try plain.get() == LiveRecordingOptions())
   }
@@ -94,7 +96,8 @@ import Testing
       ("split", #""split": "10x""#), ("split", #""split": true"#),
       ("recordUntil", #""recordUntil": "25:00""#), ("recordUntil", #""recordUntil": 1800"#),
       ("fromStart", #""fromStart": "yes""#), ("endAfterSilence", #""endAfterSilence": [3]"#),
-      ("endAfterSilence", #""endAfterSilence": "0""#),
+      ("endAfterSilence", #""endAfterSilence": "0""#), ("liveOffset", #""liveOffset": "far""#),
+      ("liveOffset", #""liveOffset": "30s", "fromStart": true"#),
     ]
     for (field, value) in cases {
       let reply = try await fixture.post("/api/contents", "{\(url), \(value)}")

@@ -42,7 +42,7 @@ struct AddCommand: Command {
     help: "Live HLS, DASH: record consecutive contents of about this much media each (10m,"
       + " 1h), each with its own id; when one ends, the next is queued and starts at the first"
       + " segment the one before did not record. --record-for then counts all parts.",
-    parser: .duration)
+    parser: .duration(aboveZero: true))
   static let input: Option<String?> = .value(
     "-i", "--input", valueName: "file",
     help: "Read URLs from a file, one per line ('-' for standard input).", parser: .file)
@@ -81,7 +81,7 @@ struct AddCommand: Command {
     sha256 = arguments[Self.sha256]
     priority = arguments[Self.priority]
     input = arguments[Self.input]
-    hls = StreamOptions.hls(from: arguments)
+    hls = try StreamOptions.hls(from: arguments)
     hls.live.splitEvery = arguments[Self.split]
     connections = arguments[Self.connections] ?? 0
     mirrors = arguments[Self.mirror]

@@ -114,7 +114,7 @@ struct GetCommand: Command {
     help: "Live HLS, DASH: record consecutive parts of about this much media each (10m, 1h) into"
       + " part001/, part002/… of the output folder, each its own offline copy; no segment is"
       + " lost or recorded twice between two parts. --record-for then counts all parts.",
-    parser: .duration)
+    parser: .duration(aboveZero: true))
   static let quiet: Option<Bool> = .flag("-q", "--quiet", help: "Print nothing but errors.")
   static let json: Option<Bool> = .flag(
     "--json", help: "Print one JSON object per event on standard output.")
@@ -192,7 +192,7 @@ struct GetCommand: Command {
     if subtitleSidecar, !Self.namesExport(output) {
       throw UsageError("--subs-sidecar goes with -o FILE.mp4 or -o FILE.mkv of a stream.")
     }
-    hls = StreamOptions.hls(from: arguments)
+    hls = try StreamOptions.hls(from: arguments)
     hls.live.splitEvery = arguments[Self.split]
     if hls.live.splitEvery != nil, Self.namesExport(output) {
       throw UsageError("--split writes a folder of parts; it does not go with -o FILE.mp4.")

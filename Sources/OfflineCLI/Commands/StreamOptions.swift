@@ -50,6 +50,18 @@ enum StreamOptions {
     help: "Live HLS, DASH: stop once this much is recorded (90, 45s, 20m, 1h30m), counted in"
       + " recorded media, so a rerun after a stop goes on counting.",
     parser: .duration)
+  static let liveOffset: Option<Duration?> = .value(
+    "--live-offset", valueName: "duration",
+    help: "Live HLS, DASH: start this far behind the live edge instead (45s, 2m): at the last"
+      + " segment that begins at least this long before the end of the playlist or the MPD's"
+      + " window. Not with --from-start.",
+    parser: .duration)
+  static let endAfter: Option<Duration?> = .value(
+    "--end-after", valueName: "duration",
+    help: "Live HLS, DASH: take the stream as ended when its playlist or MPD still answers but"
+      + " brings no new segment for this long (default: six target durations); a playlist"
+      + " that fails is waited for longer, as an origin may come back.",
+    parser: .duration(aboveZero: true))
   static let recordUntil: Option<Date?> = .value(
     "--record-until", valueName: "time",
     help: "Live HLS, DASH: stop at this time (18:30 local, or 2026-12-07T18:30:00Z).",
@@ -58,11 +70,13 @@ enum StreamOptions {
   /// The declarations, for a command's configuration.
   static let all: [any OptionDeclaring] = [
     variant, audio, subtitles, pieceRetries, pieceRetryDelay, maxConnections, segmentFiles,
-    fromStart, recordFor, recordUntil,
+    fromStart, liveOffset, recordFor, recordUntil, endAfter,
   ]
 
-  /// The HLS options given, over the library's defaults.
-  static func hls(from arguments: ParsedArguments) -> StreamConfiguration {
+  /// The stream options given, over the library's defaults.
+  ///
+  /// - Throws: ``UsageError`` for `--from-start` with `--live-offset`: two starts.
+  static func hls(from arguments: ParsedArguments) throws(UsageError) -> StreamConfiguration {
     var options = StreamConfiguration()
     if let variant = arguments[StreamOptions.variant] { options.variant = variant }
     if let audio = arguments[StreamOptions.audio] { options.audio = audio }
@@ -72,6 +86,13 @@ enum StreamOptions {
     if let count = arguments[StreamOptions.maxConnections] { options.maxConnections = count }
     if arguments[StreamOptions.segmentFiles] { options.packsSmallSegments = false }
     if arguments[StreamOptions.fromStart] { options.live.start = .fromStart }
+    if let offset = arguments[StreamOptions.liveOffset] {
+      guard options.live.start == .liveEdge else {
+        throw UsageError("--live-offset and --from-start name two starts; give one.")
+      }
+      options.live.start = .secondsBack(offset.inSeconds)
+    }
+    options.live.endAfterSilence = arguments[StreamOptions.endAfter]
     options.live.recordFor = arguments[StreamOptions.recordFor]
     options.live.recordUntil = arguments[StreamOptions.recordUntil]
     return options

@@ -88,7 +88,9 @@ extension QueuedLivePart {
         isFollowed(finished: main.finished, recorded: main.journal.recordedSeconds)
       else { return nil }
       let states = Self.hlsSeeds(in: folder)
-      guard !states.isEmpty, await !Self.hasEnded(download, after: main) else { return nil }
+      guard !states.isEmpty,
+        await !Self.hasEnded(download, after: main, silence: live.endAfterSilence)
+      else { return nil }
       return NextLivePart(
         options: nextOptions(recorded: main.journal.recordedSeconds), seed: .hls(states))
     case .dash:
@@ -106,18 +108,15 @@ extension QueuedLivePart {
     }
   }
 
-  /// Whether the playlist `state` recorded has ended (`EXT-X-ENDLIST`) with no segment
-  /// after those it settled: a next part would record nothing. False when it cannot be
-  /// fetched now (the next part finds out).
-  private static func hasEnded(_ download: ContentDownload, after state: LiveRecordState) async
-    -> Bool
-  {
+  /// Whether the playlist `state` recorded has ended with no segment after those it
+  /// settled (`HLSDownload.hasEnded(_:before:importing:silence:)`): a next part would
+  /// record nothing.
+  private static func hasEnded(
+    _ download: ContentDownload, after state: LiveRecordState, silence: Duration?
+  ) async -> Bool {
     guard let next = state.journal.nextSequence else { return false }
-    let hls = download.streamDownload(HLSDownload.self, onEvent: { _ in })
-    guard let media = try? await hls.mediaPlaylist(at: state.playlistURL, importing: [:]) else {
-      return false
-    }
-    return media.hasEndList && (media.segments.last?.mediaSequenceNumber ?? next - 1) < next
+    return await download.streamDownload(HLSDownload.self, onEvent: { _ in })
+      .hasEnded(state.playlistURL, before: next, importing: [:], silence: silence)
   }
 
   /// The seeds of an HLS part's playlists in `folder`: its own recording's, or each of its

@@ -24,13 +24,15 @@ enum AddRequestValue: Decodable, Sendable, Equatable {
 }
 
 /// The live options of `POST /api/contents`, those of `offline add` (issue 41): `fromStart`
-/// (`--from-start`), `recordFor` (`--record-for`), `recordUntil` (`--record-until`),
-/// `split` (`--split`), and `endAfterSilence` (how long the playlist or MPD may bring no
-/// new segment before the stream counts as ended). Durations are numbers of seconds or text
+/// (`--from-start`), `liveOffset` (`--live-offset`), `recordFor` (`--record-for`),
+/// `recordUntil` (`--record-until`), `split` (`--split`), and `endAfterSilence`
+/// (`--end-after`: how long the playlist or MPD may bring no new segment before the stream
+/// counts as ended). Durations are numbers of seconds or text
 /// such as `"45s"`, `"20m"`, `"1h30m"`; a time is `"18:30"` (local) or ISO 8601 with its
 /// zone; each read as the command reads it (`LiveArguments`).
 struct AddRequestLive: Decodable, Sendable {
   var fromStart: AddRequestValue?
+  var liveOffset: AddRequestValue?
   var recordFor: AddRequestValue?
   var recordUntil: AddRequestValue?
   var split: AddRequestValue?
@@ -48,6 +50,12 @@ struct AddRequestLive: Decodable, Sendable {
     default: return .failure(AddRequestError("'fromStart' takes true or false."))
     }
     do throws(AddRequestError) {
+      if let value = try Self.duration(liveOffset, "liveOffset") {
+        guard options.start == .liveEdge else {
+          throw AddRequestError("'liveOffset' and 'fromStart' name two starts; give one.")
+        }
+        options.start = .secondsBack(value.inSeconds)
+      }
       if let value = try Self.duration(recordFor, "recordFor") { options.recordFor = value }
       if let value = try Self.duration(split, "split", aboveZero: true) {
         options.splitEvery = value

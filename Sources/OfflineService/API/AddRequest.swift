@@ -21,7 +21,7 @@ struct AddRequest: Decodable, Sendable {
   var variant: String?
   var audio: String?
   var subtitles: String?
-  /// `fromStart`, `recordFor`, `recordUntil`, `split`, `endAfterSilence`.
+  /// `fromStart`, `liveOffset`, `recordFor`, `recordUntil`, `split`, `endAfterSilence`.
   var live: AddRequestLive
 
   init(from decoder: any Decoder) throws {

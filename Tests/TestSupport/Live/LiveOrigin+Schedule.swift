@@ -21,6 +21,9 @@ extension LiveOrigin {
     /// Whether the last segment comes with `EXT-X-ENDLIST`; false leaves the playlist
     /// answering unchanged after it (a stream that ends by silence).
     public var endsWithEndList: Bool
+    /// With ``endsWithEndList``, `EXT-X-ENDLIST` comes this many seconds after the last
+    /// segment rather than with it (an origin that closes the playlist a moment later).
+    public var endListAfter: Double?
     /// Numbers listed in the playlist whose segment is answered 404 (a dropped segment).
     public var dropped: Set<Int>
     /// After publishing number N, the playlist stays unchanged (still answering) for this
@@ -80,8 +83,9 @@ extension LiveOrigin {
       movesAfter: Int? = nil, holdsAfter: Int? = nil, segmentBytesPerSecond: Int? = nil,
       segmentCapacity: Int? = nil,
       restarts: Set<Int> = [], media: Media = .transportStream, mapChanges: Set<Int> = [],
-      segmentsPerKey: Int? = nil, encryptsInitSection: Bool = false
+      segmentsPerKey: Int? = nil, encryptsInitSection: Bool = false, endListAfter: Double? = nil
     ) {
+      self.endListAfter = endListAfter
       self.segmentCount = max(1, segmentCount)
       self.window = max(1, window)
       self.initialSegments = min(max(1, initialSegments), max(1, segmentCount))
@@ -126,6 +130,7 @@ extension LiveOrigin {
     /// The longest the schedule can run, in seconds: every interval, stall and outage.
     var longest: Double {
       Double(segmentCount) * interval + stalls.values.reduce(0, +) + outages.values.reduce(0, +)
+        + (endListAfter ?? 0)
     }
   }
 }

@@ -194,6 +194,10 @@ public final class LiveOrigin: Sendable {
       }
       publish(count: count + 1)
       if schedule.movesAfter == last + 1 { move() }
+      if count + 1 == schedule.segmentCount, let delay = schedule.endListAfter {
+        guard pause(delay) else { return }
+        publish(count: count + 1, closing: true)
+      }
     }
   }
 
@@ -290,13 +294,15 @@ public final class LiveOrigin: Sendable {
   /// Makes the first `count` segments published: their routes, the old ones gone, and the
   /// playlist of the window ending at the last.
   /// The segments from `routingFrom` (by default the new ones) get their routes.
-  private func publish(count: Int, routingFrom: Int? = nil) {
+  /// With `closing`, the playlist gets the `EXT-X-ENDLIST` that ``Schedule/endListAfter``
+  /// held back.
+  private func publish(count: Int, routingFrom: Int? = nil, closing: Bool = false) {
     let first = schedule.firstSequence
     let last = first + count - 1
     let low = max(first, last - schedule.window + 1)
     let (before, prefix) = state.withLock { ($0.published, $0.prefix) }
     let routed = max(low - schedule.keptAfterWindow, routingFrom ?? (first + before))
-    for sequence in routed...last {
+    for sequence in stride(from: routed, through: last, by: 1) {  // none when closing
       server.setRoute(prefix + path(of: sequence), behaviour(of: sequence))
     }
     let gone = low - schedule.keptAfterWindow - 1
@@ -308,7 +314,7 @@ public final class LiveOrigin: Sendable {
       key: { self.schedule.keyIndex(of: $0).map { "key\($0).key" } },
       initKey: schedule.encryptsInitSection && schedule.segmentsPerKey != nil
         ? ("key0.key", Schedule.initSectionIV) : nil,
-      ended: ended && schedule.endsWithEndList)
+      ended: ended && schedule.endsWithEndList && (schedule.endListAfter == nil || closing))
     server.setRoute(
       prefix + Self.playlistPath,
       .status(

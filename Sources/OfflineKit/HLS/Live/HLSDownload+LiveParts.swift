@@ -43,20 +43,54 @@ extension HLSDownload {
         playlist = nil
         return try await part.recordOne(
           media, at: playlistURL, loadedAt: loaded, options: options, onProgress: report)
+      },
+      endedBefore: { sequence in
+        await hasEnded(
+          playlistURL, before: sequence, importing: variables,
+          silence: configuration.live.endAfterSilence)
       }, onProgress: onProgress)
+  }
+
+  /// Whether the media playlist at `url` has ended with no segment numbered `sequence` or
+  /// later, so a part starting there would record nothing: `EXT-X-ENDLIST` with nothing from
+  /// `sequence` on, or nothing new listed for `silence` (six target durations when nil, the
+  /// recorder's own end by silence). As DASH's check
+  /// (`QueuedLivePart.hasEnded(_:after:silence:)`), a playlist that lists nothing new yet is
+  /// fetched again every target duration, since an origin may add `EXT-X-ENDLIST` a moment
+  /// after its last segment. False as soon as a segment numbered `sequence` or later is
+  /// listed, when the playlist cannot be fetched (the part finds out), or on a cancel.
+  func hasEnded(
+    _ url: URL, before sequence: Int, importing variables: [String: String], silence: Duration?
+  ) async -> Bool {
+    let clock = session.clock
+    var deadline: ContinuousClock.Instant?
+    while true {
+      guard let media = try? await mediaPlaylist(at: url, importing: variables) else {
+        return false
+      }
+      if (media.segments.last?.mediaSequenceNumber ?? sequence - 1) >= sequence { return false }
+      if media.hasEndList { return true }
+      let target = Duration.seconds(max(media.targetDuration, 1))
+      let end = deadline ?? clock.instant + (silence ?? target * 6)
+      deadline = end
+      guard clock.instant + target <= end else { return true }
+      do { try await clock.sleep(for: target) } catch { return false }
+    }
   }
 
   /// The loop of a split recording of a playlist, alone or with its renditions: from where
   /// the parts in ``folder`` say (``LiveParts/next(after:recordFor:)``), each part recorded
   /// by `recording` into its folder with its share (``LivePartTally``), a new one started by
   /// `startingPart` (its index, and the number the part before did not settle), until the
-  /// parts say the recording is over.
+  /// parts say the recording is over, or `endedBefore` says the stream ended before the
+  /// number a new part would start at (so no empty last part is made).
   func recordEachPart(
     every: Duration,
     startingPart: (Int, Int) throws(Transfer.Error) -> Void,
     recording: (
       HLSDownload, LiveRecordingOptions, @escaping @Sendable (OfflineProgress) -> Void
     ) async throws(Transfer.Error) -> StreamOutcome,
+    endedBefore: (Int) async -> Bool,
     onProgress: @escaping @Sendable (OfflineProgress) -> Void
   ) async throws(Transfer.Error) -> StreamOutcome {
     var tally = LivePartTally(index: indexURL())
@@ -65,13 +99,11 @@ extension HLSDownload {
       let index: Int
       switch LiveParts.next(after: parts, recordFor: configuration.live.recordFor) {
       case .over(let last):
-        if tally.done.segments == 0, last > 0 {
-          tally.done.index = inFolder(LiveParts.folder(last, in: folder)).indexURL()
-        }
-        return tally.done
+        return tally.ended(afterPart: last, of: self)
       case .goOn(let part):
         index = part
       case .start(let part, let sequence):
+        if await endedBefore(sequence) { return tally.ended(afterPart: part - 1, of: self) }
         index = part
         try startingPart(part, sequence)
       }
@@ -94,5 +126,17 @@ extension HLSDownload {
     } catch {
       throw Transfer.Error(.file(error), url: url, destination: folder.path)
     }
+  }
+}
+
+extension LivePartTally {
+  /// The outcome of a split recording whose last part is `last`: what this run recorded,
+  /// and when it recorded nothing, the last part's offline playlist.
+  fileprivate func ended(afterPart last: Int, of download: HLSDownload) -> StreamOutcome {
+    var done = self.done
+    if done.segments == 0, last > 0 {
+      done.index = download.inFolder(LiveParts.folder(last, in: download.folder)).indexURL()
+    }
+    return done
   }
 }

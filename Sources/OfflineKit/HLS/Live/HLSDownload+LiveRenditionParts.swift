@@ -34,6 +34,12 @@ extension HLSDownload {
         }
         fetched = nil
         return try await part.recordLiveRenditions(current, options: options, onProgress: report)
+      },
+      endedBefore: { sequence in
+        // The variant's numbers decide where parts end (``LiveParts``).
+        await hasEnded(
+          renditions.parts[0].media.url, before: sequence, importing: renditions.variables,
+          silence: configuration.live.endAfterSilence)
       }, onProgress: onProgress)
   }
 
