@@ -19,8 +19,9 @@ final class RangeBoard: Sendable {
     var busy = false
     /// Where the request in flight for this range ends; `range.next` when none is.
     var requested: Int64
-    /// When that request went out and the offset it started from, to judge its pace.
-    var request: (at: ContinuousClock.Instant, from: Int64)?
+    /// When that request went out, the offset it started from, and its source's measured
+    /// pace when known, to judge its pace.
+    var request: (at: ContinuousClock.Instant, from: Int64, sourcePace: Double?)?
 
     init(range: TransferRange, busy: Bool = false) {
       self.range = range
@@ -53,6 +54,11 @@ final class RangeBoard: Sendable {
   /// A range is split only when each half keeps at least this many bytes; no request asks
   /// for less, unless the range ends sooner.
   let minimumSplit: Int64
+  /// The most bytes a connection writes from the range it last saw (``didWrite(_:count:)``):
+  /// no split or takeover moves a range's end back to less than this past its `next`.
+  /// ``minimumSplit``, or 128 KiB with mirrors, where the end game (``claimTail(pace:startup:)``)
+  /// leaves a slow request little.
+  let writeGrain: Int64
   /// The span of a connection's first request, before its pace is known.
   static let initialSpan: Int64 = 16 << 20
   /// Request ends and splits fall on these boundaries where they can, the chunks'
@@ -80,6 +86,7 @@ final class RangeBoard: Sendable {
   ) {
     self.slowKeepsLittle = slowKeepsLittle
     self.minimumSplit = minimumSplit
+    self.writeGrain = slowKeepsLittle ? min(minimumSplit, TailTakeover.keep) : minimumSplit
     self.now = now
     self.landed = landed
     let initial = State(slots: ranges.map { Slot(range: $0) }, map: map)
@@ -132,14 +139,25 @@ final class RangeBoard: Sendable {
     return (victim, range.next + min(range.remaining / 2, max(minimumSplit, keep)))
   }
 
-  /// What the request of `slot` brings in ``paceWindow`` at the pace it has kept; nil when
-  /// it has none.
+  /// What the request of `slot` brings in ``paceWindow`` at its pace (``pace(of:)``); nil
+  /// when it has none.
   private func soonBrought(by slot: Slot) -> Int64? {
+    pace(of: slot).map { Int64($0 * Self.paceWindow.inSeconds) }
+  }
+
+  /// The pace of the request in flight for `slot`, in bytes per second: the faster of what
+  /// it brought since it went out and its source's measured pace. A request of a source
+  /// known to be fast is not judged slow on its first moments alone: on a loaded machine
+  /// its first bytes came late (or were read late), and cutting it wasted all the source
+  /// had pushed into the socket past the cut, a whole 1 MiB piece fetched twice
+  /// (`GetMetalinkPieceTests`, issue 43). Nil when neither is known.
+  private func pace(of slot: Slot) -> Double? {
     guard let request = slot.request else { return nil }
     let elapsed = request.at.duration(to: now()).inSeconds
-    guard elapsed > 0 else { return nil }
-    let pace = Double(slot.range.next - request.from) / elapsed
-    return Int64(pace * Self.paceWindow.inSeconds)
+    let done = slot.range.next - request.from
+    let observed = elapsed > 0 && done > 0 ? Double(done) / elapsed : nil
+    guard let known = request.sourcePace, known > 0 else { return observed }
+    return max(observed ?? 0, known)
   }
 
   /// `offset` moved up to the next ``alignment`` boundary when that stays inside `range`
@@ -162,10 +180,8 @@ final class RangeBoard: Sendable {
     let elapsed = request.at.duration(to: now())
     guard elapsed >= Self.paceWindow else { return false }
     let left = max(0, min(slot.requested, slot.range.end) - slot.range.next)
-    let done = slot.range.next - request.from
-    guard done > 0 else { return left > 0 }
-    let seconds = Double(left) / (Double(done) / elapsed.inSeconds)
-    return seconds > Self.cutHorizon.inSeconds
+    guard let pace = pace(of: slot) else { return left > 0 }
+    return Double(left) / pace > Self.cutHorizon.inSeconds
   }
 
   /// Starts a request for `slot` and returns the bytes it should ask for: from the range's
@@ -173,8 +189,11 @@ final class RangeBoard: Sendable {
   /// share of what no request asks for yet (half of it over the busy ranges, so the last
   /// requests shrink and the connections finish together), no less than ``minimumSplit``,
   /// ending on an ``alignment`` boundary where it can, at the range's end when less than
-  /// ``minimumSplit`` would be left after it, and never past it.
-  func beginRequest(_ slot: Int, preferredSpan: Int64?) -> Range<Int64> {
+  /// ``minimumSplit`` would be left after it, and never past it. `sourcePace`: one
+  /// connection's measured pace of the source it goes to, when known (``pace(of:)``).
+  func beginRequest(_ slot: Int, preferredSpan: Int64?, sourcePace: Double? = nil)
+    -> Range<Int64>
+  {
     state.withLock { state in
       let range = state.slots[slot].range
       state.slots[slot].requested = range.next
@@ -185,7 +204,7 @@ final class RangeBoard: Sendable {
       var end = min(range.end, Self.alignedUp(range.next + span))
       if range.end - end < minimumSplit { end = range.end }  // no stub left for a request
       state.slots[slot].requested = end
-      state.slots[slot].request = (now(), range.next)
+      state.slots[slot].request = (now(), range.next, sourcePace)
       return range.next..<end
     }
   }
@@ -209,8 +228,9 @@ final class RangeBoard: Sendable {
   /// What its connection writes next may be placed from that range without asking again
   /// (the one lock a body part takes, where three were taken; with 16 connections on two
   /// cores their waits were 11 % of the samples): only this connection moves `next`, and a
-  /// split (``claim()``) moves `end` back to no less than ``minimumSplit`` bytes past `next`,
-  /// so the next ``minimumSplit`` bytes from `next` are the slot's whatever happened since.
+  /// split (``claim()``, ``claimTail(pace:startup:)``) moves `end` back to no less than
+  /// ``writeGrain`` bytes past `next`, so the next ``writeGrain`` bytes from `next` are the
+  /// slot's whatever happened since.
   @discardableResult
   func didWrite(_ slot: Int, count: Int) -> TransferRange {
     let now = state.withLock { state in
@@ -269,6 +289,29 @@ final class RangeBoard: Sendable {
     state.mirror(slot)
     state.mirror(state.slots.count - 1)
     return state.slots.count - 1
+  }
+
+  /// The end game, once nothing is left to claim (``claim()`` gave nil): takes over the tail
+  /// of the request that a connection at `pace` bytes per second, whose request brings a
+  /// first byte after `startup`, would finish well before it (``TailTakeover``). The slow
+  /// request is cut at the takeover point, where it would be by the time the new request's
+  /// first byte comes, and keeps at least ``writeGrain`` bytes; returns the new slot, or nil
+  /// when no request is worth taking over.
+  func claimTail(pace: Double, startup: Duration) -> Int? {
+    state.withLock { state in
+      let now = now()
+      let requests = state.slots.indices.compactMap { index -> TailTakeover.Request? in
+        let slot = state.slots[index]
+        guard slot.busy, let request = slot.request, slot.range.remaining > 0 else { return nil }
+        return TailTakeover.Request(
+          slot: index, next: slot.range.next, end: slot.range.end,
+          elapsed: request.at.duration(to: now), brought: slot.range.next - request.from,
+          sourcePace: request.sourcePace)
+      }
+      let takeover = TailTakeover(pace: pace, startup: startup, keep: writeGrain)
+      guard let (victim, at) = takeover.decide(requests) else { return nil }
+      return Self.claimSecondHalf(of: victim, from: at, in: &state)
+    }
   }
 
   /// Where a split for a reader's byte falls: a boundary of this many bytes at or before it.
