@@ -26,7 +26,11 @@ extension SegmentedTransfer {
     var claimed = only
     while true {
       var next = claimed
-      if next == nil, only == nil { next = try await claim(board, sources: sources) }
+      // The end game's taker sends its first request to the source it was judged by.
+      var taker: Int?
+      if next == nil, only == nil, let found = try await claim(board, sources: sources) {
+        (next, taker) = (found.slot, found.taker)
+      }
       guard let slot = next else { break }
       claimed = nil
       var failures = 0
@@ -35,11 +39,17 @@ extension SegmentedTransfer {
         try Task.checkCancellation()
         if only != nil, board.range(slot).next - start >= readerSpan { break }
         // A reader's bytes come from the primary: its pace is the one known to hold.
-        let source = only == nil ? sources.pick() : (index: 0, url: transfer.url, validator: nil)
+        let source =
+          only != nil
+          ? (index: 0, url: transfer.url, validator: nil)
+          : taker.map { sources.pick(preferring: $0) } ?? sources.pick()
+        taker = nil
         // With mirrors, a request lasts about as long whichever source it goes to.
         let preferred =
           sources.hasMirrors ? sources.span(of: source.index) ?? Self.firstSpanWithMirrors : span
-        let asked = board.beginRequest(slot, preferredSpan: preferred)
+        let asked = board.beginRequest(
+          slot, preferredSpan: preferred,
+          sourcePace: sources.hasMirrors ? sources.pace(of: source.index) : nil)
         // The pieces this request writes whole are hashed in the read-back the chunk
         // digests make, so checking them reads no byte again.
         let pieces = checker.map { checker in
