@@ -127,7 +127,7 @@ import Testing
       now: { clock.now }, slowKeepsLittle: true)
     #expect(board.writeGrain == TailTakeover.keep)
     let owner = board.claim()!
-    _ = board.beginRequest(owner, preferredSpan: nil, sourcePace: Double(64 << 10))
+    _ = board.beginRequest(owner, preferredSpan: nil, source: 1, sourcePace: Double(64 << 10))
     clock.advance(by: .seconds(1))
     board.didWrite(owner, count: 64 << 10)
     let tail = board.claimTail(pace: Self.fast, startup: .milliseconds(100))

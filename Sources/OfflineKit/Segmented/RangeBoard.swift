@@ -5,7 +5,7 @@ import OfflineStore
 /// The ranges of a segmented download and who is fetching which, shared by its connections.
 ///
 /// A connection claims an idle range with bytes left, and fetches it in requests of a
-/// bounded span (``beginRequest(_:preferredSpan:)``), not in one request to the range's end.
+/// bounded span (``beginRequest(_:preferredSpan:source:sourcePace:)``), not in one request to the range's end.
 /// When no idle range is left it takes the second half of a busy range: its end moves back
 /// to a split that lies past the request in flight, so no request is cut and the origin
 /// sends each byte once (a cut request has had what the sockets hold beyond the split sent
@@ -19,9 +19,9 @@ final class RangeBoard: Sendable {
     var busy = false
     /// Where the request in flight for this range ends; `range.next` when none is.
     var requested: Int64
-    /// When that request went out, the offset it started from, and its source's measured
-    /// pace when known, to judge its pace.
-    var request: (at: ContinuousClock.Instant, from: Int64, sourcePace: Double?)?
+    /// When that request went out, the offset it started from, and its source (with
+    /// mirrors: whose measured pace is in `State.sourcePaces`), to judge its pace.
+    var request: (at: ContinuousClock.Instant, from: Int64, source: Int?)?
 
     init(range: TransferRange, busy: Bool = false) {
       self.range = range
@@ -37,6 +37,9 @@ final class RangeBoard: Sendable {
   private struct State: @unchecked Sendable {
     var slots: [Slot]
     let map: RangeProgressMap?
+    /// One connection's measured pace of each source, by index, as last told: a request
+    /// is judged by its source's pace as it is when judged, not when the request began.
+    var sourcePaces: [Int: Double] = [:]
 
     func mirror(_ slot: Int) {
       let range = slots[slot].range
@@ -54,10 +57,9 @@ final class RangeBoard: Sendable {
   /// A range is split only when each half keeps at least this many bytes; no request asks
   /// for less, unless the range ends sooner.
   let minimumSplit: Int64
-  /// The most bytes a connection writes from the range it last saw (``didWrite(_:count:)``):
-  /// no split or takeover moves a range's end back to less than this past its `next`.
-  /// ``minimumSplit``, or 128 KiB with mirrors, where the end game (``claimTail(pace:startup:)``)
-  /// leaves a slow request little.
+  /// The most bytes a connection writes from the range it last saw (``didWrite(_:count:)``),
+  /// and the least any split leaves before it: 128 KiB with mirrors (the end game), else
+  /// ``minimumSplit``.
   let writeGrain: Int64
   /// The span of a connection's first request, before its pace is known.
   static let initialSpan: Int64 = 16 << 20
@@ -105,7 +107,9 @@ final class RangeBoard: Sendable {
         state.slots[idle].busy = true
         return idle
       }
-      guard let (victim, split) = splitPoint(in: state.slots) else { return nil }
+      guard let (victim, split) = splitPoint(in: state.slots, paces: state.sourcePaces) else {
+        return nil
+      }
       return Self.claimSecondHalf(of: victim, from: split, in: &state)
     }
   }
@@ -114,7 +118,7 @@ final class RangeBoard: Sendable {
   /// range with the most bytes beyond it; failing that, in the middle of a range whose
   /// request would take longer than ``cutHorizon`` (the request is cut there). Each half
   /// keeps at least ``minimumSplit`` bytes.
-  private func splitPoint(in slots: [Slot]) -> (slot: Int, at: Int64)? {
+  private func splitPoint(in slots: [Slot], paces: [Int: Double]) -> (slot: Int, at: Int64)? {
     var best: (slot: Int, at: Int64, gives: Int64)?
     for index in slots.indices where slots[index].busy {
       let range = slots[index].range
@@ -127,36 +131,36 @@ final class RangeBoard: Sendable {
       }
     }
     if let best { return (best.slot, best.at) }
-    let slow = slots.indices.filter { slots[$0].busy && isSlow(slots[$0]) }
+    let slow = slots.indices.filter { slots[$0].busy && isSlow(slots[$0], paces: paces) }
     guard
       let victim = slow.max(by: { slots[$0].range.remaining < slots[$1].range.remaining }),
       slots[victim].range.remaining >= 2 * minimumSplit
     else { return nil }
     let range = slots[victim].range
-    guard slowKeepsLittle, let keep = soonBrought(by: slots[victim]) else {
+    guard slowKeepsLittle, let keep = soonBrought(by: slots[victim], paces: paces) else {
       return (victim, range.next + range.remaining / 2)
     }
     return (victim, range.next + min(range.remaining / 2, max(minimumSplit, keep)))
   }
 
-  /// What the request of `slot` brings in ``paceWindow`` at its pace (``pace(of:)``); nil
-  /// when it has none.
-  private func soonBrought(by slot: Slot) -> Int64? {
-    pace(of: slot).map { Int64($0 * Self.paceWindow.inSeconds) }
+  /// What the request of `slot` brings in ``paceWindow`` at its pace
+  /// (``pace(of:paces:)``); nil when it has none.
+  private func soonBrought(by slot: Slot, paces: [Int: Double]) -> Int64? {
+    pace(of: slot, paces: paces).map { Int64($0 * Self.paceWindow.inSeconds) }
   }
 
-  /// The pace of the request in flight for `slot`, in bytes per second: the faster of what
-  /// it brought since it went out and its source's measured pace. A request of a source
-  /// known to be fast is not judged slow on its first moments alone: on a loaded machine
-  /// its first bytes came late (or were read late), and cutting it wasted all the source
-  /// had pushed into the socket past the cut, a whole 1 MiB piece fetched twice
-  /// (`GetMetalinkPieceTests`, issue 43). Nil when neither is known.
-  private func pace(of slot: Slot) -> Double? {
+  /// The pace of the request in flight for `slot`, bytes per second: the faster of what it
+  /// brought since it went out and its source's pace as measured now (`paces`,
+  /// ``didMeasure(source:pace:)``). A fast source's request whose first bytes came late on a
+  /// loaded machine was judged slow and cut, and the source had pushed the rest into the
+  /// socket: a whole 1 MiB piece sent twice (`GetMetalinkPieceTests`, issue 43). Nil when
+  /// neither is known.
+  private func pace(of slot: Slot, paces: [Int: Double]) -> Double? {
     guard let request = slot.request else { return nil }
     let elapsed = request.at.duration(to: now()).inSeconds
     let done = slot.range.next - request.from
     let observed = elapsed > 0 && done > 0 ? Double(done) / elapsed : nil
-    guard let known = request.sourcePace, known > 0 else { return observed }
+    guard let known = request.source.flatMap({ paces[$0] }), known > 0 else { return observed }
     return max(observed ?? 0, known)
   }
 
@@ -175,12 +179,12 @@ final class RangeBoard: Sendable {
   /// Whether the request in flight for `slot` would take longer than ``cutHorizon`` to
   /// finish at the pace it has kept (judged after ``paceWindow``; one that brought nothing
   /// in that time is slow).
-  private func isSlow(_ slot: Slot) -> Bool {
+  private func isSlow(_ slot: Slot, paces: [Int: Double]) -> Bool {
     guard let request = slot.request else { return false }
     let elapsed = request.at.duration(to: now())
     guard elapsed >= Self.paceWindow else { return false }
     let left = max(0, min(slot.requested, slot.range.end) - slot.range.next)
-    guard let pace = pace(of: slot) else { return left > 0 }
+    guard let pace = pace(of: slot, paces: paces) else { return left > 0 }
     return Double(left) / pace > Self.cutHorizon.inSeconds
   }
 
@@ -189,11 +193,12 @@ final class RangeBoard: Sendable {
   /// share of what no request asks for yet (half of it over the busy ranges, so the last
   /// requests shrink and the connections finish together), no less than ``minimumSplit``,
   /// ending on an ``alignment`` boundary where it can, at the range's end when less than
-  /// ``minimumSplit`` would be left after it, and never past it. `sourcePace`: one
-  /// connection's measured pace of the source it goes to, when known (``pace(of:)``).
-  func beginRequest(_ slot: Int, preferredSpan: Int64?, sourcePace: Double? = nil)
-    -> Range<Int64>
-  {
+  /// ``minimumSplit`` would be left after it, and never past it. `source`: the index of the
+  /// source it goes to, with mirrors, and `sourcePace` that source's measured pace when
+  /// known (``didMeasure(source:pace:)``).
+  func beginRequest(
+    _ slot: Int, preferredSpan: Int64?, source: Int? = nil, sourcePace: Double? = nil
+  ) -> Range<Int64> {
     state.withLock { state in
       let range = state.slots[slot].range
       state.slots[slot].requested = range.next
@@ -204,9 +209,15 @@ final class RangeBoard: Sendable {
       var end = min(range.end, Self.alignedUp(range.next + span))
       if range.end - end < minimumSplit { end = range.end }  // no stub left for a request
       state.slots[slot].requested = end
-      state.slots[slot].request = (now(), range.next, sourcePace)
+      state.slots[slot].request = (now(), range.next, source)
+      if let source, let sourcePace { state.sourcePaces[source] = sourcePace }
       return range.next..<end
     }
+  }
+
+  /// Records source `index`'s measured pace, by which its requests in flight are judged.
+  func didMeasure(source index: Int, pace: Double?) {
+    state.withLock { $0.sourcePaces[index] = pace }
   }
 
   /// Ends the request of `slot` (answered, failed or cut).
@@ -291,12 +302,10 @@ final class RangeBoard: Sendable {
     return state.slots.count - 1
   }
 
-  /// The end game, once nothing is left to claim (``claim()`` gave nil): takes over the tail
-  /// of the request that a connection at `pace` bytes per second, whose request brings a
-  /// first byte after `startup`, would finish well before it (``TailTakeover``). The slow
-  /// request is cut at the takeover point, where it would be by the time the new request's
-  /// first byte comes, and keeps at least ``writeGrain`` bytes; returns the new slot, or nil
-  /// when no request is worth taking over.
+  /// The end game, once ``claim()`` gives nil: the tail of the request a connection at `pace`
+  /// bytes per second (first byte after `startup`) would finish well before it, cut where
+  /// that request will be by then, at least ``writeGrain`` past its `next` (``TailTakeover``);
+  /// returns the new slot, or nil when no request is worth taking over.
   func claimTail(pace: Double, startup: Duration) -> Int? {
     state.withLock { state in
       let now = now()
@@ -306,7 +315,7 @@ final class RangeBoard: Sendable {
         return TailTakeover.Request(
           slot: index, next: slot.range.next, end: slot.range.end,
           elapsed: request.at.duration(to: now), brought: slot.range.next - request.from,
-          sourcePace: request.sourcePace)
+          sourcePace: request.source.flatMap { state.sourcePaces[$0] })
       }
       let takeover = TailTakeover(pace: pace, startup: startup, keep: writeGrain)
       guard let (victim, at) = takeover.decide(requests) else { return nil }

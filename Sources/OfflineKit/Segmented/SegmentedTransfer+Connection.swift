@@ -3,7 +3,7 @@ import OfflineHTTP
 
 extension SegmentedTransfer {
   /// One connection: claims ranges until none is left, fetching each in requests of a
-  /// bounded span (``RangeBoard/beginRequest(_:preferredSpan:)``), about
+  /// bounded span (``RangeBoard/beginRequest(_:preferredSpan:source:sourcePace:)``), about
   /// ``requestDuration`` each at the pace its last request kept, and retrying transient
   /// failures.
   ///
@@ -49,6 +49,7 @@ extension SegmentedTransfer {
           sources.hasMirrors ? sources.span(of: source.index) ?? Self.firstSpanWithMirrors : span
         let asked = board.beginRequest(
           slot, preferredSpan: preferred,
+          source: sources.hasMirrors ? source.index : nil,
           sourcePace: sources.hasMirrors ? sources.pace(of: source.index) : nil)
         // The pieces this request writes whole are hashed in the read-back the chunk
         // digests make, so checking them reads no byte again.
@@ -94,13 +95,16 @@ extension SegmentedTransfer {
         let elapsed = started.duration(to: .now)
         // Who wrote which bytes matters only to blame a bad piece on its source.
         sink.flushLanded()
-        if sources.hasMirrors,
-          let next = try weigh(
+        if sources.hasMirrors {
+          let step = try weigh(
             source.index, sink: sink, failure: failure, elapsed: elapsed, sources: sources,
             onEvent: onEvent)
-        {
-          if next == .nextRange { break }
-          continue
+          // Requests of this source still in flight are judged by its pace as it now stands.
+          board.didMeasure(source: source.index, pace: sources.pace(of: source.index))
+          if let step {
+            if step == .nextRange { break }
+            continue
+          }
         }
         if let error = failure {
           if sink.rangeDone { break }
