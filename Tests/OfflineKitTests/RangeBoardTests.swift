@@ -115,6 +115,61 @@ import Testing
     #expect(board.claim() != nil, "nothing came in 0.6 s")
   }
 
+  /// The cause of whole pieces sent twice under load (issue 43, `GetMetalinkPieceTests`):
+  /// a fast source's request that took the rest of a slow mirror's range was judged slow
+  /// when its first bytes came late (nothing in half a second, on a loaded machine) and cut
+  /// at the minimum split past where it stood: the source had already pushed the rest of the
+  /// request into the socket, and the piece after the cut was sent twice whole. Its source's
+  /// measured pace now counts: such a request is not cut.
+  @Test func aFastSourcesRequestReadLateIsNotCut() {
+    let clock = Clock()
+    let board = RangeBoard(
+      [range(2, 4)], minimumSplit: Self.mib / 2, now: { clock.now }, slowKeepsLittle: true)
+    let mirror = board.claim()!
+    #expect(board.beginRequest(mirror, preferredSpan: nil) == 2 * Self.mib..<4 * Self.mib)
+    clock.advance(by: .seconds(1))
+    board.didWrite(mirror, count: 256 << 10)  // 256 KiB/s: the slow mirror
+    let fast = board.claim()!
+    let split = 2 * Self.mib + Self.mib / 4 + Self.mib / 2  // it keeps the minimum split
+    #expect(board.range(mirror).end == split)
+    #expect(
+      board.beginRequest(
+        fast, preferredSpan: 20 * Self.mib, source: 0, sourcePace: Double(20 * Self.mib))
+        == split..<4 * Self.mib)
+
+    clock.advance(by: .milliseconds(600))  // no byte of it yet
+    #expect(board.claim() == nil, "a source measured at 20 MiB/s needs 0.06 s for the rest")
+    #expect(board.range(fast).end == 4 * Self.mib)
+  }
+
+  /// The same with a request sent before its source was measured (a range's first request):
+  /// its source's pace as measured since counts (the second cause, piece 13 under load).
+  @Test func aRequestOfASourceMeasuredFastSinceIsNotCut() {
+    let clock = Clock()
+    let board = RangeBoard(
+      [range(12, 14)], minimumSplit: Self.mib / 2, now: { clock.now }, slowKeepsLittle: true)
+    let owner = board.claim()!
+    #expect(
+      board.beginRequest(owner, preferredSpan: nil, source: 0) == 12 * Self.mib..<14 * Self.mib)
+    clock.advance(by: .milliseconds(600))  // no byte of it yet
+    board.didMeasure(source: 0, pace: Double(20 * Self.mib))  // another request of it ended
+    #expect(board.claim() == nil, "its source brings the 2 MiB in 0.1 s")
+    board.didMeasure(source: 0, pace: Double(256 << 10))
+    #expect(board.claim() != nil, "at 256 KiB/s the 2 MiB take 8 s")
+  }
+
+  /// A request whose source is measured slow is still cut after half a second with nothing.
+  @Test func aSlowSourcesStalledRequestIsStillCut() {
+    let clock = Clock()
+    let board = RangeBoard(
+      [range(0, 4)], minimumSplit: Self.mib / 2, now: { clock.now }, slowKeepsLittle: true)
+    let owner = board.claim()!
+    _ = board.beginRequest(owner, preferredSpan: nil, source: 1, sourcePace: Double(256 << 10))
+    clock.advance(by: .milliseconds(600))
+    #expect(board.claim() != nil, "4 MiB at 256 KiB/s: 16 s")
+    #expect(board.range(owner).end == Self.mib / 2)
+  }
+
   @Test func requestsShrinkAsTheBytesNoRequestAsksForRunOut() {
     let board = board((0..<4).map { range(Int64($0) * 16, Int64($0) * 16 + 16) })
     let slots = (0..<4).map { _ in board.claim()! }

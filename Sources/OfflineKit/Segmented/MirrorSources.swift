@@ -102,6 +102,31 @@ final class MirrorSources: Sendable {
     }
   }
 
+  /// The usable source with the highest measured pace and that pace (one connection's);
+  /// nil when none is measured.
+  var fastest: (index: Int, pace: Double)? {
+    state.withLock { $0.choice.fastest(at: .now) }
+  }
+
+  /// Picks `index` for the next request when it is still usable (the end game's taker
+  /// asks the source it was measured against), else as ``pick()`` does.
+  func pick(preferring index: Int) -> (index: Int, url: URL, validator: String?) {
+    state.withLock { state in
+      var chosen = index
+      if state.choice.isUsable(index, at: .now) {
+        state.choice.didPick(index)
+      } else {
+        chosen = state.choice.pick(at: .now)
+      }
+      return (chosen, state.choice.sources[chosen].url, state.validators[chosen])
+    }
+  }
+
+  /// One connection's measured pace of `index`, bytes per second; nil before it is measured.
+  func pace(of index: Int) -> Double? {
+    state.withLock { $0.choice.sources[index].pace }
+  }
+
   /// The span of a request to `index` that would take about
   /// ``SegmentedTransfer/requestDuration`` at the source's measured pace (one connection's);
   /// nil before it is measured.

@@ -5,7 +5,7 @@ import OfflineStore
 /// The ranges of a segmented download and who is fetching which, shared by its connections.
 ///
 /// A connection claims an idle range with bytes left, and fetches it in requests of a
-/// bounded span (``beginRequest(_:preferredSpan:)``), not in one request to the range's end.
+/// bounded span (``beginRequest(_:preferredSpan:source:sourcePace:)``), not in one request to the range's end.
 /// When no idle range is left it takes the second half of a busy range: its end moves back
 /// to a split that lies past the request in flight, so no request is cut and the origin
 /// sends each byte once (a cut request has had what the sockets hold beyond the split sent
@@ -19,8 +19,9 @@ final class RangeBoard: Sendable {
     var busy = false
     /// Where the request in flight for this range ends; `range.next` when none is.
     var requested: Int64
-    /// When that request went out and the offset it started from, to judge its pace.
-    var request: (at: ContinuousClock.Instant, from: Int64)?
+    /// When that request went out, the offset it started from, and its source (with
+    /// mirrors: whose measured pace is in `State.sourcePaces`), to judge its pace.
+    var request: (at: ContinuousClock.Instant, from: Int64, source: Int?)?
 
     init(range: TransferRange, busy: Bool = false) {
       self.range = range
@@ -36,6 +37,9 @@ final class RangeBoard: Sendable {
   private struct State: @unchecked Sendable {
     var slots: [Slot]
     let map: RangeProgressMap?
+    /// One connection's measured pace of each source, by index, as last told: a request
+    /// is judged by its source's pace as it is when judged, not when the request began.
+    var sourcePaces: [Int: Double] = [:]
 
     func mirror(_ slot: Int) {
       let range = slots[slot].range
@@ -53,6 +57,10 @@ final class RangeBoard: Sendable {
   /// A range is split only when each half keeps at least this many bytes; no request asks
   /// for less, unless the range ends sooner.
   let minimumSplit: Int64
+  /// The most bytes a connection writes from the range it last saw (``didWrite(_:count:)``),
+  /// and the least any split leaves before it: 128 KiB with mirrors (the end game), else
+  /// ``minimumSplit``.
+  let writeGrain: Int64
   /// The span of a connection's first request, before its pace is known.
   static let initialSpan: Int64 = 16 << 20
   /// Request ends and splits fall on these boundaries where they can, the chunks'
@@ -80,6 +88,7 @@ final class RangeBoard: Sendable {
   ) {
     self.slowKeepsLittle = slowKeepsLittle
     self.minimumSplit = minimumSplit
+    self.writeGrain = slowKeepsLittle ? min(minimumSplit, TailTakeover.keep) : minimumSplit
     self.now = now
     self.landed = landed
     let initial = State(slots: ranges.map { Slot(range: $0) }, map: map)
@@ -98,7 +107,9 @@ final class RangeBoard: Sendable {
         state.slots[idle].busy = true
         return idle
       }
-      guard let (victim, split) = splitPoint(in: state.slots) else { return nil }
+      guard let (victim, split) = splitPoint(in: state.slots, paces: state.sourcePaces) else {
+        return nil
+      }
       return Self.claimSecondHalf(of: victim, from: split, in: &state)
     }
   }
@@ -107,7 +118,7 @@ final class RangeBoard: Sendable {
   /// range with the most bytes beyond it; failing that, in the middle of a range whose
   /// request would take longer than ``cutHorizon`` (the request is cut there). Each half
   /// keeps at least ``minimumSplit`` bytes.
-  private func splitPoint(in slots: [Slot]) -> (slot: Int, at: Int64)? {
+  private func splitPoint(in slots: [Slot], paces: [Int: Double]) -> (slot: Int, at: Int64)? {
     var best: (slot: Int, at: Int64, gives: Int64)?
     for index in slots.indices where slots[index].busy {
       let range = slots[index].range
@@ -120,26 +131,37 @@ final class RangeBoard: Sendable {
       }
     }
     if let best { return (best.slot, best.at) }
-    let slow = slots.indices.filter { slots[$0].busy && isSlow(slots[$0]) }
+    let slow = slots.indices.filter { slots[$0].busy && isSlow(slots[$0], paces: paces) }
     guard
       let victim = slow.max(by: { slots[$0].range.remaining < slots[$1].range.remaining }),
       slots[victim].range.remaining >= 2 * minimumSplit
     else { return nil }
     let range = slots[victim].range
-    guard slowKeepsLittle, let keep = soonBrought(by: slots[victim]) else {
+    guard slowKeepsLittle, let keep = soonBrought(by: slots[victim], paces: paces) else {
       return (victim, range.next + range.remaining / 2)
     }
     return (victim, range.next + min(range.remaining / 2, max(minimumSplit, keep)))
   }
 
-  /// What the request of `slot` brings in ``paceWindow`` at the pace it has kept; nil when
-  /// it has none.
-  private func soonBrought(by slot: Slot) -> Int64? {
+  /// What the request of `slot` brings in ``paceWindow`` at its pace
+  /// (``pace(of:paces:)``); nil when it has none.
+  private func soonBrought(by slot: Slot, paces: [Int: Double]) -> Int64? {
+    pace(of: slot, paces: paces).map { Int64($0 * Self.paceWindow.inSeconds) }
+  }
+
+  /// The pace of the request in flight for `slot`, bytes per second: the faster of what it
+  /// brought since it went out and its source's pace as measured now (`paces`,
+  /// ``didMeasure(source:pace:)``). A fast source's request whose first bytes came late on a
+  /// loaded machine was judged slow and cut, and the source had pushed the rest into the
+  /// socket: a whole 1 MiB piece sent twice (`GetMetalinkPieceTests`, issue 43). Nil when
+  /// neither is known.
+  private func pace(of slot: Slot, paces: [Int: Double]) -> Double? {
     guard let request = slot.request else { return nil }
     let elapsed = request.at.duration(to: now()).inSeconds
-    guard elapsed > 0 else { return nil }
-    let pace = Double(slot.range.next - request.from) / elapsed
-    return Int64(pace * Self.paceWindow.inSeconds)
+    let done = slot.range.next - request.from
+    let observed = elapsed > 0 && done > 0 ? Double(done) / elapsed : nil
+    guard let known = request.source.flatMap({ paces[$0] }), known > 0 else { return observed }
+    return max(observed ?? 0, known)
   }
 
   /// `offset` moved up to the next ``alignment`` boundary when that stays inside `range`
@@ -157,15 +179,13 @@ final class RangeBoard: Sendable {
   /// Whether the request in flight for `slot` would take longer than ``cutHorizon`` to
   /// finish at the pace it has kept (judged after ``paceWindow``; one that brought nothing
   /// in that time is slow).
-  private func isSlow(_ slot: Slot) -> Bool {
+  private func isSlow(_ slot: Slot, paces: [Int: Double]) -> Bool {
     guard let request = slot.request else { return false }
     let elapsed = request.at.duration(to: now())
     guard elapsed >= Self.paceWindow else { return false }
     let left = max(0, min(slot.requested, slot.range.end) - slot.range.next)
-    let done = slot.range.next - request.from
-    guard done > 0 else { return left > 0 }
-    let seconds = Double(left) / (Double(done) / elapsed.inSeconds)
-    return seconds > Self.cutHorizon.inSeconds
+    guard let pace = pace(of: slot, paces: paces) else { return left > 0 }
+    return Double(left) / pace > Self.cutHorizon.inSeconds
   }
 
   /// Starts a request for `slot` and returns the bytes it should ask for: from the range's
@@ -173,8 +193,12 @@ final class RangeBoard: Sendable {
   /// share of what no request asks for yet (half of it over the busy ranges, so the last
   /// requests shrink and the connections finish together), no less than ``minimumSplit``,
   /// ending on an ``alignment`` boundary where it can, at the range's end when less than
-  /// ``minimumSplit`` would be left after it, and never past it.
-  func beginRequest(_ slot: Int, preferredSpan: Int64?) -> Range<Int64> {
+  /// ``minimumSplit`` would be left after it, and never past it. `source`: the index of the
+  /// source it goes to, with mirrors, and `sourcePace` that source's measured pace when
+  /// known (``didMeasure(source:pace:)``).
+  func beginRequest(
+    _ slot: Int, preferredSpan: Int64?, source: Int? = nil, sourcePace: Double? = nil
+  ) -> Range<Int64> {
     state.withLock { state in
       let range = state.slots[slot].range
       state.slots[slot].requested = range.next
@@ -185,9 +209,15 @@ final class RangeBoard: Sendable {
       var end = min(range.end, Self.alignedUp(range.next + span))
       if range.end - end < minimumSplit { end = range.end }  // no stub left for a request
       state.slots[slot].requested = end
-      state.slots[slot].request = (now(), range.next)
+      state.slots[slot].request = (now(), range.next, source)
+      if let source, let sourcePace { state.sourcePaces[source] = sourcePace }
       return range.next..<end
     }
+  }
+
+  /// Records source `index`'s measured pace, by which its requests in flight are judged.
+  func didMeasure(source index: Int, pace: Double?) {
+    state.withLock { $0.sourcePaces[index] = pace }
   }
 
   /// Ends the request of `slot` (answered, failed or cut).
@@ -209,8 +239,9 @@ final class RangeBoard: Sendable {
   /// What its connection writes next may be placed from that range without asking again
   /// (the one lock a body part takes, where three were taken; with 16 connections on two
   /// cores their waits were 11 % of the samples): only this connection moves `next`, and a
-  /// split (``claim()``) moves `end` back to no less than ``minimumSplit`` bytes past `next`,
-  /// so the next ``minimumSplit`` bytes from `next` are the slot's whatever happened since.
+  /// split (``claim()``, ``claimTail(pace:startup:)``) moves `end` back to no less than
+  /// ``writeGrain`` bytes past `next`, so the next ``writeGrain`` bytes from `next` are the
+  /// slot's whatever happened since.
   @discardableResult
   func didWrite(_ slot: Int, count: Int) -> TransferRange {
     let now = state.withLock { state in
@@ -269,6 +300,27 @@ final class RangeBoard: Sendable {
     state.mirror(slot)
     state.mirror(state.slots.count - 1)
     return state.slots.count - 1
+  }
+
+  /// The end game, once ``claim()`` gives nil: the tail of the request a connection at `pace`
+  /// bytes per second (first byte after `startup`) would finish well before it, cut where
+  /// that request will be by then, at least ``writeGrain`` past its `next` (``TailTakeover``);
+  /// returns the new slot, or nil when no request is worth taking over.
+  func claimTail(pace: Double, startup: Duration) -> Int? {
+    state.withLock { state in
+      let now = now()
+      let requests = state.slots.indices.compactMap { index -> TailTakeover.Request? in
+        let slot = state.slots[index]
+        guard slot.busy, let request = slot.request, slot.range.remaining > 0 else { return nil }
+        return TailTakeover.Request(
+          slot: index, next: slot.range.next, end: slot.range.end,
+          elapsed: request.at.duration(to: now), brought: slot.range.next - request.from,
+          sourcePace: request.source.flatMap { state.sourcePaces[$0] })
+      }
+      let takeover = TailTakeover(pace: pace, startup: startup, keep: writeGrain)
+      guard let (victim, at) = takeover.decide(requests) else { return nil }
+      return Self.claimSecondHalf(of: victim, from: at, in: &state)
+    }
   }
 
   /// Where a split for a reader's byte falls: a boundary of this many bytes at or before it.

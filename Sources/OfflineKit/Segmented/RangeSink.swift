@@ -96,9 +96,9 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
 
   func didReceiveBodyPart(_ part: UnsafeRawBufferPointer) throws {
     var bytes = part
-    // At most `minimumSplit` bytes at a time from the range last seen (see `known`).
+    // At most `writeGrain` bytes at a time from the range last seen (see `known`).
     while !bytes.isEmpty, known.remaining > 0 {
-      let count = Int(min(Int64(bytes.count), known.remaining, board.minimumSplit))
+      let count = Int(min(Int64(bytes.count), known.remaining, board.writeGrain))
       try write(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
       bytes = UnsafeRawBufferPointer(rebasing: bytes[count...])
     }

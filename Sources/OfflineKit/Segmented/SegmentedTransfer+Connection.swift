@@ -3,7 +3,7 @@ import OfflineHTTP
 
 extension SegmentedTransfer {
   /// One connection: claims ranges until none is left, fetching each in requests of a
-  /// bounded span (``RangeBoard/beginRequest(_:preferredSpan:)``), about
+  /// bounded span (``RangeBoard/beginRequest(_:preferredSpan:source:sourcePace:)``), about
   /// ``requestDuration`` each at the pace its last request kept, and retrying transient
   /// failures.
   ///
@@ -26,7 +26,11 @@ extension SegmentedTransfer {
     var claimed = only
     while true {
       var next = claimed
-      if next == nil, only == nil { next = try await claim(board, sources: sources) }
+      // The end game's taker sends its first request to the source it was judged by.
+      var taker: Int?
+      if next == nil, only == nil, let found = try await claim(board, sources: sources) {
+        (next, taker) = (found.slot, found.taker)
+      }
       guard let slot = next else { break }
       claimed = nil
       var failures = 0
@@ -35,11 +39,18 @@ extension SegmentedTransfer {
         try Task.checkCancellation()
         if only != nil, board.range(slot).next - start >= readerSpan { break }
         // A reader's bytes come from the primary: its pace is the one known to hold.
-        let source = only == nil ? sources.pick() : (index: 0, url: transfer.url, validator: nil)
+        let source =
+          only != nil
+          ? (index: 0, url: transfer.url, validator: nil)
+          : taker.map { sources.pick(preferring: $0) } ?? sources.pick()
+        taker = nil
         // With mirrors, a request lasts about as long whichever source it goes to.
         let preferred =
           sources.hasMirrors ? sources.span(of: source.index) ?? Self.firstSpanWithMirrors : span
-        let asked = board.beginRequest(slot, preferredSpan: preferred)
+        let asked = board.beginRequest(
+          slot, preferredSpan: preferred,
+          source: sources.hasMirrors ? source.index : nil,
+          sourcePace: sources.hasMirrors ? sources.pace(of: source.index) : nil)
         // The pieces this request writes whole are hashed in the read-back the chunk
         // digests make, so checking them reads no byte again.
         let pieces = checker.map { checker in
@@ -84,13 +95,16 @@ extension SegmentedTransfer {
         let elapsed = started.duration(to: .now)
         // Who wrote which bytes matters only to blame a bad piece on its source.
         sink.flushLanded()
-        if sources.hasMirrors,
-          let next = try weigh(
+        if sources.hasMirrors {
+          let step = try weigh(
             source.index, sink: sink, failure: failure, elapsed: elapsed, sources: sources,
             onEvent: onEvent)
-        {
-          if next == .nextRange { break }
-          continue
+          // Requests of this source still in flight are judged by its pace as it now stands.
+          board.didMeasure(source: source.index, pace: sources.pace(of: source.index))
+          if let step {
+            if step == .nextRange { break }
+            continue
+          }
         }
         if let error = failure {
           if sink.rangeDone { break }

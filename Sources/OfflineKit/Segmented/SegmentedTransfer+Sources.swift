@@ -12,19 +12,33 @@ extension SegmentedTransfer {
   }
 
   /// A range to fetch (``RangeBoard/claim()``). With mirrors, a connection that finds none
-  /// while other ranges are still being fetched looks again every ``reclaimInterval``
-  /// instead of ending: a slow source's request becomes one to split only after
-  /// ``RangeBoard/paceWindow``, and a connection must be there to take its rest. Nil once
-  /// every byte is written.
-  func claim(_ board: RangeBoard, sources: MirrorSources) async throws -> Int? {
-    if let slot = board.claim() { return slot }
+  /// while other ranges are still being fetched plays the end game: it takes over the tail
+  /// of a request its fastest source would finish well before it
+  /// (``RangeBoard/claimTail(pace:startup:)``), else looks again every ``reclaimInterval``
+  /// instead of ending (a slow source's request becomes one to split or take over once its
+  /// pace is known). Nil once every byte is written; `taker` is the source a tail's first
+  /// request goes to (the one whose pace the takeover was judged by).
+  func claim(_ board: RangeBoard, sources: MirrorSources) async throws -> (
+    slot: Int, taker: Int?
+  )? {
+    if let slot = board.claim() { return (slot, nil) }
     guard sources.hasMirrors else { return nil }
     while !board.isComplete {
+      if let fastest = sources.fastest,
+        let slot = board.claimTail(pace: fastest.pace, startup: Self.takeoverStartup)
+      {
+        return (slot, fastest.index)
+      }
       try await Task.sleep(for: Self.reclaimInterval)
-      if let slot = board.claim() { return slot }
+      if let slot = board.claim() { return (slot, nil) }
     }
     return nil
   }
+
+  /// How long the end game's taker expects its request to take to bring a first byte: a
+  /// round trip or two on the internet, a few milliseconds on a LAN (a generous guess makes
+  /// the slow request keep a little more, ``TailTakeover``).
+  static let takeoverStartup: Duration = .milliseconds(100)
 
   /// The span of a request to a source whose pace is not known yet, with mirrors: short,
   /// so a slow one is measured soon and holds little (a 16 MiB first request took 4 s

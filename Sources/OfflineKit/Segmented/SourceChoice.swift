@@ -180,6 +180,23 @@ struct SourceChoice: Sendable, Equatable {
     return best
   }
 
+  /// The usable source with the highest measured pace (one connection's, bytes per second)
+  /// at `now`, and that pace; nil when none is measured. The end game's taker
+  /// (``RangeBoard/claimTail(pace:startup:)``).
+  func fastest(at now: ContinuousClock.Instant) -> (index: Int, pace: Double)? {
+    var usable = sources.indices.filter { isUsable($0, at: now) }
+    let preferred = usable.filter { sources[$0].preferred }
+    if !preferred.isEmpty { usable = preferred }
+    return usable.compactMap { index in sources[index].pace.map { (index, $0) } }
+      .max { $0.pace < $1.pace }
+  }
+
+  /// Counts a request of `index` in flight, picked by the caller (the end game's taker,
+  /// ``fastest(at:)``), not by ``pick(at:)``.
+  mutating func didPick(_ index: Int) {
+    sources[index].active += 1
+  }
+
   /// A request of `index` brought `bytes` in `elapsed` and ended well (or was cut by a
   /// split after bringing them).
   mutating func didFinish(_ index: Int, bytes: Int64, in elapsed: Duration) {
