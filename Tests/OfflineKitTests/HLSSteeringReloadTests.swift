@@ -7,128 +7,57 @@ import Testing
 @testable import OfflineKit
 
 /// Issue 43, item 3: a steering manifest is asked again after its `TTL` during a long
-/// download, at its `RELOAD-URI`, with `_HLS_pathway` and `_HLS_throughput`; a new
-/// `PATHWAY-PRIORITY` moves the pieces that start next to its first pathway, and a steering
-/// server that fails keeps the last good priority. The TTL decisions are read on a manual
-/// clock: no test waits for real time to pass.
+/// download, at its `RELOAD-URI`, with the pathway in use and the throughput; a new
+/// priority moves the pieces that start next to its first pathway, and a steering server
+/// that fails keeps the last good priority. The one reloader HLS and DASH share, run with
+/// both protocols' names on a manual clock: no test waits for real time to pass. (The
+/// schedule's decisions are `SteeringScheduleTests`.)
 @Suite(.timed) struct HLSSteeringReloadTests {
   static let server = URL(string: "http://steer.test/a/steering.json")!
 
-  static func manifest(_ json: String) throws -> HLSSteering.Manifest {
-    try #require(HLSSteering.manifest(of: Data(json.utf8)))
+  /// A schedule for `kind` that loaded `json` (`KEY` standing for its priority key).
+  static func schedule(
+    _ kind: SteeringScheduleTests.Kind, loaded json: String, at now: ContinuousClock.Instant
+  ) throws -> SteeringSchedule {
+    var schedule = SteeringSchedule(serverURL: server, names: kind.names)
+    let text = json.replacingOccurrences(of: "KEY", with: kind.names.priorityKey)
+    let manifest = try #require(
+      SteeringSchedule.manifest(of: Data(text.utf8), names: kind.names))
+    schedule.didLoad(manifest, at: now)
+    return schedule
   }
 
-  @Test func aManifestIsAskedAgainAfterItsTTLAtItsReloadURI() throws {
-    let clock = ManualClock()
-    var schedule = HLSSteeringSchedule(serverURL: Self.server)
-    let changed = schedule.didLoad(
-      try Self.manifest(
-        #"{"VERSION":1,"TTL":10,"RELOAD-URI":"next/s.json?session=1","PATHWAY-PRIORITY":["A","B"]}"#
-      ), at: clock.instant)
-    #expect(changed)
-    clock.advance(by: .milliseconds(9_999))
-    #expect(!schedule.isDue(at: clock.instant))
-    clock.advance(by: .milliseconds(1))
-    #expect(schedule.isDue(at: clock.instant))
-    #expect(
-      schedule.request(pathway: "B", throughput: 800_000).absoluteString
-        == "http://steer.test/a/next/s.json?session=1&_HLS_pathway=B&_HLS_throughput=800000")
-    #expect(
-      schedule.request(pathway: "A", throughput: nil).absoluteString
-        == "http://steer.test/a/next/s.json?session=1&_HLS_pathway=A",
-      "no throughput before one is measured")
-  }
-
-  @Test func aManifestWithoutTTLIsAskedAgainAfterFiveMinutesAtTheSameURL() throws {
-    let clock = ManualClock()
-    var schedule = HLSSteeringSchedule(serverURL: Self.server)
-    schedule.didLoad(
-      try Self.manifest(#"{"VERSION":1,"PATHWAY-PRIORITY":["A"]}"#), at: clock.instant)
-    clock.advance(by: .seconds(299))
-    #expect(!schedule.isDue(at: clock.instant))
-    clock.advance(by: .seconds(1))
-    #expect(schedule.isDue(at: clock.instant))
-    #expect(schedule.url == Self.server)
-  }
-
-  @Test func aRelativeReloadURIIsResolvedAgainstThePreviousOne() throws {
-    var schedule = HLSSteeringSchedule(serverURL: Self.server)
-    let now = ManualClock().instant
-    schedule.didLoad(
-      try Self.manifest(#"{"VERSION":1,"TTL":5,"RELOAD-URI":"b/1.json","PATHWAY-PRIORITY":["A"]}"#),
-      at: now)
-    schedule.didLoad(
-      try Self.manifest(#"{"VERSION":1,"TTL":5,"RELOAD-URI":"2.json","PATHWAY-PRIORITY":["A"]}"#),
-      at: now)
-    #expect(schedule.url.absoluteString == "http://steer.test/a/b/2.json")
-    schedule.didLoad(
-      try Self.manifest(
-        #"{"VERSION":1,"TTL":5,"RELOAD-URI":"file:///etc/passwd","PATHWAY-PRIORITY":["A"]}"#),
-      at: now)
-    #expect(
-      schedule.url.absoluteString == "http://steer.test/a/b/2.json", "only http(s) is followed")
-  }
-
-  @Test func aFailingSteeringServerKeepsTheLastGoodPriority() throws {
-    let clock = ManualClock()
-    var schedule = HLSSteeringSchedule(serverURL: Self.server)
-    schedule.didLoad(
-      try Self.manifest(#"{"VERSION":1,"TTL":20,"PATHWAY-PRIORITY":["B","A"]}"#), at: clock.instant)
-    schedule.didFail(
-      Transfer.Error(.status(503, retryAfter: nil), url: Self.server, destination: ""),
-      at: clock.instant)
-    #expect(schedule.priority == ["B", "A"])
-    #expect(schedule.due == clock.instant + .seconds(20), "asked again one TTL later")
-    let changed = schedule.didLoad(nil, at: clock.instant)
-    #expect(!changed, "a body that is not a manifest")
-    #expect(schedule.priority == ["B", "A"])
-    schedule.didFail(
-      Transfer.Error(.status(429, retryAfter: .seconds(90)), url: Self.server, destination: ""),
-      at: clock.instant)
-    #expect(schedule.due == clock.instant + .seconds(90), "Retry-After is honoured")
-    schedule.didFail(
-      Transfer.Error(.status(410, retryAfter: nil), url: Self.server, destination: ""),
-      at: clock.instant)
-    #expect(schedule.due == nil, "410: never asked again")
-    #expect(schedule.priority == ["B", "A"])
-  }
-
-  @Test func aZeroTTLIsNotAskedInALoop() throws {
-    let clock = ManualClock()
-    var schedule = HLSSteeringSchedule(serverURL: Self.server)
-    schedule.didLoad(
-      try Self.manifest(#"{"VERSION":1,"TTL":0.001,"PATHWAY-PRIORITY":["A"]}"#), at: clock.instant)
-    #expect(schedule.due == clock.instant + HLSSteeringSchedule.shortestTTL)
-  }
-
-  @Test func theSourcesFollowTheNewPriority() {
-    #expect(HLSSteeringReloader.order(of: ["A", "B", "C"], by: ["C", "A"]) == [2, 0, 1])
-    #expect(HLSSteeringReloader.order(of: ["A", "B"], by: ["X"]) == [0, 1])
-  }
-
-  /// The reloader on a manual clock: nothing is asked before the TTL; then the new
-  /// priority puts pathway B first for the next piece; a 503 after that keeps B first.
-  @Test func aNewPriorityMovesTheNextPiecesToItsFirstPathway() async throws {
-    let clock = ManualClock()
-    let transport = ScriptedTransport()
-    let reload = URL(string: "http://steer.test/a/reload.json")!
-    transport.enqueue(
-      reload,
-      .ok(Data(#"{"VERSION":1,"TTL":60,"PATHWAY-PRIORITY":["B","A"]}"#.utf8)),
-      .status(503))
+  /// A session on `transport` and `clock`, and a stream whose one piece is on pathway A
+  /// (source 0) and B (source 1).
+  static func twoPathways(_ transport: ScriptedTransport, clock: ManualClock) -> (
+    ContentSession, StreamFailover, StreamPiece
+  ) {
     let session = ContentSession(
       url: URL(string: "http://cdn-a.test/v.m3u8")!, transport: transport, clock: clock)
     let a = URL(string: "http://cdn-a.test/s1.ts")!
     let b = URL(string: "http://cdn-b.test/s1.ts")!
-    let failover = StreamFailover(names: [a, b])
     let piece = StreamPiece(
       remote: a, local: "video/s1.ts", slice: nil, estimatedBytes: 1000, alternates: [b])
-    var schedule = HLSSteeringSchedule(serverURL: Self.server)
-    schedule.didLoad(
-      try Self.manifest(
-        #"{"VERSION":1,"TTL":60,"RELOAD-URI":"reload.json","PATHWAY-PRIORITY":["A","B"]}"#),
+    return (session, StreamFailover(names: [a, b]), piece)
+  }
+
+  /// Nothing is asked before the TTL; then the new priority puts pathway B first for the
+  /// next piece; a 503 after that keeps B first.
+  @Test(arguments: SteeringScheduleTests.Kind.allCases)
+  func aNewPriorityMovesTheNextPiecesToItsFirstPathway(_ kind: SteeringScheduleTests.Kind)
+    async throws
+  {
+    let clock = ManualClock()
+    let transport = ScriptedTransport()
+    let reload = URL(string: "http://steer.test/a/reload.json")!
+    let key = kind.names.priorityKey
+    transport.enqueue(
+      reload, .ok(Data(#"{"VERSION":1,"TTL":60,"\#(key)":["B","A"]}"#.utf8)), .status(503))
+    let (session, failover, piece) = Self.twoPathways(transport, clock: clock)
+    let schedule = try Self.schedule(
+      kind, loaded: #"{"VERSION":1,"TTL":60,"RELOAD-URI":"reload.json","KEY":["A","B"]}"#,
       at: clock.instant)
-    let reloader = HLSSteeringReloader(session: session, failover: failover, pathways: ["A", "B"])
+    let reloader = SteeringReloader(session: session, failover: failover, locations: ["A", "B"])
     let task = Task { await reloader.run(schedule) }
     defer { task.cancel() }
 
@@ -140,15 +69,16 @@ import Testing
     clock.advance(by: .seconds(60))
     try await clock.waitForSleepers(count: 1)  // asked, and asleep until the next TTL
     #expect(failover.order(for: piece).map(\.source) == [1, 0], "B first for the next piece")
+    let (pathway, throughput) = (kind.names.pathwayParameter, kind.names.throughputParameter)
     #expect(
       transport.requests.map(\.url.absoluteString) == [
-        "http://steer.test/a/reload.json?_HLS_pathway=A&_HLS_throughput=100000"
+        "http://steer.test/a/reload.json?\(pathway)=A&\(throughput)=100000"
       ])
 
     clock.advance(by: .seconds(60))
     try await clock.waitForSleepers(count: 1)
     #expect(transport.requests.count == 2)
-    #expect(transport.requests.last?.url.query == "_HLS_pathway=B")
+    #expect(transport.requests.last?.url.query == "\(pathway)=B")
     #expect(failover.order(for: piece).map(\.source) == [1, 0], "a 503 keeps the last priority")
     task.cancel()
     await task.value

@@ -11,9 +11,8 @@ extension DASHDownload {
       plan.sourceLocations.count == failover.names.count,
       Set(plan.sourceLocations.compactMap { $0 }).count > 1
     else { return nil }
-    var reloader = SteeringReloader(
-      session: session, failover: failover, locations: plan.sourceLocations)
-    reloader.onNote = log
+    let reloader = SteeringReloader(
+      session: session, failover: failover, locations: plan.sourceLocations, log: log)
     return Task { await reloader.run(schedule) }
   }
 }

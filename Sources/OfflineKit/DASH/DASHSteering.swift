@@ -44,22 +44,9 @@ enum DASHSteering {
       )
     }
     var schedule = SteeringSchedule(serverURL: server, names: .dash)
-    let request = schedule.request(pathway: defaults.first, throughput: nil)
-    let data: Data
-    do {
-      data = try await session.data(
-        from: request, limit: SteeringSchedule.limit, destination: "", maximumAttempts: 1)
-    } catch {
-      schedule.didFail(error, at: session.clock.instant)
-      onNote?(SteeringReloader.failureNote(request, error.description, schedule))
-      return (ordered, schedule)
-    }
-    let manifest = SteeringSchedule.manifest(of: data, names: .dash)
-    if manifest == nil {
-      onNote?(
-        SteeringReloader.failureNote(request, "not a steering manifest of version 1", schedule))
-    }
-    schedule.didLoad(manifest, at: session.clock.instant)
+    _ = await SteeringReloader.ask(
+      &schedule, pathway: defaults.first, throughput: nil, session: session,
+      log: { onNote?($0) })
     return (schedule.priority.isEmpty ? ordered : mpd.steered(by: schedule.priority), schedule)
   }
 }

@@ -3,11 +3,11 @@ import HLSPlaylist
 
 extension HLSDownload {
   /// Starts asking the steering manifest again while the pieces download
-  /// (``HLSSteeringReloader``), when `entry` is a master with a steering schedule and the
+  /// (``SteeringReloader``), when `entry` is a master with a steering schedule and the
   /// plan's pieces have sources on more than one pathway; nil otherwise. Cancel the task
   /// when the pieces are in.
   func steeringReloads(
-    _ schedule: HLSSteeringSchedule?, entry: ParsedPlaylist, plan: HLSPlan,
+    _ schedule: SteeringSchedule?, entry: ParsedPlaylist, plan: HLSPlan,
     failover: StreamFailover
   ) -> Task<Void, Never>? {
     guard let schedule, schedule.due != nil, plan.sourceNames.count > 1,
@@ -20,8 +20,8 @@ extension HLSDownload {
       return variant?.pathwayID ?? ContentSteering.defaultPathwayID
     }
     guard Set(pathways).count > 1 else { return nil }
-    let reloader = HLSSteeringReloader(
-      session: session, failover: failover, pathways: pathways, log: log)
+    let reloader = SteeringReloader(
+      session: session, failover: failover, locations: pathways, log: log)
     return Task { await reloader.run(schedule) }
   }
 }

@@ -1,16 +1,19 @@
 import Foundation
 
 /// When and where a content steering manifest is asked next, and the last good priority: a
-/// value, handed the time, so its decisions are tested without waiting. Written for DASH
-/// (DASH-IF CTS 001, `SERVICE-LOCATION-PRIORITY`, `_DASH_pathway`, `_DASH_throughput`) with
-/// the protocol's names as parameters, so HLS (RFC 8216bis §7.2, `PATHWAY-PRIORITY`,
-/// `_HLS_pathway`), whose ``HLSSteeringSchedule`` does the same, can move to it.
+/// value, handed the time, so its decisions are tested without waiting. One for both
+/// protocols, their names as parameters (``Names``): DASH (DASH-IF CTS 001,
+/// `SERVICE-LOCATION-PRIORITY`, `_DASH_pathway`, `_DASH_throughput`) and HLS (RFC 8216bis
+/// §7.2 and the HLS Content Steering specification, `PATHWAY-PRIORITY`, `_HLS_pathway`,
+/// `_HLS_throughput`).
 ///
 /// After a manifest loads, the next request is due `TTL` seconds later (``defaultTTL`` when
 /// it names none), at its `RELOAD-URI` resolved against the URL it was loaded from (the
 /// same URL when it names none). A request that fails, or a body that is not a steering
 /// manifest, keeps the last good priority and asks again one `TTL` later (after
-/// `Retry-After` when the server sent one); a 410 ends the reloads.
+/// `Retry-After` when the server sent one); a 410 ends the reloads. A `RELOAD-URI` that is
+/// not http(s) is not followed (the previous URL stays). A run of failures is logged once,
+/// and so is the first good answer after it (``noteAnswer(from:failure:at:)``).
 struct SteeringSchedule: Sendable, Equatable {
   /// The names a protocol gives the manifest's priority list and the request's parameters.
   struct Names: Sendable, Equatable {
@@ -25,6 +28,10 @@ struct SteeringSchedule: Sendable, Equatable {
     static let dash = Names(
       priorityKey: "SERVICE-LOCATION-PRIORITY", pathwayParameter: "_DASH_pathway",
       throughputParameter: "_DASH_throughput")
+    /// HLS's names (RFC 8216bis §7.2).
+    static let hls = Names(
+      priorityKey: "PATHWAY-PRIORITY", pathwayParameter: "_HLS_pathway",
+      throughputParameter: "_HLS_throughput")
   }
 
   /// What one steering manifest says.
@@ -57,6 +64,9 @@ struct SteeringSchedule: Sendable, Equatable {
   private(set) var due: ContinuousClock.Instant?
   /// The `TTL` of the last good manifest.
   private(set) var ttl: Duration = defaultTTL
+  /// Whether the last answer noted (``noteAnswer(from:failure:at:)``) was a failure: a run
+  /// of failures whose first one was logged.
+  private(set) var isFailing = false
 
   /// A schedule whose first request goes to `serverURL`, due at `due` (nil: not planned
   /// yet, as before a first request made at once).
@@ -70,8 +80,20 @@ struct SteeringSchedule: Sendable, Equatable {
   /// `VERSION` 1 with a non-empty priority list of strings. A `TTL` that is not a positive
   /// number is ignored (the default applies), and so is a `RELOAD-URI` that is not a string.
   static func manifest(of data: Data, names: Names) -> Manifest? {
-    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      (object["VERSION"] as? Double) == 1,
+    object(of: data).flatMap { manifest(in: $0, names: names) }
+  }
+
+  /// The JSON object in `data`; nil when it is not JSON or not an object. Parsed once, then
+  /// read by `manifest(in:names:)` and by what a protocol adds (HLS's
+  /// `PATHWAY-CLONES`).
+  static func object(of data: Data) -> [String: Any]? {
+    try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+  }
+
+  /// The manifest a parsed JSON `object` holds, read with `names`, by the rules of
+  /// `manifest(of:names:)` for bytes.
+  static func manifest(in object: [String: Any], names: Names) -> Manifest? {
+    guard (object["VERSION"] as? Double) == 1,
       let list = object[names.priorityKey] as? [Any]
     else { return nil }
     var priority: [String] = []
@@ -134,5 +156,34 @@ struct SteeringSchedule: Sendable, Equatable {
       return
     }
     due = code == 410 ? nil : now + max(retryAfter ?? ttl, Self.shortestTTL)
+  }
+
+  /// The log line for the answer from `url` just taken in at `now` (``didLoad(_:at:)`` or
+  /// ``didFail(_:at:)``), or nil when it says nothing new: the first failure of a run
+  /// (`failure` says why) and the first good answer after a run are logged, the failures
+  /// between them are not. A failure's line names the URL (redacted), the reason, what
+  /// stays, and when the manifest is asked next or that no more requests are made.
+  mutating func noteAnswer(from url: URL, failure: String?, at now: ContinuousClock.Instant)
+    -> String?
+  {
+    guard let failure else {
+      defer { isFailing = false }
+      return isFailing
+        ? "content steering: the manifest at \(url.redactedForDisplay) loads again;"
+          + " its priority (\(priority.joined(separator: ", "))) applies" : nil
+    }
+    defer { isFailing = true }
+    guard !isFailing else { return nil }
+    let kept =
+      priority.isEmpty
+      ? "the stream's own order of sources stays"
+      : "the last good priority (\(priority.joined(separator: ", "))) stays"
+    let next =
+      due.map {
+        "asked again in " + String(format: "%g", now.duration(to: $0) / .seconds(1)) + " s"
+      }
+      ?? "no more steering requests are made"
+    return "content steering: the manifest at \(url.redactedForDisplay) did not load"
+      + " (\(failure)); \(kept); \(next)"
   }
 }
