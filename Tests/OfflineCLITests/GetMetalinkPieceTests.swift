@@ -57,23 +57,11 @@ import Testing
     let corrupt = try Mirror(GetMetalinkTests.corrupted)
     let good = try Mirror(GetMetalinkTests.body, options: .init(limitRate: "256k"))
     defer { for server in [corrupt, good] { server.nginx.stop() } }
-    let folder = try TemporaryDirectory()
-    let meta4 = folder.file("disk.meta4")
-    try Data(try await GetMetalinkTests.meta4(urls: [corrupt.url, good.url]).utf8).write(to: meta4)
-    let result = try await InProcessOffline.run(
-      ["get", meta4.path, "--json"], store: folder.url.appending(path: "store"), in: folder.url,
-      timeout: 120)
-    #expect(result.status == 0, "\(result.stderrText)")
-    let file = try #require(FileManager.default.contents(atPath: folder.file("disk.img").path))
-    #expect(
-      try await TestData.sha256Hex(of: file) == GetMetalinkTests.sha256(GetMetalinkTests.body))
-    let events = result.stdoutText.split(separator: "\n").compactMap {
-      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-    }
-    let refetched = events.filter { $0["event"] as? String == "refetchingPieces" }
+    let result = try await GetMetalinkTests.getExpectingTheFile([corrupt.url, good.url])
+    let refetched = result.jsonEvents(named: "refetchingPieces")
     #expect(refetched.map { $0["pieces"] as? [Int] } == [[GetMetalinkTests.badPiece]])
     // The finished event says which source served the bad piece.
-    let finished = events.first { $0["event"] as? String == "finished" }
+    let finished = result.jsonEvents(named: "finished").first
     let sources = try #require(finished?["sources"] as? [[String: Any]])
     #expect(sources.first?["url"] as? String == corrupt.url)
     #expect(sources.first?["badPieces"] as? Int == 1, "\(sources)")

@@ -20,16 +20,7 @@ import Testing
     let slow = try GetMirrorTests.Mirror(GetMetalinkTests.body, options: .init(limitRate: "32k"))
     let fast = try GetMirrorTests.Mirror(GetMetalinkTests.body)
     defer { for server in [slow, fast] { server.nginx.stop() } }
-    let folder = try TemporaryDirectory()
-    let meta4 = folder.file("disk.meta4")
-    try Data(try await GetMetalinkTests.meta4(urls: [slow.url, fast.url]).utf8).write(to: meta4)
-    let result = try await InProcessOffline.run(
-      ["get", meta4.path, "--json"], store: folder.url.appending(path: "store"), in: folder.url,
-      timeout: 120)
-    #expect(result.status == 0, "\(result.stderrText)")
-    let file = try #require(FileManager.default.contents(atPath: folder.file("disk.img").path))
-    #expect(
-      try await TestData.sha256Hex(of: file) == GetMetalinkTests.sha256(GetMetalinkTests.body))
+    let result = try await GetMetalinkTests.getExpectingTheFile([slow.url, fast.url])
     let lines = result.stdoutText.split(separator: "\n").map { Data($0.utf8) }
     let finished = lines.compactMap {
       try? JSONDecoder().decode(GetMirrorTests.Finished.self, from: $0)

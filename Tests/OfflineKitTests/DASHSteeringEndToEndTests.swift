@@ -17,6 +17,14 @@ import Testing
 struct DASHSteeringEndToEndTests {
   typealias TwoCDNs = StreamFailoverTests.TwoCDNs
 
+  /// Two segments at a time with quick retries: a slowed origin's download outlasts a
+  /// steering answer.
+  static let twoAtATime = StreamConfiguration(
+    parallelSegments: 2, pieceRetries: 2, pieceRetryDelay: .milliseconds(10))
+
+  /// The presentation's default steering answer: `beta` first.
+  static let betaFirst = #"{"VERSION":1,"TTL":300,"SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#
+
   /// `alpha` first by the MPD (`dvb:priority` and `defaultServiceLocation`), and a
   /// `ContentSteering` element with `attributes` pointing at `/steering.json`.
   static func writeManifest(in cdns: TwoCDNs, steering attributes: String) throws {
@@ -34,19 +42,37 @@ struct DASHSteeringEndToEndTests {
     try json.write(to: cdns.www.file(name), atomically: true, encoding: .utf8)
   }
 
-  /// A download of the presentation into a new store (kept alive by the caller), whose
-  /// steering notes go to `notes`.
-  func download(
-    _ cdns: TwoCDNs, notes: Locked<[String]>,
-    configuration: StreamConfiguration = StreamFailoverTests.quickRetries
-  ) throws -> (DASHDownload, TemporaryDirectory, OfflineIndex) {
+  /// What one download of the presentation left: its outcome, its steering notes, and the
+  /// store that holds the copy (as long as this lives).
+  struct SteeredRun {
+    let outcome: StreamOutcome
+    let notes: [String]
+    let root: TemporaryDirectory
+    let index: OfflineIndex
+  }
+
+  /// Downloads the presentation into a new store, its steering notes collected.
+  func steeredRun(
+    _ cdns: TwoCDNs, configuration: StreamConfiguration = StreamFailoverTests.quickRetries
+  ) async throws -> SteeredRun {
     let root = try TemporaryDirectory(prefix: "offlinekit-steering-store")
     let index = try OfflineIndex(directory: root.url.appending(path: "store"))
     var download = DASHDownload(
       url: cdns.nginx.url("/manifest.mpd"), folder: root.url.appending(path: "content"),
       configuration: configuration, journal: index.transfers, transport: CurlTransport())
+    let notes = Locked<[String]>([])
     download.log = { note in notes.withLock { $0.append(note) } }
-    return (download, root, index)
+    let outcome = try await download.run()
+    return SteeredRun(outcome: outcome, notes: notes.withLock { $0 }, root: root, index: index)
+  }
+
+  /// Expects the copy of `outcome` to decode to the origin's frames (stopping the CDNs
+  /// first, so nothing is read from them).
+  static func expectDecodesLikeTheOrigin(_ outcome: StreamOutcome, _ cdns: TwoCDNs) async throws {
+    let origin = try await StreamFailoverTests.decodedMD5s(
+      cdns.www.url.appending(path: "cdn1/manifest.mpd").path)
+    cdns.nginx.stop(graceful: false)
+    #expect(try await StreamFailoverTests.decodedMD5s(outcome.index.path) == origin)
   }
 
   /// The segment and init-section requests of `log` (those under a CDN's folder).
@@ -57,12 +83,10 @@ struct DASHSteeringEndToEndTests {
   @Test func theSegmentsComeFromTheServiceLocationTheSteeringServerPrefers() async throws {
     let cdns = try await TwoCDNs(dash: .timeline)
     try Self.writeManifest(in: cdns, steering: #"queryBeforeStart="true""#)
-    try Self.writeSteering(
-      #"{"VERSION":1,"TTL":300,"SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#, in: cdns)
-    let notes = Locked<[String]>([])
-    let (download, root, index) = try download(cdns, notes: notes)
-    defer { withExtendedLifetime((root, index)) {} }
-    let outcome = try await download.run()
+    try Self.writeSteering(Self.betaFirst, in: cdns)
+    let run = try await steeredRun(cdns)
+    defer { withExtendedLifetime(run) {} }
+    let outcome = run.outcome
 
     let log = try await cdns.nginx.accessLog(minimumCount: 3, timeout: 10)
     let steering = log.filter { $0.uri.hasPrefix("/steering.json") }
@@ -74,11 +98,8 @@ struct DASHSteeringEndToEndTests {
     #expect(
       outcome.sources.map(\.url.path) == ["/cdn2", "/cdn1"], "\(outcome.sources)")
     #expect(outcome.sources.last?.bytes == 0)
-    #expect(notes.withLock { $0 }.isEmpty)
-    let origin = try await StreamFailoverTests.decodedMD5s(
-      cdns.www.url.appending(path: "cdn1/manifest.mpd").path)
-    cdns.nginx.stop(graceful: false)
-    #expect(try await StreamFailoverTests.decodedMD5s(outcome.index.path) == origin)
+    #expect(run.notes.isEmpty)
+    try await Self.expectDecodesLikeTheOrigin(outcome, cdns)
     let text = try String(contentsOf: outcome.index, encoding: .utf8)
     #expect(!text.contains("ContentSteering") && !text.contains("cdn"), "\(text)")
   }
@@ -90,8 +111,7 @@ struct DASHSteeringEndToEndTests {
   @Test func whenTheSteeredLocationFailsMidwayTheCopyIsFinishedFromTheNext() async throws {
     let cdns = try await TwoCDNs(dash: .timeline)
     try Self.writeManifest(in: cdns, steering: #"queryBeforeStart="true""#)
-    try Self.writeSteering(
-      #"{"VERSION":1,"TTL":300,"SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#, in: cdns)
+    try Self.writeSteering(Self.betaFirst, in: cdns)
     let missing = try cdns.remove(from: "cdn2") { name in
       guard name.hasPrefix("chunk-"), let number = Int(name.dropLast(4).suffix(5)) else {
         return false
@@ -99,10 +119,9 @@ struct DASHSteeringEndToEndTests {
       return number >= 4
     }
     #expect(missing.count >= 4, "\(missing.keys)")
-    let notes = Locked<[String]>([])
-    let (download, root, index) = try download(cdns, notes: notes)
-    defer { withExtendedLifetime((root, index)) {} }
-    let outcome = try await download.run()
+    let run = try await steeredRun(cdns)
+    defer { withExtendedLifetime(run) {} }
+    let outcome = run.outcome
 
     let log = try await cdns.nginx.accessLog(minimumCount: 3, timeout: 10)
     let pieces = Self.pieceRequests(log)
@@ -129,10 +148,9 @@ struct DASHSteeringEndToEndTests {
   @Test func aFailingSteeringServerLeavesTheManifestsOrderWithALogLine() async throws {
     let cdns = try await TwoCDNs(dash: .timeline)
     try Self.writeManifest(in: cdns, steering: #"queryBeforeStart="true""#)
-    let notes = Locked<[String]>([])
-    let (download, root, index) = try download(cdns, notes: notes)
-    defer { withExtendedLifetime((root, index)) {} }
-    let outcome = try await download.run()
+    let run = try await steeredRun(cdns)
+    defer { withExtendedLifetime(run) {} }
+    let outcome = run.outcome
 
     let log = try await cdns.nginx.accessLog(minimumCount: 3, timeout: 10)
     let pieces = Self.pieceRequests(log)
@@ -140,7 +158,7 @@ struct DASHSteeringEndToEndTests {
       !pieces.isEmpty && pieces.allSatisfy { $0.uri.hasPrefix("/cdn1/") },
       "\(pieces.map(\.uri))")
     #expect(outcome.sources.map(\.url.path) == ["/cdn1", "/cdn2"], "\(outcome.sources)")
-    let told = notes.withLock { $0 }
+    let told = run.notes
     #expect(
       told.count == 1 && told[0].contains("steering.json") && told[0].contains("404"),
       "\(told)")
@@ -156,15 +174,10 @@ struct DASHSteeringEndToEndTests {
   @Test func withoutQueryBeforeStartTheServerIsAskedBesideTheDownload() async throws {
     let cdns = try await TwoCDNs(dash: .timeline, options: .init(limitRate: "64k"))
     try Self.writeManifest(in: cdns, steering: "")
-    try Self.writeSteering(
-      #"{"VERSION":1,"TTL":300,"SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#, in: cdns)
-    let notes = Locked<[String]>([])
-    let (download, root, index) = try download(
-      cdns, notes: notes,
-      configuration: StreamConfiguration(
-        parallelSegments: 2, pieceRetries: 2, pieceRetryDelay: .milliseconds(10)))
-    defer { withExtendedLifetime((root, index)) {} }
-    let outcome = try await download.run()
+    try Self.writeSteering(Self.betaFirst, in: cdns)
+    let run = try await steeredRun(cdns, configuration: Self.twoAtATime)
+    defer { withExtendedLifetime(run) {} }
+    let outcome = run.outcome
     let log = try await cdns.nginx.accessLog(minimumCount: 3, timeout: 10)
     let steering = log.filter { $0.uri.hasPrefix("/steering.json") }
     #expect(steering.map(\.uri) == ["/steering.json?_DASH_pathway=alpha"], "\(log.map(\.uri))")
@@ -172,10 +185,7 @@ struct DASHSteeringEndToEndTests {
     #expect(!fromBeta.isEmpty, "\(log.map(\.uri))")
     #expect(outcome.sources.map(\.url.path) == ["/cdn1", "/cdn2"], "\(outcome.sources)")
     #expect(outcome.sources.last?.bytes ?? 0 > 0, "\(outcome.sources)")
-    let origin = try await StreamFailoverTests.decodedMD5s(
-      cdns.www.url.appending(path: "cdn1/manifest.mpd").path)
-    cdns.nginx.stop(graceful: false)
-    #expect(try await StreamFailoverTests.decodedMD5s(outcome.index.path) == origin)
+    try await Self.expectDecodesLikeTheOrigin(outcome, cdns)
   }
 
   /// The steering manifest changes on reload (a `TTL` of 1 s, a `RELOAD-URI` naming one
@@ -191,13 +201,9 @@ struct DASHSteeringEndToEndTests {
     try Self.writeSteering(
       #"{"VERSION":1,"TTL":300,"SERVICE-LOCATION-PRIORITY":["alpha","beta"]}"#, in: cdns,
       name: "steering2.json")
-    let notes = Locked<[String]>([])
-    let (download, root, index) = try download(
-      cdns, notes: notes,
-      configuration: StreamConfiguration(
-        parallelSegments: 2, pieceRetries: 2, pieceRetryDelay: .milliseconds(10)))
-    defer { withExtendedLifetime((root, index)) {} }
-    let outcome = try await download.run()
+    let run = try await steeredRun(cdns, configuration: Self.twoAtATime)
+    defer { withExtendedLifetime(run) {} }
+    let outcome = run.outcome
 
     let log = try await cdns.nginx.accessLog(minimumCount: 3, timeout: 10)
     let reloads = log.filter { $0.uri.hasPrefix("/steering2.json") }.map(\.uri)
@@ -209,11 +215,8 @@ struct DASHSteeringEndToEndTests {
     #expect(pieces.contains { $0.uri.hasPrefix("/cdn1/") }, "\(pieces.map(\.uri))")
     #expect(pieces.allSatisfy { $0.status == 200 }, "\(pieces.map(\.uri))")
     #expect(outcome.sources.map(\.url.path) == ["/cdn2", "/cdn1"], "\(outcome.sources)")
-    #expect(notes.withLock { $0 }.isEmpty)
-    let origin = try await StreamFailoverTests.decodedMD5s(
-      cdns.www.url.appending(path: "cdn1/manifest.mpd").path)
-    cdns.nginx.stop(graceful: false)
-    #expect(try await StreamFailoverTests.decodedMD5s(outcome.index.path) == origin)
+    #expect(run.notes.isEmpty)
+    try await Self.expectDecodesLikeTheOrigin(outcome, cdns)
   }
 
   /// A malformed `ContentSteering` (a `queryBeforeStart` that is not a boolean) is ignored
@@ -221,17 +224,15 @@ struct DASHSteeringEndToEndTests {
   @Test func aMalformedSteeringElementIsIgnoredWithANote() async throws {
     let cdns = try await TwoCDNs(dash: .timeline)
     try Self.writeManifest(in: cdns, steering: #"queryBeforeStart="soon""#)
-    try Self.writeSteering(
-      #"{"VERSION":1,"TTL":300,"SERVICE-LOCATION-PRIORITY":["beta","alpha"]}"#, in: cdns)
-    let notes = Locked<[String]>([])
-    let (download, root, index) = try download(cdns, notes: notes)
-    defer { withExtendedLifetime((root, index)) {} }
-    let outcome = try await download.run()
+    try Self.writeSteering(Self.betaFirst, in: cdns)
+    let run = try await steeredRun(cdns)
+    defer { withExtendedLifetime(run) {} }
+    let outcome = run.outcome
 
     let log = try await cdns.nginx.accessLog(minimumCount: 3, timeout: 10)
     #expect(!log.contains { $0.uri.hasPrefix("/steering") }, "\(log.map(\.uri))")
     #expect(outcome.sources.map(\.url.path) == ["/cdn1", "/cdn2"], "\(outcome.sources)")
-    let told = notes.withLock { $0 }
+    let told = run.notes
     #expect(told.count == 1 && told[0].contains("queryBeforeStart 'soon'"), "\(told)")
     cdns.nginx.stop(graceful: false)
   }
