@@ -21,17 +21,15 @@ extension QueuedLivePart {
     let tracks = state.tracks.filter { $0.periodKey == key }
     let target = tracks.compactMap(\.journal.targetDuration).max() ?? 1
     let clock = dash.session.clock
-    let deadline = clock.instant + (silence ?? .seconds(6 * target))
-    while true {
-      guard let manifest = try? await dash.fetchLiveManifest() else { return false }
+    return await LiveEndPoll.hasEnded(clock: clock, silence: silence ?? .seconds(6 * target)) {
+      guard let manifest = try? await dash.fetchLiveManifest() else { return nil }
       switch listsMore(manifest, tracks: tracks, key: key, url: dash.url, clock: clock) {
-      case .some(let more): return !more
-      case .none: break
+      case true?: return .more
+      case false?: return .ended
+      case nil:
+        let period = manifest.mpd.live.minimumUpdatePeriod ?? Double(target)
+        return .notYet(wait: .seconds(max(period, 0.5)))
       }
-      let period = manifest.mpd.live.minimumUpdatePeriod ?? Double(target)
-      let wait = Duration.seconds(max(period, 0.5))
-      guard clock.instant + wait <= deadline else { return true }
-      do { try await clock.sleep(for: wait) } catch { return false }
     }
   }
 

@@ -54,27 +54,19 @@ extension HLSDownload {
   /// Whether the media playlist at `url` has ended with no segment numbered `sequence` or
   /// later, so a part starting there would record nothing: `EXT-X-ENDLIST` with nothing from
   /// `sequence` on, or nothing new listed for `silence` (six target durations when nil, the
-  /// recorder's own end by silence). As DASH's check
-  /// (`QueuedLivePart.hasEnded(_:after:silence:)`), a playlist that lists nothing new yet is
-  /// fetched again every target duration, since an origin may add `EXT-X-ENDLIST` a moment
+  /// recorder's own end by silence). Through ``LiveEndPoll`` as DASH's check, a playlist
+  /// that lists nothing new yet is fetched again every target duration, since an origin may add `EXT-X-ENDLIST` a moment
   /// after its last segment. False as soon as a segment numbered `sequence` or later is
   /// listed, when the playlist cannot be fetched (the part finds out), or on a cancel.
   func hasEnded(
     _ url: URL, before sequence: Int, importing variables: [String: String], silence: Duration?
   ) async -> Bool {
-    let clock = session.clock
-    var deadline: ContinuousClock.Instant?
-    while true {
+    await LiveEndPoll.hasEnded(clock: session.clock, silence: silence) {
       guard let media = try? await mediaPlaylist(at: url, importing: variables) else {
-        return false
+        return nil
       }
-      if (media.segments.last?.mediaSequenceNumber ?? sequence - 1) >= sequence { return false }
-      if media.hasEndList { return true }
-      let target = Duration.seconds(max(media.targetDuration, 1))
-      let end = deadline ?? clock.instant + (silence ?? target * 6)
-      deadline = end
-      guard clock.instant + target <= end else { return true }
-      do { try await clock.sleep(for: target) } catch { return false }
+      if (media.segments.last?.mediaSequenceNumber ?? sequence - 1) >= sequence { return .more }
+      return media.hasEndList ? .ended : .notYet(wait: .seconds(max(media.targetDuration, 1)))
     }
   }
 
