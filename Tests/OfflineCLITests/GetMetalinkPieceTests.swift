@@ -50,9 +50,15 @@ import Testing
   }
 
   /// A primary that serves one piece wrong and a good, slower mirror: the bad piece is
-  /// fetched again and nothing else is. Bytes outside it may be sent twice only where the
-  /// slow mirror's request was cut by a split (nginx had sent what the socket holds past the
-  /// split: 128-256 KiB here), never a whole piece.
+  /// fetched again and nothing else is. The sources' bytes written add up to the file and
+  /// that one piece, exactly: a request cut by a split or an end-game takeover stops writing
+  /// where the other request begins.
+  ///
+  /// What the origins *sent* twice is not bounded here: a cut request's origin has sent
+  /// whatever the socket took past the cut, and that grows with how late the client reads.
+  /// nginx's `limit_rate` is an average since the request began, so it catches up on a
+  /// reader that paused: 360 KB read, a 3 s pause, and the log said 1,081,344 bytes sent
+  /// (CI, the full suite: 640 KiB of the last piece sent twice after a slow-mirror takeover).
   @Test func onlyTheBadPieceIsFetchedAgainAndTheFileIsRight() async throws {
     let corrupt = try Mirror(GetMetalinkTests.corrupted)
     let good = try Mirror(GetMetalinkTests.body, options: .init(limitRate: "256k"))
@@ -60,27 +66,22 @@ import Testing
     let result = try await GetMetalinkTests.getExpectingTheFile([corrupt.url, good.url])
     let refetched = result.jsonEvents(named: "refetchingPieces")
     #expect(refetched.map { $0["pieces"] as? [Int] } == [[GetMetalinkTests.badPiece]])
-    // The finished event says which source served the bad piece.
+    // The finished event says which source served the bad piece, and what each wrote.
     let finished = result.jsonEvents(named: "finished").first
     let sources = try #require(finished?["sources"] as? [[String: Any]])
     #expect(sources.first?["url"] as? String == corrupt.url)
     #expect(sources.first?["badPieces"] as? Int == 1, "\(sources)")
+    let written = sources.compactMap { $0["bytes"] as? Int }
+    #expect(written.count == 2)
+    #expect(
+      written.reduce(0, +) == GetMetalinkTests.size + Self.pieceLength,
+      "every byte written once, the bad piece twice: \(sources)")
 
     let counts = try await Self.settledCounts(of: [corrupt, good])
     #expect(!counts.contains(0), "every byte was sent")
-    for piece in 0..<(GetMetalinkTests.size / Self.pieceLength) {
-      let bytes = counts[(piece * Self.pieceLength)..<((piece + 1) * Self.pieceLength)]
-      if piece == GetMetalinkTests.badPiece {
-        #expect(bytes.allSatisfy { $0 >= 2 }, "the bad piece was fetched again whole")
-      } else {
-        let twice = bytes.count { $0 >= 2 }
-        // Under load a whole piece (3, 7, 11, 15; once 13) was sent twice: a fast source's
-        // request whose first bytes came late was judged slow and cut, after the source had
-        // pushed the rest into the socket (`RangeBoardTests.aFastSourcesRequestReadLateIsNotCut`,
-        // `aRequestOfASourceMeasuredFastSinceIsNotCut`).
-        #expect(twice <= Self.pieceLength / 2, "piece \(piece): \(twice) bytes sent twice")
-      }
-    }
+    let start = GetMetalinkTests.badPiece * Self.pieceLength
+    let bad = start..<(start + Self.pieceLength)
+    #expect(counts[bad].allSatisfy { $0 >= 2 }, "the bad piece was sent again whole")
   }
 
   /// A Metalink 3 document (`.metalink`, the format MirrorBrain and mirrorbits still
