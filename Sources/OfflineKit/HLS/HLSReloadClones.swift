@@ -12,8 +12,10 @@ import OfflineLocks
 ///
 /// Used from the reloading task only (``SteeringReloader/addsSources``), one manifest at a
 /// time. A clone is considered once, by its `ID`: one left out (its base is no pathway, its
-/// playlist does not answer) is not asked again in the run; what was left out goes to the
-/// download's log. Keys stay those of the first pathways (fetched before the pieces).
+/// playlist does not answer) is not asked again in the run; why it was left out goes to the
+/// download's log (a malformed entry, which names no `ID` to remember, is left out quietly:
+/// the first manifest's are logged by ``HLSSteering``). Keys stay those of the first
+/// pathways (fetched before the pieces).
 struct HLSReloadClones: Sendable {
   let download: HLSDownload
   let selection: HLSSelection
