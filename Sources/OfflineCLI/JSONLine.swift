@@ -59,6 +59,7 @@ enum JSONLine {
       ]
       if source.badPieces > 0 { entry["badPieces"] = source.badPieces }
       if let dropped = source.dropped { entry["dropped"] = dropped }
+      if let pathway = source.pathway { entry["pathway"] = pathway }
       return entry
     }
   }

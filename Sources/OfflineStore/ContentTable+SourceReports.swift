@@ -14,19 +14,25 @@ package struct StoredSourceReport: Sendable, Equatable {
   package var badPieces: Int
   /// Why it was dropped, as a sentence; nil when it was used to the end.
   package var dropped: String?
+  /// The HLS content steering pathway ID of the source; nil when it has none.
+  package var pathway: String?
 
   /// A report with these values.
-  package init(url: String, isPrimary: Bool, bytes: Int64, badPieces: Int, dropped: String?) {
+  package init(
+    url: String, isPrimary: Bool, bytes: Int64, badPieces: Int, dropped: String?,
+    pathway: String? = nil
+  ) {
     self.url = url
     self.isPrimary = isPrimary
     self.bytes = bytes
     self.badPieces = badPieces
     self.dropped = dropped
+    self.pathway = pathway
   }
 }
 
 extension ContentTable {
-  /// The migration that keeps what each source of a content's file served
+  /// The migrations that keep what each source of a content's file served
   /// (``StoredSourceReport``), applied after ``pieceCheckMigrations``.
   static let sourceReportMigrations: [Migration] = [
     Migration("contents.v8.source-reports") { connection throws(StoreError) in
@@ -44,7 +50,11 @@ extension ContentTable {
           PRIMARY KEY (content_id, position)
         ) WITHOUT ROWID;
         """)
-    }
+    },
+    // The pathway ID of a stream's source, beside its URL (issue 43).
+    Migration("contents.v9.source-pathways") { connection throws(StoreError) in
+      try connection.execute("ALTER TABLE content_sources ADD COLUMN pathway TEXT;")
+    },
   ]
 
   /// Replaces the source reports of content `id` with `reports`, in order, and marks its
@@ -60,13 +70,14 @@ extension ContentTable {
         try connection.execute(
           """
           INSERT INTO content_sources
-            (content_id, position, url, is_primary, bytes, bad_pieces, dropped)
-          VALUES (?, ?, ?, ?, ?, ?, ?)
+            (content_id, position, url, is_primary, bytes, bad_pieces, dropped, pathway)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
           """,
           [
             .text(id), .integer(Int64(position)), .text(report.url),
             .integer(report.isPrimary ? 1 : 0), .integer(report.bytes),
             .integer(Int64(report.badPieces)), report.dropped.map { .text($0) } ?? .null,
+            report.pathway.map { .text($0) } ?? .null,
           ])
       }
     }
@@ -77,14 +88,14 @@ extension ContentTable {
   package func sourceReports(id: String) throws(StoreError) -> [StoredSourceReport] {
     try database.query(
       """
-      SELECT url, is_primary, bytes, bad_pieces, dropped FROM content_sources
+      SELECT url, is_primary, bytes, bad_pieces, dropped, pathway FROM content_sources
       WHERE content_id = ? ORDER BY position
       """, [.text(id)]
     ).map { row throws(StoreError) in
       StoredSourceReport(
         url: try row.string("url"), isPrimary: try row.int64("is_primary") != 0,
         bytes: try row.int64("bytes"), badPieces: Int(try row.int64("bad_pieces")),
-        dropped: try row.stringOrNil("dropped"))
+        dropped: try row.stringOrNil("dropped"), pathway: try row.stringOrNil("pathway"))
     }
   }
 }

@@ -288,7 +288,7 @@ struct GetCommand: Command {
     {
       return refusal
     }
-    let download = ContentDownload(
+    var download = ContentDownload(
       kind: kind,
       session: ContentSession(
         url: command.url, transport: transport, requestOptions: command.requestOptions,
@@ -298,6 +298,8 @@ struct GetCommand: Command {
         ?? (kind.isStream
           ? command.streamFolder(currentFolder: host.workingDirectory.path) : destination),
       file: file, stream: command.hls, refreshesURL: command.refreshCommand != nil)
+    // What a stream's run went on without (a steering manifest that failed), as `run` logs it.
+    download.log = { reporter.libraryNote($0) }
     if let margin = command.minimumFreeSpace,
       let shortage = await download.spaceShortage(keepingFree: margin)
     {

@@ -167,6 +167,19 @@ final class GetReporter: Sendable {
     console.err("Stopped; the partial data is kept. Run the same command again to resume.")
   }
 
+  /// A line the library's run went on without (``ContentDownload``'s log: a content steering
+  /// manifest that did not load, a pathway change): a `warning` event with `--json`, a
+  /// `Warning:` line on standard error otherwise (none with `--quiet`). Called from the
+  /// download's tasks.
+  func libraryNote(_ line: String) {
+    if json {
+      console.out(JSONLine.object(["event": "warning", "message": line]))
+      return
+    }
+    guard !quiet else { return }
+    message("Warning: " + TerminalText.message(line) + ".")
+  }
+
   func failed(_ message: String) {
     endProgressLine()
     console.err("Error: " + TerminalText.message(message))

@@ -54,7 +54,8 @@ public struct ContentProjection: Codable, Sendable, Equatable {
   /// for any other content.
   public var live: LiveRecordingSummary?
   /// For a downloaded file fetched from several sources, what each served (`url`,
-  /// `primary`, `bytes`, `badPieces` when any, `dropped` with the reason when it was),
+  /// `primary`, `bytes`, `badPieces` when any, `dropped` with the reason when it was,
+  /// `pathway` for an HLS stream's content steering pathway),
   /// the primary first; left out for any other content.
   public var sources: [Source]?
 
@@ -70,6 +71,9 @@ public struct ContentProjection: Codable, Sendable, Equatable {
     public var badPieces: Int?
     /// Why it was dropped, as a sentence; left out when it was used to the end.
     public var dropped: String?
+    /// The HLS content steering pathway ID (for example `CDN-A`); left out for a source
+    /// that is none.
+    public var pathway: String?
 
     /// The projection of `report`.
     public init(_ report: Transfer.SourceReport) {
@@ -78,6 +82,7 @@ public struct ContentProjection: Codable, Sendable, Equatable {
       bytes = report.bytes
       badPieces = report.badPieces > 0 ? report.badPieces : nil
       dropped = report.dropped
+      pathway = report.pathway
     }
   }
 

@@ -150,7 +150,11 @@ package struct HLSDownload: Sendable {
       beforeCuttingPacks: { () throws(Transfer.Error) in try offlineFiles.remove(plan) },
       onLanding: { growing.didLand($0) }, playback: playback)
     runner.onlyWhatPlayersAsk = onlyWhatPlayersAsk
-    if !plan.sourceNames.isEmpty { runner.failover = StreamFailover(names: plan.sourceNames) }
+    if !plan.sourceNames.isEmpty {
+      runner.failover = StreamFailover(names: plan.sourceNames)
+    } else if steering != nil, let variant = plan.mediaFiles.first {
+      runner.failover = StreamFailover(names: [variant.remoteURL])  // a clone may join it
+    }
     let reloads = steeringReloads(steering, entry: entry, plan: plan, failover: runner.failover)
     let fetched: PieceRunner.Result
     do {
@@ -275,7 +279,7 @@ package struct HLSDownload: Sendable {
             bandwidth: rendition.type == .audio ? 128_000 : 8_000,
             alternates: await alternates(
               urls.enumerated().filter { $0.offset != at }.map(\.element),
-              importing: parsed.variables)))
+              importing: parsed.variables), rendition: rendition))
       }
       return try HLSPlanner.plan(entryURL: url, sources: sources, master: (master, selection))
     }

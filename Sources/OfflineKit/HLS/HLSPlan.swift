@@ -47,6 +47,9 @@ struct HLSPlan: Sendable {
   /// One URL naming each source of the pieces, the primary first, for the report of what
   /// each served (``StreamFailover``); empty with one source.
   var sourceNames: [URL] = []
+  /// The media playlists planned (the variant first), as fetched: a pathway a steering
+  /// reload adds is planned against them (``HLSReloadClones``).
+  var sources: [HLSPlanner.Source] = []
 
   /// Media segments across the offline media playlists (a byte range counts one).
   var segmentCount: Int { mediaFiles.reduce(0) { $0 + $1.playlist.segments.count } }

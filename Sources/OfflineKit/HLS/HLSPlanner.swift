@@ -14,6 +14,9 @@ struct HLSPlanner {
     /// The same media playlist at the stream's other sources (backup variants, content
     /// steering pathways), in the order they are tried: the pieces' ``StreamPiece/alternates``.
     var alternates: [Alternate] = []
+    /// The rendition it is (nil for the variant): where a pathway clone that a steering
+    /// reload makes finds its copy (``HLSReloadClones``).
+    var rendition: Rendition? = nil
   }
 
   /// A media playlist of the same rendition elsewhere.
@@ -52,6 +55,7 @@ struct HLSPlanner {
       duration = max(duration, source.playlist.totalDuration)
     }
     planner.plan.duration = duration
+    planner.plan.sources = sources
     if let video = sources.first, !video.alternates.isEmpty {
       planner.plan.sourceNames = [video.url] + video.alternates.map(\.url)
     }

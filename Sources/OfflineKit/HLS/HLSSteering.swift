@@ -8,7 +8,8 @@ import HLSPlaylist
 /// `PATHWAY-ID` first). While the download runs it is asked again after its `TTL`, at its
 /// `RELOAD-URI`, as the shared ``SteeringSchedule`` (HLS's ``SteeringSchedule/Names/hls``)
 /// and ``SteeringReloader`` do for DASH too, and a new priority moves the pieces that have
-/// not started yet to its first pathway. What is HLS's own is `PATHWAY-CLONES` (``Clone``).
+/// not started yet to its first pathway. What is HLS's own is `PATHWAY-CLONES` (``Clone``);
+/// a clone that first appears in a reload joins the running download (``HLSReloadClones``).
 struct HLSSteering {
   /// What one steering manifest says: the keys HLS shares with DASH, and its clones.
   struct Manifest: Sendable, Equatable {

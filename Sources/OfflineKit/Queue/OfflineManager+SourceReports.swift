@@ -15,7 +15,7 @@ extension OfflineManager {
     let stored = reports.map {
       StoredSourceReport(
         url: $0.url.redactedForDisplay, isPrimary: $0.isPrimary, bytes: $0.bytes,
-        badPieces: $0.badPieces, dropped: $0.dropped)
+        badPieces: $0.badPieces, dropped: $0.dropped, pathway: $0.pathway)
     }
     do {
       try index.contents.setSourceReports(stored, id: id)
@@ -35,7 +35,7 @@ extension OfflineManager {
       URL(string: report.url).map {
         Transfer.SourceReport(
           url: $0, isPrimary: report.isPrimary, bytes: report.bytes,
-          badPieces: report.badPieces, dropped: report.dropped)
+          badPieces: report.badPieces, dropped: report.dropped, pathway: report.pathway)
       }
     }
   }

@@ -18,14 +18,21 @@ extension Transfer {
     public var badPieces: Int
     /// Why it was dropped, as a sentence; nil when it was used to the end.
     public var dropped: String?
+    /// The HLS content steering pathway it is (its `PATHWAY-ID`, for example `CDN-A`), for
+    /// a stream with a steering manifest; nil for any other source.
+    public var pathway: String?
 
     /// Creates a report.
-    public init(url: URL, isPrimary: Bool, bytes: Int64, badPieces: Int = 0, dropped: String?) {
+    public init(
+      url: URL, isPrimary: Bool, bytes: Int64, badPieces: Int = 0, dropped: String?,
+      pathway: String? = nil
+    ) {
       self.url = url
       self.isPrimary = isPrimary
       self.bytes = bytes
       self.badPieces = badPieces
       self.dropped = dropped
+      self.pathway = pathway
     }
   }
 }

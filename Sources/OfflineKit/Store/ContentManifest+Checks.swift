@@ -34,12 +34,14 @@ extension ContentManifest {
     var bytes: Int64
     var badPieces: Int
     var dropped: String?
+    /// The source's HLS content steering pathway ID, when it has one.
+    var pathway: String? = nil
 
     /// The report to keep in the index.
     var stored: StoredSourceReport {
       StoredSourceReport(
         url: url, isPrimary: primary, bytes: max(0, bytes), badPieces: max(0, badPieces),
-        dropped: dropped)
+        dropped: dropped, pathway: pathway)
     }
   }
 }
@@ -60,7 +62,8 @@ extension ContentFiles {
       manifest.sources = reports.map {
         ContentManifest.SourceEntry(
           url: URL(string: $0.url)?.redactedForDisplay ?? "(unprintable URL)",
-          primary: $0.isPrimary, bytes: $0.bytes, badPieces: $0.badPieces, dropped: $0.dropped)
+          primary: $0.isPrimary, bytes: $0.bytes, badPieces: $0.badPieces, dropped: $0.dropped,
+          pathway: $0.pathway)
       }
     }
     return manifest

@@ -21,10 +21,15 @@ struct SteeringReloader: Sendable {
   let locations: [String?]
   /// Told, from the reloading task, a sentence for the log.
   var log: @Sendable (String) -> Void = { _ in }
+  /// Handed each manifest that loads (its JSON object and the URL it came from) before its
+  /// priority applies; returns the locations of the sources it added to ``failover``, which
+  /// follow ``locations`` (HLS: pathway clones that first appear in a reload). Nil adds none.
+  var addsSources: (@Sendable ([String: Any], URL) async -> [String?])?
 
   /// Reloads until cancelled or the schedule makes no more requests (a 410).
   func run(_ start: SteeringSchedule) async {
     var schedule = start
+    var locations = self.locations
     var measuredAt = (instant: session.clock.instant, bytes: failover.servedBytes)
     while let due = schedule.due {
       do {
@@ -40,11 +45,15 @@ struct SteeringReloader: Sendable {
         ? Int(Double(bytes - measuredAt.bytes) * 8 / seconds) : nil
       measuredAt = (now, bytes)
       let first = failover.firstPreferred
+      let asked = schedule.url
       let answer = await Self.ask(
         &schedule, pathway: locations.indices.contains(first) ? locations[first] : nil,
         throughput: throughput, session: session, log: log)
       guard !Task.isCancelled else { return }
-      if answer?.changed == true {
+      var added: [String?] = []
+      if let answer, let addsSources { added = await addsSources(answer.object, asked) }
+      locations += added
+      if answer?.changed == true || !added.isEmpty {
         failover.prefer(Self.order(of: locations, by: schedule.priority))
       }
     }

@@ -17,11 +17,15 @@ import OfflineLocks
 /// source goes on at another only with `If-Range` (``Transfer/carryOver(destination:to:journal:)``),
 /// starting over when the other's validators differ.
 final class StreamFailover: Sendable {
-  /// One URL naming each source (the first piece's URL there), the primary first.
-  let names: [URL]
   private let state: Locked<State>
 
   private struct State {
+    var names: [URL]
+    /// The HLS content steering pathway of each source, for the reports; nil for none.
+    var pathways: [String?]
+    /// The URL of each piece, by its local path, at each source added while the pieces
+    /// download (``add(_:pathway:urls:)``), from rank `names.count - added.count` on.
+    var added: [[String: URL]] = []
     var bytes: [Int64]
     var pieces: [Int]
     var failures: [Int]
@@ -37,10 +41,10 @@ final class StreamFailover: Sendable {
 
   /// Sources named by `names`, the primary first.
   init(names: [URL]) {
-    self.names = names
     let count = max(names.count, 1)
     state = Locked(
       State(
+        names: names, pathways: Array(repeating: nil, count: names.count),
         bytes: Array(repeating: 0, count: count), pieces: Array(repeating: 0, count: count),
         failures: Array(repeating: 0, count: count),
         failedInARow: Array(repeating: 0, count: count),
@@ -53,19 +57,58 @@ final class StreamFailover: Sendable {
     self.init(names: widest.map { [$0.remote] + $0.alternates } ?? [])
   }
 
+  /// One URL naming each source (the first piece's URL there), the primary first, then
+  /// those ``add(_:pathway:urls:)`` added.
+  var names: [URL] { state.withLock { $0.names } }
+
+  /// Names the HLS content steering pathway of each source, by rank (the reports carry
+  /// them); a list of another length changes nothing.
+  func name(pathways: [String?]) {
+    state.withLock { state in
+      guard pathways.count == state.names.count else { return }
+      state.pathways = pathways
+    }
+  }
+
+  /// Adds a source while the pieces download (an HLS pathway clone that a steering reload
+  /// made): `urls` holds each piece's URL there, by the piece's local path; a piece it does
+  /// not name is not fetched there. Returns the source's rank, which ``prefer(_:)`` takes.
+  func add(_ name: URL, pathway: String?, urls: [String: URL]) -> Int {
+    state.withLock { state in
+      if state.names.isEmpty {  // made without names (one source): rank 0 is named too
+        state.names = [name]
+        state.pathways = [nil]
+      }
+      state.names.append(name)
+      state.pathways.append(pathway)
+      state.added.append(urls)
+      state.bytes.append(0)
+      state.pieces.append(0)
+      state.failures.append(0)
+      state.failedInARow.append(0)
+      state.lastError.append(nil)
+      return state.names.count - 1
+    }
+  }
+
   /// The sources to try for `piece`, in order: each with its rank (0 the primary) and the
   /// piece's URL there, in the order ``prefer(_:)`` last gave (their own otherwise); with
   /// `demoting`, those that failed ``demotedAfter`` pieces in a row come last.
   func order(for piece: StreamPiece, demoting: Bool = true) -> [(source: Int, url: URL)] {
     var all =
       [(0, piece.remote)] + piece.alternates.enumerated().map { ($0.offset + 1, $0.element) }
-    guard all.count > 1 else { return all }
-    let (demoted, preferred) = state.withLock { state in
+    let (demoted, preferred, added, firstAdded) = state.withLock { state in
       (
         Set(state.failedInARow.indices.filter { state.failedInARow[$0] >= Self.demotedAfter }),
-        state.preferred
+        state.preferred, state.added, state.names.count - state.added.count
       )
     }
+    for (offset, urls) in added.enumerated() {
+      if let url = urls[piece.local], !all.contains(where: { $0.1 == url }) {
+        all.append((firstAdded + offset, url))
+      }
+    }
+    guard all.count > 1 else { return all }
     if !preferred.isEmpty {
       let rank = { (source: Int) in preferred.firstIndex(of: source) ?? preferred.count + source }
       all.sort { rank($0.0) < rank($1.0) }
@@ -79,7 +122,7 @@ final class StreamFailover: Sendable {
   /// content steering manifest's new `PATHWAY-PRIORITY` asks. Pieces under way stay where
   /// they are.
   func prefer(_ order: [Int]) {
-    state.withLock { $0.preferred = order.filter { names.indices.contains($0) } }
+    state.withLock { state in state.preferred = order.filter { state.names.indices.contains($0) } }
   }
 
   /// The source tried first for a piece with every alternate, demotions aside.
@@ -130,16 +173,17 @@ final class StreamFailover: Sendable {
   /// ``Transfer/SourceReport/dropped`` (it was still tried for the pieces that followed).
   /// Empty for a stream with one source.
   var reports: [Transfer.SourceReport] {
-    guard names.count > 1 else { return [] }
-    return state.withLock { state in
-      names.enumerated().map { index, url in
+    state.withLock { state in
+      guard state.names.count > 1 else { return [] }
+      return state.names.enumerated().map { index, url in
         let failed = state.failures[index]
         return Transfer.SourceReport(
           url: url, isPrimary: index == 0, bytes: state.bytes[index],
           dropped: failed == 0
             ? nil
             : "\(failed) piece\(failed == 1 ? "" : "s") failed there, fetched elsewhere (last: "
-              + (state.lastError[index] ?? "unknown") + ")")
+              + (state.lastError[index] ?? "unknown") + ")",
+          pathway: state.pathways[index])
       }
     }
   }
