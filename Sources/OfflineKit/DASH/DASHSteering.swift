@@ -79,8 +79,7 @@ extension DASHSteering {
   /// The proxy steering server of `steering`, resolved against `manifestURL`: nil when it
   /// names none; a ``Refusal`` when it is not an http(s) URL with a host or is longer than
   /// `MPD.ContentSteering.maximumURLLength`.
-  static func proxy(of steering: MPD.ContentSteering, manifestURL: URL) -> Result<URL?, Refusal>
-  {
+  static func proxy(of steering: MPD.ContentSteering, manifestURL: URL) -> Result<URL?, Refusal> {
     guard let written = steering.proxyServerURL else { return .success(nil) }
     let shown = "the MPD's steering proxy \"\(written.prefix(200))\""
     guard written.utf8.count <= MPD.ContentSteering.maximumURLLength else {
