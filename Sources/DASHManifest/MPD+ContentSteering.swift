@@ -16,7 +16,9 @@ extension MPD {
     /// `@queryBeforeStart`: whether the steering server is asked before the first segment
     /// is fetched (false, the default: the first segments come from the default location).
     public var queryBeforeStart: Bool
-    /// `@proxyServerURL`, as written; nil when absent.
+    /// `@proxyServerURL`, as written (absolute or relative to the MPD's URL); nil when
+    /// absent. A client sends its steering requests there, the steering server's URL as
+    /// the `url` query parameter.
     public var proxyServerURL: String?
 
     /// Creates the element's value.

@@ -63,6 +63,19 @@ extension SegmentResolver {
     try segments(for: path, in: Self.choosing(choice, for: path, in: mpd), manifestURL: manifestURL)
   }
 
+  /// The segments of the live Representation at `path` available at `now` under `choice`
+  /// of its `BaseURL`s: the same listing as ``availableSegments(for:in:manifestURL:at:)``,
+  /// each URL resolved against the chosen ones.
+  ///
+  /// - Throws: `MPDError`, as ``availableSegments(for:in:manifestURL:at:)`` does.
+  public func availableSegments(
+    for path: RepresentationPath, in mpd: MPD, manifestURL: URL, at now: Date,
+    choice: BaseURLChoice
+  ) throws -> RepresentationSegments {
+    try availableSegments(
+      for: path, in: Self.choosing(choice, for: path, in: mpd), manifestURL: manifestURL, at: now)
+  }
+
   /// The base URL of the Representation at `path` under `choice` (see
   /// ``baseURL(for:in:manifestURL:)``).
   ///

@@ -112,22 +112,10 @@ extension DASHDownload {
       } catch {
         throw failure("\(url.redactedForDisplay) is not a valid DASH manifest (\(error))")
       }
-      let others = Self.alternateListings(choices.dropFirst(), of: listing, path, mpd, url)
-      alternates.append(others.map(\.listing))
-      if !others.isEmpty {
-        let primary = try? resolver.baseURL(
-          for: path, in: mpd, manifestURL: url, choice: choices.first ?? .first)
-        names.append(primary.map { [$0] + others.map(\.base) } ?? [])
-        locations.append(
-          primary == nil
-            ? []
-            : ([choices.first ?? .first] + others.map(\.choice)).map {
-              resolver.serviceLocation(of: $0, for: path, in: mpd)
-            })
-      } else {
-        names.append([])
-        locations.append([])
-      }
+      let others = Self.otherSources(of: listing, path, in: mpd, choices: choices, url)
+      alternates.append(others.listings)
+      names.append(others.names)
+      locations.append(others.locations)
       if let index = listing.index, let range = index.byteRange, let length = range.length,
         let offset = Int64(exactly: range.first), let size = Int64(exactly: length)
       {
@@ -177,17 +165,20 @@ extension DASHDownload {
   /// (DASH's sources besides the first, see ``StreamFailover``), best first: each one that
   /// resolves and lists the same segments as `listing` (the same count, ranges and init
   /// section), so each segment has its URL at every source. One that does not is no
-  /// alternative and is left out.
+  /// alternative and is left out. With `now`, the listings are of a live MPD's segments
+  /// available then.
   static func alternateListings(
     _ choices: ArraySlice<BaseURLChoice>, of listing: RepresentationSegments,
-    _ path: RepresentationPath, _ mpd: MPD, _ url: URL
+    _ path: RepresentationPath, _ mpd: MPD, _ url: URL, at now: Date? = nil
   ) -> [(base: URL, listing: RepresentationSegments, choice: BaseURLChoice)] {
     let resolver = SegmentResolver()
     var result: [(base: URL, listing: RepresentationSegments, choice: BaseURLChoice)] = []
     for choice in choices {
       guard
-        let other = try? resolver.segments(
-          for: path, in: mpd, manifestURL: url, choice: choice),
+        let other = try? now.map({
+          try resolver.availableSegments(
+            for: path, in: mpd, manifestURL: url, at: $0, choice: choice)
+        }) ?? resolver.segments(for: path, in: mpd, manifestURL: url, choice: choice),
         let base = try? resolver.baseURL(for: path, in: mpd, manifestURL: url, choice: choice),
         other.segments.count == listing.segments.count,
         (other.initialization == nil) == (listing.initialization == nil),

@@ -140,7 +140,8 @@ package struct DASHDownload: Sendable {
     do {
       var runner = runner(plan.pieces, journal: journal) { growing.didLand($0) }
       if !plan.sourceNames.isEmpty { runner.failover = StreamFailover(names: plan.sourceNames) }
-      let reloads = steeringReloads(steering, plan: plan, failover: runner.failover)
+      let reloads = steeringReloads(
+        steering, locations: plan.sourceLocations, failover: runner.failover)
       defer { reloads?.cancel() }
       fetched = try await runner.run(onProgress: onProgress)
     } catch {

@@ -58,6 +58,9 @@ struct SteeringSchedule: Sendable, Equatable {
   let names: Names
   /// The URL asked next, before the query parameters are added.
   private(set) var url: URL
+  /// The proxy steering server every request goes to, carrying ``url`` as its `url`
+  /// parameter (DASH's `ContentSteering@proxyServerURL`); nil to ask ``url`` itself.
+  var proxy: URL?
   /// The last good priority; empty before one loaded.
   private(set) var priority: [String] = []
   /// When the next request is due; nil when no more are made (a 410).
@@ -110,8 +113,13 @@ struct SteeringSchedule: Sendable, Equatable {
   }
 
   /// The URL to ask: ``url`` with the pathway parameter set to `pathway` and, when given,
-  /// the throughput parameter to `throughput` (replacing any the URL had).
+  /// the throughput parameter to `throughput` (replacing any the URL had); through
+  /// ``proxy`` when there is one (`request(to:asking:pathway:throughput:names:)`).
   func request(pathway: String?, throughput: Int?) -> URL {
+    if let proxy {
+      return Self.request(
+        to: proxy, asking: url, pathway: pathway, throughput: throughput, names: names)
+    }
     guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
       return url
     }

@@ -70,6 +70,16 @@ public final class DASHLiveOrigin: Sendable {
   /// available, before it turns `static` (``Layout/timeline`` and ``Layout/time`` only: in
   /// ``Layout/number`` a client counts later numbers as available).
   public let lingers: Double
+  /// The service locations the MPD names: a `BaseURL` each (`@serviceLocation` the name,
+  /// `<name>/` under the origin, serving the same segments) and a `ContentSteering` element
+  /// asking `/steering.json` (route it with `server.setRoute`), its `defaultServiceLocation`
+  /// the first; empty for none, the segments at the root only.
+  public let serviceLocations: [String]
+  /// The service location whose segments answer 503 from segment number ``failsFrom`` on
+  /// (both streams); nil for none.
+  public let failingLocation: String?
+  /// The first segment number ``failingLocation`` fails.
+  public let failsFrom: Int
   /// The folder of the ffmpeg fixture (kept while the origin lives).
   public let root: TemporaryDirectory
   /// The server.
@@ -93,8 +103,12 @@ public final class DASHLiveOrigin: Sendable {
     layout: Layout = .number, dropped: Set<Int> = [],
     segmentCount: Int = DASHLiveOrigin.segmentCount, window: Int = 30, periodLength: Int? = nil,
     presentationTimeOffsets: [UInt64] = [0, 0], periodLead: Int = 0, backlog: Int = 0,
-    lingers: Double = 0
+    lingers: Double = 0, serviceLocations: [String] = [], failingLocation: String? = nil,
+    failsFrom: Int = 1
   ) async throws {
+    self.serviceLocations = serviceLocations
+    self.failingLocation = failingLocation
+    self.failsFrom = failsFrom
     precondition(lingers == 0 || layout != .number, "a number template has no last segment")
     self.backlog = max(0, backlog)
     self.lingers = max(0, lingers)
@@ -126,9 +140,17 @@ public final class DASHLiveOrigin: Sendable {
         let behaviour: FaultServer.Behaviour =
           dropped.contains(number)
           ? .status(code: 404) : .status(code: 200, body: try Data(contentsOf: file(name)))
-        server.setRoute("/" + name, behaviour)
         let time = presentationTimeOffsets[stream] * 1_000_000 + UInt64(number - 1) * 1_000_000
-        server.setRoute("/chunk-stream\(stream)-t\(time).m4s", behaviour)
+        for folder in [""] + serviceLocations.map({ $0 + "/" }) {
+          let fails = folder == failingLocation.map({ $0 + "/" }) && number >= failsFrom
+          let served: FaultServer.Behaviour = fails ? .status(code: 503) : behaviour
+          server.setRoute("/" + folder + name, served)
+          server.setRoute("/" + folder + "chunk-stream\(stream)-t\(time).m4s", served)
+        }
+      }
+      for location in serviceLocations {
+        server.setRoute(
+          "/\(location)/" + name, .status(code: 200, body: try Data(contentsOf: file(name))))
       }
     }
   }
@@ -199,6 +221,7 @@ public final class DASHLiveOrigin: Sendable {
       ended && layout == .number
       ? staticText : manifestText(start: start, available: available, ended: ended)
     text = offsettingMediaTimes(text)
+    text = namingServiceLocations(text)
     if let periodLength {
       text = cutIntoPeriods(text, every: periodLength, elapsed: now.timeIntervalSince(start))
     }
@@ -286,6 +309,19 @@ public final class DASHLiveOrigin: Sendable {
         )
         .replacingOccurrences(of: #"<S t="0""#, with: #"<S t="\#(offset)""#)
     }.joined()
+  }
+
+  /// `text` with a `BaseURL` for each of ``serviceLocations`` and their `ContentSteering`
+  /// before its Period; as it is without service locations.
+  private func namingServiceLocations(_ text: String) -> String {
+    guard let first = serviceLocations.first else { return text }
+    let steering =
+      #"<ContentSteering defaultServiceLocation="\#(first)">/steering.json</ContentSteering>"#
+    let bases = serviceLocations.map {
+      #"<BaseURL serviceLocation="\#($0)">\#($0)/</BaseURL>"#
+    }
+    return text.replacingOccurrences(
+      of: "<Period", with: steering + bases.joined() + "\n<Period")
   }
 
   private func file(_ name: String) -> URL { root.url.appendingPathComponent(name) }

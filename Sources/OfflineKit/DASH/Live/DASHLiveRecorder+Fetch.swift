@@ -7,10 +7,13 @@ extension DASHLiveRecorder {
   /// with after them.
   func fetchSegment(_ fetch: DASHLiveRun.Fetch) async -> Happening {
     do throws(Transfer.Error) {
-      _ = try HLSURI.resolve(fetch.remote.absoluteString, against: download.url, what: "segment")
-      let piece = StreamPiece(
+      for remote in [fetch.remote] + fetch.alternates {
+        _ = try HLSURI.resolve(remote.absoluteString, against: download.url, what: "segment")
+      }
+      var piece = StreamPiece(
         remote: fetch.remote, local: fetch.local, slice: nil, estimatedBytes: 0, segments: 1,
         duration: fetch.seconds, rendition: fetch.track)
+      piece.alternates = fetch.alternates
       let result = try await runner([piece], retry: segmentRetry).run(onProgress: { _ in })
       return .fetched(track: fetch.track, sequence: fetch.sequence, .success(result.bytes))
     } catch {
@@ -18,11 +21,13 @@ extension DASHLiveRecorder {
     }
   }
 
-  /// The piece engine over `pieces` in the folder.
+  /// The piece engine over `pieces` in the folder, with the recording's ``failover``.
   private func runner(_ pieces: [StreamPiece], retry: PieceRetryPolicy) -> PieceRunner {
-    PieceRunner(
+    var runner = PieceRunner(
       folder: folder, journal: download.journal, session: download.session, pieceRetry: retry,
       concurrency: download.configuration.pieceConcurrency, pieces: pieces, packs: false)
+    if let failover { runner.failover = failover }
+    return runner
   }
 
   /// The retries of a live segment: the presentation's, capped for live
@@ -57,13 +62,16 @@ extension DASHLiveRecorder {
           "\(track.path.description) of the live presentation has no initialization section"
             + " of its own; only fragmented MP4 with one can be recorded so far")
       }
-      _ = try HLSURI.resolve(
-        initialization.url.absoluteString, against: download.url, what: "DASH Initialization")
+      for remote in [initialization.url] + window.initializationAlternates {
+        _ = try HLSURI.resolve(
+          remote.absoluteString, against: download.url, what: "DASH Initialization")
+      }
       let local = track.localFolder + "/init.mp4"
-      pieces.append(
-        StreamPiece(
-          remote: initialization.url, local: local, slice: nil, estimatedBytes: 4096,
-          rendition: index))
+      var piece = StreamPiece(
+        remote: initialization.url, local: local, slice: nil, estimatedBytes: 4096,
+        rendition: index)
+      piece.alternates = window.initializationAlternates
+      pieces.append(piece)
       state.tracks[index].initialization = local
     }
     guard !pieces.isEmpty else { return }
@@ -81,7 +89,7 @@ extension DASHLiveRecorder {
       return .nothing
     }
     do {
-      return .reloaded(try await download.fetchLiveManifest())
+      return .reloaded(steered(try await download.fetchLiveManifest()))
     } catch {
       if case .status(let code, _) = error.kind {
         return .reloadFailed(.httpStatus(code), at: clock.instant)

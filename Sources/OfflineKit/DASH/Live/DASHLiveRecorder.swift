@@ -14,7 +14,8 @@ import OfflineLocks
 /// duration, when absent), reads the origin's time from `UTCTiming` or the `Date` of the
 /// MPD's response, fetches each init section once and each segment through the piece engine
 /// (``PieceRunner``, as a live HLS segment: the same retries, rate budgets and request
-/// options), and stops when the MPD turns `static` or reaches its
+/// options; with several `BaseURL`s, steered and failed over between them as a VOD download
+/// is, ``steering(_:)``), and stops when the MPD turns `static` or reaches its
 /// `mediaPresentationDuration`, when the MPD stops bringing segments, at `--record-for`,
 /// at `--record-until`, or on a cancel (Ctrl-C, the queue's pause or cancel).
 ///
@@ -30,6 +31,12 @@ struct DASHLiveRecorder: Sendable {
   let paths: [RepresentationPath]
   /// Where it starts and when it stops.
   let options: LiveRecordingOptions
+  /// The sources of the segments when the MPD names several (`BaseURL`s, service
+  /// locations), shared by every fetch so a failing one is demoted across segments; nil
+  /// with one source. Set by ``steering(_:)``.
+  var failover: StreamFailover?
+  /// The service locations every MPD update is steered by (`DASHSteering.startOrder`).
+  var steeringOrder: [String] = []
 
   /// What ended in the recorder's task group.
   enum Happening: Sendable {
@@ -52,7 +59,8 @@ struct DASHLiveRecorder: Sendable {
     async throws(Transfer.Error) -> StreamOutcome
   {
     let stop = LiveStopSignal()
-    let recorder = self
+    let (recorder, first, reloads) = await steering(first)
+    defer { reloads?.cancel() }
     let task = Task { await recorder.record(first: first, stop: stop, onProgress: onProgress) }
     let result = await withTaskCancellationHandler {
       await task.value
@@ -192,6 +200,6 @@ struct DASHLiveRecorder: Sendable {
     return StreamOutcome(
       index: download.indexURL, bytes: bytes, segments: segments, initSections: inits, keys: 0,
       files: segments + inits,
-      duration: state.recordedSeconds)
+      duration: state.recordedSeconds, sources: failover?.reports ?? [])
   }
 }

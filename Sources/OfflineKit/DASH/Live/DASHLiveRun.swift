@@ -13,6 +13,8 @@ struct DASHLiveRun: Sendable {
     var remote: URL
     var local: String
     var seconds: Double
+    /// The segment at the presentation's other sources, best first.
+    var alternates: [URL] = []
   }
 
   /// What the recorder does after an event.
@@ -227,7 +229,8 @@ struct DASHLiveRun: Sendable {
           step.fetches.append(
             Fetch(
               track: track, sequence: fetch.sequence, remote: remote, local: local,
-              seconds: fetch.segment.duration))
+              seconds: fetch.segment.duration,
+              alternates: windows[track]?.alternates[fetch.uri] ?? []))
         }
       case .reload(let wait):
         step.reload = min(step.reload ?? wait, wait)

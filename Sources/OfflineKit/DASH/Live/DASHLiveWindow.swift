@@ -29,6 +29,16 @@ struct DASHLiveWindow: Sendable {
   /// The longest segment, in whole seconds rounded up (at least 1): the target duration the
   /// recording's reload and silence rules count in.
   var targetDuration: Int
+  /// Each segment's URL at the presentation's other sources (its other `BaseURL`s, best
+  /// first), by its URL at the first (`absoluteString`); empty with one source.
+  var alternates: [String: [URL]] = [:]
+  /// The initialization section's URL at the other sources, best first.
+  var initializationAlternates: [URL] = []
+  /// The base URL of every source, the first included; empty with one source (the names of
+  /// the recording's ``StreamFailover``).
+  var sourceNames: [URL] = []
+  /// The `@serviceLocation` of each source of ``sourceNames``, nil where it names none.
+  var sourceLocations: [String?] = []
 
   /// The window of the Representation at `path` of `mpd`, at the origin's wall time `now`.
   ///
@@ -43,18 +53,28 @@ struct DASHLiveWindow: Sendable {
     let media = mpd.templateMedia(at: path) ?? ""
     numberedByTime = Self.isNamedByTime(media)
     let listing: RepresentationSegments
+    let choices = SegmentResolver().baseURLChoices(for: path, in: mpd)
     do {
       if mpd.isLive {
         listing = try SegmentResolver().availableSegments(
-          for: path, in: mpd, manifestURL: manifestURL, at: now)
+          for: path, in: mpd, manifestURL: manifestURL, at: now, choice: choices.first ?? .first)
       } else {
-        listing = try SegmentResolver().segments(for: path, in: mpd, manifestURL: manifestURL)
+        listing = try SegmentResolver().segments(
+          for: path, in: mpd, manifestURL: manifestURL, choice: choices.first ?? .first)
       }
     } catch {
       throw refuse(
         "\(manifestURL.redactedForDisplay) is a live presentation that cannot be recorded"
           + " (\(error))")
     }
+    let others = DASHDownload.otherSources(
+      of: listing, path, in: mpd, choices: choices, manifestURL, at: mpd.isLive ? now : nil)
+    (sourceNames, sourceLocations) = (others.names, others.locations)
+    for (index, segment) in listing.segments.enumerated() {
+      let elsewhere = others.listings.map { $0.segments[index].url }
+      if !elsewhere.isEmpty { alternates[segment.url.absoluteString] = elsewhere }
+    }
+    initializationAlternates = others.listings.compactMap(\.initialization?.url)
     segments = listing.segments.filter { $0.number != nil && $0.number! <= UInt64(Int.max) }
     initialization = listing.initialization
     timescale = max(listing.timescale, 1)
