@@ -76,6 +76,11 @@ import Testing
     #expect(
       written.reduce(0, +) == GetMetalinkTests.size + Self.pieceLength,
       "every byte written once, the bad piece twice: \(sources)")
+    // The fast source goes on serving after its bad piece (each piece is checked): it
+    // rested 30 s before, and the 256 KiB/s mirror was left with half the file.
+    #expect(
+      (written.first ?? 0) > GetMetalinkTests.size * 5 / 8,
+      "the corrupt but fast source served most of the file: \(sources)")
 
     let counts = try await Self.settledCounts(of: [corrupt, good])
     #expect(!counts.contains(0), "every byte was sent")

@@ -95,9 +95,11 @@ final class MirrorSources: Sendable {
 
   /// Picks the source of the next request: its index, URL and `If-Range` value (nil for
   /// the primary: the board's own, or a mirror that told none).
-  func pick() -> (index: Int, url: URL, validator: String?) {
+  /// `avoiding`: sources not to ask while another is usable (those that served a piece of
+  /// the range found bad, ``RangeBoard/avoided(_:)``).
+  func pick(avoiding: Set<Int> = []) -> (index: Int, url: URL, validator: String?) {
     state.withLock { state in
-      let index = state.choice.pick(at: .now)
+      let index = state.choice.pick(at: .now, avoiding: avoiding)
       return (index, state.choice.sources[index].url, state.validators[index])
     }
   }
@@ -110,13 +112,15 @@ final class MirrorSources: Sendable {
 
   /// Picks `index` for the next request when it is still usable (the end game's taker
   /// asks the source it was measured against), else as ``pick()`` does.
-  func pick(preferring index: Int) -> (index: Int, url: URL, validator: String?) {
+  func pick(preferring index: Int, avoiding: Set<Int> = []) -> (
+    index: Int, url: URL, validator: String?
+  ) {
     state.withLock { state in
       var chosen = index
-      if state.choice.isUsable(index, at: .now) {
+      if state.choice.isUsable(index, at: .now), !avoiding.contains(index) {
         state.choice.didPick(index)
       } else {
-        chosen = state.choice.pick(at: .now)
+        chosen = state.choice.pick(at: .now, avoiding: avoiding)
       }
       return (chosen, state.choice.sources[chosen].url, state.validators[chosen])
     }
@@ -144,17 +148,25 @@ final class MirrorSources: Sendable {
     state.withLock { $0.written.append((bytes, index)) }
   }
 
-  /// Penalises every source that wrote a byte of `bytes`, a piece whose SHA-256 is wrong;
-  /// returns those dropped for it (their URL and why).
-  func didServeBadPiece(_ bytes: Range<Int64>) -> [(URL, String)] {
+  /// Penalises every source that wrote a byte of `bytes`, a piece whose SHA-256 is wrong
+  /// (``SourceChoice/didServeBadPiece(_:wasted:)``); returns them, to avoid when the piece
+  /// is fetched again, and those dropped for it (their URL and why).
+  func didServeBadPiece(_ bytes: Range<Int64>) -> (
+    culprits: Set<Int>, dropped: [(URL, String)]
+  ) {
     state.withLock { state in
-      let culprits = Set(state.written.filter { $0.bytes.overlaps(bytes) }.map(\.source))
+      let writes = state.written.filter { $0.bytes.overlaps(bytes) }
       state.written.removeAll { $0.bytes.overlaps(bytes) }
-      return culprits.sorted().compactMap { index in
-        state.choice.didServeBadPiece(index, at: .now).map {
+      let culprits = Set(writes.map(\.source))
+      let dropped = culprits.sorted().compactMap { index -> (URL, String)? in
+        let wasted = writes.filter { $0.source == index }.reduce(Int64(0)) {
+          $0 + Int64($1.bytes.clamped(to: bytes).count)
+        }
+        return state.choice.didServeBadPiece(index, wasted: wasted).map {
           (state.choice.sources[index].url, $0.description)
         }
       }
+      return (culprits, dropped)
     }
   }
 

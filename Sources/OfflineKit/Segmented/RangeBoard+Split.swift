@@ -14,11 +14,15 @@ extension RangeBoard {
     /// When that request went out, the offset it started from, and its source (with
     /// mirrors: whose measured pace is in `State.sourcePaces`), to judge its pace.
     var request: (at: ContinuousClock.Instant, from: Int64, source: Int?)?
+    /// Sources not to ask for this range while another can serve it: those that served a
+    /// piece of it found bad (``RangeBoard/reopen(_:avoiding:)``).
+    var avoid: Set<Int> = []
 
-    init(range: TransferRange, busy: Bool = false) {
+    init(range: TransferRange, busy: Bool = false, avoid: Set<Int> = []) {
       self.range = range
       self.busy = busy
       self.requested = range.next
+      self.avoid = avoid
     }
 
     /// Bytes of the range no request asks for yet.

@@ -203,7 +203,10 @@ final class RangeBoard: Sendable {
   {
     let end = state.slots[slot].range.end
     state.slots[slot].range.end = split
-    state.slots.append(Slot(range: TransferRange(start: split, end: end, next: split), busy: true))
+    state.slots.append(
+      Slot(
+        range: TransferRange(start: split, end: end, next: split), busy: true,
+        avoid: state.slots[slot].avoid))
     state.mirror(slot)
     state.mirror(state.slots.count - 1)
     return state.slots.count - 1
@@ -233,6 +236,11 @@ final class RangeBoard: Sendable {
   /// Where a split for a reader's byte falls: a boundary of this many bytes at or before it.
   static let demandAlignment: Int64 = 64 << 10
 
+  /// The sources not to ask for `slot`'s bytes while another can serve them.
+  func avoided(_ slot: Int) -> Set<Int> {
+    state.withLock { $0.slots[slot].avoid }
+  }
+
   /// Lets another connection claim `slot` (after a failure, or when it is complete).
   func release(_ slot: Int) {
     state.withLock { $0.slots[slot].busy = false }
@@ -253,8 +261,10 @@ final class RangeBoard: Sendable {
   /// them are cut at their bounds, the parts outside keep their progress, the parts inside
   /// start again from their first byte. A range held by a connection keeps its part after
   /// `bytes` when it has one (its request goes on there), else the part inside, which its
-  /// connection then fetches again; the other parts are new idle slots.
-  func reopen(_ bytes: Range<Int64>) {
+  /// connection then fetches again; the other parts are new idle slots. The part inside
+  /// is not asked of the sources in `avoiding` (those that served it) while another can
+  /// serve it (``avoided(_:)``).
+  func reopen(_ bytes: Range<Int64>, avoiding: Set<Int> = []) {
     state.withLock { state in
       for index in state.slots.indices {
         let range = state.slots[index].range
@@ -262,19 +272,22 @@ final class RangeBoard: Sendable {
         let inside = max(range.start, bytes.lowerBound)..<min(range.end, bytes.upperBound)
         let before = range.start..<inside.lowerBound
         let after = inside.upperBound..<range.end
-        var kept = TransferRange(
+        let refetch = TransferRange(
           start: inside.lowerBound, end: inside.upperBound, next: inside.lowerBound)
-        var extra: [TransferRange] = []
+        let avoid = state.slots[index].avoid.union(avoiding)
+        var kept = refetch
+        var extra: [Slot] = []
         if !after.isEmpty {
           kept = TransferRange(start: after.lowerBound, end: after.upperBound, next: range.next)
-          extra.append(
-            TransferRange(start: inside.lowerBound, end: inside.upperBound, next: inside.lowerBound)
-          )
+          extra.append(Slot(range: refetch, avoid: avoid))
+        } else {
+          state.slots[index].avoid = avoid
         }
         if !before.isEmpty {
           extra.append(
-            TransferRange(start: before.lowerBound, end: before.upperBound, next: before.upperBound)
-          )
+            Slot(
+              range: TransferRange(
+                start: before.lowerBound, end: before.upperBound, next: before.upperBound)))
         }
         state.slots[index].range = kept
         if kept.next < range.next {
@@ -283,7 +296,7 @@ final class RangeBoard: Sendable {
         }
         state.mirror(index)
         for part in extra {
-          state.slots.append(Slot(range: part))
+          state.slots.append(part)
           state.mirror(state.slots.count - 1)
         }
       }

@@ -38,11 +38,14 @@ extension SegmentedTransfer {
       while board.range(slot).remaining > 0 {
         try Task.checkCancellation()
         if only != nil, board.range(slot).next - start >= readerSpan { break }
-        // A reader's bytes come from the primary: its pace is the one known to hold.
+        // A reader's bytes come from the primary: its pace is the one known to hold. A piece
+        // found bad is fetched again from another source than the one that served it.
+        let avoid = board.avoided(slot)
         let source =
           only != nil
           ? (index: 0, url: transfer.url, validator: nil)
-          : taker.map { sources.pick(preferring: $0) } ?? sources.pick()
+          : taker.map { sources.pick(preferring: $0, avoiding: avoid) }
+            ?? sources.pick(avoiding: avoid)
         taker = nil
         // With mirrors, a request lasts about as long whichever source it goes to.
         let preferred =

@@ -101,10 +101,13 @@ extension SegmentedTransfer {
     }
     let bytes = ledger.checks.range(ofPiece: index)
     digests.forget(bytes)
-    for (url, reason) in sources.didServeBadPiece(bytes) {
+    let (culprits, dropped) = sources.didServeBadPiece(bytes)
+    for (url, reason) in dropped {
       onEvent(.sourceDropped(url, reason: reason))
     }
-    guard ledger.didFindBad(index, rounds: Self.mendingRounds, reopen: { board.reopen(bytes) })
+    guard
+      ledger.didFindBad(
+        index, rounds: Self.mendingRounds, reopen: { board.reopen(bytes, avoiding: culprits) })
     else { return }
     onEvent(.refetchingPieces([index]))
   }
