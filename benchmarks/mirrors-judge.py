@@ -26,6 +26,7 @@ import sys
 import time
 
 PIECE = 1 << 20
+SETTLED = 2.0
 
 
 def worker_pids(master):
@@ -157,6 +158,7 @@ def record(results, case, rnd, *pairs):
     mirrors, spans, before, after = {}, [], [], []
     restart = float(kv["restart_at"]) if kv.get("restart_at") else None
     bad_served_by = []
+    settled = []  # spans of the first command's requests that ended SETTLED s before its kill
     for item in kv.get("logs", "").split(","):
         if not item:
             continue
@@ -176,6 +178,8 @@ def record(results, case, rnd, *pairs):
                 bad_served_by.append(name)
             if restart is not None:
                 (after if q[0] >= restart else before).append(span)
+                if q[0] < restart and q[1] <= restart - SETTLED:
+                    settled.append(span)
     whole, partial = twice(spans, size)
     r.update(mirrors=mirrors, sent=sum(m["bytes"] for m in mirrors.values()),
              whole_twice=whole, partial_twice=partial,
@@ -192,6 +196,11 @@ def record(results, case, rnd, *pairs):
         w2, p2 = twice(before + after, size)
         r["after_kill"]["whole_pieces_again"] = sorted(set(w2) - set(w))
         r["after_kill"]["partial_bytes_again"] = sum(p2.values()) - sum(p.values())
+        # pieces asked again that a request ended SETTLED s before the kill had sent whole:
+        # the store checkpoints every second, so these were most likely verified and kept
+        r["after_kill"]["settled_pieces_again"] = [
+            x for x in r["after_kill"]["whole_pieces_again"]
+            if any(a <= x * PIECE and min((x + 1) * PIECE, size) <= b for a, b in settled)]
     if kv.get("watch") and os.path.exists(kv["watch"]):
         t, sent = open(kv["watch"]).read().split()
         r["h_404_at"] = {"time": float(t), "sent_by_watched": int(sent)}
@@ -276,7 +285,8 @@ def report(results, json_out, size, bad_piece):
             k = r["after_kill"]
             kill = (f"killed at {r.get('kill_ms', '?')} ms: {mib(k['asked_again_bytes'])} MiB asked "
                     f"again, whole pieces {k['whole_pieces_again'] or 'none'}, partial "
-                    f"{k['partial_bytes_again']} B")
+                    f"{k['partial_bytes_again']} B; of those pieces, sent whole ≥ {SETTLED:.0f} s "
+                    f"before the kill: {k['settled_pieces_again'] or 'none'}")
         elif r.get("note"):
             kill = r["note"]
         whole = r["whole_twice"]
@@ -311,6 +321,15 @@ def report(results, json_out, size, bad_piece):
               f"in {served_bad} of {len(ours)} (else the corruption was never met)")
         print(f"- nginx's logs: no whole piece sent twice but the corrupt one in {only_bad} of "
               f"{len(ours)} runs (a cut request's overshoot counts here: see 'took twice')")
+        killed = [r for r in ours if "after_kill" in r]
+        early = sum(1 for r in ours if "finished before" in r.get("note", ""))
+        settled = {r["round"]: r["after_kill"]["settled_pieces_again"] for r in killed
+                   if r["after_kill"]["settled_pieces_again"]}
+        out["killed_runs"] = len(killed)
+        out["settled_pieces_asked_again"] = settled
+        print(f"- killed mid-way: {len(killed)} runs ({early} more finished before their kill); "
+              f"pieces sent whole ≥ {SETTLED:.0f} s before a kill and asked again: "
+              f"{settled or 'none'}")
         print(f"- offline's own count (`--json` sources), runs not killed: it took exactly the "
               f"corrupt piece twice (none when C never sent it) in {exact} of {len(whole_runs)}")
     json.dump(out, open(json_out, "w"), indent=2)

@@ -8,7 +8,9 @@
 #        H_TRIGGER=all|own   H's 404s start once half the file's bytes have been sent by the
 #                            three mirrors together (all: halfway through the download, the
 #                            default) or by H itself (own: H may never get there)
-#        BAD_PIECE=N         the piece C corrupts (default: a third of the way in)
+#        BAD_PIECE=N         the piece C corrupts (default SIZE_MIB/8 + 1: inside the first
+#                            request offline sends C in our runs, so the corruption is met;
+#                            the report says who sent the corrupt byte in each run)
 #        SEED=N              for the kill moments
 #
 # Four nginx on loopback, each its own process and access log (`judge` format: bytes sent,
@@ -47,7 +49,7 @@ command -v aria2c >/dev/null || apt_install aria2
 ensure_offline_bin
 data=$(make_data_file "$size_mib")
 size=$((size_mib * 1024 * 1024))
-bad_piece=${BAD_PIECE:-$((size_mib / 3))}
+bad_piece=${BAD_PIECE:-$((size_mib / 8 + 1))}
 bad_offset=$((bad_piece * 1048576 + 12345))
 log "Hashing the source..."
 sha=$(sha256_of "$data")
