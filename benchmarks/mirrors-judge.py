@@ -113,19 +113,24 @@ def twice(spans, size):
     return whole, partial
 
 
-def overlap(spans, earlier):
-    """Bytes of SPANS that lie within EARLIER (both lists of (first, end))."""
+def union(spans):
     merged = []
-    for a, b in sorted(earlier):
+    for a, b in sorted(spans):
         if merged and a <= merged[-1][1]:
             merged[-1][1] = max(merged[-1][1], b)
         else:
             merged.append([a, b])
-    total = 0
-    for a, b in spans:
-        for c, d in merged:
-            total += max(0, min(b, d) - max(a, c))
-    return total
+    return merged
+
+
+def intersect(xs, ys):
+    """The spans both merged lists XS and YS cover."""
+    out = []
+    for a, b in xs:
+        for c, d in ys:
+            if min(b, d) > max(a, c):
+                out.append((max(a, c), min(b, d)))
+    return out
 
 
 def offline_sources(path):
@@ -186,21 +191,30 @@ def record(results, case, rnd, *pairs):
              partial_twice_bytes=sum(partial.values()), bad_piece=bad // PIECE,
              bad_byte_sent_by=bad_served_by)
     if restart is not None:
-        w, p = twice(before, size)
+        again = intersect(union(after), union(before))
+        per_piece = {}
+        for a, b in again:
+            for x in range(a // PIECE, (b - 1) // PIECE + 1):
+                per_piece[x] = per_piece.get(x, 0) + min(b, (x + 1) * PIECE) - max(a, x * PIECE)
+        whole = [x for x, n in sorted(per_piece.items()) if n >= min((x + 1) * PIECE, size) - x * PIECE]
+        w_after, p_after = twice(after, size)
         r["after_kill"] = {
-            "asked_again_bytes": overlap(after, before),
+            "asked_again_bytes": sum(per_piece.values()),
             "bytes_before": sum(b - a for a, b in before),
             "bytes_after": sum(b - a for a, b in after),
+            # what the second command was sent of what the first had been sent: whole
+            # pieces, and bytes in others (the first's were counted by nginx as they went
+            # into the socket, so a request cut by the kill shows bytes never read)
+            "whole_pieces_again": whole,
+            "partial_bytes_again": sum(n for x, n in per_piece.items() if x not in whole),
+            # sent twice within the second command alone (its own cut requests)
+            "second_command_twice": {"whole": w_after, "partial_bytes": sum(p_after.values())},
+            # pieces asked again that a request ended SETTLED s before the kill had sent
+            # whole: the store checkpoints every second, so those were most likely kept
+            "settled_pieces_again": sorted(
+                x for x in per_piece
+                if any(a <= x * PIECE and min((x + 1) * PIECE, size) <= b for a, b in settled)),
         }
-        # what the second run sent again of the first's: pieces whole, and bytes in others
-        w2, p2 = twice(before + after, size)
-        r["after_kill"]["whole_pieces_again"] = sorted(set(w2) - set(w))
-        r["after_kill"]["partial_bytes_again"] = sum(p2.values()) - sum(p.values())
-        # pieces asked again that a request ended SETTLED s before the kill had sent whole:
-        # the store checkpoints every second, so these were most likely verified and kept
-        r["after_kill"]["settled_pieces_again"] = [
-            x for x in r["after_kill"]["whole_pieces_again"]
-            if any(a <= x * PIECE and min((x + 1) * PIECE, size) <= b for a, b in settled)]
     if kv.get("watch") and os.path.exists(kv["watch"]):
         t, sent = open(kv["watch"]).read().split()
         r["h_404_at"] = {"time": float(t), "sent_by_watched": int(sent)}
@@ -223,12 +237,21 @@ def record(results, case, rnd, *pairs):
         f.write(json.dumps(r) + "\n")
 
 
+def by(names):
+    """"C x3, S" for ["C", "C", "S", "C"]."""
+    if not names:
+        return "-"
+    return ", ".join(n if names.count(n) == 1 else f"{n} x{names.count(n)}"
+                     for n in sorted(set(names)))
+
+
 def mib(b):
     return f"{b / 1048576:.1f}"
 
 
 def report(results, json_out, size, bad_piece):
-    size, bad_piece = int(size), int(bad_piece)
+    size, corrupt = int(size), bad_piece != "none"
+    bad_piece = int(bad_piece) if corrupt else None
     runs = [json.loads(line) for line in open(results)]
     timed = [r for r in runs if r["case"] in ("best-alone", "mirrors", "aria2c")]
     median = {}
@@ -263,9 +286,11 @@ def report(results, json_out, size, bad_piece):
         print()
     print("### What the mirrors sent, per run (from their access logs)")
     print()
-    print(f"File {mib(size)} MiB; the corrupt piece is {bad_piece} (mirror C). 'again' = "
+    print(f"File {mib(size)} MiB; the corrupt piece is "
+          f"{f'{bad_piece} (mirror C)' if corrupt else 'none (BAD_PIECE=none)'}. Sent twice = "
           "bytes sent more than once across mirrors: whole 1 MiB pieces, then bytes within "
-          "other pieces (a cut request's overshoot).")
+          "other pieces (a cut request's overshoot; 1 B is byte 0, which each mirror's probe, "
+          "`bytes=0-0`, sends).")
     print()
     print("S, C, H: MiB nginx sent (MiB offline says it took, for a killed run in its second "
           "command only); 'took twice': bytes offline took beyond the file's size.")
@@ -286,7 +311,9 @@ def report(results, json_out, size, bad_piece):
             kill = (f"killed at {r.get('kill_ms', '?')} ms: {mib(k['asked_again_bytes'])} MiB asked "
                     f"again, whole pieces {k['whole_pieces_again'] or 'none'}, partial "
                     f"{k['partial_bytes_again']} B; of those pieces, sent whole ≥ {SETTLED:.0f} s "
-                    f"before the kill: {k['settled_pieces_again'] or 'none'}")
+                    f"before the kill: {k['settled_pieces_again'] or 'none'}; sent twice by the "
+                    f"second command alone: {k['second_command_twice']['whole'] or 'none'}, "
+                    f"{k['second_command_twice']['partial_bytes']} B")
         elif r.get("note"):
             kill = r["note"]
         whole = r["whole_twice"]
@@ -299,10 +326,10 @@ def report(results, json_out, size, bad_piece):
         took = r.get("client_took_twice")
         print(f"| {name} | {r['exit']} | {'ok' if r['sha256_ok'] else 'WRONG'} | "
               f"{r.get('wall', float('nan')):.2f} | {cell('S')} | {cell('C')} | {cell('H')} "
-              f"({m.get('H', {}).get('404s', 0)}) | {h404} | {','.join(r['bad_byte_sent_by']) or '-'} | "
+              f"({m.get('H', {}).get('404s', 0)}) | {h404} | {by(r['bad_byte_sent_by'])} | "
               f"{whole or 'none'} | {r['partial_twice_bytes']} | {'-' if took is None else took} | {kill} |")
         if r["case"] != "aria2c":
-            verdicts.append((r, set(whole) <= {bad_piece}))
+            verdicts.append((r, set(whole) <= ({bad_piece} if corrupt else set())))
     print()
     ours = [r for r, _ in verdicts]
     if ours:
@@ -315,10 +342,11 @@ def report(results, json_out, size, bad_piece):
         out["offline_runs_where_C_sent_the_bad_byte"] = served_bad
         whole_runs = [r for r in ours if "after_kill" not in r and "client_took_twice" in r]
         exact = sum(1 for r in whole_runs if r["client_took_twice"]
-                    == (PIECE if "C" in r["bad_byte_sent_by"] else 0))
+                    == (PIECE if corrupt and "C" in r["bad_byte_sent_by"] else 0))
         out["offline_unkilled_runs_taking_only_the_bad_piece_twice"] = [exact, len(whole_runs)]
-        print(f"- offline: SHA-256 right in {sha_ok} of {len(ours)} runs; C sent the corrupt byte "
-              f"in {served_bad} of {len(ours)} (else the corruption was never met)")
+        print(f"- offline: SHA-256 right in {sha_ok} of {len(ours)} runs" + (
+            f"; C sent the corrupt byte in {served_bad} of {len(ours)} (else the corruption was "
+            "never met)" if corrupt else ""))
         print(f"- nginx's logs: no whole piece sent twice but the corrupt one in {only_bad} of "
               f"{len(ours)} runs (a cut request's overshoot counts here: see 'took twice')")
         killed = [r for r in ours if "after_kill" in r]
@@ -331,7 +359,8 @@ def report(results, json_out, size, bad_piece):
               f"pieces sent whole ≥ {SETTLED:.0f} s before a kill and asked again: "
               f"{settled or 'none'}")
         print(f"- offline's own count (`--json` sources), runs not killed: it took exactly the "
-              f"corrupt piece twice (none when C never sent it) in {exact} of {len(whole_runs)}")
+              f"corrupt piece twice (none when C never sent it or BAD_PIECE=none) in {exact} of "
+              f"{len(whole_runs)}")
     json.dump(out, open(json_out, "w"), indent=2)
 
 

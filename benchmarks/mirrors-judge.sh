@@ -10,7 +10,8 @@
 #                            default) or by H itself (own: H may never get there)
 #        BAD_PIECE=N         the piece C corrupts (default SIZE_MIB/8 + 1: inside the first
 #                            request offline sends C in our runs, so the corruption is met;
-#                            the report says who sent the corrupt byte in each run)
+#                            the report says who sent the corrupt byte in each run; "none":
+#                            C serves the right file, to see what the corruption costs)
 #        SEED=N              for the kill moments
 #
 # Four nginx on loopback, each its own process and access log (`judge` format: bytes sent,
@@ -50,6 +51,8 @@ ensure_offline_bin
 data=$(make_data_file "$size_mib")
 size=$((size_mib * 1024 * 1024))
 bad_piece=${BAD_PIECE:-$((size_mib / 8 + 1))}
+corrupt=1
+[ "$bad_piece" = none ] && { corrupt=0; bad_piece=$((size_mib / 8 + 1)); }
 bad_offset=$((bad_piece * 1048576 + 12345))
 log "Hashing the source..."
 sha=$(sha256_of "$data")
@@ -58,10 +61,10 @@ open_workdir offline-mirrors-judge
 mkdir -p "$work/runs" "$bench_dir/out"
 slow_rate=$(python3 -c "import sys; r=sys.argv[1]; u={'k':1,'m':1024,'g':1<<20}[r[-1].lower()]; print(str(max(1, int(float(r[:-1]) * u / 10))) + 'k')" "$rate")
 
-log "Copying the file for C and changing byte $bad_offset (piece $bad_piece)..."
+log "Copying the file for C and changing byte $bad_offset (piece $bad_piece) unless BAD_PIECE=none..."
 mkdir -p "$work/C/www"
 cp "$data" "$work/C/www/file.bin"
-python3 - "$work/C/www/file.bin" "$bad_offset" <<'PY'
+[ "$corrupt" -eq 0 ] || python3 - "$work/C/www/file.bin" "$bad_offset" <<'PY'
 import sys
 with open(sys.argv[1], "r+b") as f:
     f.seek(int(sys.argv[2]))
@@ -217,6 +220,7 @@ for run in $(seq "$runs"); do
   ok=0
   [ -f "$work/runs/out/file.bin" ] && [ "$(sha256_of "$work/runs/out/file.bin")" = "$sha" ] && ok=1
   [ "$ok" -eq 1 ] || { log "run $run: WRONG file or none; stderr:"; tail -5 "$work/runs/run-$run.err" >&2 || true; }
+  [ "$expected" != 0 ] || expected=$wall
   python3 "$helper" record "$results" correctness "$run" "wall=$wall" "exit=$status" "sha_ok=$ok" \
     "size=$size" "bad_offset=$bad_offset" "logs=$m" "watch=$work/watch" \
     "json=$work/runs/run-$run.json" "load=$load" "ports=$ports" "${extra[@]}"
@@ -229,10 +233,12 @@ done
   echo "- offline: $offline"
   echo "- aria2c: $(aria2c --version | head -1)"
   echo "- H's 404s from half the file sent by: $([ "$trigger" = all ] && echo "the three mirrors" || echo "H")"
+  [ "$corrupt" -eq 1 ] || echo "- BAD_PIECE=none: C serves the right file (no corrupt piece)"
   echo "- load at the end: $(uptime | sed 's/.*load average: //')"
   echo
 }
-python3 "$helper" report "$results" "$bench_dir/out/mirrors-judge.json" "$size" "$bad_piece"
+python3 "$helper" report "$results" "$bench_dir/out/mirrors-judge.json" "$size" \
+  "$([ "$corrupt" -eq 1 ] && echo "$bad_piece" || echo none)"
 cp "$results" "$bench_dir/out/mirrors-judge-runs.jsonl"
 rm -rf "$bench_dir/out/mirrors-judge-logs"
 mkdir -p "$bench_dir/out/mirrors-judge-logs"
