@@ -181,7 +181,7 @@ def record(results, case, rnd, *pairs):
             spans.append(span)
             if span[0] <= bad < span[1]:
                 bad_served_by.append(name)
-            if restart is not None:
+            if restart is not None and q[3] > 1:  # not the one-byte probes (bytes=0-0)
                 (after if q[0] >= restart else before).append(span)
                 if q[0] < restart and q[1] <= restart - SETTLED:
                     settled.append(span)
