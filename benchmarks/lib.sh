@@ -2,7 +2,8 @@
 # Provides: ensure_tools, ensure_offline_bin, make_data_file, start_nginx, machine_info, sha256_of;
 # for suite.sh also free_port, ensure_suite_tools, sha256_cached, make_small_files,
 # make_hls_stream, make_aes_hls_stream, make_test_cert, start_delay_proxy, stop_delay_proxies;
-# for every script open_workdir (its temporary folder, cleaned up on exit); for the kill
+# for every script open_workdir (its temporary folder, cleaned up on exit); for the mirror
+# benchmarks write_metalink and keep_nginx (more than one nginx); for the kill
 # benchmarks kill_again_and_again and wait_last_run; for suite.sh and counts-ab.sh
 # check_media (an ffmpeg decode to the expected duration); for queue-ab.sh and
 # queue-floor-parts.sh serve_small_files, timed_run and check_small_files; for those and
@@ -31,6 +32,7 @@ close_workdir() {
   if [ -n "${run_pid:-}" ]; then kill -9 "$run_pid" 2>/dev/null && wait "$run_pid" 2>/dev/null; fi
   stop_delay_proxies
   stop_nginx
+  stop_kept_nginx
   rm -rf "$work"
 }
 
@@ -150,6 +152,51 @@ stop_nginx() {
     nginx_pid=""
   fi
   return 0
+}
+
+# keep_nginx -> moves the nginx start_nginx just started ($nginx_pid) to those stopped at exit
+# (close_workdir), so that start_nginx can start another, in another folder.
+kept_nginx_pids=()
+keep_nginx() {
+  kept_nginx_pids+=("$nginx_pid")
+  nginx_pid=""
+}
+
+stop_kept_nginx() {
+  local pid
+  for pid in "${kept_nginx_pids[@]}"; do kill -QUIT "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
+  kept_nginx_pids=()
+  return 0
+}
+
+# write_metalink DATA OUT SHA256 URL... -> a Metalink 4 at OUT for DATA (named file.bin): its
+# size, SHA-256, the SHA-256 of each 1 MiB piece, and the URLs with priorities 1, 2, ... in
+# the order given.
+write_metalink() {
+  python3 - "$@" <<'PY'
+import hashlib, os, sys
+path, out, sha, *urls = sys.argv[1:]
+size = os.path.getsize(path)
+piece = 1 << 20
+hashes = []
+with open(path, "rb") as f:
+    while chunk := f.read(piece):
+        hashes.append(hashlib.sha256(chunk).hexdigest())
+links = "\n".join(f'    <url priority="{i + 1}">{u}</url>' for i, u in enumerate(urls))
+pieces = "\n".join(f"      <hash>{h}</hash>" for h in hashes)
+open(out, "w").write(f"""<?xml version="1.0" encoding="UTF-8"?>
+<metalink xmlns="urn:ietf:params:xml:ns:metalink">
+  <file name="file.bin">
+    <size>{size}</size>
+    <hash type="sha-256">{sha}</hash>
+    <pieces length="{piece}" type="sha-256">
+{pieces}
+    </pieces>
+{links}
+  </file>
+</metalink>
+""")
+PY
 }
 
 machine_info() {
