@@ -50,12 +50,7 @@ struct LiveDASHCommandTests {
     let origin = try await DASHLiveOrigin()
     try origin.start()
     defer { origin.stop() }
-    let work = try TemporaryDirectory()
-    let out = work.url.appending(path: "live").path
-    let result = try await InProcessOffline.run(
-      ["--store", work.url.appending(path: "s").path, "get", origin.url.absoluteString, "-o", out]
-        + arguments, timeout: 90)
-    return (work, out, result)
+    return try await InProcessOffline.get(origin.url, arguments, timeout: 90)
   }
 
   @Test func getRecordsALivePresentationAndSaysSoOnItsFirstLine() async throws {

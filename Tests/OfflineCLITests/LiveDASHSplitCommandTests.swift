@@ -13,9 +13,7 @@ struct LiveDASHSplitCommandTests {
 
   /// The parts in `folder`, in order, with what their `live-dash.json` says.
   static func parts(in folder: String) throws -> [(name: String, state: LiveState)] {
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder)
-      .filter { $0.hasPrefix("part") }.sorted()
-    return try names.map { ($0, try LiveState(folder: folder + "/" + $0)) }
+    try LiveSplitCommandTests.parts(in: folder, reading: LiveState.init(folder:))
   }
 
   /// Checks that `parts` hold every number of `1...count` once per track, in order, each
@@ -79,23 +77,18 @@ struct LiveDASHSplitCommandTests {
     let origin = try await DASHLiveOrigin(segmentCount: 14)
     try origin.start()
     defer { origin.stop() }
-    let work = try TemporaryDirectory()
-    let store = work.url.appending(path: "s")
-    let out = work.url.appending(path: "live").path
-    let arguments = [
-      "get", origin.url.absoluteString, "-o", out, "--quiet", "--from-start", "--split", "4s",
-    ]
-    let run = try OfflineBinary.start(arguments, store: store)
-    var recording = false
-    for _ in 0..<300 where !recording {
-      let state = try? LiveState(folder: out + "/part002")
-      recording = (state?.recorded.map(\.count).min() ?? 0) >= 1
-      if !recording { try await Task.sleep(for: .milliseconds(100)) }  // at most 30 s
-    }
-    #expect(recording, "part002 never recorded a segment")
-    kill(run.processIdentifier, SIGKILL)
-    _ = await run.waitBounded(seconds: 10)
-    let again = try await InProcessOffline.run(["--store", store.path] + arguments, timeout: 90)
+    let run = try await InProcessOffline.getKilledAndRunAgain(
+      origin.url, ["--quiet", "--from-start", "--split", "4s"],
+      killWhen: { out in
+        var recording = false
+        for _ in 0..<300 where !recording {
+          let state = try? LiveState(folder: out + "/part002")
+          recording = (state?.recorded.map(\.count).min() ?? 0) >= 1
+          if !recording { try await Task.sleep(for: .milliseconds(100)) }  // at most 30 s
+        }
+        #expect(recording, "part002 never recorded a segment")
+      }, timeout: 90)
+    let (out, again) = (run.out, run.result)
     #expect(again.status == 0, "\(again.stderrText)")
     let parts = try Self.parts(in: out)
     #expect(parts.count >= 3, "\(parts.map(\.name))")
@@ -111,11 +104,9 @@ struct LiveDASHSplitCommandTests {
     let origin = try await DASHLiveOrigin(layout: .timeline, lingers: 2.5)
     try origin.start()
     defer { origin.stop() }
-    let work = try TemporaryDirectory()
-    let out = work.url.appending(path: "live").path
-    let result = try await InProcessOffline.run(
-      ["--store", work.url.appending(path: "s").path, "get", origin.url.absoluteString, "-o", out]
-        + ["--from-start", "--quiet", "--split", "4s"], timeout: 90)
+    let recording = try await InProcessOffline.get(
+      origin.url, ["--from-start", "--quiet", "--split", "4s"], timeout: 90)
+    let (out, result) = (recording.out, recording.result)
     #expect(result.status == 0, "\(result.stderrText)")
     let parts = try Self.parts(in: out)
     #expect(parts.map(\.name) == ["part001", "part002", "part003"])

@@ -26,12 +26,8 @@ struct LiveDASHSplitOffsetTests {
     let origin = try await DASHLiveOrigin(layout: .time, presentationTimeOffsets: Self.offsets)
     try origin.start()
     defer { origin.stop() }
-    let work = try TemporaryDirectory()
-    let out = work.url.appending(path: "live").path
-    let result = try await InProcessOffline.run(
-      ["--store", work.url.appending(path: "s").path, "get", origin.url.absoluteString, "-o", out]
-        + ["--from-start", "--quiet"] + arguments, timeout: 90)
-    return (work, out, result)
+    return try await InProcessOffline.get(
+      origin.url, ["--from-start", "--quiet"] + arguments, timeout: 90)
   }
 
   /// Each Representation's `@presentationTimeOffset` and first `S@t` in the MPD at `path`,

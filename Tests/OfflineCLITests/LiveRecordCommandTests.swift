@@ -77,12 +77,8 @@ struct LiveRecordCommandTests {
     let origin = try await LiveOrigin(schedule)
     try origin.start()
     defer { origin.stop() }
-    let work = try TemporaryDirectory()
-    let out = work.url.appending(path: "live").path
-    let result = try await InProcessOffline.run(
-      ["--store", work.url.appending(path: "s").path, "get", origin.url.absoluteString, "-o", out]
-        + arguments, timeout: 60)
-    return RecordedGet(origin: origin, work: work, result: result)
+    let get = try await InProcessOffline.get(origin.url, arguments, timeout: 60)
+    return RecordedGet(origin: origin, work: get.work, result: get.result)
   }
 
   @Test func getRecordsALiveStreamAndSaysSoOnItsFirstLine() async throws {

@@ -12,9 +12,17 @@ struct LiveSplitCommandTests {
 
   /// The parts in `folder`, in order, with what their `live.json` says.
   static func parts(in folder: String) throws -> [(name: String, state: LiveState)] {
+    try parts(in: folder, reading: LiveState.init(folder:))
+  }
+
+  /// The part folders (`part001`, `part002`…) in `folder`, in order, each with its state
+  /// as `read` makes it from the part's path (a live DASH split's too).
+  static func parts<State>(in folder: String, reading read: (String) throws -> State) throws
+    -> [(name: String, state: State)]
+  {
     let names = try FileManager.default.contentsOfDirectory(atPath: folder)
       .filter { $0.hasPrefix("part") }.sorted()
-    return try names.map { ($0, try LiveState(folder: folder + "/" + $0)) }
+    return try names.map { ($0, try read(folder + "/" + $0)) }
   }
 
   /// Checks that `parts` hold every number of `sequences` once, in order (each part's
@@ -73,17 +81,12 @@ struct LiveSplitCommandTests {
     let origin = try await LiveOrigin(.init(segmentCount: 14, window: 8, initialSegments: 3))
     try origin.start()
     defer { origin.stop() }
-    let work = try TemporaryDirectory()
-    let store = work.url.appending(path: "s")
-    let out = work.url.appending(path: "live").path
-    let arguments = [
-      "get", origin.url.absoluteString, "-o", out, "--quiet", "--from-start", "--split", "4s",
-    ]
-    let run = try OfflineBinary.start(arguments, store: store)
-    try await LiveRecordCommandTests().waitForSegments(1, in: out + "/part002/index.m3u8")
-    kill(run.processIdentifier, SIGKILL)
-    _ = await run.waitBounded(seconds: 10)
-    let again = try await InProcessOffline.run(["--store", store.path] + arguments, timeout: 90)
+    let run = try await InProcessOffline.getKilledAndRunAgain(
+      origin.url, ["--quiet", "--from-start", "--split", "4s"],
+      killWhen: { out in
+        try await LiveRecordCommandTests().waitForSegments(1, in: out + "/part002/index.m3u8")
+      }, timeout: 90)
+    let (out, again) = (run.out, run.result)
     #expect(again.status == 0, "\(again.stderrText)")
     let parts = try Self.parts(in: out)
     #expect(parts.count >= 3, "\(parts.map(\.name))")

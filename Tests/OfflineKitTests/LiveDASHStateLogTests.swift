@@ -51,12 +51,12 @@ import Testing
   static func bytesWritten(events: Int, after recorded: Int, in folder: URL) throws -> Int {
     var writer = DASHLiveStateWriter(folder: folder, resuming: false)
     var state = state(recording: recorded)
-    try writer.write(state)
+    try writer.write(state, changed: [])
     var bytes = 0
     var log = size(DASHLiveState.log.fileName, in: folder)
     for number in (recorded + 1)...(recorded + events) {
       recording(number, in: &state)
-      try writer.write(state)
+      try writer.write(state, changed: [.init(track: 0, number: number)])
       let grown = size(DASHLiveState.log.fileName, in: folder)
       bytes +=
         size(DASHLiveState.fileName, in: folder)
@@ -93,17 +93,17 @@ import Testing
     let files = [DASHLiveState.fileName, DASHLiveState.SummaryFile.fileName]
     var writer = DASHLiveStateWriter(folder: folder.url, resuming: false)
     var state = Self.fresh()
-    try writer.write(state)
+    try writer.write(state, changed: [])
     for number in 1...20 {
       Self.recording(number, in: &state)
-      try writer.write(state)
+      try writer.write(state, changed: [.init(track: 0, number: number)])
     }
     let before = state
     let heads = try files.map { try Data(contentsOf: folder.file($0)) }
     let logFile = folder.file(DASHLiveState.log.fileName)
     let logBefore = try Data(contentsOf: logFile)
     Self.recording(21, in: &state)
-    try writer.write(state)
+    try writer.write(state, changed: [.init(track: 0, number: 21)])
     let logAfter = try Data(contentsOf: logFile)
     #expect(logAfter.count > logBefore.count && logAfter.starts(with: logBefore))
     for (name, data) in zip(files, heads) { try data.write(to: folder.file(name)) }
@@ -123,7 +123,7 @@ import Testing
     var again = DASHLiveStateWriter(folder: folder.url, resuming: true)
     Self.recording(21, in: &state)
     Self.recording(22, in: &state)
-    try again.write(state)
+    try again.write(state, changed: [.init(track: 0, number: 21), .init(track: 0, number: 22)])
     #expect(DASHLiveState.read(in: folder.url) == state)
   }
 
@@ -134,15 +134,15 @@ import Testing
     let folder = try TemporaryDirectory()
     var writer = DASHLiveStateWriter(folder: folder.url, resuming: false)
     var state = Self.fresh()
-    try writer.write(state)
+    try writer.write(state, changed: [])
     for number in 1...30 {
       Self.recording(number, in: &state)
-      try writer.write(state)
+      try writer.write(state, changed: [.init(track: 0, number: number)])
     }
     let logFile = folder.file(DASHLiveState.log.fileName)
     let leftover = try Data(contentsOf: logFile)
     state.finished = .durationReached
-    try writer.write(state)
+    try writer.write(state, changed: [])
     #expect(Self.size(DASHLiveState.log.fileName, in: folder.url) == 0)
     #expect(DASHLiveState.read(in: folder.url, replayingLog: false) == state)
 
@@ -169,7 +169,7 @@ import Testing
     var writer = DASHLiveStateWriter(folder: folder.url, resuming: true)
     for number in 13...15 {
       Self.recording(number, in: &state)
-      try writer.write(state)
+      try writer.write(state, changed: [.init(track: 0, number: number)])
     }
     #expect(DASHLiveState.read(in: folder.url) == state)
     let head = try #require(DASHLiveState.read(in: folder.url, replayingLog: false))

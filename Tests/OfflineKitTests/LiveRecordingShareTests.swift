@@ -17,6 +17,22 @@ import Testing
     LiveRecording(configuration: .init(start: .fromStart, recordFor: seconds))
   }
 
+  /// A recording of `recordFor` seconds at most, going on from a run that recorded the
+  /// one-second segments `recorded` (from 0) and asked for `asked` (number: seconds), its
+  /// next number the one after them all.
+  static func resumed(
+    recorded: ClosedRange<Int>, asked: [Int: Double] = [:], recordFor: Double
+  ) -> LiveRecording {
+    var journal = LiveJournal()
+    journal.firstSequence = 0
+    journal.nextSequence = max(recorded.upperBound, asked.keys.max() ?? 0) + 1
+    journal.recorded.insert(recorded)
+    journal.recordedSeconds = Double(recorded.count)
+    journal.asked = asked
+    return LiveRecording(
+      resuming: journal, configuration: .init(start: .fromStart, recordFor: recordFor))
+  }
+
   @Test func aBacklogIsAskedForOnlyUpToTheShare() {
     var recording = Self.recording(for: 4)
     let actions = recording.didReload(
@@ -90,14 +106,7 @@ import Testing
   }
 
   @Test func aResumedPartAsksAgainWhatItAskedAndNothingPastItsShare() {
-    var journal = LiveJournal()
-    journal.firstSequence = 0
-    journal.nextSequence = 2
-    journal.recorded.insert(0...0)
-    journal.recordedSeconds = 1
-    journal.asked = [1: 1]
-    var recording = LiveRecording(
-      resuming: journal, configuration: .init(start: .fromStart, recordFor: 3))
+    var recording = Self.resumed(recorded: 0...0, asked: [1: 1], recordFor: 3)
     let actions = recording.didReload(
       Fixture.window(0...8, target: 1, duration: 1), at: Fixture.at(0))
     #expect(Fixture.fetched(actions) == [1, 2])
@@ -105,13 +114,7 @@ import Testing
   }
 
   @Test func aShareAlreadyRecordedFinishesWithoutAsking() {
-    var journal = LiveJournal()
-    journal.firstSequence = 0
-    journal.nextSequence = 4
-    journal.recorded.insert(0...3)
-    journal.recordedSeconds = 4
-    var recording = LiveRecording(
-      resuming: journal, configuration: .init(start: .fromStart, recordFor: 4))
+    var recording = Self.resumed(recorded: 0...3, recordFor: 4)
     let actions = recording.didReload(
       Fixture.window(2...8, target: 1, duration: 1), at: Fixture.at(0))
     #expect(actions == [.finish(.durationReached)])

@@ -30,18 +30,8 @@ import Testing
     }
   }
 
-  /// A part file of `size` zero bytes, open for reading and writing, removed with the folder.
-  struct Part {
-    let folder: TemporaryDirectory
-    let descriptor: Int32
-
-    init(size: Int) throws {
-      folder = try TemporaryDirectory(prefix: "offlinekit-piecereadback")
-      descriptor = open(folder.file("part").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-      try #require(descriptor >= 0)
-      try #require(ftruncate(descriptor, off_t(size)) == 0)
-    }
-  }
+  /// A part file of `size` zero bytes, open for reading and writing (``RangeSinkTests``'s).
+  typealias Part = RangeSinkTests.Part
 
   /// A request from inside piece 2 to the end of a file of 10 MiB and 300 bytes: its
   /// read-back tells the digest of each piece it wrote whole, the short last one included,
@@ -52,7 +42,7 @@ import Testing
   {
     let size = 10 * Self.mib + 300
     let start = 5 * Self.mib / 2
-    let part = try Part(size: size)
+    let part = try Part(size: size, prefix: "offlinekit-piecereadback")
     defer { close(part.descriptor) }
     let origin = TestData.bytes(count: size, seed: 4301)
     var served = origin
@@ -139,7 +129,7 @@ import Testing
   /// digests (the first taken from the file's hasher) and its 1 MiB pieces, all right.
   @Test func oneReadBackFeedsTheFileTheChunksAndThePieces() throws {
     let size = 9 * Self.mib + 5
-    let part = try Part(size: size)
+    let part = try Part(size: size, prefix: "offlinekit-piecereadback")
     defer { close(part.descriptor) }
     let bytes = TestData.bytes(count: size, seed: 4302)
     let chunks = ChunkDigests()

@@ -13,13 +13,14 @@ import Testing
 /// stalled the others. A part now takes the lock once and is placed from the range the last
 /// write returned; these pin that such a placement never writes past a split.
 @Suite(.timed) struct RangeSinkTests {
-  /// A part file of `size` zero bytes, open for writing, removed with the folder.
+  /// A part file of `size` zero bytes, open for reading and writing, removed with the
+  /// folder (named from `prefix`); ``PieceReadBackTests`` uses it too.
   struct Part {
     let folder: TemporaryDirectory
     let descriptor: Int32
 
-    init(size: Int) throws {
-      folder = try TemporaryDirectory(prefix: "offlinekit-rangesink")
+    init(size: Int, prefix: String = "offlinekit-rangesink") throws {
+      folder = try TemporaryDirectory(prefix: prefix)
       descriptor = open(folder.file("part").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
       try #require(descriptor >= 0)
       try #require(ftruncate(descriptor, off_t(size)) == 0)

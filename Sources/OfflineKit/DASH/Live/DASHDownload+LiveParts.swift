@@ -81,7 +81,7 @@ extension DASHDownload {
     let manifest = try await fetchLiveManifest()
     let recorder = DASHLiveRecorder(download: self, paths: [], options: configuration.live)
     var writer = DASHLiveStateWriter(folder: folder, resuming: false)  // writes it whole
-    try recorder.save(kept, with: &writer, mpd: manifest.mpd, final: true)
+    try recorder.save(kept, with: &writer, changed: [], mpd: manifest.mpd, final: true)
     for local in DASHLiveParts.cutOff(state, kept: kept) {
       try? FileManager.default.removeItem(at: folder.appending(path: local))
     }

@@ -99,12 +99,14 @@ extension DASHLiveRecorder {
     }
   }
 
-  /// Writes `live-dash.json` and `live-dash.log` with `writer`, then `index-partial.mpd` of
-  /// what is on disk (made from `mpd`), and when `final` `index.mpd` too.
+  /// Writes `live-dash.json` and `live-dash.log` with `writer` (the segments `changed`
+  /// names logged), then `index-partial.mpd` of what is on disk (made from `mpd`), and when
+  /// `final` `index.mpd` too.
   func save(
-    _ state: DASHLiveState, with writer: inout DASHLiveStateWriter, mpd: MPD, final: Bool
+    _ state: DASHLiveState, with writer: inout DASHLiveStateWriter,
+    changed: Set<DASHLiveStateWriter.Change>, mpd: MPD, final: Bool
   ) throws(Transfer.Error) {
-    try writer.write(state)
+    try writer.write(state, changed: changed)
     guard let offline = state.offlineManifest(from: mpd) else { return }
     let text = Data(MPDWriter.write(offline).utf8)
     try AtomicFile.write(

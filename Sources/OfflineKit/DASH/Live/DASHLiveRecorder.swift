@@ -124,8 +124,10 @@ struct DASHLiveRecorder: Sendable {
         if run.state != saved {
           do throws(Transfer.Error) {
             try save(
-              run.state, with: &writer, mpd: manifest.mpd, final: step.ended && step.failure == nil)
+              run.state, with: &writer, changed: run.unsaved, mpd: manifest.mpd,
+              final: step.ended && step.failure == nil)
             saved = run.state
+            run.unsaved = []
           } catch {
             group.cancelAll()
             return .failure(error)

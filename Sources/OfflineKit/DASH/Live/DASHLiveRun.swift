@@ -44,6 +44,9 @@ struct DASHLiveRun: Sendable {
   let clock: any Timekeeping
   /// What is recorded, saved after every event.
   var state: DASHLiveState
+  /// The segments of `state` set since the recorder last saved it, which its writer logs
+  /// (``DASHLiveStateWriter``); the recorder empties it once saved.
+  var unsaved: Set<DASHLiveStateWriter.Change> = []
   /// One decision value per track.
   var recordings: [LiveRecording]
   /// Each track's window at the last reload.
@@ -223,8 +226,12 @@ struct DASHLiveRun: Sendable {
               DASHLiveTimeTemplate.localName(folder: state.tracks[track].localFolder, time: $0)
             }
             ?? state.tracks[track].localFolder + String(format: "/s%06d.m4s", fetch.sequence)
-          state.tracks[track].segments[fetch.sequence] = DASHLiveState.Segment(
+          let segment = DASHLiveState.Segment(
             local: local, time: listed?.time ?? 0, duration: listed?.duration ?? 0)
+          if state.tracks[track].segments[fetch.sequence] != segment {
+            state.tracks[track].segments[fetch.sequence] = segment
+            unsaved.insert(.init(track: track, number: fetch.sequence))
+          }
           guard let remote = URL(string: fetch.uri) else { continue }
           step.fetches.append(
             Fetch(
