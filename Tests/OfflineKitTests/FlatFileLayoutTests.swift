@@ -153,4 +153,20 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: folder.path))
     await manager.close()
   }
+
+  /// A flat file's path is joined as a string rather than through `URL` (each launch of a
+  /// queued file asked for it): it must be the very path its `URL` names, or the journal,
+  /// the rename and the piece record would disagree about where the file is.
+  @Test func aSharedFilesPathIsThePathItsURLNames() throws {
+    let store = try TemporaryDirectory(prefix: "offlinekit-paths")
+    let files = ContentFiles(index: try OfflineIndex(directory: store.url), directory: store.url)
+    for name in ["x.bin", "a b%20c.bin", "-dash", "\u{e9}t\u{e9}.mp4", "..x", "100%.txt", "a+b=c"] {
+      for flat in [true, false] {
+        let record = ContentRecord(
+          id: "id1", url: "http://h/\(name)", fileName: name, state: .downloading, flatFile: flat)
+        #expect(files.destination(of: record) == files.file(of: record).path)
+      }
+    }
+    #expect(files.flatFolderPath == sharedFile(store.url, "x").deletingLastPathComponent().path)
+  }
 }

@@ -9,10 +9,14 @@ extension OfflineManager {
   nonisolated func queuesNextPart(
     after record: ContentRecord, options: DownloadConfiguration.Stored
   ) -> @Sendable (NextLivePart) async -> Transfer.Error? {
-    let url = URL(string: record.url) ?? directory
-    let folder = files.folder(id: record.id).path
+    // Made only if it is called (a live part that ends): every queued file asks for one.
+    let (directory, files) = (self.directory, self.files)
     return { [weak self] next in
-      guard let self else { return Transfer.Error(.canceled, url: url, destination: folder) }
+      guard let self else {
+        return Transfer.Error(
+          .canceled, url: URL(string: record.url) ?? directory,
+          destination: files.folder(id: record.id).path)
+      }
       return await self.queueNextPart(next, after: record, options: options)
     }
   }

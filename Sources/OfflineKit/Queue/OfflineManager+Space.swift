@@ -28,7 +28,7 @@ extension OfflineManager {
     let quota = configuration.storeQuota.flatMap { limit in
       (try? index.cache.storeUsage()).map { SpaceDecision.Quota(limit: limit, used: $0.totalBytes) }
     }
-    if record.flatFile, let space = StorageSpace(at: files.flatFolder.path) {
+    if record.flatFile, let space = StorageSpace(at: files.flatFolderPath) {
       return (space, quota)
     }
     return (StorageSpace(at: files.makeFolder(for: record).path), quota)

@@ -5,9 +5,6 @@ import OfflineStore
 /// ``ContentManifest``). Every write is best effort: the index stays the truth, a manifest
 /// only serves a rebuild, and a missing or older one claims less, never more.
 extension ContentFiles {
-  /// `content/` in the store.
-  var contentFolder: URL { directory.appending(path: "content", directoryHint: .isDirectory) }
-
   /// The ledger of queued contents.
   var ledger: QueueLedger { QueueLedger(contentFolder: contentFolder) }
 

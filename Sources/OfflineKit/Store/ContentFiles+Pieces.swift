@@ -22,8 +22,7 @@ extension ContentFiles {
     // A stream's folder: one query for its journal, not one per piece (nil, unreadable,
     // hashes them). A single file: its own record (a shared folder holds other contents').
     let journaled = isStream ? try? index.transfers.records(under: root.path) : nil
-    for (path, size) in ownFiles(of: record) {
-      let absolute = root.appending(path: path).path
+    for (path, absolute, size, identity) in filesToRecord(of: record, in: root) {
       let own = !isStream && path == record.fileName
       let journal: TransferRecord?
       if isStream {
@@ -49,9 +48,24 @@ extension ContentFiles {
         PieceRecord(
           contentID: record.id, path: path, kind: kind, size: size, sha256: digest,
           chunkSHA256: chunkList, url: journal?.url, etag: journal?.etag,
-          lastModified: journal?.lastModified, identity: FileIdentity(regularFileAt: absolute)))
+          lastModified: journal?.lastModified,
+          identity: identity ?? FileIdentity(regularFileAt: absolute)))
     }
     return pieces
+  }
+
+  /// ``ownFiles(of:)`` with each file's absolute path under `root`, and for a flat file its
+  /// identity, from the one `lstat` that found it (a queue of small files looked each one
+  /// up twice in a row, once for its size and once for its identity).
+  private func filesToRecord(of record: ContentRecord, in root: URL) -> [(
+    path: String, absolute: String, size: Int64, identity: FileIdentity?
+  )] {
+    guard record.flatFile else {
+      return ownFiles(of: record).map { ($0.0, root.appending(path: $0.0).path, $0.1, nil) }
+    }
+    let absolute = destination(of: record)
+    guard let identity = FileIdentity(regularFileAt: absolute) else { return [] }
+    return [(record.fileName, absolute, identity.size, identity)]
   }
 
   /// Records the keys of stream `id` again after ``OfflineContent/renewKeys()`` wrote new

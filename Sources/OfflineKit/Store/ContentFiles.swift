@@ -4,25 +4,40 @@ import OfflineStore
 /// The files of one content: its folder in the store (or, for a single file whose name no
 /// other content's flat file has, the store's shared ``flatFolder``), and the transfer
 /// journal's entry for its file.
+///
+/// The store's two folders are made into `URL`s and paths once, here: Foundation's
+/// `appending(path:)` parses the whole path each time, and the queue asked for them several
+/// times per launch of each small file (2 % of the runner's samples with a thousand files).
 struct ContentFiles {
   let index: OfflineIndex
   let directory: URL
   /// The manager's held `complete` records of the queue's files: a deleted content's is
   /// dropped with its journal entry. Nil where no transfer runs (a rebuild, a backfill).
-  var completions: CompletionBatch? = nil
+  var completions: CompletionBatch?
 
   /// The name of the shared folder of single files, beside `content/`: no content id can
   /// name it there, and people browsing the store find the files under their own names.
   static let flatFolderName = "files"
 
   /// `files/` in the store: the files of contents with ``ContentRecord/flatFile``.
-  var flatFolder: URL {
-    directory.appending(path: Self.flatFolderName, directoryHint: .isDirectory)
+  let flatFolder: URL
+  /// The path of ``flatFolder``.
+  let flatFolderPath: String
+  /// `content/` in the store, which holds ``folder(id:)`` and the queue's ledger.
+  let contentFolder: URL
+
+  init(index: OfflineIndex, directory: URL, completions: CompletionBatch? = nil) {
+    self.index = index
+    self.directory = directory
+    self.completions = completions
+    flatFolder = directory.appending(path: Self.flatFolderName, directoryHint: .isDirectory)
+    flatFolderPath = flatFolder.path
+    contentFolder = directory.appending(path: "content", directoryHint: .isDirectory)
   }
 
   /// `content/<id>/`: the folder of a stream, or of a file that is not flat.
   func folder(id: String) -> URL {
-    directory.appending(path: "content").appending(path: id, directoryHint: .isDirectory)
+    contentFolder.appending(path: id, directoryHint: .isDirectory)
   }
 
   /// The folder that holds the file(s) of `record`: ``flatFolder`` (shared with other
@@ -46,7 +61,7 @@ struct ContentFiles {
   /// The names in the shared folder on disk, lowercased (one listing for a whole `add`: a
   /// look per name was a tenth of adding 10,000 URLs); empty when there is no such folder.
   func flatNamesOnDisk() -> Set<String> {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: flatFolder.path)) ?? []
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: flatFolderPath)) ?? []
     return Set(names.map { $0.lowercased() })
   }
 
@@ -93,8 +108,13 @@ struct ContentFiles {
       }
   }
 
+  /// The path of ``file(of:)``. A flat file's is joined as a string: its name is one safe
+  /// component, which no `URL` needs to parse.
   func destination(of record: ContentRecord) -> String {
-    file(of: record).path
+    guard record.flatFile, ContentManifest.isSafeComponent(record.fileName) else {
+      return file(of: record).path
+    }
+    return flatFolderPath + "/" + record.fileName
   }
 
   /// Deletes the content's folder (the file, its `.part`) and its journal entry. Only the

@@ -17,14 +17,21 @@ struct SecretStore: Sendable {
 
   /// The folder of the files.
   let folder: URL
+  /// The path of ``folder``, made once: each launch of a queued file looks for its file.
+  private let folderPath: String
 
   /// The secrets folder of the store in `directory`.
   init(directory: URL) {
     folder = directory.appending(path: Self.folderName, directoryHint: .isDirectory)
+    folderPath = folder.path
   }
 
   /// The file of content `id`.
   func file(id: String) -> URL { folder.appending(path: "\(id).json") }
+
+  /// The path of ``file(id:)``, joined as a string (as `URL` would join it) without
+  /// parsing a `URL`.
+  private func path(id: String) -> String { folderPath + "/" + id + ".json" }
 
   /// Keeps `options` (and the URL's expiry, if the app gave one, and its mirrors) for
   /// content `id`, replacing what was kept; the default options without an expiry or
@@ -68,12 +75,12 @@ struct SecretStore: Sendable {
   func loadKept(id: String) throws(OfflineError) -> (
     options: RequestOptions, urlExpiresAt: Date?, mirrors: [URL], peers: [URL]
   )? {
-    let target = file(id: id)
-    guard DurableFile.kind(target.path) != .missing else { return nil }
-    switch DurableFile.read(target.path, limit: 1 << 20) {
+    let target = path(id: id)
+    guard DurableFile.kind(target) != .missing else { return nil }
+    switch DurableFile.read(target, limit: 1 << 20) {
     case .failure(let problem):
       throw failure(
-        "cannot read the request options: \(problem.reason)", path: target.path, contentID: id)
+        "cannot read the request options: \(problem.reason)", path: target, contentID: id)
     case .success(let data):
       guard let stored = try? JSONDecoder().decode(StoredRequestOptions.self, from: data),
         let options = stored.requestOptions,
@@ -81,8 +88,7 @@ struct SecretStore: Sendable {
         let peers = Self.mirrors(stored.peers)
       else {
         throw failure(
-          "the request options are not ones this version knows", path: target.path,
-          contentID: id)
+          "the request options are not ones this version knows", path: target, contentID: id)
       }
       return (options, stored.urlExpiresAt, mirrors, peers)
     }
