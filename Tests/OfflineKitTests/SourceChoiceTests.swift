@@ -184,6 +184,19 @@ import Testing
     #expect(reports[2].dropped == "it answered a range with other bytes than asked for")
   }
 
+  /// The end game's taker expects its request's first byte after its source's measured time
+  /// to first byte (the slow request keeps what it brings in that time): smoothed, so one
+  /// late answer moves it a quarter of the way.
+  @Test func aSourcesTimeToFirstByteIsSmoothedOverItsAnswers() {
+    var choice = Self.agreed()
+    #expect(choice.sources[1].firstByte == nil)
+    choice.didAnswer(1, after: .milliseconds(4))
+    #expect(choice.sources[1].firstByte == .milliseconds(4))
+    choice.didAnswer(1, after: .milliseconds(404))
+    #expect(choice.sources[1].firstByte == .milliseconds(104))
+    #expect(choice.sources[2].firstByte == nil, "each source its own")
+  }
+
   /// A mirror that served one bad piece goes on serving the others (each is checked), its
   /// pace counting only the good bytes, and is dropped the second time. It used to rest
   /// 30 s, which on the judge's mirrors left the slow one alone with half the file.

@@ -175,6 +175,16 @@ final class MirrorSources: Sendable {
     state.withLock { $0.choice.didFinish(index, bytes: bytes, in: elapsed) }
   }
 
+  /// A request of `index` brought its response's head `elapsed` after it went out.
+  func didAnswer(_ index: Int, after elapsed: Duration) {
+    state.withLock { $0.choice.didAnswer(index, after: elapsed) }
+  }
+
+  /// How long a request of `index` takes to bring its head (smoothed); nil before one has.
+  func firstByte(of index: Int) -> Duration? {
+    state.withLock { $0.choice.sources[index].firstByte }
+  }
+
   /// A request of `index` failed after `bytes` in `elapsed`.
   func didFail(_ index: Int, bytes: Int64, in elapsed: Duration) -> SourceChoice.FailureAction {
     state.withLock { $0.choice.didFail(index, bytes: bytes, in: elapsed, at: .now) }

@@ -21,6 +21,8 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
   /// One past the last byte the request asks for.
   let requestEnd: Int64
   private(set) var head: HTTPResponseHead?
+  /// When the response's head came: the request's time to first byte, with when it went out.
+  private(set) var headArrived: ContinuousClock.Instant?
   private(set) var accepted = false
   private(set) var rangeDone = false
   private(set) var writeFailure: TransferFileError?
@@ -85,6 +87,7 @@ final class RangeSink: HTTPResponseDelegate, @unchecked Sendable {
 
   func didReceiveHead(_ head: HTTPResponseHead) -> HTTPBodyDisposition {
     self.head = head
+    headArrived = .now
     guard head.status == 206, let header = head.headers["Content-Range"],
       let range = ContentRange(header), case .satisfied(let first, _, _) = range,
       first == expectedStart

@@ -92,6 +92,9 @@ extension SegmentedTransfer {
           failure = error
         }
         board.endRequest(slot)
+        if sources.hasMirrors, let arrived = sink.headArrived {
+          sources.didAnswer(source.index, after: started.duration(to: arrived))
+        }
         // Before the next request, the finish, or the file's close: nothing reads it for this
         // sink after.
         sink.finishHashing()

@@ -63,9 +63,19 @@ struct SourceChoice: Sendable, Equatable {
     /// requests, so `bytes / seconds` is one connection's pace).
     var bytes: Int64 = 0
     var seconds: Double = 0
+    /// How long its requests take to bring their head, smoothed over the last few; nil
+    /// before one has answered.
+    var firstByte: Duration?
 
-    /// One connection's measured pace in bytes per second; nil before it is measured.
-    var pace: Double? { seconds > 0 && bytes > 0 ? Double(bytes) / seconds : nil }
+    /// Bytes of pieces found bad among `bytes`: they count in its report, not in its pace.
+    var wasted: Int64 = 0
+
+    /// One connection's measured pace in bytes per second, of good bytes; nil before it is
+    /// measured.
+    var pace: Double? {
+      let good = bytes - wasted
+      return seconds > 0 && good > 0 ? Double(good) / seconds : nil
+    }
   }
 
   /// The sources, the primary first.
@@ -209,6 +219,14 @@ struct SourceChoice: Sendable, Equatable {
     if bytes > 0 { sources[index].failures = 0 }
   }
 
+  /// A request of `index` brought its response's head `elapsed` after it went out: its
+  /// time to first byte is smoothed (a weight of a quarter for the newest), so one late
+  /// answer on a loaded machine moves it, and a few keep it there.
+  mutating func didAnswer(_ index: Int, after elapsed: Duration) {
+    sources[index].firstByte =
+      sources[index].firstByte.map { $0 * 0.75 + elapsed * 0.25 } ?? elapsed
+  }
+
   /// A request of `index` failed at `now` after bringing `bytes` in `elapsed`.
   mutating func didFail(
     _ index: Int, bytes: Int64, in elapsed: Duration, at now: ContinuousClock.Instant
@@ -245,7 +263,7 @@ struct SourceChoice: Sendable, Equatable {
       sources[index].dropped = .badPieces
       return .badPieces
     }
-    sources[index].bytes = max(0, sources[index].bytes - wasted)
+    sources[index].wasted += wasted
     return nil
   }
 
