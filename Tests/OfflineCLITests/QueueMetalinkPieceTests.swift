@@ -106,9 +106,11 @@ import Testing
   /// `offline run` killed with SIGKILL while a corrupting primary and a good mirror serve
   /// the queued Metalink: every rerun goes on with the kept checks, the file is right, and
   /// little is fetched twice (the bad piece, and what a kill cut).
+  /// Both at 256 KiB/s per connection: at 512 KiB/s, once the corrupting source no longer
+  /// rested after its bad piece, a run could finish before its second kill.
   @Test func aKilledQueuedMetalinkRunResumesWithItsChecks() async throws {
-    let corrupt = try Mirror(GetMetalinkTests.corrupted, options: .init(limitRate: "512k"))
-    let good = try Mirror(GetMetalinkTests.body, options: .init(limitRate: "512k"))
+    let corrupt = try Mirror(GetMetalinkTests.corrupted, options: .init(limitRate: "256k"))
+    let good = try Mirror(GetMetalinkTests.body, options: .init(limitRate: "256k"))
     defer { for server in [corrupt, good] { server.nginx.stop() } }
     let fixture = try QueueFixture()
     let meta4 = try QueueMetalinkTests.serve(

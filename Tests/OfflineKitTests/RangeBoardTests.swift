@@ -185,6 +185,30 @@ import Testing
     #expect(next.upperBound % (4 * Self.mib) == 0, "ends on a chunk boundary")
   }
 
+  /// Pins the judge's end game (issue 43): a source ten times slower than the fastest gets
+  /// its pace's part of the even share, not rounded up to a chunk's end, so its last request
+  /// ends about when the others' do. It was given 8 MiB where the fast ones had 2 MiB
+  /// left each, and the takeover of its tail had nginx send a burst of it twice.
+  @Test func aSlowSourcesRequestIsItsPacesPartOfTheShareAndNotRoundedToAChunk() {
+    let board = RangeBoard(
+      (0..<4).map { range(Int64($0) * 16, Int64($0) * 16 + 16) }, minimumSplit: Self.mib / 2)
+    let slots = (0..<4).map { _ in board.claim()! }
+    let fast = Double(40 << 20)
+    let slow = Double(4 << 20)
+    // 64 MiB asked by no request, four busy ranges: an even share is 8 MiB.
+    #expect(
+      board.beginRequest(slots[0], preferredSpan: 100 * Self.mib, source: 0, sourcePace: fast)
+        == 0..<8 * Self.mib)
+    let asked = board.beginRequest(
+      slots[1], preferredSpan: 100 * Self.mib, source: 1, sourcePace: slow)
+    // 56 MiB left: a share of 7 MiB, a tenth of it for the slow source.
+    #expect(asked == 16 * Self.mib..<(16 * Self.mib + 7 * Self.mib / 10))
+    // A source about as fast as the fastest keeps the share, on a chunk's end.
+    let near = board.beginRequest(
+      slots[2], preferredSpan: 100 * Self.mib, source: 2, sourcePace: fast / 1.4)
+    #expect(near.lowerBound == 32 * Self.mib && near.upperBound % (4 * Self.mib) == 0)
+  }
+
   @Test func aRequestNeverAsksPastItsRange() {
     let board = board([range(0, 5)])
     let owner = board.claim()!

