@@ -45,30 +45,7 @@ slow="http://127.0.0.1:$port3/file.bin"
 cat "$data" >/dev/null
 
 log "Writing the Metalink (1 MiB SHA-256 pieces)..."
-python3 - "$data" "$work/file.meta4" "$sha" "$slow" "$fast1" "$fast2" <<'PY'
-import hashlib, os, sys
-path, out, sha, *urls = sys.argv[1:]
-size = os.path.getsize(path)
-piece = 1 << 20
-hashes = []
-with open(path, "rb") as f:
-    while chunk := f.read(piece):
-        hashes.append(hashlib.sha256(chunk).hexdigest())
-links = "\n".join(f'    <url priority="{i + 1}">{u}</url>' for i, u in enumerate(urls))
-pieces = "\n".join(f"      <hash>{h}</hash>" for h in hashes)
-open(out, "w").write(f"""<?xml version="1.0" encoding="UTF-8"?>
-<metalink xmlns="urn:ietf:params:xml:ns:metalink">
-  <file name="file.bin">
-    <size>{size}</size>
-    <hash type="sha-256">{sha}</hash>
-    <pieces length="{piece}" type="sha-256">
-{pieces}
-    </pieces>
-{links}
-  </file>
-</metalink>
-""")
-PY
+write_metalink "$data" "$work/file.meta4" "$sha" "$slow" "$fast1" "$fast2"
 
 results="$work/results.tsv"
 : >"$results"

@@ -18,16 +18,7 @@ struct HLSSteeringPathwayJSONTests {
   init() async throws {
     www = try TemporaryDirectory(prefix: "offlinekit-steering-json")
     let served = www.url.appending(path: "origin")
-    _ = try await HLSFixture.fmp4.make(in: served.appending(path: "cdn1"), segmentCount: 6)
-    try FileManager.default.copyItem(
-      at: served.appending(path: "cdn1"), to: served.appending(path: "cdn2"))
-    var removed: Int64 = 0
-    for index in 3..<6 {
-      let file = served.appending(path: "cdn1/seg\(index).m4s")
-      removed += try Int64(Data(contentsOf: file).count)
-      try FileManager.default.removeItem(at: file)
-    }
-    fromB = removed
+    fromB = try await QueuedBackupVariantTests.twoCDNs(in: served)
     let master = """
       #EXTM3U
       #EXT-X-CONTENT-STEERING:SERVER-URI="/steering.json",PATHWAY-ID="CDN-B"

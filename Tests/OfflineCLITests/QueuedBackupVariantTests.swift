@@ -14,9 +14,9 @@ struct QueuedBackupVariantTests {
   /// Bytes of the segments removed from the first CDN: what the backup served.
   let fromBackup: Int64
 
-  init() async throws {
-    www = try TemporaryDirectory(prefix: "offlinekit-queued-backup")
-    let served = www.url.appending(path: "origin")
+  /// Six fMP4 segments at `cdn1/` and `cdn2/` in `served`, the second half of them gone
+  /// from `cdn1` (404); returns the bytes of those, what the second CDN serves.
+  static func twoCDNs(in served: URL) async throws -> Int64 {
     _ = try await HLSFixture.fmp4.make(in: served.appending(path: "cdn1"), segmentCount: 6)
     try FileManager.default.copyItem(
       at: served.appending(path: "cdn1"), to: served.appending(path: "cdn2"))
@@ -26,7 +26,13 @@ struct QueuedBackupVariantTests {
       removed += try Int64(Data(contentsOf: file).count)
       try FileManager.default.removeItem(at: file)
     }
-    fromBackup = removed
+    return removed
+  }
+
+  init() async throws {
+    www = try TemporaryDirectory(prefix: "offlinekit-queued-backup")
+    let served = www.url.appending(path: "origin")
+    fromBackup = try await Self.twoCDNs(in: served)
     let master = """
       #EXTM3U
       #EXT-X-STREAM-INF:BANDWIDTH=300000,CODECS="avc1.64000d,mp4a.40.2"
