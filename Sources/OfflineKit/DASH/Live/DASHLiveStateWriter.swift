@@ -65,12 +65,20 @@ struct DASHLiveStateWriter {
     case .whole:
       try state.write(in: folder)
     case .append(let generation, let lines, let fresh):
-      // What the log held belongs to no generation `live-dash.json` names.
-      if fresh { DASHLiveState.log.remove(in: folder) }
-      try DASHLiveState.log.append(lines, in: folder, url: state.manifestURL)
-      var head = state
-      for index in head.tracks.indices { head.tracks[index].segments = [:] }
-      try head.writeHead(in: folder, logGeneration: generation)
+      do throws(Transfer.Error) {
+        // What the log held belongs to no generation `live-dash.json` names.
+        if fresh { DASHLiveState.log.remove(in: folder) }
+        try DASHLiveState.log.append(lines, in: folder, url: state.manifestURL)
+        var head = state
+        for index in head.tracks.indices { head.tracks[index].segments = [:] }
+        try head.writeHead(in: folder, logGeneration: generation)
+      } catch {
+        // A generation whose first write failed may lack segments: a later write starts
+        // another, with every segment (a failed write ends a recording today, but the
+        // writer does not count on it).
+        if fresh { self.generation = nil }
+        throw error
+      }
     }
   }
 
