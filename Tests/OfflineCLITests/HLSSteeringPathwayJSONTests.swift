@@ -80,5 +80,12 @@ struct HLSSteeringPathwayJSONTests {
         (parsed as? [[String: Any]])?.first ?? (parsed as? [String: Any]), "\(listed.stdoutText)")
       try expectPathways(in: object, arguments.joined(separator: " "))
     }
+    // The lines for people name the pathways too.
+    for arguments in [["ls"], ["info", "c"]] {
+      let text = try await offline(arguments).stdoutText
+      #expect(
+        text.contains("(pathway CDN-A)") && text.contains("(pathway CDN-B)"),
+        "\(arguments): \(text)")
+    }
   }
 }
