@@ -77,7 +77,7 @@ let package = Package(
       name: "OfflineExport",
       dependencies: [
         .target(name: "CAVFormat", condition: .when(platforms: [.linux])), "HLSPlaylist",
-        "DASHManifest",
+        "DASHManifest", "XMLTree",
       ]),
 
     // The command-line tool: commands as a library so tests can drive them, and a thin main.
@@ -125,7 +125,7 @@ let package = Package(
     // suite does not build the whole package.
     .testTarget(
       name: "OfflineExportTests",
-      dependencies: ["OfflineExport", "HLSPlaylist", "DASHManifest", "TestTiming"]),
+      dependencies: ["OfflineExport", "HLSPlaylist", "DASHManifest", "XMLTree", "TestTiming"]),
     .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "TestTiming"]),
     .testTarget(
       name: "DASHManifestTests", dependencies: ["DASHManifest", "TestSupport", "TestTiming"]),

@@ -42,7 +42,8 @@ package final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     parser.shouldReportNamespacePrefixes = false
     parser.shouldResolveExternalEntities = false
     parser.delegate = builder
-    let parsed = parser.parse()
+    // libxml2's global state is shared with libavformat's DASH demuxer (``LibXML2``).
+    let parsed = LibXML2.exclusively { parser.parse() }
     if builder.tooDeep { throw .tooDeep(line: parser.lineNumber) }
     guard parsed, let root = builder.root else {
       throw .notWellFormed(

@@ -1,5 +1,6 @@
 #if canImport(CAVFormat)
   import CAVFormat
+  import XMLTree
 
   /// The one owner of a demuxer's `AVFormatContext`: opened from a path, closed on deinit.
   final class InputContainer {
@@ -24,8 +25,10 @@
       for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
       defer { av_dict_free(&dictionary) }
       var opened: UnsafeMutablePointer<AVFormatContext>? = fresh
-      // On failure libav frees the context and sets the pointer to nil.
-      let code = avformat_open_input(&opened, path, nil, &dictionary)
+      // On failure libav frees the context and sets the pointer to nil. Opening an MPD
+      // parses it with libxml2 and then cleans libxml2's global state up (FFmpeg 5.1):
+      // nothing else in the process may be in libxml2 meanwhile (`LibXML2`).
+      let code = LibXML2.exclusively { avformat_open_input(&opened, path, nil, &dictionary) }
       guard code >= 0, let opened else {
         throw cancellation.isRaised ? .cancelled : LibAVCall.error(code, "avformat_open_input")
       }
